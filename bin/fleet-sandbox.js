@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+import { main } from '../dist/src/cli.js'
+
+main(process.argv.slice(2)).catch((error) => {
+  console.error(error instanceof Error ? error.message : error)
+  process.exit(1)
+})

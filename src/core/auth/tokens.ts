@@ -1,0 +1,47 @@
+import { SignJWT, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose'
+
+export const AGENT_SCOPE = 'service:api'
+export const AGENT_TTL_S = 3600
+const ISSUER = 'fleet-sandbox'
+
+/** HS256 with a key derived from the seed, so tokens survive a browser reload of the same sandbox. */
+export function signingKey(seed: number): Uint8Array {
+  return new TextEncoder().encode(`fleet-sandbox-signing-key:${seed}`)
+}
+
+export const looksLikeJwt = (token: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(token)
+
+export type TokenClaims =
+  | { kind: 'agent'; sub: string; clientId: string; scope: string; exp: number }
+  | { kind: 'portal'; sub: string; clientId: string; roles: string[]; exp: number }
+
+export async function signToken(key: Uint8Array, claims: TokenClaims, nowS: number, ttlS: number): Promise<string> {
+  const { kind, sub, ...rest } = claims
+  return new SignJWT({ ...rest, kind })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(ISSUER)
+    .setSubject(sub)
+    .setIssuedAt(nowS)
+    .setExpirationTime(nowS + ttlS)
+    .sign(key)
+}
+
+export type VerifyResult = { ok: true; claims: TokenClaims } | { ok: false; reason: 'legacy' | 'invalid' | 'expired' }
+
+/** Verifies against the sandbox clock, not the machine's. */
+export async function verifyToken(key: Uint8Array, token: string, nowS: number): Promise<VerifyResult> {
+  let issuer: unknown
+  try {
+    decodeProtectedHeader(token)
+    issuer = decodeJwt(token).iss
+  } catch {
+    return { ok: false, reason: 'invalid' }
+  }
+  if (issuer !== ISSUER) return { ok: false, reason: 'legacy' }
+  try {
+    const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'], currentDate: new Date(nowS * 1000) })
+    return { ok: true, claims: { ...payload, sub: payload.sub } as TokenClaims }
+  } catch (error) {
+    return { ok: false, reason: (error as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'expired' : 'invalid' }
+  }
+}

@@ -1,0 +1,150 @@
+import { z } from 'zod'
+
+/** Catalogs, maintenance, technicians, visits, quotes: fields the spec does not show are assumed. */
+export const vehicleTypeSchema = z.object({ id: z.string(), name: z.string(), group: z.string() })
+
+export const layerSchema = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  name: z.string(),
+  kind: z.enum(['geofence', 'route', 'points_of_interest', 'zone']),
+  color: z.string(),
+  visible: z.boolean(),
+  createdAt: z.string(),
+})
+
+export const gpsDetailSchema = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  imei: z.string(),
+  brand: z.string(),
+  model: z.string(),
+  firmware: z.string(),
+  simNumber: z.string(),
+  assetId: z.string(),
+  plate: z.string(),
+  status: z.enum(['online', 'offline', 'maintenance']),
+  lastReportAt: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+})
+
+export const subscriptionPlanSchema = z.object({
+  id: z.number().int(),
+  subscription_currency_id: z.number().int(),
+  name: z.string(),
+  currency_name: z.string(),
+  currency_value: z.string(),
+  description: z.string(),
+})
+
+export const serviceProviderSchema = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  address: z.string(),
+  specialty: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+})
+
+export const technicianSchema = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  rut: z.string(),
+  specialty: z.string(),
+  createdAt: z.string(),
+})
+
+export const visitImageSchema = z.object({
+  id: z.string(),
+  fileName: z.string(),
+  contentType: z.string(),
+  size: z.number().int(),
+  uploadedAt: z.string(),
+})
+
+export const visitDetailSchema = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  assetId: z.string(),
+  plate: z.string(),
+  technicianId: z.string().nullable(),
+  serviceProviderId: z.string().nullable(),
+  status: z.enum(['scheduled', 'in_progress', 'completed', 'cancelled']),
+  scheduledAt: z.string(),
+  address: z.string(),
+  description: z.string(),
+  images: z.array(visitImageSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+})
+
+/** The spec's Visit history entry; names are resolved from ids when read. */
+export const visitHistorySchema = z.object({
+  id: z.string(),
+  visit_detail_id: z.string(),
+  action: z.string(),
+  datetime: z.string(),
+  change: z.record(z.string(), z.unknown()),
+  user_id: z.string(),
+  user_name: z.string(),
+  user_email: z.string(),
+  entity_names_old: z.record(z.string(), z.unknown()),
+  entity_names_new: z.record(z.string(), z.unknown()),
+})
+
+export const quoteSchema = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  number: z.string(),
+  customerName: z.string(),
+  title: z.string(),
+  status: z.enum(['draft', 'sent', 'accepted', 'rejected']),
+  amount: z.number(),
+  currency: z.string(),
+  createdAt: z.string(),
+  ai: z.object({
+    model: z.string(),
+    generatedAt: z.string(),
+    sections: z.array(z.object({ title: z.string(), body: z.string() })),
+  }),
+})
+
+export const threadSchema = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  channel: z.enum(['whatsapp', 'email', 'webchat']),
+  contactName: z.string(),
+  contactPhone: z.string(),
+  status: z.enum(['open', 'closed']),
+  assignedTo: z.string().nullable(),
+  lastMessageAt: z.string(),
+  createdAt: z.string(),
+})
+
+export const messageSchema = z.object({
+  id: z.string(),
+  threadId: z.string(),
+  clientId: z.string(),
+  direction: z.enum(['inbound', 'outbound']),
+  text: z.string(),
+  authorId: z.string().nullable(),
+  sentAt: z.string(),
+})
+
+export const whatsappStatusSchema = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  isConnected: z.boolean(),
+  phoneNumberId: z.string(),
+  businessName: z.string(),
+  about: z.string(),
+  webhookUrl: z.string(),
+  verifyToken: z.string(),
+})

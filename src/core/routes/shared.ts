@@ -1,0 +1,46 @@
+import { z } from 'zod'
+import type { Principal } from '../auth/principal.js'
+import { forbidden, notFound } from '../http.js'
+import type { RouteContext } from '../route.js'
+
+/** The caller's client; every record read or written must belong to it. */
+export function clientOf(ctx: RouteContext): string {
+  if (!ctx.principal) throw forbidden('authorization: this route needs a signed-in user')
+  return ctx.principal.clientId
+}
+
+/** A backoffice user principal (not a portal contact). */
+export function userOf(ctx: RouteContext): Extract<Principal, { user: unknown }> {
+  const p = ctx.principal
+  if (!p || p.kind === 'portal') throw forbidden('authorization: this route needs a backoffice user')
+  return p
+}
+
+/** Another client's record answers 404, as a missing one: ids never leak across tenants. */
+export function owned<T extends { clientId: string }>(ctx: RouteContext, row: T | undefined, what: string, id: string | number): T {
+  if (!row || row.clientId !== clientOf(ctx)) throw notFound(`${what}: no ${what} with id ${id}`)
+  return row
+}
+
+/** Drops the tenant key the public shapes do not carry. */
+export function publicRow<T extends { clientId?: string }>(row: T): Omit<T, 'clientId'> {
+  const { clientId: _, ...rest } = row
+  return rest
+}
+
+export const idParam = (name = 'id', rule = z.string().min(1).max(128)) => z.object({ [name]: rule })
+
+export const successEnvelope = (data: z.ZodType) => z.object({ status: z.literal('success'), data })
+
+/** `?page=&limit=` for assumed paginated lists. */
+export const pageQuery = z.object({
+  page: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(1).default(1),
+  limit: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(1).max(50).default(20),
+})
+
+export function paginate<T>(rows: T[], page: number, limit: number) {
+  return {
+    items: rows.slice((page - 1) * limit, page * limit),
+    pagination: { page, limit, total: rows.length, totalPages: Math.ceil(rows.length / limit) },
+  }
+}

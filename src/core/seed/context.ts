@@ -1,0 +1,38 @@
+import { Faker, base, es } from '@faker-js/faker'
+import type { RowOf } from '../store/world.js'
+
+export type Size = 'small' | 'medium' | 'large'
+
+export interface SeedOptions {
+  seed: number
+  /** Epoch ms every seeded date is relative to: the sandbox clock at start. */
+  now: number
+  size?: Size
+  /** Notifications of the first client; overrides `size`. */
+  notifications?: number
+}
+
+/** Notifications per client by size; the second client exists for isolation, so it stays small. */
+export const sizes: Record<Size, number> = { small: 100, medium: 2_000, large: 100_000 }
+export const SECOND_CLIENT_CAP = 2_000
+
+export interface SeedContext {
+  faker: Faker
+  now: number
+  clients: RowOf<'clients'>[]
+  users: RowOf<'users'>[]
+  assets: RowOf<'assets'>[]
+}
+
+/** Spanish names and words, seeded: the only source of randomness in generated data. */
+export function seededFaker(seed: number): Faker {
+  const faker = new Faker({ locale: [es, base] })
+  faker.seed(seed)
+  return faker
+}
+
+/** An ISO date `minDays`..`maxDays` before `now`, never from the real time. */
+export function daysAgo(ctx: SeedContext, minDays: number, maxDays: number): string {
+  const ms = ctx.faker.number.int({ min: Math.round(minDays * 86_400_000), max: Math.round(maxDays * 86_400_000) })
+  return new Date(ctx.now - ms).toISOString()
+}

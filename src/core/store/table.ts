@@ -1,0 +1,70 @@
+import { Collection } from '@msw/data'
+import type { z } from 'zod'
+
+type Row = { id: string | number }
+
+/**
+ * One entity collection: an @msw/data Collection (the schema-checked record store) plus the
+ * by-id index the library lacks (its `findFirst` scans every record).
+ * Records handed out are the library's; change them only through `update`.
+ */
+export class Table<S extends z.ZodType<Row>> {
+  readonly collection: Collection<S>
+  #byId = new Map<string, z.infer<S>>()
+
+  constructor(
+    readonly name: string,
+    readonly schema: S,
+  ) {
+    this.collection = new Collection({ schema })
+  }
+
+  get size(): number {
+    return this.#byId.size
+  }
+
+  get(id: string | number): z.infer<S> | undefined {
+    return this.#byId.get(String(id))
+  }
+
+  all(): z.infer<S>[] {
+    return this.collection.all() as z.infer<S>[]
+  }
+
+  where(predicate: (row: z.infer<S>) => boolean): z.infer<S>[] {
+    return this.collection.findMany((q) => q.where(predicate as never)) as z.infer<S>[]
+  }
+
+  async insert(values: z.input<S>): Promise<z.infer<S>> {
+    const row = (await this.collection.create(values as never)) as z.infer<S>
+    this.#byId.set(String(row.id), row)
+    return row
+  }
+
+  async update(id: string | number, change: (draft: z.infer<S>) => void): Promise<z.infer<S> | undefined> {
+    const current = this.#byId.get(String(id))
+    if (!current) return undefined
+    const next = (await this.collection.update(current as never, { data: change as never })) as z.infer<S>
+    this.#byId.set(String(id), next)
+    return next
+  }
+
+  remove(id: string | number): z.infer<S> | undefined {
+    const current = this.#byId.get(String(id))
+    if (!current) return undefined
+    this.collection.delete(current as never)
+    this.#byId.delete(String(id))
+    return current
+  }
+
+  /** Plain JSON-safe copies, in insertion order: what snapshots and forks carry. */
+  rows(): z.infer<S>[] {
+    return this.all().map((r) => structuredClone({ ...r }))
+  }
+
+  async load(rows: readonly z.input<S>[]): Promise<void> {
+    this.collection.clear()
+    this.#byId.clear()
+    for (const row of rows) await this.insert(row)
+  }
+}

@@ -1,0 +1,46 @@
+import type { z } from 'zod'
+import { tableSchemas, type TableName } from '../model/index.js'
+import { notificationSchema } from '../model/notifications.js'
+import { NotificationIndex, type NotificationEntry } from './notification-index.js'
+import { Table } from './table.js'
+
+export type Tables = { [K in TableName]: Table<(typeof tableSchemas)[K]> }
+export type RowOf<K extends TableName> = z.infer<(typeof tableSchemas)[K]>
+
+/** Plain rows of every collection, keyed by collection name: seeds, forks and snapshots. */
+export type WorldRows = { [K in TableName]: RowOf<K>[] } & {
+  notifications: Array<z.infer<typeof notificationSchema> & { clientId: string }>
+}
+
+/** The records of one sandbox. */
+export class World {
+  constructor(
+    readonly tables: Tables,
+    public notifications: NotificationIndex,
+  ) {}
+
+  static async fromRows(rows: WorldRows, notifications?: NotificationIndex): Promise<World> {
+    const tables = {} as Record<TableName, Table<z.ZodType<{ id: string | number }>>>
+    for (const name of Object.keys(tableSchemas) as TableName[]) {
+      const table = new Table(name, tableSchemas[name] as z.ZodType<{ id: string | number }>)
+      await table.load((rows[name] ?? []) as { id: string }[])
+      tables[name] = table
+    }
+    return new World(tables as unknown as Tables, notifications ?? indexNotifications(rows.notifications))
+  }
+
+  rows(): WorldRows {
+    const out = {} as Record<string, unknown[]>
+    for (const [name, table] of Object.entries(this.tables)) out[name] = table.rows()
+    out.notifications = this.notifications.entries().map((e) => ({ ...e.n, clientId: e.clientId }))
+    return out as WorldRows
+  }
+}
+
+export function indexNotifications(rows: WorldRows['notifications']): NotificationIndex {
+  return NotificationIndex.from(rows.map(toEntry))
+}
+
+export function toEntry({ clientId, ...n }: WorldRows['notifications'][number]): NotificationEntry {
+  return { n, clientId, t: Date.parse(n.createdAt) }
+}

@@ -1,0 +1,44 @@
+import { setupServer } from 'msw/node'
+import { SandboxApp, type SandboxAppOptions } from '../../src/core/app.js'
+import { createHandlers } from '../../src/msw/handlers.js'
+import { startServer } from '../../src/server/index.js'
+
+/** A running sandbox behind one runtime; `fetch` takes a path such as `/api/notifications`. */
+export interface Running {
+  app: SandboxApp
+  fetch(path: string, init?: RequestInit): Promise<Response>
+  close(): Promise<void>
+}
+
+export interface Runtime {
+  name: string
+  start(options?: Partial<SandboxAppOptions>): Promise<Running>
+}
+
+/** Fixed start, so dates in assertions are stable; the clock still runs at real pace. */
+export const NOW = '2026-11-22T12:00:00.000Z'
+const defaults: SandboxAppOptions = { seed: 1, now: NOW, size: 'small' }
+
+const hono: Runtime = {
+  name: 'hono server (HTTP)',
+  async start(options) {
+    const server = await startServer({ ...defaults, ...options, port: 0, host: '127.0.0.1' })
+    return { app: server.app, fetch: (path, init) => fetch(server.url + path, init), close: server.close }
+  },
+}
+
+const ORIGIN = 'http://sandbox.test'
+const mswNode: Runtime = {
+  name: 'msw/node (in-process)',
+  async start(options) {
+    const app = new SandboxApp({ ...defaults, ...options })
+    await app.ready()
+    // Only this origin is answered, so requests to real servers in the same process pass through.
+    const server = setupServer(...createHandlers(app, { origins: [ORIGIN], clientAddress: '127.0.0.1' }))
+    server.listen({ onUnhandledRequest: 'bypass' })
+    return { app, fetch: (path, init) => fetch(ORIGIN + path, init), close: async () => server.close() }
+  },
+}
+
+/** Every behaviour suite runs once per runtime, so the runtimes cannot drift apart. */
+export const runtimes: Runtime[] = [hono, mswNode]
