@@ -15,7 +15,13 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    let chunk: ReadableStreamReadResult<Uint8Array>
+    try {
+      chunk = await reader.read()
+    } catch {
+      throw badRequest('body: the request body was cut off before it ended')
+    }
+    const { done, value } = chunk
     if (done) break
     size += value.byteLength
     if (size > limit) {
@@ -97,7 +103,7 @@ function rule(issue: Issue): string | undefined {
   const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'is required' : `must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}`
+      return issue.input === undefined ? 'is required' : `must be ${issue.expected === 'int' ? 'an integer' : /^[aeiou]/.test(issue.expected ?? '') ? `an ${issue.expected}` : `a ${issue.expected}`}`
     case 'too_big':
       return `must be at most ${issue.maximum}${unit}`
     case 'too_small':

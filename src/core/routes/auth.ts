@@ -12,7 +12,7 @@ export const signIn = defineRoute({
   id: 'signInEmail', method: 'POST', path: '/api/session-auth/sign-in/email', tag: 'auth',
   summary: 'Sign in with e-mail and password; the session token comes in the set-auth-token header',
   auth: { kind: 'public' },
-  body: z.object({ email: z.string({ error: 'is required' }).min(1), password: z.string({ error: 'is required' }).min(1) }),
+  body: z.object({ email: z.string().min(1), password: z.string().min(1) }),
   response: { schema: z.object({ user: z.object({ id: z.string(), email: z.string() }) }), description: 'Signed in; token in the set-auth-token header' },
   errors: { 400: 'Invalid payload', 401: 'Wrong e-mail or password', 403: 'Disabled user' },
   async handler(ctx) {

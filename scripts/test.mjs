@@ -1,0 +1,55 @@
+// `npm test`: build, typecheck, then every suite in turn. Each suite must run at least one
+// test; a suite that runs none fails the whole command, so CI cannot pass on a silent skip.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+
+const results = '.tmp/test-results'
+rmSync(results, { recursive: true, force: true })
+mkdirSync(results, { recursive: true })
+
+const vitestCount = (file) => {
+  const r = JSON.parse(readFileSync(file, 'utf8'))
+  return { passed: r.numPassedTests, failed: r.numFailedTests + (r.numTotalTestSuites === 0 ? 1 : 0), skipped: r.numPendingTests + r.numTodoTests }
+}
+
+/** Each suite: a command, and how to read how many tests it ran. */
+const suites = [
+  { name: 'build', cmd: ['npm', 'run', 'build', '--silent'] },
+  { name: 'typecheck', cmd: ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit'] },
+  { name: 'node (vitest: both runtimes, units)', cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${results}/node.json`], count: () => vitestCount(`${results}/node.json`) },
+]
+
+let passed = 0
+let failed = 0
+let skipped = 0
+const summary = []
+for (const suite of suites) {
+  console.log(`\n=== ${suite.name}: ${suite.cmd.join(' ')}`)
+  const run = spawnSync(suite.cmd[0], suite.cmd.slice(1), { stdio: 'inherit', env: process.env })
+  const ok = run.status === 0
+  let line = ok ? 'ok' : `exit ${run.status ?? run.signal}`
+  let counted = { passed: 0, failed: 0, skipped: 0 }
+  if (suite.count) {
+    const c = safe(suite.count)
+    if (!c || c.passed + c.failed === 0) line += ', RAN NO TEST'
+    else counted = c
+    line += `: ${counted.passed} passed, ${counted.failed} failed, ${counted.skipped} skipped`
+  }
+  passed += counted.passed
+  skipped += counted.skipped
+  // A failing command with no failed test (crash, no tests, build error) still counts as one failure.
+  failed += counted.failed || (!ok || (suite.count && counted.passed === 0) ? 1 : 0)
+  summary.push(`${suite.name}: ${line}`)
+}
+
+function safe(count) {
+  try {
+    return count()
+  } catch {
+    return undefined
+  }
+}
+
+console.log(`\n=== summary\n${summary.join('\n')}`)
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
+process.exit(failed === 0 ? 0 : 1)

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { formatRut, rutCheckDigit } from './chile.js'
+import { seedWorld } from './index.js'
+
+const now = Date.parse('2026-11-22T12:00:00Z')
+
+describe('seed', () => {
+  it('is byte-identical for the same seed and now', () => {
+    expect(JSON.stringify(seedWorld({ seed: 7, now }))).toBe(JSON.stringify(seedWorld({ seed: 7, now })))
+  })
+
+  it('differs with the seed, and dates move with now', () => {
+    const a = seedWorld({ seed: 7, now, size: 'small' })
+    const b = seedWorld({ seed: 8, now, size: 'small' })
+    expect(JSON.stringify(a.notifications)).not.toBe(JSON.stringify(b.notifications))
+    const later = seedWorld({ seed: 7, now: now + 86_400_000, size: 'small' })
+    expect(Date.parse(later.notifications[0].createdAt) - Date.parse(a.notifications[0].createdAt)).toBe(86_400_000)
+  })
+
+  it('never reads the real time', () => {
+    const past = Date.parse('2001-01-01T00:00:00Z')
+    const rows = seedWorld({ seed: 1, now: past, size: 'small' })
+    const json = JSON.stringify(rows)
+    for (const m of json.matchAll(/"(\d{4})-\d{2}-\d{2}T/g)) expect(Number(m[1])).toBeLessThanOrEqual(2001)
+  })
+
+  it('sizes: medium has about 2,000 notifications per client over 60 days and 50 assets each', () => {
+    const rows = seedWorld({ seed: 1, now })
+    const acme = rows.notifications.filter((n) => n.clientId === 'cli_acme')
+    expect(acme).toHaveLength(2000)
+    expect(rows.assets.filter((a) => a.clientId === 'cli_acme')).toHaveLength(50)
+    for (const n of acme) expect(now - Date.parse(n.createdAt)).toBeLessThanOrEqual(60 * 86_400_000)
+    expect(new Set(rows.notifications.map((n) => n.id)).size).toBe(rows.notifications.length)
+    expect(seedWorld({ seed: 1, now, notifications: 10 }).notifications.filter((n) => n.clientId === 'cli_acme')).toHaveLength(10)
+  })
+
+  it('writes valid Chilean RUTs', () => {
+    expect(rutCheckDigit(12_345_678)).toBe('5')
+    expect(formatRut(76_123_456)).toBe('76.123.456-0')
+    expect(rutCheckDigit(11_111_111)).toBe('1')
+  })
+})

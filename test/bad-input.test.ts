@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bearer, control, signIn } from './support/client.js'
+import { type Running, runtimes } from './support/runtimes.js'
+
+describe.each(runtimes)('bad input through $name', (runtime) => {
+  let rt: Running
+  let token: string
+  beforeAll(async () => {
+    rt = await runtime.start()
+    token = await signIn(rt)
+  })
+  afterAll(() => rt.close())
+
+  const signInRaw = (body: BodyInit, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+    rt.fetch('/api/session-auth/sign-in/email', { method: 'POST', headers, body })
+
+  it.each([
+    ['bad JSON', '{"email":', 'body: must be valid JSON'],
+    ['a JSON array', '[]', 'body: must be an object'],
+    ['wrong types', '{"email": 42, "password": true}', 'email: must be a string'],
+    ['an empty body', '', 'body: is required'],
+  ])('%s is a 400 naming the field', async (_, body, message) => {
+    const res = await signInRaw(body)
+    expect(res.status).toBe(400)
+    expect((await res.json()).message).toContain(message)
+  })
+
+  it('a non-JSON content type is 415', async () => {
+    const res = await signInRaw('email=a', { 'content-type': 'application/x-www-form-urlencoded' })
+    expect(res.status).toBe(415)
+  })
+
+  it('a body over 1 MB is 413 and changes nothing', async () => {
+    const before = await control(rt).get('/requests')
+    const big = JSON.stringify({ email: 'admin@fleet.test', password: 'x'.repeat(1_048_576) })
+    const res = await signInRaw(big)
+    expect(res.status).toBe(413)
+    expect((await res.json()).message).toContain('1048576 bytes')
+    const id = (await (await rt.fetch('/api/notifications?limit=1', bearer(token))).json()).data.notifications[0].id
+    const patch = await rt.fetch(`/api/notifications/${id}`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'reviewed', pad: 'x'.repeat(1_100_000) }) })
+    expect(patch.status).toBe(413)
+    const after = (await (await rt.fetch('/api/notifications?limit=1', bearer(token))).json()).data.notifications[0]
+    expect(after.id).toBe(id)
+    expect(after.status).toBe('unreviewed')
+    expect((await control(rt).get('/requests')).requests.length).toBeGreaterThan(before.requests.length)
+  })
+
+  it('exactly 1 MB is still accepted', async () => {
+    const pad = 'x'.repeat(1_048_576 - JSON.stringify({ email: 'admin@fleet.test', password: '' }).length)
+    const res = await signInRaw(JSON.stringify({ email: 'admin@fleet.test', password: pad }))
+    expect(res.status).toBe(401)
+  })
+
+  it('unknown routes are 404 JSON, wrong methods 405 with Allow', async () => {
+    const unknown = await rt.fetch('/api/nope', bearer(token))
+    expect(unknown.status).toBe(404)
+    expect(unknown.headers.get('content-type')).toContain('application/json')
+    expect((await unknown.json()).message).toContain('/api/nope')
+    const wrong = await rt.fetch('/api/notifications', { method: 'PUT', headers: { authorization: `Bearer ${token}` } })
+    expect(wrong.status).toBe(405)
+    expect(wrong.headers.get('allow')).toBe('GET')
+    expect((await rt.fetch('/__sandbox/nope')).status).toBe(404)
+  })
+
+  it('a broken id pattern is 400, an unknown one 404', async () => {
+    const h = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+    const bad = await rt.fetch('/api/notifications/xyz', { method: 'PATCH', headers: h, body: '{"status":"reviewed"}' })
+    expect(bad.status).toBe(400)
+    expect((await bad.json()).error).toContain('id: must be 24 hexadecimal characters')
+    const unknown = await rt.fetch(`/api/notifications/${'a'.repeat(24)}`, { method: 'PATCH', headers: h, body: '{"status":"reviewed"}' })
+    expect(unknown.status).toBe(404)
+    const badEnum = await rt.fetch(`/api/notifications/${'a'.repeat(24)}`, { method: 'PATCH', headers: h, body: '{"status":"done"}' })
+    expect(badEnum.status).toBe(400)
+    expect((await badEnum.json()).error).toContain('status: must be one of "unreviewed", "reviewed", "false_positive"')
+  })
+
+  it('a bad x-sandbox-id is a 400 naming the header', async () => {
+    const res = await rt.fetch('/__sandbox/health', { headers: { 'x-sandbox-id': 'no spaces allowed!' } })
+    expect(res.status).toBe(400)
+    expect((await res.json()).message).toContain('x-sandbox-id')
+  })
+
+  it('a slow, never-ending body does not block other requests', async () => {
+    const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('{"email":')) } })
+    const pending = rt.fetch('/api/session-auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit).catch(() => undefined)
+    const health = await rt.fetch('/__sandbox/health')
+    expect(health.status).toBe(200)
+    void pending
+  })
+})

@@ -1,0 +1,111 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parseOptions, usage } from '../src/cli.js'
+
+describe('command line options', () => {
+  it('has defaults from SANDBOX.md', () => {
+    const { options } = parseOptions([], {})
+    expect(options).toMatchObject({ port: 4010, host: '127.0.0.1', seed: 1, strict: false, scenarios: [], control: {} })
+  })
+
+  it('reads environment variables, and flags win over them', () => {
+    const env = { PORT: '5000', SANDBOX_SEED: '9', SANDBOX_STRICT: 'true', SANDBOX_SIZE: 'small' }
+    expect(parseOptions([], env).options).toMatchObject({ port: 5000, seed: 9, strict: true, size: 'small' })
+    expect(parseOptions(['--port', '6000', '--seed=3'], env).options).toMatchObject({ port: 6000, seed: 3 })
+  })
+
+  it.each([
+    [['--port', 'abc'], '--port: must be an integer'],
+    [['--seed=-1'], '--seed: must be an integer'],
+    [['--size', 'huge'], '--size: must be small, medium or large'],
+    [['--size', 'small', '--notifications', '5'], 'give one or the other'],
+    [['--now', 'yesterday'], '--now: must be an ISO 8601'],
+    [['--control-token', 't', '--no-control'], 'give one or the other'],
+    [['--bogus'], "Unknown option '--bogus'"],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseOptions(argv, {})).toThrow(message)
+  })
+
+  it('help lists every flag with its variable', () => {
+    for (const flag of ['--port', '--host', '--seed', '--now', '--scenario', '--size', '--notifications', '--fixtures', '--state', '--strict', '--control-token', '--no-control', '--quiet']) {
+      expect(usage()).toContain(flag)
+    }
+    expect(usage()).toContain('SANDBOX_SEED')
+  })
+})
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+function start(args: string[]): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, ['bin/fleet-sandbox.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout!.on('data', (d) => (out += d))
+  child.stderr!.on('data', (d) => (out += d))
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (out.includes('listening on')) {
+        clearInterval(timer)
+        resolve({ child, output: () => out })
+      }
+    }, 20)
+    child.once('exit', (code) => {
+      clearInterval(timer)
+      reject(new Error(`exited ${code}: ${out}`))
+    })
+  })
+}
+
+const stop = (child: ChildProcess) => new Promise<number | null>((resolve) => {
+  child.once('exit', (code) => resolve(code))
+  child.kill('SIGTERM')
+})
+
+describe.skipIf(!existsSync('dist/src/cli.js'))('the fleet-sandbox process (built)', () => {
+  it('prints URL, seed, scenarios and demo accounts, serves, and stops cleanly on SIGTERM', async () => {
+    const port = await freePort()
+    const { child, output } = await start(['--port', String(port), '--seed', '5', '--now', '2026-11-22T12:00:00Z', '--size', 'small'])
+    expect(output()).toContain(`http://127.0.0.1:${port}`)
+    expect(output()).toContain('seed 5')
+    expect(output()).toContain('admin@fleet.test')
+    const health = await (await fetch(`http://127.0.0.1:${port}/__sandbox/health`)).json()
+    expect(health).toMatchObject({ status: 'ok', seed: 5, scenarios: [] })
+    await fetch(`http://127.0.0.1:${port}/api/notifications`)
+    expect(output()).toMatch(/GET \/api\/notifications 401/)
+    expect(await stop(child)).toBe(0)
+  })
+
+  it('saves --state on exit and restores it on the next start', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-state-'))
+    const state = join(dir, 'state.json')
+    const port = await freePort()
+    const first = await start(['--port', String(port), '--size', 'small', '--state', state])
+    const base = `http://127.0.0.1:${port}`
+    await fetch(`${base}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ set: '2030-01-01T00:00:00Z', freeze: true }) })
+    expect(await stop(first.child)).toBe(0)
+    expect(JSON.parse(readFileSync(state, 'utf8')).clock.now).toBe('2030-01-01T00:00:00.000Z')
+    const second = await start(['--port', String(port), '--size', 'small', '--state', state])
+    const clock = await (await fetch(`${base}/__sandbox/clock`)).json()
+    expect(clock.now).toBe('2030-01-01T00:00:00.000Z')
+    await stop(second.child)
+  })
+
+  it('refuses a non-loopback host without a control token', async () => {
+    const child = spawn(process.execPath, ['bin/fleet-sandbox.js', '--host', '0.0.0.0', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let err = ''
+    child.stderr.on('data', (d) => (err += d))
+    const code = await new Promise((resolve) => child.once('exit', resolve))
+    expect(code).toBe(1)
+    expect(err).toContain('--control-token')
+  })
+})
