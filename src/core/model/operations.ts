@@ -1,6 +1,10 @@
 import { z } from 'zod'
 
-/** Catalogs, maintenance, technicians, visits, quotes: fields the spec does not show are assumed. */
+/**
+ * Catalogs, maintenance, technicians, visits, quotes and omnichannel. The spec shows the
+ * vehicle type, subscription plan, visit history entry and WhatsApp status fields; every other
+ * field here is assumed (and marked so in the OpenAPI document by the routes that answer it).
+ */
 export const vehicleTypeSchema = z.object({ id: z.string(), name: z.string(), group: z.string() })
 
 export const layerSchema = z.object({
@@ -14,7 +18,7 @@ export const layerSchema = z.object({
 })
 
 export const gpsDetailSchema = z.object({
-  id: z.string(),
+  id: z.uuid(),
   clientId: z.string(),
   imei: z.string(),
   brand: z.string(),
@@ -29,6 +33,7 @@ export const gpsDetailSchema = z.object({
   longitude: z.number(),
 })
 
+/** The spec declares the last four as generic values; the sandbox answers strings. */
 export const subscriptionPlanSchema = z.object({
   id: z.number().int(),
   subscription_currency_id: z.number().int(),
@@ -42,6 +47,7 @@ export const serviceProviderSchema = z.object({
   id: z.string(),
   clientId: z.string(),
   name: z.string(),
+  taxId: z.string(),
   email: z.string(),
   phone: z.string(),
   address: z.string(),
@@ -69,6 +75,8 @@ export const visitImageSchema = z.object({
   uploadedAt: z.string(),
 })
 
+export const visitStatuses = ['scheduled', 'in_progress', 'completed', 'cancelled'] as const
+
 export const visitDetailSchema = z.object({
   id: z.string(),
   clientId: z.string(),
@@ -76,7 +84,7 @@ export const visitDetailSchema = z.object({
   plate: z.string(),
   technicianId: z.string().nullable(),
   serviceProviderId: z.string().nullable(),
-  status: z.enum(['scheduled', 'in_progress', 'completed', 'cancelled']),
+  status: z.enum(visitStatuses),
   scheduledAt: z.string(),
   address: z.string(),
   description: z.string(),
@@ -85,18 +93,34 @@ export const visitDetailSchema = z.object({
   updatedAt: z.string(),
 })
 
-/** The spec's Visit history entry; names are resolved from ids when read. */
+/** One changed field of a visit: `{technician_id: {old, new}}`. */
+export const visitChangeSchema = z.record(z.string(), z.object({ old: z.unknown(), new: z.unknown() }))
+
+/**
+ * A stored visit history entry. `entity_names_old`/`entity_names_new` are not stored: they are
+ * resolved from the ids in `change` when read, so a deleted technician's name disappears.
+ */
 export const visitHistorySchema = z.object({
   id: z.string(),
   visit_detail_id: z.string(),
   action: z.string(),
   datetime: z.string(),
-  change: z.record(z.string(), z.unknown()),
+  change: visitChangeSchema,
   user_id: z.string(),
   user_name: z.string(),
   user_email: z.string(),
-  entity_names_old: z.record(z.string(), z.unknown()),
-  entity_names_new: z.record(z.string(), z.unknown()),
+})
+
+/** The spec's Visit history entry, as answered. */
+export const visitHistoryEntrySchema = visitHistorySchema.extend({
+  entity_names_old: z.record(z.string(), z.string().nullable()),
+  entity_names_new: z.record(z.string(), z.string().nullable()),
+})
+
+export const quoteAiSchema = z.object({
+  model: z.string(),
+  generatedAt: z.string(),
+  sections: z.array(z.object({ title: z.string(), body: z.string() })),
 })
 
 export const quoteSchema = z.object({
@@ -109,11 +133,8 @@ export const quoteSchema = z.object({
   amount: z.number(),
   currency: z.string(),
   createdAt: z.string(),
-  ai: z.object({
-    model: z.string(),
-    generatedAt: z.string(),
-    sections: z.array(z.object({ title: z.string(), body: z.string() })),
-  }),
+  /** Null for drafts not yet drafted by the assistant. */
+  ai: quoteAiSchema.nullable(),
 })
 
 export const threadSchema = z.object({
@@ -122,7 +143,9 @@ export const threadSchema = z.object({
   channel: z.enum(['whatsapp', 'email', 'webchat']),
   contactName: z.string(),
   contactPhone: z.string(),
+  contactEmail: z.string().nullable(),
   status: z.enum(['open', 'closed']),
+  /** A backoffice user id; only that user (or anyone, when null) may reply. */
   assignedTo: z.string().nullable(),
   lastMessageAt: z.string(),
   createdAt: z.string(),

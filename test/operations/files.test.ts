@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import { sniff } from '../../src/core/routes/visits.js'
+import { findCity, quoteOptions, roadKm } from '../../src/core/routes/shipments.js'
+
+const ascii = (s: string) => new Uint8Array([...s].map((c) => c.charCodeAt(0)))
+
+describe('visit upload: file kinds by their first bytes', () => {
+  it.each([
+    ['image/gif', ascii('GIF89a\x01\x00')],
+    ['image/webp', ascii('RIFF\x24\x00\x00\x00WEBPVP8 ')],
+    ['image/bmp', ascii('BM\x36\x00\x00\x00')],
+    ['image/tiff', ascii('II*\x00\x08\x00')],
+    ['image/heic', ascii('\x00\x00\x00\x18ftypheic')],
+    ['image/avif', ascii('\x00\x00\x00\x1cftypavif')],
+    ['application/pdf', ascii('%PDF-1.4')],
+  ])('recognises %s', (type, bytes) => {
+    expect(sniff(bytes)).toBe(type)
+  })
+
+  it.each([['SVG', ascii('<svg xmlns=')], ['HTML', ascii('<!doctype html>')], ['a ZIP', ascii('PK\x03\x04')], ['nothing', new Uint8Array(0)]])('recognises nothing in %s', (_, bytes) => {
+    expect(sniff(bytes)).toBeUndefined()
+  })
+})
+
+describe('shipment quotes', () => {
+  const now = Date.parse('2026-11-20T12:00:00Z') // a Friday
+  const box = { weightKg: 2, lengthCm: 30, widthCm: 20, heightCm: 10 }
+
+  it('reads cities without accents or case, and addresses by their last part', () => {
+    expect(findCity('CONCEPCION')?.[0]).toBe('Concepción')
+    expect(findCity('Av. Pajaritos 1234, Maipú')?.[0]).toBe('Maipú')
+    expect(findCity('Atlantis')).toBeUndefined()
+  })
+
+  it('measures road distance with a floor for the same city', () => {
+    expect(roadKm(findCity('Santiago')!, findCity('Santiago')!)).toBe(5)
+    const km = roadKm(findCity('Santiago')!, findCity('Puerto Montt')!)
+    expect(km).toBeGreaterThan(1000)
+    expect(km).toBeLessThan(1500)
+  })
+
+  it('counts business days for the delivery date', () => {
+    const quote = quoteOptions({ origin: 'Santiago', destination: 'Providencia', packages: [box] }, now)
+    const nextDay = quote.options.find((o) => o.etaDays === 1)!
+    expect(nextDay.estimatedDelivery).toBe('2026-11-23')
+  })
+
+  it('is a pure function of the input and the date', () => {
+    const body = { origin: 'Arica', destination: 'Punta Arenas', packages: [box, { ...box, weightKg: 40 }] }
+    expect(quoteOptions(body, now)).toEqual(quoteOptions(structuredClone(body), now))
+  })
+})
