@@ -3,7 +3,8 @@ import { HttpError, type Reply, badRequest, errorBody, notFound, toResponse, una
 import { queryObject, readForm, readJson, validate } from './request.js'
 import type { RouteContext, RouteDef } from './route.js'
 import { routes as allRoutes } from './routes/index.js'
-import { parseScenario, type Sandbox, scenarioRegistry } from './sandbox.js'
+import { PANEL_ROUTE_ID } from './routes/panel.js'
+import { parseScenarioList, type Sandbox, scenarioRegistry } from './sandbox.js'
 import { Sandboxes, type SandboxesOptions, sandboxIdOf, validSandboxId } from './sandboxes.js'
 import type { ActiveScenario, ScenarioDefinition } from './scenarios/define.js'
 
@@ -56,10 +57,12 @@ export class SandboxApp {
     try {
       const id = sandboxIdOf(request)
       if (id && !validSandboxId(id)) throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
-      sandbox = await this.sandboxes.get(id)
+      sandbox = await this.sandboxes.acquire(id)
       reply = await this.#run(route, request, url, params, sandbox, faults, meta)
     } catch (error) {
       reply = errorReply(route, error)
+    } finally {
+      if (sandbox) this.sandboxes.release(sandbox)
     }
     const headers: Record<string, string> = { ...reply.headers }
     if (faults.length) headers[FAULT_HEADER] = [...new Set(faults)].join(',')
@@ -72,12 +75,15 @@ export class SandboxApp {
     return toResponse({ ...reply, headers })
   }
 
-  /** Scenarios in force for a request: the sandbox's plus those its header names. */
+  /**
+   * Scenarios in force for a request: the sandbox's plus those its header names (the header's
+   * options win for a name in both), in the order of their `order`.
+   */
   scenariosFor(sandbox: Sandbox, request: Request): Applied[] {
     let active: ActiveScenario[] = sandbox.active
     const header = request.headers.get(SCENARIO_HEADER)
-    if (header) {
-      const extra = header.split(',').map((s) => s.trim()).filter(Boolean).map((name) => parseScenario(name, SCENARIO_HEADER))
+    if (header !== null && header.trim() !== '') {
+      const extra = parseScenarioList(header, SCENARIO_HEADER)
       active = [...active.filter((a) => !extra.some((e) => e.name === a.name)), ...extra]
     }
     return active
@@ -88,7 +94,7 @@ export class SandboxApp {
 
   async #run(route: RouteDef, request: Request, url: URL, params: Record<string, string>, sandbox: Sandbox, faults: string[], meta: RequestMeta): Promise<Reply> {
     const control = route.auth.kind === 'control'
-    if (control) this.#checkControl(request)
+    if (control) this.#checkControl(route, request)
     const applied = control ? [] : this.scenariosFor(sandbox, request)
     const ctx: RouteContext = {
       request, url, params, query: {}, body: undefined, sandbox, route, principal: undefined,
@@ -103,7 +109,14 @@ export class SandboxApp {
     } catch (error) {
       reply = errorReply(route, error)
     }
-    for (const a of applied) if (a.def.after) reply = await a.def.after(ctx, reply, a.options)
+    for (const a of applied) {
+      if (!a.def.after) continue
+      try {
+        reply = await a.def.after(ctx, reply, a.options)
+      } catch (error) {
+        reply = errorReply(route, error)
+      }
+    }
     return reply
   }
 
@@ -133,8 +146,11 @@ export class SandboxApp {
     return ctx.request.method === 'GET' ? route.handler(ctx) : sandbox.exclusive(() => route.handler(ctx))
   }
 
-  #checkControl(request: Request): void {
+  #checkControl(route: RouteDef, request: Request): void {
     const token = (this.options.control || undefined)?.token
+    // The panel page holds no state and a browser cannot add headers to a navigation; its
+    // script asks for the token and sends it with every call.
+    if (route.id === PANEL_ROUTE_ID) return
     if (token && request.headers.get(CONTROL_TOKEN_HEADER) !== token) {
       throw new HttpError(401, `${CONTROL_TOKEN_HEADER}: the control API needs the token given with --control-token`)
     }

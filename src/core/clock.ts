@@ -72,3 +72,15 @@ export function parseDuration(value: unknown, field = 'advanceBy'): number {
 }
 
 export const DAY = 86_400_000
+
+/** Instants the clock may show: JWT times and ISO dates both hold between these. */
+const EARLIEST = 0
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z')
+
+/** A 400 naming `field` unless `epochMs` lies between 1970 and the year 9999. */
+export function checkInstant(epochMs: number, field: string): number {
+  if (!Number.isFinite(epochMs) || epochMs < EARLIEST || epochMs > LATEST) {
+    throw badRequest(`${field}: the clock must stay between 1970-01-01 and 9999-12-31`)
+  }
+  return epochMs
+}

@@ -30,6 +30,14 @@ export class RawJson {
   constructor(readonly text: string) {}
 }
 
+/** A body sent as is with its own content type: the control panel page. */
+export class RawBody {
+  constructor(
+    readonly text: string,
+    readonly contentType: string,
+  ) {}
+}
+
 export const reply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, body, headers })
 export const ok = (body: unknown, headers?: Record<string, string>): Reply => reply(200, body, headers)
 export const success = (data: unknown): Reply => ok({ status: 'success', data })
@@ -69,6 +77,10 @@ export function errorBody(shape: ErrorShape, status: number, message: string): u
 export function toResponse(r: Reply): Response {
   const headers = new Headers(r.headers)
   if (r.body === undefined || r.body === null) return new Response(null, { status: r.status, headers })
+  if (r.body instanceof RawBody) {
+    headers.set('content-type', r.body.contentType)
+    return new Response(r.body.text, { status: r.status, headers })
+  }
   headers.set('content-type', 'application/json; charset=utf-8')
   const text = r.body instanceof RawJson ? r.body.text : JSON.stringify(r.body)
   return new Response(text, { status: r.status, headers })

@@ -34,7 +34,7 @@ export class Journal {
 
   load(entries: JournalEntry[]): void {
     this.#entries = entries.slice(-this.capacity)
-    this.#next = (entries.at(-1)?.id ?? 0) + 1
+    this.#next = entries.reduce((max, e) => Math.max(max, e.id), 0) + 1
   }
 }
 
@@ -72,6 +72,7 @@ export class Outbox {
 
   load(entries: OutboxEntry[]): void {
     this.#entries = entries.slice()
-    this.#next = entries.length + 1
+    // Continue after the highest numbered id, so restored and new entries never share one.
+    this.#next = entries.reduce((max, e) => Math.max(max, Number(/^out_(\d+)$/.exec(e.id)?.[1] ?? 0)), 0) + 1
   }
 }

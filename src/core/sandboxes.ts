@@ -1,14 +1,20 @@
-import { Sandbox, type SandboxConfig } from './sandbox.js'
+import { Sandbox, type SandboxConfig, type SandboxRegistry } from './sandbox.js'
 
 export interface SandboxesOptions extends SandboxConfig {
-  /** Isolated sandboxes unused this long are dropped (default 30 minutes). */
-  idleMs?: number
+  /**
+   * Isolated sandboxes unused this long (real milliseconds, not the sandbox clock, which tests
+   * move at will) are dropped with their state; default 30 minutes.
+   */
+  sandboxIdleMs?: number
   /** At most this many isolated sandboxes; the least recently used goes first (default 200). */
-  max?: number
+  maxSandboxes?: number
 }
 
 export const SANDBOX_ID_HEADER = 'x-sandbox-id'
+export const SANDBOX_ID_COOKIE = 'sandbox-id'
 const ID_PATTERN = /^[\w.:-]{1,128}$/
+const DEFAULT_IDLE_MS = 30 * 60_000
+const DEFAULT_MAX = 200
 
 /** Which sandbox a request selects: `x-sandbox-id`, else cookie `sandbox-id`, else the default. */
 export function sandboxIdOf(request: Request): string | undefined {
@@ -17,36 +23,89 @@ export function sandboxIdOf(request: Request): string | undefined {
   const cookie = request.headers.get('cookie')
   if (!cookie) return undefined
   const m = /(?:^|;\s*)sandbox-id=([^;]*)/.exec(cookie)
-  return m ? decodeURIComponent(m[1]).trim() : undefined
+  if (!m) return undefined
+  try {
+    return decodeURIComponent(m[1]).trim()
+  } catch {
+    return m[1].trim()
+  }
 }
 
 export const validSandboxId = (id: string) => ID_PATTERN.test(id)
 
-/** The default sandbox and every isolated one, created on first use from the same seed. */
-export class Sandboxes {
-  readonly default: Promise<Sandbox>
-  #isolated = new Map<string, Promise<Sandbox>>()
+interface Isolated {
+  pending: Promise<Sandbox>
+  createdAt: number
+  lastUsed: number
+  /** Requests being answered: a sandbox is never dropped under one. */
+  inflight: number
+}
 
-  constructor(readonly options: SandboxesOptions) {
-    this.default = Sandbox.create('default', options)
+export interface IsolatedInfo {
+  id: string
+  createdAt: string
+  lastUsedAt: string
+  idleMs: number
+}
+
+/** The default sandbox and every isolated one, created on first use by forking the seeded base. */
+export class Sandboxes implements SandboxRegistry {
+  readonly default: Promise<Sandbox>
+  /** Map order is recency: the least recently used comes first. */
+  #isolated = new Map<string, Isolated>()
+
+  constructor(
+    readonly options: SandboxesOptions,
+    private readonly realNow: () => number = Date.now,
+  ) {
+    this.default = Sandbox.create('default', options).then((s) => ((s.registry = this), s))
   }
 
-  async get(id: string | undefined): Promise<Sandbox> {
+  get idleMs(): number {
+    return this.options.sandboxIdleMs ?? DEFAULT_IDLE_MS
+  }
+
+  /** The sandbox for `id`; call `release` with it once the request is answered. */
+  async acquire(id: string | undefined): Promise<Sandbox> {
+    this.#sweep()
     if (id === undefined || id === '' || id === 'default') return this.default
-    let pending = this.#isolated.get(id)
-    if (pending) {
-      // Map order doubles as recency for eviction.
-      this.#isolated.delete(id)
-      this.#isolated.set(id, pending)
-    } else {
-      this.#evict()
-      const base = await this.default
-      pending = Sandbox.create(id, { ...this.options, seed: base.seed })
-      this.#isolated.set(id, pending)
+    const now = this.realNow()
+    let entry = this.#isolated.get(id)
+    if (entry) this.#isolated.delete(id)
+    else {
+      // Registered before any await, so racing first requests share one sandbox.
+      entry = { pending: this.#create(id), createdAt: now, lastUsed: now, inflight: 0 }
+      this.#trim()
     }
-    const sandbox = await pending
-    sandbox.lastUsed = Date.now()
+    this.#isolated.set(id, entry)
+    entry.lastUsed = now
+    entry.inflight++
+    try {
+      return await entry.pending
+    } catch (error) {
+      entry.inflight--
+      if (this.#isolated.get(id) === entry) this.#isolated.delete(id)
+      throw error
+    }
+  }
+
+  release(sandbox: Sandbox): void {
+    const entry = this.#isolated.get(sandbox.id)
+    if (!entry) return
+    entry.inflight = Math.max(0, entry.inflight - 1)
+    entry.lastUsed = this.realNow()
+  }
+
+  /** Same as acquire + release: for callers outside a request. */
+  async get(id: string | undefined): Promise<Sandbox> {
+    const sandbox = await this.acquire(id)
+    this.release(sandbox)
     return sandbox
+  }
+
+  list(): IsolatedInfo[] {
+    const now = this.realNow()
+    return [...this.#isolated].map(([id, e]) => ({ id, createdAt: new Date(e.createdAt).toISOString(), lastUsedAt: new Date(e.lastUsed).toISOString(), idleMs: now - e.lastUsed }))
   }
 
   ids(): string[] {
@@ -57,15 +116,27 @@ export class Sandboxes {
     return this.#isolated.delete(id)
   }
 
-  #evict(): void {
-    const idleMs = this.options.idleMs ?? 30 * 60_000
-    const max = this.options.max ?? 200
-    const now = Date.now()
-    for (const [id, pending] of this.#isolated) {
-      void pending.then((s) => {
-        if (now - s.lastUsed > idleMs && this.#isolated.get(id) === pending) this.#isolated.delete(id)
-      })
+  async #create(id: string): Promise<Sandbox> {
+    const base = await this.default
+    // Same seed and the same seeded instant as the default: a fork of the cached rows, not a re-seed.
+    const sandbox = await Sandbox.create(id, { ...this.options, seed: base.seed, seededAt: base.seededAt })
+    sandbox.registry = this
+    return sandbox
+  }
+
+  /** Drops sandboxes idle past `sandboxIdleMs`; runs on every request, so no timer is needed. */
+  #sweep(): void {
+    const cutoff = this.realNow() - this.idleMs
+    for (const [id, e] of this.#isolated) {
+      if (e.lastUsed < cutoff && e.inflight === 0) this.#isolated.delete(id)
     }
-    while (this.#isolated.size >= max) this.#isolated.delete(this.#isolated.keys().next().value!)
+  }
+
+  #trim(): void {
+    const max = Math.max(1, this.options.maxSandboxes ?? DEFAULT_MAX)
+    for (const [id, e] of this.#isolated) {
+      if (this.#isolated.size < max) break
+      if (e.inflight === 0) this.#isolated.delete(id)
+    }
   }
 }

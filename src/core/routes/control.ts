@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { AGENT_SCOPE, AGENT_TTL_S, signToken } from '../auth/tokens.js'
-import { parseDuration } from '../clock.js'
-import { badRequest, notFound, ok } from '../http.js'
+import { checkInstant, parseDuration } from '../clock.js'
+import { HttpError, badRequest, notFound, ok } from '../http.js'
+import { readBody } from '../request.js'
 import { parseScenario, scenarioRegistry } from '../sandbox.js'
 import { defineRoute } from '../route.js'
 
@@ -61,17 +62,18 @@ export const moveClock = defineRoute({
   id: 'sandboxMoveClock', method: 'POST', path: '/__sandbox/clock', tag, auth: control,
   summary: 'Advance (`{advanceBy: "31d"}` or seconds), set (`{set: ISO}`) or freeze (`{freeze: true}`) the clock',
   body: z.object({
-    advanceBy: z.union([z.number(), z.string()]).optional(),
+    advanceBy: z.union([z.number(), z.string()], { error: 'must be seconds or a duration such as "31d", "2h", "90s"' }).optional(),
     set: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
     freeze: z.boolean().optional(),
   }).refine((b) => b.advanceBy !== undefined || b.set !== undefined || b.freeze !== undefined, 'give advanceBy, set or freeze'),
   handler(ctx) {
     const { advanceBy, set, freeze } = ctx.body
     if (advanceBy !== undefined && set !== undefined) throw badRequest('advanceBy: give either advanceBy or set, not both')
-    const ms = advanceBy === undefined ? 0 : parseDuration(advanceBy)
-    if (freeze !== undefined) ctx.sandbox.clock.freeze(freeze)
-    if (set !== undefined) ctx.sandbox.clock.set(Date.parse(set))
-    if (ms) ctx.sandbox.clock.advance(ms)
+    const clock = ctx.sandbox.clock
+    // Checked before anything moves, so a refused request leaves the clock as it was.
+    const target = set !== undefined ? checkInstant(Date.parse(set), 'set') : advanceBy !== undefined ? checkInstant(clock.now() + parseDuration(advanceBy), 'advanceBy') : undefined
+    if (freeze !== undefined) clock.freeze(freeze)
+    if (target !== undefined) clock.set(target)
     return clockReply(ctx)
   },
 })
@@ -110,13 +112,24 @@ export const getSnapshot = defineRoute({
   handler: (ctx) => ok(ctx.sandbox.snapshot()),
 })
 
+/** Snapshots outgrow the 1 MB JSON limit (a medium world is about 2.5 MB, a large one about 60 MB). */
+export const SNAPSHOT_LIMIT = 256 * 1_048_576
+
 export const putSnapshot = defineRoute({
   id: 'sandboxPutSnapshot', method: 'PUT', path: '/__sandbox/snapshot', tag, auth: control,
-  summary: 'Restore a snapshot taken with GET',
-  body: z.unknown(),
+  summary: 'Restore a snapshot taken with GET (up to 256 MB); a malformed one is a 400 naming the field and changes nothing',
   async handler(ctx) {
-    if (ctx.body === undefined) throw badRequest('body: a snapshot object is required')
-    await ctx.sandbox.restore(ctx.body)
+    const type = ctx.request.headers.get('content-type')
+    if (type && !/json/i.test(type)) throw new HttpError(415, `content-type: must be application/json, got ${type}`)
+    const bytes = await readBody(ctx.request, SNAPSHOT_LIMIT)
+    if (bytes.byteLength === 0) throw badRequest('body: a snapshot object is required')
+    let snapshot: unknown
+    try {
+      snapshot = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+    } catch (error) {
+      throw badRequest(`body: must be valid UTF-8 JSON (${(error as Error).message})`)
+    }
+    await ctx.sandbox.restore(snapshot)
     return health.handler(ctx as never)
   },
 })
@@ -135,4 +148,24 @@ export const agentToken = defineRoute({
   },
 })
 
-export const controlRoutes = [health, listScenarios, setScenarios, reset, getClock, moveClock, listRequests, clearRequests, listOutbox, clearOutbox, getSnapshot, putSnapshot, agentToken]
+/** Extension: the isolated sandboxes alive in this process (not the default one). */
+export const listSandboxes = defineRoute({
+  id: 'sandboxListSandboxes', method: 'GET', path: '/__sandbox/sandboxes', tag, auth: control,
+  summary: 'Isolated sandboxes alive (x-sandbox-id), least recently used first, and the idle time that drops them',
+  handler: (ctx) => ok({ idleMs: ctx.sandbox.registry.idleMs, sandboxes: ctx.sandbox.registry.list() }),
+})
+
+/** Extension: an e2e worker drops its sandbox when done instead of waiting for idle eviction. */
+export const dropSandbox = defineRoute({
+  id: 'sandboxDropSandbox', method: 'DELETE', path: '/__sandbox/sandboxes/:id', tag, auth: control,
+  summary: 'Drop an isolated sandbox and its state; the next request with its id starts fresh',
+  params: z.object({ id: z.string().regex(/^[\w.:-]{1,128}$/, 'must be 1 to 128 letters, digits, ".", ":", "_" or "-"') }),
+  handler(ctx) {
+    const { id } = ctx.params
+    if (id === 'default') throw badRequest('id: the default sandbox cannot be dropped; use POST /__sandbox/reset')
+    if (!ctx.sandbox.registry.drop(id)) throw notFound(`id: no isolated sandbox ${id}`)
+    return ok({ idleMs: ctx.sandbox.registry.idleMs, sandboxes: ctx.sandbox.registry.list() })
+  },
+})
+
+export const controlRoutes = [health, listScenarios, setScenarios, reset, getClock, moveClock, listRequests, clearRequests, listOutbox, clearOutbox, getSnapshot, putSnapshot, agentToken, listSandboxes, dropSandbox]

@@ -1,0 +1,32 @@
+import { z } from 'zod'
+import { HttpError, errorBody } from '../src/core/http.js'
+import { defineScenario } from '../src/core/scenarios/define.js'
+
+const options = z.strictObject({
+  /** Share of reads that fail, from 0 to 1. */
+  rate: z.number({ error: 'must be a number from 0 to 1' }).min(0, 'must be at least 0').max(1, 'must be at most 1').default(0.5),
+})
+export type DegradedOptions = z.infer<typeof options>
+
+const failures = [
+  [502, 'gateway: bad gateway, the upstream service answered nothing usable'],
+  [503, 'gateway: service unavailable, temporarily degraded'],
+  [504, 'gateway: time-out waiting for the upstream service'],
+] as const
+
+export default defineScenario({
+  name: 'degraded',
+  description: 'reads (GET) fail with 502, 503 or 504 at rate (0 to 1), drawn from the sandbox\'s seeded generator so a run repeats exactly',
+  advice: 'Retry reads with backoff (they are safe), keep showing the last data you had with a "could not refresh" notice, and offer a manual retry; never retry writes blindly on 5xx',
+  options,
+  order: 20,
+  edge(ctx, o) {
+    if (ctx.request.method !== 'GET') return undefined
+    const random = ctx.sandbox.random
+    if (random() >= o.rate) return undefined
+    const [status, message] = failures[Math.min(2, Math.floor(random() * 3))]
+    ctx.fault('degraded')
+    // A gateway answers, not the module: the standard body.
+    return { status, body: errorBody('standard', status, message), error: new HttpError(status, message) }
+  },
+})

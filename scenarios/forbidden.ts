@@ -1,0 +1,22 @@
+import { z } from 'zod'
+import { HttpError } from '../src/core/http.js'
+import { defineScenario } from '../src/core/scenarios/define.js'
+
+/** Left open so the app can still show who is signed in and sign out (SANDBOX.md). */
+const OPEN = new Set(['getMe', 'signOut'])
+
+export default defineScenario({
+  name: 'forbidden',
+  description: 'the signed-in user lacks every permission: 403 on every protected route except users/me (which lists no permissions) and sign-out',
+  advice: 'Hide or disable what the permissions from users/me do not allow, show a "you do not have access" page instead of an error on 403, never retry a 403, and keep sign-out reachable',
+  options: z.strictObject({}),
+  order: 40,
+  // After auth: an unauthenticated caller still gets 401 first.
+  before(ctx) {
+    const auth = ctx.route.auth
+    if ((auth.kind !== 'user' && auth.kind !== 'portal') || OPEN.has(ctx.route.id)) return undefined
+    ctx.fault('forbidden')
+    if (auth.kind === 'portal') throw new HttpError(403, `role: the contact needs the functional role "${auth.role}"`)
+    throw new HttpError(403, auth.permission ? `permission: ${auth.permission} is required for this operation` : 'permission: the user has no permission for this operation')
+  },
+})

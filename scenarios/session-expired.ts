@@ -1,0 +1,48 @@
+import { z } from 'zod'
+import { HttpError } from '../src/core/http.js'
+import type { RouteContext } from '../src/core/route.js'
+import { defineScenario } from '../src/core/scenarios/define.js'
+
+const options = z.strictObject({
+  /** Lifetime in seconds of sessions signed in while the scenario is on (default: the usual 30 days). */
+  ttl: z.number({ error: 'must be a number of seconds' }).int('must be an integer').min(1, 'must be at least 1').max(90 * 86_400, 'must be at most 7776000 (90 days)').optional(),
+})
+export type SessionExpiredOptions = z.infer<typeof options>
+
+const EXPIRED = 'authorization: the session has expired; sign in again'
+
+const sessionToken = (ctx: RouteContext) => {
+  const token = /^Bearer\s+(\S+)/i.exec(ctx.request.headers.get('authorization') ?? '')?.[1]
+  return token && ctx.sandbox.sessions.get(token) ? token : undefined
+}
+
+/**
+ * Switched on for the sandbox, it expires every session that exists at that moment (state: they
+ * stay expired when it is switched off). Named in `x-sandbox-scenario`, it changes no state:
+ * that one request is answered as if the caller's session had expired. Sign-in honours `ttl`
+ * either way (src/core/routes/auth.ts).
+ */
+export default defineScenario({
+  name: 'session-expired',
+  description: 'every session that exists when it turns on is expired (401); new sign-ins work, with lifetime ttl (seconds) if given; per request (x-sandbox-scenario) only that request answers 401',
+  advice: 'On 401 drop the token, send the user to sign-in keeping where they were (return URL, unsaved input), retry the read after the new sign-in, and never loop on 401',
+  options,
+  order: 30,
+  activate(sandbox) {
+    sandbox.sessions.expireAll(sandbox.clock.now())
+    sandbox.scenarioState.set('session-expired', new Set(sandbox.sessions.all().map((s) => s.token)))
+  },
+  edge(ctx) {
+    if (ctx.route.auth.kind !== 'user') return undefined
+    const global = ctx.sandbox.active.some((a) => a.name === 'session-expired')
+    if (global || !sessionToken(ctx)) return undefined
+    ctx.fault('session-expired')
+    throw new HttpError(401, EXPIRED)
+  },
+  after(ctx, reply) {
+    const expired = ctx.sandbox.scenarioState.get('session-expired') as Set<string> | undefined
+    const token = sessionToken(ctx)
+    if (reply.status === 401 && token && expired?.has(token)) ctx.fault('session-expired')
+    return reply
+  },
+})
