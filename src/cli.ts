@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import * as fixtures from '../fixtures/accounts.js'
-import { parseScenario } from './core/sandbox.js'
+import { parseScenarioList } from './core/sandbox.js'
 import type { Size } from './core/seed/index.js'
 import { startServer, type ServerOptions } from './server/index.js'
 
@@ -20,6 +20,8 @@ const flags = {
   'control-token': { type: 'string', env: 'SANDBOX_CONTROL_TOKEN', help: 'token the control API requires (x-sandbox-control-token)' },
   'no-control': { type: 'boolean', env: 'SANDBOX_NO_CONTROL', help: 'turn the /__sandbox control API off' },
   quiet: { type: 'boolean', env: 'SANDBOX_QUIET', help: 'no banner and no request log' },
+  'sandbox-idle': { type: 'string', env: 'SANDBOX_IDLE_SECONDS', help: 'drop an isolated (x-sandbox-id) sandbox unused this many seconds (default 1800)' },
+  'max-sandboxes': { type: 'string', env: 'SANDBOX_MAX_SANDBOXES', help: 'at most this many isolated sandboxes, least recently used dropped first (default 200)' },
   help: { type: 'boolean', env: '', help: 'show this help' },
 } as const
 
@@ -75,7 +77,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (token && bool('no-control')) fail('--control-token and --no-control: give one or the other')
   let scenarios
   try {
-    scenarios = (get('scenario') ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((s) => parseScenario(s, '--scenario'))
+    scenarios = parseScenarioList(get('scenario') ?? '', '--scenario')
   } catch (error) {
     fail((error as Error).message)
   }
@@ -93,6 +95,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       strict: bool('strict'),
       control: bool('no-control') ? false : token ? { token } : {},
       state: get('state'),
+      sandboxIdleMs: (int('sandbox-idle', get('sandbox-idle'), 1, 31_536_000) ?? 1800) * 1000,
+      maxSandboxes: int('max-sandboxes', get('max-sandboxes'), 1, 100_000) ?? 200,
       fixtures: get('fixtures'),
     },
   }

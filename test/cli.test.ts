@@ -16,6 +16,11 @@ describe('command line options', () => {
     const env = { PORT: '5000', SANDBOX_SEED: '9', SANDBOX_STRICT: 'true', SANDBOX_SIZE: 'small' }
     expect(parseOptions([], env).options).toMatchObject({ port: 5000, seed: 9, strict: true, size: 'small' })
     expect(parseOptions(['--port', '6000', '--seed=3'], env).options).toMatchObject({ port: 6000, seed: 3 })
+    expect(parseOptions(['--sandbox-idle', '60', '--max-sandboxes', '8'], {}).options).toMatchObject({ sandboxIdleMs: 60_000, maxSandboxes: 8 })
+    expect(parseOptions(['--scenario', 'slow;ms=5,rate-limited'], {}).options.scenarios).toEqual([
+      { name: 'slow', options: expect.objectContaining({ ms: 5 }) },
+      { name: 'rate-limited', options: expect.objectContaining({ failures: 3 }) },
+    ])
   })
 
   it.each([
@@ -26,12 +31,14 @@ describe('command line options', () => {
     [['--now', 'yesterday'], '--now: must be an ISO 8601'],
     [['--control-token', 't', '--no-control'], 'give one or the other'],
     [['--bogus'], "Unknown option '--bogus'"],
+    [['--scenario', 'nope'], 'unknown scenario "nope"'],
+    [['--sandbox-idle', '0'], '--sandbox-idle: must be an integer'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseOptions(argv, {})).toThrow(message)
   })
 
   it('help lists every flag with its variable', () => {
-    for (const flag of ['--port', '--host', '--seed', '--now', '--scenario', '--size', '--notifications', '--fixtures', '--state', '--strict', '--control-token', '--no-control', '--quiet']) {
+    for (const flag of ['--port', '--host', '--seed', '--now', '--scenario', '--size', '--notifications', '--fixtures', '--state', '--strict', '--control-token', '--no-control', '--quiet', '--sandbox-idle', '--max-sandboxes']) {
       expect(usage()).toContain(flag)
     }
     expect(usage()).toContain('SANDBOX_SEED')

@@ -29,6 +29,7 @@ export function createHandlers(app: SandboxApp, options: HandlerOptions = {}): H
   for (const prefix of prefixes) {
     for (const [path, methods] of methodsByPath) handlers.push(http.all(prefix + path, ({ request }) => unmatched(request, methods)))
     handlers.push(http.all(`${prefix}/api/*`, ({ request }) => unmatched(request, [])))
+    handlers.push(http.all(`${prefix}/__sandbox`, ({ request }) => unmatched(request, [])))
     handlers.push(http.all(`${prefix}/__sandbox/*`, ({ request }) => unmatched(request, [])))
   }
   return handlers
