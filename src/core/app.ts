@@ -1,7 +1,7 @@
 import { bearerToken, requirePermission, resolvePrincipal } from './auth/principal.js'
 import { HttpError, type Reply, badRequest, errorBody, notFound, toResponse, unauthorized } from './http.js'
 import { queryObject, readForm, readJson, validate } from './request.js'
-import type { RouteContext, RouteDef } from './route.js'
+import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
 import { routes as allRoutes } from './routes/index.js'
 import { PANEL_ROUTE_ID } from './routes/panel.js'
 import { parseScenarioList, type Sandbox, scenarioRegistry } from './sandbox.js'
@@ -41,7 +41,7 @@ export class SandboxApp {
 
   constructor(readonly options: SandboxAppOptions) {
     this.sandboxes = new Sandboxes(options)
-    this.routes = allRoutes.filter((r) => !(options.strict && r.assumed) && !(options.control === false && r.auth.kind === 'control'))
+    this.routes = servedRoutes(allRoutes, options)
   }
 
   ready(): Promise<Sandbox> {

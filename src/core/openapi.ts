@@ -8,10 +8,6 @@ export function assumed<T extends z.ZodType>(schema: T, description?: string): T
 }
 
 /** The routes a SandboxApp with these options serves (the same rule as its constructor). */
-export function servedRoutes(routes: readonly RouteDef[], options: { strict?: boolean; control?: unknown }): RouteDef[] {
-  return routes.filter((r) => !(options.strict && r.assumed) && !(options.control === false && r.auth.kind === 'control'))
-}
-
 type Json = Record<string, unknown>
 
 const errorSchemas: Record<string, Json> = {

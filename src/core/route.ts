@@ -66,3 +66,8 @@ export interface RouteDef<P = any, Q = any, B = any> {
 export function defineRoute<P = Record<string, string>, Q = Record<string, unknown>, B = undefined>(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> {
   return def
 }
+
+/** What a sandbox serves: `--strict` drops assumed routes, `--no-control` the control API. */
+export function servedRoutes(routes: readonly RouteDef[], options: { strict?: boolean; control?: unknown }): RouteDef[] {
+  return routes.filter((r) => !(options.strict && r.assumed) && !(options.control === false && r.auth.kind === 'control'))
+}

@@ -1,8 +1,8 @@
 import type { SandboxAppOptions } from '../app.js'
 import { ok } from '../http.js'
-import { openapiDocument, servedRoutes } from '../openapi.js'
+import { openapiDocument } from '../openapi.js'
 import type { RouteDef } from '../route.js'
-import { defineRoute } from '../route.js'
+import { defineRoute, servedRoutes } from '../route.js'
 
 /** One document per served route set; `servers` is filled per request. */
 const cache = new Map<string, Record<string, unknown>>()
