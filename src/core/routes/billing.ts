@@ -4,7 +4,7 @@ import { invoiceView, publishInvoice, registerPayment, sendInvoiceEmail } from '
 import { HttpError, success } from '../http.js'
 import { invoiceStatusSchema, paymentMethods, publicDteSchema, publicInvoiceSchema } from '../model/billing.js'
 import { type RouteContext, defineRoute } from '../route.js'
-import { clientOf, owned, paginate, successEnvelope } from './shared.js'
+import { clientOf, owned, pageQuery, paginate, repeatable, successEnvelope } from './shared.js'
 
 const tag = 'billing'
 const read = { kind: 'user', permission: 'billing:read' } as const
@@ -12,19 +12,6 @@ const write = { kind: 'user', permission: 'billing:write' } as const
 
 /** Ids of invoices, DTEs and tickets: what a path segment may be before it is looked up. */
 export const recordId = z.string().regex(/^[\w-]{1,128}$/, 'must be 1 to 128 letters, digits, "_" or "-"')
-
-/** `?status=a&status=b` or a single scalar, like the spec's notification filters. */
-export const repeatable = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).optional())
-
-const integer = (min: number, max?: number) => {
-  let n = z.coerce.number().int('must be an integer').min(min, `must be at least ${min}`)
-  if (max !== undefined) n = n.max(max, `must be at most ${max}`)
-  return n
-}
-
-/** `?page=&limit=` (limit 1..50, default 20), each rule named in its own words. */
-export const listPage = z.object({ page: integer(1).default(1), limit: integer(1, 50).default(20) })
 
 /** Paginated lists answer `{status:'success', data:{items, pagination}}` (SANDBOX.md). */
 export const pageEnvelope = (item: z.ZodType) =>
@@ -40,7 +27,7 @@ const invoiceOf = (ctx: RouteContext<{ id: string }, any, any>) => owned(ctx, ct
 export const listInvoices = defineRoute({
   id: 'listInvoices', method: 'GET', path: '/api/v1/billing/invoices', tag, assumed: true, auth: read,
   summary: "The client's invoices by sequence, newest first (order=asc for oldest first); filter by status",
-  query: listPage.extend({ status: repeatable(invoiceStatusSchema), order: z.enum(['asc', 'desc']).default('desc') }),
+  query: pageQuery.extend({ status: repeatable(invoiceStatusSchema), order: z.enum(['asc', 'desc']).default('desc') }),
   response: { schema: pageEnvelope(publicInvoiceSchema) },
   errors: { 400: 'Invalid query', 401: 'Not authenticated', 403: 'No permission' },
   handler(ctx) {

@@ -3,8 +3,8 @@ import { dteView, resolveDte, syncDte } from '../billing/dte.js'
 import { notFound, ok, success } from '../http.js'
 import { dteStatusSchema, publicDteSchema } from '../model/billing.js'
 import { type RouteContext, defineRoute } from '../route.js'
-import { listPage, pageEnvelope, recordId, repeatable } from './billing.js'
-import { clientOf, owned, paginate, successEnvelope } from './shared.js'
+import { pageEnvelope, recordId } from './billing.js'
+import { clientOf, owned, pageQuery, paginate, repeatable, successEnvelope } from './shared.js'
 
 const tag = 'dte'
 const dteParams = z.object({ dteId: recordId })
@@ -15,7 +15,7 @@ export const listDteDocuments = defineRoute({
   id: 'listDteDocuments', method: 'GET', path: '/api/v1/dte/documents', tag, assumed: true,
   auth: { kind: 'user', permission: 'billing:read' },
   summary: "The client's DTEs, newest folio first; filter by local_status and invoiceId",
-  query: listPage.extend({ local_status: repeatable(dteStatusSchema), invoiceId: recordId.optional() }),
+  query: pageQuery.extend({ local_status: repeatable(dteStatusSchema), invoiceId: recordId.optional() }),
   response: { schema: pageEnvelope(publicDteSchema) },
   errors: { 400: 'Invalid query', 401: 'Not authenticated', 403: 'No permission' },
   handler(ctx) {

@@ -5,11 +5,7 @@ import {
   assetIdSchema, notificationRuleSchema, notificationSchema, notificationStatusSchema, notificationTypeSchema, paginationSchema,
 } from '../model/notifications.js'
 import { defineRoute } from '../route.js'
-import { clientOf, publicRow, successEnvelope } from './shared.js'
-
-/** Repeatable query parameter: `types=a&types=b` or a single scalar (spec). */
-const many = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).optional())
+import { clientOf, pageQuery, publicRow, repeatable, successEnvelope } from './shared.js'
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
@@ -26,18 +22,10 @@ const isoBound = (edge: 'start' | 'end') =>
     return t
   })
 
-const integer = (min: number, max?: number) => {
-  let n = z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(min, `must be at least ${min}`)
-  if (max !== undefined) n = n.max(max, `must be at most ${max}`)
-  return n
-}
-
-export const listQuery = z.object({
-  page: integer(1).default(1),
-  limit: integer(1, 50).default(20),
-  types: many(notificationTypeSchema),
-  status: many(notificationStatusSchema),
-  assetIds: many(assetIdSchema),
+export const listQuery = pageQuery.extend({
+  types: repeatable(notificationTypeSchema),
+  status: repeatable(notificationStatusSchema),
+  assetIds: repeatable(assetIdSchema),
   startDate: isoBound('start').optional(),
   endDate: isoBound('end').optional(),
 })

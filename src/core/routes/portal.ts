@@ -6,8 +6,8 @@ import { type Invoice, portalRoleSchema, publicInvoiceSchema, publicTicketSchema
 import { type RouteContext, defineRoute } from '../route.js'
 import type { Sandbox } from '../sandbox.js'
 import type { RowOf } from '../store/world.js'
-import { listPage, pageEnvelope, recordId, repeatable } from './billing.js'
-import { clientOf, paginate, successEnvelope } from './shared.js'
+import { pageEnvelope, recordId } from './billing.js'
+import { clientOf, pageQuery, paginate, repeatable, successEnvelope } from './shared.js'
 
 /** The client portal: its own magic-link sign-in and token, roles `invoices` and `support`. All assumed. */
 const tag = 'client portal'
@@ -60,7 +60,7 @@ export const verifyMagicLink = defineRoute({
 export const listPortalInvoices = defineRoute({
   id: 'portalListInvoices', method: 'GET', path: '/api/portal/invoices', tag, assumed: true, auth: invoicesRole,
   summary: "The token client's published and paid invoices, newest first",
-  query: listPage.extend({ status: repeatable(z.enum(['published', 'paid'])) }),
+  query: pageQuery.extend({ status: repeatable(z.enum(['published', 'paid'])) }),
   response: { schema: pageEnvelope(portalInvoiceSchema) },
   errors: { 400: 'Invalid query', 401: 'Not authenticated (or not a portal token)', 403: 'The contact lacks the invoices role' },
   handler(ctx) {
@@ -90,7 +90,7 @@ export const getPortalInvoice = defineRoute({
 export const listTickets = defineRoute({
   id: 'portalListTickets', method: 'GET', path: '/api/portal/support/tickets', tag, assumed: true, auth: supportRole,
   summary: "The token client's support tickets, newest first",
-  query: listPage.extend({ status: repeatable(ticketStatusSchema) }),
+  query: pageQuery.extend({ status: repeatable(ticketStatusSchema) }),
   response: { schema: pageEnvelope(publicTicketSchema) },
   errors: { 400: 'Invalid query', 401: 'Not authenticated', 403: 'The contact lacks the support role' },
   handler(ctx) {
