@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { HttpError } from '../src/core/http.js'
 import { defineScenario } from '../src/core/scenarios/define.js'
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { defineScenario } from '../src/core/scenarios/define.js'
 
 const options = z.strictObject({

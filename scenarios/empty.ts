@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { defineScenario } from '../src/core/scenarios/define.js'
 
 /** A state scenario: list and count handlers read it through `ctx.scenario('empty')`. */

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { defineScenario } from '../src/core/scenarios/define.js'
 import { tooManyRequests } from './rate-limited.js'
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { HttpError, errorBody } from '../src/core/http.js'
 import type { RouteContext } from '../src/core/route.js'
 import { defineScenario } from '../src/core/scenarios/define.js'

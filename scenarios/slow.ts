@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { defineScenario } from '../src/core/scenarios/define.js'
 
 const ms = (what: string) => z.number({ error: `must be a number of milliseconds (${what})` }).int('must be an integer').min(0, 'must be at least 0').max(60_000, 'must be at most 60000')

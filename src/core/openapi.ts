@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ErrorShape } from './http.js'
 import type { RouteDef } from './route.js'
 

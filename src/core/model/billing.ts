@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const invoiceStatuses = ['draft', 'published', 'paid'] as const
 export const dteStatuses = ['SII_UPLOAD_UNCERTAIN', 'SII_PENDING', 'SII_ACCEPTED', 'SII_REJECTED'] as const

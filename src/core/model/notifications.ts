@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const notificationTypes = ['speed_limit', 'geofence', 'ignition', 'lost_connection', 'road_speed_limit', 'sos_alarm', 'temperature'] as const
 export const notificationStatuses = ['unreviewed', 'reviewed', 'false_positive'] as const

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /**
  * Catalogs, maintenance, technicians, visits, quotes and omnichannel. The spec shows the

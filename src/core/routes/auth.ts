@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { SESSION_TTL_MS } from '../auth/sessions.js'
 import { randomToken } from '../random.js'
 import { badRequest, forbidden, ok, success, unauthorized } from '../http.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { dteView, emitDte } from '../billing/dte.js'
 import { invoiceView, publishInvoice, registerPayment, sendInvoiceEmail } from '../billing/invoices.js'
 import { HttpError, success } from '../http.js'

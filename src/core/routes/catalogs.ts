@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { notFound, ok, success } from '../http.js'
 import { gpsDetailSchema, layerSchema, subscriptionPlanSchema } from '../model/operations.js'
 import { assumed } from '../openapi.js'

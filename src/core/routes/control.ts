@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { AGENT_SCOPE, AGENT_TTL_S, signToken } from '../auth/tokens.js'
 import { checkInstant, parseDuration } from '../clock.js'
 import { HttpError, badRequest, notFound, ok } from '../http.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { dteView, resolveDte, syncDte } from '../billing/dte.js'
 import { notFound, ok, success } from '../http.js'
 import { dteStatusSchema, publicDteSchema } from '../model/billing.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { notFound, success } from '../http.js'
 import { serviceProviderSchema } from '../model/operations.js'
 import { assumed } from '../openapi.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { DAY } from '../clock.js'
 import { RawJson, badRequest, notFound, ok, success } from '../http.js'
 import {

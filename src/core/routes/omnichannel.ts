@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { conflict, notFound, ok, reply, success } from '../http.js'
 import { messageSchema, threadSchema } from '../model/operations.js'
 import { assumed } from '../openapi.js'

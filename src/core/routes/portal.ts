@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { invoiceView } from '../billing/invoices.js'
 import { portalToken, redeemMagicLink, sendMagicLink } from '../billing/magic-links.js'
 import { forbidden, notFound, ok, reply, success } from '../http.js'

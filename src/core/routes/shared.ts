@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Principal } from '../auth/principal.js'
 import { forbidden, notFound } from '../http.js'
 import type { RouteContext } from '../route.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { badRequest, notFound, reply, success } from '../http.js'
 import { visitDetailSchema, visitHistoryEntrySchema, visitImageSchema, visitStatuses } from '../model/operations.js'
 import { assumed } from '../openapi.js'

@@ -19,11 +19,11 @@ export class World {
     public notifications: NotificationIndex,
   ) {}
 
-  static async fromRows(rows: WorldRows, notifications?: NotificationIndex): Promise<World> {
+  static async fromRows(rows: WorldRows, notifications?: NotificationIndex, trusted = false): Promise<World> {
     const tables = {} as Record<TableName, Table<z.ZodType<{ id: string | number }>>>
     for (const name of Object.keys(tableSchemas) as TableName[]) {
       const table = new Table(name, tableSchemas[name] as z.ZodType<{ id: string | number }>)
-      await table.load((rows[name] ?? []) as { id: string }[])
+      await table.load((rows[name] ?? []) as { id: string }[], trusted)
       tables[name] = table
     }
     return new World(tables as unknown as Tables, notifications ?? indexNotifications(rows.notifications))
