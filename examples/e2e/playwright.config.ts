@@ -1,0 +1,32 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from '@playwright/test'
+
+/**
+ * The sandbox as the test double of an e2e suite: Playwright starts `fleet-sandbox` on a free
+ * port (it prints the URL; `wait` reads it into FLEET_SANDBOX_URL for the workers), and every
+ * worker works in its own world through `x-sandbox-id` (see fixtures.ts).
+ */
+export default defineConfig({
+  testDir: '.',
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: process.env.CI ? 'line' : 'list',
+  use: {
+    baseURL: process.env.FLEET_SANDBOX_URL,
+    browserName: 'chromium',
+    // Debian's Chromium, never a downloaded one.
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  webServer: {
+    // In an app: `npx fleet-sandbox --port 0 --host 127.0.0.1 --seed 1`.
+    command: 'node bin/fleet-sandbox.js --port 0 --host 127.0.0.1 --seed 1 --size small',
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    wait: { stdout: /listening on (?<fleet_sandbox_url>http:\/\/127\.0\.0\.1:\d+)/ },
+    timeout: 60_000,
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+  },
+})

@@ -1,0 +1,89 @@
+import { type SandboxHandle, type ScenarioInput, type StartSandboxOptions, startSandbox } from '../browser/index.js'
+
+export type { SandboxHandle, ScenarioInput, StartSandboxOptions } from '../browser/index.js'
+
+/** What a story writes: `parameters: { sandbox: { scenario: 'rate-limited', seed: 7 } }`. */
+export interface SandboxParameters {
+  /** Seed of the story's world (default: the loader's, else 1). */
+  seed?: number
+  /** Scenarios active for the story: `'a,b'`, `'rate-limited;failures=1'` or a list. */
+  scenario?: string | ScenarioInput[]
+  /** Demo account signed in before the scenarios turn on (default `admin@fleet.test`); `false` for none. */
+  signIn?: string | false
+  /** Moves the clock before the story renders: `'31d'` or seconds, as `POST /__sandbox/clock`. */
+  advanceBy?: string | number
+  /** No sandbox for this story: requests go to the network. */
+  disable?: boolean
+}
+
+/** What the loader hands the story in `context.loaded.sandbox`. */
+export interface SandboxLoaded {
+  handle: SandboxHandle
+  /** Token of the signed-in demo account (send as `Authorization: Bearer <token>`), if any. */
+  token?: string
+  seed: number
+  scenarios: string[]
+}
+
+interface StoryContextLike {
+  parameters?: { sandbox?: SandboxParameters }
+}
+
+const DEMO_PASSWORD = 'sandbox'
+let started: Promise<SandboxHandle> | undefined
+let queue: Promise<unknown> = Promise.resolve()
+
+/**
+ * A Storybook loader: starts the sandbox once per preview, then before each story resets it to
+ * the story's seed, signs a demo account in, and turns the story's scenarios on, so every story
+ * sees its own world whatever ran before it. State is not persisted: a story is the same on
+ * every load. In `.storybook/preview.ts`: `loaders: [sandboxLoader({ now: '2026-11-22T12:00:00Z' })]`.
+ */
+export function sandboxLoader(options: StartSandboxOptions = {}) {
+  return async function sandbox(context: StoryContextLike): Promise<{ sandbox?: SandboxLoaded }> {
+    const params = context.parameters?.sandbox ?? {}
+    if (params.disable) {
+      await (await started)?.stop()
+      started = undefined
+      return {}
+    }
+    started ??= startSandbox({ persist: false, quiet: true, ...options }).catch((error) => {
+      started = undefined
+      throw error
+    })
+    const handle = await started
+    // Stories of a docs page load together: one world at a time, the last one wins.
+    const run = queue.then(() => prepare(handle, params, options))
+    queue = run.catch(() => undefined)
+    return { sandbox: await run }
+  }
+}
+
+async function prepare(handle: SandboxHandle, params: SandboxParameters, options: StartSandboxOptions): Promise<SandboxLoaded> {
+  await handle.reset(params.seed ?? options.seed ?? 1)
+  const sandbox = handle.sandbox()
+  const email = params.signIn === undefined ? 'admin@fleet.test' : params.signIn
+  let token: string | undefined
+  if (email) token = await signIn(options.origins?.[0] ?? location.origin, email)
+  if (params.advanceBy !== undefined) await control(options.origins?.[0] ?? location.origin, '/__sandbox/clock', { advanceBy: params.advanceBy })
+  const scenarios = params.scenario ?? []
+  await handle.use(...(typeof scenarios === 'string' ? scenarios.split(',').map((s) => s.trim()).filter(Boolean) : scenarios))
+  // The story's journal starts empty: only what its component asked.
+  sandbox.journal.clear()
+  return { handle, token, seed: sandbox.seed, scenarios: sandbox.active.map((a) => a.name) }
+}
+
+/** Through the front door, as the app would: the same rules, the same session store. */
+async function signIn(origin: string, email: string): Promise<string> {
+  const res = await fetch(`${origin}/api/session-auth/sign-in/email`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+  })
+  const token = res.headers.get('set-auth-token')
+  if (res.status !== 200 || !token) throw new Error(`fleet-sandbox/storybook: signing ${email} in answered ${res.status}: ${await res.text()}`)
+  return token
+}
+
+async function control(origin: string, path: string, body: unknown): Promise<void> {
+  const res = await fetch(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  if (!res.ok) throw new Error(`fleet-sandbox/storybook: ${path} answered ${res.status}: ${await res.text()}`)
+}

@@ -1,0 +1,266 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { chromiumAvailable, launch } from './support/chromium.js'
+import { type BundleSummary, buildPageApp, call, open, reload, signIn } from './support/page-app.js'
+import { serveStatic, type StaticServer } from './support/static-server.js'
+
+const GZIP_BUDGET = 250 * 1024
+
+describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromium', () => {
+  let app: ReturnType<typeof buildPageApp>
+  let server: StaticServer
+  let browser: Browser
+  let context: BrowserContext
+  let page: Page
+  const timings: string[] = []
+
+  beforeAll(async () => {
+    app = buildPageApp()
+    server = await serveStatic(app.dir)
+    browser = await launch()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+    app?.remove()
+    if (timings.length) console.log(`browser sandbox timings: ${timings.join('; ')}`)
+  })
+  // Each test gets a new context: its own service worker registration and IndexedDB.
+  beforeEach(async () => {
+    context = await browser.newContext()
+    page = await context.newPage()
+    page.on('pageerror', (error) => console.error('page error:', error.message))
+  })
+  afterEach(() => context?.close())
+
+  const unreviewed = async (token: string) => {
+    const res = await call(page, 'GET', '/api/notifications?status=unreviewed&limit=1', { token })
+    expect(res.status).toBe(200)
+    return { count: res.body.data.unreviewedCount as number, first: res.body.data.notifications[0].id as string }
+  }
+  const firstAnswer = () => page.evaluate(() => (window as unknown as { firstAnswer: { ms: number; status: number; health: { seed: number; scenarios: string[] } } }).firstAnswer)
+
+  it('bundles without Node built-ins, and measures the entry', () => {
+    const { bundle } = app
+    const parts = bundle.packages.map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(0)} KB`).join(', ')
+    console.log(`browser entry: ${(bundle.bytes / 1024).toFixed(0)} KB minified, ${(bundle.gzipBytes / 1024).toFixed(1)} KB gzip; largest parts: ${parts}`)
+    expect(bundle.builtins).toEqual([])
+  })
+
+  it(`stays within ${GZIP_BUDGET / 1024} KB gzip`, () => {
+    expect(app.bundle.gzipBytes, budgetAdvice(app.bundle)).toBeLessThanOrEqual(GZIP_BUDGET)
+  })
+
+  it('starts the worker, which controls the page before the first request', async () => {
+    const started = await open(page, server.url)
+    expect(started).toEqual({ ok: true, resumed: false })
+    expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(`${server.url}/mockServiceWorker.js`)
+    const first = await firstAnswer()
+    expect(first.status).toBe(200)
+    expect(first.health).toMatchObject({ status: 'ok', seed: 1, scenarios: [] })
+    timings.push(`page load to first answer ${first.ms.toFixed(0)} ms (first visit, worker installed)`)
+    // The app's own files still come from the server.
+    const file = await call(page, 'GET', '/index.html')
+    expect(file.status).toBe(200)
+    expect(file.headers['content-type']).toContain('text/html')
+  })
+
+  it('signs in, lists notifications, writes, and still sees the writes after a reload', async () => {
+    await open(page, server.url)
+    const token = await signIn(page)
+    expect(token).toMatch(/\S/)
+    const list = await call(page, 'GET', '/api/notifications', { token })
+    expect(list.status).toBe(200)
+    expect(list.body.data.notifications).toHaveLength(20)
+    const before = await unreviewed(token)
+    expect((await call(page, 'PATCH', `/api/notifications/${before.first}`, { token, body: { status: 'reviewed' } })).status).toBe(200)
+    expect((await unreviewed(token)).count).toBe(before.count - 1)
+
+    // DELETE /api/layers/:id: a deleted layer stays gone.
+    const layers = await call(page, 'GET', '/api/layers', { token })
+    expect(layers.status, 'GET /api/layers must be served').toBe(200)
+    const layer = layers.body.data[0]
+    expect(layer, 'the demo client has layers').toBeDefined()
+    expect((await call(page, 'DELETE', `/api/layers/${layer.id}`, { token })).status).toBe(200)
+
+    const clock = await call(page, 'POST', '/__sandbox/clock', { body: { advanceBy: '2h' } })
+    expect(clock.status).toBe(200)
+
+    // Reload at once: the save after the last write and the pagehide flush must both be safe.
+    expect(await reload(page)).toEqual({ ok: true, resumed: true })
+    timings.push(`page load to first answer ${(await firstAnswer()).ms.toFixed(0)} ms (reload, state resumed)`)
+    expect((await unreviewed(token)).count).toBe(before.count - 1) // the session survived too
+    const after = await call(page, 'GET', '/api/layers', { token })
+    expect(after.body.data.map((l: { id: string }) => l.id)).not.toContain(layer.id)
+    expect((await call(page, 'DELETE', `/api/layers/${layer.id}`, { token })).status).toBe(404)
+    const now = (await call(page, 'GET', '/__sandbox/clock')).body.now
+    expect(Date.parse(now)).toBeGreaterThanOrEqual(Date.parse('2026-11-22T14:00:00.000Z'))
+    const journal = (await call(page, 'GET', '/__sandbox/requests')).body.requests.map((e: { method: string; path: string }) => `${e.method} ${e.path}`)
+    expect(journal).toContain(`PATCH /api/notifications/${before.first}`)
+    expect(journal).toContain(`DELETE /api/layers/${layer.id}`)
+  })
+
+  it('keeps every write of a burst when the page reloads right after it', async () => {
+    await open(page, server.url)
+    const token = await signIn(page)
+    const before = (await unreviewed(token)).count
+    for (let round = 1; round <= 3; round++) {
+      const { first } = await unreviewed(token)
+      await call(page, 'PATCH', `/api/notifications/${first}`, { token, body: { status: 'reviewed' } })
+      await reload(page)
+      expect((await unreviewed(token)).count).toBe(before - round)
+    }
+  })
+
+  it('resumes only with the same seed; another seed starts fresh', async () => {
+    await open(page, server.url, { seed: 3 })
+    const token = await signIn(page)
+    const fresh = await unreviewed(token)
+    await call(page, 'PATCH', `/api/notifications/${fresh.first}`, { token, body: { status: 'reviewed' } })
+    expect(await open(page, server.url, { seed: 3 })).toEqual({ ok: true, resumed: true })
+    expect((await unreviewed(token)).count).toBe(fresh.count - 1)
+    expect(await open(page, server.url, { seed: 4 })).toEqual({ ok: true, resumed: false })
+    expect((await firstAnswer()).health.seed).toBe(4)
+    expect((await call(page, 'GET', '/api/notifications', { token })).status).toBe(401) // seed 3's session is gone
+  })
+
+  it('POST /__sandbox/reset clears the saved state', async () => {
+    await open(page, server.url)
+    const token = await signIn(page)
+    const fresh = await unreviewed(token)
+    await call(page, 'PATCH', `/api/notifications/${fresh.first}`, { token, body: { status: 'reviewed' } })
+    expect((await call(page, 'POST', '/__sandbox/reset', { body: {} })).status).toBe(200)
+    expect(await reload(page)).toEqual({ ok: true, resumed: true })
+    expect((await call(page, 'GET', '/api/notifications', { token })).status).toBe(401)
+    expect((await unreviewed(await signIn(page))).count).toBe(fresh.count)
+    const journal = (await call(page, 'GET', '/__sandbox/requests')).body.requests.map((e: { path: string; status: number }) => `${e.path} ${e.status}`)
+    expect(journal).toEqual(['/api/notifications 401', '/api/session-auth/sign-in/email 200', '/api/notifications 200'])
+  })
+
+  it('switches to rate-limited by URL: 429s with Retry-After readable from JavaScript, and the switch persists', async () => {
+    await open(page, `${server.url}/?sandbox-scenario=rate-limited`)
+    expect((await firstAnswer()).health.scenarios).toEqual(['rate-limited'])
+    const refused = await call(page, 'GET', '/api/notifications')
+    expect(refused.status).toBe(429)
+    expect(refused.headers['retry-after']).toBe('1')
+    expect(refused.headers['x-sandbox-fault']).toBe('rate-limited')
+    expect(refused.body).toMatchObject({ statusCode: 429, error: expect.any(String), message: expect.any(String) })
+    // Without a token the caller is the page itself: its 4th attempt goes through (to the 401).
+    expect((await call(page, 'GET', '/api/notifications')).status).toBe(429)
+    expect((await call(page, 'GET', '/api/notifications')).status).toBe(429)
+    expect((await call(page, 'GET', '/api/notifications')).status).toBe(401)
+
+    await page.goto(server.url)
+    await page.waitForFunction(() => (window as { started?: unknown }).started)
+    expect((await firstAnswer()).health.scenarios).toEqual(['rate-limited'])
+    await open(page, `${server.url}/?sandbox-scenario=rate-limited;failures=1;retryAfter=5,rate-limit-exhausted`)
+    const scenarios = (await call(page, 'GET', '/__sandbox/scenarios')).body.scenarios.filter((s: { active: boolean }) => s.active)
+    const byName = Object.fromEntries(scenarios.map((s: { name: string; options: object }) => [s.name, s.options]))
+    expect(byName).toEqual({ 'rate-limited': { failures: 1, retryAfter: 5 }, 'rate-limit-exhausted': expect.any(Object) })
+    await open(page, `${server.url}/?sandbox-scenario=`)
+    expect((await firstAnswer()).health.scenarios).toEqual([])
+  })
+
+  it('refuses an unknown scenario in the URL with a message naming it', async () => {
+    const started = await open(page, `${server.url}/?sandbox-scenario=nope`)
+    expect(started.ok).toBe(false)
+    expect(started.error).toMatch(/\?sandbox-scenario: unknown scenario "nope"/)
+  })
+
+  it('says how to put the worker script in place when it is missing', async () => {
+    const started = await open(page, server.url, { serviceWorkerUrl: '/nowhere/mockServiceWorker.js' })
+    expect(started.ok).toBe(false)
+    expect(started.error).toMatch(/the service worker at \/nowhere\/mockServiceWorker\.js did not start .*npx fleet-sandbox init <publicDir>/s)
+  })
+
+  it('answers PUT /__sandbox/scenarios and the handle the same way, and both persist', async () => {
+    await open(page, server.url)
+    expect((await call(page, 'PUT', '/__sandbox/scenarios', { body: { active: ['rate-limited'] } })).status).toBe(200)
+    await reload(page)
+    expect((await firstAnswer()).health.scenarios).toEqual(['rate-limited'])
+    await page.evaluate(() => (window as unknown as { sandbox: { use(...s: unknown[]): Promise<void> } }).sandbox.use())
+    await reload(page)
+    expect((await firstAnswer()).health.scenarios).toEqual([])
+    await page.evaluate(() => (window as unknown as { sandbox: { reset(seed?: number): Promise<void> } }).sandbox.reset(9))
+    await reload(page)
+    expect((await call(page, 'GET', '/__sandbox/health')).body.seed).toBe(9)
+  })
+
+  it('persist: false starts fresh on every load', async () => {
+    await open(page, server.url, { persist: false })
+    const token = await signIn(page)
+    expect(await open(page, server.url, { persist: false })).toEqual({ ok: true, resumed: false })
+    expect((await call(page, 'GET', '/api/notifications', { token })).status).toBe(401)
+  })
+
+  it('starts fresh, with a warning, when the saved state is unreadable', async () => {
+    await open(page, server.url)
+    await signIn(page)
+    await page.evaluate(() => (window as unknown as { sandbox: { stop(): Promise<void> } }).sandbox.stop())
+    await page.evaluate(() => new Promise<void>((resolve, reject) => {
+      const req = indexedDB.open('fleet-sandbox', 1)
+      req.onsuccess = () => {
+        const tx = req.result.transaction('state', 'readwrite')
+        const store = tx.objectStore('state')
+        store.get('default').onsuccess = (e) => {
+          const saved = (e.target as IDBRequest).result
+          store.put({ ...saved, snapshot: '{"version":1,"seed":"broken"}' }, 'default')
+        }
+        tx.oncomplete = () => resolve()
+        tx.onerror = () => reject(tx.error)
+      }
+    }))
+    const warnings: string[] = []
+    page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()))
+    expect(await reload(page)).toEqual({ ok: true, resumed: false })
+    expect(warnings.join('\n')).toMatch(/saved state could not be restored/)
+  })
+
+  it('stop() hands requests back to the network', async () => {
+    await open(page, server.url)
+    await page.evaluate(() => (window as unknown as { sandbox: { stop(): Promise<void> } }).sandbox.stop())
+    const res = await call(page, 'GET', '/__sandbox/health')
+    expect(res.status).toBe(404)
+    expect(res.body).toContain('static server')
+    // And it can start again in the same page; two starts at once leave one sandbox.
+    const seeds = await page.evaluate(async () => {
+      const start = (window as unknown as { startSandbox(o: object): Promise<{ sandbox(): { seed: number } }> }).startSandbox
+      const [a, b] = await Promise.all([start({ seed: 5, quiet: true }), start({ seed: 6, quiet: true })])
+      return [a.sandbox().seed, b.sandbox().seed]
+    })
+    expect(seeds).toEqual([5, 6])
+    expect((await call(page, 'GET', '/__sandbox/health')).body.seed).toBe(6)
+  })
+
+  it('answers only its origins when given, with every header readable cross-origin', async () => {
+    const api = 'https://api.fleet.test'
+    expect(await open(page, server.url, { origins: [api] })).toEqual({ ok: true, resumed: false })
+    const token = await page.evaluate(async (api) => {
+      const res = await fetch(`${api}/api/session-auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }) })
+      return res.headers.get('set-auth-token')
+    }, api)
+    expect(token).toMatch(/\S/)
+    const status = await page.evaluate(async ({ api, token }) => (await fetch(`${api}/api/notifications`, { headers: { authorization: `Bearer ${token}` } })).status, { api, token })
+    expect(status).toBe(200)
+    // Same-origin /api is not the sandbox's any more: it reaches the static server.
+    expect((await call(page, 'GET', '/api/notifications')).status).toBe(404)
+    expect((await call(page, 'GET', '/api/notifications')).body).toContain('static server')
+  })
+
+  it('gives each x-sandbox-id its own world in the page too', async () => {
+    await open(page, server.url)
+    const a = { 'x-sandbox-id': 'tab-a' }
+    const res = await call(page, 'POST', '/api/session-auth/sign-in/email', { body: { email: 'admin@fleet.test', password: 'sandbox' }, headers: a })
+    const token = res.headers['set-auth-token']
+    expect((await call(page, 'GET', '/api/notifications', { token, headers: a })).status).toBe(200)
+    expect((await call(page, 'GET', '/api/notifications', { token })).status).toBe(401)
+  })
+})
+
+function budgetAdvice(bundle: BundleSummary): string {
+  const zod = bundle.packages.find(([name]) => name === 'zod')?.[1] ?? 0
+  return [
+    `the browser entry is ${(bundle.gzipBytes / 1024).toFixed(1)} KB gzip, over ${GZIP_BUDGET / 1024} KB.`,
+    zod > 200 * 1024 ? `zod is ${(zod / 1024).toFixed(0)} KB minified: \`import { z } from 'zod'\` keeps every zod locale; \`import * as z from 'zod'\` lets the bundler drop them (about -60 KB gzip).` : '',
+  ].join(' ')
+}

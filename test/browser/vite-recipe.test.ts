@@ -1,0 +1,93 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumAvailable, launch } from './support/chromium.js'
+import { ROOT } from './support/page-app.js'
+import { serveStatic } from './support/static-server.js'
+
+/** The README's Vite recipe, word for word: the sandbox starts before the app's first request. */
+const MAIN = `
+async function enableSandbox() {
+  // Only in development and previews: the production bundle never loads the sandbox.
+  if (!import.meta.env.DEV && import.meta.env.VITE_SANDBOX !== 'on') return
+  const { startSandbox } = await import('fleet-sandbox/browser')
+  await startSandbox({ seed: 1 })
+}
+
+async function render() {
+  const signIn = await fetch('/api/session-auth/sign-in/email', {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
+  })
+  const token = signIn.headers.get('set-auth-token')
+  const res = await fetch('/api/notifications?limit=3', { headers: { authorization: 'Bearer ' + token } })
+  const { data } = await res.json()
+  document.getElementById('app')!.innerHTML = data.notifications.map((n: { name: string }) => '<li>' + n.name + '</li>').join('')
+}
+
+enableSandbox().then(render)
+`
+
+/** A Vite app that installed this package (a link to the repository's built `dist`). */
+function viteApp(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-vite-'))
+  mkdirSync(join(dir, 'src'))
+  mkdirSync(join(dir, 'node_modules'))
+  symlinkSync(ROOT, join(dir, 'node_modules/fleet-sandbox'), 'dir')
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'vite-app', private: true, type: 'module' }))
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><meta charset="utf-8"><title>app</title></head><body><ul id="app">loading</ul><script type="module" src="/src/main.ts"></script></body></html>')
+  writeFileSync(join(dir, 'src/main.ts'), MAIN)
+  execFileSync(process.execPath, [join(ROOT, 'bin/fleet-sandbox.js'), 'init', 'public'], { cwd: dir, stdio: 'pipe' })
+  return dir
+}
+
+function viteBuild(dir: string, outDir: string, env: Record<string, string> = {}): { file: string; gzip: number }[] {
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--logLevel', 'error'], {
+    cwd: dir, stdio: 'pipe',
+    // vitest sets NODE_ENV=test, which Vite would take for a development build.
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+  })
+  const assets = join(dir, outDir, 'assets')
+  return readdirSync(assets).filter((f) => f.endsWith('.js')).map((f) => ({ file: f, gzip: gzipSync(readFileSync(join(assets, f))).length }))
+}
+
+describe.skipIf(!chromiumAvailable())('the Vite recipe in headless Chromium', () => {
+  let dir: string
+  let browser: Browser
+
+  beforeAll(async () => {
+    dir = viteApp()
+    browser = await launch()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('a preview build with the sandbox renders data from it, with no server', async () => {
+    const chunks = viteBuild(dir, 'dist', { VITE_SANDBOX: 'on' })
+    console.log(`vite build with the sandbox: ${chunks.map((c) => `${c.file} ${(c.gzip / 1024).toFixed(1)} KB gzip`).join(', ')}`)
+    const server = await serveStatic(join(dir, 'dist'))
+    const page = await browser.newPage()
+    try {
+      page.on('pageerror', (error) => console.error('page error:', error.message))
+      await page.goto(server.url)
+      await page.locator('#app li').nth(2).waitFor()
+      expect(await page.locator('#app li').count()).toBe(3)
+    } finally {
+      await page.close()
+      await server.close()
+    }
+  })
+
+  it('a production build ships none of it', () => {
+    const chunks = viteBuild(dir, 'dist-prod')
+    const code = chunks.map((c) => readFileSync(join(dir, 'dist-prod/assets', c.file), 'utf8')).join('\n')
+    expect(code.includes('mockServiceWorker'), 'the production bundle contains the sandbox').toBe(false)
+    expect(chunks.reduce((sum, c) => sum + c.gzip, 0)).toBeLessThan(4 * 1024)
+  })
+})
