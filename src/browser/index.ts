@@ -1,10 +1,9 @@
-import type { UnhandledRequestStrategy } from 'msw'
 import { type SetupWorker, setupWorker } from 'msw/browser'
 import { SandboxApp } from '../core/app.js'
-import { parseScenario, parseScenarioList, type Sandbox } from '../core/sandbox.js'
+import type { Sandbox } from '../core/sandbox.js'
 import type { ActiveScenario } from '../core/scenarios/define.js'
-import type { Size } from '../core/seed/index.js'
 import { createHandlers } from '../msw/handlers.js'
+import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
 import { Saver } from './saver.js'
 import { StateStore } from './store.js'
 
@@ -13,30 +12,13 @@ export type { Sandbox } from '../core/sandbox.js'
 export type { Size } from '../core/seed/index.js'
 export { SandboxApp } from '../core/app.js'
 
-/** A scenario by name, or with options: `'rate-limited'`, `{ name: 'slow', options: { ms: 300 } }`. */
-export type ScenarioInput = string | { name: string; options?: Record<string, unknown> }
+export type { ScenarioInput } from '../msw/options.js'
 
-export interface StartSandboxOptions {
-  /** Seed of the generated data (default 1). */
-  seed?: number
-  /** ISO date-time the sandbox clock starts at (default: the real time). */
-  now?: string
-  /** Scenarios active at start: `'a,b'` or a list. */
-  scenario?: string | ScenarioInput[]
-  /** `small`, `medium` (default) or `large`. */
-  size?: Size
-  /** Exact number of notifications of the demo client, instead of `size`. */
-  notifications?: number
-  /** Origins to answer (`https://api.example.com`); default: `/api/...` on any origin. */
-  origins?: string[]
+export interface StartSandboxOptions extends MswSandboxOptions {
   /** Keep the state across reloads (default on); a string names the saved state, for several apps on one origin. */
   persist?: boolean | string
-  /** What MSW does with requests no route matches (default `bypass`: the app's own files). */
-  onUnhandledRequest?: UnhandledRequestStrategy
   /** Where `mockServiceWorker.js` is served (default `/mockServiceWorker.js`). */
   serviceWorkerUrl?: string
-  /** Serve only what the spec documents. */
-  strict?: boolean
   /** No console messages. */
   quiet?: boolean
 }
@@ -139,7 +121,7 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
       await saver?.save()
     },
     async use(...scenarios) {
-      sandbox.setScenarios(scenarios.map((s, i) => parseScenario(s, `use.${i}`)))
+      sandbox.setScenarios(scenarioList(scenarios, 'use'))
       await saver?.save()
     },
     save: async () => saver?.save(),
@@ -164,11 +146,6 @@ async function resume(store: StateStore, sandbox: Sandbox, fingerprint: string):
 
 /** Marks in the page's performance timeline (devtools, Performance panel): where start-up time goes. */
 const mark = (name: string) => performance.mark?.(`fleet-sandbox:${name}`)
-
-function scenarioList(input: string | ScenarioInput[] | undefined, field: string): ActiveScenario[] {
-  if (typeof input === 'string') return parseScenarioList(input, field)
-  return (input ?? []).map((s, i) => parseScenario(s, `${field}.${i}`))
-}
 
 /** `?sandbox-scenario=a,b` sets the active scenarios, like `PUT /__sandbox/scenarios`; an empty value is healthy. */
 export function scenariosFromUrl(search: string): ActiveScenario[] | undefined {

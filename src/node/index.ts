@@ -1,10 +1,8 @@
-import type { UnhandledRequestStrategy } from 'msw'
 import { type SetupServer, setupServer } from 'msw/node'
 import { SandboxApp } from '../core/app.js'
-import { parseScenario, parseScenarioList, type Sandbox } from '../core/sandbox.js'
-import type { ActiveScenario } from '../core/scenarios/define.js'
-import type { Size } from '../core/seed/index.js'
+import type { Sandbox } from '../core/sandbox.js'
 import { createHandlers } from '../msw/handlers.js'
+import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
 
 export type { ActiveScenario } from '../core/scenarios/define.js'
 export type { Sandbox } from '../core/sandbox.js'
@@ -12,28 +10,12 @@ export type { Size } from '../core/seed/index.js'
 export { SandboxApp } from '../core/app.js'
 export { createHandlers } from '../msw/handlers.js'
 
-/** A scenario by name, or with options: `'rate-limited'`, `{ name: 'slow', options: { ms: 300 } }`. */
-export type ScenarioInput = string | { name: string; options?: Record<string, unknown> }
+export type { ScenarioInput } from '../msw/options.js'
 
-export interface SandboxServerOptions {
-  /** Seed of the generated data (default 1). */
-  seed?: number
-  /** ISO date-time the sandbox clock starts at (default: the real time). */
-  now?: string
-  /** Scenarios active at start and after every `reset()`: `'a,b'` or a list. */
-  scenario?: string | ScenarioInput[]
-  /** `small` (default here: tests start fast), `medium` or `large`. */
-  size?: Size
-  /** Exact number of notifications of the demo client, instead of `size`. */
-  notifications?: number
-  /** Origins to answer (`http://api.test`); default: `/api/...` and `/__sandbox/...` on any origin. */
-  origins?: string[]
+/** `size` defaults to `small` here (tests start fast) and `onUnhandledRequest` to `warn`. */
+export interface SandboxServerOptions extends MswSandboxOptions {
   /** Who calls when there is no token (the `rate-limited` key); default `127.0.0.1`. */
   clientAddress?: string
-  /** Serve only what the spec documents. */
-  strict?: boolean
-  /** What MSW does with requests no route matches (default `warn`). */
-  onUnhandledRequest?: UnhandledRequestStrategy
 }
 
 export interface SandboxServer {
@@ -88,14 +70,9 @@ export function setupSandboxServer(options: SandboxServerOptions = {}): SandboxS
       for (const id of app.sandboxes.ids()) app.sandboxes.drop(id)
     },
     use(...list) {
-      current().setScenarios(list.map((s, i) => parseScenario(s, `use.${i}`)))
+      current().setScenarios(scenarioList(list, 'use'))
     },
     sandbox: current,
     isolated: (id) => app.sandboxes.get(id),
   }
-}
-
-function scenarioList(input: string | ScenarioInput[] | undefined): ActiveScenario[] {
-  if (typeof input === 'string') return parseScenarioList(input, 'scenario')
-  return (input ?? []).map((s, i) => parseScenario(s, `scenario.${i}`))
 }
