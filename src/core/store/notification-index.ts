@@ -11,8 +11,10 @@ export interface NotificationEntry {
 interface ClientIndex {
   /** Newest first; ties broken by id, so pages are stable. */
   all: NotificationEntry[]
-  byTypeStatus: Map<string, NotificationEntry[]>
+  /** Type, then status: no key strings to build per record (they cost a third of indexing). */
+  byTypeStatus: Map<string, Map<string, NotificationEntry[]>>
   byAsset: Map<string, NotificationEntry[]>
+  unreviewed: number
 }
 
 export interface NotificationQuery {
@@ -25,8 +27,9 @@ export interface NotificationQuery {
   limit: number
 }
 
+const UNREVIEWED = 'unreviewed'
 const before = (a: NotificationEntry, b: NotificationEntry) => a.t > b.t || (a.t === b.t && a.n.id > b.n.id)
-const key = (type: string, status: string) => `${type}|${status}`
+const newestFirst = (a: NotificationEntry, b: NotificationEntry) => b.t - a.t || (a.n.id > b.n.id ? -1 : a.n.id < b.n.id ? 1 : 0)
 
 /** Index of the first entry that does not sort before `e` (lists are newest first). */
 function position(list: NotificationEntry[], e: NotificationEntry): number {
@@ -69,12 +72,15 @@ function replaceSorted(list: NotificationEntry[], prev: NotificationEntry, next:
 /**
  * The notification store. @msw/data scans for every find (about 30 ms at 100k records) and
  * sorts after `take`, so the hot paths (by client, by date, by id, by type and status, by
- * asset) are served from these sorted arrays. Entries are immutable and shared between forks;
- * a write replaces the entry in the forked arrays only.
+ * asset) are served from these sorted arrays. Entries are immutable. A fork shares every
+ * structure with its parent and copies one only when either side first writes to it, so a
+ * new sandbox costs no copy of 100k records (bench/, BENCHMARKS.md).
  */
 export class NotificationIndex {
   #byId = new Map<string, NotificationEntry>()
   #clients = new Map<string, ClientIndex>()
+  /** What this index may change in place; the rest is shared with a fork and copied first. */
+  #mine = new Set<object>([this.#byId, this.#clients])
 
   static from(entries: Iterable<NotificationEntry>): NotificationIndex {
     const index = new NotificationIndex()
@@ -86,12 +92,13 @@ export class NotificationIndex {
       list.push(e)
     }
     for (const [clientId, list] of buckets) {
-      list.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0))
+      list.sort(newestFirst)
       const ci = index.#client(clientId)
       ci.all = list
       for (const e of list) {
-        index.#bucket(ci.byTypeStatus, key(e.n.type, e.n.status)).push(e)
-        index.#bucket(ci.byAsset, e.n.asset._id).push(e)
+        index.#bucket(ci, e.n.type, e.n.status).push(e)
+        index.#assetList(ci, e.n.asset._id).push(e)
+        if (e.n.status === UNREVIEWED) ci.unreviewed++
       }
     }
     return index
@@ -99,14 +106,11 @@ export class NotificationIndex {
 
   fork(): NotificationIndex {
     const copy = new NotificationIndex()
-    copy.#byId = new Map(this.#byId)
-    for (const [clientId, ci] of this.#clients) {
-      copy.#clients.set(clientId, {
-        all: ci.all.slice(),
-        byTypeStatus: new Map([...ci.byTypeStatus].map(([k, v]) => [k, v.slice()])),
-        byAsset: new Map([...ci.byAsset].map(([k, v]) => [k, v.slice()])),
-      })
-    }
+    copy.#byId = this.#byId
+    copy.#clients = new Map(this.#clients)
+    copy.#mine = new Set([copy.#clients])
+    // Shared from now on, for this side as much as for the copy.
+    this.#mine = new Set([this.#clients])
     return copy
   }
 
@@ -123,61 +127,61 @@ export class NotificationIndex {
   }
 
   unreviewedCount(clientId: string): number {
-    const ci = this.#clients.get(clientId)
-    if (!ci) return 0
-    let total = 0
-    for (const [k, list] of ci.byTypeStatus) if (k.endsWith('|unreviewed')) total += list.length
-    return total
+    return this.#clients.get(clientId)?.unreviewed ?? 0
   }
 
   add(e: NotificationEntry): void {
-    this.#byId.set(e.n.id, e)
-    const ci = this.#client(e.clientId)
-    insertSorted(ci.all, e)
-    insertSorted(this.#bucket(ci.byTypeStatus, key(e.n.type, e.n.status)), e)
-    insertSorted(this.#bucket(ci.byAsset, e.n.asset._id), e)
+    this.#ownById().set(e.n.id, e)
+    const ci = this.#ownClient(e.clientId)
+    insertSorted(this.#ownAll(ci), e)
+    insertSorted(this.#ownBucket(ci, e.n.type, e.n.status), e)
+    insertSorted(this.#ownAsset(ci, e.n.asset._id), e)
+    if (e.n.status === UNREVIEWED) ci.unreviewed++
   }
 
   /** Replaces a notification's record; its time never changes, so positions hold. */
   replace(next: NotificationEntry): void {
     const prev = this.#byId.get(next.n.id)
     if (!prev) throw new Error(`notification ${next.n.id} is not stored`)
-    this.#byId.set(next.n.id, next)
-    const ci = this.#client(prev.clientId)
-    replaceSorted(ci.all, prev, next)
-    replaceSorted(this.#bucket(ci.byAsset, prev.n.asset._id), prev, next)
-    const from = key(prev.n.type, prev.n.status)
-    const to = key(next.n.type, next.n.status)
-    if (from === to) replaceSorted(this.#bucket(ci.byTypeStatus, from), prev, next)
+    this.#ownById().set(next.n.id, next)
+    const ci = this.#ownClient(prev.clientId)
+    replaceSorted(this.#ownAll(ci), prev, next)
+    replaceSorted(this.#ownAsset(ci, prev.n.asset._id), prev, next)
+    if (prev.n.type === next.n.type && prev.n.status === next.n.status) replaceSorted(this.#ownBucket(ci, prev.n.type, prev.n.status), prev, next)
     else {
-      removeSorted(this.#bucket(ci.byTypeStatus, from), prev)
-      insertSorted(this.#bucket(ci.byTypeStatus, to), next)
+      removeSorted(this.#ownBucket(ci, prev.n.type, prev.n.status), prev)
+      insertSorted(this.#ownBucket(ci, next.n.type, next.n.status), next)
     }
+    ci.unreviewed += Number(next.n.status === UNREVIEWED) - Number(prev.n.status === UNREVIEWED)
   }
 
   query(clientId: string, q: NotificationQuery): { items: NotificationEntry[]; total: number } {
     const ci = this.#clients.get(clientId)
     if (!ci) return { items: [], total: 0 }
+    const types = q.types?.length ? new Set(q.types) : undefined
+    const statuses = q.statuses?.length ? new Set(q.statuses) : undefined
     let lists: NotificationEntry[][]
     let keep: ((e: NotificationEntry) => boolean) | undefined
     if (q.assetIds?.length) {
       lists = [...new Set(q.assetIds)].map((a) => ci.byAsset.get(a) ?? [])
-      const types = q.types?.length ? new Set(q.types) : undefined
-      const statuses = q.statuses?.length ? new Set(q.statuses) : undefined
       if (types || statuses) keep = (e) => (!types || types.has(e.n.type)) && (!statuses || statuses.has(e.n.status))
-    } else if (!q.types?.length && !q.statuses?.length) {
+    } else if (!types && !statuses) {
       lists = [ci.all]
     } else {
       lists = []
-      const types = q.types?.length ? new Set(q.types) : undefined
-      const statuses = q.statuses?.length ? new Set(q.statuses) : undefined
-      for (const [k, list] of ci.byTypeStatus) {
-        const [type, status] = k.split('|')
-        if ((!types || types.has(type)) && (!statuses || statuses.has(status))) lists.push(list)
+      for (const [type, byStatus] of ci.byTypeStatus) {
+        if (types && !types.has(type)) continue
+        for (const [status, list] of byStatus) if (!statuses || statuses.has(status)) lists.push(list)
       }
     }
     // Each list narrowed to the date range by binary search.
     const ranges = lists.map((list) => ({ list, at: firstAtOrBelow(list, q.to, false), end: firstAtOrBelow(list, q.from, true) }))
+    if (ranges.length === 1 && !keep) {
+      // One sorted list: the page is a slice, however deep.
+      const { list, at, end } = ranges[0]
+      const start = Math.min(end, at + q.offset)
+      return { items: list.slice(start, Math.min(end, start + q.limit)), total: Math.max(0, end - at) }
+    }
     let total = 0
     for (const r of ranges) {
       if (!keep) total += Math.max(0, r.end - r.at)
@@ -199,15 +203,83 @@ export class NotificationIndex {
     return { items, total }
   }
 
+  // Structures created here are new, so they are this index's own.
+
   #client(clientId: string): ClientIndex {
     let ci = this.#clients.get(clientId)
-    if (!ci) this.#clients.set(clientId, (ci = { all: [], byTypeStatus: new Map(), byAsset: new Map() }))
+    if (!ci) {
+      this.#clients.set(clientId, (ci = { all: [], byTypeStatus: new Map(), byAsset: new Map(), unreviewed: 0 }))
+      this.#mine.add(ci).add(ci.all)
+    }
     return ci
   }
 
-  #bucket(map: Map<string, NotificationEntry[]>, k: string): NotificationEntry[] {
-    let list = map.get(k)
-    if (!list) map.set(k, (list = []))
+  #bucket(ci: ClientIndex, type: string, status: string): NotificationEntry[] {
+    let byStatus = ci.byTypeStatus.get(type)
+    if (!byStatus) {
+      ci.byTypeStatus.set(type, (byStatus = new Map()))
+      this.#mine.add(byStatus)
+    }
+    let list = byStatus.get(status)
+    if (!list) {
+      byStatus.set(status, (list = []))
+      this.#mine.add(list)
+    }
+    return list
+  }
+
+  #assetList(ci: ClientIndex, assetId: string): NotificationEntry[] {
+    let list = ci.byAsset.get(assetId)
+    if (!list) {
+      ci.byAsset.set(assetId, (list = []))
+      this.#mine.add(list)
+    }
+    return list
+  }
+
+  // Copy on first write: each structure is copied once, then owned.
+
+  #ownById(): Map<string, NotificationEntry> {
+    if (!this.#mine.has(this.#byId)) this.#mine.add((this.#byId = new Map(this.#byId)))
+    return this.#byId
+  }
+
+  #ownClient(clientId: string): ClientIndex {
+    if (!this.#mine.has(this.#clients)) this.#mine.add((this.#clients = new Map(this.#clients)))
+    let ci = this.#client(clientId)
+    if (!this.#mine.has(ci)) {
+      ci = { ...ci, byTypeStatus: new Map(ci.byTypeStatus), byAsset: new Map(ci.byAsset) }
+      this.#clients.set(clientId, ci)
+      this.#mine.add(ci)
+    }
+    return ci
+  }
+
+  #ownAll(ci: ClientIndex): NotificationEntry[] {
+    if (!this.#mine.has(ci.all)) this.#mine.add((ci.all = ci.all.slice()))
+    return ci.all
+  }
+
+  #ownBucket(ci: ClientIndex, type: string, status: string): NotificationEntry[] {
+    let byStatus = ci.byTypeStatus.get(type)
+    if (byStatus && !this.#mine.has(byStatus)) {
+      ci.byTypeStatus.set(type, (byStatus = new Map(byStatus)))
+      this.#mine.add(byStatus)
+    }
+    let list = this.#bucket(ci, type, status)
+    if (!this.#mine.has(list)) {
+      ci.byTypeStatus.get(type)!.set(status, (list = list.slice()))
+      this.#mine.add(list)
+    }
+    return list
+  }
+
+  #ownAsset(ci: ClientIndex, assetId: string): NotificationEntry[] {
+    let list = this.#assetList(ci, assetId)
+    if (!this.#mine.has(list)) {
+      ci.byAsset.set(assetId, (list = list.slice()))
+      this.#mine.add(list)
+    }
     return list
   }
 }

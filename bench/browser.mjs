@@ -1,0 +1,97 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { API_TOKEN, FILTERED } from './http-cases.mjs'
+import { HOST, ROOT, target } from './processes.mjs'
+
+const CHROMIUM = '/usr/bin/chromium'
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+/** The browser entry as an app would ship it: bundled by esbuild for the browser, minified, gzipped. */
+export async function bundleEntry() {
+  const ENTRY = join(target.root, 'src/browser/index.ts')
+  if (!existsSync(ENTRY)) return { skipped: 'src/browser/index.ts does not exist yet' }
+  const { build } = await import('esbuild')
+  try {
+    const result = await build({
+      entryPoints: [ENTRY], bundle: true, platform: 'browser', format: 'esm', minify: true, write: false,
+      target: 'es2022', define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent',
+    })
+    const code = result.outputFiles[0].contents
+    return { code, bytes: code.byteLength, gzipBytes: gzipSync(code).byteLength }
+  } catch (error) {
+    return { skipped: `esbuild could not bundle src/browser/index.ts: ${error.message.split('\n').slice(0, 3).join(' ')}` }
+  }
+}
+
+const page = `<!doctype html><meta charset="utf-8"><title>bench</title><script type="module">
+try {
+  const { startSandbox } = await import('/sandbox.js')
+  const importedMs = performance.now()
+  await startSandbox({ serviceWorkerUrl: '/mockServiceWorker.js', quiet: true })
+  const startedMs = performance.now()
+  const res = await fetch(${JSON.stringify(FILTERED)}, { headers: { authorization: 'Bearer ${API_TOKEN}' } })
+  const body = await res.text()
+  const answeredMs = performance.now()
+  // The entry's own marks (fleet-sandbox:seeded, :fresh or :resumed, :controlling), where present.
+  const marks = Object.fromEntries(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('fleet-sandbox:')).map((m) => [m.name.slice(14), m.startTime]))
+  window.__bench = { status: res.status, bytes: body.length, importedMs, startedMs, answeredMs, marks }
+} catch (error) {
+  window.__bench = { error: String(error && error.stack || error) }
+}
+</script>`
+
+/** A static server for the page, the bundle and MSW's worker script; /api is never served here. */
+function serveStatic(bundle) {
+  const require = createRequire(join(ROOT, 'package.json'))
+  const worker = readFileSync(join(require.resolve('msw/package.json'), '..', 'lib/mockServiceWorker.js'))
+  const files = {
+    '/': ['text/html', page],
+    '/sandbox.js': ['text/javascript', bundle],
+    '/mockServiceWorker.js': ['text/javascript', worker],
+  }
+  const server = createServer((req, res) => {
+    const file = files[new URL(req.url, 'http://x').pathname]
+    res.writeHead(file ? 200 : 404, { 'content-type': file ? file[0] : 'text/plain' })
+    res.end(file ? file[1] : 'not served by the bench page server')
+  })
+  return new Promise((resolve) => server.listen(0, HOST, () => resolve(server)))
+}
+
+/** Page load to the first answered request in headless Chromium: a first visit, then a reload. */
+export async function measureBrowser(bundle, log) {
+  if (bundle.skipped) return { skipped: bundle.skipped }
+  if (!existsSync(CHROMIUM)) return { skipped: `${CHROMIUM} is not installed` }
+  let chromium
+  try {
+    ;({ chromium } = await import('playwright-core'))
+  } catch {
+    return { skipped: 'playwright-core is not installed' }
+  }
+  const server = await serveStatic(bundle.code)
+  const url = `http://${HOST}:${server.address().port}/`
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true })
+  try {
+    const context = await browser.newContext()
+    const tab = await context.newPage()
+    const visit = async (go) => {
+      await go()
+      await tab.waitForFunction(() => window.__bench, undefined, { timeout: 30_000 })
+      return tab.evaluate(() => window.__bench)
+    }
+    log('browser: first visit')
+    const first = await visit(() => tab.goto(url))
+    log('browser: reload')
+    const reload = await visit(() => tab.reload())
+    const failed = [first, reload].find((r) => r.error || r.status !== 200)
+    if (failed) return { skipped: `the page got no answer from the sandbox: ${failed.error ?? `status ${failed.status}`}`.slice(0, 400) }
+    return { first, reload }
+  } catch (error) {
+    return { skipped: `headless Chromium failed: ${error.message.split('\n')[0]}` }
+  } finally {
+    await browser.close()
+    server.close()
+  }
+}

@@ -1,0 +1,134 @@
+import autocannon from 'autocannon'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { load } from './load.mjs'
+import { firstOk, rssMb, startCeiling, startSandbox } from './processes.mjs'
+
+export const API_TOKEN = 'atk_sandbox_admin'
+export const FILTERED = '/api/notifications?types=geofence&status=unreviewed&page=1&limit=50'
+const UNFILTERED = '/api/notifications?page=1&limit=50'
+const DEEP = '/api/notifications?page=40&limit=50'
+
+/** Signs in as the demo admin (the token comes in `set-auth-token`); the API token if that fails. */
+export async function signIn(url) {
+  try {
+    const res = await fetch(`${url}/api/session-auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
+    })
+    await res.arrayBuffer()
+    const token = res.headers.get('set-auth-token')
+    if (res.status === 200 && token) return { token, kind: 'session (sign-in)' }
+  } catch {}
+  return { token: API_TOKEN, kind: 'API token' }
+}
+
+async function getJson(url, headers) {
+  const res = await fetch(url, { headers })
+  const text = await res.text()
+  let body
+  try {
+    body = JSON.parse(text)
+  } catch {}
+  return { status: res.status, text, body }
+}
+
+/** First visit detail id of `/api/v1/visit_detail/list`, whatever its list shape. */
+function firstVisitId(body) {
+  const list = Array.isArray(body) ? body : Array.isArray(body?.data) ? body.data : body?.data?.items ?? body?.items ?? body?.data?.visits ?? []
+  const row = list.find((r) => r && typeof r === 'object')
+  return row && (row.visitDetailId ?? row.id ?? row._id)
+}
+
+/** The visit history case, or why it cannot run against this build. */
+async function visitHistoryPath(url, headers) {
+  const list = await getJson(`${url}/api/v1/visit_detail/list`, headers)
+  if (list.status !== 200) return { skipped: `GET /api/v1/visit_detail/list answered ${list.status} (${list.text.slice(0, 100)})` }
+  const id = firstVisitId(list.body)
+  if (id === undefined) return { skipped: 'GET /api/v1/visit_detail/list returned no visit with an id' }
+  const path = `/api/v1/visit_history/get/${encodeURIComponent(id)}`
+  const probe = await getJson(url + path, headers)
+  if (probe.status !== 200) return { skipped: `GET ${path} answered ${probe.status} (${probe.text.slice(0, 100)})` }
+  return { path }
+}
+
+/**
+ * Sections 1 and 2 for one data size: the sandbox under load, case by case, beside the
+ * ceiling started for the same page, measured before and after the cases so that drift shows.
+ */
+export async function measureSize({ label, args, settings, tmpDir, log }) {
+  log(`${label}: starting fleet-sandbox ${args.join(' ')}`)
+  const sandbox = await startSandbox(args)
+  const out = { label, args, ready: { healthMs: sandbox.healthMs }, rss: {}, cases: [], ceiling: {} }
+  try {
+    out.ready.firstPageMs = await firstOk(sandbox.url + FILTERED, sandbox.since, { headers: { authorization: `Bearer ${API_TOKEN}` } })
+    out.rss.seeded = rssMb(sandbox.pid)
+    const { token, kind } = await signIn(sandbox.url)
+    out.auth = kind
+    const headers = { authorization: `Bearer ${token}` }
+    const first = await getJson(sandbox.url + FILTERED, headers)
+    if (first.status !== 200) throw new Error(`${FILTERED} answered ${first.status}: ${first.text.slice(0, 200)}`)
+    const page = first.body.data.notifications
+    const assetId = page[0]?.asset?._id
+    const pageFile = join(tmpDir, `page-${label}.json`)
+    writeFileSync(pageFile, first.text)
+    out.pageBytes = Buffer.byteLength(first.text)
+
+    const listPaths = [FILTERED, UNFILTERED, DEEP, ...(assetId ? [`/api/notifications?assetIds=${assetId}&page=1&limit=50`] : [])]
+    // The first load on a freshly seeded heap pays for JIT and the first full collections of
+    // the seeded records: spread over every list case, not charged to whichever runs first.
+    log(`${label}: server warm-up (${settings.serverWarmupSeconds} s)`)
+    await autocannon({ url: sandbox.url, connections: settings.connections, duration: settings.serverWarmupSeconds, requests: listPaths.map((path) => ({ method: 'GET', path, headers })) })
+    const run = (path, extra = {}) => load({ url: sandbox.url, pid: sandbox.pid, path, headers, connections: settings.connections, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, ...extra })
+    const ceiling = await startCeiling(pageFile)
+    const runCeiling = () => load({ url: ceiling.url, pid: ceiling.pid, path: FILTERED, headers, connections: settings.connections, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds })
+    try {
+      log(`${label}: ceiling (before)`)
+      out.ceiling.before = await runCeiling()
+      const cases = [
+        ['filtered list (types + status)', FILTERED],
+        ['unfiltered list', UNFILTERED],
+        ['asset filter', assetId ? listPaths[3] : undefined],
+        ['deep page (page 40)', DEEP],
+      ]
+      for (const [name, path] of cases) {
+        log(`${label}: ${name}`)
+        out.cases.push(path ? { name, path, list: true, ...(await run(path)) } : { name, list: true, skipped: 'the first page named no asset' })
+      }
+      const visit = await visitHistoryPath(sandbox.url, headers)
+      log(`${label}: visit history${visit.skipped ? ' (skipped)' : ''}`)
+      out.cases.push(visit.skipped ? { name: 'visit history', skipped: visit.skipped } : { name: 'visit history', path: visit.path, ...(await run(visit.path)) })
+      log(`${label}: write (PATCH status)`)
+      out.cases.push({ name: 'write: PATCH status', path: 'PATCH /api/notifications/{id}', ...(await run('/', writeCase(page.map((n) => n.id), headers))) })
+      log(`${label}: ceiling (after)`)
+      out.ceiling.after = await runCeiling()
+    } finally {
+      await ceiling.stop()
+    }
+    out.rss.afterLoad = rssMb(sandbox.pid)
+    const ceilingRps = (out.ceiling.before.rps + out.ceiling.after.rps) / 2
+    out.ceiling.rps = Math.round(ceilingRps)
+    const cpu = [out.ceiling.before.cpuUsPerRequest, out.ceiling.after.cpuUsPerRequest].filter((v) => v !== null)
+    out.ceiling.cpuUsPerRequest = cpu.length ? Math.round(cpu.reduce((a, b) => a + b, 0) / cpu.length) : null
+    for (const c of out.cases) if (c.rps !== undefined) c.ratio = c.rps / ceilingRps
+  } finally {
+    await sandbox.stop()
+  }
+  return out
+}
+
+/** PATCH over the page's ids, alternating reviewed and unreviewed so the data keeps its shape. */
+function writeCase(ids, headers) {
+  let n = 0
+  return {
+    method: 'PATCH',
+    headers: { ...headers, 'content-type': 'application/json' },
+    setupRequest(req) {
+      const i = n++
+      req.path = `/api/notifications/${ids[(i >> 1) % ids.length]}`
+      req.body = JSON.stringify({ status: i % 2 ? 'unreviewed' : 'reviewed' })
+      return req
+    },
+  }
+}

@@ -1,0 +1,37 @@
+import autocannon from 'autocannon'
+import { cpuMs } from './processes.mjs'
+
+/**
+ * One bounded autocannon run (after a short warm-up whose figures are dropped):
+ * req/s of answered requests, p50 and p99 latency in ms, any non-2xx or socket errors, and,
+ * given the server's `pid`, the server's CPU time per request (steadier than req/s on a
+ * shared machine).
+ */
+export async function load({ url, path, connections, seconds, warmupSeconds, headers = {}, method = 'GET', body, setupRequest, pid }) {
+  // autocannon mutates its request objects: a fresh one per run; no undefined keys (they override its defaults).
+  const request = () => Object.fromEntries(Object.entries({ method, path, headers, body, setupRequest }).filter(([, v]) => v !== undefined))
+  const run = (duration) => autocannon({ url, connections, duration, timeout: 10, requests: [request()] })
+  if (warmupSeconds) await run(warmupSeconds)
+  const cpuBefore = pid ? cpuMs(pid) : null
+  const r = await run(seconds)
+  const cpuAfter = pid ? cpuMs(pid) : null
+  const answered = r['2xx'] + r.non2xx
+  return {
+    rps: Math.round(answered / r.duration),
+    cpuUsPerRequest: cpuBefore !== null && cpuAfter !== null && answered ? Math.round(((cpuAfter - cpuBefore) * 1000) / answered) : null,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: answered,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    connections,
+    seconds: r.duration,
+  }
+}
+
+/** Latency percentile of an unsorted sample of ms figures. */
+export function percentile(sample, p) {
+  if (!sample.length) return null
+  const sorted = Float64Array.from(sample).sort()
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
+}

@@ -1,0 +1,154 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+
+export const BEGIN = '<!-- npm run bench: results begin (generated; edits here are overwritten) -->'
+export const END = '<!-- npm run bench: results end -->'
+
+const ms = (v) => (v == null ? '–' : v >= 100 ? `${Math.round(v)}` : v.toFixed(1))
+const mb = (v) => (v == null ? '–' : v.toFixed(1))
+const x = (v) => (v == null ? '–' : `${v.toFixed(2)}×`)
+const KB = 1024
+const marks = (m) => (m && Object.keys(m).length ? Object.entries(m).map(([k, v]) => `${k} ${ms(v)}`).join(', ') : '–')
+
+/** Each target of the issue against this run's figure: met, missed, or not measured (why). */
+export function targets(r) {
+  const large = r.sizes.find((s) => s.label === '100k')
+  const filtered = large?.cases.find((c) => c.name.startsWith('filtered'))
+  const lists = large?.cases.filter((c) => c.list && c.ratio !== undefined) ?? []
+  const worst = lists.reduce((w, c) => (!w || c.ratio < w.ratio ? c : w), undefined)
+  const def = r.start.default
+  const iso = def?.isolation
+  const entry = r.browser.entry
+  const page = r.browser.load
+  const row = (target, figure, met, why) => ({ target, figure: met === undefined ? `not measured: ${why}` : figure, met: met === undefined ? null : met })
+  const has = (v) => v !== undefined && v !== null
+  return [
+    row('filtered list at 100k ≥ 0.5× the ceiling', filtered && x(filtered.ratio), has(filtered?.ratio) ? filtered.ratio >= 0.5 : undefined, 'no 100k run'),
+    row('filtered list at 100k p99 ≤ 50 ms (50 connections)', filtered && `${ms(filtered.p99)} ms`, has(filtered?.p99) ? filtered.p99 <= 50 : undefined, 'no 100k run'),
+    row('every list case at 100k ≥ 0.3× the ceiling', worst && `lowest ${x(worst.ratio)} (${worst.name})`, worst ? worst.ratio >= 0.3 : undefined, 'no 100k run'),
+    row('ready ≤ 1 s at the default size (first 200 on the notifications page)', def && `${ms(def.firstPageMs)} ms (health ${ms(def.healthMs)} ms)`, has(def?.firstPageMs) ? def.firstPageMs <= 1000 : undefined, 'no default-size start'),
+    row('ready ≤ 3 s at 100k (first 200 on the notifications page)', large && `${ms(large.ready.firstPageMs)} ms (health ${ms(large.ready.healthMs)} ms)`, has(large?.ready.firstPageMs) ? large.ready.firstPageMs <= 3000 : undefined, 'no 100k run'),
+    row('RSS ≤ 250 MB at 100k after load', large && `${mb(large.rss.afterLoad)} MB`, has(large?.rss.afterLoad) ? large.rss.afterLoad <= 250 : undefined, large ? 'no RSS reading' : 'no 100k run'),
+    row('new isolated sandbox ≤ 50 ms (first request with a new x-sandbox-id)', iso && `${ms(iso.firstMs)} ms (warm ${ms(iso.warmMs)} ms)`, has(iso?.firstMs) ? iso.firstMs <= 50 : undefined, 'no isolation run'),
+    row('new isolated sandbox ≤ 10 MB', iso && `${mb(iso.mbPerSandbox)} MB`, has(iso?.mbPerSandbox) ? iso.mbPerSandbox <= 10 : undefined, 'no isolation run'),
+    row('browser entry ≤ 250 KB gzip', entry?.gzipBytes && `${(entry.gzipBytes / KB).toFixed(1)} KB`, has(entry?.gzipBytes) ? entry.gzipBytes <= 250 * KB : undefined, entry?.skipped),
+    row('first answered request ≤ 500 ms after page load', page?.first && `${ms(page.first.answeredMs)} ms (reload ${ms(page.reload.answeredMs)} ms)`, has(page?.first) ? page.first.answeredMs <= 500 : undefined, page?.skipped),
+  ]
+}
+
+function table(head, rows) {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n')
+}
+
+function sizeSection(s) {
+  const c = s.ceiling
+  const rows = s.cases.map((k) => k.skipped
+    ? [k.name, 'skipped', '', '', '', '', '', k.skipped]
+    : [k.name, k.rps, ms(k.p50), ms(k.p99), x(k.ratio), k.cpuUsPerRequest ?? '–', c.cpuUsPerRequest && k.cpuUsPerRequest ? x(c.cpuUsPerRequest / k.cpuUsPerRequest) : '–', k.non2xx || k.errors ? `${k.non2xx} non-2xx, ${k.errors} errors` : ''])
+  rows.unshift(['**ceiling** (minimal Hono, precomputed page)', `${c.rps} (before ${c.before.rps}, after ${c.after.rps})`, ms(c.before.p50), ms(c.before.p99), '1.00×', c.cpuUsPerRequest ?? '–', '1.00×', ''])
+  return [
+    `### ${s.label} notifications (\`fleet-sandbox ${s.args.join(' ')}\`)`,
+    '',
+    `Auth: ${s.auth}. Page of 50: ${s.pageBytes} bytes. Ready: health ${ms(s.ready.healthMs)} ms, first page ${ms(s.ready.firstPageMs)} ms. RSS: ${mb(s.rss.seeded)} MB seeded, ${mb(s.rss.afterLoad)} MB after the load.`,
+    '',
+    table(['case', 'req/s', 'p50 ms', 'p99 ms', '× ceiling', 'server CPU µs/req', 'CPU × ceiling', 'notes'], rows),
+  ].join('\n')
+}
+
+export function markdown(r) {
+  const out = [
+    BEGIN,
+    `Run of ${r.date} on ${r.machine.cpus}× ${r.machine.cpu}, ${r.machine.memoryGb} GB, Node ${r.machine.node} (${r.machine.platform}).`,
+    `Command: \`${r.command}\`${r.quick ? ' (quick: a smoke check, not figures to quote)' : ''}${r.root ? `, measuring the build in ${r.root}` : ''}. Each HTTP case: ${r.settings.connections} connections, ${r.settings.seconds} s after a ${r.settings.warmupSeconds} s warm-up (and, once per server, ${r.settings.serverWarmupSeconds} s over all the list cases), autocannon in the bench process on 127.0.0.1; one server under load at a time; the load generator shares the ${r.machine.cpus} cores with the server, so the ratios to the ceiling measured in the same run are the figures that matter.`,
+    '',
+    '## Targets',
+    '',
+    table(['target', 'this run', ''], targets(r).map((t) => [t.target, t.figure, t.met === null ? 'not measured' : t.met ? 'met' : '**missed**'])),
+    '',
+    '## 1–2. Throughput and latency, beside the ceiling',
+    '',
+    'The ceiling is a minimal Hono + @hono/node-server process returning the same page of 50 notifications as a precomputed string, measured before and after the cases (the ratio uses their mean). "Server CPU µs/req" is the user + system CPU time of the server process during the run divided by the requests answered (from /proc/PID/stat); "CPU × ceiling" is the ceiling\'s figure divided by the case\'s, a steadier view of the same ratio when other processes share the machine. The targets are judged on req/s.',
+    '',
+    ...r.sizes.flatMap((s) => [sizeSection(s), '']),
+    '## 3. The cost of the design: in-process',
+    '',
+  ]
+  const ip = r.inProcess
+  if (ip.skipped) out.push(`Skipped: ${ip.skipped}`, '')
+  else {
+    const http = r.sizes.find((s) => s.label === '100k')?.cases.find((c) => c.name.startsWith('filtered'))
+    const ceiling = r.sizes.find((s) => s.label === '100k')?.ceiling.rps
+    out.push(
+      `The filtered list at ${ip.notifications.toLocaleString('en')} notifications, ${ip.mswNode.concurrency} callers in a loop for ${r.settings.seconds} s, in one process with no socket (seeded in ${ms(ip.seededMs)} ms).`,
+      '',
+      table(['path', 'req/s', 'p50 ms', 'p99 ms', '× HTTP server', '× ceiling'], [
+        ['msw/node `setupServer` + `fetch`', ip.mswNode.rps, ms(ip.mswNode.p50), ms(ip.mswNode.p99), http ? x(ip.mswNode.rps / http.rps) : '–', ceiling ? x(ip.mswNode.rps / ceiling) : '–'],
+        ['MSW `getResponse(handlers, request)`', ip.getResponse.rps, ms(ip.getResponse.p50), ms(ip.getResponse.p99), http ? x(ip.getResponse.rps / http.rps) : '–', ceiling ? x(ip.getResponse.rps / ceiling) : '–'],
+      ]),
+      '',
+    )
+  }
+  const d = r.start.default
+  const large = r.sizes.find((s) => s.label === '100k')
+  const small = r.sizes.find((s) => s.label === '10k')
+  out.push(
+    '## 4. Start, memory, isolation',
+    '',
+    'From process spawn to the first 200 (polled every 10 ms); RSS read from /proc/PID/status.',
+    '',
+    table(['size', 'health 200 ms', 'first page 200 ms', 'RSS seeded MB', 'RSS after load MB'], [
+      d ? [`default (2,000; median of ${d.runs.length} start${d.runs.length > 1 ? 's' : ''})`, ms(d.healthMs), ms(d.firstPageMs), mb(d.rss.seeded), mb(d.rss.afterLoad)] : null,
+      small ? ['10k (`--notifications 10000`)', ms(small.ready.healthMs), ms(small.ready.firstPageMs), mb(small.rss.seeded), mb(small.rss.afterLoad)] : null,
+      large ? ['100k (`--size large`)', ms(large.ready.healthMs), ms(large.ready.firstPageMs), mb(large.rss.seeded), mb(large.rss.afterLoad)] : null,
+    ].filter(Boolean)),
+    '',
+  )
+  if (d?.isolation) {
+    const i = d.isolation
+    out.push(
+      `Isolation at the default size: ${i.count} new \`x-sandbox-id\` values, each asked \`GET /__sandbox/health\` twice (first: creates the sandbox; second: warm).`,
+      '',
+      table(['first request (median) ms', 'warm request (median) ms', 'creation ms', 'slowest first ms', 'RSS before → after MB', 'MB per sandbox'], [
+        [ms(i.firstMs), ms(i.warmMs), ms(i.createMs), ms(i.firstMaxMs), `${mb(i.rssBefore)} → ${mb(i.rssAfter)}`, mb(i.mbPerSandbox)],
+      ]),
+      '',
+    )
+  }
+  out.push('## 5. Browser', '')
+  const e = r.browser.entry
+  out.push(e.skipped ? `Entry size: skipped (${e.skipped}).` : `Entry \`src/browser/index.ts\` bundled by esbuild (platform browser, ESM, minified): ${(e.bytes / KB).toFixed(1)} KB, ${(e.gzipBytes / KB).toFixed(1)} KB gzip (zlib level 6).`, '')
+  const b = r.browser.load
+  if (b.skipped) out.push(`Page load: skipped (${b.skipped}).`, '')
+  else {
+    out.push(
+      'Headless Chromium (/usr/bin/chromium via playwright-core); times from navigation start (`performance.now()`), a fresh profile, then a reload with the worker installed.',
+      '',
+      table(['visit', 'bundle imported ms', 'entry marks ms', 'startSandbox resolved ms', 'first answered request ms'], [
+        ['first visit', ms(b.first.importedMs), marks(b.first.marks), ms(b.first.startedMs), ms(b.first.answeredMs)],
+        ['reload', ms(b.reload.importedMs), marks(b.reload.marks), ms(b.reload.startedMs), ms(b.reload.answeredMs)],
+      ]),
+      '',
+    )
+  }
+  out.push(END)
+  return out.join('\n')
+}
+
+const PREAMBLE = `# Benchmarks
+
+\`npm run bench\` (scripts/bench.mjs, its parts in bench/) measures in one run, side by side: the
+sandbox under load beside a minimal Hono server (the ceiling), msw in-process, start, memory,
+isolation and the browser entry. \`npm run bench -- --quick\` is a smoke check of a few seconds a
+case (it prints, it does not write this file); \`--json\` prints machine-readable results;
+\`--root DIR\` measures another copy of the project (a build with a proposed change) with the same
+harness; \`--only start,http,msw,browser\` runs some sections. A full run takes about five minutes
+and rewrites the section between the two markers below; the rest of this file is kept.
+`
+
+/** Replaces the generated section of BENCHMARKS.md, keeping what is written around it. */
+export function writeReport(file, md) {
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : `${PREAMBLE}\n${BEGIN}\n${END}\n`
+  const at = current.indexOf(BEGIN)
+  const end = current.indexOf(END)
+  const next = at >= 0 && end > at ? current.slice(0, at) + md + current.slice(end + END.length) : `${current.trimEnd()}\n\n${md}\n`
+  writeFileSync(file, next)
+}

@@ -1,0 +1,69 @@
+import { API_TOKEN, FILTERED } from './http-cases.mjs'
+import { load, percentile } from './load.mjs'
+import { firstOk, rssMb, startSandbox } from './processes.mjs'
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const median = (xs) => percentile(xs, 50)
+
+async function timed(url, headers) {
+  const t = performance.now()
+  const res = await fetch(url, { headers })
+  await res.arrayBuffer()
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}`)
+  return performance.now() - t
+}
+
+/** Start of the default size, `runs` times (the median is reported): health, first page, RSS. */
+export async function measureDefaultStart({ runs, settings, isolated, log }) {
+  const starts = []
+  let kept
+  for (let i = 0; i < runs; i++) {
+    log(`default size: start ${i + 1}/${runs}`)
+    const sandbox = await startSandbox([])
+    const firstPageMs = await firstOk(sandbox.url + FILTERED, sandbox.since, { headers: { authorization: `Bearer ${API_TOKEN}` } })
+    starts.push({ healthMs: sandbox.healthMs, firstPageMs, rssSeeded: rssMb(sandbox.pid) })
+    if (i < runs - 1) await sandbox.stop()
+    else kept = sandbox
+  }
+  const out = {
+    runs: starts,
+    healthMs: median(starts.map((s) => s.healthMs)),
+    firstPageMs: median(starts.map((s) => s.firstPageMs)),
+    rss: { seeded: median(starts.map((s) => s.rssSeeded)) },
+  }
+  try {
+    log('default size: isolation')
+    out.isolation = await measureIsolation(kept, isolated)
+    log('default size: load for the RSS after load')
+    out.load = await load({ url: kept.url, path: FILTERED, headers: { authorization: `Bearer ${API_TOKEN}` }, connections: settings.connections, seconds: settings.seconds, warmupSeconds: 0 })
+    out.rss.afterLoad = rssMb(kept.pid)
+  } finally {
+    await kept.stop()
+  }
+  return out
+}
+
+/**
+ * A new `x-sandbox-id` costs its first request: that request against a warm one, on the
+ * control health route (no query work). Memory: RSS before and after `count` new sandboxes.
+ */
+async function measureIsolation(sandbox, count) {
+  const health = `${sandbox.url}/__sandbox/health`
+  const prefix = `bench-${process.pid}-`
+  for (let i = 0; i < 20; i++) await timed(health, {})
+  await timed(health, { 'x-sandbox-id': `${prefix}warmup` })
+  await sleep(300)
+  const before = rssMb(sandbox.pid)
+  const first = []
+  const warm = []
+  for (let i = 0; i < count; i++) {
+    const headers = { 'x-sandbox-id': `${prefix}${i}` }
+    first.push(await timed(health, headers))
+    warm.push(await timed(health, headers))
+  }
+  await sleep(300)
+  const after = rssMb(sandbox.pid)
+  const firstMs = median(first)
+  const warmMs = median(warm)
+  return { count, firstMs, warmMs, createMs: firstMs - warmMs, firstMaxMs: Math.max(...first), rssBefore: before, rssAfter: after, mbPerSandbox: (after - before) / count }
+}

@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// npm run bench [-- --quick] [--json] [--write] [--only start,http,msw,browser] [--root DIR]
+// Everything on 127.0.0.1, bounded in time; every child process is stopped at the end.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { bundleEntry, measureBrowser } from '../bench/browser.mjs'
+import { measureSize } from '../bench/http-cases.mjs'
+import { ROOT, runJson, stopAll, target } from '../bench/processes.mjs'
+import { markdown, targets, writeReport } from '../bench/report.mjs'
+import { measureDefaultStart } from '../bench/start.mjs'
+
+const { values: flags } = parseArgs({
+  options: { quick: { type: 'boolean' }, json: { type: 'boolean' }, write: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' } },
+})
+const sections = new Set((flags.only ?? 'start,http,msw,browser').split(','))
+const settings = flags.quick
+  ? { connections: 50, seconds: 2, warmupSeconds: 0.5, serverWarmupSeconds: 2, defaultStarts: 1, isolated: 10, inProcessConcurrency: 10 }
+  : { connections: 50, seconds: 10, warmupSeconds: 2, serverWarmupSeconds: 6, defaultStarts: 3, isolated: 50, inProcessConcurrency: 10 }
+const log = (line) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`)
+
+// --root: another copy of this project (a build with a proposed change), measured by the same harness.
+if (flags.root) target.root = resolve(flags.root)
+if (!existsSync(join(target.root, 'dist/src/cli.js'))) {
+  console.error(`${join(target.root, 'dist')} is missing: run \`npm run build\` first`)
+  process.exit(1)
+}
+
+// A hard bound on the whole run, whatever hangs.
+const watchdog = setTimeout(() => {
+  log('time limit reached: stopping')
+  stopAll()
+  process.exit(2)
+}, (flags.quick ? 5 : 20) * 60_000)
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => (stopAll(), process.exit(130)))
+
+const tmpDir = mkdtempSync(join(os.tmpdir(), 'fleet-bench-'))
+const cpus = os.cpus()
+const results = {
+  date: new Date().toISOString(),
+  command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+  quick: Boolean(flags.quick),
+  root: target.root === ROOT ? undefined : target.root,
+  machine: { cpus: os.availableParallelism(), cpu: cpus[0]?.model.trim() ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` },
+  settings,
+  sizes: [],
+  start: {},
+  inProcess: { skipped: 'not run (--only)' },
+  browser: { entry: { skipped: 'not run (--only)' }, load: { skipped: 'not run (--only)' } },
+}
+
+try {
+  if (sections.has('start')) results.start.default = await measureDefaultStart({ runs: settings.defaultStarts, settings, isolated: settings.isolated, log })
+  if (sections.has('http')) {
+    results.sizes.push(await measureSize({ label: '10k', args: ['--notifications', '10000'], settings, tmpDir, log }))
+    results.sizes.push(await measureSize({ label: '100k', args: ['--size', 'large'], settings, tmpDir, log }))
+  }
+  if (sections.has('msw')) {
+    log('in-process: msw/node and getResponse at 100k')
+    try {
+      results.inProcess = await runJson(join(ROOT, 'bench/in-process.mjs'), [target.root, '100000', settings.seconds, settings.warmupSeconds, settings.inProcessConcurrency].map(String), (4 * settings.seconds + 60) * 1000)
+    } catch (error) {
+      results.inProcess = { skipped: error.message.slice(0, 400) }
+    }
+  }
+  if (sections.has('browser')) {
+    log('browser: bundling src/browser/index.ts')
+    const bundle = await bundleEntry()
+    results.browser.entry = bundle.skipped ? bundle : { bytes: bundle.bytes, gzipBytes: bundle.gzipBytes }
+    results.browser.load = await measureBrowser(bundle, log)
+  }
+} finally {
+  clearTimeout(watchdog)
+  stopAll()
+  rmSync(tmpDir, { recursive: true, force: true })
+}
+
+results.targets = targets(results)
+const md = markdown(results)
+// Quick runs and other builds are not the figures of record: BENCHMARKS.md only on request.
+if ((!flags.quick && !flags.root) || flags.write) {
+  writeReport(join(ROOT, 'BENCHMARKS.md'), md)
+  log('results written to BENCHMARKS.md')
+}
+process.stdout.write(flags.json ? `${JSON.stringify(results, null, 2)}\n` : `${md}\n`)
