@@ -138,6 +138,16 @@ describe.each(runtimes)('authentication through $name', (runtime) => {
       expect((await imp.json()).message).toContain('impersonation')
     })
 
+    it('refuses everyone while the integration is disabled (rule 1)', async () => {
+      const sid = { 'x-sandbox-id': `integration-off-${runtime.name.length}` }
+      const snapshot = await control(rt, sid).get('/snapshot')
+      snapshot.integrations[0].enabled = false
+      await control(rt, sid).put('/snapshot', snapshot)
+      const res = await access(await signIn(rt, 'admin@fleet.test', 'sandbox', sid), sid)
+      expect(res.status).toBe(403)
+      expect((await res.json()).message).toContain('not enabled')
+    })
+
     it('refuses a user without a link (rule 4) and a tenant off the allow-list (rule 2)', async () => {
       expect((await access(await signIn(rt, 'operator@fleet.test'))).status).toBe(403)
       const other = await access(await signIn(rt, 'admin@other.test'))
