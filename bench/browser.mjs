@@ -43,6 +43,11 @@ try {
 }
 </script>`
 
+/** The visit with the median time to the first answered request (its other figures with it). */
+function medianVisit(visits) {
+  return visits.slice().sort((a, b) => a.answeredMs - b.answeredMs)[Math.floor(visits.length / 2)]
+}
+
 /** A static server for the page, the bundle and MSW's worker script; /api is never served here. */
 function serveStatic(bundle) {
   const require = createRequire(join(ROOT, 'package.json'))
@@ -60,8 +65,8 @@ function serveStatic(bundle) {
   return new Promise((resolve) => server.listen(0, HOST, () => resolve(server)))
 }
 
-/** Page load to the first answered request in headless Chromium: a first visit, then a reload. */
-export async function measureBrowser(bundle, log) {
+/** Page load to the first answered request in headless Chromium: first visits (a fresh profile each), then reloads; medians of `runs`. */
+export async function measureBrowser(bundle, log, runs = 1) {
   if (bundle.skipped) return { skipped: bundle.skipped }
   if (!existsSync(CHROMIUM)) return { skipped: `${CHROMIUM} is not installed` }
   let chromium
@@ -74,20 +79,24 @@ export async function measureBrowser(bundle, log) {
   const url = `http://${HOST}:${server.address().port}/`
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true })
   try {
-    const context = await browser.newContext()
-    const tab = await context.newPage()
-    const visit = async (go) => {
-      await go()
-      await tab.waitForFunction(() => window.__bench, undefined, { timeout: 30_000 })
-      return tab.evaluate(() => window.__bench)
+    const firsts = []
+    const reloads = []
+    for (let i = 0; i < runs; i++) {
+      const context = await browser.newContext()
+      const tab = await context.newPage()
+      const visit = async (go) => {
+        await go()
+        await tab.waitForFunction(() => window.__bench, undefined, { timeout: 30_000 })
+        return tab.evaluate(() => window.__bench)
+      }
+      log(`browser: first visit and reload ${i + 1}/${runs}`)
+      firsts.push(await visit(() => tab.goto(url)))
+      reloads.push(await visit(() => tab.reload()))
+      await context.close()
     }
-    log('browser: first visit')
-    const first = await visit(() => tab.goto(url))
-    log('browser: reload')
-    const reload = await visit(() => tab.reload())
-    const failed = [first, reload].find((r) => r.error || r.status !== 200)
+    const failed = [...firsts, ...reloads].find((r) => r.error || r.status !== 200)
     if (failed) return { skipped: `the page got no answer from the sandbox: ${failed.error ?? `status ${failed.status}`}`.slice(0, 400) }
-    return { first, reload }
+    return { runs, first: medianVisit(firsts), reload: medianVisit(reloads), samples: { first: firsts, reload: reloads } }
   } catch (error) {
     return { skipped: `headless Chromium failed: ${error.message.split('\n')[0]}` }
   } finally {

@@ -120,7 +120,7 @@ export function markdown(r) {
   if (b.skipped) out.push(`Page load: skipped (${b.skipped}).`, '')
   else {
     out.push(
-      'Headless Chromium (/usr/bin/chromium via playwright-core); times from navigation start (`performance.now()`), a fresh profile, then a reload with the worker installed.',
+      `Headless Chromium (/usr/bin/chromium via playwright-core); times from navigation start (\`performance.now()\`): a first visit in a fresh profile, then a reload with the worker installed; ${(b.runs ?? 1) > 1 ? `of ${b.runs} fresh profiles, the one with the median first answer` : 'one run'}.`,
       '',
       table(['visit', 'bundle imported ms', 'entry marks ms', 'startSandbox resolved ms', 'first answered request ms'], [
         ['first visit', ms(b.first.importedMs), marks(b.first.marks), ms(b.first.startedMs), ms(b.first.answeredMs)],

@@ -32,11 +32,12 @@ export async function measureDefaultStart({ runs, settings, isolated, log }) {
     rss: { seeded: median(starts.map((s) => s.rssSeeded)) },
   }
   try {
-    log('default size: isolation')
-    out.isolation = await measureIsolation(kept, isolated)
+    // The load first: the isolated sandboxes created next would count in its RSS.
     log('default size: load for the RSS after load')
     out.load = await load({ url: kept.url, path: FILTERED, headers: { authorization: `Bearer ${API_TOKEN}` }, connections: settings.connections, seconds: settings.seconds, warmupSeconds: 0 })
     out.rss.afterLoad = rssMb(kept.pid)
+    log('default size: isolation')
+    out.isolation = await measureIsolation(kept, isolated)
   } finally {
     await kept.stop()
   }

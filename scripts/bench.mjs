@@ -16,8 +16,8 @@ const { values: flags } = parseArgs({
 })
 const sections = new Set((flags.only ?? 'start,http,msw,browser').split(','))
 const settings = flags.quick
-  ? { connections: 50, seconds: 2, warmupSeconds: 0.5, serverWarmupSeconds: 2, defaultStarts: 1, isolated: 10, inProcessConcurrency: 10 }
-  : { connections: 50, seconds: 10, warmupSeconds: 2, serverWarmupSeconds: 6, defaultStarts: 3, isolated: 50, inProcessConcurrency: 10 }
+  ? { connections: 50, seconds: 2, warmupSeconds: 0.5, serverWarmupSeconds: 2, defaultStarts: 1, isolated: 10, inProcessConcurrency: 10, browserRuns: 1 }
+  : { connections: 50, seconds: 10, warmupSeconds: 2, serverWarmupSeconds: 6, defaultStarts: 3, isolated: 50, inProcessConcurrency: 10, browserRuns: 3 }
 const log = (line) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`)
 
 // --root: another copy of this project (a build with a proposed change), measured by the same harness.
@@ -68,7 +68,7 @@ try {
     log('browser: bundling src/browser/index.ts')
     const bundle = await bundleEntry()
     results.browser.entry = bundle.skipped ? bundle : { bytes: bundle.bytes, gzipBytes: bundle.gzipBytes }
-    results.browser.load = await measureBrowser(bundle, log)
+    results.browser.load = await measureBrowser(bundle, log, settings.browserRuns)
   }
 } finally {
   clearTimeout(watchdog)
