@@ -88,7 +88,8 @@ describe.skipIf(!existsSync('dist/src/cli.js'))('the fleet-sandbox process (buil
     const health = await (await fetch(`http://127.0.0.1:${port}/__sandbox/health`)).json()
     expect(health).toMatchObject({ status: 'ok', seed: 5, scenarios: [] })
     await fetch(`http://127.0.0.1:${port}/api/notifications`)
-    expect(output()).toMatch(/GET \/api\/notifications 401/)
+    // The log line crosses a pipe; on a busy machine it may arrive after the response.
+    await expect.poll(output, { timeout: 10_000 }).toMatch(/GET \/api\/notifications 401/)
     expect(await stop(child)).toBe(0)
   })
 

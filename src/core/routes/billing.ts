@@ -4,7 +4,7 @@ import { invoiceView, publishInvoice, registerPayment, sendInvoiceEmail } from '
 import { HttpError, success } from '../http.js'
 import { invoiceStatusSchema, paymentMethods, publicDteSchema, publicInvoiceSchema } from '../model/billing.js'
 import { type RouteContext, defineRoute } from '../route.js'
-import { clientOf, owned, pageQuery, paginate, repeatable, successEnvelope } from './shared.js'
+import { clientRows, owned, pageQuery, paginate, repeatable, successEnvelope } from './shared.js'
 
 const tag = 'billing'
 const read = { kind: 'user', permission: 'billing:read' } as const
@@ -32,10 +32,7 @@ export const listInvoices = defineRoute({
   errors: { 400: 'Invalid query', 401: 'Not authenticated', 403: 'No permission' },
   handler(ctx) {
     const { page, limit, status, order } = ctx.query
-    if (ctx.scenario('empty')) return ctx.fault('empty'), success(paginate([], page, limit))
-    const clientId = clientOf(ctx)
-    const rows = ctx.sandbox.world.tables.invoices
-      .where((i) => i.clientId === clientId && (!status || status.includes(i.status)))
+    const rows = clientRows(ctx, ctx.sandbox.world.tables.invoices, (i) => !status || status.includes(i.status))
       .sort((a, b) => (order === 'asc' ? a.sequence - b.sequence : b.sequence - a.sequence))
     return success(paginate(rows.map(invoiceView), page, limit))
   },

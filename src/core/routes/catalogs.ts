@@ -3,7 +3,7 @@ import { notFound, ok, success } from '../http.js'
 import { gpsDetailSchema, layerSchema, subscriptionPlanSchema } from '../model/operations.js'
 import { assumed } from '../openapi.js'
 import { defineRoute, type RouteContext } from '../route.js'
-import { clientOf, idParam, publicRow, successEnvelope } from './shared.js'
+import { clientOf, clientRows, idParam, publicRow, successEnvelope } from './shared.js'
 
 const tag = 'catalogs'
 const read = { kind: 'user', permission: 'catalogs:read' } as const
@@ -27,9 +27,7 @@ export const listLayers = defineRoute({
   summary: "The client's map layers, by name",
   response: { schema: successEnvelope(z.array(layerOut)) },
   handler(ctx) {
-    if (ctx.scenario('empty')) return ctx.fault('empty'), success([])
-    const clientId = clientOf(ctx)
-    const rows = ctx.sandbox.world.tables.layers.where((l) => l.clientId === clientId)
+    const rows = clientRows(ctx, ctx.sandbox.world.tables.layers)
     return success(rows.sort((a, b) => a.name.localeCompare(b.name, 'es')).map(publicRow))
   },
 })
@@ -65,9 +63,7 @@ export const listGpsDetails = defineRoute({
   summary: "The client's GPS device details, by plate",
   response: { schema: successEnvelope(z.array(gpsOut)) },
   handler(ctx) {
-    if (ctx.scenario('empty')) return ctx.fault('empty'), success([])
-    const clientId = clientOf(ctx)
-    const rows = ctx.sandbox.world.tables.gpsDetails.where((g) => g.clientId === clientId)
+    const rows = clientRows(ctx, ctx.sandbox.world.tables.gpsDetails)
     return success(rows.sort((a, b) => a.plate.localeCompare(b.plate)).map(publicRow))
   },
 })

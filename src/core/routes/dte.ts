@@ -4,7 +4,7 @@ import { notFound, ok, success } from '../http.js'
 import { dteStatusSchema, publicDteSchema } from '../model/billing.js'
 import { type RouteContext, defineRoute } from '../route.js'
 import { pageEnvelope, recordId } from './billing.js'
-import { clientOf, owned, pageQuery, paginate, repeatable, successEnvelope } from './shared.js'
+import { clientRows, owned, pageQuery, paginate, repeatable, successEnvelope } from './shared.js'
 
 const tag = 'dte'
 const dteParams = z.object({ dteId: recordId })
@@ -20,10 +20,7 @@ export const listDteDocuments = defineRoute({
   errors: { 400: 'Invalid query', 401: 'Not authenticated', 403: 'No permission' },
   handler(ctx) {
     const { page, limit, local_status, invoiceId } = ctx.query
-    if (ctx.scenario('empty')) return ctx.fault('empty'), success(paginate([], page, limit))
-    const clientId = clientOf(ctx)
-    const rows = ctx.sandbox.world.tables.dtes
-      .where((d) => d.clientId === clientId && (!local_status || local_status.includes(d.local_status)) && (!invoiceId || d.invoiceId === invoiceId))
+    const rows = clientRows(ctx, ctx.sandbox.world.tables.dtes, (d) => (!local_status || local_status.includes(d.local_status)) && (!invoiceId || d.invoiceId === invoiceId))
       .sort((a, b) => b.folio - a.folio)
     return success(paginate(rows.map(dteView), page, limit))
   },

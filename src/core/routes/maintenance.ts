@@ -3,7 +3,7 @@ import { notFound, success } from '../http.js'
 import { serviceProviderSchema } from '../model/operations.js'
 import { assumed } from '../openapi.js'
 import { defineRoute, type RouteContext } from '../route.js'
-import { clientOf, idParam, publicRow, successEnvelope } from './shared.js'
+import { clientOf, clientRows, idParam, publicRow, successEnvelope } from './shared.js'
 
 const tag = 'maintenance'
 const providerOut = assumed(serviceProviderSchema.omit({ clientId: true }), 'Service provider fields are not shown by the spec')
@@ -52,9 +52,7 @@ export const listServiceProviders = defineRoute({
   summary: "The client's maintenance service providers, by name",
   response: { schema: successEnvelope(z.array(providerOut)) },
   handler(ctx) {
-    if (ctx.scenario('empty')) return ctx.fault('empty'), success([])
-    const clientId = clientOf(ctx)
-    const rows = ctx.sandbox.world.tables.serviceProviders.where((p) => p.clientId === clientId)
+    const rows = clientRows(ctx, ctx.sandbox.world.tables.serviceProviders)
     return success(rows.sort((a, b) => a.name.localeCompare(b.name, 'es')).map(publicRow))
   },
 })

@@ -5,7 +5,7 @@ import {
   assetIdSchema, notificationRuleSchema, notificationSchema, notificationStatusSchema, notificationTypeSchema, paginationSchema,
 } from '../model/notifications.js'
 import { defineRoute } from '../route.js'
-import { clientOf, pageQuery, publicRow, repeatable, successEnvelope } from './shared.js'
+import { clientOf, clientRows, pageQuery, publicRow, repeatable, successEnvelope } from './shared.js'
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
@@ -85,9 +85,7 @@ export const listRules = defineRoute({
   query: z.object({ module: z.string({ error: 'is required' }).trim().min(1, 'is required') }),
   response: { schema: successEnvelope(z.array(notificationRuleSchema.omit({ clientId: true }))), description: 'Rules retrieved' },
   handler(ctx) {
-    if (ctx.scenario('empty')) return ctx.fault('empty'), success([])
-    const clientId = clientOf(ctx)
-    const rules = ctx.sandbox.world.tables.notificationRules.where((r) => r.clientId === clientId && r.module === ctx.query.module)
+    const rules = clientRows(ctx, ctx.sandbox.world.tables.notificationRules, (r) => r.module === ctx.query.module)
     return success(rules.map(publicRow))
   },
 })

@@ -7,7 +7,7 @@ import { type RouteContext, defineRoute } from '../route.js'
 import type { Sandbox } from '../sandbox.js'
 import type { RowOf } from '../store/world.js'
 import { pageEnvelope, recordId } from './billing.js'
-import { clientOf, pageQuery, paginate, repeatable, successEnvelope } from './shared.js'
+import { clientOf, clientRows, pageQuery, paginate, repeatable, successEnvelope } from './shared.js'
 
 /** The client portal: its own magic-link sign-in and token, roles `invoices` and `support`. All assumed. */
 const tag = 'client portal'
@@ -65,10 +65,7 @@ export const listPortalInvoices = defineRoute({
   errors: { 400: 'Invalid query', 401: 'Not authenticated (or not a portal token)', 403: 'The contact lacks the invoices role' },
   handler(ctx) {
     const { page, limit, status } = ctx.query
-    if (ctx.scenario('empty')) return ctx.fault('empty'), success(paginate([], page, limit))
-    const clientId = clientOf(ctx)
-    const rows = ctx.sandbox.world.tables.invoices
-      .where((i) => i.clientId === clientId && i.status !== 'draft' && (!status || status.includes(i.status as 'published' | 'paid')))
+    const rows = clientRows(ctx, ctx.sandbox.world.tables.invoices, (i) => i.status !== 'draft' && (!status || status.includes(i.status as 'published' | 'paid')))
       .sort((a, b) => b.sequence - a.sequence)
     return success(paginate(rows.map((i) => portalInvoice(ctx.sandbox, i)), page, limit))
   },
@@ -95,10 +92,7 @@ export const listTickets = defineRoute({
   errors: { 400: 'Invalid query', 401: 'Not authenticated', 403: 'The contact lacks the support role' },
   handler(ctx) {
     const { page, limit, status } = ctx.query
-    if (ctx.scenario('empty')) return ctx.fault('empty'), success(paginate([], page, limit))
-    const clientId = clientOf(ctx)
-    const rows = ctx.sandbox.world.tables.tickets
-      .where((t) => t.clientId === clientId && (!status || status.includes(t.status)))
+    const rows = clientRows(ctx, ctx.sandbox.world.tables.tickets, (t) => !status || status.includes(t.status))
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
     return success(paginate(rows.map(ticketView), page, limit))
   },

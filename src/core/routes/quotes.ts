@@ -3,7 +3,7 @@ import { notFound, success } from '../http.js'
 import { quoteAiSchema, quoteSchema } from '../model/operations.js'
 import { assumed } from '../openapi.js'
 import { defineRoute } from '../route.js'
-import { clientOf, successEnvelope } from './shared.js'
+import { clientOf, clientRows, successEnvelope } from './shared.js'
 
 const tag = 'quotes'
 const read = { kind: 'user', permission: 'quotes:read' } as const
@@ -16,9 +16,7 @@ export const listQuotes = defineRoute({
   summary: "The client's quotes, newest first; the AI content is read one quote at a time",
   response: { schema: successEnvelope(z.array(quoteOut)) },
   handler(ctx) {
-    if (ctx.scenario('empty')) return ctx.fault('empty'), success([])
-    const clientId = clientOf(ctx)
-    const rows = ctx.sandbox.world.tables.quotes.where((q) => q.clientId === clientId)
+    const rows = clientRows(ctx, ctx.sandbox.world.tables.quotes)
     rows.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
     return success(rows.map(({ clientId: _, ai, ...q }) => ({ ...q, hasAiContent: ai !== null })))
   },

@@ -22,6 +22,19 @@ export function owned<T extends { clientId: string }>(ctx: RouteContext, row: T 
   return row
 }
 
+/**
+ * The caller's rows of a table, narrowed by `keep`; none under the `empty` scenario, which
+ * then marks the answer as shaped by it.
+ */
+export function clientRows<T extends { clientId: string }>(ctx: RouteContext, table: { where(predicate: (row: T) => boolean): T[] }, keep: (row: T) => boolean = () => true): T[] {
+  if (ctx.scenario('empty')) {
+    ctx.fault('empty')
+    return []
+  }
+  const clientId = clientOf(ctx)
+  return table.where((row) => row.clientId === clientId && keep(row))
+}
+
 /** Drops the tenant key the public shapes do not carry. */
 export function publicRow<T extends { clientId?: string }>(row: T): Omit<T, 'clientId'> {
   const { clientId: _, ...rest } = row

@@ -3,7 +3,7 @@ import { notFound, ok, success } from '../http.js'
 import { technicianSchema } from '../model/operations.js'
 import { assumed } from '../openapi.js'
 import { defineRoute, type RouteContext } from '../route.js'
-import { clientOf, idParam, publicRow, successEnvelope } from './shared.js'
+import { clientOf, clientRows, idParam, publicRow, successEnvelope } from './shared.js'
 
 const tag = 'technicians'
 const read = { kind: 'user', permission: 'technicians:read' } as const
@@ -20,9 +20,7 @@ export const listTechnicians = defineRoute({
   summary: "The client's field technicians, by name",
   response: { schema: successEnvelope(z.array(technicianOut)) },
   handler(ctx) {
-    if (ctx.scenario('empty')) return ctx.fault('empty'), success([])
-    const clientId = clientOf(ctx)
-    const rows = ctx.sandbox.world.tables.technicians.where((t) => t.clientId === clientId)
+    const rows = clientRows(ctx, ctx.sandbox.world.tables.technicians)
     return success(rows.sort((a, b) => a.name.localeCompare(b.name, 'es')).map(publicRow))
   },
 })

@@ -5,7 +5,7 @@ import { assumed } from '../openapi.js'
 import { FILE_LIMIT } from '../request.js'
 import { defineRoute, type RouteContext } from '../route.js'
 import type { RowOf } from '../store/world.js'
-import { clientOf, publicRow, successEnvelope, userOf } from './shared.js'
+import { clientOf, clientRows, publicRow, successEnvelope, userOf } from './shared.js'
 
 const tag = 'visits'
 const read = { kind: 'user', permission: 'visits:read' } as const
@@ -72,10 +72,8 @@ export const listVisitDetails = defineRoute({
   query: z.object({ status: z.enum(visitStatuses).optional() }),
   response: { schema: successEnvelope(z.array(visitOut)) },
   handler(ctx) {
-    if (ctx.scenario('empty')) return ctx.fault('empty'), success([])
-    const clientId = clientOf(ctx)
     const { status } = ctx.query
-    const rows = ctx.sandbox.world.tables.visitDetails.where((v) => v.clientId === clientId && (!status || v.status === status))
+    const rows = clientRows(ctx, ctx.sandbox.world.tables.visitDetails, (v) => !status || v.status === status)
     return success(rows.sort((a, b) => (a.scheduledAt < b.scheduledAt ? 1 : a.scheduledAt > b.scheduledAt ? -1 : 0)).map(publicRow))
   },
 })
