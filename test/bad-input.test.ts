@@ -80,6 +80,36 @@ describe.each(runtimes)('bad input through $name', (runtime) => {
     expect((await res.json()).message).toContain('x-sandbox-id')
   })
 
+  // A streamed body has no content-length: it is read chunk by chunk and cut at the limit.
+  const streamed = (chunks: string[]) => new ReadableStream({ start(c) { for (const t of chunks) c.enqueue(new TextEncoder().encode(t)); c.close() } })
+  const postStream = (chunks: string[]) => rt.fetch('/api/session-auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: streamed(chunks), duplex: 'half' } as RequestInit)
+
+  it('a streamed body is read like a declared one', async () => {
+    const res = await postStream(['{"email":"admin@fleet.test",', '"password":"wrong"}'])
+    expect(res.status).toBe(401)
+  })
+
+  it('a streamed body over 1 MB is 413', async () => {
+    const res = await postStream(['{"email":"admin@fleet.test","password":"', 'x'.repeat(600_000), 'x'.repeat(600_000), '"}'])
+    expect(res.status).toBe(413)
+    expect((await res.json()).message).toContain('1048576 bytes')
+  })
+
+  it('the same query text on two routes is validated by each route', async () => {
+    // Validated queries are cached per route: a cache keyed by the text alone would hand one
+    // route's parsed query to the other.
+    const notifications = await rt.fetch('/api/notifications?page=1&limit=50', bearer(token))
+    expect(notifications.status).toBe(200)
+    const rules = await rt.fetch('/api/notification-config/rules?page=1&limit=50', bearer(token))
+    expect(rules.status).toBe(400)
+    expect((await rules.json()).message).toContain('module: is required')
+    const again = await rt.fetch('/api/notifications?page=1&limit=50', bearer(token))
+    expect((await again.json()).data.pagination).toMatchObject({ page: 1, limit: 50 })
+    const bad = await rt.fetch('/api/notifications?page=0', bearer(token))
+    expect(bad.status).toBe(400)
+    expect((await rt.fetch('/api/notifications?page=0', bearer(token))).status).toBe(400)
+  })
+
   it('a slow, never-ending body does not block other requests', async () => {
     const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('{"email":')) } })
     const pending = rt.fetch('/api/session-auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit).catch(() => undefined)

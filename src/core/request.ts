@@ -10,6 +10,19 @@ export const MULTIPART_LIMIT = 5 * FILE_LIMIT + JSON_LIMIT
 export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit)
+  // A declared length is within the limit by now: a direct read skips the web stream that
+  // @hono/node-server builds over the socket as soon as `body` is touched (half a PATCH's time).
+  if (declared !== null) {
+    let bytes: ArrayBuffer
+    try {
+      bytes = await request.arrayBuffer()
+    } catch {
+      throw badRequest('body: the request body was cut off before it ended')
+    }
+    // In-process requests (msw) can carry a header that understates the body.
+    if (bytes.byteLength > limit) throw tooLarge(limit)
+    return new Uint8Array(bytes)
+  }
   if (!request.body) return new Uint8Array(0)
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []

@@ -102,7 +102,8 @@ function baseFor(seed: number, now: number, size: Size | undefined, notification
   let base = bases.get(key)
   if (!base) {
     const rows = seedWorld({ seed, now, size, notifications })
-    base = { rows, notifications: indexNotifications(rows.notifications), validated: false }
+    // Only the index is forked afterwards: the rows it was built from can go.
+    base = { rows: { ...rows, notifications: [] }, notifications: indexNotifications(rows.notifications), validated: false }
     if (bases.size >= 4) bases.delete(bases.keys().next().value!)
     bases.set(key, base)
   }
@@ -158,7 +159,7 @@ export class Sandbox {
   async reset(seed = this.seed): Promise<void> {
     const base = baseFor(seed, this.seededAt, this.config.size, this.config.notifications)
     const world = await World.fromRows(base.rows, base.notifications.fork(), base.validated)
-    if (!base.validated) Object.assign(base, { rows: { ...world.rows(), notifications: base.rows.notifications }, validated: true })
+    if (!base.validated) Object.assign(base, { rows: { ...world.tableRows(), notifications: [] }, validated: true })
     this.seed = seed
     this.world = world
     // Without a fixed --now the clock starts at the real time, the data stays where it was seeded.
