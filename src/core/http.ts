@@ -27,7 +27,8 @@ export interface Reply {
 
 /** A body that is already JSON text: lets hot list routes reuse cached record JSON. */
 export class RawJson {
-  constructor(readonly text: string) {}
+  /** JSON text, or its UTF-8 bytes when the route keeps them encoded. */
+  constructor(readonly text: string | Uint8Array) {}
 }
 
 /** A body sent as is with its own content type: the control panel page. */
@@ -82,6 +83,6 @@ export function toResponse(r: Reply): Response {
     return new Response(r.body.text, { status: r.status, headers })
   }
   headers.set('content-type', 'application/json; charset=utf-8')
-  const text = r.body instanceof RawJson ? r.body.text : JSON.stringify(r.body)
-  return new Response(text, { status: r.status, headers })
+  const body = r.body instanceof RawJson ? r.body.text : JSON.stringify(r.body)
+  return new Response(body as BodyInit, { status: r.status, headers })
 }

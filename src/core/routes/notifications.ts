@@ -5,6 +5,7 @@ import {
   assetIdSchema, notificationRuleSchema, notificationSchema, notificationStatusSchema, notificationTypeSchema, paginationSchema,
 } from '../model/notifications.js'
 import { defineRoute } from '../route.js'
+import { listPage } from './notification-page.js'
 import { clientOf, clientRows, pageQuery, publicRow, repeatable, successEnvelope } from './shared.js'
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
@@ -30,8 +31,6 @@ export const listQuery = pageQuery.extend({
   endDate: isoBound('end').optional(),
 })
 
-const envelope = (json: string[], pagination: object, unreviewedCount: number) =>
-  new RawJson(`{"status":"success","data":{"notifications":[${json.join(',')}],"pagination":${JSON.stringify(pagination)},"unreviewedCount":${unreviewedCount}}}`)
 
 export const listNotifications = defineRoute({
   id: 'listNotifications', method: 'GET', path: '/api/notifications', tag: 'notifications',
@@ -50,13 +49,12 @@ export const listNotifications = defineRoute({
     const pagination = (total: number) => ({ page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) })
     if (ctx.scenario('empty')) {
       ctx.fault('empty')
-      return ok(envelope([], pagination(0), 0))
+      return ok(listPage([], pagination(0), 0))
     }
     const clientId = clientOf(ctx)
     const index = ctx.sandbox.world.notifications
     const { items, total } = index.query(clientId, { types: q.types, statuses: q.status, assetIds: q.assetIds, from, to, offset: (q.page - 1) * q.limit, limit: q.limit })
-    const json = items.map((e) => (e.json ??= JSON.stringify(e.n)))
-    return ok(envelope(json, pagination(total), index.unreviewedCount(clientId)))
+    return ok(listPage(items, pagination(total), index.unreviewedCount(clientId)))
   },
 })
 

@@ -6,6 +6,8 @@ export interface NotificationEntry {
   readonly clientId: string
   readonly t: number
   json?: string
+  /** Identity of this entry for caches keyed by content (entries are never edited in place). */
+  serial?: number
 }
 
 interface ClientIndex {
