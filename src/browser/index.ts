@@ -1,10 +1,13 @@
 import { type SetupWorker, setupWorker } from 'msw/browser'
-import { SandboxApp } from '../core/app.js'
+import type { SandboxApp, SandboxAppOptions } from '../core/app.js'
+import { servedRoutes } from '../core/route.js'
+import { routes as allRoutes } from '../core/routes/index.js'
 import type { Sandbox } from '../core/sandbox.js'
 import type { ActiveScenario } from '../core/scenarios/define.js'
-import { createHandlers } from '../msw/handlers.js'
+import { createHandlers, type HandlerApp } from '../msw/handlers.js'
 import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
 import { Saver } from './saver.js'
+import { mark, prepare } from './resume.js'
 import { StateStore } from './store.js'
 
 export type { ActiveScenario } from '../core/scenarios/define.js'
@@ -46,8 +49,8 @@ let starting: Promise<unknown> = Promise.resolve()
 
 /**
  * Starts the sandbox in this page: an MSW service worker answers the API with the same
- * handlers as the Node server. Resolves once the worker controls the page, so the app can
- * render and fetch right after it.
+ * handlers as the Node server. Resolves once the worker controls the page and the state is
+ * ready (resumed or fresh), so the app can render and fetch right after it.
  */
 export function startSandbox(options: StartSandboxOptions = {}): Promise<SandboxHandle> {
   if (typeof window === 'undefined' || typeof navigator === 'undefined') {
@@ -64,32 +67,49 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   const seed = options.seed ?? 1
   const startup = scenarioList(options.scenario, 'scenario')
   const fromUrl = scenariosFromUrl(location.search)
-  const app = new SandboxApp({ seed, now: options.now, size: options.size, notifications: options.notifications, scenarios: startup, strict: options.strict, control: {} })
-  const sandbox = await app.ready()
-  mark('seeded')
-
+  const appOptions: SandboxAppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios: startup, strict: options.strict, control: {} }
   const fingerprint = JSON.stringify({ seed, now: options.now ?? null, size: options.size ?? null, notifications: options.notifications ?? null, scenarios: startup })
   const persist = options.persist !== false && StateStore.available()
   const store = persist ? new StateStore(typeof options.persist === 'string' ? options.persist : 'default') : undefined
-  const resumed = store ? await resume(store, sandbox, fingerprint) : false
-  mark(resumed ? 'resumed' : 'fresh')
-  if (fromUrl) sandbox.setScenarios(fromUrl)
-  const saver = store && new Saver(store, () => sandbox, fingerprint)
 
-  const worker = setupWorker(...createHandlers(app, { origins: options.origins, clientAddress: 'page' }))
+  // Reading the saved state and installing the worker happen on other threads: both start
+  // before the state is built, which keeps this one busy. Requests wait for the state.
+  const saved = store?.load().catch((error: unknown) => void console.warn('fleet-sandbox: the saved state could not be read; starting fresh.', error))
+  const ready = deferred<SandboxApp>()
+  let saver: Saver | undefined
+  const worker = setupWorker(...createHandlers(pendingApp(appOptions, ready.promise), { origins: options.origins, clientAddress: 'page' }))
   worker.events.on('response:mocked', ({ request }) => saver?.schedule(request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write'))
   const workerUrl = options.serviceWorkerUrl ?? '/mockServiceWorker.js'
-  const registration = await worker.start({ serviceWorker: { url: workerUrl }, onUnhandledRequest: options.onUnhandledRequest ?? 'bypass', quiet: options.quiet }).catch((error: Error) => {
-    store?.close()
+  const controlling = worker.start({ serviceWorker: { url: workerUrl }, onUnhandledRequest: options.onUnhandledRequest ?? 'bypass', quiet: options.quiet }).then(controlled, (error: Error) => {
     throw new Error(`fleet-sandbox: the service worker at ${workerUrl} did not start (${error.message}). Write it with \`npx fleet-sandbox init <publicDir>\` into the folder served at the app's root, or pass serviceWorkerUrl.`)
   })
-  await controlled(registration)
-  mark('controlling')
+  controlling.catch(() => undefined) // awaited below, after the state
 
-  // A fresh world is saved at once: without `now` its dates follow the real time, so a reload must not re-seed it.
-  if (saver && (!resumed || fromUrl)) void saver.save()
-  const onHide = () => void saver?.save()
-  const onVisibility = () => document.visibilityState === 'hidden' && onHide()
+  let app: SandboxApp
+  let sandbox: Sandbox
+  let resumed: boolean
+  try {
+    await registering()
+    let base: number | undefined
+    ;({ app, sandbox, resumed, base } = await prepare(appOptions, await saved, fingerprint))
+    if (fromUrl) sandbox.setScenarios(fromUrl)
+    saver = store && new Saver(store, () => sandbox, fingerprint, base)
+    // A fresh world is saved at once, as the instant it was seeded at (a few kilobytes): without
+    // `now` its dates follow the real time, so a reload must not seed another.
+    if (saver && !resumed) void saver.fresh(sandbox.seededAt)
+    else if (saver && fromUrl) saver.schedule('write')
+    ready.resolve(app)
+    await controlling
+    mark('controlling')
+  } catch (error) {
+    ready.reject(error)
+    void controlling.then(() => worker.stop(), () => undefined)
+    store?.close()
+    throw error
+  }
+
+  const onHide = () => saver?.hidden()
+  const onVisibility = () => (document.visibilityState === 'hidden' ? saver?.hidden() : saver?.shown())
   if (saver) {
     addEventListener('pagehide', onHide)
     document.addEventListener('visibilitychange', onVisibility)
@@ -104,48 +124,52 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
     app,
     worker,
     resumed,
-    sandbox: () => sandbox,
+    sandbox: () => (saver?.touched(), sandbox),
     async stop() {
       if (stopped) return
       stopped = true
       removeEventListener('pagehide', onHide)
       document.removeEventListener('visibilitychange', onVisibility)
       worker.stop()
-      await saver?.save()
+      await saver?.save(true)
       store?.close()
       if (current === handle) current = undefined
     },
     async reset(nextSeed) {
       await sandbox.reset(nextSeed ?? sandbox.seed)
       for (const id of app.sandboxes.ids()) app.sandboxes.drop(id)
-      await saver?.save()
+      await saver?.save(true)
     },
     async use(...scenarios) {
       sandbox.setScenarios(scenarioList(scenarios, 'use'))
-      await saver?.save()
+      await saver?.save(true)
     },
-    save: async () => saver?.save(),
+    save: async () => saver?.save(true),
   }
   current = handle
   return handle
 }
 
-/** Restores the saved state if it was made from the same options; anything else starts fresh. */
-async function resume(store: StateStore, sandbox: Sandbox, fingerprint: string): Promise<boolean> {
-  try {
-    const saved = await store.load()
-    if (!saved || saved.fingerprint !== fingerprint) return false
-    await sandbox.restore(JSON.parse(saved.snapshot))
-    if (!sandbox.clock.frozen) sandbox.clock.advance(Math.max(0, Date.now() - saved.savedAt))
-    return true
-  } catch (error) {
-    console.warn('fleet-sandbox: the saved state could not be restored; starting fresh.', error)
-    return false
+/** The app as the handlers see it while its state is prepared: the same routes; requests wait for the state. */
+function pendingApp(options: SandboxAppOptions, app: Promise<SandboxApp>): HandlerApp {
+  return {
+    routes: servedRoutes(allRoutes, options),
+    handle: async (route, request, params, meta) => (await app).handle(route, request, params, meta),
   }
 }
 
-/** Marks in the page's performance timeline (devtools, Performance panel): where start-up time goes. */
-const mark = (name: string) => performance.mark?.(`fleet-sandbox:${name}`)
+/** Resolves once MSW has asked the browser for the worker (it does so first thing): the browser installs it on its own from there. */
+async function registering(): Promise<void> {
+  await navigator.serviceWorker?.getRegistrations().catch(() => undefined)
+}
+
+function deferred<T>() {
+  let resolve!: (value: T) => void
+  let reject!: (error: unknown) => void
+  const promise = new Promise<T>((yes, no) => ((resolve = yes), (reject = no)))
+  promise.catch(() => undefined) // a failed start is reported by startSandbox; waiting requests fail with it
+  return { promise, resolve, reject }
+}
 
 /** `?sandbox-scenario=a,b` sets the active scenarios, like `PUT /__sandbox/scenarios`; an empty value is healthy. */
 export function scenariosFromUrl(search: string): ActiveScenario[] | undefined {

@@ -1,5 +1,7 @@
+import type { LightState } from './light.js'
+
 /**
- * Where the browser sandbox keeps its state between page loads: one IndexedDB record per key.
+ * Where the browser sandbox keeps its state between page loads: IndexedDB records per key.
  * IndexedDB rather than sessionStorage because a snapshot of the default size is already
  * about 2.2 million characters (4.4 MB as UTF-16), close to sessionStorage's quota, and the
  * `large` size is twenty times that.
@@ -9,8 +11,24 @@ export interface SavedState {
   fingerprint: string
   /** Real time of the save, so the sandbox clock can go on as if the page never closed. */
   savedAt: number
-  /** `Sandbox.snapshot()` as JSON text: the same path as `PUT /__sandbox/snapshot`. */
-  snapshot: string
+  /** The instant the world's dates are relative to: a reload seeds from it again (resets, isolated sandboxes); absent in states saved by earlier versions. */
+  seededAt?: number
+  /** `Sandbox.snapshot()` as JSON text, the same path as `PUT /__sandbox/snapshot`; none for a world no write has changed, which seeds again the same. */
+  snapshot?: string
+}
+
+/** The light part of the state (journal, sessions, clock), saved more often than the records. */
+export interface SavedLight {
+  fingerprint: string
+  savedAt: number
+  /** `savedAt` of the state it completes: with any other, it is stale and left out. */
+  base: number
+  state: LightState
+}
+
+export interface Saved {
+  state?: SavedState
+  light?: SavedLight
 }
 
 const DB_NAME = 'fleet-sandbox'
@@ -32,6 +50,10 @@ export class StateStore {
     return typeof indexedDB !== 'undefined'
   }
 
+  get #lightKey(): string {
+    return `${this.key}#light`
+  }
+
   #open(): Promise<IDBDatabase> {
     this.#db ??= new Promise((resolve, reject) => {
       const req = indexedDB.open(DB_NAME, 1)
@@ -43,17 +65,20 @@ export class StateStore {
     return this.#db
   }
 
-  async load(): Promise<SavedState | undefined> {
+  async load(): Promise<Saved> {
     const db = await this.#open()
-    const saved = await request(db.transaction(STORE, 'readonly').objectStore(STORE).get(this.key))
-    return saved && typeof saved.snapshot === 'string' ? (saved as SavedState) : undefined
+    const store = db.transaction(STORE, 'readonly').objectStore(STORE)
+    const [state, light] = await Promise.all([request(store.get(this.key)), request(store.get(this.#lightKey))])
+    const usable = state && (typeof state.snapshot === 'string' || (state.snapshot === undefined && typeof state.seededAt === 'number'))
+    return { state: usable ? (state as SavedState) : undefined, light: light && light.state ? (light as SavedLight) : undefined }
   }
 
-  /** Resolves once the write is durable; the commit is asked for at once, so a write started while the page unloads still lands. */
-  async save(state: SavedState): Promise<void> {
+  /** Resolves once the write is durable; the commit is asked for at once, so a write started while the page unloads can still land. */
+  async save(saved: Saved): Promise<void> {
     const db = await this.#open()
     const tx = db.transaction(STORE, 'readwrite', { durability: 'relaxed' })
-    tx.objectStore(STORE).put(state, this.key)
+    if (saved.state) tx.objectStore(STORE).put(saved.state, this.key)
+    if (saved.light) tx.objectStore(STORE).put(saved.light, this.#lightKey)
     const done = new Promise<void>((resolve, reject) => {
       tx.oncomplete = () => resolve()
       tx.onerror = () => reject(tx.error)
@@ -66,6 +91,7 @@ export class StateStore {
   async clear(): Promise<void> {
     const db = await this.#open()
     const tx = db.transaction(STORE, 'readwrite')
+    tx.objectStore(STORE).delete(this.#lightKey)
     await request(tx.objectStore(STORE).delete(this.key))
   }
 

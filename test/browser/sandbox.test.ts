@@ -112,6 +112,49 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     }
   })
 
+  it('keeps a fresh world across a reload right after the start, with its dates, though its dates follow the real time', async () => {
+    // now: null, so the seeded dates are relative to the real time of the first visit.
+    expect(await open(page, server.url, { now: null })).toEqual({ ok: true, resumed: false })
+    const token = await signIn(page)
+    const first = (await call(page, 'GET', '/api/notifications?limit=1', { token })).body.data.notifications[0]
+    const seeded = await page.evaluate(() => (window as unknown as { sandbox: { sandbox(): { seededAt: number } } }).sandbox.sandbox().seededAt)
+    expect(await reload(page)).toEqual({ ok: true, resumed: true })
+    expect(await page.evaluate(() => (window as unknown as { sandbox: { sandbox(): { seededAt: number } } }).sandbox.sandbox().seededAt)).toBe(seeded)
+    expect((await call(page, 'GET', '/api/notifications?limit=1', { token })).body.data.notifications[0]).toEqual(first)
+
+    // No request at all before the reload: the world was saved when it started.
+    expect(await open(page, server.url, { now: null, seed: 2 })).toEqual({ ok: true, resumed: false })
+    const before = (await call(page, 'GET', '/__sandbox/health')).body
+    expect(await reload(page)).toEqual({ ok: true, resumed: true })
+    expect((await call(page, 'GET', '/__sandbox/health')).body.seed).toBe(before.seed)
+  })
+
+  it('keeps the journal and the clock of a page that only read, when it reloads right after', async () => {
+    await open(page, server.url)
+    const token = await signIn(page)
+    await reload(page) // the sign-in is saved; what follows are reads only
+    for (let i = 1; i <= 3; i++) expect((await call(page, 'GET', `/api/notifications?limit=1&page=${i}`, { token })).status).toBe(200)
+    const clock = (await call(page, 'GET', '/__sandbox/clock')).body.now
+    expect(await reload(page)).toEqual({ ok: true, resumed: true })
+    const journal = (await call(page, 'GET', '/__sandbox/requests')).body.requests.map((e: { path: string; query: string }) => `${e.path}${e.query}`)
+    expect(journal.slice(-3)).toEqual(['/api/notifications?limit=1&page=1', '/api/notifications?limit=1&page=2', '/api/notifications?limit=1&page=3'])
+    expect(Date.parse((await call(page, 'GET', '/__sandbox/clock')).body.now)).toBeGreaterThanOrEqual(Date.parse(clock))
+  })
+
+  it('answers 404 and 405 for unknown API paths and methods, and leaves other paths to the network', async () => {
+    await open(page, server.url)
+    const missing = await call(page, 'GET', '/api/nope')
+    expect(missing.status).toBe(404)
+    expect(missing.body).toMatchObject({ statusCode: 404, message: 'path: no route GET /api/nope' })
+    const wrong = await call(page, 'DELETE', '/api/notifications')
+    expect(wrong.status).toBe(405)
+    expect(wrong.headers.allow).toBe('GET')
+    expect((await call(page, 'GET', '/__sandbox/nope')).status).toBe(404)
+    const elsewhere = await call(page, 'GET', '/apix/notifications')
+    expect(elsewhere.status).toBe(404)
+    expect(elsewhere.body).toContain('static server')
+  })
+
   it('resumes only with the same seed; another seed starts fresh', async () => {
     await open(page, server.url, { seed: 3 })
     const token = await signIn(page)

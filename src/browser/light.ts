@@ -1,0 +1,55 @@
+import { type Session, SessionStore } from '../core/auth/sessions.js'
+import { Clock } from '../core/clock.js'
+import type { JournalEntry, OutboxEntry } from '../core/journal.js'
+import { parseScenario, type Sandbox } from '../core/sandbox.js'
+import type { ActiveScenario } from '../core/scenarios/define.js'
+
+/**
+ * The part of a sandbox's snapshot besides its records: what a read changes (the journal, a
+ * session's sliding expiry, the clock's progress). Small, so it can be saved at every change
+ * and on `pagehide`, where a write of the whole state does not reliably land before the page
+ * goes. Names and shapes as in `Sandbox.snapshot()`.
+ */
+export interface LightState {
+  seed: number
+  clock: { now: string; frozen: boolean }
+  scenarios: ActiveScenario[]
+  sessions: Session[]
+  journal: JournalEntry[]
+  outbox: OutboxEntry[]
+  nextId: number
+}
+
+/** A copy: what is saved is the state at this instant, whatever requests do before the write. */
+export function lightOf(sandbox: Sandbox): LightState {
+  return structuredClone({
+    seed: sandbox.seed,
+    clock: sandbox.clock.toJSON(),
+    scenarios: sandbox.active,
+    sessions: sandbox.sessions.all(),
+    journal: sandbox.journal.list(),
+    outbox: sandbox.outbox.list(),
+    nextId: sandbox.ids.value,
+  })
+}
+
+/**
+ * Puts a saved light state on a freshly seeded sandbox of the same seed: the state of a page
+ * that only read. Scenarios that differ from the sandbox's are switched on as
+ * `PUT /__sandbox/scenarios` does, which is how they were switched on in that page. Checked
+ * before anything changes; throws on a state this version did not write.
+ */
+export function applyLight(sandbox: Sandbox, light: LightState): void {
+  const clock = Date.parse(light?.clock?.now)
+  const lists = [light?.sessions, light?.journal, light?.outbox, light?.scenarios]
+  if (light?.seed !== sandbox.seed || Number.isNaN(clock) || !lists.every(Array.isArray) || !Number.isInteger(light.nextId)) {
+    throw new Error('the saved light state does not match this sandbox')
+  }
+  const scenarios = light.scenarios.map((a, i) => parseScenario(a, `scenarios.${i}`))
+  if (JSON.stringify(scenarios) !== JSON.stringify(sandbox.active)) sandbox.setScenarios(scenarios)
+  sandbox.clock = new Clock(clock, Date.now, light.clock.frozen === true)
+  sandbox.sessions = new SessionStore(light.sessions)
+  sandbox.journal.load(light.journal)
+  sandbox.outbox.load(light.outbox)
+  sandbox.ids.value = light.nextId
+}
