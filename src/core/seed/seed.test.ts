@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { tableSchemas, type TableName } from '../model/index.js'
+import { notificationSchema } from '../model/notifications.js'
 import { formatRut, rutCheckDigit } from './chile.js'
 import { seedWorld } from './index.js'
 
@@ -32,6 +34,17 @@ describe('seed', () => {
     for (const n of acme) expect(now - Date.parse(n.createdAt)).toBeLessThanOrEqual(60 * 86_400_000)
     expect(new Set(rows.notifications.map((n) => n.id)).size).toBe(rows.notifications.length)
     expect(seedWorld({ seed: 1, now, notifications: 10 }).notifications.filter((n) => n.clientId === 'cli_acme')).toHaveLength(10)
+  })
+
+  // The first sandbox loads seeded rows without re-validating them (src/core/sandbox.ts): they
+  // must already be what the schemas output.
+  it.each([[1, 'small'], [7, 'medium'], [3, 'small']] as const)('seed %i, %s: every row is what its schema outputs', (seed, size) => {
+    const rows = seedWorld({ seed, now, size })
+    for (const name of Object.keys(tableSchemas) as TableName[]) {
+      for (const row of rows[name]) expect(tableSchemas[name].parse(row), `${name} ${(row as { id: string }).id}`).toStrictEqual(row)
+    }
+    const withClient = notificationSchema.extend({ clientId: notificationSchema.shape.id })
+    for (const n of rows.notifications.slice(0, 500)) expect(withClient.parse(n)).toStrictEqual(n)
   })
 
   it('writes valid Chilean RUTs', () => {
