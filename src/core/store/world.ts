@@ -30,14 +30,10 @@ export class World {
   }
 
   rows(): WorldRows {
-    return { ...this.tableRows(), notifications: this.notifications.entries().map((e) => ({ ...e.n, clientId: e.clientId })) }
-  }
-
-  /** Every collection but the notifications, which live in their index. */
-  tableRows(): Omit<WorldRows, 'notifications'> {
     const out = {} as Record<string, unknown[]>
     for (const [name, table] of Object.entries(this.tables)) out[name] = table.rows()
-    return out as Omit<WorldRows, 'notifications'>
+    out.notifications = this.notifications.entries().map((e) => ({ ...e.n, clientId: e.clientId }))
+    return out as WorldRows
   }
 }
 
