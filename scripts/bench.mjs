@@ -78,8 +78,8 @@ try {
 
 results.targets = targets(results)
 const md = markdown(results)
-// Quick runs and other builds are not the figures of record: BENCHMARKS.md only on request.
-if ((!flags.quick && !flags.root) || flags.write) {
+// Quick runs, partial runs and other builds are not the figures of record: BENCHMARKS.md only on request.
+if ((!flags.quick && !flags.root && !flags.only) || flags.write) {
   writeReport(join(ROOT, 'BENCHMARKS.md'), md)
   log('results written to BENCHMARKS.md')
 }
