@@ -1,36 +1,18 @@
-import { type Session, SessionStore } from '../core/auth/sessions.js'
+import { SessionStore } from '../core/auth/sessions.js'
 import { Clock } from '../core/clock.js'
-import type { JournalEntry, OutboxEntry } from '../core/journal.js'
-import { parseScenario, type Sandbox } from '../core/sandbox.js'
-import type { ActiveScenario } from '../core/scenarios/define.js'
+import { parseScenario, type Sandbox, type SandboxState } from '../core/sandbox.js'
 
 /**
  * The part of a sandbox's snapshot besides its records: what a read changes (the journal, a
  * session's sliding expiry, the clock's progress). Small, so it can be saved at every change
  * and on `pagehide`, where a write of the whole state does not reliably land before the page
- * goes. Names and shapes as in `Sandbox.snapshot()`.
+ * goes.
  */
-export interface LightState {
-  seed: number
-  clock: { now: string; frozen: boolean }
-  scenarios: ActiveScenario[]
-  sessions: Session[]
-  journal: JournalEntry[]
-  outbox: OutboxEntry[]
-  nextId: number
-}
+export type LightState = SandboxState
 
 /** A copy: what is saved is the state at this instant, whatever requests do before the write. */
 export function lightOf(sandbox: Sandbox): LightState {
-  return structuredClone({
-    seed: sandbox.seed,
-    clock: sandbox.clock.toJSON(),
-    scenarios: sandbox.active,
-    sessions: sandbox.sessions.all(),
-    journal: sandbox.journal.list(),
-    outbox: sandbox.outbox.list(),
-    nextId: sandbox.ids.value,
-  })
+  return structuredClone(sandbox.state())
 }
 
 /**

@@ -201,8 +201,12 @@ export class Sandbox {
 
   /** The whole state as one JSON object keyed by collection name. */
   snapshot(): Snapshot {
+    return { version: 1, ...this.state(), ...this.world.rows() }
+  }
+
+  /** Everything in a snapshot besides the records (what reads change: journal, sessions, clock). */
+  state(): SandboxState {
     return {
-      version: 1,
       seed: this.seed,
       clock: this.clock.toJSON(),
       scenarios: this.active,
@@ -210,7 +214,6 @@ export class Sandbox {
       journal: this.journal.list(),
       outbox: this.outbox.list(),
       nextId: this.ids.value,
-      ...this.world.rows(),
     }
   }
 
@@ -240,9 +243,8 @@ export class Sandbox {
   }
 }
 
-export type Snapshot = ReturnType<typeof snapshotShape> & WorldRows
-const snapshotShape = () => ({}) as {
-  version: 1
+export type Snapshot = { version: 1 } & SandboxState & WorldRows
+export interface SandboxState {
   seed: number
   clock: { now: string; frozen: boolean }
   scenarios: ActiveScenario[]
