@@ -73,6 +73,9 @@ export function parseDuration(value: unknown, field = 'advanceBy'): number {
 
 export const DAY = 86_400_000
 
+/** Compares ISO 8601 instants of one format (as text, which orders them); `byTime(b.at, a.at)` sorts newest first. */
+export const byTime = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
 /** Instants the clock may show: JWT times and ISO dates both hold between these. */
 const EARLIEST = 0
 const LATEST = Date.parse('9999-12-31T23:59:59.999Z')

@@ -3,6 +3,7 @@ import { conflict, notFound, ok, reply, success } from '../http.js'
 import { messageSchema, threadSchema } from '../model/operations.js'
 import { assumed } from '../openapi.js'
 import { defineRoute, type RouteContext } from '../route.js'
+import { byTime } from '../clock.js'
 import { clientOf, clientRows, publicRow, successEnvelope, userOf } from './shared.js'
 
 const tag = 'omnichannel'
@@ -17,7 +18,6 @@ function threadOf(ctx: RouteContext<any, any, any>, id: string, field = 'threadI
   return row
 }
 
-const byTime = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 export const getWhatsappStatus = defineRoute({
   id: 'getWhatsappStatus', method: 'GET', path: '/api/omnichannel/auth/whatsapp/status', tag, auth: read,

@@ -3,6 +3,7 @@ import { notFound, success } from '../http.js'
 import { quoteAiSchema, quoteSchema } from '../model/operations.js'
 import { assumed } from '../openapi.js'
 import { defineRoute } from '../route.js'
+import { byTime } from '../clock.js'
 import { clientOf, clientRows, successEnvelope } from './shared.js'
 
 const tag = 'quotes'
@@ -17,7 +18,7 @@ export const listQuotes = defineRoute({
   response: { schema: successEnvelope(z.array(quoteOut)) },
   handler(ctx) {
     const rows = clientRows(ctx, ctx.sandbox.world.tables.quotes)
-    rows.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+    rows.sort((a, b) => byTime(b.createdAt, a.createdAt))
     return success(rows.map(({ clientId: _, ai, ...q }) => ({ ...q, hasAiContent: ai !== null })))
   },
 })

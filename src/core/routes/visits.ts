@@ -5,6 +5,7 @@ import { assumed } from '../openapi.js'
 import { FILE_LIMIT } from '../request.js'
 import { defineRoute, type RouteContext } from '../route.js'
 import type { RowOf } from '../store/world.js'
+import { byTime } from '../clock.js'
 import { clientOf, clientRows, publicRow, successEnvelope, userOf } from './shared.js'
 
 const tag = 'visits'
@@ -74,7 +75,7 @@ export const listVisitDetails = defineRoute({
   handler(ctx) {
     const { status } = ctx.query
     const rows = clientRows(ctx, ctx.sandbox.world.tables.visitDetails, (v) => !status || v.status === status)
-    return success(rows.sort((a, b) => (a.scheduledAt < b.scheduledAt ? 1 : a.scheduledAt > b.scheduledAt ? -1 : 0)).map(publicRow))
+    return success(rows.sort((a, b) => byTime(b.scheduledAt, a.scheduledAt)).map(publicRow))
   },
 })
 

@@ -1,5 +1,5 @@
 import type { Faker } from '@faker-js/faker'
-import { DAY } from '../clock.js'
+import { byTime, DAY } from '../clock.js'
 import type { RowOf, WorldRows } from '../store/world.js'
 import { address, coordinates, hexId, phone, rut } from './chile.js'
 import type { SeedContext } from './context.js'
@@ -240,7 +240,7 @@ function seedVisit(ctx: SeedContext, clientId: string, staff: Staff[], technicia
     if (status === 'completed') log(done, 'status_changed', { status: { old: 'in_progress', new: 'completed' } })
   }
   history.sort((a, b) => (a.datetime < b.datetime ? -1 : a.datetime > b.datetime ? 1 : 0))
-  images.sort((a, b) => (a.uploadedAt < b.uploadedAt ? -1 : a.uploadedAt > b.uploadedAt ? 1 : 0))
+  images.sort((a, b) => byTime(a.uploadedAt, b.uploadedAt))
   const visit: RowOf<'visitDetails'> = {
     id, clientId, assetId: asset.id, plate: asset.plate, technicianId, serviceProviderId, status, scheduledAt: iso(scheduled),
     address: address(f), description: `${f.helpers.arrayElement(visitTasks)} (${asset.plate})`, images, createdAt: iso(created), updatedAt: history.at(-1)!.datetime,
