@@ -171,6 +171,8 @@ function decode(value: string): string {
 class Prefix {
   readonly #pattern: RegExp | undefined
   readonly #relative: boolean
+  /** A relative entry's pattern for the page it was last resolved against (pages navigate). */
+  #resolved: { href: string; pattern: RegExp } | undefined
 
   constructor(readonly text: string) {
     this.#relative = text !== '*' && !/^([a-z][a-z\d+\-.]*:)?\/\//i.test(text)
@@ -186,7 +188,11 @@ class Prefix {
     // A relative entry (`/backend`) is resolved against the page, as MSW resolves relative paths.
     if (this.#relative) {
       if (typeof location === 'undefined') return false
-      return Prefix.#compile(decodeURI(new URL(`${encodeURI(this.text)}/`, location.href).href).replace(/\/$/, '')).test(head)
+      const href = location.href
+      if (this.#resolved?.href !== href) {
+        this.#resolved = { href, pattern: Prefix.#compile(decodeURI(new URL(`${encodeURI(this.text)}/`, href).href).replace(/\/$/, '')) }
+      }
+      return this.#resolved.pattern.test(head)
     }
     return this.#pattern.test(head)
   }

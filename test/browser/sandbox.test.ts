@@ -290,6 +290,15 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     expect((await call(page, 'GET', '/api/notifications')).body).toContain('static server')
   })
 
+  it('reads a relative origin against the page: only that path prefix is answered', async () => {
+    // The page's start-up request goes to /backend/__sandbox/health, so it must be answered.
+    expect(await open(page, server.url, { origins: ['/backend'] })).toEqual({ ok: true, resumed: false })
+    for (let i = 0; i < 2; i++) expect((await call(page, 'GET', '/backend/__sandbox/health')).status).toBe(200)
+    const plain = await call(page, 'GET', '/__sandbox/health')
+    expect(plain.status).toBe(404)
+    expect(plain.body).toContain('static server')
+  })
+
   it('gives each x-sandbox-id its own world in the page too', async () => {
     await open(page, server.url)
     const a = { 'x-sandbox-id': 'tab-a' }
