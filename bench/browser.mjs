@@ -11,8 +11,8 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--dis
 
 /** The browser entry as an app would ship it: bundled by esbuild for the browser, minified, gzipped. */
 export async function bundleEntry() {
-  const ENTRY = join(target.root, 'src/browser/index.ts')
-  if (!existsSync(ENTRY)) return { skipped: 'src/browser/index.ts does not exist yet' }
+  const ENTRY = join(target.root, 'src/adapters/browser/index.ts')
+  if (!existsSync(ENTRY)) return { skipped: 'src/adapters/browser/index.ts does not exist yet' }
   const { build } = await import('esbuild')
   try {
     const result = await build({
@@ -22,7 +22,7 @@ export async function bundleEntry() {
     const code = result.outputFiles[0].contents
     return { code, bytes: code.byteLength, gzipBytes: gzipSync(code).byteLength }
   } catch (error) {
-    return { skipped: `esbuild could not bundle src/browser/index.ts: ${error.message.split('\n').slice(0, 3).join(' ')}` }
+    return { skipped: `esbuild could not bundle src/adapters/browser/index.ts: ${error.message.split('\n').slice(0, 3).join(' ')}` }
   }
 }
 

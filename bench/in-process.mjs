@@ -12,8 +12,8 @@ const [notifications, seconds, warmupSeconds, concurrency] = figures.map(Number)
 const ORIGIN = 'http://sandbox.test'
 const PATH = '/api/notifications?types=geofence&status=unreviewed&page=1&limit=50'
 
-const { SandboxApp } = await import(pathToFileURL(join(root, 'dist/src/core/app.js')).href)
-const { createHandlers } = await import(pathToFileURL(join(root, 'dist/src/msw/handlers.js')).href)
+const { SandboxApp } = await import(pathToFileURL(join(root, 'dist/src/core/app/app.js')).href)
+const { createHandlers } = await import(pathToFileURL(join(root, 'dist/src/adapters/msw/handlers.js')).href)
 
 const seeding = performance.now()
 const app = new SandboxApp({ seed: 1, notifications })

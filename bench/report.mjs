@@ -115,7 +115,7 @@ export function markdown(r) {
   }
   out.push('## 5. Browser', '')
   const e = r.browser.entry
-  out.push(e.skipped ? `Entry size: skipped (${e.skipped}).` : `Entry \`src/browser/index.ts\` bundled by esbuild (platform browser, ESM, minified): ${(e.bytes / KB).toFixed(1)} KB, ${(e.gzipBytes / KB).toFixed(1)} KB gzip (zlib level 6).`, '')
+  out.push(e.skipped ? `Entry size: skipped (${e.skipped}).` : `Entry \`src/adapters/browser/index.ts\` bundled by esbuild (platform browser, ESM, minified): ${(e.bytes / KB).toFixed(1)} KB, ${(e.gzipBytes / KB).toFixed(1)} KB gzip (zlib level 6).`, '')
   const b = r.browser.load
   if (b.skipped) out.push(`Page load: skipped (${b.skipped}).`, '')
   else {

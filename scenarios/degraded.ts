@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { HttpError, errorBody } from '../src/core/http.js'
+import { HttpError, errorBody } from '../src/core/http/reply.js'
 import { defineScenario } from '../src/core/scenarios/define.js'
 
 const options = z.strictObject({

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { reasonPhrase } from '../src/core/http.js'
+import { reasonPhrase } from '../src/core/http/reply.js'
 import { defineScenario } from '../src/core/scenarios/define.js'
 
 /** The three body shapes the spec says clients meet (Errors, Error body). */

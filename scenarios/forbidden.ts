@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { HttpError } from '../src/core/http.js'
+import { HttpError } from '../src/core/http/reply.js'
 import { defineScenario } from '../src/core/scenarios/define.js'
 
 /** Left open so the app can still show who is signed in and sign out (SANDBOX.md). */

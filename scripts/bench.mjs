@@ -22,7 +22,7 @@ const log = (line) => process.stderr.write(`[bench ${new Date().toISOString().sl
 
 // --root: another copy of this project (a build with a proposed change), measured by the same harness.
 if (flags.root) target.root = resolve(flags.root)
-if (!existsSync(join(target.root, 'dist/src/cli.js'))) {
+if (!existsSync(join(target.root, 'dist/src/cli/cli.js'))) {
   console.error(`${join(target.root, 'dist')} is missing: run \`npm run build\` first`)
   process.exit(1)
 }
@@ -65,7 +65,7 @@ try {
     }
   }
   if (sections.has('browser')) {
-    log('browser: bundling src/browser/index.ts')
+    log('browser: bundling src/adapters/browser/index.ts')
     const bundle = await bundleEntry()
     results.browser.entry = bundle.skipped ? bundle : { bytes: bundle.bytes, gzipBytes: bundle.gzipBytes }
     results.browser.load = await measureBrowser(bundle, log, settings.browserRuns)

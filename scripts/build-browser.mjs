@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bundles `fleet-sandbox/browser` (src/browser/index.ts) for the browser with esbuild, proves it
+// Bundles `fleet-sandbox/browser` (src/adapters/browser/index.ts) for the browser with esbuild, proves it
 // pulls in no Node built-in, and measures its size: what an app's bundler ships to the page.
 //
 //   node scripts/build-browser.mjs [--outdir DIR] [--max-gzip-kb N] [--json] [--top N]
@@ -20,7 +20,7 @@ const outdir = resolve(values.outdir ?? join(root, 'dist/browser'))
 
 const result = await esbuild.build({
   absWorkingDir: root,
-  entryPoints: ['src/browser/index.ts'],
+  entryPoints: ['src/adapters/browser/index.ts'],
   bundle: true,
   platform: 'browser',
   format: 'esm',

@@ -3,7 +3,7 @@
 import { build } from 'esbuild'
 
 await build({
-  entryPoints: ['src/cli.ts'],
+  entryPoints: ['src/cli/cli.ts'],
   outfile: 'dist/fleet-sandbox.mjs',
   bundle: true,
   platform: 'node',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LEGACY_JWT } from '../fixtures/accounts.js'
-import { routes } from '../src/core/routes/index.js'
+import { routes } from '../src/core/app/route-table.js'
 import { control, signIn } from './support/client.js'
 import { type Running, runtimes } from './support/runtimes.js'
 

@@ -4,7 +4,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parseOptions, usage } from '../src/cli.js'
+import { parseOptions, usage } from '../src/cli/cli.js'
 
 describe('command line options', () => {
   it('has defaults from SANDBOX.md', () => {
@@ -78,7 +78,7 @@ const stop = (child: ChildProcess) => new Promise<number | null>((resolve) => {
   child.kill('SIGTERM')
 })
 
-describe.skipIf(!existsSync('dist/src/cli.js'))('the fleet-sandbox process (built)', () => {
+describe.skipIf(!existsSync('dist/src/cli/cli.js'))('the fleet-sandbox process (built)', () => {
   it('prints URL, seed, scenarios and demo accounts, serves, and stops cleanly on SIGTERM', async () => {
     const port = await freePort()
     const { child, output } = await start(['--port', String(port), '--seed', '5', '--now', '2026-11-22T12:00:00Z', '--size', 'small'])

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { setupSandboxServer } from '../src/node/index.js'
+import { setupSandboxServer } from '../src/adapters/node/index.js'
 
 const API = 'http://api.fleet.test'
 const signIn = async (headers: Record<string, string> = {}) => {

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { RouteDef } from '../src/core/route.js'
-import { routes } from '../src/core/routes/index.js'
+import type { RouteDef } from '../src/core/app/route.js'
+import { routes } from '../src/core/app/route-table.js'
 import { type Running, runtimes } from './support/runtimes.js'
 
 type Doc = { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, Record<string, any>>>; components: Record<string, any>; 'x-sandbox-strict': boolean }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServer, type RunningServer } from '../src/server/index.js'
+import { startServer, type RunningServer } from '../src/adapters/server/index.js'
 
 describe('HTTP conventions of the server', () => {
   let server: RunningServer

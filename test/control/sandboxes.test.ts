@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Sandboxes, sandboxIdOf } from '../../src/core/sandboxes.js'
+import { Sandboxes, sandboxIdOf } from '../../src/core/sandbox/sandboxes.js'
 
 const NOW = '2026-11-22T12:00:00.000Z'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { sniff } from '../../src/core/routes/visits.js'
-import { findCity, quoteOptions, roadKm } from '../../src/core/routes/shipments.js'
+import { sniff } from '../../src/core/operations/routes/visits.js'
+import { findCity, quoteOptions, roadKm } from '../../src/core/operations/routes/shipments.js'
 
 const ascii = (s: string) => new Uint8Array([...s].map((c) => c.charCodeAt(0)))
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { seedWorld } from '../../src/core/seed/index.js'
+import { seedWorld } from '../../src/core/seed/seed.js'
 import { World } from '../../src/core/store/world.js'
 
 const options = { seed: 7, now: Date.parse('2026-11-22T12:00:00.000Z'), size: 'small' as const }

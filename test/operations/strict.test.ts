@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { routes } from '../../src/core/routes/index.js'
+import { routes } from '../../src/core/app/route-table.js'
 import { type Running, runtimes } from '../support/runtimes.js'
 import { isolatedSandbox } from './support.js'
 

@@ -1,7 +1,7 @@
 import { setupServer } from 'msw/node'
-import { SandboxApp, type SandboxAppOptions } from '../../src/core/app.js'
-import { createHandlers } from '../../src/msw/handlers.js'
-import { startServer } from '../../src/server/index.js'
+import { SandboxApp, type SandboxAppOptions } from '../../src/core/app/app.js'
+import { createHandlers } from '../../src/adapters/msw/handlers.js'
+import { startServer } from '../../src/adapters/server/index.js'
 
 /** A running sandbox behind one runtime; `fetch` takes a path such as `/api/notifications`. */
 export interface Running {

@@ -12,7 +12,7 @@ const config: StorybookConfig = {
     vite.resolve ??= {}
     vite.resolve.alias = {
       ...(vite.resolve.alias as Record<string, string> | undefined),
-      'fleet-sandbox/storybook': fileURLToPath(new URL('../../../src/storybook/index.ts', import.meta.url)),
+      'fleet-sandbox/storybook': fileURLToPath(new URL('../../../src/adapters/storybook/index.ts', import.meta.url)),
     }
     return vite
   },

@@ -1,4 +1,4 @@
-import type { Role } from '../model/accounts.js'
+import type { Role } from './model.js'
 
 /** Every permission a backoffice route may require. */
 export const permissions = [

@@ -1,6 +1,6 @@
-import { HttpError, forbidden, unauthorized } from '../http.js'
+import { HttpError, forbidden, unauthorized } from '../http/reply.js'
 import type { RowOf } from '../store/world.js'
-import type { Sandbox } from '../sandbox.js'
+import type { Sandbox } from '../sandbox/sandbox.js'
 import { type Permission, rolePermissions } from './permissions.js'
 import type { Session } from './sessions.js'
 import { looksLikeJwt, verifyToken } from './tokens.js'

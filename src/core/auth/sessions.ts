@@ -1,5 +1,5 @@
-import { DAY } from '../clock.js'
-import { randomToken } from '../random.js'
+import { DAY } from '../sandbox/clock.js'
+import { randomToken } from '../sandbox/random.js'
 
 /** 30 days, sliding with activity (spec, Authentication rule 4). */
 export const SESSION_TTL_MS = 30 * DAY

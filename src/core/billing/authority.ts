@@ -1,5 +1,5 @@
 import type { DtePendingOptions } from '../../../scenarios/dte-pending.js'
-import type { DteStatus } from '../model/billing.js'
+import type { DteStatus } from './model.js'
 import { rutCheckDigit } from '../seed/chile.js'
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { HttpError } from '../http.js'
-import { dteStatuses } from '../model/billing.js'
+import { HttpError } from '../http/reply.js'
+import { dteStatuses } from './model.js'
 import { type DteEvent, type DteState, dteLifecycle } from './dte-lifecycle.js'
 
 const U = 'SII_UPLOAD_UNCERTAIN'

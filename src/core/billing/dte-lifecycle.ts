@@ -1,4 +1,4 @@
-import type { DteStatus } from '../model/billing.js'
+import type { DteStatus } from './model.js'
 import { Lifecycle } from './lifecycle.js'
 
 export const dteEvents = ['upload', 'sync', 'resolve', 'new-emission'] as const

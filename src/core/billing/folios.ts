@@ -1,4 +1,4 @@
-import { conflict } from '../http.js'
+import { conflict } from '../http/reply.js'
 
 export interface FolioRange {
   from: number

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { HttpError } from '../http.js'
-import { invoiceStatuses } from '../model/billing.js'
+import { HttpError } from '../http/reply.js'
+import { invoiceStatuses } from './model.js'
 import { invoiceEvents, invoiceLifecycle } from './invoice-lifecycle.js'
 
 /** What the table must say, row by row: the targets an event may reach, or its refusal. */

@@ -1,4 +1,4 @@
-import type { InvoiceStatus } from '../model/billing.js'
+import type { InvoiceStatus } from './model.js'
 import { Lifecycle } from './lifecycle.js'
 
 export const invoiceEvents = ['publish', 'emit-dte', 'send-email', 'register-payment'] as const

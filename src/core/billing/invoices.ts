@@ -1,6 +1,6 @@
-import { conflict, unprocessable } from '../http.js'
-import type { Invoice, paymentMethods } from '../model/billing.js'
-import type { RouteContext } from '../route.js'
+import { conflict, unprocessable } from '../http/reply.js'
+import type { Invoice, paymentMethods } from './model.js'
+import type { RouteContext } from '../app/route.js'
 import { invoiceLifecycle } from './invoice-lifecycle.js'
 
 export type BillingContext = Pick<RouteContext, 'sandbox' | 'scenario' | 'fault'>

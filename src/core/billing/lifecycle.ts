@@ -1,4 +1,4 @@
-import { HttpError } from '../http.js'
+import { HttpError } from '../http/reply.js'
 
 /**
  * One row of a transition table: what an event does in a state. `to` lists the states it may

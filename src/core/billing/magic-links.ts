@@ -1,8 +1,8 @@
 import { signToken } from '../auth/tokens.js'
-import { unauthorized } from '../http.js'
+import { unauthorized } from '../http/reply.js'
 import type { RowOf } from '../store/world.js'
-import { randomToken } from '../random.js'
-import type { Sandbox } from '../sandbox.js'
+import { randomToken } from '../sandbox/random.js'
+import type { Sandbox } from '../sandbox/sandbox.js'
 
 /** Assumed lifetimes (the spec does not show them): a link for 15 minutes, a portal token for 12 hours. */
 export const MAGIC_LINK_TTL_MS = 15 * 60_000

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
-import type { Reply } from '../http.js'
-import type { RouteContext } from '../route.js'
-import type { Sandbox } from '../sandbox.js'
+import type { Reply } from '../http/reply.js'
+import type { RouteContext } from '../app/route.js'
+import type { Sandbox } from '../sandbox/sandbox.js'
 
 /**
  * A scenario: one file in `scenarios/`. It may change state when it turns on (`activate`),

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { tableSchemas, type TableName } from '../model/index.js'
-import { notificationSchema } from '../model/notifications.js'
+import { tableSchemas, type TableName } from '../store/collections.js'
+import { notificationSchema } from '../notifications/model.js'
 import { formatRut, rutCheckDigit } from './chile.js'
-import { seedWorld } from './index.js'
+import { seedWorld } from './seed.js'
 
 const now = Date.parse('2026-11-22T12:00:00Z')
 

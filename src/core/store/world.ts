@@ -1,7 +1,7 @@
 import type { z } from 'zod'
-import { tableSchemas, type TableName } from '../model/index.js'
-import { notificationSchema } from '../model/notifications.js'
-import { NotificationIndex, type NotificationEntry } from './notification-index.js'
+import { tableSchemas, type TableName } from './collections.js'
+import { notificationSchema } from '../notifications/model.js'
+import { NotificationIndex, type NotificationEntry } from '../notifications/store.js'
 import { Table } from './table.js'
 
 export type Tables = { [K in TableName]: Table<(typeof tableSchemas)[K]> }

@@ -1,0 +1,191 @@
+import { type SetupWorker, setupWorker } from 'msw/browser'
+import type { SandboxApp, SandboxAppOptions } from '../../core/app/app.js'
+import { servedRoutes } from '../../core/app/route.js'
+import { routes as allRoutes } from '../../core/app/route-table.js'
+import type { Sandbox } from '../../core/sandbox/sandbox.js'
+import type { ActiveScenario } from '../../core/scenarios/define.js'
+import { createHandlers, type HandlerApp } from '../msw/handlers.js'
+import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
+import { Saver } from './saver.js'
+import { mark, prepare } from './resume.js'
+import { StateStore } from './store.js'
+
+export type { ActiveScenario } from '../../core/scenarios/define.js'
+export type { Sandbox } from '../../core/sandbox/sandbox.js'
+export type { Size } from '../../core/seed/seed.js'
+export { SandboxApp } from '../../core/app/app.js'
+
+export type { ScenarioInput } from '../msw/options.js'
+
+export interface StartSandboxOptions extends MswSandboxOptions {
+  /** Keep the state across reloads (default on); a string names the saved state, for several apps on one origin. */
+  persist?: boolean | string
+  /** Where `mockServiceWorker.js` is served (default `/mockServiceWorker.js`). */
+  serviceWorkerUrl?: string
+  /** No console messages. */
+  quiet?: boolean
+}
+
+export interface SandboxHandle {
+  readonly app: SandboxApp
+  readonly worker: SetupWorker
+  /** Whether this start resumed a state saved by an earlier page. */
+  readonly resumed: boolean
+  /** The default sandbox: records, clock, sessions, journal, outbox. */
+  sandbox(): Sandbox
+  /** Stops answering requests (the state is saved first). */
+  stop(): Promise<void>
+  /** Like `POST /__sandbox/reset`: fresh data for `seed` (default: the current one); scenarios, clock, journal and outbox cleared. */
+  reset(seed?: number): Promise<void>
+  /** Like `PUT /__sandbox/scenarios`: exactly these scenarios are active; none is healthy. */
+  use(...scenarios: ScenarioInput[]): Promise<void>
+  /** Saves the state now (it is also saved after every write and when the page is hidden). */
+  save(): Promise<void>
+}
+
+const URL_PARAM = 'sandbox-scenario'
+let current: SandboxHandle | undefined
+let starting: Promise<unknown> = Promise.resolve()
+
+/**
+ * Starts the sandbox in this page: an MSW service worker answers the API with the same
+ * handlers as the Node server. Resolves once the worker controls the page and the state is
+ * ready (resumed or fresh), so the app can render and fetch right after it.
+ */
+export function startSandbox(options: StartSandboxOptions = {}): Promise<SandboxHandle> {
+  if (typeof window === 'undefined' || typeof navigator === 'undefined') {
+    return Promise.reject(new Error('startSandbox runs in a browser page; in Node tests use setupSandboxServer from fleet-sandbox/node'))
+  }
+  // One sandbox per page: a second start (React strict mode, hot reload) waits for the first, then replaces it.
+  const run = starting.then(() => start(options))
+  starting = run.catch(() => undefined)
+  return run
+}
+
+async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
+  await current?.stop()
+  const seed = options.seed ?? 1
+  const startup = scenarioList(options.scenario, 'scenario')
+  const fromUrl = scenariosFromUrl(location.search)
+  const appOptions: SandboxAppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios: startup, strict: options.strict, control: {} }
+  const fingerprint = JSON.stringify({ seed, now: options.now ?? null, size: options.size ?? null, notifications: options.notifications ?? null, scenarios: startup })
+  const persist = options.persist !== false && StateStore.available()
+  const store = persist ? new StateStore(typeof options.persist === 'string' ? options.persist : 'default') : undefined
+
+  // Reading the saved state and installing the worker happen on other threads: both start
+  // before the state is built, which keeps this one busy. Requests wait for the state.
+  const saved = store?.load().catch((error: unknown) => void console.warn('fleet-sandbox: the saved state could not be read; starting fresh.', error))
+  const ready = deferred<SandboxApp>()
+  let saver: Saver | undefined
+  const worker = setupWorker(...createHandlers(pendingApp(appOptions, ready.promise), { origins: options.origins, clientAddress: 'page' }))
+  worker.events.on('response:mocked', ({ request }) => saver?.schedule(request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write'))
+  const workerUrl = options.serviceWorkerUrl ?? '/mockServiceWorker.js'
+  const controlling = worker.start({ serviceWorker: { url: workerUrl }, onUnhandledRequest: options.onUnhandledRequest ?? 'bypass', quiet: options.quiet }).then(controlled, (error: Error) => {
+    throw new Error(`fleet-sandbox: the service worker at ${workerUrl} did not start (${error.message}). Write it with \`npx fleet-sandbox init <publicDir>\` into the folder served at the app's root, or pass serviceWorkerUrl.`)
+  })
+  controlling.catch(() => undefined) // awaited below, after the state
+
+  let app: SandboxApp
+  let sandbox: Sandbox
+  let resumed: boolean
+  try {
+    await registering()
+    let base: number | undefined
+    ;({ app, sandbox, resumed, base } = await prepare(appOptions, await saved, fingerprint))
+    if (fromUrl) sandbox.setScenarios(fromUrl)
+    saver = store && new Saver(store, () => sandbox, fingerprint, base)
+    // A fresh world is saved at once, as the instant it was seeded at (a few kilobytes): without
+    // `now` its dates follow the real time, so a reload must not seed another.
+    if (saver && !resumed) void saver.fresh(sandbox.seededAt)
+    else if (saver && fromUrl) saver.schedule('write')
+    ready.resolve(app)
+    await controlling
+    mark('controlling')
+  } catch (error) {
+    ready.reject(error)
+    void controlling.then(() => worker.stop(), () => undefined)
+    store?.close()
+    throw error
+  }
+
+  const onHide = () => saver?.hidden()
+  const onVisibility = () => (document.visibilityState === 'hidden' ? saver?.hidden() : saver?.shown())
+  if (saver) {
+    addEventListener('pagehide', onHide)
+    document.addEventListener('visibilitychange', onVisibility)
+  }
+  if (!options.quiet) {
+    const active = sandbox.active.map((a) => a.name).join(', ') || 'none (healthy)'
+    console.info(`fleet-sandbox: ${resumed ? 'resumed the saved state' : 'fresh state'}, seed ${sandbox.seed}, clock ${sandbox.iso()}, scenarios: ${active}${persist ? '' : ' (not persisted)'}`)
+  }
+
+  let stopped = false
+  const handle: SandboxHandle = {
+    app,
+    worker,
+    resumed,
+    sandbox: () => (saver?.touched(), sandbox),
+    async stop() {
+      if (stopped) return
+      stopped = true
+      removeEventListener('pagehide', onHide)
+      document.removeEventListener('visibilitychange', onVisibility)
+      worker.stop()
+      await saver?.save(true)
+      store?.close()
+      if (current === handle) current = undefined
+    },
+    async reset(nextSeed) {
+      await sandbox.reset(nextSeed ?? sandbox.seed)
+      for (const id of app.sandboxes.ids()) app.sandboxes.drop(id)
+      await saver?.save(true)
+    },
+    async use(...scenarios) {
+      sandbox.setScenarios(scenarioList(scenarios, 'use'))
+      await saver?.save(true)
+    },
+    save: async () => saver?.save(true),
+  }
+  current = handle
+  return handle
+}
+
+/** The app as the handlers see it while its state is prepared: the same routes; requests wait for the state. */
+function pendingApp(options: SandboxAppOptions, app: Promise<SandboxApp>): HandlerApp {
+  return {
+    routes: servedRoutes(allRoutes, options),
+    handle: async (route, request, params, meta) => (await app).handle(route, request, params, meta),
+  }
+}
+
+/** Resolves once MSW has asked the browser for the worker (it does so first thing): the browser installs it on its own from there. */
+async function registering(): Promise<void> {
+  await navigator.serviceWorker?.getRegistrations().catch(() => undefined)
+}
+
+function deferred<T>() {
+  let resolve!: (value: T) => void
+  let reject!: (error: unknown) => void
+  const promise = new Promise<T>((yes, no) => ((resolve = yes), (reject = no)))
+  promise.catch(() => undefined) // a failed start is reported by startSandbox; waiting requests fail with it
+  return { promise, resolve, reject }
+}
+
+/** `?sandbox-scenario=a,b` sets the active scenarios, like `PUT /__sandbox/scenarios`; an empty value is healthy. */
+export function scenariosFromUrl(search: string): ActiveScenario[] | undefined {
+  const value = new URLSearchParams(search).get(URL_PARAM)
+  return value === null ? undefined : scenarioList(value, `?${URL_PARAM}`)
+}
+
+async function controlled(registration: ServiceWorkerRegistration | undefined): Promise<void> {
+  const sw = navigator.serviceWorker
+  // Without service workers (an insecure origin) MSW patches fetch in the page instead.
+  if (!sw || !registration || sw.controller) return
+  if (!location.href.startsWith(registration.scope)) {
+    throw new Error(`fleet-sandbox: the worker's scope ${registration.scope} does not cover this page (${location.href}); serve mockServiceWorker.js from the app's root or a folder above the page`)
+  }
+  await new Promise<void>((resolve) => {
+    sw.addEventListener('controllerchange', () => resolve(), { once: true })
+    if (sw.controller) resolve()
+  })
+}

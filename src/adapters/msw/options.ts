@@ -1,0 +1,32 @@
+import type { UnhandledRequestStrategy } from 'msw'
+import { parseScenario, parseScenarioList } from '../../core/sandbox/sandbox.js'
+import type { ActiveScenario } from '../../core/scenarios/define.js'
+import type { Size } from '../../core/seed/seed.js'
+
+/** A scenario by name, or with options: `'rate-limited'`, `{ name: 'slow', options: { ms: 300 } }`. */
+export type ScenarioInput = string | { name: string; options?: Record<string, unknown> }
+
+/** What every MSW-based entry (browser worker, msw/node) is started with. */
+export interface MswSandboxOptions {
+  /** Seed of the generated data (default 1). */
+  seed?: number
+  /** ISO date-time the sandbox clock starts at (default: the real time). */
+  now?: string
+  /** Scenarios active at start: `'a,b'` (with `;key=value` options) or a list. */
+  scenario?: string | ScenarioInput[]
+  /** `small`, `medium` or `large`. */
+  size?: Size
+  /** Exact number of notifications of the demo client, instead of `size`. */
+  notifications?: number
+  /** Origins to answer (`https://api.example.com`); default: `/api/...` and `/__sandbox/...` on any origin. */
+  origins?: string[]
+  /** Serve only what the spec documents. */
+  strict?: boolean
+  /** What MSW does with requests no route matches. */
+  onUnhandledRequest?: UnhandledRequestStrategy
+}
+
+export function scenarioList(input: string | ScenarioInput[] | undefined, field = 'scenario'): ActiveScenario[] {
+  if (typeof input === 'string') return parseScenarioList(input, field)
+  return (input ?? []).map((s, i) => parseScenario(s, `${field}.${i}`))
+}

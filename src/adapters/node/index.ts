@@ -1,0 +1,78 @@
+import { type SetupServer, setupServer } from 'msw/node'
+import { SandboxApp } from '../../core/app/app.js'
+import type { Sandbox } from '../../core/sandbox/sandbox.js'
+import { createHandlers } from '../msw/handlers.js'
+import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
+
+export type { ActiveScenario } from '../../core/scenarios/define.js'
+export type { Sandbox } from '../../core/sandbox/sandbox.js'
+export type { Size } from '../../core/seed/seed.js'
+export { SandboxApp } from '../../core/app/app.js'
+export { createHandlers } from '../msw/handlers.js'
+
+export type { ScenarioInput } from '../msw/options.js'
+
+/** `size` defaults to `small` here (tests start fast) and `onUnhandledRequest` to `warn`. */
+export interface SandboxServerOptions extends MswSandboxOptions {
+  /** Who calls when there is no token (the `rate-limited` key); default `127.0.0.1`. */
+  clientAddress?: string
+}
+
+export interface SandboxServer {
+  /** The msw/node server, for `server.use(...)` overrides of your own. */
+  readonly server: SetupServer
+  readonly app: SandboxApp
+  /** Starts intercepting and seeds the world: `beforeAll(sandbox.listen)`. */
+  listen(): Promise<void>
+  /** Stops intercepting: `afterAll(sandbox.close)`. */
+  close(): void
+  /** Back to the configured world (seed and scenarios), drops `x-sandbox-id` worlds and `server.use` overrides: `afterEach(sandbox.reset)`. */
+  reset(): Promise<void>
+  /** Exactly these scenarios are active until the next `reset()`; none is healthy. */
+  use(...scenarios: ScenarioInput[]): void
+  /** The default sandbox: journal, outbox, clock, records. */
+  sandbox(): Sandbox
+  /** The sandbox an `x-sandbox-id` selects (created from the same seed on first use). */
+  isolated(id: string): Promise<Sandbox>
+}
+
+/**
+ * The sandbox as the test double of a vitest or jest suite: `msw/node` answers the API in the
+ * test process with the same handlers as the server and the browser worker.
+ */
+export function setupSandboxServer(options: SandboxServerOptions = {}): SandboxServer {
+  const seed = options.seed ?? 1
+  const scenarios = scenarioList(options.scenario)
+  const app = new SandboxApp({ seed, now: options.now, size: options.notifications === undefined ? (options.size ?? 'small') : undefined, notifications: options.notifications, scenarios, strict: options.strict, control: {} })
+  const server = setupServer(...createHandlers(app, { origins: options.origins, clientAddress: options.clientAddress ?? '127.0.0.1' }))
+  let ready: Sandbox | undefined
+
+  const current = (): Sandbox => {
+    if (!ready) throw new Error('fleet-sandbox/node: call `await listen()` first (beforeAll(sandbox.listen))')
+    return ready
+  }
+
+  return {
+    server,
+    app,
+    async listen() {
+      ready = await app.ready()
+      server.listen({ onUnhandledRequest: options.onUnhandledRequest ?? 'warn' })
+    },
+    close() {
+      server.close()
+    },
+    async reset() {
+      server.resetHandlers()
+      const sandbox = current()
+      await sandbox.reset(seed)
+      sandbox.setScenarios(scenarios)
+      for (const id of app.sandboxes.ids()) app.sandboxes.drop(id)
+    },
+    use(...list) {
+      current().setScenarios(scenarioList(list, 'use'))
+    },
+    sandbox: current,
+    isolated: (id) => app.sandboxes.get(id),
+  }
+}

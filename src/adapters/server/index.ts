@@ -1,0 +1,48 @@
+import { type ServerType, serve } from '@hono/node-server'
+import type { AddressInfo } from 'node:net'
+import { SandboxApp, type SandboxAppOptions } from '../../core/app/app.js'
+import { createHonoApp } from './app.js'
+
+export { createHonoApp } from './app.js'
+
+export interface ServerOptions extends SandboxAppOptions {
+  port?: number
+  host?: string
+}
+
+export interface RunningServer {
+  app: SandboxApp
+  url: string
+  port: number
+  close(): Promise<void>
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/
+
+export const isLoopback = (host: string) => LOOPBACK.test(host)
+
+/** Starts the Hono server; resolves once it listens and the default sandbox is seeded. */
+export async function startServer(options: ServerOptions = { seed: 1 }): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1'
+  if (!isLoopback(host) && options.control !== false && !options.control?.token) {
+    throw new Error(`--host ${host} is not loopback: the control API needs --control-token T, or turn it off with --no-control`)
+  }
+  const app = new SandboxApp(options)
+  await app.ready()
+  const hono = createHonoApp(app)
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const s = serve({ fetch: hono.fetch, port: options.port ?? 4010, hostname: host }, () => resolve(s))
+    s.once('error', reject)
+  })
+  const port = (server.address() as AddressInfo).port
+  const shown = host.includes(':') ? `[${host}]` : host
+  return {
+    app,
+    url: `http://${shown}:${port}`,
+    port,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
+    }),
+  }
+}

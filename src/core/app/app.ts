@@ -1,0 +1,200 @@
+import { bearerToken, requirePermission, resolvePrincipal } from '../auth/principal.js'
+import { HttpError, type Reply, badRequest, errorBody, notFound, toResponse, unauthorized } from '../http/reply.js'
+import { queryObject, readForm, readJson, validate } from '../http/request.js'
+import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
+import { routes as allRoutes } from './route-table.js'
+import { PANEL_ROUTE_ID } from '../control/panel.js'
+import { parseScenarioList, type Sandbox, scenarioRegistry } from '../sandbox/sandbox.js'
+import { Sandboxes, type SandboxesOptions, sandboxIdOf, validSandboxId } from '../sandbox/sandboxes.js'
+import type { ActiveScenario, ScenarioDefinition } from '../scenarios/define.js'
+
+export interface SandboxAppOptions extends SandboxesOptions {
+  /** Serve only what the spec documents: assumed routes answer 404. */
+  strict?: boolean
+  /** Control API: open, guarded by a token (`x-sandbox-control-token`), or off. */
+  control?: { token?: string } | false
+  /** Log one line per request. */
+  log?: (line: string) => void
+}
+
+export interface RequestMeta {
+  /** Who is calling when there is no token: the client address, or the page in a browser. */
+  clientAddress?: string
+}
+
+export const SCENARIO_HEADER = 'x-sandbox-scenario'
+export const FAULT_HEADER = 'x-sandbox-fault'
+export const CONTROL_TOKEN_HEADER = 'x-sandbox-control-token'
+
+interface Applied {
+  def: ScenarioDefinition
+  options: Record<string, unknown>
+}
+
+/**
+ * The runtime-free core: the route table, the sandboxes, and `handle`, the one pipeline every
+ * runtime (Hono server, MSW worker, msw/node) sends a matched request through.
+ */
+export class SandboxApp {
+  readonly sandboxes: Sandboxes
+  readonly routes: RouteDef[]
+  readonly #queries = new Map<RouteDef, Map<string, RouteContext['query']>>()
+
+  constructor(readonly options: SandboxAppOptions) {
+    this.sandboxes = new Sandboxes(options)
+    this.routes = servedRoutes(allRoutes, options)
+  }
+
+  ready(): Promise<Sandbox> {
+    return this.sandboxes.default
+  }
+
+  async handle(route: RouteDef, request: Request, params: Record<string, string>, meta: RequestMeta = {}): Promise<Response> {
+    const started = performance.now()
+    const url = new URL(request.url)
+    const faults: string[] = []
+    let sandbox: Sandbox | undefined
+    let reply: Reply
+    try {
+      const id = sandboxIdOf(request)
+      if (id && !validSandboxId(id)) throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
+      sandbox = await this.sandboxes.acquire(id)
+      reply = await this.#run(route, request, url, params, sandbox, faults, meta)
+    } catch (error) {
+      reply = errorReply(route, error)
+    } finally {
+      if (sandbox) this.sandboxes.release(sandbox)
+    }
+    const headers: Record<string, string> = { ...reply.headers }
+    if (faults.length) headers[FAULT_HEADER] = [...new Set(faults)].join(',')
+    if (route.assumed) headers['x-sandbox-assumed'] = 'true'
+    const durationMs = Math.round((performance.now() - started) * 100) / 100
+    if (sandbox && route.auth.kind !== 'control') {
+      sandbox.journal.add({ method: request.method, path: url.pathname, query: url.search, status: reply.status, faults: [...new Set(faults)], durationMs, at: sandbox.iso() })
+    }
+    this.options.log?.(`${request.method} ${url.pathname}${url.search} ${reply.status} ${durationMs}ms${faults.length ? ` [${faults.join(',')}]` : ''}`)
+    return toResponse({ ...reply, headers })
+  }
+
+  /**
+   * Scenarios in force for a request: the sandbox's plus those its header names (the header's
+   * options win for a name in both), in the order of their `order`.
+   */
+  scenariosFor(sandbox: Sandbox, request: Request): Applied[] {
+    let active: ActiveScenario[] = sandbox.active
+    const header = request.headers.get(SCENARIO_HEADER)
+    if (header !== null && header.trim() !== '') {
+      const extra = parseScenarioList(header, SCENARIO_HEADER)
+      active = [...active.filter((a) => !extra.some((e) => e.name === a.name)), ...extra]
+    }
+    return active
+      .map((a) => ({ def: scenarioRegistry.get(a.name)!, options: a.options }))
+      .filter((a) => a.def)
+      .sort((a, b) => (a.def.order ?? 50) - (b.def.order ?? 50))
+  }
+
+  async #run(route: RouteDef, request: Request, url: URL, params: Record<string, string>, sandbox: Sandbox, faults: string[], meta: RequestMeta): Promise<Reply> {
+    const control = route.auth.kind === 'control'
+    if (control) this.#checkControl(route, request)
+    const applied = control ? [] : this.scenariosFor(sandbox, request)
+    const ctx: RouteContext = {
+      request, url, params, query: {}, body: undefined, sandbox, route, principal: undefined,
+      clientAddress: meta.clientAddress,
+      now: () => sandbox.clock.now(),
+      scenario: <O>(name: string) => applied.find((a) => a.def.name === name)?.options as O | undefined,
+      fault: (name: string) => void faults.push(name),
+    }
+    let reply: Reply
+    try {
+      reply = await this.#stages(route, ctx, applied, sandbox)
+    } catch (error) {
+      reply = errorReply(route, error)
+    }
+    for (const a of applied) {
+      if (!a.def.after) continue
+      try {
+        reply = await a.def.after(ctx, reply, a.options)
+      } catch (error) {
+        reply = errorReply(route, error)
+      }
+    }
+    return reply
+  }
+
+  async #stages(route: RouteDef, ctx: RouteContext, applied: Applied[], sandbox: Sandbox): Promise<Reply> {
+    for (const a of applied) {
+      const early = await a.def.edge?.(ctx, a.options)
+      if (early) return early
+    }
+    const auth = route.auth
+    if (auth.kind === 'user' || auth.kind === 'portal') {
+      const token = bearerToken(ctx.request)
+      if (!token) throw unauthorized('authorization: a Bearer token is required')
+      ctx.principal = await resolvePrincipal(sandbox, token, auth.kind)
+      if (auth.kind === 'user') requirePermission(ctx.principal, auth.permission)
+      else if (ctx.principal.kind === 'portal' && !ctx.principal.roles.includes(auth.role)) {
+        throw new HttpError(403, `role: the contact needs the functional role "${auth.role}"`)
+      }
+    }
+    if (route.params) ctx.params = validate(route.params, ctx.params, 'path')
+    if (route.query) ctx.query = this.#validQuery(route, ctx.url.search)
+    if (route.body === 'multipart') ctx.form = await readForm(ctx.request)
+    else if (route.body) ctx.body = validate(route.body, await readJson(ctx.request), 'body')
+    for (const a of applied) {
+      const early = await a.def.before?.(ctx, a.options)
+      if (early) return early
+    }
+    return ctx.request.method === 'GET' ? route.handler(ctx) : sandbox.exclusive(() => route.handler(ctx))
+  }
+
+  /**
+   * A list page asks the same few queries again and again: keep each route's last validated
+   * ones (zod was a tenth of a list request). Frozen, because every request shares them; no
+   * query schema depends on the time or chance.
+   */
+  #validQuery(route: RouteDef, search: string): RouteContext['query'] {
+    let cache = this.#queries.get(route)
+    if (!cache) this.#queries.set(route, (cache = new Map()))
+    const hit = cache.get(search)
+    if (hit) return hit
+    const query = deepFreeze(validate(route.query!, queryObject(new URLSearchParams(search)), 'query'))
+    if (cache.size >= QUERY_CACHE_SIZE) cache.delete(cache.keys().next().value!)
+    cache.set(search, query)
+    return query
+  }
+
+  #checkControl(route: RouteDef, request: Request): void {
+    const token = (this.options.control || undefined)?.token
+    // The panel page holds no state and a browser cannot add headers to a navigation; its
+    // script asks for the token and sends it with every call.
+    if (route.id === PANEL_ROUTE_ID) return
+    if (token && request.headers.get(CONTROL_TOKEN_HEADER) !== token) {
+      throw new HttpError(401, `${CONTROL_TOKEN_HEADER}: the control API needs the token given with --control-token`)
+    }
+  }
+}
+
+const QUERY_CACHE_SIZE = 256
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const v of Object.values(value)) deepFreeze(v)
+  }
+  return value
+}
+
+export function errorReply(route: Pick<RouteDef, 'errorShape'> | undefined, error: unknown): Reply {
+  const e = error instanceof HttpError ? error : new HttpError(500, 'internal error: the sandbox failed to handle this request')
+  if (!(error instanceof HttpError)) console.error(error)
+  return { status: e.status, body: errorBody(route?.errorShape ?? 'standard', e.status, e.message), headers: e.headers, error: e }
+}
+
+/** 404 and 405 answers for requests no route matches, in the standard error shape. */
+export function unmatched(request: Request, allowed: string[]): Response {
+  const path = new URL(request.url).pathname
+  if (allowed.length) {
+    return toResponse({ status: 405, body: errorBody('standard', 405, `method: ${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`), headers: { allow: allowed.join(', ') } })
+  }
+  return toResponse(errorReply(undefined, notFound(`path: no route ${request.method} ${path}`)))
+}

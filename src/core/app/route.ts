@@ -1,0 +1,73 @@
+import type { z } from 'zod'
+import type { Permission } from '../auth/permissions.js'
+import type { Principal } from '../auth/principal.js'
+import type { ErrorShape, Reply } from '../http/reply.js'
+import type { Sandbox } from '../sandbox/sandbox.js'
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+/**
+ * Who may call a route. `user` is the backoffice surface (session, `atk_` token or agent JWT);
+ * `portal` is the client portal's own token; `control` is the `/__sandbox` API.
+ */
+export type AuthRule =
+  | { kind: 'public' }
+  | { kind: 'user'; permission?: Permission; anyToken?: boolean }
+  | { kind: 'portal'; role: 'invoices' | 'support' }
+  | { kind: 'control' }
+
+export interface RouteContext<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
+  request: Request
+  url: URL
+  params: P
+  query: Q
+  body: B
+  /** The parsed multipart form, for routes whose body is `multipart`. */
+  form?: FormData
+  sandbox: Sandbox
+  route: RouteDef
+  principal: Principal | undefined
+  /** The caller's address when the runtime knows it (the page, in a browser). */
+  clientAddress?: string
+  /** The sandbox clock, in epoch ms. */
+  now(): number
+  /** Options of an active scenario (globally or for this request), or undefined. */
+  scenario<O = Record<string, unknown>>(name: string): O | undefined
+  /** Marks the response as shaped by a scenario (`x-sandbox-fault`). */
+  fault(name: string): void
+}
+
+export interface RouteDef<P = any, Q = any, B = any> {
+  /** OpenAPI operationId, unique in the table. */
+  id: string
+  method: Method
+  /** Hono/MSW syntax: `/api/layers/:id`. */
+  path: string
+  summary: string
+  tag: string
+  auth: AuthRule
+  /** Not documented by the spec: marked `x-sandbox-assumed` and absent with `--strict`. */
+  assumed?: boolean
+  /** Error body shape the spec shows for this route (default `standard`). */
+  errorShape?: ErrorShape
+  params?: z.ZodType<P>
+  query?: z.ZodType<Q>
+  body?: z.ZodType<B> | 'multipart'
+  /** Success status and body schema, for the OpenAPI document. */
+  response?: { status?: number; schema?: z.ZodType; description?: string }
+  /** Other statuses this route answers, for the OpenAPI document. */
+  errors?: Record<number, string>
+  /** Creation, publication, emission, payment, e-mail, messaging or upload (retry guidance rule 3). */
+  effect?: boolean
+  handler: (ctx: RouteContext<P, Q, B>) => Reply | Promise<Reply>
+}
+
+/** Keeps the handler's context typed by the route's schemas. */
+export function defineRoute<P = Record<string, string>, Q = Record<string, unknown>, B = undefined>(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> {
+  return def
+}
+
+/** What a sandbox serves: `--strict` drops assumed routes, `--no-control` the control API. */
+export function servedRoutes(routes: readonly RouteDef[], options: { strict?: boolean; control?: unknown }): RouteDef[] {
+  return routes.filter((r) => !(options.strict && r.assumed) && !(options.control === false && r.auth.kind === 'control'))
+}

@@ -1,0 +1,182 @@
+import * as z from 'zod'
+import type { ErrorShape } from '../http/reply.js'
+import type { RouteDef } from '../app/route.js'
+
+/** Marks a schema (a field, a body) the spec does not document: `x-sandbox-assumed` in the document. */
+export function assumed<T extends z.ZodType>(schema: T, description?: string): T {
+  return schema.meta({ 'x-sandbox-assumed': true, ...(description ? { description } : {}) }) as T
+}
+
+/** The routes a SandboxApp with these options serves (the same rule as its constructor). */
+type Json = Record<string, unknown>
+
+const errorSchemas: Record<string, Json> = {
+  StandardError: {
+    type: 'object', required: ['statusCode', 'message', 'error'],
+    properties: { statusCode: { type: 'integer' }, message: { type: 'string', description: 'Names the field and the rule' }, error: { type: 'string' } },
+  },
+  ErrorText: { type: 'object', required: ['error'], properties: { error: { type: 'string', description: 'Names the field and the rule' } } },
+  MessageText: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
+}
+
+const reasons: Record<number, string> = {
+  400: 'Invalid payload, query or path parameter (the message names the field and the rule)',
+  401: 'Token missing, invalid or expired, or a legacy JWT',
+  403: 'No permission, ownership or role',
+  404: 'Resource missing',
+  409: 'Business conflict',
+  413: 'Body too large',
+  415: 'Unsupported content type',
+  422: 'Validation rule or invalid transition',
+  500: 'Internal error',
+}
+
+function errorRef(shape: ErrorShape, status: number): string {
+  const name = shape === 'message' || (shape === 'error' && status >= 500) ? 'MessageText' : shape === 'error' ? 'ErrorText' : 'StandardError'
+  return `#/components/schemas/${name}`
+}
+
+/** JSON Schema of what a client sends (`input`) or receives (`output`); transforms become `{}`. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json
+  delete out.$schema
+  return withoutSafeBounds(out)
+}
+
+/** zod bounds every integer by ±2^53-1; those bounds say nothing to a reader, so they go. */
+function withoutSafeBounds<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutSafeBounds) as T
+  if (!value || typeof value !== 'object') return value
+  const out: Json = {}
+  for (const [k, v] of Object.entries(value)) {
+    if ((k === 'minimum' || k === 'maximum') && Math.abs(v as number) === Number.MAX_SAFE_INTEGER) continue
+    out[k] = withoutSafeBounds(v)
+  }
+  return out as T
+}
+
+function parameters(route: RouteDef): Json[] {
+  const out: Json[] = []
+  const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1])
+  const path = route.params ? jsonSchema(route.params, 'input') : undefined
+  for (const name of names) {
+    const schema = (path?.properties as Record<string, Json> | undefined)?.[name] ?? { type: 'string' }
+    out.push({ name, in: 'path', required: true, schema })
+  }
+  if (route.query) {
+    const query = jsonSchema(route.query, 'input')
+    const required = new Set((query.required as string[] | undefined) ?? [])
+    for (const [name, schema] of Object.entries((query.properties as Record<string, Json> | undefined) ?? {})) {
+      const param: Json = { name, in: 'query', required: required.has(name), schema }
+      if (schema.type === 'array') Object.assign(param, { style: 'form', explode: true })
+      out.push(param)
+    }
+  }
+  return out
+}
+
+function requestBody(route: RouteDef): Json | undefined {
+  if (!route.body) return undefined
+  if (route.body === 'multipart') {
+    // SANDBOX.md: every multipart route takes its files in the field `file`.
+    return {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: { type: 'object', required: ['file'], properties: { file: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'One or more files, at most 10 MB (10,485,760 bytes) each' } } },
+          encoding: { file: { contentType: 'image/*, application/pdf' } },
+        },
+      },
+    }
+  }
+  return { required: !route.body.safeParse(undefined).success, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } }
+}
+
+function security(route: RouteDef): Json[] {
+  switch (route.auth.kind) {
+    case 'public':
+      return []
+    case 'user':
+      return [{ bearer: [] }]
+    case 'portal':
+      return [{ portalBearer: [] }]
+    case 'control':
+      // Open on loopback; elsewhere the token given with --control-token.
+      return [{ controlToken: [] }, {}]
+  }
+}
+
+/** Statuses the pipeline itself may answer for a route, besides those the route lists. */
+function errorStatuses(route: RouteDef): number[] {
+  const statuses = new Set(Object.keys(route.errors ?? {}).map(Number))
+  if (route.params || route.query || route.body) statuses.add(400)
+  if (route.body) statuses.add(413).add(415)
+  if (route.auth.kind === 'user' || route.auth.kind === 'portal') statuses.add(401)
+  if ((route.auth.kind === 'user' && route.auth.permission) || route.auth.kind === 'portal') statuses.add(403)
+  return [...statuses].sort((a, b) => a - b)
+}
+
+function operation(route: RouteDef): Json {
+  const success = route.response ?? {}
+  const ok: Json = {
+    description: success.description ?? 'Success',
+    content: { 'application/json': success.schema ? { schema: jsonSchema(success.schema, 'output') } : {} },
+  }
+  if (route.assumed) ok.headers = { 'x-sandbox-assumed': { description: 'The specification does not document this operation', schema: { type: 'string', const: 'true' } } }
+  const responses: Json = { [String(success.status ?? 200)]: ok }
+  const shape = route.errorShape ?? 'standard'
+  for (const status of errorStatuses(route)) {
+    responses[String(status)] = {
+      description: route.errors?.[status] ?? reasons[status] ?? 'Error',
+      content: { 'application/json': { schema: { $ref: errorRef(shape, status) } } },
+    }
+  }
+  const op: Json = { operationId: route.id, summary: route.summary, tags: [route.tag] }
+  const params = parameters(route)
+  if (params.length) op.parameters = params
+  const body = requestBody(route)
+  if (body) op.requestBody = body
+  op.responses = responses
+  op.security = security(route)
+  if (route.auth.kind === 'user' && route.auth.permission) op['x-sandbox-permission'] = route.auth.permission
+  if (route.auth.kind === 'portal') op['x-sandbox-portal-role'] = route.auth.role
+  if (route.effect) op['x-sandbox-effect'] = true
+  if (route.assumed) op['x-sandbox-assumed'] = true
+  return op
+}
+
+export interface OpenApiOptions {
+  /** The served origin, for `servers`. */
+  serverUrl?: string
+  strict?: boolean
+}
+
+/** The OpenAPI 3.1 document of a route list: generated from the table, never written by hand. */
+export function openapiDocument(routes: readonly RouteDef[], options: OpenApiOptions = {}): Json {
+  const paths: Record<string, Json> = {}
+  for (const route of routes) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}')
+    paths[path] ??= {}
+    paths[path][route.method.toLowerCase()] = operation(route)
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Fleet Operations Backoffice API (fleet-sandbox)',
+      version: '1.0.0',
+      description: 'Generated from the sandbox route table. Operations and fields the specification does not document carry `x-sandbox-assumed: true`; `--strict` serves only documented operations.',
+    },
+    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: errorSchemas,
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Backoffice: a session token (from set-auth-token), an atk_ API token or an agent JWT (scope service:api)' },
+        portalBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Client portal token (signed JWT carrying clientId and roles), from POST /api/portal/auth/verify' },
+        controlToken: { type: 'apiKey', in: 'header', name: 'x-sandbox-control-token', description: 'Control API token, required when the sandbox is bound to a non-loopback address' },
+      },
+    },
+    'x-sandbox-strict': Boolean(options.strict),
+  }
+}

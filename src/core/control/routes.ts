@@ -1,0 +1,171 @@
+import * as z from 'zod'
+import { AGENT_SCOPE, AGENT_TTL_S, signToken } from '../auth/tokens.js'
+import { checkInstant, parseDuration } from '../sandbox/clock.js'
+import { HttpError, badRequest, notFound, ok } from '../http/reply.js'
+import { readBody } from '../http/request.js'
+import { parseScenario, scenarioRegistry } from '../sandbox/sandbox.js'
+import { defineRoute } from '../app/route.js'
+
+const control = { kind: 'control' } as const
+const tag = 'sandbox control'
+
+const clockReply = (ctx: { sandbox: { clock: { toJSON(): object } } }) => ok(ctx.sandbox.clock.toJSON())
+
+export const health = defineRoute({
+  id: 'sandboxHealth', method: 'GET', path: '/__sandbox/health', tag, auth: control,
+  summary: 'Liveness, seed, sandbox clock and active scenarios',
+  response: { schema: z.object({ status: z.literal('ok'), seed: z.number(), now: z.string(), scenarios: z.array(z.string()), sandbox: z.string() }) },
+  handler: (ctx) => ok({ status: 'ok', seed: ctx.sandbox.seed, now: ctx.sandbox.iso(), scenarios: ctx.sandbox.active.map((a) => a.name), sandbox: ctx.sandbox.id }),
+})
+
+export const listScenarios = defineRoute({
+  id: 'sandboxListScenarios', method: 'GET', path: '/__sandbox/scenarios', tag, auth: control,
+  summary: 'Every scenario: name, description, options (defaults and the active values), whether active',
+  handler(ctx) {
+    return ok({
+      scenarios: [...scenarioRegistry.values()].map((s) => {
+        const active = ctx.sandbox.active.find((a) => a.name === s.name)
+        return { name: s.name, description: s.description, advice: s.advice, options: active?.options ?? s.options.parse({}), schema: z.toJSONSchema(s.options, { io: 'input' }), active: Boolean(active) }
+      }),
+    })
+  },
+})
+
+export const setScenarios = defineRoute({
+  id: 'sandboxSetScenarios', method: 'PUT', path: '/__sandbox/scenarios', tag, auth: control,
+  summary: 'Replace the active scenarios: names or {name, options}; [] is healthy',
+  body: z.object({ active: z.array(z.unknown(), { error: 'must be an array of scenario names or {name, options}' }) }),
+  handler(ctx) {
+    const list = ctx.body.active.map((a, i) => parseScenario(a, `active.${i}`))
+    ctx.sandbox.setScenarios(list)
+    return listScenarios.handler(ctx as never)
+  },
+})
+
+export const reset = defineRoute({
+  id: 'sandboxReset', method: 'POST', path: '/__sandbox/reset', tag, auth: control,
+  summary: 'Fresh data (same seed unless given); clears sessions, scenarios, clock, journal and outbox',
+  body: z.object({ seed: z.number().int().min(0).max(2 ** 31 - 1).optional() }).optional(),
+  async handler(ctx) {
+    await ctx.sandbox.reset(ctx.body?.seed ?? ctx.sandbox.seed)
+    return health.handler(ctx as never)
+  },
+})
+
+export const getClock = defineRoute({
+  id: 'sandboxGetClock', method: 'GET', path: '/__sandbox/clock', tag, auth: control,
+  summary: 'The sandbox clock', response: { schema: z.object({ now: z.string(), frozen: z.boolean() }) },
+  handler: clockReply,
+})
+
+export const moveClock = defineRoute({
+  id: 'sandboxMoveClock', method: 'POST', path: '/__sandbox/clock', tag, auth: control,
+  summary: 'Advance (`{advanceBy: "31d"}` or seconds), set (`{set: ISO}`) or freeze (`{freeze: true}`) the clock',
+  body: z.object({
+    advanceBy: z.union([z.number(), z.string()], { error: 'must be seconds or a duration such as "31d", "2h", "90s"' }).optional(),
+    set: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
+    freeze: z.boolean().optional(),
+  }).refine((b) => b.advanceBy !== undefined || b.set !== undefined || b.freeze !== undefined, 'give advanceBy, set or freeze'),
+  handler(ctx) {
+    const { advanceBy, set, freeze } = ctx.body
+    if (advanceBy !== undefined && set !== undefined) throw badRequest('advanceBy: give either advanceBy or set, not both')
+    const clock = ctx.sandbox.clock
+    // Checked before anything moves, so a refused request leaves the clock as it was.
+    const target = set !== undefined ? checkInstant(Date.parse(set), 'set') : advanceBy !== undefined ? checkInstant(clock.now() + parseDuration(advanceBy), 'advanceBy') : undefined
+    if (freeze !== undefined) clock.freeze(freeze)
+    if (target !== undefined) clock.set(target)
+    return clockReply(ctx)
+  },
+})
+
+export const listRequests = defineRoute({
+  id: 'sandboxListRequests', method: 'GET', path: '/__sandbox/requests', tag, auth: control,
+  summary: 'Request journal (bounded ring), newest last',
+  handler: (ctx) => ok({ requests: ctx.sandbox.journal.list() }),
+})
+
+export const clearRequests = defineRoute({
+  id: 'sandboxClearRequests', method: 'DELETE', path: '/__sandbox/requests', tag, auth: control,
+  summary: 'Empty the request journal',
+  handler: (ctx) => (ctx.sandbox.journal.clear(), ok({ requests: [] })),
+})
+
+export const listOutbox = defineRoute({
+  id: 'sandboxListOutbox', method: 'GET', path: '/__sandbox/outbox', tag, auth: control,
+  summary: 'External effects: e-mails, messages, reset tokens, magic links, uploads to the tax authority',
+  query: z.object({ kind: z.enum(['email', 'message', 'password-reset', 'magic-link', 'sii-upload']).optional(), to: z.string().optional() }),
+  handler(ctx) {
+    const { kind, to } = ctx.query
+    return ok({ outbox: ctx.sandbox.outbox.list().filter((e) => (!kind || e.kind === kind) && (!to || e.to === to)) })
+  },
+})
+
+export const clearOutbox = defineRoute({
+  id: 'sandboxClearOutbox', method: 'DELETE', path: '/__sandbox/outbox', tag, auth: control,
+  summary: 'Empty the outbox',
+  handler: (ctx) => (ctx.sandbox.outbox.clear(), ok({ outbox: [] })),
+})
+
+export const getSnapshot = defineRoute({
+  id: 'sandboxGetSnapshot', method: 'GET', path: '/__sandbox/snapshot', tag, auth: control,
+  summary: 'The whole state as one JSON object keyed by collection name',
+  handler: (ctx) => ok(ctx.sandbox.snapshot()),
+})
+
+/** Snapshots outgrow the 1 MB JSON limit (a medium world is about 2.5 MB, a large one about 60 MB). */
+export const SNAPSHOT_LIMIT = 256 * 1_048_576
+
+export const putSnapshot = defineRoute({
+  id: 'sandboxPutSnapshot', method: 'PUT', path: '/__sandbox/snapshot', tag, auth: control,
+  summary: 'Restore a snapshot taken with GET (up to 256 MB); a malformed one is a 400 naming the field and changes nothing',
+  async handler(ctx) {
+    const type = ctx.request.headers.get('content-type')
+    if (type && !/json/i.test(type)) throw new HttpError(415, `content-type: must be application/json, got ${type}`)
+    const bytes = await readBody(ctx.request, SNAPSHOT_LIMIT)
+    if (bytes.byteLength === 0) throw badRequest('body: a snapshot object is required')
+    let snapshot: unknown
+    try {
+      snapshot = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+    } catch (error) {
+      throw badRequest(`body: must be valid UTF-8 JSON (${(error as Error).message})`)
+    }
+    await ctx.sandbox.restore(snapshot)
+    return health.handler(ctx as never)
+  },
+})
+
+export const agentToken = defineRoute({
+  id: 'sandboxAgentToken', method: 'POST', path: '/__sandbox/tokens/agent', tag, auth: control,
+  summary: 'An agent JWT for a user (scope service:api, 1 hour), as the MCP server would obtain',
+  body: z.object({ email: z.string().trim().toLowerCase().pipe(z.email('must be a valid e-mail address')) }),
+  response: { schema: z.object({ token: z.string(), expiresAt: z.string(), scope: z.string() }) },
+  async handler(ctx) {
+    const user = ctx.sandbox.world.tables.users.all().find((u) => u.email === ctx.body.email)
+    if (!user) throw notFound(`email: no user with e-mail ${ctx.body.email}`)
+    const nowS = Math.floor(ctx.now() / 1000)
+    const token = await signToken(ctx.sandbox.signingKey, { kind: 'agent', sub: user.id, clientId: user.clientId, scope: AGENT_SCOPE, exp: 0 }, nowS, AGENT_TTL_S)
+    return ok({ token, expiresAt: new Date((nowS + AGENT_TTL_S) * 1000).toISOString(), scope: AGENT_SCOPE })
+  },
+})
+
+/** Extension: the isolated sandboxes alive in this process (not the default one). */
+export const listSandboxes = defineRoute({
+  id: 'sandboxListSandboxes', method: 'GET', path: '/__sandbox/sandboxes', tag, auth: control,
+  summary: 'Isolated sandboxes alive (x-sandbox-id), least recently used first, and the idle time that drops them',
+  handler: (ctx) => ok({ idleMs: ctx.sandbox.registry.idleMs, sandboxes: ctx.sandbox.registry.list() }),
+})
+
+/** Extension: an e2e worker drops its sandbox when done instead of waiting for idle eviction. */
+export const dropSandbox = defineRoute({
+  id: 'sandboxDropSandbox', method: 'DELETE', path: '/__sandbox/sandboxes/:id', tag, auth: control,
+  summary: 'Drop an isolated sandbox and its state; the next request with its id starts fresh',
+  params: z.object({ id: z.string().regex(/^[\w.:-]{1,128}$/, 'must be 1 to 128 letters, digits, ".", ":", "_" or "-"') }),
+  handler(ctx) {
+    const { id } = ctx.params
+    if (id === 'default') throw badRequest('id: the default sandbox cannot be dropped; use POST /__sandbox/reset')
+    if (!ctx.sandbox.registry.drop(id)) throw notFound(`id: no isolated sandbox ${id}`)
+    return ok({ idleMs: ctx.sandbox.registry.idleMs, sandboxes: ctx.sandbox.registry.list() })
+  },
+})
+
+export const controlRoutes = [health, listScenarios, setScenarios, reset, getClock, moveClock, listRequests, clearRequests, listOutbox, clearOutbox, getSnapshot, putSnapshot, agentToken, listSandboxes, dropSandbox]

@@ -1,0 +1,89 @@
+import { badRequest } from '../http/reply.js'
+
+/**
+ * The sandbox clock: starts at `start` and runs at real pace, shifted by whatever tests
+ * advance or set. It never sleeps; moving time is arithmetic. `freeze` stops the pace so a
+ * test can read the same instant twice.
+ */
+export class Clock {
+  #base: number
+  #realAtBase: number
+  #frozen: boolean
+
+  constructor(start: number, private readonly realNow: () => number = Date.now, frozen = false) {
+    this.#base = start
+    this.#realAtBase = realNow()
+    this.#frozen = frozen
+  }
+
+  now(): number {
+    return this.#frozen ? this.#base : this.#base + (this.realNow() - this.#realAtBase)
+  }
+
+  iso(): string {
+    return new Date(this.now()).toISOString()
+  }
+
+  set(epochMs: number): void {
+    this.#base = epochMs
+    this.#realAtBase = this.realNow()
+  }
+
+  advance(ms: number): void {
+    this.set(this.now() + ms)
+  }
+
+  freeze(frozen: boolean): void {
+    this.set(this.now())
+    this.#frozen = frozen
+  }
+
+  get frozen(): boolean {
+    return this.#frozen
+  }
+
+  toJSON() {
+    return { now: this.iso(), frozen: this.#frozen }
+  }
+}
+
+const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
+
+/** `"31d"`, `"1h30m"`, `"90s"` or a number of seconds, as `advanceBy` accepts. */
+export function parseDuration(value: unknown, field = 'advanceBy'): number {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || value < 0) throw badRequest(`${field}: must be a non-negative number of seconds`)
+    return value * 1000
+  }
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw badRequest(`${field}: must be seconds or a duration such as "31d", "2h", "90s"`)
+  }
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/gy
+  let total = 0
+  let consumed = 0
+  for (let m = re.exec(value); m; m = re.exec(value)) {
+    total += Number(m[1]) * units[m[2]]
+    consumed = re.lastIndex
+  }
+  if (consumed !== value.length) {
+    throw badRequest(`${field}: "${value}" is not a duration; use numbers with ms, s, m, h, d or w, such as "31d"`)
+  }
+  return total
+}
+
+export const DAY = 86_400_000
+
+/** Compares ISO 8601 instants of one format (as text, which orders them); `byTime(b.at, a.at)` sorts newest first. */
+export const byTime = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+/** Instants the clock may show: JWT times and ISO dates both hold between these. */
+const EARLIEST = 0
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z')
+
+/** A 400 naming `field` unless `epochMs` lies between 1970 and the year 9999. */
+export function checkInstant(epochMs: number, field: string): number {
+  if (!Number.isFinite(epochMs) || epochMs < EARLIEST || epochMs > LATEST) {
+    throw badRequest(`${field}: the clock must stay between 1970-01-01 and 9999-12-31`)
+  }
+  return epochMs
+}
