@@ -1,4 +1,8 @@
 import { defineConfig } from 'vitest/config'
+import { generateScenarioIndex } from './scripts/gen-scenarios.mjs'
+
+// A scenario file added since the last build is seen at once.
+generateScenarioIndex()
 
 export default defineConfig({
   test: {

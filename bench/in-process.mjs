@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 // Section 3, run as its own process: the filtered list through msw/node (the test-double use)
 // and through MSW's getResponse bridge, with no socket. Prints one JSON line.
 // Usage: node bench/in-process.mjs <root> <notifications> <seconds> <warmupSeconds> <concurrency>
@@ -12,11 +13,19 @@ const [notifications, seconds, warmupSeconds, concurrency] = figures.map(Number)
 const ORIGIN = 'http://sandbox.test'
 const PATH = '/api/notifications?types=geofence&status=unreviewed&page=1&limit=50'
 
-const { SandboxApp } = await import(pathToFileURL(join(root, 'dist/src/core/app/app.js')).href)
-const { createHandlers } = await import(pathToFileURL(join(root, 'dist/src/adapters/msw/handlers.js')).href)
+// Older trees (compared with --root) had no sandbox-app.js and kept the adapters in src/msw.
+const load = async (...paths) => {
+  for (const p of paths) if (existsSync(join(root, p))) return import(pathToFileURL(join(root, p)).href)
+  throw new Error(`none of ${paths.join(', ')} in ${root}`)
+}
+const { createSandboxApp } = await load('dist/src/sandbox-app.js').catch(async () => {
+  const { SandboxApp } = await load('dist/src/core/app.js')
+  return { createSandboxApp: (o) => new SandboxApp(o) }
+})
+const { createHandlers } = await load('dist/src/adapters/msw/handlers.js', 'dist/src/msw/handlers.js')
 
 const seeding = performance.now()
-const app = new SandboxApp({ seed: 1, notifications })
+const app = createSandboxApp({ seed: 1, notifications })
 await app.ready()
 const seededMs = performance.now() - seeding
 const handlers = createHandlers(app)

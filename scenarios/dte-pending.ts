@@ -11,11 +11,14 @@ export type DtePendingOptions = z.infer<typeof options>
 
 /**
  * The tax authority takes its time: a DTE with a TrackID stays SII_PENDING for `pendingSyncs`
- * syncs, then settles as `outcome`. The billing code reads these options (src/core/billing/authority.ts).
+ * syncs, then settles as `outcome` (the authority's `sync` hook, src/core/billing/authority.ts).
  */
 export default defineScenario({
   name: 'dte-pending',
   description: 'emission ends in SII_PENDING with a TrackID; sync reports pending pendingSyncs times, then the outcome; no re-emission while pending (409)',
   advice: 'Show "pending at the tax authority" with the folio and TrackID, offer sync (with backoff, or on the user\'s demand) rather than re-emission, and keep re-emission disabled until the DTE is rejected',
   options,
+  taxAuthority: {
+    sync: (o, syncs) => (syncs < o.pendingSyncs ? 'SII_PENDING' : o.outcome === 'accepted' ? 'SII_ACCEPTED' : 'SII_REJECTED'),
+  },
 })

@@ -19,4 +19,10 @@ export default defineScenario({
     if (auth.kind === 'portal') throw new HttpError(403, `role: the contact needs the functional role "${auth.role}"`)
     throw new HttpError(403, auth.permission ? `permission: ${auth.permission} is required for this operation` : 'permission: the user has no permission for this operation')
   },
+  // users/me stays open, but lists no permission left.
+  after(ctx, reply) {
+    if (ctx.route.id !== 'getMe' || reply.status !== 200) return reply
+    const body = reply.body as { data: { permissions: string[] } }
+    return { ...reply, body: { ...body, data: { ...body.data, permissions: [] } } }
+  },
 })

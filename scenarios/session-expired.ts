@@ -20,7 +20,7 @@ const sessionToken = (ctx: RouteContext) => {
  * Switched on for the sandbox, it expires every session that exists at that moment (state: they
  * stay expired when it is switched off). Named in `x-sandbox-scenario`, it changes no state:
  * that one request is answered as if the caller's session had expired. Sign-in honours `ttl`
- * either way (src/core/routes/auth.ts).
+ * either way: a sign-in's new session gets that lifetime.
  */
 export default defineScenario({
   name: 'session-expired',
@@ -39,7 +39,14 @@ export default defineScenario({
     ctx.fault('session-expired')
     throw new HttpError(401, EXPIRED)
   },
-  after(ctx, reply) {
+  after(ctx, reply, options) {
+    if (ctx.route.id === 'signInEmail' && reply.status === 200 && options.ttl !== undefined) {
+      const session = ctx.sandbox.sessions.get(reply.headers?.['set-auth-token'] ?? '')
+      if (session) {
+        session.ttlMs = options.ttl * 1000
+        session.expiresAt = session.lastSeenAt + session.ttlMs
+      }
+    }
     const expired = ctx.sandbox.scenarioState.get('session-expired') as Set<string> | undefined
     const token = sessionToken(ctx)
     if (reply.status === 401 && token && expired?.has(token)) ctx.fault('session-expired')

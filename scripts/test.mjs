@@ -16,6 +16,7 @@ const vitestCount = (file) => {
 const suites = [
   { name: 'build', cmd: ['npm', 'run', 'build', '--silent'] },
   { name: 'typecheck', cmd: ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit'] },
+  { name: 'core typecheck (no Node types: src/core runs in workerd too)', cmd: ['npx', 'tsc', '-p', 'src/core/tsconfig.json'] },
   { name: 'examples typecheck', cmd: ['npx', 'tsc', '-p', 'examples/tsconfig.json'] },
   { name: 'node (vitest: both runtimes, units)', cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${results}/node.json`], count: () => vitestCount(`${results}/node.json`) },
   {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import * as fixtures from '../../fixtures/accounts.js'
-import { parseScenarioList } from '../core/sandbox/sandbox.js'
+import { bundledScenarios } from '../sandbox-app.js'
 import type { Size } from '../core/seed/seed.js'
 import { startServer, type ServerOptions } from '../adapters/server/index.js'
 
@@ -77,7 +77,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (token && bool('no-control')) fail('--control-token and --no-control: give one or the other')
   let scenarios
   try {
-    scenarios = parseScenarioList(get('scenario') ?? '', '--scenario')
+    scenarios = bundledScenarios.parseList(get('scenario') ?? '', '--scenario')
   } catch (error) {
     fail((error as Error).message)
   }

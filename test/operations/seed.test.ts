@@ -1,8 +1,9 @@
+import * as accounts from '../../fixtures/accounts.js'
 import { describe, expect, it } from 'vitest'
 import { seedWorld } from '../../src/core/seed/seed.js'
 import { World } from '../../src/core/store/world.js'
 
-const options = { seed: 7, now: Date.parse('2026-11-22T12:00:00.000Z'), size: 'small' as const }
+const options = { accounts, seed: 7, now: Date.parse('2026-11-22T12:00:00.000Z'), size: 'small' as const }
 const operations = ['vehicleTypes', 'layers', 'gpsDetails', 'subscriptionPlans', 'serviceProviders', 'technicians', 'visitDetails', 'visitHistory', 'quotes', 'threads', 'messages', 'whatsappStatus'] as const
 
 describe('operations seed', () => {

@@ -1,5 +1,6 @@
 import { setupServer } from 'msw/node'
-import { SandboxApp, type SandboxAppOptions } from '../../src/core/app/app.js'
+import type { SandboxApp } from '../../src/core/app/app.js'
+import { type AppOptions, createSandboxApp } from '../../src/sandbox-app.js'
 import { createHandlers } from '../../src/adapters/msw/handlers.js'
 import { startServer } from '../../src/adapters/server/index.js'
 
@@ -12,12 +13,12 @@ export interface Running {
 
 export interface Runtime {
   name: string
-  start(options?: Partial<SandboxAppOptions>): Promise<Running>
+  start(options?: Partial<AppOptions>): Promise<Running>
 }
 
 /** Fixed start, so dates in assertions are stable; the clock still runs at real pace. */
 export const NOW = '2026-11-22T12:00:00.000Z'
-const defaults: SandboxAppOptions = { seed: 1, now: NOW, size: 'small' }
+const defaults: AppOptions = { seed: 1, now: NOW, size: 'small' }
 
 const hono: Runtime = {
   name: 'hono server (HTTP)',
@@ -31,7 +32,7 @@ const ORIGIN = 'http://sandbox.test'
 const mswNode: Runtime = {
   name: 'msw/node (in-process)',
   async start(options) {
-    const app = new SandboxApp({ ...defaults, ...options })
+    const app = createSandboxApp({ ...defaults, ...options })
     await app.ready()
     // Only this origin is answered, so requests to real servers in the same process pass through.
     const server = setupServer(...createHandlers(app, { origins: [ORIGIN], clientAddress: '127.0.0.1' }))

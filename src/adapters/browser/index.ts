@@ -1,5 +1,6 @@
 import { type SetupWorker, setupWorker } from 'msw/browser'
-import type { SandboxApp, SandboxAppOptions } from '../../core/app/app.js'
+import type { SandboxApp } from '../../core/app/app.js'
+import type { AppOptions } from '../../sandbox-app.js'
 import { servedRoutes } from '../../core/app/route.js'
 import { routes as allRoutes } from '../../core/app/route-table.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
@@ -67,7 +68,7 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   const seed = options.seed ?? 1
   const startup = scenarioList(options.scenario, 'scenario')
   const fromUrl = scenariosFromUrl(location.search)
-  const appOptions: SandboxAppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios: startup, strict: options.strict, control: {} }
+  const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios: startup, strict: options.strict, control: {} }
   const fingerprint = JSON.stringify({ seed, now: options.now ?? null, size: options.size ?? null, notifications: options.notifications ?? null, scenarios: startup })
   const persist = options.persist !== false && StateStore.available()
   const store = persist ? new StateStore(typeof options.persist === 'string' ? options.persist : 'default') : undefined
@@ -151,7 +152,7 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
 }
 
 /** The app as the handlers see it while its state is prepared: the same routes; requests wait for the state. */
-function pendingApp(options: SandboxAppOptions, app: Promise<SandboxApp>): HandlerApp {
+function pendingApp(options: AppOptions, app: Promise<SandboxApp>): HandlerApp {
   return {
     routes: servedRoutes(allRoutes, options),
     handle: async (route, request, params, meta) => (await app).handle(route, request, params, meta),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { SandboxApp } from '../../core/app/app.js'
-import { parseScenarioList } from '../../core/sandbox/sandbox.js'
+import type { SandboxApp } from '../../core/app/app.js'
+import { bundledScenarios, createSandboxApp } from '../../sandbox-app.js'
 import { applyLight, lightOf } from './light.js'
 
 const NOW = '2026-11-22T12:00:00.000Z'
@@ -19,31 +19,31 @@ async function get(app: SandboxApp, path: string, token?: string) {
 
 describe('the light state of a page that only read', () => {
   it('put on a world seeded again from the same instant, gives the same whole state', async () => {
-    const first = new SandboxApp(options)
+    const first = createSandboxApp(options)
     const sandbox = await first.ready()
     // What a page may do without a write: switch scenarios by URL, read, move the frozen clock.
-    sandbox.setScenarios(parseScenarioList('empty,session-expired', 'scenario'))
+    sandbox.setScenarios(bundledScenarios.parseList('empty,session-expired', 'scenario'))
     expect((await get(first, '/api/notifications', 'atk_sandbox_admin')).status).toBe(200) // an API token: session-expired leaves it alone
     expect((await get(first, '/__sandbox/health')).status).toBe(200)
     sandbox.clock.advance(60_000)
     const light = JSON.parse(JSON.stringify(lightOf(sandbox)))
 
-    const again = new SandboxApp({ ...options, seededAt: sandbox.seededAt })
+    const again = createSandboxApp({ ...options, seededAt: sandbox.seededAt })
     applyLight(await again.ready(), light)
     expect(await stateOf(again)).toEqual(await stateOf(first))
   })
 
   it('keeps the scenarios of the start as they are, without switching them on twice', async () => {
-    const withScenario = { ...options, scenarios: parseScenarioList('empty', 'scenario') }
-    const first = new SandboxApp(withScenario)
+    const withScenario = { ...options, scenarios: bundledScenarios.parseList('empty', 'scenario') }
+    const first = createSandboxApp(withScenario)
     const light = lightOf(await first.ready())
-    const again = new SandboxApp({ ...withScenario, seededAt: (await first.ready()).seededAt })
+    const again = createSandboxApp({ ...withScenario, seededAt: (await first.ready()).seededAt })
     applyLight(await again.ready(), light)
     expect(await stateOf(again)).toEqual(await stateOf(first))
   })
 
   it('refuses a light state of another seed or shape, changing nothing', async () => {
-    const app = new SandboxApp(options)
+    const app = createSandboxApp(options)
     const sandbox = await app.ready()
     const before = await stateOf(app)
     expect(() => applyLight(sandbox, { ...lightOf(sandbox), seed: 4 })).toThrow(/does not match/)

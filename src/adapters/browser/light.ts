@@ -1,6 +1,6 @@
 import { SessionStore } from '../../core/auth/sessions.js'
 import { Clock } from '../../core/sandbox/clock.js'
-import { parseScenario, type Sandbox, type SandboxState } from '../../core/sandbox/sandbox.js'
+import type { Sandbox, SandboxState } from '../../core/sandbox/sandbox.js'
 
 /**
  * The part of a sandbox's snapshot besides its records: what a read changes (the journal, a
@@ -27,7 +27,7 @@ export function applyLight(sandbox: Sandbox, light: LightState): void {
   if (light?.seed !== sandbox.seed || Number.isNaN(clock) || !lists.every(Array.isArray) || !Number.isInteger(light.nextId)) {
     throw new Error('the saved light state does not match this sandbox')
   }
-  const scenarios = light.scenarios.map((a, i) => parseScenario(a, `scenarios.${i}`))
+  const scenarios = light.scenarios.map((a, i) => sandbox.shared.scenarios.parse(a, `scenarios.${i}`))
   if (JSON.stringify(scenarios) !== JSON.stringify(sandbox.active)) sandbox.setScenarios(scenarios)
   sandbox.clock = new Clock(clock, Date.now, light.clock.frozen === true)
   sandbox.sessions = new SessionStore(light.sessions)

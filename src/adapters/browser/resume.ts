@@ -1,4 +1,5 @@
-import { SandboxApp, type SandboxAppOptions } from '../../core/app/app.js'
+import type { SandboxApp } from '../../core/app/app.js'
+import { type AppOptions, createSandboxApp } from '../../sandbox-app.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import { applyLight } from './light.js'
 import type { Saved } from './store.js'
@@ -17,10 +18,10 @@ export interface Prepared {
  * resets and isolated sandboxes keep its dates; a world no write had changed is only seeded
  * again, which is quicker than restoring a snapshot and gives the same records.
  */
-export async function prepare(options: SandboxAppOptions, saved: Saved | undefined, fingerprint: string): Promise<Prepared> {
+export async function prepare(options: AppOptions, saved: Saved | undefined, fingerprint: string): Promise<Prepared> {
   const state = saved?.state?.fingerprint === fingerprint ? saved.state : undefined
   const light = state && saved?.light?.fingerprint === fingerprint && saved.light.base === state.savedAt ? saved.light : undefined
-  const app = new SandboxApp(typeof state?.seededAt === 'number' ? { ...options, seededAt: state.seededAt } : options)
+  const app = createSandboxApp(typeof state?.seededAt === 'number' ? { ...options, seededAt: state.seededAt } : options)
   const sandbox = await app.ready()
   mark('seeded')
   if (!state) return fresh(app, sandbox)
@@ -33,7 +34,7 @@ export async function prepare(options: SandboxAppOptions, saved: Saved | undefin
     if (!sandbox.clock.frozen) sandbox.clock.advance(Math.max(0, Date.now() - (light ?? state).savedAt))
   } catch (error) {
     console.warn('fleet-sandbox: the saved state could not be restored; starting fresh.', error)
-    const again = new SandboxApp(options)
+    const again = createSandboxApp(options)
     return fresh(again, await again.ready())
   }
   mark('resumed')

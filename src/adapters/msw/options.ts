@@ -1,5 +1,5 @@
 import type { UnhandledRequestStrategy } from 'msw'
-import { parseScenario, parseScenarioList } from '../../core/sandbox/sandbox.js'
+import { bundledScenarios } from '../../sandbox-app.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
 import type { Size } from '../../core/seed/seed.js'
 
@@ -27,6 +27,6 @@ export interface MswSandboxOptions {
 }
 
 export function scenarioList(input: string | ScenarioInput[] | undefined, field = 'scenario'): ActiveScenario[] {
-  if (typeof input === 'string') return parseScenarioList(input, field)
-  return (input ?? []).map((s, i) => parseScenario(s, `${field}.${i}`))
+  if (typeof input === 'string') return bundledScenarios.parseList(input, field)
+  return (input ?? []).map((s, i) => bundledScenarios.parse(s, `${field}.${i}`))
 }

@@ -1,5 +1,6 @@
 import { type SetupServer, setupServer } from 'msw/node'
-import { SandboxApp } from '../../core/app/app.js'
+import type { SandboxApp } from '../../core/app/app.js'
+import { createSandboxApp } from '../../sandbox-app.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import { createHandlers } from '../msw/handlers.js'
 import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
@@ -43,7 +44,7 @@ export interface SandboxServer {
 export function setupSandboxServer(options: SandboxServerOptions = {}): SandboxServer {
   const seed = options.seed ?? 1
   const scenarios = scenarioList(options.scenario)
-  const app = new SandboxApp({ seed, now: options.now, size: options.notifications === undefined ? (options.size ?? 'small') : undefined, notifications: options.notifications, scenarios, strict: options.strict, control: {} })
+  const app = createSandboxApp({ seed, now: options.now, size: options.notifications === undefined ? (options.size ?? 'small') : undefined, notifications: options.notifications, scenarios, strict: options.strict, control: {} })
   const server = setupServer(...createHandlers(app, { origins: options.origins, clientAddress: options.clientAddress ?? '127.0.0.1' }))
   let ready: Sandbox | undefined
 

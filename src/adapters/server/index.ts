@@ -1,11 +1,12 @@
 import { type ServerType, serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
-import { SandboxApp, type SandboxAppOptions } from '../../core/app/app.js'
+import type { SandboxApp } from '../../core/app/app.js'
+import { type AppOptions, createSandboxApp } from '../../sandbox-app.js'
 import { createHonoApp } from './app.js'
 
 export { createHonoApp } from './app.js'
 
-export interface ServerOptions extends SandboxAppOptions {
+export interface ServerOptions extends AppOptions {
   port?: number
   host?: string
 }
@@ -27,7 +28,7 @@ export async function startServer(options: ServerOptions = { seed: 1 }): Promise
   if (!isLoopback(host) && options.control !== false && !options.control?.token) {
     throw new Error(`--host ${host} is not loopback: the control API needs --control-token T, or turn it off with --no-control`)
   }
-  const app = new SandboxApp(options)
+  const app = createSandboxApp(options)
   await app.ready()
   const hono = createHonoApp(app)
   const server = await new Promise<ServerType>((resolve, reject) => {

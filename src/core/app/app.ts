@@ -1,12 +1,14 @@
 import { bearerToken, requirePermission, resolvePrincipal } from '../auth/principal.js'
 import { HttpError, type Reply, badRequest, errorBody, notFound, toResponse, unauthorized } from '../http/reply.js'
-import { queryObject, readForm, readJson, validate } from '../http/request.js'
+import { queryObject, validate } from '../http/validate.js'
+import { readForm, readJson } from '../http/body.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
 import { routes as allRoutes } from './route-table.js'
-import { PANEL_ROUTE_ID } from '../control/panel.js'
-import { parseScenarioList, type Sandbox, scenarioRegistry } from '../sandbox/sandbox.js'
+import { openapiDocument } from '../control/openapi.js'
+import type { Sandbox } from '../sandbox/sandbox.js'
+import type { ScenarioRegistry } from '../scenarios/registry.js'
 import { Sandboxes, type SandboxesOptions, sandboxIdOf, validSandboxId } from '../sandbox/sandboxes.js'
-import type { ActiveScenario, ScenarioDefinition } from '../scenarios/define.js'
+import type { ActiveScenario, AppliedScenario } from '../scenarios/define.js'
 
 export interface SandboxAppOptions extends SandboxesOptions {
   /** Serve only what the spec documents: assumed routes answer 404. */
@@ -26,10 +28,7 @@ export const SCENARIO_HEADER = 'x-sandbox-scenario'
 export const FAULT_HEADER = 'x-sandbox-fault'
 export const CONTROL_TOKEN_HEADER = 'x-sandbox-control-token'
 
-interface Applied {
-  def: ScenarioDefinition
-  options: Record<string, unknown>
-}
+type Applied = AppliedScenario
 
 /**
  * The runtime-free core: the route table, the sandboxes, and `handle`, the one pipeline every
@@ -38,11 +37,20 @@ interface Applied {
 export class SandboxApp {
   readonly sandboxes: Sandboxes
   readonly routes: RouteDef[]
+  /** The scenarios this app was given. */
+  readonly scenarios: ScenarioRegistry
   readonly #queries = new Map<RouteDef, Map<string, RouteContext['query']>>()
+  #openapi: Record<string, unknown> | undefined
 
   constructor(readonly options: SandboxAppOptions) {
     this.sandboxes = new Sandboxes(options)
+    this.scenarios = this.sandboxes.shared.scenarios
     this.routes = servedRoutes(allRoutes, options)
+  }
+
+  /** OpenAPI 3.1 of every route this app serves, built once. */
+  openapi(): Record<string, unknown> {
+    return (this.#openapi ??= openapiDocument(this.routes, { strict: this.options.strict }))
   }
 
   ready(): Promise<Sandbox> {
@@ -84,11 +92,11 @@ export class SandboxApp {
     let active: ActiveScenario[] = sandbox.active
     const header = request.headers.get(SCENARIO_HEADER)
     if (header !== null && header.trim() !== '') {
-      const extra = parseScenarioList(header, SCENARIO_HEADER)
+      const extra = this.scenarios.parseList(header, SCENARIO_HEADER)
       active = [...active.filter((a) => !extra.some((e) => e.name === a.name)), ...extra]
     }
     return active
-      .map((a) => ({ def: scenarioRegistry.get(a.name)!, options: a.options }))
+      .map((a) => ({ def: this.scenarios.get(a.name)!, options: a.options }))
       .filter((a) => a.def)
       .sort((a, b) => (a.def.order ?? 50) - (b.def.order ?? 50))
   }
@@ -98,10 +106,15 @@ export class SandboxApp {
     if (control) this.#checkControl(route, request)
     const applied = control ? [] : this.scenariosFor(sandbox, request)
     const ctx: RouteContext = {
-      request, url, params, query: {}, body: undefined, sandbox, route, principal: undefined,
+      request, url, params, query: {}, body: undefined, sandbox, route, principal: undefined, app: this,
       clientAddress: meta.clientAddress,
       now: () => sandbox.clock.now(),
-      scenario: <O>(name: string) => applied.find((a) => a.def.name === name)?.options as O | undefined,
+      applied,
+      visible(collection: string) {
+        const hider = applied.find((a) => a.def.hides?.(collection, a.options))
+        if (hider) faults.push(hider.def.name)
+        return !hider
+      },
       fault: (name: string) => void faults.push(name),
     }
     let reply: Reply
@@ -165,9 +178,7 @@ export class SandboxApp {
 
   #checkControl(route: RouteDef, request: Request): void {
     const token = (this.options.control || undefined)?.token
-    // The panel page holds no state and a browser cannot add headers to a navigation; its
-    // script asks for the token and sends it with every call.
-    if (route.id === PANEL_ROUTE_ID) return
+    if (route.auth.kind === 'control' && route.auth.page) return
     if (token && request.headers.get(CONTROL_TOKEN_HEADER) !== token) {
       throw new HttpError(401, `${CONTROL_TOKEN_HEADER}: the control API needs the token given with --control-token`)
     }

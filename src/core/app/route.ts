@@ -3,6 +3,8 @@ import type { Permission } from '../auth/permissions.js'
 import type { Principal } from '../auth/principal.js'
 import type { ErrorShape, Reply } from '../http/reply.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
+import type { AppliedScenario } from '../scenarios/define.js'
+import type { SandboxApp } from './app.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -14,7 +16,7 @@ export type AuthRule =
   | { kind: 'public' }
   | { kind: 'user'; permission?: Permission; anyToken?: boolean }
   | { kind: 'portal'; role: 'invoices' | 'support' }
-  | { kind: 'control' }
+  | { kind: 'control'; /** A page a browser navigates to (no headers): it holds no state and asks for the token itself. */ page?: boolean }
 
 export interface RouteContext<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
   request: Request
@@ -31,8 +33,12 @@ export interface RouteContext<P = Record<string, string>, Q = Record<string, unk
   clientAddress?: string
   /** The sandbox clock, in epoch ms. */
   now(): number
-  /** Options of an active scenario (globally or for this request), or undefined. */
-  scenario<O = Record<string, unknown>>(name: string): O | undefined
+  /** The app answering: its served routes and OpenAPI document. */
+  app: Pick<SandboxApp, 'routes' | 'openapi'>
+  /** Scenarios in force for this request (the sandbox's and the header's), in their order. */
+  applied: readonly AppliedScenario[]
+  /** False when a scenario hides the caller's records of `collection` (its `hides` hook); marks the answer. */
+  visible(collection: string): boolean
   /** Marks the response as shaped by a scenario (`x-sandbox-fault`). */
   fault(name: string): void
 }

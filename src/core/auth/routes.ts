@@ -3,7 +3,8 @@ import { SESSION_TTL_MS } from './sessions.js'
 import { randomToken } from '../sandbox/random.js'
 import { badRequest, forbidden, ok, success, unauthorized } from '../http/reply.js'
 import { defineRoute } from '../app/route.js'
-import { successEnvelope, userOf } from '../http/tenant.js'
+import { successEnvelope } from '../http/schemas.js'
+import { userOf } from '../http/tenant.js'
 
 const email = z.string().trim().toLowerCase().pipe(z.email('must be a valid e-mail address'))
 const RESET_TTL_MS = 3_600_000
@@ -21,9 +22,7 @@ export const signIn = defineRoute({
     const user = tables.users.all().find((u) => u.email === address)
     if (!user || user.password !== ctx.body.password) throw unauthorized('email: wrong e-mail or password')
     if (user.disabled) throw forbidden('user: the account is disabled')
-    const expired = ctx.scenario<{ ttl?: number }>('session-expired')
-    const ttl = expired?.ttl !== undefined ? expired.ttl * 1000 : SESSION_TTL_MS
-    const session = ctx.sandbox.sessions.open(user.id, user.clientId, ctx.now(), ttl)
+    const session = ctx.sandbox.sessions.open(user.id, user.clientId, ctx.now(), SESSION_TTL_MS)
     return ok({ user: { id: user.id, email: user.email } }, { 'set-auth-token': session.token })
   },
 })
@@ -46,8 +45,7 @@ export const me = defineRoute({
   handler(ctx) {
     const p = userOf(ctx)
     const client = ctx.sandbox.world.tables.clients.get(p.clientId)!
-    // `forbidden` leaves this route open but the user has no permission left.
-    const permissions = ctx.scenario('forbidden') ? [] : [...p.permissions]
+    const permissions = [...p.permissions]
     return success({
       user: { id: p.user.id, email: p.user.email, name: p.user.name },
       client: { id: client.id, name: client.name },

@@ -1,4 +1,3 @@
-import type { DtePendingOptions } from '../../../scenarios/dte-pending.js'
 import type { DteStatus } from './model.js'
 import { rutCheckDigit } from '../seed/chile.js'
 
@@ -32,15 +31,24 @@ export function rejectionOf(taxId: string): { rule: string; reason: string } | u
   return rejectionRules.find((r) => r.matches(taxId))
 }
 
+/** How an upload that timed out answers the caller: a gateway time-out, an internal error, or a plain success. */
+export interface UploadTimeout {
+  response: 504 | 500 | 200
+}
+
 /**
- * The answer to a sync of a pending DTE. Under `dte-pending` the authority answers pending
- * `pendingSyncs` times (counted on the DTE), then its `outcome`; otherwise the rules decide.
+ * What a scenario may change of the authority (`dte-upload-uncertain`, `dte-pending`): the first
+ * active scenario with a hook decides, and the answer is marked with its name.
  */
-export function syncAnswer(syncs: number, receiverTaxId: string, pending: DtePendingOptions | undefined): DteStatus {
-  if (pending) {
-    if (syncs < pending.pendingSyncs) return 'SII_PENDING'
-    return pending.outcome === 'accepted' ? 'SII_ACCEPTED' : 'SII_REJECTED'
-  }
+export interface TaxAuthorityHooks<O> {
+  /** The upload times out: the DTE stays SII_UPLOAD_UNCERTAIN, with no TrackID. */
+  upload?(options: O): UploadTimeout | undefined
+  /** The answer to the `syncs`+1-th sync of a pending DTE, instead of the rules below. */
+  sync?(options: O, syncs: number): DteStatus | undefined
+}
+
+/** The answer to a sync of a pending DTE without scenarios: the rejection rules decide. */
+export function syncAnswer(receiverTaxId: string): DteStatus {
   return rejectionOf(receiverTaxId) ? 'SII_REJECTED' : 'SII_ACCEPTED'
 }
 

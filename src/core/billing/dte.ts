@@ -1,9 +1,7 @@
-import type { DtePendingOptions } from '../../../scenarios/dte-pending.js'
-import type { DteUploadUncertainOptions } from '../../../scenarios/dte-upload-uncertain.js'
 import { unprocessable } from '../http/reply.js'
 import type { Dte, Invoice } from './model.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
-import { SII_HOST, syncAnswer, trackId } from './authority.js'
+import { SII_HOST, syncAnswer, trackId, type TaxAuthorityHooks, type UploadTimeout } from './authority.js'
 import { dteLifecycle } from './dte-lifecycle.js'
 import { nextFolio } from './folios.js'
 import { type BillingContext, clientSlug, invoiceSubject } from './invoices.js'
@@ -35,8 +33,8 @@ export function checkDtePreconditions(invoice: Invoice): void {
 
 export interface Emission {
   dte: Dte
-  /** Set when `dte-upload-uncertain` made the upload time out: how to answer. */
-  uncertain?: DteUploadUncertainOptions
+  /** Set when a scenario made the upload time out: how to answer. */
+  uncertain?: UploadTimeout
 }
 
 /**
@@ -52,7 +50,8 @@ export async function emitDte(ctx: BillingContext, invoice: Invoice): Promise<Em
 
   const used = dtes.where((d) => d.clientId === invoice.clientId).map((d) => d.folio)
   const folio = nextFolio(invoice.clientId, used)
-  const uncertain = ctx.scenario<DteUploadUncertainOptions>('dte-upload-uncertain')
+  const upload = authorityHook(ctx, 'upload')
+  const uncertain = upload?.run()
   const status = dteLifecycle.next('new', 'upload', uncertain ? 'SII_UPLOAD_UNCERTAIN' : 'SII_PENDING', `the new DTE (folio ${folio})`)
   const TrackID = uncertain ? null : trackId(ctx.sandbox.random)
   const replaced = previous.at(-1)
@@ -73,7 +72,7 @@ export async function emitDte(ctx: BillingContext, invoice: Invoice): Promise<Em
   })
   await invoices.update(invoice.id, (d) => void (d.dteId = dte.id))
   ctx.sandbox.outbox.add('sii-upload', at, { to: SII_HOST, subject: `DTE ${DTE_TYPE} folio ${folio} (invoice ${invoice.number})`, token: TrackID, ref: dte.id })
-  if (uncertain) ctx.fault('dte-upload-uncertain')
+  if (uncertain) ctx.fault(upload!.name)
   return { dte, uncertain }
 }
 
@@ -84,10 +83,11 @@ export async function syncDte(ctx: BillingContext, dte: Dte): Promise<Dte> {
     return dte
   }
   const invoice = ctx.sandbox.world.tables.invoices.get(dte.invoiceId)
-  const pending = ctx.scenario<DtePendingOptions>('dte-pending')
-  const answer = syncAnswer(dte.syncs, invoice?.receiver.taxId ?? '', pending)
+  const sync = authorityHook(ctx, 'sync')
+  const shaped = sync?.run(dte.syncs)
+  const answer = shaped ?? syncAnswer(invoice?.receiver.taxId ?? '')
   const to = dteLifecycle.next(dte.local_status, 'sync', answer, subject(dte)) as Dte['local_status']
-  if (pending) ctx.fault('dte-pending')
+  if (shaped) ctx.fault(sync!.name)
   return (await ctx.sandbox.world.tables.dtes.update(dte.id, (d) => {
     d.local_status = to
     if (to === 'SII_PENDING') d.syncs += 1
@@ -104,4 +104,15 @@ export async function resolveDte(sandbox: Sandbox, dte: Dte, outcome: 'accepted'
     d.TrackID ??= trackId(sandbox.random)
     d.updatedAt = sandbox.iso()
   }))!
+}
+
+type Hooks = Required<TaxAuthorityHooks<Record<string, unknown>>>
+
+/** The first scenario in force that shapes this part of the authority, bound to its options. */
+function authorityHook<K extends keyof Hooks>(ctx: BillingContext, key: K) {
+  for (const a of ctx.applied) {
+    const hook = a.def.taxAuthority?.[key] as Hooks[K] | undefined
+    if (hook) return { name: a.def.name, run: (...args: Parameters<Hooks[K]> extends [unknown, ...infer R] ? R : never) => (hook as (...a: unknown[]) => ReturnType<Hooks[K]>)(a.options, ...args) }
+  }
+  return undefined
 }

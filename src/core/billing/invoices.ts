@@ -3,7 +3,7 @@ import type { Invoice, paymentMethods } from './model.js'
 import type { RouteContext } from '../app/route.js'
 import { invoiceLifecycle } from './invoice-lifecycle.js'
 
-export type BillingContext = Pick<RouteContext, 'sandbox' | 'scenario' | 'fault'>
+export type BillingContext = Pick<RouteContext, 'sandbox' | 'applied' | 'fault'>
 
 /** `cli_acme` -> `acme`: readable ids such as `inv_acme_0014` and `dte_acme_1009`. */
 export const clientSlug = (clientId: string) => clientId.replace(/^cli_/, '')

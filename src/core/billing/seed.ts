@@ -1,4 +1,3 @@
-import * as fixtures from '../../../fixtures/accounts.js'
 import { GENERIC_RUT, trackId } from './authority.js'
 import { dteIdFor } from './dte.js'
 import { folioRange } from './folios.js'
@@ -141,7 +140,7 @@ function split(total: number, share: number): number[] {
 /** Tickets of the client's support contacts, in the last 30 days. */
 function seedTickets(ctx: SeedContext, clientId: string): RowOf<'tickets'>[] {
   const f = ctx.faker
-  const contacts = fixtures.portalContacts.filter((c) => c.clientId === clientId && (c.roles as readonly string[]).includes('support'))
+  const contacts = ctx.accounts.portalContacts.filter((c) => c.clientId === clientId && (c.roles as readonly string[]).includes('support'))
   let n = 0
   return contacts.flatMap((contact) =>
     Array.from({ length: f.number.int({ min: 2, max: 3 }) }, () => {

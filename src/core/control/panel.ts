@@ -171,7 +171,7 @@ const page = `<!doctype html>
 `
 
 export const panel = defineRoute({
-  id: PANEL_ROUTE_ID, method: 'GET', path: '/__sandbox', tag: 'sandbox control', auth: { kind: 'control' },
+  id: PANEL_ROUTE_ID, method: 'GET', path: '/__sandbox', tag: 'sandbox control', auth: { kind: 'control', page: true },
   summary: 'The control panel page (HTML): health, scenarios, clock, reset, request journal and outbox',
   response: { description: 'text/html page' },
   handler: () => ok(new RawBody(page, 'text/html; charset=utf-8'), { 'cache-control': 'no-store' }),

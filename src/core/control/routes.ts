@@ -2,8 +2,7 @@ import * as z from 'zod'
 import { AGENT_SCOPE, AGENT_TTL_S, signToken } from '../auth/tokens.js'
 import { checkInstant, parseDuration } from '../sandbox/clock.js'
 import { HttpError, badRequest, notFound, ok } from '../http/reply.js'
-import { readBody } from '../http/request.js'
-import { parseScenario, scenarioRegistry } from '../sandbox/sandbox.js'
+import { readBody } from '../http/body.js'
 import { defineRoute } from '../app/route.js'
 
 const control = { kind: 'control' } as const
@@ -23,7 +22,7 @@ export const listScenarios = defineRoute({
   summary: 'Every scenario: name, description, options (defaults and the active values), whether active',
   handler(ctx) {
     return ok({
-      scenarios: [...scenarioRegistry.values()].map((s) => {
+      scenarios: ctx.sandbox.shared.scenarios.list().map((s) => {
         const active = ctx.sandbox.active.find((a) => a.name === s.name)
         return { name: s.name, description: s.description, advice: s.advice, options: active?.options ?? s.options.parse({}), schema: z.toJSONSchema(s.options, { io: 'input' }), active: Boolean(active) }
       }),
@@ -36,7 +35,7 @@ export const setScenarios = defineRoute({
   summary: 'Replace the active scenarios: names or {name, options}; [] is healthy',
   body: z.object({ active: z.array(z.unknown(), { error: 'must be an array of scenario names or {name, options}' }) }),
   handler(ctx) {
-    const list = ctx.body.active.map((a, i) => parseScenario(a, `active.${i}`))
+    const list = ctx.body.active.map((a, i) => ctx.sandbox.shared.scenarios.parse(a, `active.${i}`))
     ctx.sandbox.setScenarios(list)
     return listScenarios.handler(ctx as never)
   },

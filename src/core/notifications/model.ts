@@ -28,13 +28,6 @@ export const notificationSchema = z.object({
 })
 export type Notification = z.infer<typeof notificationSchema>
 
-export const paginationSchema = z.object({
-  page: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
-})
-
 export const assetSchema = z.object({
   id: z.string(),
   clientId: z.string(),

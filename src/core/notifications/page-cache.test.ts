@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { NotificationEntry } from './store.js'
 import { RawJson } from '../http/reply.js'
-import { listPage } from './page-cache.js'
+import { PageCache } from './page-cache.js'
+
+const cache = new PageCache()
+const listPage = cache.listPage.bind(cache)
 
 const entry = (id: string, status = 'unreviewed'): NotificationEntry => ({ n: { id, status } as unknown as NotificationEntry['n'], clientId: 'cli_acme', t: 0 })
 const body = (r: RawJson) => JSON.parse(new TextDecoder().decode(r.text as Uint8Array))

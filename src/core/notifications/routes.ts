@@ -1,12 +1,13 @@
 import * as z from 'zod'
 import { DAY } from '../sandbox/clock.js'
-import { RawJson, badRequest, notFound, ok, success } from '../http/reply.js'
+import { badRequest, notFound, ok, success } from '../http/reply.js'
 import {
-  assetIdSchema, notificationRuleSchema, notificationSchema, notificationStatusSchema, notificationTypeSchema, paginationSchema,
+  assetIdSchema, notificationRuleSchema, notificationSchema, notificationStatusSchema, notificationTypeSchema,
 } from './model.js'
 import { defineRoute } from '../app/route.js'
-import { listPage } from './page-cache.js'
-import { clientOf, clientRows, pageQuery, publicRow, repeatable, successEnvelope } from '../http/tenant.js'
+import { clientOf, clientRows, publicRow } from '../http/tenant.js'
+import { pageInfo, pageQuery, paginationSchema } from '../http/pagination.js'
+import { repeatable, successEnvelope } from '../http/schemas.js'
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
@@ -46,15 +47,12 @@ export const listNotifications = defineRoute({
     const ranged = q.startDate !== undefined || q.endDate !== undefined
     const from = ranged ? (q.startDate ?? -Infinity) : now - 30 * DAY
     const to = ranged ? (q.endDate ?? Infinity) : now
-    const pagination = (total: number) => ({ page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) })
-    if (ctx.scenario('empty')) {
-      ctx.fault('empty')
-      return ok(listPage([], pagination(0), 0))
-    }
+    const pagination = (total: number) => pageInfo(q.page, q.limit, total)
+    if (!ctx.visible('notifications')) return ok(ctx.sandbox.shared.pages.listPage([], pagination(0), 0))
     const clientId = clientOf(ctx)
     const index = ctx.sandbox.world.notifications
     const { items, total } = index.query(clientId, { types: q.types, statuses: q.status, assetIds: q.assetIds, from, to, offset: (q.page - 1) * q.limit, limit: q.limit })
-    return ok(listPage(items, pagination(total), index.unreviewedCount(clientId)))
+    return ok(ctx.sandbox.shared.pages.listPage(items, pagination(total), index.unreviewedCount(clientId)))
   },
 })
 

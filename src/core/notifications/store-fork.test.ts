@@ -1,10 +1,11 @@
+import * as accounts from '../../../fixtures/accounts.js'
 import { describe, expect, it } from 'vitest'
 import { seedWorld } from '../seed/seed.js'
 import type { NotificationEntry, NotificationIndex, NotificationQuery } from './store.js'
 import { indexNotifications, toEntry } from '../store/world.js'
 
 const now = Date.parse('2026-11-22T12:00:00Z')
-const rows = seedWorld({ seed: 5, now, notifications: 1500 }).notifications
+const rows = seedWorld({ accounts, seed: 5, now, notifications: 1500 }).notifications
 const everything: NotificationQuery = { from: -Infinity, to: Infinity, offset: 0, limit: 10_000 }
 
 /** What a reader can observe of an index: every list a query can reach, and the counts. */

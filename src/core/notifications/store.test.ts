@@ -1,10 +1,11 @@
+import * as accounts from '../../../fixtures/accounts.js'
 import { describe, expect, it } from 'vitest'
 import { seedWorld } from '../seed/seed.js'
 import { indexNotifications, toEntry } from '../store/world.js'
 import type { NotificationQuery } from './store.js'
 
 const now = Date.parse('2026-11-22T12:00:00Z')
-const rows = seedWorld({ seed: 3, now, notifications: 3000 }).notifications
+const rows = seedWorld({ accounts, seed: 3, now, notifications: 3000 }).notifications
 const DAY = 86_400_000
 
 /** The obvious, slow answer the index must agree with. */

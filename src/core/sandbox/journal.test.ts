@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { Journal, Outbox } from './journal.js'
+import { Journal } from './journal.js'
+import { Outbox } from './outbox.js'
 
 const at = '2026-11-22T12:00:00.000Z'
 const request = (path: string) => ({ method: 'GET', path, query: '', status: 200, faults: [], durationMs: 1, at })

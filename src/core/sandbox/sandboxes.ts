@@ -1,6 +1,12 @@
-import { Sandbox, type SandboxConfig, type SandboxRegistry } from './sandbox.js'
+import type { ScenarioDefinition } from '../scenarios/define.js'
+import { ScenarioRegistry } from '../scenarios/registry.js'
+import { Sandbox, type SandboxConfig, type SandboxRegistry, type SandboxShared } from './sandbox.js'
+import { SeededWorlds } from './seeded-worlds.js'
+import { PageCache } from '../notifications/page-cache.js'
 
 export interface SandboxesOptions extends SandboxConfig {
+  /** Every scenario the sandboxes know (the adapters pass the files of `scenarios/`). */
+  scenarioDefinitions: readonly ScenarioDefinition[]
   /**
    * Isolated sandboxes unused this long (real milliseconds, not the sandbox clock, which tests
    * move at will) are dropped with their state; default 30 minutes.
@@ -51,6 +57,7 @@ export interface IsolatedInfo {
 /** The default sandbox and every isolated one, created on first use by forking the seeded base. */
 export class Sandboxes implements SandboxRegistry {
   readonly default: Promise<Sandbox>
+  readonly shared: SandboxShared
   /** Map order is recency: the least recently used comes first. */
   #isolated = new Map<string, Isolated>()
 
@@ -58,7 +65,8 @@ export class Sandboxes implements SandboxRegistry {
     readonly options: SandboxesOptions,
     private readonly realNow: () => number = Date.now,
   ) {
-    this.default = Sandbox.create('default', options).then((s) => ((s.registry = this), s))
+    this.shared = { scenarios: new ScenarioRegistry(options.scenarioDefinitions), worlds: new SeededWorlds(options.accounts), pages: new PageCache() }
+    this.default = Sandbox.create('default', options, this.shared).then((s) => ((s.registry = this), s))
   }
 
   get idleMs(): number {
@@ -119,7 +127,7 @@ export class Sandboxes implements SandboxRegistry {
   async #create(id: string): Promise<Sandbox> {
     const base = await this.default
     // Same seed and the same seeded instant as the default: a fork of the cached rows, not a re-seed.
-    const sandbox = await Sandbox.create(id, { ...this.options, seed: base.seed, seededAt: base.seededAt })
+    const sandbox = await Sandbox.create(id, { ...this.options, seed: base.seed, seededAt: base.seededAt }, this.shared)
     sandbox.registry = this
     return sandbox
   }

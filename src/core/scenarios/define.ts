@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import type { TaxAuthorityHooks } from '../billing/authority.js'
 import type { Reply } from '../http/reply.js'
 import type { RouteContext } from '../app/route.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
@@ -6,8 +7,9 @@ import type { Sandbox } from '../sandbox/sandbox.js'
 /**
  * A scenario: one file in `scenarios/`. It may change state when it turns on (`activate`),
  * answer before the handler (`edge`: before auth, for gateways such as rate limits; `before`:
- * after auth and validation), or reshape the answer (`after`). Domain rules that a scenario
- * changes read its options through `ctx.scenario(name)`.
+ * after auth and validation), or reshape the answer (`after`). The core offers two more hooks:
+ * `hides` shapes data (which collections the caller sees), `taxAuthority` the DTE upload and
+ * sync answers. The core never asks for a scenario by name.
  */
 export interface ScenarioDefinition<O = any> {
   name: string
@@ -21,6 +23,19 @@ export interface ScenarioDefinition<O = any> {
   edge?(ctx: RouteContext, options: O): Reply | undefined | Promise<Reply | undefined>
   before?(ctx: RouteContext, options: O): Reply | undefined | Promise<Reply | undefined>
   after?(ctx: RouteContext, reply: Reply, options: O): Reply | Promise<Reply>
+  /**
+   * Data shaping: true hides the caller's records of `collection` (a list answers empty, a count
+   * zero), marking the answer with this scenario's name. Routes ask through `ctx.visible`.
+   */
+  hides?(collection: string, options: O): boolean
+  /** How the simulated tax authority answers uploads and syncs of DTEs (src/core/billing/authority.ts). */
+  taxAuthority?: TaxAuthorityHooks<O>
+}
+
+/** A scenario in force for one request, with its options. */
+export interface AppliedScenario {
+  def: ScenarioDefinition
+  options: Record<string, unknown>
 }
 
 export function defineScenario<O>(definition: ScenarioDefinition<O>): ScenarioDefinition<O> {

@@ -3,8 +3,25 @@ import type { RowOf } from '../store/world.js'
 
 export type Size = 'small' | 'medium' | 'large'
 
+/**
+ * The fixed, documented records the generated world is built around (`fixtures/accounts.ts`):
+ * handed in by whoever builds the app, so the core holds no data of its own.
+ */
+export interface Accounts {
+  DEMO_PASSWORD: string
+  clients: readonly Omit<RowOf<'clients'>, never>[]
+  users: readonly Omit<RowOf<'users'>, 'password'>[]
+  apiTokens: readonly RowOf<'apiTokens'>[]
+  integration: RowOf<'integrations'>
+  integrationLinks: readonly RowOf<'integrationLinks'>[]
+  portalContacts: readonly (Omit<RowOf<'portalContacts'>, 'roles'> & { roles: readonly RowOf<'portalContacts'>['roles'][number][] })[]
+  /** A session of one user opened by another (impersonation), open in every fresh world. */
+  IMPERSONATION_SESSION: { token: string; userId: string; impersonatorId: string }
+}
+
 export interface SeedOptions {
   seed: number
+  accounts: Accounts
   /** Epoch ms every seeded date is relative to: the sandbox clock at start. */
   now: number
   size?: Size
@@ -18,6 +35,7 @@ export const SECOND_CLIENT_CAP = 2_000
 
 export interface SeedContext {
   faker: Faker
+  accounts: Accounts
   now: number
   clients: RowOf<'clients'>[]
   users: RowOf<'users'>[]

@@ -1,11 +1,10 @@
-import * as fixtures from '../../../fixtures/accounts.js'
 import type { WorldRows } from '../store/world.js'
 import { seedBilling } from '../billing/seed.js'
 import { type SeedContext, type SeedOptions, SECOND_CLIENT_CAP, seededFaker, sizes } from './context.js'
 import { seedAssets, seedNotificationRules, seedNotifications } from '../notifications/seed.js'
 import { seedOperations } from '../operations/seed.js'
 
-export type { SeedOptions, Size } from './context.js'
+export type { Accounts, SeedOptions, Size } from './context.js'
 
 const ASSETS_PER_CLIENT = 50
 
@@ -15,10 +14,11 @@ const ASSETS_PER_CLIENT = 50
  */
 export function seedWorld(options: SeedOptions): WorldRows {
   const faker = seededFaker(options.seed)
+  const fixtures = options.accounts
   const perClient = options.notifications ?? sizes[options.size ?? 'medium']
   const clients = fixtures.clients.map((c) => ({ ...c }))
   const users = fixtures.users.map((u) => ({ ...u, password: fixtures.DEMO_PASSWORD }))
-  const ctx: SeedContext = { faker, now: options.now, clients, users, assets: [] }
+  const ctx: SeedContext = { faker, accounts: fixtures, now: options.now, clients, users, assets: [] }
   for (const c of clients) ctx.assets.push(...seedAssets(ctx, c.id, ASSETS_PER_CLIENT))
   const notifications = clients.flatMap((c, i) => seedNotifications(ctx, c.id, i === 0 ? perClient : Math.min(perClient, SECOND_CLIENT_CAP)))
   return {

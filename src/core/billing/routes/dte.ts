@@ -4,7 +4,9 @@ import { notFound, ok, success } from '../../http/reply.js'
 import { dteStatusSchema, publicDteSchema } from '../model.js'
 import { type RouteContext, defineRoute } from '../../app/route.js'
 import { pageEnvelope, recordId } from './invoices.js'
-import { clientRows, owned, pageQuery, paginate, repeatable, successEnvelope } from '../../http/tenant.js'
+import { clientRows, owned } from '../../http/tenant.js'
+import { pageQuery, paginate } from '../../http/pagination.js'
+import { repeatable, successEnvelope } from '../../http/schemas.js'
 
 const tag = 'dte'
 const dteParams = z.object({ dteId: recordId })

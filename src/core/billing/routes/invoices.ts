@@ -4,7 +4,9 @@ import { invoiceView, publishInvoice, registerPayment, sendInvoiceEmail } from '
 import { HttpError, success } from '../../http/reply.js'
 import { invoiceStatusSchema, paymentMethods, publicDteSchema, publicInvoiceSchema } from '../model.js'
 import { type RouteContext, defineRoute } from '../../app/route.js'
-import { clientRows, owned, pageQuery, paginate, repeatable, successEnvelope } from '../../http/tenant.js'
+import { clientRows, owned } from '../../http/tenant.js'
+import { pageQuery, paginate, paginationSchema } from '../../http/pagination.js'
+import { repeatable, successEnvelope } from '../../http/schemas.js'
 
 const tag = 'billing'
 const read = { kind: 'user', permission: 'billing:read' } as const
@@ -15,7 +17,7 @@ export const recordId = z.string().regex(/^[\w-]{1,128}$/, 'must be 1 to 128 let
 
 /** Paginated lists answer `{status:'success', data:{items, pagination}}` (SANDBOX.md). */
 export const pageEnvelope = (item: z.ZodType) =>
-  successEnvelope(z.object({ items: z.array(item), pagination: z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), totalPages: z.number().int() }) }))
+  successEnvelope(z.object({ items: z.array(item), pagination: paginationSchema }))
 
 /** publish and emit-dte take `{}` (or no body); any other JSON value is refused. */
 const emptyBody = z.object({}).optional()

@@ -7,7 +7,9 @@ import { type RouteContext, defineRoute } from '../../app/route.js'
 import type { Sandbox } from '../../sandbox/sandbox.js'
 import type { RowOf } from '../../store/world.js'
 import { pageEnvelope, recordId } from './invoices.js'
-import { clientOf, clientRows, pageQuery, paginate, repeatable, successEnvelope } from '../../http/tenant.js'
+import { clientOf, clientRows } from '../../http/tenant.js'
+import { pageQuery, paginate } from '../../http/pagination.js'
+import { repeatable, successEnvelope } from '../../http/schemas.js'
 
 /** The client portal: its own magic-link sign-in and token, roles `invoices` and `support`. All assumed. */
 const tag = 'client portal'

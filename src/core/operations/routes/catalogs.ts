@@ -3,7 +3,8 @@ import { notFound, ok, success } from '../../http/reply.js'
 import { gpsDetailSchema, layerSchema, subscriptionPlanSchema } from '../model.js'
 import { assumed } from '../../control/openapi.js'
 import { defineRoute, type RouteContext } from '../../app/route.js'
-import { clientOf, clientRows, idParam, publicRow, successEnvelope } from '../../http/tenant.js'
+import { clientOf, clientRows, publicRow } from '../../http/tenant.js'
+import { idParam, successEnvelope } from '../../http/schemas.js'
 
 const tag = 'catalogs'
 const read = { kind: 'user', permission: 'catalogs:read' } as const
@@ -14,7 +15,7 @@ export const listVehicleTypes = defineRoute({
   response: { schema: successEnvelope(z.array(z.object({ name: z.string(), group: z.string() }))) },
   errors: { 401: 'Not authenticated', 500: 'Internal error' },
   handler(ctx) {
-    if (ctx.scenario('empty')) return ctx.fault('empty'), success([])
+    if (!ctx.visible('vehicleTypes')) return success([])
     // Exactly `{name, group}`: the spec's VehicleType has no id.
     return success(ctx.sandbox.world.tables.vehicleTypes.all().map(({ name, group }) => ({ name, group })))
   },
@@ -110,7 +111,7 @@ export const listSubscriptionPlans = defineRoute({
   summary: 'Every subscription plan, by id',
   response: { schema: successEnvelope(z.array(planOut)) },
   handler(ctx) {
-    if (ctx.scenario('empty')) return ctx.fault('empty'), success([])
+    if (!ctx.visible('subscriptionPlans')) return success([])
     return success(ctx.sandbox.world.tables.subscriptionPlans.all().slice().sort((a, b) => a.id - b.id))
   },
 })

@@ -3,7 +3,8 @@ import { notFound, success } from '../../http/reply.js'
 import { serviceProviderSchema } from '../model.js'
 import { assumed } from '../../control/openapi.js'
 import { defineRoute, type RouteContext } from '../../app/route.js'
-import { clientOf, clientRows, idParam, publicRow, successEnvelope } from '../../http/tenant.js'
+import { clientOf, clientRows, publicRow } from '../../http/tenant.js'
+import { idParam, successEnvelope } from '../../http/schemas.js'
 
 const tag = 'maintenance'
 const providerOut = assumed(serviceProviderSchema.omit({ clientId: true }), 'Service provider fields are not shown by the spec')

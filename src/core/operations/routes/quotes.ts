@@ -4,7 +4,8 @@ import { quoteAiSchema, quoteSchema } from '../model.js'
 import { assumed } from '../../control/openapi.js'
 import { defineRoute } from '../../app/route.js'
 import { byTime } from '../../sandbox/clock.js'
-import { clientOf, clientRows, successEnvelope } from '../../http/tenant.js'
+import { clientOf, clientRows } from '../../http/tenant.js'
+import { successEnvelope } from '../../http/schemas.js'
 
 const tag = 'quotes'
 const read = { kind: 'user', permission: 'quotes:read' } as const

@@ -1,0 +1,50 @@
+import type { z } from 'zod'
+import { badRequest } from './reply.js'
+
+/** Repeated keys become arrays, single ones stay scalars: schemas accept both (spec). */
+export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {}
+  for (const [k, v] of params) {
+    const prev = out[k]
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v]
+  }
+  return out
+}
+
+/** Validates with a schema; the 400 names the field and the rule. */
+export function validate<T>(schema: z.ZodType<T>, value: unknown, where: 'body' | 'query' | 'path'): T {
+  const result = schema.safeParse(value, { error: rule })
+  if (result.success) return result.data
+  throw badRequest(describeIssues(result.error.issues, where))
+}
+
+/** `field: rule` for each problem (at most five), so one answer names everything to fix. */
+export function describeIssues(issues: readonly { path: PropertyKey[]; message: string }[], where: string): string {
+  return issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.map(String).join('.') : where}: ${i.message}`)
+    .join('; ')
+}
+
+type Issue = { code: string; input?: unknown; expected?: string; maximum?: unknown; minimum?: unknown; origin?: string; values?: unknown[]; format?: string; keys?: string[]; inclusive?: boolean }
+
+/** Zod issues in plain words: "is required", "must be one of a, b", "must be at most 50". */
+function rule(issue: Issue): string | undefined {
+  const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `must be ${issue.expected === 'int' ? 'an integer' : /^[aeiou]/.test(issue.expected ?? '') ? `an ${issue.expected}` : `a ${issue.expected}`}`
+    case 'too_big':
+      return `must be at most ${issue.maximum}${unit}`
+    case 'too_small':
+      return `must be at least ${issue.minimum}${unit}`
+    case 'invalid_value':
+      return `must be one of ${(issue.values ?? []).map((v) => JSON.stringify(v)).join(', ')}`
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`
+    case 'unrecognized_keys':
+      return `unknown field ${(issue.keys ?? []).join(', ')}`
+    default:
+      return undefined
+  }
+}

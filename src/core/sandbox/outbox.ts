@@ -1,0 +1,38 @@
+export const outboxKinds = ['email', 'message', 'password-reset', 'magic-link', 'sii-upload'] as const
+export type OutboxKind = (typeof outboxKinds)[number]
+
+/** An external effect; all seven fields always present, `null` where one does not apply. */
+export interface OutboxEntry {
+  id: string
+  kind: OutboxKind
+  to: string | null
+  subject: string | null
+  token: string | null
+  ref: string | null
+  at: string
+}
+
+export class Outbox {
+  #entries: OutboxEntry[] = []
+  #next = 1
+
+  add(kind: OutboxKind, at: string, fields: Partial<Pick<OutboxEntry, 'to' | 'subject' | 'token' | 'ref'>>): OutboxEntry {
+    const e: OutboxEntry = { id: `out_${this.#next++}`, kind, to: fields.to ?? null, subject: fields.subject ?? null, token: fields.token ?? null, ref: fields.ref ?? null, at }
+    this.#entries.push(e)
+    return e
+  }
+
+  list(): OutboxEntry[] {
+    return this.#entries.slice()
+  }
+
+  clear(): void {
+    this.#entries = []
+  }
+
+  load(entries: OutboxEntry[]): void {
+    this.#entries = entries.slice()
+    // Continue after the highest numbered id, so restored and new entries never share one.
+    this.#next = entries.reduce((max, e) => Math.max(max, Number(/^out_(\d+)$/.exec(e.id)?.[1] ?? 0)), 0) + 1
+  }
+}

@@ -1,0 +1,54 @@
+import * as z from 'zod'
+import type { Session } from '../auth/sessions.js'
+import { notificationSchema } from '../notifications/model.js'
+import type { ActiveScenario } from '../scenarios/define.js'
+import { tableSchemas, type TableName } from '../store/collections.js'
+import type { WorldRows } from '../store/world.js'
+import { type JournalEntry } from './journal.js'
+import { outboxKinds, type OutboxEntry } from './outbox.js'
+
+export type Snapshot = { version: 1 } & SandboxState & WorldRows
+export interface SandboxState {
+  seed: number
+  clock: { now: string; frozen: boolean }
+  scenarios: ActiveScenario[]
+  sessions: Session[]
+  journal: JournalEntry[]
+  outbox: OutboxEntry[]
+  nextId: number
+}
+
+/** Records of one collection, each id once. */
+const collection = (row: z.ZodType<{ id: string | number }>) =>
+  z.array(row).superRefine((rows, ctx) => {
+    const seen = new Set<string>()
+    rows.forEach((r, i) => {
+      const id = String(r.id)
+      if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `duplicate id ${id}` })
+      seen.add(id)
+    })
+  })
+
+const isoDateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
+
+export const snapshotSchema = z.object({
+  version: z.literal(1),
+  seed: z.number().int().min(0).max(2 ** 31 - 1),
+  clock: z.object({ now: isoDateTime, frozen: z.boolean() }),
+  scenarios: z.array(z.unknown()),
+  sessions: z.array(z.object({
+    token: z.string().min(1), userId: z.string(), clientId: z.string(), kind: z.enum(['direct', 'impersonation']),
+    impersonatorId: z.string().nullable(), createdAt: z.number(), lastSeenAt: z.number(), expiresAt: z.number(), ttlMs: z.number().positive(),
+  })),
+  journal: z.array(z.object({
+    id: z.number().int().positive(), method: z.string(), path: z.string(), query: z.string(), status: z.number().int(),
+    faults: z.array(z.string()), durationMs: z.number(), at: isoDateTime,
+  })),
+  outbox: z.array(z.object({
+    id: z.string(), kind: z.enum(outboxKinds), to: z.string().nullable(), subject: z.string().nullable(),
+    token: z.string().nullable(), ref: z.string().nullable(), at: isoDateTime,
+  })),
+  nextId: z.number().int().positive(),
+  notifications: collection(notificationSchema.extend({ clientId: z.string() })),
+  ...(Object.fromEntries(Object.entries(tableSchemas).map(([name, schema]) => [name, collection(schema as z.ZodType<{ id: string | number }>)])) as unknown as Record<TableName, z.ZodType>),
+})

@@ -1,0 +1,76 @@
+import * as z from 'zod'
+import { badRequest } from '../http/reply.js'
+import type { ActiveScenario, ScenarioDefinition } from './define.js'
+
+/**
+ * The scenarios an app knows, handed to it by whoever builds it (the adapters pass the files of
+ * `scenarios/`): the core never imports a scenario.
+ */
+export class ScenarioRegistry {
+  readonly #byName: Map<string, ScenarioDefinition>
+
+  constructor(definitions: readonly ScenarioDefinition[] = []) {
+    this.#byName = new Map(definitions.map((d) => [d.name, d]))
+  }
+
+  get(name: string): ScenarioDefinition | undefined {
+    return this.#byName.get(name)
+  }
+
+  list(): ScenarioDefinition[] {
+    return [...this.#byName.values()]
+  }
+
+  /**
+   * One scenario: a name, `{name, options}`, or (headers, URLs, `--scenario`) the text
+   * `name;key=value;key=value`, values read as JSON when they parse (`retryAfter=null`,
+   * `ms=300`) and as text otherwise. Anything wrong is a 400 naming `field`.
+   */
+  parse(input: unknown, field = 'active'): ActiveScenario {
+    let name: unknown
+    let raw: unknown = {}
+    if (typeof input === 'string') {
+      const [head, ...pairs] = input.split(';').map((p) => p.trim())
+      name = head
+      raw = Object.fromEntries(pairs.filter(Boolean).map((pair) => optionPair(pair, head, field)))
+    } else if (input && typeof input === 'object' && !Array.isArray(input)) {
+      name = (input as { name?: unknown }).name
+      raw = (input as { options?: unknown }).options ?? {}
+    }
+    if (typeof name !== 'string' || name === '') throw badRequest(`${field}: each entry must be a scenario name or {name, options}`)
+    const def = this.#byName.get(name)
+    if (!def) throw badRequest(`${field}: unknown scenario "${name}"; known: ${[...this.#byName.keys()].join(', ')}`)
+    const parsed = def.options.safeParse(raw)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      const rule = issue.code === 'unrecognized_keys' ? `unknown option ${issue.keys.join(', ')}; ${name} takes ${optionNames(def) || 'no options'}` : issue.message
+      throw badRequest(`${field}: ${name}.options${issue.path.length ? '.' + issue.path.join('.') : ''}: ${rule}`)
+    }
+    return { name, options: parsed.data as Record<string, unknown> }
+  }
+
+  /** `a,b;key=value`: the form of `x-sandbox-scenario`, `?sandbox-scenario=` and `--scenario`. */
+  parseList(text: string, field: string): ActiveScenario[] {
+    const list = text.split(',').map((s) => s.trim()).filter(Boolean).map((s) => this.parse(s, field))
+    // The last mention of a name wins.
+    return list.filter((a, i) => !list.slice(i + 1).some((b) => b.name === a.name))
+  }
+}
+
+function optionNames(def: ScenarioDefinition): string {
+  const schema = z.toJSONSchema(def.options, { io: 'input', unrepresentable: 'any' }) as { properties?: object }
+  return Object.keys(schema.properties ?? {}).join(', ')
+}
+
+function optionPair(pair: string, name: string, field: string): [string, unknown] {
+  const at = pair.indexOf('=')
+  if (at < 1) throw badRequest(`${field}: "${pair}" in ${name} must be key=value, as in ${name};key=value`)
+  const text = pair.slice(at + 1).trim()
+  let value: unknown = text
+  try {
+    value = JSON.parse(text)
+  } catch {
+    // Plain text, such as outcome=accepted.
+  }
+  return [pair.slice(0, at).trim(), value]
+}

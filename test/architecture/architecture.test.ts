@@ -1,0 +1,70 @@
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { scenarios } from '../../scenarios/index.js'
+import { generateScenarioIndex } from '../../scripts/gen-scenarios.mjs'
+import { importsOf, root, sourceFiles, valueCycles } from './imports.js'
+
+const core = sourceFiles('src/core')
+/** The only packages the core may use: each runs in a browser, a worker and Node alike. */
+const CORE_PACKAGES = ['zod', '@msw/data', '@faker-js/faker', 'jose']
+
+describe('the import graph', () => {
+  it('has no value-import cycle in src, scenarios or fixtures', () => {
+    const files = [...sourceFiles('src'), ...sourceFiles('scenarios'), ...sourceFiles('fixtures')]
+    expect(files.length).toBeGreaterThan(50)
+    expect(valueCycles(files)).toEqual([])
+  })
+
+  it('keeps the core to itself: no scenario, fixture, adapter or CLI, no Node built-in', () => {
+    const outside = core.flatMap(importsOf).filter((e) => (e.to.includes('/') && !e.to.startsWith('@') ? !e.to.startsWith('src/core/') : !CORE_PACKAGES.includes(e.to)))
+    expect(outside.map((e) => `${e.from} -> ${e.to}`)).toEqual([])
+  })
+
+  it('never names a scenario in the core: scenarios act through hooks', () => {
+    const named = core.flatMap((f) => {
+      const text = readFileSync(join(root, f), 'utf8')
+      return scenarios.filter((s) => text.includes(`'${s.name}'`)).map((s) => `${f}: '${s.name}'`)
+    })
+    expect(named).toEqual([])
+  })
+})
+
+describe('scenarios', () => {
+  it('a new scenario is one new file: the generated index picks it up', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scenarios-'))
+    try {
+      cpSync(join(root, 'scenarios'), dir, { recursive: true })
+      writeFileSync(join(dir, 'maintenance-window.ts'), "export default { name: 'maintenance-window' }\n")
+      expect(generateScenarioIndex(dir + '/')).toBe(true)
+      const index = readFileSync(join(dir, 'index.ts'), 'utf8')
+      expect(index).toContain("import maintenanceWindow from './maintenance-window.js'")
+      expect(index).toMatch(/scenarios: ScenarioDefinition\[\] = \[.*maintenanceWindow/)
+      expect(generateScenarioIndex(dir + '/')).toBe(false)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('the committed index lists every scenario file', () => {
+    const files = readdirSync(join(root, 'scenarios')).filter((f) => f.endsWith('.ts') && f !== 'index.ts' && !f.endsWith('.test.ts'))
+    expect(scenarios.map((s) => s.name).sort()).toEqual(files.map((f) => f.replace(/\.ts$/, '')).sort())
+  })
+})
+
+describe.skipIf(!existsSync(join(root, 'dist/src')))('the build', () => {
+  it('ships no tests', () => {
+    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)]))
+    expect(walk(join(root, 'dist')).filter((f) => /\.test\.(js|d\.ts)$/.test(f) || f.includes('/dist/test/'))).toEqual([])
+  })
+
+  it('has the package root that package.json exports', async () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+    const entry = join(root, pkg.exports['.'].default)
+    expect(existsSync(entry)).toBe(true)
+    const mod = await import(entry)
+    expect(typeof mod.createSandboxApp).toBe('function')
+    expect(mod.scenarios.length).toBe(scenarios.length)
+  })
+})
