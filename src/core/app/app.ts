@@ -1,5 +1,5 @@
-import { bearerToken, requirePermission, resolvePrincipal } from '../auth/principal.js'
-import { HttpError, type Reply, badRequest, errorBody, notFound, toResponse, unauthorized } from '../http/reply.js'
+import { authorize, CONTROL_TOKEN_HEADER } from '../auth/guard.js'
+import { HttpError, type Reply, badRequest, errorBody, notFound, toResponse } from '../http/reply.js'
 import { queryObject, validate } from '../http/validate.js'
 import { readForm, readJson } from '../http/body.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
@@ -26,7 +26,7 @@ export interface RequestMeta {
 
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
 export const FAULT_HEADER = 'x-sandbox-fault'
-export const CONTROL_TOKEN_HEADER = 'x-sandbox-control-token'
+export { CONTROL_TOKEN_HEADER }
 
 type Applied = AppliedScenario
 
@@ -102,9 +102,7 @@ export class SandboxApp {
   }
 
   async #run(route: RouteDef, request: Request, url: URL, params: Record<string, string>, sandbox: Sandbox, faults: string[], meta: RequestMeta): Promise<Reply> {
-    const control = route.auth.kind === 'control'
-    if (control) this.#checkControl(route, request)
-    const applied = control ? [] : this.scenariosFor(sandbox, request)
+    const applied = route.auth.kind === 'control' ? [] : this.scenariosFor(sandbox, request)
     const ctx: RouteContext = {
       request, url, params, query: {}, body: undefined, sandbox, route, principal: undefined, app: this,
       clientAddress: meta.clientAddress,
@@ -139,16 +137,7 @@ export class SandboxApp {
       const early = await a.def.edge?.(ctx, a.options)
       if (early) return early
     }
-    const auth = route.auth
-    if (auth.kind === 'user' || auth.kind === 'portal') {
-      const token = bearerToken(ctx.request)
-      if (!token) throw unauthorized('authorization: a Bearer token is required')
-      ctx.principal = await resolvePrincipal(sandbox, token, auth.kind)
-      if (auth.kind === 'user') requirePermission(ctx.principal, auth.permission)
-      else if (ctx.principal.kind === 'portal' && !ctx.principal.roles.includes(auth.role)) {
-        throw new HttpError(403, `role: the contact needs the functional role "${auth.role}"`)
-      }
-    }
+    await authorize(route, ctx, (this.options.control || undefined)?.token)
     if (route.params) ctx.params = validate(route.params, ctx.params, 'path')
     if (route.query) ctx.query = this.#validQuery(route, ctx.url.search)
     if (route.body === 'multipart') ctx.form = await readForm(ctx.request)
@@ -176,13 +165,6 @@ export class SandboxApp {
     return query
   }
 
-  #checkControl(route: RouteDef, request: Request): void {
-    const token = (this.options.control || undefined)?.token
-    if (route.auth.kind === 'control' && route.auth.page) return
-    if (token && request.headers.get(CONTROL_TOKEN_HEADER) !== token) {
-      throw new HttpError(401, `${CONTROL_TOKEN_HEADER}: the control API needs the token given with --control-token`)
-    }
-  }
 }
 
 const QUERY_CACHE_SIZE = 256
