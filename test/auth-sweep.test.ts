@@ -1,22 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { LEGACY_JWT } from '../fixtures/accounts.js'
 import { routes } from '../src/core/app/route-table.js'
-import { control, signIn } from './support/client.js'
-import { type Running, runtimes } from './support/runtimes.js'
+import { signIn } from './support/client.js'
+import { runtimes } from './support/runtimes.js'
+import { useSandbox } from './support/sandbox.js'
 
 const protectedRoutes = routes.filter((r) => r.auth.kind === 'user' || r.auth.kind === 'portal')
 const concrete = (path: string) => path.replace(/:(\w+)/g, 'x')
 
 describe.each(runtimes)('every protected route of the table refuses bad tokens through $name', (runtime) => {
-  let rt: Running
+  const rt = useSandbox(runtime)
   let expired: string
-  const sid = { 'x-sandbox-id': 'auth-sweep' }
+  const s = rt.fresh('auth-sweep')
+  const sid = s.headers
   beforeAll(async () => {
-    rt = await runtime.start()
-    expired = await signIn(rt, 'admin@fleet.test', 'sandbox', sid)
-    await control(rt, sid).post('/clock', { advanceBy: '31d' })
+    expired = await signIn(rt, 'admin@fleet.test', sid)
+    await s.control.post('/clock', { advanceBy: '31d' })
   })
-  afterAll(() => rt.close())
 
   it('covers the table', () => {
     expect(protectedRoutes.length).toBeGreaterThan(5)

@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { LEGACY_JWT } from '../fixtures/accounts.js'
-import { bearer, client, control, json, signIn } from './support/client.js'
-import { type Running, runtimes } from './support/runtimes.js'
+import { bearer, json, signIn } from './support/client.js'
+import { runtimes } from './support/runtimes.js'
+import { useSandbox } from './support/sandbox.js'
 
 describe.each(runtimes)('authentication through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
   const me = (token: string) => rt.fetch('/api/auth/users/me', bearer(token))
 
   it('signs in: token only in set-auth-token, body {user:{id,email}}', async () => {
@@ -44,11 +41,11 @@ describe.each(runtimes)('authentication through $name', (runtime) => {
   })
 
   it('a viewer cannot review notifications (403); an operator can', async () => {
-    const viewer = client(rt, await signIn(rt, 'viewer@fleet.test'))
+    const viewer = rt.client(await signIn(rt, 'viewer@fleet.test'))
     const list = await (await viewer.get('/api/notifications?limit=1')).json()
     const id = list.data.notifications[0].id
     expect((await viewer.send('PATCH', `/api/notifications/${id}`, { status: 'reviewed' })).status).toBe(403)
-    const operator = client(rt, await signIn(rt, 'operator@fleet.test'))
+    const operator = rt.client(await signIn(rt, 'operator@fleet.test'))
     expect((await operator.send('PATCH', `/api/notifications/${id}`, { status: 'reviewed' })).status).toBe(200)
   })
 
@@ -75,9 +72,10 @@ describe.each(runtimes)('authentication through $name', (runtime) => {
   })
 
   it('sessions slide: activity every 29 days keeps one alive for 90, 31 idle days expire it', async () => {
-    const sid = { 'x-sandbox-id': `slide-${runtime.name.length}` }
-    const c = control(rt, sid)
-    const token = await signIn(rt, 'admin@fleet.test', 'sandbox', sid)
+    const s = rt.fresh('slide')
+    const sid = s.headers
+    const c = s.control
+    const token = await signIn(rt, 'admin@fleet.test', sid)
     for (let day = 29; day <= 90; day += 29) {
       await c.post('/clock', { advanceBy: '29d' })
       expect((await rt.fetch('/api/auth/users/me', bearer(token, sid))).status).toBe(200)
@@ -89,24 +87,26 @@ describe.each(runtimes)('authentication through $name', (runtime) => {
   })
 
   it('agent JWTs work like a session for an hour', async () => {
-    const sid = { 'x-sandbox-id': `agent-${runtime.name.length}` }
-    const { token, expiresAt } = await control(rt, sid).post('/tokens/agent', { email: 'operator@fleet.test' })
+    const s = rt.fresh('agent')
+    const sid = s.headers
+    const { token, expiresAt } = (await s.control.post('/tokens/agent', { email: 'operator@fleet.test' })).body
     expect(Date.parse(expiresAt)).toBeGreaterThan(Date.now() - 86_400_000 * 365)
     const ok = await rt.fetch('/api/auth/users/me', bearer(token, sid))
     expect(ok.status).toBe(200)
     expect((await ok.json()).data.tokenKind).toBe('agent')
-    await control(rt, sid).post('/clock', { advanceBy: '61m' })
+    await s.control.post('/clock', { advanceBy: '61m' })
     expect((await rt.fetch('/api/auth/users/me', bearer(token, sid))).status).toBe(401)
   })
 
   it('password reset: always 200, token to the outbox, confirm sets the password and ends sessions', async () => {
-    const sid = { 'x-sandbox-id': `reset-${runtime.name.length}` }
-    const old = await signIn(rt, 'operator@fleet.test', 'sandbox', sid)
+    const s = rt.fresh('reset')
+    const sid = s.headers
+    const old = await signIn(rt, 'operator@fleet.test', sid)
     const ghost = await rt.fetch('/api/auth/password-reset/request', json({ email: 'ghost@fleet.test' }, sid))
     expect(ghost.status).toBe(200)
     const real = await rt.fetch('/api/auth/password-reset/request', json({ email: 'operator@fleet.test' }, sid))
     expect(real.status).toBe(200)
-    const { outbox } = await control(rt, sid).get('/outbox')
+    const outbox = await s.outbox()
     expect(outbox).toHaveLength(1)
     expect(outbox[0]).toMatchObject({ kind: 'password-reset', to: 'operator@fleet.test', subject: expect.any(String), ref: 'usr_acme_operator' })
     expect(Object.keys(outbox[0]).sort()).toEqual(['at', 'id', 'kind', 'ref', 'subject', 'to', 'token'])
@@ -116,7 +116,7 @@ describe.each(runtimes)('authentication through $name', (runtime) => {
     expect(confirm.status).toBe(200)
     expect((await rt.fetch('/api/auth/users/me', bearer(old, sid))).status).toBe(401)
     expect((await rt.fetch('/api/auth/password-reset/confirm', json({ token: outbox[0].token, password: 'again-password' }, sid))).status).toBe(400)
-    await signIn(rt, 'operator@fleet.test', 'new-password-1', sid)
+    await signIn(rt, 'operator@fleet.test', sid, 'new-password-1')
   })
 
   describe('service-access, rule by rule', () => {
@@ -131,7 +131,7 @@ describe.each(runtimes)('authentication through $name', (runtime) => {
 
     it('refuses API tokens, agent tokens and impersonation (rule 5)', async () => {
       expect((await access('atk_sandbox_admin')).status).toBe(403)
-      const { token } = await control(rt).post('/tokens/agent', { email: 'admin@fleet.test' })
+      const { token } = (await rt.client().control.post('/tokens/agent', { email: 'admin@fleet.test' })).body
       expect((await access(token)).status).toBe(403)
       const imp = await access('ses_impersonation_operator')
       expect(imp.status).toBe(403)
@@ -139,11 +139,12 @@ describe.each(runtimes)('authentication through $name', (runtime) => {
     })
 
     it('refuses everyone while the integration is disabled (rule 1)', async () => {
-      const sid = { 'x-sandbox-id': `integration-off-${runtime.name.length}` }
-      const snapshot = await control(rt, sid).get('/snapshot')
+      const s = rt.fresh('integration-off')
+      const sid = s.headers
+      const snapshot = (await s.control.get('/snapshot')).body
       snapshot.integrations[0].enabled = false
-      await control(rt, sid).put('/snapshot', snapshot)
-      const res = await access(await signIn(rt, 'admin@fleet.test', 'sandbox', sid), sid)
+      await s.control.put('/snapshot', snapshot)
+      const res = await access(await signIn(rt, 'admin@fleet.test', sid), sid)
       expect(res.status).toBe(403)
       expect((await res.json()).message).toContain('not enabled')
     })

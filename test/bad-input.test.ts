@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, control, signIn } from './support/client.js'
-import { type Running, runtimes } from './support/runtimes.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { bearer, signIn } from './support/client.js'
+import { runtimes } from './support/runtimes.js'
+import { useSandbox } from './support/sandbox.js'
 
 describe.each(runtimes)('bad input through $name', (runtime) => {
-  let rt: Running
+  const rt = useSandbox(runtime)
   let token: string
   beforeAll(async () => {
-    rt = await runtime.start()
     token = await signIn(rt)
   })
-  afterAll(() => rt.close())
 
   const signInRaw = (body: BodyInit, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
     rt.fetch('/api/session-auth/sign-in/email', { method: 'POST', headers, body })
@@ -31,7 +30,7 @@ describe.each(runtimes)('bad input through $name', (runtime) => {
   })
 
   it('a body over 1 MB is 413 and changes nothing', async () => {
-    const before = await control(rt).get('/requests')
+    const before = (await rt.client().control.get('/requests')).body
     const big = JSON.stringify({ email: 'admin@fleet.test', password: 'x'.repeat(1_048_576) })
     const res = await signInRaw(big)
     expect(res.status).toBe(413)
@@ -42,7 +41,7 @@ describe.each(runtimes)('bad input through $name', (runtime) => {
     const after = (await (await rt.fetch('/api/notifications?limit=1', bearer(token))).json()).data.notifications[0]
     expect(after.id).toBe(id)
     expect(after.status).toBe('unreviewed')
-    expect((await control(rt).get('/requests')).requests.length).toBeGreaterThan(before.requests.length)
+    expect((await rt.client().control.get('/requests')).body.requests.length).toBeGreaterThan(before.requests.length)
   })
 
   it('exactly 1 MB is still accepted', async () => {

@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, client, control, signIn } from './support/client.js'
-import { NOW, type Running, runtimes } from './support/runtimes.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { bearer, type Client, signIn } from './support/client.js'
+import { NOW, runtimes } from './support/runtimes.js'
+import { useSandbox } from './support/sandbox.js'
 
 const DAY = 86_400_000
 
 describe.each(runtimes)('notifications through $name', (runtime) => {
-  let rt: Running
-  let api: ReturnType<typeof client>
+  const rt = useSandbox(runtime, { size: 'medium' })
+  let api: Client
   beforeAll(async () => {
-    rt = await runtime.start({ size: 'medium' })
-    api = client(rt, await signIn(rt))
+    api = rt.client(await signIn(rt))
   })
-  afterAll(() => rt.close())
 
   const list = async (query = '') => {
     const res = await api.get(`/api/notifications${query}`)
@@ -100,7 +99,7 @@ describe.each(runtimes)('notifications through $name', (runtime) => {
   })
 
   it('never shows another client\'s notifications', async () => {
-    const other = client(rt, await signIn(rt, 'admin@other.test'))
+    const other = rt.client(await signIn(rt, 'admin@other.test'))
     const mine = (await list('?limit=50')).body.data.notifications.map((n: { id: string }) => n.id)
     const theirs = (await (await other.get('/api/notifications?limit=50')).json()).data.notifications.map((n: { id: string }) => n.id)
     expect(theirs.filter((id: string) => mine.includes(id))).toEqual([])
@@ -109,7 +108,7 @@ describe.each(runtimes)('notifications through $name', (runtime) => {
   })
 
   it('the default window follows the sandbox clock', async () => {
-    const c = control(rt)
+    const c = rt.client().control
     await c.post('/clock', { advanceBy: '90d' })
     const token = await signIn(rt)
     const res = await rt.fetch('/api/notifications', bearer(token))

@@ -1,8 +1,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { RouteDef } from '../src/core/app/route.js'
 import { routes } from '../src/core/app/route-table.js'
-import { type Running, runtimes } from './support/runtimes.js'
+import { runtimes } from './support/runtimes.js'
+import { useSandbox } from './support/sandbox.js'
 
 type Doc = { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, Record<string, any>>>; components: Record<string, any>; 'x-sandbox-strict': boolean }
 
@@ -10,15 +11,13 @@ const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}')
 const operationOf = (doc: Doc, route: RouteDef) => doc.paths[openapiPath(route.path)]?.[route.method.toLowerCase()]
 
 describe.each(runtimes)('OpenAPI document through $name', (runtime) => {
-  let rt: Running
+  const rt = useSandbox(runtime)
   let doc: Doc
   beforeAll(async () => {
-    rt = await runtime.start()
     const res = await rt.fetch('/__sandbox/openapi.json')
     expect(res.status).toBe(200)
     doc = await res.json()
   })
-  afterAll(() => rt.close())
 
   it('is a valid OpenAPI 3.1 document', async () => {
     const validator = new Validator()

@@ -1,21 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Running, runtimes } from '../support/runtimes.js'
-import { DTES, acme, freshId, inv, other, sandbox, type Sandboxed } from './support.js'
+import { describe, expect, it } from 'vitest'
+import { ADMIN_TOKEN, type Client } from '../support/client.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
+import { DTES, acme, inv, other } from './seeded.js'
 
 const UNCERTAIN = { 'x-sandbox-scenario': 'dte-upload-uncertain' }
-const sync = (s: Sandboxed, dteId: string, headers: Record<string, string> = {}) => s.post(`${DTES}/${dteId}/sync`, undefined, headers)
-const dte = async (s: Sandboxed, dteId: string) => (await s.get(`${DTES}/${dteId}`)).body.data
-const uploads = async (s: Sandboxed) => (await s.control.get('/outbox?kind=sii-upload')).body.outbox
+const sync = (s: Client, dteId: string, headers: Record<string, string> = {}) => s.post(`${DTES}/${dteId}/sync`, undefined, headers)
+const dte = async (s: Client, dteId: string) => (await s.get(`${DTES}/${dteId}`)).body.data
+const uploads = async (s: Client) => (await s.control.get('/outbox?kind=sii-upload')).body.outbox
 
 describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   it('emits a DTE (folio, upload, SII_PENDING with a TrackID), syncs it to SII_ACCEPTED and refuses a new emission', async () => {
-    const s = sandbox(rt, freshId('emit'))
+    const s = rt.fresh('emit', ADMIN_TOKEN)
     const res = await s.post(inv(acme.noDte, 'emit-dte'), {})
     expect(res.status).toBe(200)
     expect(res.headers.get('x-sandbox-fault')).toBeNull()
@@ -42,7 +40,7 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
   })
 
   it('answers 422 when a DTE precondition is missing, and creates nothing', async () => {
-    const s = sandbox(rt, freshId('preconditions'))
+    const s = rt.fresh('preconditions', ADMIN_TOKEN)
     const draft = await s.post(inv(acme.drafts[0], 'emit-dte'))
     expect(draft.status).toBe(422)
     expect(draft.body).toEqual({ statusCode: 422, message: `status: invoice ${acme.drafts[0]} is draft; a DTE needs a published invoice; publish it first`, error: 'Unprocessable Entity' })
@@ -65,7 +63,7 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
   })
 
   it('allows a new emission after a rejection, referencing the rejected folio; the old DTE stays rejected', async () => {
-    const s = sandbox(rt, freshId('reemit'))
+    const s = rt.fresh('reemit', ADMIN_TOKEN)
     const old = (await s.get(inv(acme.rejected))).body.data.dteId
     expect((await dte(s, old)).local_status).toBe('SII_REJECTED')
     const res = await s.post(inv(acme.rejected, 'emit-dte'))
@@ -79,7 +77,7 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
   })
 
   it('rejects by the documented rule (receiver with the generic RUT 66.666.666-6), then allows another emission', async () => {
-    const s = sandbox(rt, freshId('rule'))
+    const s = rt.fresh('rule', ADMIN_TOKEN)
     expect((await s.get(inv(acme.genericReceiver))).body.data.receiver.taxId).toBe('66.666.666-6')
     const first = (await s.post(inv(acme.genericReceiver, 'emit-dte'))).body.data
     expect((await sync(s, first.id)).body.data.local_status).toBe('SII_REJECTED')
@@ -89,7 +87,7 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
   })
 
   it('lists and reads DTEs with folio, TrackID, local_status, references and payments; filters; tenants apart', async () => {
-    const s = sandbox(rt, freshId('read'))
+    const s = rt.fresh('read', ADMIN_TOKEN)
     const list = await s.get(DTES)
     expect(list.status).toBe(200)
     expect(list.headers.get('x-sandbox-assumed')).toBe('true')
@@ -113,7 +111,7 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
 
   describe('dte-upload-uncertain', () => {
     it('walks the whole story: emit -> 504 -> SII_UPLOAD_UNCERTAIN with its folio -> re-emit 409 -> sync 422 -> resolve -> accepted, folio kept', async () => {
-      const s = sandbox(rt, freshId('uncertain'))
+      const s = rt.fresh('uncertain', ADMIN_TOKEN)
       const emitted = await s.post(inv(acme.noDte, 'emit-dte'), {}, UNCERTAIN)
       expect(emitted.status).toBe(504)
       expect(emitted.headers.get('x-sandbox-fault')).toBe('dte-upload-uncertain')
@@ -147,7 +145,7 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
       [500, 'Internal Server Error'],
       [200, undefined],
     ])('answers %i with option response, the DTE uncertain either way', async (status, error) => {
-      const s = sandbox(rt, freshId('uncertain-option'))
+      const s = rt.fresh('uncertain-option', ADMIN_TOKEN)
       const set = await s.control.put('/scenarios', { active: [{ name: 'dte-upload-uncertain', options: { response: status } }] })
       expect(set.status).toBe(200)
       const res = await s.post(inv(acme.noDte, 'emit-dte'))
@@ -159,14 +157,14 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
     })
 
     it('refuses a response option it does not know', async () => {
-      const s = sandbox(rt, freshId('uncertain-bad'))
+      const s = rt.fresh('uncertain-bad', ADMIN_TOKEN)
       const res = await s.control.put('/scenarios', { active: [{ name: 'dte-upload-uncertain', options: { response: 418 } }] })
       expect(res.status).toBe(400)
       expect(res.body.message).toContain('dte-upload-uncertain.options.response: must be 504, 500 or 200')
     })
 
     it('the uncertain DTE can also be resolved as rejected, which opens a new emission', async () => {
-      const s = sandbox(rt, freshId('uncertain-rejected'))
+      const s = rt.fresh('uncertain-rejected', ADMIN_TOKEN)
       await s.post(inv(acme.noDte, 'emit-dte'), {}, UNCERTAIN)
       const dteId = (await s.get(inv(acme.noDte))).body.data.dteId
       expect((await s.control.post(`/dte/${dteId}/resolve`, { outcome: 'rejected' })).body.dte).toMatchObject({ folio: 1012, local_status: 'SII_REJECTED' })
@@ -177,7 +175,7 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
 
   describe('dte-pending', () => {
     it('reports pending pendingSyncs times, then the outcome; no re-emission while pending', async () => {
-      const s = sandbox(rt, freshId('pending'))
+      const s = rt.fresh('pending', ADMIN_TOKEN)
       await s.control.put('/scenarios', { active: [{ name: 'dte-pending', options: { pendingSyncs: 3, outcome: 'rejected' } }] })
       const d = (await s.post(inv(acme.noDte, 'emit-dte'))).body.data
       expect(d).toMatchObject({ local_status: 'SII_PENDING', TrackID: expect.stringMatching(/^\d{10}$/) })
@@ -192,7 +190,7 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
     })
 
     it('defaults to two pending answers, then accepted (scenario per request)', async () => {
-      const s = sandbox(rt, freshId('pending-default'))
+      const s = rt.fresh('pending-default', ADMIN_TOKEN)
       const header = { 'x-sandbox-scenario': 'dte-pending' }
       const dteId = (await s.get(inv(acme.pending))).body.data.dteId
       const answers = []
@@ -203,7 +201,7 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
 
   describe('the control route that resolves', () => {
     it('settles a pending DTE keeping its folio and TrackID', async () => {
-      const s = sandbox(rt, freshId('resolve'))
+      const s = rt.fresh('resolve', ADMIN_TOKEN)
       const dteId = (await s.get(inv(acme.pending))).body.data.dteId
       const before = await dte(s, dteId)
       const res = await s.control.post(`/dte/${dteId}/resolve`, { outcome: 'rejected' })
@@ -216,7 +214,7 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
       ['dte_acme_1011', {}, 400, 'outcome: is required'],
       ['dte_acme_1001', { outcome: 'accepted' }, 409, 'local_status: DTE dte_acme_1001 (folio 1001) is SII_ACCEPTED; the tax authority already settled it'],
     ])('%s %j -> %i', async (id, body, status, message) => {
-      const s = sandbox(rt, freshId('resolve-bad'))
+      const s = rt.fresh('resolve-bad', ADMIN_TOKEN)
       const res = await s.control.post(`/dte/${id}/resolve`, body)
       expect(res.status).toBe(status)
       expect(res.body.message).toBe(message)
@@ -224,7 +222,7 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
   })
 
   it('keeps folios unique per client and in its range across many emissions', async () => {
-    const s = sandbox(rt, freshId('folios'))
+    const s = rt.fresh('folios', ADMIN_TOKEN)
     const them = s.as(await s.signIn('admin@other.test'))
     const mine = (await s.post(inv(acme.noDte, 'emit-dte'))).body.data.folio
     const theirs = (await them.post(inv(other.noDte, 'emit-dte'))).body.data.folio

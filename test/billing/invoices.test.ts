@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Running, runtimes } from '../support/runtimes.js'
-import { INVOICES, acme, freshId, inv, other, sandbox } from './support.js'
+import { describe, expect, it } from 'vitest'
+import { ADMIN_TOKEN } from '../support/client.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
+import { INVOICES, acme, inv, other } from './seeded.js'
 
 describe.each(runtimes)('invoices through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   describe('reading', () => {
     it('lists the client invoices newest first in a paginated envelope, marked assumed', async () => {
-      const s = sandbox(rt, freshId('list'))
+      const s = rt.fresh('list', ADMIN_TOKEN)
       const res = await s.get(INVOICES)
       expect(res.status).toBe(200)
       expect(res.headers.get('x-sandbox-assumed')).toBe('true')
@@ -28,7 +26,7 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
     })
 
     it('filters by status (scalar or repeated), orders oldest first on demand and pages', async () => {
-      const s = sandbox(rt, freshId('filter'))
+      const s = rt.fresh('filter', ADMIN_TOKEN)
       const drafts = (await s.get(`${INVOICES}?status=draft&order=asc`)).body.data.items
       expect(drafts.map((i: { id: string }) => i.id)).toEqual(acme.drafts)
       expect(drafts.every((i: { number: null; publishedAt: null }) => i.number === null && i.publishedAt === null)).toBe(true)
@@ -40,7 +38,7 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
     })
 
     it('reads one invoice; another client\'s is 404 as a missing one', async () => {
-      const s = sandbox(rt, freshId('get'))
+      const s = rt.fresh('get', ADMIN_TOKEN)
       const res = await s.get(inv(acme.paid))
       expect(res.status).toBe(200)
       expect(res.body.data).toMatchObject({ id: acme.paid, sequence: 1, status: 'paid', balance: 0, number: 'F-000001' })
@@ -58,19 +56,19 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
       ['?limit=2.5', 'limit: must be an integer'],
       ['?order=sideways', 'order: must be one of'],
     ])('refuses %s with 400 naming the field', async (query, message) => {
-      const res = await sandbox(rt, 'default').get(`${INVOICES}${query}`)
+      const res = await rt.client(ADMIN_TOKEN, 'default').get(`${INVOICES}${query}`)
       expect(res.status).toBe(400)
       expect(res.body.message).toContain(message)
     })
 
     it('refuses an id that breaks its pattern with 400', async () => {
-      const res = await sandbox(rt, 'default').get(`${INVOICES}/inv.bad%20id`)
+      const res = await rt.client(ADMIN_TOKEN, 'default').get(`${INVOICES}/inv.bad%20id`)
       expect(res.status).toBe(400)
       expect(res.body.message).toMatch(/^id: must be 1 to 128 letters/)
     })
 
     it('answers 405 for a wrong method and 404 for an unknown action, changing nothing', async () => {
-      const s = sandbox(rt, freshId('method'))
+      const s = rt.fresh('method', ADMIN_TOKEN)
       const wrong = await s.get(inv(acme.drafts[0], 'publish'))
       expect(wrong.status).toBe(405)
       expect(wrong.headers.get('allow')).toBe('POST')
@@ -80,14 +78,14 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
     })
 
     it('needs a token (401)', async () => {
-      const s = sandbox(rt, freshId('anon'))
+      const s = rt.fresh('anon', ADMIN_TOKEN)
       expect((await s.as(null).get(INVOICES)).status).toBe(401)
     })
   })
 
   describe('publishing in sequence', () => {
     it('publishes drafts in order, each with its number; out of order and twice are 409; state unchanged', async () => {
-      const s = sandbox(rt, freshId('publish'))
+      const s = rt.fresh('publish', ADMIN_TOKEN)
       const [first, second, third] = acme.drafts
 
       const skip = await s.post(inv(second, 'publish'), {})
@@ -111,7 +109,7 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
     })
 
     it('keeps clients apart: another client\'s draft is 404 and its own sequence is independent', async () => {
-      const s = sandbox(rt, freshId('publish-tenant'))
+      const s = rt.fresh('publish-tenant', ADMIN_TOKEN)
       expect((await s.post(inv(other.firstDraft, 'publish'))).status).toBe(404)
       const them = s.as(await s.signIn('admin@other.test'))
       expect((await them.post(inv(other.firstDraft, 'publish'))).body.data.number).toBe('F-000008')
@@ -123,7 +121,7 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
       ['"x"', 'body: must be a object'],
       ['{bad json', 'body: must be valid JSON'],
     ])('refuses the body %s with 400 and changes nothing', async (body, message) => {
-      const s = sandbox(rt, freshId('publish-bad'))
+      const s = rt.fresh('publish-bad', ADMIN_TOKEN)
       const res = await s.post(inv(acme.drafts[0], 'publish'), body)
       expect(res.status).toBe(400)
       expect(res.body.message).toContain(message.split(':')[0])
@@ -133,7 +131,7 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
 
   describe('send-email', () => {
     it('needs a published invoice (409); each send is one outbox e-mail, so retries show as duplicates', async () => {
-      const s = sandbox(rt, freshId('email'))
+      const s = rt.fresh('email', ADMIN_TOKEN)
       const draft = await s.post(inv(acme.drafts[0], 'send-email'), {})
       expect(draft.status).toBe(409)
       expect(draft.body.message).toMatch(/^status: invoice inv_acme_0014 is draft; only a published invoice can be sent/)
@@ -159,7 +157,7 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
       [{ to: ['not-an-address'] }, 'to.0: must be a valid e-mail address'],
       [{ to: 'a@b.cl' }, 'to: must be an array'],
     ])('refuses %j with 400 and sends nothing', async (body, message) => {
-      const s = sandbox(rt, freshId('email-bad'))
+      const s = rt.fresh('email-bad', ADMIN_TOKEN)
       const res = await s.post(inv(acme.noDte, 'send-email'), body)
       expect(res.status).toBe(400)
       expect(res.body.message).toContain(message)
@@ -176,7 +174,7 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
     ]
 
     it.each(['operator@fleet.test', 'viewer@fleet.test'])('%s reads billing but gets 403 on every billing write, with nothing changed', async (email) => {
-      const s = sandbox(rt, freshId('perm'))
+      const s = rt.fresh('perm', ADMIN_TOKEN)
       const user = s.as(await s.signIn(email))
       expect((await user.get(INVOICES)).status).toBe(200)
       expect((await user.get('/api/v1/dte/documents')).status).toBe(200)
@@ -193,7 +191,7 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
     })
 
     it('a portal token opens no billing route (401)', async () => {
-      const s = sandbox(rt, freshId('perm-portal'))
+      const s = rt.fresh('perm-portal', ADMIN_TOKEN)
       await s.as(null).post('/api/portal/auth/magic-link', { email: 'owner@acme.test' })
       const token = (await s.control.get('/outbox?kind=magic-link')).body.outbox[0].token
       const portal = (await s.as(null).post('/api/portal/auth/verify', { token })).body.data.token

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { NOW, type Running, runtimes } from '../support/runtimes.js'
-import { DTES, acme, freshId, inv, sandbox } from './support.js'
+import { describe, expect, it } from 'vitest'
+import { ADMIN_TOKEN } from '../support/client.js'
+import { NOW, runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
+import { DTES, acme, inv } from './seeded.js'
 
 describe.each(runtimes)('payments through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   it('pays in two parts: each recorded on the invoice and its DTE; the full balance marks it paid; more is 409', async () => {
-    const s = sandbox(rt, freshId('two-parts'))
+    const s = rt.fresh('two-parts', ADMIN_TOKEN)
     const dteId = (await s.get(inv(acme.unpaidAccepted))).body.data.dteId
     const { total } = (await s.get(inv(acme.unpaidAccepted))).body.data
     const first = Math.floor(total / 3)
@@ -34,7 +32,7 @@ describe.each(runtimes)('payments through $name', (runtime) => {
   })
 
   it('refuses an amount above the balance with 422 and changes nothing', async () => {
-    const s = sandbox(rt, freshId('above'))
+    const s = rt.fresh('above', ADMIN_TOKEN)
     const before = (await s.get(inv(acme.partlyPaid))).body.data
     const res = await s.post(inv(acme.partlyPaid, 'register-payment'), { amount: before.balance + 1 })
     expect(res.status).toBe(422)
@@ -45,14 +43,14 @@ describe.each(runtimes)('payments through $name', (runtime) => {
   })
 
   it('needs a published invoice: a draft is 409', async () => {
-    const s = sandbox(rt, freshId('draft'))
+    const s = rt.fresh('draft', ADMIN_TOKEN)
     const res = await s.post(inv(acme.drafts[0], 'register-payment'), { amount: 1000 })
     expect(res.status).toBe(409)
     expect(res.body.message).toBe(`status: invoice ${acme.drafts[0]} is draft; payments need a published invoice; publish it first`)
   })
 
   it('records a payment on an invoice without a DTE; a later DTE documents it', async () => {
-    const s = sandbox(rt, freshId('before-dte'))
+    const s = rt.fresh('before-dte', ADMIN_TOKEN)
     const paid = await s.post(inv(acme.noDte, 'register-payment'), { amount: 1000, method: 'cash' })
     expect(paid.body.data.dteId).toBeNull()
     const d = (await s.post(inv(acme.noDte, 'emit-dte'))).body.data
@@ -69,7 +67,7 @@ describe.each(runtimes)('payments through $name', (runtime) => {
     [{ amount: 1000, date: 'yesterday' }, 'date: must be an ISO 8601 date (2026-01-31)'],
     [{ amount: 1000, method: 'bitcoin' }, 'method: must be one of "transfer", "card", "cash", "check"'],
   ])('refuses %j with 400 naming the field, and changes nothing', async (body, message) => {
-    const s = sandbox(rt, freshId('bad'))
+    const s = rt.fresh('bad', ADMIN_TOKEN)
     const before = (await s.get(inv(acme.noDte))).body.data
     const res = await s.post(inv(acme.noDte, 'register-payment'), body)
     expect(res.status).toBe(400)
@@ -78,7 +76,7 @@ describe.each(runtimes)('payments through $name', (runtime) => {
   })
 
   it('an unknown invoice is 404 before the amount is looked at', async () => {
-    const s = sandbox(rt, freshId('unknown'))
+    const s = rt.fresh('unknown', ADMIN_TOKEN)
     expect((await s.post(inv('inv_acme_9999', 'register-payment'), { amount: 1 })).status).toBe(404)
   })
 })

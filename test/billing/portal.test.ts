@@ -1,7 +1,9 @@
 import { decodeJwt } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Running, runtimes } from '../support/runtimes.js'
-import { acme, freshId, other, sandbox, type Sandboxed } from './support.js'
+import { describe, expect, it } from 'vitest'
+import { ADMIN_TOKEN, type Client } from '../support/client.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
+import { acme, other } from './seeded.js'
 
 const MAGIC = '/api/portal/auth/magic-link'
 const VERIFY = '/api/portal/auth/verify'
@@ -9,7 +11,7 @@ const INVOICES = '/api/portal/invoices'
 const TICKETS = '/api/portal/support/tickets'
 
 /** Magic link, then verify: the portal token of a contact. */
-async function portalSignIn(s: Sandboxed, email: string): Promise<string> {
+async function portalSignIn(s: Client, email: string): Promise<string> {
   expect((await s.as(null).post(MAGIC, { email })).status).toBe(200)
   const links = (await s.control.get(`/outbox?kind=magic-link&to=${encodeURIComponent(email)}`)).body.outbox
   const res = await s.as(null).post(VERIFY, { token: links.at(-1).token })
@@ -18,15 +20,11 @@ async function portalSignIn(s: Sandboxed, email: string): Promise<string> {
 }
 
 describe.each(runtimes)('client portal through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   describe('magic link sign-in', () => {
     it('sends the link to the outbox and verifies it once for a signed token carrying clientId and roles', async () => {
-      const s = sandbox(rt, freshId('portal-link'))
+      const s = rt.fresh('portal-link', ADMIN_TOKEN)
       const res = await s.as(null).post(MAGIC, { email: ' Owner@Acme.test ' })
       expect(res.status).toBe(200)
       expect(res.headers.get('x-sandbox-assumed')).toBe('true')
@@ -49,14 +47,14 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
     })
 
     it('answers 200 for an unknown address and sends nothing (no enumeration)', async () => {
-      const s = sandbox(rt, freshId('portal-unknown'))
+      const s = rt.fresh('portal-unknown', ADMIN_TOKEN)
       const res = await s.as(null).post(MAGIC, { email: 'nobody@acme.test' })
       expect(res.status).toBe(200)
       expect((await s.control.get('/outbox')).body.outbox).toEqual([])
     })
 
     it('expires a link after 15 minutes on the sandbox clock', async () => {
-      const s = sandbox(rt, freshId('portal-expiry'))
+      const s = rt.fresh('portal-expiry', ADMIN_TOKEN)
       await s.as(null).post(MAGIC, { email: 'billing@acme.test' })
       const [link] = (await s.control.get('/outbox?kind=magic-link')).body.outbox
       await s.control.post('/clock', { advanceBy: '16m' })
@@ -71,13 +69,13 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
       [VERIFY, {}, 'token: is required'],
       [VERIFY, { token: '' }, 'token: must be at least 1 characters'],
     ])('%s %j -> 400', async (path, body, message) => {
-      const res = await sandbox(rt, freshId('portal-bad')).as(null).post(path, body)
+      const res = await rt.fresh('portal-bad', ADMIN_TOKEN).as(null).post(path, body)
       expect(res.status).toBe(400)
       expect(res.body.message).toBe(message)
     })
 
     it('refuses an unknown token with 401', async () => {
-      const res = await sandbox(rt, freshId('portal-bad-token')).as(null).post(VERIFY, { token: 'mlk_nope' })
+      const res = await rt.fresh('portal-bad-token', ADMIN_TOKEN).as(null).post(VERIFY, { token: 'mlk_nope' })
       expect(res.status).toBe(401)
       expect(res.body.message).toBe('token: unknown magic link; request a new one')
     })
@@ -85,7 +83,7 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
 
   describe('invoices (role invoices)', () => {
     it('lists the client published and paid invoices with their DTE, never drafts', async () => {
-      const s = sandbox(rt, freshId('portal-invoices'))
+      const s = rt.fresh('portal-invoices', ADMIN_TOKEN)
       const portal = s.as(await portalSignIn(s, 'billing@acme.test'))
       const res = await portal.get(INVOICES)
       expect(res.status).toBe(200)
@@ -105,7 +103,7 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
     })
 
     it("answers 403 for another client's invoice (spec rule 5)", async () => {
-      const s = sandbox(rt, freshId('portal-tenant'))
+      const s = rt.fresh('portal-tenant', ADMIN_TOKEN)
       const portal = s.as(await portalSignIn(s, 'owner@acme.test'))
       const res = await portal.get(`${INVOICES}/${other.paid}`)
       expect(res.status).toBe(403)
@@ -113,7 +111,7 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
     })
 
     it('refuses a contact without the invoices role with 403', async () => {
-      const s = sandbox(rt, freshId('portal-role'))
+      const s = rt.fresh('portal-role', ADMIN_TOKEN)
       const support = s.as(await portalSignIn(s, 'support@acme.test'))
       const res = await support.get(INVOICES)
       expect(res.status).toBe(403)
@@ -124,7 +122,7 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
 
   describe('support tickets (role support)', () => {
     it('lists the client tickets and opens a new one as the contact', async () => {
-      const s = sandbox(rt, freshId('portal-tickets'))
+      const s = rt.fresh('portal-tickets', ADMIN_TOKEN)
       const portal = s.as(await portalSignIn(s, 'support@acme.test'))
       const before = (await portal.get(TICKETS)).body.data
       expect(before.items.length).toBeGreaterThan(0)
@@ -145,7 +143,7 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
       [{ subject: '   ', body: 'x' }, 'subject: is required'],
       [{ subject: 'x', body: 'y'.repeat(5001) }, 'body: must be at most 5000 characters'],
     ])('refuses %j with 400 and creates nothing', async (body, message) => {
-      const s = sandbox(rt, freshId('portal-ticket-bad'))
+      const s = rt.fresh('portal-ticket-bad', ADMIN_TOKEN)
       const portal = s.as(await portalSignIn(s, 'owner@acme.test'))
       const total = (await portal.get(TICKETS)).body.data.pagination.total
       const res = await portal.post(TICKETS, body)
@@ -155,7 +153,7 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
     })
 
     it("answers 403 for another client's ticket and for a contact without the support role", async () => {
-      const s = sandbox(rt, freshId('portal-ticket-tenant'))
+      const s = rt.fresh('portal-ticket-tenant', ADMIN_TOKEN)
       const world = await s.world()
       await world.tables.tickets.insert({ id: 'tkt_other_1', clientId: 'cli_other', contactId: 'pct_other', subject: 'x', body: 'y', status: 'open', createdAt: '2026-11-01T00:00:00.000Z' })
       const owner = s.as(await portalSignIn(s, 'owner@acme.test'))
@@ -169,7 +167,7 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
 
   describe('the two surfaces stay apart', () => {
     it('a backoffice token (session or API token) opens no portal route (401)', async () => {
-      const s = sandbox(rt, freshId('portal-surfaces'))
+      const s = rt.fresh('portal-surfaces', ADMIN_TOKEN)
       for (const token of ['atk_sandbox_admin', await s.signIn('admin@fleet.test')]) {
         const res = await s.as(token).get(INVOICES)
         expect(res.status).toBe(401)
@@ -178,7 +176,7 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
     })
 
     it('a portal token opens no backoffice route (401), not even users/me', async () => {
-      const s = sandbox(rt, freshId('portal-surfaces-2'))
+      const s = rt.fresh('portal-surfaces-2', ADMIN_TOKEN)
       const portal = s.as(await portalSignIn(s, 'owner@acme.test'))
       for (const path of ['/api/auth/users/me', '/api/notifications', '/api/v1/billing/invoices', '/api/v1/dte/documents']) {
         expect((await portal.get(path)).status, path).toBe(401)
@@ -186,7 +184,7 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
     })
 
     it('a portal route without a token is 401; an expired portal token is 401', async () => {
-      const s = sandbox(rt, freshId('portal-expired'))
+      const s = rt.fresh('portal-expired', ADMIN_TOKEN)
       expect((await s.as(null).get(INVOICES)).status).toBe(401)
       const portal = s.as(await portalSignIn(s, 'owner@acme.test'))
       await s.control.post('/clock', { advanceBy: '13h' })

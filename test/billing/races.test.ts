@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Running, runtimes } from '../support/runtimes.js'
-import { DTES, INVOICES, acme, freshId, inv, sandbox, type Sandboxed } from './support.js'
+import { describe, expect, it } from 'vitest'
+import { ADMIN_TOKEN, type Client } from '../support/client.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
+import { DTES, INVOICES, acme, inv } from './seeded.js'
 
 /** Each race runs this many times, each time in a fresh isolated sandbox. */
 const ROUNDS = 20
@@ -8,7 +10,7 @@ const ROUNDS = 20
 const statuses = (answers: { status: number }[]) => answers.map((a) => a.status).sort()
 
 /** The invariants that must hold after any interleaving. */
-async function checkInvariants(s: Sandboxed) {
+async function checkInvariants(s: Client) {
   const invoices = (await s.get(`${INVOICES}?limit=50`)).body.data.items
   const dtes = (await s.get(`${DTES}?limit=50`)).body.data.items
   for (const i of invoices) {
@@ -28,15 +30,11 @@ async function checkInvariants(s: Sandboxed) {
 }
 
 describe.each(runtimes)('racing requests on one invoice through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   it(`double publish: exactly one succeeds (${ROUNDS} rounds)`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const s = sandbox(rt, freshId('race-publish'))
+      const s = rt.fresh('race-publish', ADMIN_TOKEN)
       const answers = await Promise.all([s.post(inv(acme.drafts[0], 'publish')), s.post(inv(acme.drafts[0], 'publish'))])
       expect(statuses(answers)).toEqual([200, 409])
       await checkInvariants(s)
@@ -45,7 +43,7 @@ describe.each(runtimes)('racing requests on one invoice through $name', (runtime
 
   it(`publishing two drafts of the sequence at once never publishes the second before the first (${ROUNDS} rounds)`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const s = sandbox(rt, freshId('race-sequence'))
+      const s = rt.fresh('race-sequence', ADMIN_TOKEN)
       const [second, first] = await Promise.all([s.post(inv(acme.drafts[1], 'publish')), s.post(inv(acme.drafts[0], 'publish'))])
       expect(first.status).toBe(200)
       expect([200, 409]).toContain(second.status)
@@ -55,7 +53,7 @@ describe.each(runtimes)('racing requests on one invoice through $name', (runtime
 
   it(`two payments that together exceed the balance: exactly one succeeds (${ROUNDS} rounds)`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const s = sandbox(rt, freshId('race-pay'))
+      const s = rt.fresh('race-pay', ADMIN_TOKEN)
       const { balance } = (await s.get(inv(acme.unpaidAccepted))).body.data
       const amount = Math.ceil(balance * 0.6)
       const answers = await Promise.all([
@@ -70,7 +68,7 @@ describe.each(runtimes)('racing requests on one invoice through $name', (runtime
 
   it(`two full payments: one pays, the other meets a paid invoice (${ROUNDS} rounds)`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const s = sandbox(rt, freshId('race-full'))
+      const s = rt.fresh('race-full', ADMIN_TOKEN)
       const { balance } = (await s.get(inv(acme.partlyPaid))).body.data
       const body = { amount: balance }
       const answers = await Promise.all([s.post(inv(acme.partlyPaid, 'register-payment'), body), s.post(inv(acme.partlyPaid, 'register-payment'), body)])
@@ -81,7 +79,7 @@ describe.each(runtimes)('racing requests on one invoice through $name', (runtime
 
   it(`double (and triple) emission: exactly one DTE, one folio, one upload (${ROUNDS} rounds)`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const s = sandbox(rt, freshId('race-emit'))
+      const s = rt.fresh('race-emit', ADMIN_TOKEN)
       const answers = await Promise.all([s.post(inv(acme.noDte, 'emit-dte')), s.post(inv(acme.noDte, 'emit-dte')), s.post(inv(acme.rejected, 'emit-dte'))])
       expect(statuses(answers.slice(0, 2))).toEqual([200, 409])
       expect(answers[2].status).toBe(200)
@@ -94,7 +92,7 @@ describe.each(runtimes)('racing requests on one invoice through $name', (runtime
 
   it(`emission racing a sync and a payment keeps every invariant (${ROUNDS} rounds)`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const s = sandbox(rt, freshId('race-mixed'))
+      const s = rt.fresh('race-mixed', ADMIN_TOKEN)
       const pendingDte = (await s.get(inv(acme.pending))).body.data.dteId
       const { balance } = (await s.get(inv(acme.pending))).body.data
       const answers = await Promise.all([

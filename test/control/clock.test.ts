@@ -1,26 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, json, signIn } from '../support/client.js'
-import { NOW, type Running, runtimes } from '../support/runtimes.js'
+import { describe, expect, it } from 'vitest'
+import { bearer, json } from '../support/client.js'
+import { NOW, runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
 
 const DAY = 86_400_000
 
 describe.each(runtimes)('the virtual clock through $name', (runtime) => {
-  let rt: Running
-  let n = 0
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   /** A fresh isolated sandbox and a way to move its clock. */
   function sandbox() {
-    const headers = { 'x-sandbox-id': `clock-${n++}` }
-    const clock = async (body: unknown) => {
-      const res = await rt.fetch('/__sandbox/clock', json(body, headers))
-      return { status: res.status, body: await res.json() }
-    }
-    const me = (token: string) => rt.fetch('/api/auth/users/me', bearer(token, headers)).then((r) => r.status)
-    return { headers, clock, me, signIn: () => signIn(rt, 'admin@fleet.test', 'sandbox', headers) }
+    const s = rt.fresh('clock')
+    const clock = (body: unknown) => s.control.post('/clock', body)
+    const me = async (token: string) => (await s.as(token).get('/api/auth/users/me')).status
+    return { ...s, clock, me }
   }
 
   it('reads {now, frozen}, running from the configured start', async () => {

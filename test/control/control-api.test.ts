@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { bearer, json, signIn } from '../support/client.js'
-import { NOW, type Running, runtimes } from '../support/runtimes.js'
+import { NOW, runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
 
 const SCENARIOS = [
   'commit-then-fail', 'degraded', 'dte-pending', 'dte-upload-uncertain', 'empty', 'error-shapes', 'forbidden',
@@ -8,20 +9,11 @@ const SCENARIOS = [
 ]
 
 describe.each(runtimes)('control API through $name', (runtime) => {
-  let rt: Running
-  let n = 0
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   function sandbox() {
-    const headers = { 'x-sandbox-id': `ctl-${n++}` }
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await rt.fetch(`/__sandbox${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
-      return { status: res.status, body: await res.json() }
-    }
-    return { headers, call }
+    const s = rt.fresh('ctl')
+    return { ...s, call: s.control.send }
   }
 
   it('health: {status, seed, now, scenarios} of the selected sandbox', async () => {
@@ -78,7 +70,7 @@ describe.each(runtimes)('control API through $name', (runtime) => {
 
   it('reset: fresh data for the same or a new seed; clears sessions, scenarios, clock, journal and outbox', async () => {
     const s = sandbox()
-    const token = await signIn(rt, 'admin@fleet.test', 'sandbox', s.headers)
+    const token = await signIn(rt, 'admin@fleet.test', s.headers)
     const firstIds = (await (await rt.fetch('/api/notifications?limit=5', bearer(token, s.headers))).json()).data.notifications.map((x: { id: string }) => x.id)
     await rt.fetch('/api/auth/password-reset/request', json({ email: 'admin@fleet.test' }, s.headers))
     await s.call('PUT', '/scenarios', { active: ['empty'] })
@@ -93,7 +85,7 @@ describe.each(runtimes)('control API through $name', (runtime) => {
 
     const reseeded = await s.call('POST', '/reset', { seed: 2 })
     expect(reseeded.body.seed).toBe(2)
-    const token2 = await signIn(rt, 'admin@fleet.test', 'sandbox', s.headers)
+    const token2 = await signIn(rt, 'admin@fleet.test', s.headers)
     const otherIds = (await (await rt.fetch('/api/notifications?limit=5', bearer(token2, s.headers))).json()).data.notifications.map((x: { id: string }) => x.id)
     expect(otherIds).not.toEqual(firstIds)
     expect((await s.call('POST', '/reset')).body.seed).toBe(2)
@@ -179,42 +171,42 @@ describe.each(runtimes)('control API through $name', (runtime) => {
 })
 
 describe.each(runtimes)('control API guard through $name', (runtime) => {
-  let rt: Running
-  afterAll(() => rt?.close())
+  describe('with a control token', () => {
+    const rt = useSandbox(runtime, { control: { token: 't' } })
 
-  it('with a control token refuses calls without x-sandbox-control-token (401) and accepts them with it', async () => {
-    rt = await runtime.start({ control: { token: 't' } })
-    const refused = await rt.fetch('/__sandbox/health')
-    expect(refused.status).toBe(401)
-    expect((await refused.json()).message).toContain('x-sandbox-control-token')
-    expect((await rt.fetch('/__sandbox/clock', json({ advanceBy: '1d' }, { 'x-sandbox-control-token': 'wrong' }))).status).toBe(401)
-    expect((await rt.fetch('/__sandbox/health', { headers: { 'x-sandbox-control-token': 't' } })).status).toBe(200)
-    // The page itself holds nothing; its script sends the token.
-    expect((await rt.fetch('/__sandbox')).status).toBe(200)
-    // The API is not guarded by it.
-    expect((await rt.fetch('/api/auth/users/me', bearer(await signIn(rt)))).status).toBe(200)
-    await rt.close()
+    it('with a control token refuses calls without x-sandbox-control-token (401) and accepts them with it', async () => {
+      const refused = await rt.fetch('/__sandbox/health')
+      expect(refused.status).toBe(401)
+      expect((await refused.json()).message).toContain('x-sandbox-control-token')
+      expect((await rt.fetch('/__sandbox/clock', json({ advanceBy: '1d' }, { 'x-sandbox-control-token': 'wrong' }))).status).toBe(401)
+      expect((await rt.fetch('/__sandbox/health', { headers: { 'x-sandbox-control-token': 't' } })).status).toBe(200)
+      // The page itself holds nothing; its script sends the token.
+      expect((await rt.fetch('/__sandbox')).status).toBe(200)
+      // The API is not guarded by it.
+      expect((await rt.fetch('/api/auth/users/me', bearer(await signIn(rt)))).status).toBe(200)
+    })
   })
 
-  it('with control off the routes are gone (404) and the API still works', async () => {
-    rt = await runtime.start({ control: false })
-    // msw/node passes a bare /__sandbox through when no route claims it (src/msw/handlers.ts).
-    const paths = ['/__sandbox/health', '/__sandbox/scenarios', '/__sandbox/snapshot', ...(runtime.name.startsWith('hono') ? ['/__sandbox'] : [])]
-    for (const path of paths) {
-      const res = await rt.fetch(path)
-      expect(res.status, path).toBe(404)
-    }
-    expect((await rt.fetch('/__sandbox/reset', json({}))).status).toBe(404)
-    expect((await rt.fetch('/api/auth/users/me', bearer(await signIn(rt)))).status).toBe(200)
+  describe('with control off', () => {
+    const rt = useSandbox(runtime, { control: false })
+
+    it('with control off the routes are gone (404) and the API still works', async () => {
+      // msw/node passes a bare /__sandbox through when no route claims it (src/msw/handlers.ts).
+      const paths = ['/__sandbox/health', '/__sandbox/scenarios', '/__sandbox/snapshot', ...(runtime.name.startsWith('hono') ? ['/__sandbox'] : [])]
+      for (const path of paths) {
+        const res = await rt.fetch(path)
+        expect(res.status, path).toBe(404)
+      }
+      expect((await rt.fetch('/__sandbox/reset', json({}))).status).toBe(404)
+      expect((await rt.fetch('/api/auth/users/me', bearer(await signIn(rt)))).status).toBe(200)
+    })
   })
 })
 
 describe.each(runtimes)('journal capacity through $name', (runtime) => {
-  let rt: Running
-  afterAll(() => rt?.close())
+  const rt = useSandbox(runtime, { journalCapacity: 3 })
 
   it('is a bounded ring: the newest journalCapacity entries stay', async () => {
-    rt = await runtime.start({ journalCapacity: 3 })
     for (let i = 0; i < 5; i++) await rt.fetch(`/api/auth/users/me?i=${i}`)
     const { requests } = await (await rt.fetch('/__sandbox/requests')).json()
     expect(requests.map((r: { query: string }) => r.query)).toEqual(['?i=2', '?i=3', '?i=4'])

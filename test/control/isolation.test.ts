@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { bearer, json, signIn } from '../support/client.js'
-import { NOW, type Running, runtimes } from '../support/runtimes.js'
+import { NOW, runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
 
 const HOUR = 3_600_000
 
 describe.each(runtimes)('isolated sandboxes through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   const as = (id: string) => ({ 'x-sandbox-id': id })
-  const ctl = async (id: string | undefined, method: string, path: string, body?: unknown) => {
-    const res = await rt.fetch(`/__sandbox${path}`, { method, headers: { ...(id ? as(id) : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) })
-    return res.json()
-  }
+  const ctl = async (id: string | undefined, method: string, path: string, body?: unknown) => (await rt.client(null, id).control.send(method, path, body)).json()
   const unreviewed = async (id: string | undefined, token: string) =>
     (await (await rt.fetch('/api/notifications?status=unreviewed&limit=50', bearer(token, id ? as(id) : {}))).json()).data
 
@@ -23,7 +17,7 @@ describe.each(runtimes)('isolated sandboxes through $name', (runtime) => {
     const base = await unreviewed(undefined, await signIn(rt))
     const ids = Array.from({ length: 8 }, (_, i) => `worker-${i}`)
     const tokens = await Promise.all(ids.map(async (id, i) => {
-      const token = await signIn(rt, 'admin@fleet.test', 'sandbox', as(id))
+      const token = await signIn(rt, 'admin@fleet.test', as(id))
       const mine = (await unreviewed(id, token)).notifications.slice(0, i + 1)
       for (const n of mine) {
         const res = await rt.fetch(`/api/notifications/${n.id}`, { method: 'PATCH', headers: { ...bearer(token, as(id)).headers, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'reviewed' }) })
@@ -94,24 +88,26 @@ describe.each(runtimes)('isolated sandboxes through $name', (runtime) => {
 })
 
 describe.each(runtimes)('eviction through $name', (runtime) => {
-  let rt: Running
-  afterAll(() => rt?.close())
+  describe('idle', () => {
+    const rt = useSandbox(runtime, { sandboxIdleMs: 5 })
 
-  it('drops a sandbox idle past sandboxIdleMs; its id then starts fresh', async () => {
-    rt = await runtime.start({ sandboxIdleMs: 5 })
-    await rt.fetch('/api/auth/password-reset/request', json({ email: 'admin@fleet.test' }, { 'x-sandbox-id': 'sleepy' }))
-    await new Promise((resolve) => setTimeout(resolve, 30))
-    const listed = await (await rt.fetch('/__sandbox/sandboxes')).json()
-    expect(listed.idleMs).toBe(5)
-    expect(listed.sandboxes.map((s: { id: string }) => s.id)).not.toContain('sleepy')
-    expect((await (await rt.fetch('/__sandbox/outbox', { headers: { 'x-sandbox-id': 'sleepy' } })).json()).outbox).toEqual([])
-    await rt.close()
+    it('drops a sandbox idle past sandboxIdleMs; its id then starts fresh', async () => {
+      await rt.fetch('/api/auth/password-reset/request', json({ email: 'admin@fleet.test' }, { 'x-sandbox-id': 'sleepy' }))
+      await new Promise((resolve) => setTimeout(resolve, 30))
+      const listed = await (await rt.fetch('/__sandbox/sandboxes')).json()
+      expect(listed.idleMs).toBe(5)
+      expect(listed.sandboxes.map((s: { id: string }) => s.id)).not.toContain('sleepy')
+      expect((await (await rt.fetch('/__sandbox/outbox', { headers: { 'x-sandbox-id': 'sleepy' } })).json()).outbox).toEqual([])
+    })
   })
 
-  it('keeps at most maxSandboxes, dropping the least recently used', async () => {
-    rt = await runtime.start({ maxSandboxes: 3 })
-    for (const id of ['a', 'b', 'c', 'a', 'd']) await rt.fetch('/__sandbox/health', { headers: { 'x-sandbox-id': id } })
-    const listed = await (await rt.fetch('/__sandbox/sandboxes')).json()
-    expect(listed.sandboxes.map((s: { id: string }) => s.id)).toEqual(['c', 'a', 'd'])
+  describe('full', () => {
+    const rt = useSandbox(runtime, { maxSandboxes: 3 })
+
+    it('keeps at most maxSandboxes, dropping the least recently used', async () => {
+      for (const id of ['a', 'b', 'c', 'a', 'd']) await rt.fetch('/__sandbox/health', { headers: { 'x-sandbox-id': id } })
+      const listed = await (await rt.fetch('/__sandbox/sandboxes')).json()
+      expect(listed.sandboxes.map((s: { id: string }) => s.id)).toEqual(['c', 'a', 'd'])
+    })
   })
 })

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { bearer, json, signIn } from '../support/client.js'
-import { type Running, runtimes } from '../support/runtimes.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
 
 type Snapshot = Record<string, any>
 
 describe.each(runtimes)('snapshot through $name', (runtime) => {
-  let rt: Running
+  const rt = useSandbox(runtime)
   let original: Snapshot
   let token: string
   const id = { 'x-sandbox-id': 'snap' }
@@ -13,19 +14,17 @@ describe.each(runtimes)('snapshot through $name', (runtime) => {
   const put = (body: unknown, headers = id) => rt.fetch('/__sandbox/snapshot', { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) })
 
   beforeAll(async () => {
-    rt = await runtime.start()
     // A lived-in sandbox: a session, a reviewed notification, an outbox entry, a moved and frozen clock, scenarios, a journal.
-    token = await signIn(rt, 'admin@fleet.test', 'sandbox', id)
+    token = await signIn(rt, 'admin@fleet.test', id)
     const list = await (await rt.fetch('/api/notifications?status=unreviewed&limit=1', bearer(token, id))).json()
     const target = list.data.notifications[0].id
     await rt.fetch(`/api/notifications/${target}`, { method: 'PATCH', headers: { ...bearer(token, id).headers, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'false_positive' }) })
     await rt.fetch('/api/auth/password-reset/request', json({ email: 'viewer@fleet.test' }, id))
     await rt.fetch('/__sandbox/clock', json({ advanceBy: '2d', freeze: true }, id))
     await rt.fetch('/__sandbox/scenarios', { ...json({ active: ['thread-closed', { name: 'session-expired', options: { ttl: 3600 } }] }, id), method: 'PUT' })
-    token = await signIn(rt, 'admin@fleet.test', 'sandbox', id)
+    token = await signIn(rt, 'admin@fleet.test', id)
     original = await get()
   })
-  afterAll(() => rt.close())
 
   it('is one JSON object keyed by collection name, with sessions, clock, scenarios, journal and outbox', () => {
     for (const key of ['version', 'seed', 'clock', 'scenarios', 'sessions', 'journal', 'outbox', 'notifications', 'users', 'clients', 'passwordResets']) expect(original).toHaveProperty(key)

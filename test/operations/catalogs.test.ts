@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Running, runtimes } from '../support/runtimes.js'
-import { isolatedSandbox } from './support.js'
+import { describe, expect, it } from 'vitest'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 describe.each(runtimes)('catalogs through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   it('lists vehicle types exactly as the spec: {status, data: [{name, group}]}', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const res = await admin.get('/api/vehicle-types')
     expect(res.status).toBe(200)
     expect(res.headers.get('x-sandbox-assumed')).toBeNull()
@@ -29,7 +25,7 @@ describe.each(runtimes)('catalogs through $name', (runtime) => {
   })
 
   it('deletes a layer: gone from the list, a second delete is 404 {error}', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const list = await admin.get('/api/layers')
     expect(list.status).toBe(200)
     expect(list.headers.get('x-sandbox-assumed')).toBe('true')
@@ -48,23 +44,23 @@ describe.each(runtimes)('catalogs through $name', (runtime) => {
   })
 
   it('refuses a viewer (403 {error}) and another client (404 {error}) without deleting', async () => {
-    const sbx = await isolatedSandbox(rt)
-    const layer = (await sbx.admin.get('/api/layers')).body.data[0]
-    const viewer = await sbx.as('viewer@fleet.test')
+    const sbx = await rt.isolated()
+    const layer = (await sbx.get('/api/layers')).body.data[0]
+    const viewer = await sbx.user('viewer@fleet.test')
     const refused = await viewer.send('DELETE', `/api/layers/${layer.id}`)
     expect(refused.status).toBe(403)
     expect(refused.body.error).toContain('catalogs:write')
     expect((await viewer.get('/api/layers')).status).toBe(200)
-    const other = await sbx.as('admin@other.test')
+    const other = await sbx.user('admin@other.test')
     const foreign = await other.send('DELETE', `/api/layers/${layer.id}`)
     expect(foreign.status).toBe(404)
     expect(Object.keys(foreign.body)).toEqual(['error'])
     expect((await other.get('/api/layers')).body.data.map((l: { id: string }) => l.id)).not.toContain(layer.id)
-    expect((await sbx.admin.get('/api/layers')).body.data.map((l: { id: string }) => l.id)).toContain(layer.id)
+    expect((await sbx.get('/api/layers')).body.data.map((l: { id: string }) => l.id)).toContain(layer.id)
   })
 
   it('answers a GPS detail identically on the legacy and the RESTful route', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const list = await admin.get('/api/v1/gps/list')
     expect(list.status).toBe(200)
     expect(list.headers.get('x-sandbox-assumed')).toBe('true')
@@ -80,25 +76,25 @@ describe.each(runtimes)('catalogs through $name', (runtime) => {
   })
 
   it.each(['/api/v1/gps/get/123', '/api/v1/gps/not-a-uuid', '/api/v1/gps/get/6f1c2b3a-0000-0000-0000'])('refuses %s with 400 naming gps_details_id', async (path) => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const res = await admin.get(path)
     expect(res.status).toBe(400)
     expect(res.body.message).toBe('gps_details_id: must be a UUID')
   })
 
   it('answers 404 for an unknown GPS id and for another client\'s', async () => {
-    const sbx = await isolatedSandbox(rt)
-    const unknown = await sbx.admin.get('/api/v1/gps/5b0e7a52-3f1d-4c59-9a55-0d6f3f4b2c11')
+    const sbx = await rt.isolated()
+    const unknown = await sbx.get('/api/v1/gps/5b0e7a52-3f1d-4c59-9a55-0d6f3f4b2c11')
     expect(unknown.status).toBe(404)
     expect(unknown.body.message).toContain('gps_details_id')
-    const mine = (await sbx.admin.get('/api/v1/gps/list')).body.data[0]
-    const other = await sbx.as('admin@other.test')
+    const mine = (await sbx.get('/api/v1/gps/list')).body.data[0]
+    const other = await sbx.user('admin@other.test')
     expect((await other.get(`/api/v1/gps/${mine.id}`)).status).toBe(404)
     expect((await other.get(`/api/v1/gps/get/${mine.id}`)).status).toBe(404)
   })
 
   it('answers a subscription plan as a bare object with an integer id', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const res = await admin.get('/api/v1/subscription_plan/get/2')
     expect(res.status).toBe(200)
     expect(Object.keys(res.body).sort()).toEqual(['currency_name', 'currency_value', 'description', 'id', 'name', 'subscription_currency_id'])
@@ -111,21 +107,21 @@ describe.each(runtimes)('catalogs through $name', (runtime) => {
   })
 
   it.each(['1.5', 'abc', '-1', '1e2'])('refuses plan_id %s with 400', async (id) => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const res = await admin.get(`/api/v1/subscription_plan/get/${id}`)
     expect(res.status).toBe(400)
     expect(res.body.message).toBe('plan_id: must be an integer')
   })
 
   it('answers 404 for an unknown plan', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const res = await admin.get('/api/v1/subscription_plan/get/999')
     expect(res.status).toBe(404)
     expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found' })
   })
 
   it.each(['/api/vehicle-types', '/api/layers', '/api/v1/gps/list', '/api/v1/subscription_plan/list'])('empties %s under the empty scenario', async (path) => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const res = await admin.get(path, { 'x-sandbox-scenario': 'empty' })
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ status: 'success', data: [] })

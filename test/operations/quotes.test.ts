@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Running, runtimes } from '../support/runtimes.js'
-import { isolatedSandbox } from './support.js'
+import { describe, expect, it } from 'vitest'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
 
 describe.each(runtimes)('quotes through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   it('lists quotes newest first (assumed), saying which have AI content', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const res = await admin.get('/api/quotes')
     expect(res.status).toBe(200)
     expect(res.headers.get('x-sandbox-assumed')).toBe('true')
@@ -24,7 +20,7 @@ describe.each(runtimes)('quotes through $name', (runtime) => {
   })
 
   it('answers the AI content of a quote: sections, model and generation time', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const quote = (await admin.get('/api/quotes')).body.data.find((q: { hasAiContent: boolean }) => q.hasAiContent)
     const res = await admin.get(`/api/quotes/ai/${quote.id}`)
     expect(res.status).toBe(200)
@@ -39,22 +35,22 @@ describe.each(runtimes)('quotes through $name', (runtime) => {
   })
 
   it('answers 404 for a quote without AI content, an unknown quote, and another client\'s', async () => {
-    const sbx = await isolatedSandbox(rt)
-    const quotes = (await sbx.admin.get('/api/quotes')).body.data
+    const sbx = await rt.isolated()
+    const quotes = (await sbx.get('/api/quotes')).body.data
     const plain = quotes.find((q: { hasAiContent: boolean }) => !q.hasAiContent)
-    const none = await sbx.admin.get(`/api/quotes/ai/${plain.id}`)
+    const none = await sbx.get(`/api/quotes/ai/${plain.id}`)
     expect(none.status).toBe(404)
     expect(none.body.message).toBe(`quoteId: quote ${plain.number} has no AI-generated content yet`)
-    expect((await sbx.admin.get('/api/quotes/ai/000000000000000000000000')).status).toBe(404)
-    const other = await sbx.as('admin@other.test')
+    expect((await sbx.get('/api/quotes/ai/000000000000000000000000')).status).toBe(404)
+    const other = await sbx.user('admin@other.test')
     const drafted = quotes.find((q: { hasAiContent: boolean }) => q.hasAiContent)
     expect((await other.get(`/api/quotes/ai/${drafted.id}`)).status).toBe(404)
     expect((await other.get('/api/quotes')).body.data.map((q: { id: string }) => q.id)).not.toContain(drafted.id)
   })
 
   it('lets the viewer read, and empties the list under the empty scenario', async () => {
-    const sbx = await isolatedSandbox(rt)
-    const viewer = await sbx.as('viewer@fleet.test')
+    const sbx = await rt.isolated()
+    const viewer = await sbx.user('viewer@fleet.test')
     expect((await viewer.get('/api/quotes')).status).toBe(200)
     const empty = await viewer.get('/api/quotes', { 'x-sandbox-scenario': 'empty' })
     expect(empty.body).toEqual({ status: 'success', data: [] })

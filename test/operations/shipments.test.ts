@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Running, runtimes } from '../support/runtimes.js'
-import { isolatedSandbox } from './support.js'
+import { describe, expect, it } from 'vitest'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
 
 const box = { weightKg: 4, lengthCm: 40, widthCm: 30, heightCm: 20 }
 const quote = (body: unknown) => ({ origin: 'Santiago', destination: 'Concepción', packages: [box], ...(body as object) })
 
 describe.each(runtimes)('shipment quotes through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   it('answers courier options with price and ETA, cheapest first, the same for the same input', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const first = await admin.send('POST', '/api/v1/shipments/quote', quote({}))
     expect(first.status).toBe(200)
     expect(first.headers.get('x-sandbox-assumed')).toBeNull()
@@ -33,7 +29,7 @@ describe.each(runtimes)('shipment quotes through $name', (runtime) => {
   })
 
   it('charges more for farther, heavier and bulkier shipments', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const cheapest = async (body: unknown) => (await admin.send('POST', '/api/v1/shipments/quote', quote(body))).body.data
     const near = await cheapest({ destination: 'Rancagua' })
     const far = await cheapest({ destination: 'Punta Arenas' })
@@ -51,7 +47,7 @@ describe.each(runtimes)('shipment quotes through $name', (runtime) => {
   })
 
   it('leaves out couriers that cannot take the heaviest package, and reads addresses by their city', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const light = (await admin.send('POST', '/api/v1/shipments/quote', quote({}))).body.data.options
     const heavy = (await admin.send('POST', '/api/v1/shipments/quote', quote({ packages: [{ ...box, weightKg: 120 }] }))).body.data.options
     expect(heavy.length).toBeGreaterThan(0)
@@ -62,8 +58,8 @@ describe.each(runtimes)('shipment quotes through $name', (runtime) => {
   })
 
   it('the viewer may quote: it stores nothing', async () => {
-    const sbx = await isolatedSandbox(rt)
-    const viewer = await sbx.as('viewer@fleet.test')
+    const sbx = await rt.isolated()
+    const viewer = await sbx.user('viewer@fleet.test')
     expect((await viewer.send('POST', '/api/v1/shipments/quote', quote({}))).status).toBe(200)
   })
 
@@ -82,7 +78,7 @@ describe.each(runtimes)('shipment quotes through $name', (runtime) => {
     [{ origin: undefined }, 'origin: is required'],
     [{ destination: 'Atlantis' }, 'destination: unknown place "Atlantis"'],
   ])('refuses %j with 400 naming the field', async (body, message) => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const res = await admin.send('POST', '/api/v1/shipments/quote', quote(body))
     expect(res.status).toBe(400)
     expect(res.body.message).toContain(message)

@@ -1,27 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { routes } from '../../src/core/app/route-table.js'
-import { type Running, runtimes } from '../support/runtimes.js'
-import { isolatedSandbox } from './support.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
 
 /** Assumed routes whose path no documented route shares: with --strict nothing answers them. */
 const assumedReads = ['/api/layers', '/api/v1/technician/list', '/api/v1/visit_detail/list', '/api/omnichannel/threads', '/api/quotes', '/api/v1/subscription_plan/list', '/api/maintenance/service-providers']
 
 describe.each(runtimes)('--strict through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start({ strict: true })
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime, { strict: true })
 
   it.each(assumedReads)('answers 404 for the assumed %s', async (path) => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const res = await admin.get(path)
     expect(res.status).toBe(404)
     expect(res.body.message).toBe(`path: no route GET ${path}`)
   })
 
   it('answers 404 for assumed reads by id, and still serves the documented routes', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     expect((await admin.get('/api/v1/technician/get/x')).status).toBe(404)
     expect((await admin.get('/api/v1/visit_detail/get/x')).status).toBe(404)
     expect((await admin.get('/api/omnichannel/threads/x/messages')).status).toBe(404)
@@ -41,7 +37,7 @@ describe.each(runtimes)('--strict through $name', (runtime) => {
   })
 
   it('still deletes a layer, and the OpenAPI document omits every assumed route', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     // Without the assumed list, take an id from the seed: isolated sandboxes share it.
     const layer = (await rt.app.ready()).world.tables.layers.all().find((l) => l.clientId === 'cli_acme')!
     expect((await admin.send('DELETE', `/api/layers/${layer.id}`)).status).toBe(200)

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Running, runtimes } from '../support/runtimes.js'
-import { type Caller, isolatedSandbox } from './support.js'
+import { describe, expect, it } from 'vitest'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
+import type { Client } from '../support/client.js'
 
 interface Entry { action: string; change: Record<string, { old: unknown; new: unknown }>; entity_names_old: Record<string, string | null>; entity_names_new: Record<string, string | null> }
 
 /** A visit whose history names a technician (seeded visits assign one, sometimes twice). */
-async function visitWithTechnician(admin: Caller) {
+async function visitWithTechnician(admin: Client) {
   const visits = (await admin.get('/api/v1/visit_detail/list')).body.data as { id: string; technicianId: string | null }[]
   const visit = visits.find((v) => v.technicianId)!
   const history = (await admin.get(`/api/v1/visit_history/get/${visit.id}`)).body as Entry[]
@@ -13,14 +14,10 @@ async function visitWithTechnician(admin: Caller) {
 }
 
 describe.each(runtimes)('technicians through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   it('lists and reads technicians (assumed reads)', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const list = await admin.get('/api/v1/technician/list')
     expect(list.status).toBe(200)
     expect(list.headers.get('x-sandbox-assumed')).toBe('true')
@@ -30,7 +27,7 @@ describe.each(runtimes)('technicians through $name', (runtime) => {
   })
 
   it('deletes a technician: answers {}, leaves the lists, a second delete and a read are 404', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const before = (await admin.get('/api/v1/technician/list')).body.data
     const t = before[0]
     const res = await admin.send('DELETE', `/api/v1/technician/delete/${t.id}`)
@@ -47,7 +44,7 @@ describe.each(runtimes)('technicians through $name', (runtime) => {
   })
 
   it('a deleted technician\'s name leaves the visit history: its id resolves to null', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const { visit, technicianId, history } = await visitWithTechnician(admin)
     const technician = (await admin.get(`/api/v1/technician/get/${technicianId}`)).body.data
     const assigned = history.find((h) => h.change.technician_id?.new === technicianId)!
@@ -61,20 +58,20 @@ describe.each(runtimes)('technicians through $name', (runtime) => {
   })
 
   it('refuses a viewer (403) and another client (404) without deleting', async () => {
-    const sbx = await isolatedSandbox(rt)
-    const t = (await sbx.admin.get('/api/v1/technician/list')).body.data[0]
-    const viewer = await sbx.as('viewer@fleet.test')
+    const sbx = await rt.isolated()
+    const t = (await sbx.get('/api/v1/technician/list')).body.data[0]
+    const viewer = await sbx.user('viewer@fleet.test')
     const refused = await viewer.send('DELETE', `/api/v1/technician/delete/${t.id}`)
     expect(refused.status).toBe(403)
     expect(refused.body.message).toContain('technicians:write')
-    const other = await sbx.as('admin@other.test')
+    const other = await sbx.user('admin@other.test')
     expect((await other.send('DELETE', `/api/v1/technician/delete/${t.id}`)).status).toBe(404)
     expect((await other.get(`/api/v1/technician/get/${t.id}`)).status).toBe(404)
-    expect((await sbx.admin.get(`/api/v1/technician/get/${t.id}`)).status).toBe(200)
+    expect((await sbx.get(`/api/v1/technician/get/${t.id}`)).status).toBe(200)
   })
 
   it('empties the list under the empty scenario', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const res = await admin.get('/api/v1/technician/list', { 'x-sandbox-scenario': 'empty' })
     expect(res.body).toEqual({ status: 'success', data: [] })
     expect(res.headers.get('x-sandbox-fault')).toBe('empty')

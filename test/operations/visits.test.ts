@@ -1,23 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Running, runtimes } from '../support/runtimes.js'
-import { bytes, type Caller, form, isolatedSandbox } from './support.js'
+import { describe, expect, it } from 'vitest'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
+import type { Client } from '../support/client.js'
+import { bytes, form } from './uploads.js'
 
 const HISTORY_FIELDS = ['action', 'change', 'datetime', 'entity_names_new', 'entity_names_old', 'id', 'user_email', 'user_id', 'user_name', 'visit_detail_id']
 const MB = 1_048_576
 
-async function firstVisit(admin: Caller) {
+async function firstVisit(admin: Client) {
   return (await admin.get('/api/v1/visit_detail/list')).body.data[0]
 }
 
 describe.each(runtimes)('visits through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   it('lists visits latest first, filters by status, and reads one (assumed reads)', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const list = await admin.get('/api/v1/visit_detail/list')
     expect(list.status).toBe(200)
     expect(list.headers.get('x-sandbox-assumed')).toBe('true')
@@ -33,7 +31,7 @@ describe.each(runtimes)('visits through $name', (runtime) => {
   })
 
   it('answers the history as a bare array with every spec field and names resolved from ids', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const visits = (await admin.get('/api/v1/visit_detail/list?status=completed')).body.data
     const visit = visits.find((v: { technicianId: string | null; images: unknown[] }) => v.technicianId && v.images.length)
     const res = await admin.get(`/api/v1/visit_history/get/${visit.id}`)
@@ -58,10 +56,10 @@ describe.each(runtimes)('visits through $name', (runtime) => {
   })
 
   it('answers 404 for an unknown visit and for another client\'s, on every visit route', async () => {
-    const sbx = await isolatedSandbox(rt)
-    const visit = await firstVisit(sbx.admin)
-    const other = await sbx.as('admin@other.test')
-    for (const caller of [sbx.admin, other]) {
+    const sbx = await rt.isolated()
+    const visit = await firstVisit(sbx)
+    const other = await sbx.user('admin@other.test')
+    for (const caller of [sbx, other]) {
       const id = caller === other ? visit.id : 'no-such-visit'
       for (const path of [`/api/v1/visit_history/get/${id}`, `/api/v1/visit_detail/get/${id}`]) {
         const res = await caller.get(path)
@@ -74,7 +72,7 @@ describe.each(runtimes)('visits through $name', (runtime) => {
   })
 
   it('uploads an image: the visit gains it with an id and its history an entry naming the file', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const visit = await firstVisit(admin)
     const before = (await admin.get(`/api/v1/visit_history/get/${visit.id}`)).body
     const res = await admin.upload(`/api/v1/visit_detail/upload/${visit.id}`, form([bytes.png(), 'image/png', 'rueda-delantera.png']))
@@ -96,13 +94,13 @@ describe.each(runtimes)('visits through $name', (runtime) => {
   })
 
   it('uploads several files at once (a JPEG and a PDF), one history entry each', async () => {
-    const sbx = await isolatedSandbox(rt)
-    const visit = await firstVisit(sbx.admin)
-    const operator = await sbx.as('operator@fleet.test')
+    const sbx = await rt.isolated()
+    const visit = await firstVisit(sbx)
+    const operator = await sbx.user('operator@fleet.test')
     const res = await operator.upload(`/api/v1/visit_detail/upload/${visit.id}`, form([bytes.jpeg(), 'image/jpeg', 'motor.jpg'], [bytes.pdf(), 'application/pdf', 'informe.pdf']))
     expect(res.status).toBe(201)
     expect(res.body.data.images.map((i: { contentType: string }) => i.contentType)).toEqual(['image/jpeg', 'application/pdf'])
-    const history = (await sbx.admin.get(`/api/v1/visit_history/get/${visit.id}`)).body
+    const history = (await sbx.get(`/api/v1/visit_history/get/${visit.id}`)).body
     expect(history.slice(-2).map((h: { entity_names_new: object; user_email: string }) => [h.entity_names_new, h.user_email])).toEqual([
       [{ image_id: 'motor.jpg' }, 'operator@fleet.test'],
       [{ image_id: 'informe.pdf' }, 'operator@fleet.test'],
@@ -121,7 +119,7 @@ describe.each(runtimes)('visits through $name', (runtime) => {
     ['one bad file among good ones', () => form([bytes.png(), 'image/png', 'ok.png'], [bytes.text(), 'image/png', 'mala.png']), 'file.1: "mala.png" is declared image/png'],
     ['a file over 10 MB', () => { const big = new Uint8Array(10 * MB + 1); big.set(bytes.png()); return form([big, 'image/png', 'enorme.png']) }, `file: "enorme.png" must be at most ${10 * MB} bytes (10 MB); it has ${10 * MB + 1}`],
   ])('refuses %s with 400 naming the field and the rule, and changes nothing', async (_, build, message) => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const visit = await firstVisit(admin)
     const history = (await admin.get(`/api/v1/visit_history/get/${visit.id}`)).body
     const res = await admin.upload(`/api/v1/visit_detail/upload/${visit.id}`, build())
@@ -132,7 +130,7 @@ describe.each(runtimes)('visits through $name', (runtime) => {
   })
 
   it('accepts exactly 10 MB', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const visit = await firstVisit(admin)
     const big = new Uint8Array(10 * MB)
     big.set(bytes.jpeg())
@@ -142,20 +140,20 @@ describe.each(runtimes)('visits through $name', (runtime) => {
   })
 
   it('refuses a JSON body with 415 and a viewer with 403', async () => {
-    const sbx = await isolatedSandbox(rt)
-    const visit = await firstVisit(sbx.admin)
-    const json = await sbx.admin.send('POST', `/api/v1/visit_detail/upload/${visit.id}`, { file: 'foto.png' })
+    const sbx = await rt.isolated()
+    const visit = await firstVisit(sbx)
+    const json = await sbx.send('POST', `/api/v1/visit_detail/upload/${visit.id}`, { file: 'foto.png' })
     expect(json.status).toBe(415)
     expect(json.body.message).toContain('multipart/form-data')
-    const viewer = await sbx.as('viewer@fleet.test')
+    const viewer = await sbx.user('viewer@fleet.test')
     const refused = await viewer.upload(`/api/v1/visit_detail/upload/${visit.id}`, form([bytes.png(), 'image/png', 'foto.png']))
     expect(refused.status).toBe(403)
     expect(refused.body.message).toContain('visits:write')
-    expect((await sbx.admin.get(`/api/v1/visit_detail/get/${visit.id}`)).body.data).toEqual(visit)
+    expect((await sbx.get(`/api/v1/visit_detail/get/${visit.id}`)).body.data).toEqual(visit)
   })
 
   it('empties the visit list and a visit history under the empty scenario', async () => {
-    const { admin } = await isolatedSandbox(rt)
+    const admin = await rt.isolated()
     const visit = await firstVisit(admin)
     const list = await admin.get('/api/v1/visit_detail/list', { 'x-sandbox-scenario': 'empty' })
     expect(list.body).toEqual({ status: 'success', data: [] })

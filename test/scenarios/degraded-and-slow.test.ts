@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Running, runtimes } from '../support/runtimes.js'
-import { isolated } from './support.js'
+import { describe, expect, it } from 'vitest'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
 
 describe.each(runtimes)('degraded and slow through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   it('degraded at rate 1: every read fails with 502, 503 or 504 in the standard shape; writes go through', async () => {
-    const s = await isolated(rt)
+    const s = await rt.isolated()
     await s.scenarios([{ name: 'degraded', options: { rate: 1 } }])
     const statuses = new Set<number>()
     for (let i = 0; i < 12; i++) {
@@ -29,7 +25,7 @@ describe.each(runtimes)('degraded and slow through $name', (runtime) => {
 
   it('degraded repeats exactly for the same seed, and rate 0 is healthy', async () => {
     const run = async () => {
-      const s = await isolated(rt)
+      const s = await rt.isolated()
       await s.scenarios([{ name: 'degraded', options: { rate: 0.5 } }])
       const out: number[] = []
       for (let i = 0; i < 16; i++) out.push((await s.get('/api/auth/users/me')).status)
@@ -40,25 +36,25 @@ describe.each(runtimes)('degraded and slow through $name', (runtime) => {
     expect(a).toEqual(b)
     expect(a).toContain(200)
     expect(a.some((st) => st >= 502)).toBe(true)
-    const s = await isolated(rt)
+    const s = await rt.isolated()
     await s.scenarios([{ name: 'degraded', options: { rate: 0 } }])
     for (let i = 0; i < 5; i++) expect((await s.get('/api/auth/users/me')).status).toBe(200)
   })
 
   it('slow delays the answer by ms (journal durationMs) and marks it', async () => {
-    const s = await isolated(rt)
+    const s = await rt.isolated()
     const res = await s.get('/api/auth/users/me', { 'x-sandbox-scenario': 'slow;ms=60' })
     expect(res.status).toBe(200)
     expect(res.headers.get('x-sandbox-fault')).toBe('slow')
     const ranged = await s.get('/api/auth/users/me', { 'x-sandbox-scenario': 'slow;min=20;max=40' })
     expect(ranged.headers.get('x-sandbox-fault')).toBe('slow')
-    const [fixed, range] = (await s.control.get('/requests')).requests.slice(-2)
+    const [fixed, range] = (await s.control.get('/requests')).body.requests.slice(-2)
     expect(fixed.durationMs).toBeGreaterThanOrEqual(59)
     expect(range.durationMs).toBeGreaterThanOrEqual(19)
   })
 
   it('slow never blocks: other requests are answered while one waits', async () => {
-    const s = await isolated(rt)
+    const s = await rt.isolated()
     let settled = false
     const pending = s.get('/api/auth/users/me', { 'x-sandbox-scenario': 'slow;ms=1500' }).then((r) => ((settled = true), r))
     const quick = await s.get('/api/notifications')
@@ -76,7 +72,7 @@ describe.each(runtimes)('degraded and slow through $name', (runtime) => {
     ['degraded;rate=2', 'x-sandbox-scenario: degraded.options.rate: must be at most 1'],
     ['degraded;rate', 'x-sandbox-scenario: "rate" in degraded must be key=value'],
   ])('refuses %s with a 400 naming the option', async (header, message) => {
-    const s = await isolated(rt)
+    const s = await rt.isolated()
     const res = await s.get('/api/auth/users/me', { 'x-sandbox-scenario': header })
     expect(res.status).toBe(400)
     expect((await res.json()).message).toContain(message)

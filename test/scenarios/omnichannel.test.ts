@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Running, runtimes } from '../support/runtimes.js'
-import { isolated } from './support.js'
+import { describe, expect, it } from 'vitest'
+import { runtimes } from '../support/runtimes.js'
+import type { Client } from '../support/client.js'
+import { useSandbox } from '../support/sandbox.js'
 
 type Thread = { id: string; status: string; assignedTo: string | null }
 
 describe.each(runtimes)('omnichannel scenarios through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   /** An open thread the admin may answer. */
-  async function sendable(s: Awaited<ReturnType<typeof isolated>>): Promise<Thread> {
+  async function sendable(s: Client): Promise<Thread> {
     const threads: Thread[] = (await (await s.get('/api/omnichannel/threads?status=open')).json()).data
     const thread = threads.find((t) => !t.assignedTo || t.assignedTo === 'usr_acme_admin')
     expect(thread).toBeDefined()
@@ -20,20 +17,20 @@ describe.each(runtimes)('omnichannel scenarios through $name', (runtime) => {
   }
 
   it('thread-closed: sending answers 409 and sends nothing', async () => {
-    const s = await isolated(rt)
+    const s = await rt.isolated()
     const thread = await sendable(s)
     await s.scenarios(['thread-closed'])
     const res = await s.send('POST', '/api/omnichannel/send', { threadId: thread.id, text: 'hola' })
     expect(res.status).toBe(409)
     expect(res.headers.get('x-sandbox-fault')).toBe('thread-closed')
     expect((await res.json()).message).toContain('closed or reassigned')
-    expect((await s.control.get('/outbox?kind=message')).outbox).toEqual([])
+    expect((await s.control.get('/outbox?kind=message')).body.outbox).toEqual([])
     await s.scenarios([])
     expect((await s.send('POST', '/api/omnichannel/send', { threadId: thread.id, text: 'hola' })).status).toBe(201)
   })
 
   it('whatsapp-disconnected: the status says not connected', async () => {
-    const s = await isolated(rt)
+    const s = await rt.isolated()
     const healthy = await (await s.get('/api/omnichannel/auth/whatsapp/status')).json()
     const res = await s.get('/api/omnichannel/auth/whatsapp/status', { 'x-sandbox-scenario': 'whatsapp-disconnected' })
     expect(res.status).toBe(200)
@@ -42,7 +39,7 @@ describe.each(runtimes)('omnichannel scenarios through $name', (runtime) => {
   })
 
   it('commit-then-fail on send: the message is there after the 500, and a blind retry sends it twice', async () => {
-    const s = await isolated(rt)
+    const s = await rt.isolated()
     const thread = await sendable(s)
     await s.scenarios(['commit-then-fail'])
     const text = 'Su técnico llega a las 15:00'
@@ -53,6 +50,6 @@ describe.each(runtimes)('omnichannel scenarios through $name', (runtime) => {
     const messages = (await (await s.get(`/api/omnichannel/threads/${thread.id}/messages`)).json()).data
     expect(messages.filter((m: { text: string }) => m.text === text)).toHaveLength(1)
     expect((await s.send('POST', '/api/omnichannel/send', { threadId: thread.id, text })).status).toBe(500)
-    expect((await s.control.get('/outbox?kind=message')).outbox.filter((e: { subject: string }) => e.subject === text)).toHaveLength(2)
+    expect((await s.control.get('/outbox?kind=message')).body.outbox.filter((e: { subject: string }) => e.subject === text)).toHaveLength(2)
   })
 })

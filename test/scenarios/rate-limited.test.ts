@@ -1,25 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, control, signIn } from '../support/client.js'
-import { type Running, runtimes } from '../support/runtimes.js'
+import { describe, expect, it } from 'vitest'
+import { bearer } from '../support/client.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
 import { readWithBackoff, recordedSleep } from './backoff.js'
 
 describe.each(runtimes)('rate-limited and rate-limit-exhausted through $name', (runtime) => {
-  let rt: Running
-  let n = 0
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   /** Each test gets its own isolated sandbox, signed in before any scenario is on. */
   async function sandbox(active: unknown[]) {
-    const id = `rate-${n++}`
-    const headers = { 'x-sandbox-id': id }
-    const token = await signIn(rt, 'admin@fleet.test', 'sandbox', headers)
-    const put = await rt.fetch('/__sandbox/scenarios', { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ active }) })
-    expect(put.status).toBe(200)
-    const read = (path = '/api/notifications', extra: Record<string, string> = {}) => () => rt.fetch(path, bearer(token, { ...headers, ...extra }))
-    return { id, headers, token, read, control: control(rt, headers) }
+    const s = await rt.isolated('admin@fleet.test', 'rate')
+    await s.scenarios(active)
+    // Raw responses: the backoff client reads Retry-After and drains bodies itself.
+    const read = (path = '/api/notifications', extra: Record<string, string> = {}) => () => rt.fetch(path, bearer(s.token!, { ...s.headers, ...extra }))
+    return { ...s, read }
   }
 
   it('a client with the spec schedule succeeds on its 4th attempt after 1 s, 3 s and 7 s', async () => {
@@ -38,7 +32,7 @@ describe.each(runtimes)('rate-limited and rate-limit-exhausted through $name', (
     expect(result.attempts).toBe(4)
     expect(slept).toEqual([1000, 3000, 7000])
     expect((await result.response.json()).status).toBe('success')
-    const journal = (await s2.control.get('/requests')).requests
+    const journal = (await s2.control.get('/requests')).body.requests
     expect(journal.map((e: { status: number }) => e.status)).toEqual([200, 429, 429, 429, 200])
     expect(journal.at(-2).faults).toEqual(['rate-limited'])
     expect(journal.at(-1).faults).toEqual([])
