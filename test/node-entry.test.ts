@@ -2,22 +2,17 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { setupSandboxServer } from '../src/adapters/node/index.js'
+import { at, client, signIn as signInAs } from './support/client.js'
 
 const API = 'http://api.fleet.test'
-const signIn = async (headers: Record<string, string> = {}) => {
-  const res = await fetch(`${API}/api/session-auth/sign-in/email`, {
-    method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
-  })
-  expect(res.status).toBe(200)
-  return res.headers.get('set-auth-token')!
-}
+const api = at(API)
+const signIn = (headers: Record<string, string> = {}) => signInAs(api, 'admin@fleet.test', headers)
 const unreviewed = async (token: string, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${API}/api/notifications?status=unreviewed&limit=1`, { headers: { authorization: `Bearer ${token}`, ...headers } })
-  const body = await res.json()
+  const { body } = await client(api, { token, headers }).get('/api/notifications?status=unreviewed&limit=1')
   return { count: body.data.unreviewedCount as number, first: body.data.notifications[0]?.id as string }
 }
 const review = (token: string, id: string, headers: Record<string, string> = {}) =>
-  fetch(`${API}/api/notifications/${id}`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ status: 'reviewed' }) })
+  client(api, { token, headers }).send('PATCH', `/api/notifications/${id}`, { status: 'reviewed' })
 
 describe('setupSandboxServer: the vitest recipe (beforeAll listen, afterEach reset, afterAll close)', () => {
   const sandbox = setupSandboxServer({ seed: 7, now: '2026-11-22T12:00:00.000Z' })

@@ -8,7 +8,10 @@ export const ADMIN_TOKEN = 'atk_sandbox_admin'
 
 type Headers_ = Record<string, string>
 /** Anything that answers paths: a running runtime, or a fetch bound to an origin. */
-export type Fetcher = Pick<Running, 'fetch'>
+export type Fetcher = Pick<Running, 'fetch'> & Partial<Pick<Running, 'app'>>
+
+/** A Fetcher for a sandbox answering at `origin` (e.g. msw/node set up by the code under test). */
+export const at = (origin: string): Fetcher => ({ fetch: (path, init) => fetch(origin + path, init) })
 
 /** A response read once: `body` is the parsed JSON (undefined when empty or not JSON). */
 export interface Answer {
@@ -74,7 +77,7 @@ export interface ClientOptions {
  * One caller of one sandbox: every API and control request carries the sandbox id, the API ones
  * the caller's token, and every answer is read as JSON.
  */
-export function client(rt: Running, options: ClientOptions = {}) {
+export function client(rt: Fetcher, options: ClientOptions = {}) {
   const { sandbox, token = null, headers: extra = {} } = options
   const headers: Headers_ = { ...(sandbox ? { 'x-sandbox-id': sandbox } : {}), ...extra }
   const auth: Headers_ = token ? { authorization: `Bearer ${token}` } : {}
@@ -118,7 +121,10 @@ export function client(rt: Running, options: ClientOptions = {}) {
     /** The outbox entries of this sandbox, e.g. `outbox('kind=magic-link')`. */
     outbox: async (query = '') => (await self.control.get(`/outbox${query ? `?${query}` : ''}`)).body.outbox,
     /** The seeded world of this sandbox, for states no route creates (a line of 0 pesos). */
-    world: async () => (await rt.app.sandboxes.get(sandbox)).world,
+    world: async () => {
+      if (!rt.app) throw new Error('world() needs a runtime started by the harness')
+      return (await rt.app.sandboxes.get(sandbox)).world
+    },
   }
   return self
 }
