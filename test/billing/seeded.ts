@@ -1,3 +1,4 @@
+/** Billing paths and the seeded layout of the demo clients (src/core/billing seed), by sequence. */
 export const INVOICES = '/api/v1/billing/invoices'
 export const DTES = '/api/v1/dte/documents'
 export const inv = (id: string, action?: string) => `${INVOICES}/${id}${action ? `/${action}` : ''}`

@@ -6,7 +6,7 @@ export const PASSWORD = 'sandbox'
 /** The admin's API token (fixtures): valid in every isolated sandbox without a sign-in. */
 export const ADMIN_TOKEN = 'atk_sandbox_admin'
 
-type Headers_ = Record<string, string>
+type HeaderMap = Record<string, string>
 /** Anything that answers paths: a running runtime, or a fetch bound to an origin. */
 export type Fetcher = Pick<Running, 'fetch'> & Partial<Pick<Running, 'app'>>
 
@@ -49,16 +49,16 @@ export async function answer(res: Response): Promise<Answer> {
 }
 
 /** A POST of a JSON body, for raw `rt.fetch` calls. */
-export const json = (body: unknown, headers: Headers_ = {}): RequestInit => ({
+export const json = (body: unknown, headers: HeaderMap = {}): RequestInit => ({
   method: 'POST',
   headers: { 'content-type': 'application/json', ...headers },
   body: JSON.stringify(body),
 })
 
-export const bearer = (token: string, extra: Headers_ = {}) => ({ headers: { authorization: `Bearer ${token}`, ...extra } })
+export const bearer = (token: string, extra: HeaderMap = {}) => ({ headers: { authorization: `Bearer ${token}`, ...extra } })
 
 /** Signs a demo account in (email/password) and returns its session token; throws unless 200. */
-export async function signIn(rt: Fetcher, email = 'admin@fleet.test', headers: Headers_ = {}, password = PASSWORD): Promise<string> {
+export async function signIn(rt: Fetcher, email = 'admin@fleet.test', headers: HeaderMap = {}, password = PASSWORD): Promise<string> {
   const res = await rt.fetch('/api/session-auth/sign-in/email', json({ email, password }, headers))
   if (res.status !== 200) throw new Error(`sign-in of ${email} answered ${res.status}: ${await res.text()}`)
   return res.headers.get('set-auth-token')!
@@ -70,7 +70,7 @@ export interface ClientOptions {
   /** Bearer token of every request; null or absent means anonymous. */
   token?: string | null
   /** More headers on every request (API and control). */
-  headers?: Headers_
+  headers?: HeaderMap
 }
 
 /**
@@ -79,9 +79,9 @@ export interface ClientOptions {
  */
 export function client(rt: Fetcher, options: ClientOptions = {}) {
   const { sandbox, token = null, headers: extra = {} } = options
-  const headers: Headers_ = { ...(sandbox ? { 'x-sandbox-id': sandbox } : {}), ...extra }
-  const auth: Headers_ = token ? { authorization: `Bearer ${token}` } : {}
-  const request = (method: string, path: string, body: unknown, more: Headers_, withAuth: boolean) =>
+  const headers: HeaderMap = { ...(sandbox ? { 'x-sandbox-id': sandbox } : {}), ...extra }
+  const auth: HeaderMap = token ? { authorization: `Bearer ${token}` } : {}
+  const request = (method: string, path: string, body: unknown, more: HeaderMap, withAuth: boolean) =>
     rt
       .fetch(path, {
         method,
@@ -94,10 +94,10 @@ export function client(rt: Fetcher, options: ClientOptions = {}) {
     id: sandbox,
     headers,
     token,
-    get: (path: string, more: Headers_ = {}) => request('GET', path, undefined, more, true),
-    post: (path: string, body?: unknown, more: Headers_ = {}) => request('POST', path, body, more, true),
+    get: (path: string, more: HeaderMap = {}) => request('GET', path, undefined, more, true),
+    post: (path: string, body?: unknown, more: HeaderMap = {}) => request('POST', path, body, more, true),
     /** Any method; a string body is sent as it is (for bad JSON). */
-    send: (method: string, path: string, body?: unknown, more: Headers_ = {}) => request(method, path, body, more, true),
+    send: (method: string, path: string, body?: unknown, more: HeaderMap = {}) => request(method, path, body, more, true),
     upload: (path: string, form: FormData) => rt.fetch(path, { method: 'POST', headers: { ...auth, ...headers }, body: form }).then(answer),
     /** The same sandbox as another caller: a token, or null for anonymous. */
     as: (other: string | null) => client(rt, { ...options, token: other }),
