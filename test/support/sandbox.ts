@@ -1,5 +1,4 @@
 import { afterAll, beforeAll } from 'vitest'
-import type { SandboxAppOptions } from '../../src/core/app/app.js'
 import { client, freshId, signIn, type Client } from './client.js'
 import type { Running, Runtime } from './runtimes.js'
 
@@ -17,7 +16,7 @@ export interface Harness extends Running {
  * Starts `runtime` before the block's tests and closes it after them. Usable at once: its
  * methods reach the running runtime when called, inside tests and later hooks.
  */
-export function useSandbox(runtime: Runtime, options: Partial<SandboxAppOptions> = {}): Harness {
+export function useSandbox(runtime: Runtime, options: Parameters<Runtime['start']>[0] = {}): Harness {
   let running: Running | undefined
   beforeAll(async () => {
     running = await runtime.start(options)
