@@ -1,5 +1,5 @@
 import { SessionStore } from '../auth/sessions.js'
-import { signingKey } from '../auth/tokens.js'
+import { keyBytes, newSigningKey } from '../auth/tokens.js'
 import { badRequest } from '../http/reply.js'
 import { validate } from '../http/validate.js'
 import type { ScenarioRegistry } from '../scenarios/registry.js'
@@ -62,6 +62,8 @@ export class Sandbox {
   active: ActiveScenario[] = []
   ids = new Sequence()
   random!: () => number
+  /** The key of the tokens this sandbox signs (hex, random; kept in its state). */
+  #key = ''
   signingKey!: Uint8Array
   /** Per-scenario bookkeeping (rate-limit counters, sync counts), reset with the sandbox. */
   scenarioState = new Map<string, unknown>()
@@ -107,7 +109,12 @@ export class Sandbox {
     this.ids = new Sequence()
     this.scenarioState.clear()
     this.random = seededRandom(seed)
-    this.signingKey = signingKey(seed)
+    this.setKey(newSigningKey())
+  }
+
+  setKey(hex: string): void {
+    this.#key = hex
+    this.signingKey = keyBytes(hex)
   }
 
   /** Turns a scenario on (or replaces its options) and applies its state change. */
@@ -148,6 +155,7 @@ export class Sandbox {
       journal: this.journal.list(),
       outbox: this.outbox.list(),
       nextId: this.ids.value,
+      signingKey: this.#key,
     }
   }
 
@@ -173,7 +181,8 @@ export class Sandbox {
     this.ids.value = s.nextId
     this.scenarioState.clear()
     this.random = seededRandom(s.seed)
-    this.signingKey = signingKey(s.seed)
+    // A snapshot from before keys were kept gets a new one (its tokens were forgeable anyway).
+    this.setKey(s.signingKey ?? newSigningKey())
   }
 }
 

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import type { Session } from '../auth/sessions.js'
+import { SIGNING_KEY_PATTERN } from '../auth/tokens.js'
 import { notificationSchema } from '../notifications/model.js'
 import type { ActiveScenario } from '../scenarios/define.js'
 import { tableSchemas, type TableName } from '../store/collections.js'
@@ -16,6 +17,8 @@ export interface SandboxState {
   journal: JournalEntry[]
   outbox: OutboxEntry[]
   nextId: number
+  /** The key of the portal and agent tokens this sandbox signed (hex; optional in older snapshots). */
+  signingKey?: string
 }
 
 /** Records of one collection, each id once. */
@@ -49,6 +52,7 @@ export const snapshotSchema = z.object({
     token: z.string().nullable(), ref: z.string().nullable(), at: isoDateTime,
   })),
   nextId: z.number().int().positive(),
+  signingKey: z.string().regex(SIGNING_KEY_PATTERN, 'must be 64 hexadecimal digits').optional(),
   notifications: collection(notificationSchema.extend({ clientId: z.string() })),
   ...(Object.fromEntries(Object.entries(tableSchemas).map(([name, schema]) => [name, collection(schema as z.ZodType<{ id: string | number }>)])) as unknown as Record<TableName, z.ZodType>),
 })
