@@ -12,7 +12,7 @@ import { Outbox } from './outbox.js'
 import { seededRandom, Sequence } from './random.js'
 import type { SeededWorlds } from './seeded-worlds.js'
 import type { PageCache } from '../notifications/page-cache.js'
-import { type SandboxState, type Snapshot, snapshotSchema } from './snapshot.js'
+import { type SandboxState, type Snapshot, checkBounds, snapshotSchema } from './snapshot.js'
 
 export type { SandboxState, Snapshot } from './snapshot.js'
 
@@ -162,6 +162,7 @@ export class Sandbox {
   /** Replaces the whole state with a snapshot; a malformed one is a 400 naming the field and changes nothing. */
   async restore(snapshot: unknown): Promise<void> {
     if (snapshot === null || typeof snapshot !== 'object' || Array.isArray(snapshot)) throw badRequest('body: a snapshot must be a JSON object keyed by collection name')
+    checkBounds(snapshot as Record<string, unknown>, this.journal.capacity)
     const s = validate(snapshotSchema, snapshot, 'body') as unknown as Snapshot
     const scenarios = s.scenarios.map((a, i) => this.shared.scenarios.parse(a, `scenarios.${i}`))
     // Everything is built before anything is replaced.
