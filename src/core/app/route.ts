@@ -58,7 +58,8 @@ export interface RouteDef<P = any, Q = any, B = any> {
   errorShape?: ErrorShape
   params?: z.ZodType<P>
   query?: z.ZodType<Q>
-  body?: z.ZodType<B> | 'multipart'
+  /** `snapshot`: JSON of up to 256 MB, checked by the handler (`PUT /__sandbox/snapshot`). */
+  body?: z.ZodType<B> | 'multipart' | 'snapshot'
   /** Success status and body schema, for the OpenAPI document. */
   response?: { status?: number; schema?: z.ZodType; description?: string }
   /** Other statuses this route answers, for the OpenAPI document. */

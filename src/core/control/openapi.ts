@@ -89,6 +89,9 @@ function requestBody(route: RouteDef): Json | undefined {
       },
     }
   }
+  if (route.body === 'snapshot') {
+    return { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A snapshot taken with GET /__sandbox/snapshot (at most 256 MB)' } } } }
+  }
   return { required: !route.body.safeParse(undefined).success, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } }
 }
 
