@@ -3,6 +3,7 @@ import { AGENT_SCOPE, AGENT_TTL_S, signToken } from '../auth/tokens.js'
 import { checkInstant, parseDuration } from '../sandbox/clock.js'
 import { badRequest, notFound, ok } from '../http/reply.js'
 import { defineRoute } from '../app/route.js'
+import type { SandboxRegistry } from '../sandbox/sandbox.js'
 
 const control = { kind: 'control' } as const
 const tag = 'sandbox control'
@@ -138,9 +139,11 @@ export const agentToken = defineRoute({
 /** Extension: the isolated sandboxes alive in this process (not the default one). */
 export const listSandboxes = defineRoute({
   id: 'sandboxListSandboxes', method: 'GET', path: '/__sandbox/sandboxes', tag, auth: control,
-  summary: 'Isolated sandboxes alive (x-sandbox-id), least recently used first, and the idle time that drops them',
-  handler: (ctx) => ok({ idleMs: ctx.sandbox.registry.idleMs, sandboxes: ctx.sandbox.registry.list() }),
+  summary: 'Isolated sandboxes alive (x-sandbox-id), least recently used first; the idle time and the cap (--max-sandboxes) that evict them, and the evictions so far',
+  handler: (ctx) => ok(sandboxesReply(ctx.sandbox.registry)),
 })
+
+const sandboxesReply = (registry: SandboxRegistry) => ({ idleMs: registry.idleMs, maxSandboxes: registry.maxSandboxes, sandboxes: registry.list(), evicted: registry.evicted() })
 
 /** Extension: an e2e worker drops its sandbox when done instead of waiting for idle eviction. */
 export const dropSandbox = defineRoute({
@@ -151,7 +154,7 @@ export const dropSandbox = defineRoute({
     const { id } = ctx.params
     if (id === 'default') throw badRequest('id: the default sandbox cannot be dropped; use POST /__sandbox/reset')
     if (!ctx.sandbox.registry.drop(id)) throw notFound(`id: no isolated sandbox ${id}`)
-    return ok({ idleMs: ctx.sandbox.registry.idleMs, sandboxes: ctx.sandbox.registry.list() })
+    return ok(sandboxesReply(ctx.sandbox.registry))
   },
 })
 

@@ -38,11 +38,13 @@ export interface SandboxConfig {
 /** What a sandbox's control routes may see of the sandboxes beside it. */
 export interface SandboxRegistry {
   readonly idleMs: number
+  readonly maxSandboxes: number
   list(): { id: string; createdAt: string; lastUsedAt: string; idleMs: number }[]
   drop(id: string): boolean
+  evicted(): { count: number; recent: { id: string; reason: 'idle' | 'capacity'; at: string }[] }
 }
 
-const standalone: SandboxRegistry = { idleMs: 0, list: () => [], drop: () => false }
+const standalone: SandboxRegistry = { idleMs: 0, maxSandboxes: 0, list: () => [], drop: () => false, evicted: () => ({ count: 0, recent: [] }) }
 
 /** What every sandbox of one app shares: the scenarios it knows and its seeded worlds. */
 export interface SandboxShared {
