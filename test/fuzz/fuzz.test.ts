@@ -60,6 +60,12 @@ async function state(app: SandboxApp, sandbox: string): Promise<string> {
   return JSON.stringify({ ...rest, sessions: sessions.map(({ lastSeenAt: _l, expiresAt: _e, ...s }) => s) })
 }
 
+/** The statuses the served OpenAPI document lists for a route. */
+function documented(app: SandboxApp, route: RouteDef): Set<number> {
+  const paths = (app.openapi() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }).paths
+  return new Set(Object.keys(paths[route.path.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()].responses).map(Number))
+}
+
 function idsOf(snapshot: Record<string, unknown>): (string | number)[] {
   const ids = new Set<string | number>()
   for (const value of Object.values(snapshot)) {
@@ -70,7 +76,7 @@ function idsOf(snapshot: Record<string, unknown>): (string | number)[] {
 }
 
 describe('fuzz: generated requests from the route table', () => {
-  it(`${TOTAL} valid and invalid requests: no 5xx without ${FAULT_HEADER}, no hang, no state changed by invalid ones`, async () => {
+  it(`${TOTAL} valid and invalid requests: no 5xx without ${FAULT_HEADER}, no hang, no undocumented status, no state changed by invalid ones`, async () => {
     const app = createSandboxApp({ seed: 1, now: NOW, size: 'small', frozenClock: true, log: undefined })
     const random = seededRandom(SEED)
     // Routes that replace the whole state would wipe the callers' sessions: their own suites cover them.
@@ -95,6 +101,7 @@ describe('fuzz: generated requests from the route table', () => {
       const text = await res.text()
       const label = `${g.request.method} ${g.request.url} (${g.what}) -> ${res.status}`
       if (res.status >= 500 && !res.headers.get(FAULT_HEADER)) failures.push(`${label} without ${FAULT_HEADER}: ${text.slice(0, 200)}`)
+      if (!documented(app, g.route).has(res.status)) failures.push(`${label}: a status the OpenAPI document does not list: ${text.slice(0, 150)}`)
       if (!invalid) continue
       if (res.status < 400 || res.status >= 500) failures.push(`${label}: an invalid request was not refused`)
       batch.push(label)
