@@ -10,6 +10,9 @@ const KB = 1024
 const marks = (m) => (m && Object.keys(m).length ? Object.entries(m).map(([k, v]) => `${k} ${ms(v)}`).join(', ') : '–')
 
 /** Each target of the issue against this run's figure: met, missed, or not measured (why). */
+/** 200 live sandboxes (the --max-sandboxes default) of the default size, a journal of at most 2 MB each (2 KB per entry). */
+const MEMORY_BOUND_MB = 600
+
 export function targets(r) {
   const large = r.sizes.find((s) => s.label === '100k')
   const filtered = large?.cases.find((c) => c.name.startsWith('filtered'))
@@ -30,6 +33,7 @@ export function targets(r) {
     row('RSS ≤ 250 MB at 100k after load', large && `${mb(large.rss.afterLoad)} MB`, has(large?.rss.afterLoad) ? large.rss.afterLoad <= 250 : undefined, large ? 'no RSS reading' : 'no 100k run'),
     row('new isolated sandbox ≤ 50 ms (first request with a new x-sandbox-id)', iso && `${ms(iso.firstMs)} ms (warm ${ms(iso.warmMs)} ms)`, has(iso?.firstMs) ? iso.firstMs <= 50 : undefined, 'no isolation run'),
     row('new isolated sandbox ≤ 10 MB', iso && `${mb(iso.mbPerSandbox)} MB`, has(iso?.mbPerSandbox) ? iso.mbPerSandbox <= 10 : undefined, 'no isolation run'),
+    row(`RSS after GC ≤ ${MEMORY_BOUND_MB} MB after ${r.memory?.ids ?? 5000} new sandbox ids and ${r.memory?.journals ?? 50} full journals`, r.memory?.after && `${r.memory.after.rssMb} MB (${r.memory.live} sandboxes alive, ${r.memory.evicted} evicted)`, has(r.memory?.after) ? r.memory.after.rssMb <= MEMORY_BOUND_MB : undefined, r.memory?.skipped ?? 'no memory run'),
     row('browser entry ≤ 250 KB gzip', entry?.gzipBytes && `${(entry.gzipBytes / KB).toFixed(1)} KB`, has(entry?.gzipBytes) ? entry.gzipBytes <= 250 * KB : undefined, entry?.skipped),
     row('first answered request ≤ 500 ms after page load', page?.first && `${ms(page.first.answeredMs)} ms (reload ${ms(page.reload.answeredMs)} ms)`, has(page?.first) ? page.first.answeredMs <= 500 : undefined, page?.skipped),
   ]
@@ -113,6 +117,17 @@ export function markdown(r) {
       '',
     )
   }
+  const m = r.memory
+  if (m && !m.skipped) {
+    out.push(
+      `Bounded memory (\`bench/memory.mjs\`, in one process at the default size): ${m.ids.toLocaleString('en')} anonymous requests each with a new \`x-sandbox-id\`, then ${m.journals} journals filled with ${m.perJournal.toLocaleString('en')} refused requests carrying a ${(m.queryBytes / 1000).toFixed(0)} KB query; RSS and heap after a forced GC; ${m.seconds} s.`,
+      '',
+      table(['point', 'RSS MB', 'heap MB'], [['seeded', m.baseline.rssMb, m.baseline.heapMb], ['after the new ids', m.afterIds.rssMb, m.afterIds.heapMb], ['after the journals', m.after.rssMb, m.after.heapMb]]),
+      '',
+      `${m.live} sandboxes alive, ${m.evicted} evicted (least recently used, \`--max-sandboxes\`).`,
+      '',
+    )
+  } else if (m?.skipped) out.push(`Memory case: skipped (${m.skipped}).`, '')
   out.push('## 5. Browser', '')
   const e = r.browser.entry
   out.push(e.skipped ? `Entry size: skipped (${e.skipped}).` : `Entry \`src/adapters/browser/index.ts\` bundled by esbuild (platform browser, ESM, minified): ${(e.bytes / KB).toFixed(1)} KB, ${(e.gzipBytes / KB).toFixed(1)} KB gzip (zlib level 6).`, '')

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick] [--json] [--write] [--only start,http,msw,browser] [--root DIR]
+// npm run bench [-- --quick] [--json] [--write] [--only start,http,msw,browser,memory] [--root DIR]
 // Everything on 127.0.0.1, bounded in time; every child process is stopped at the end.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -14,10 +14,10 @@ import { measureDefaultStart } from '../bench/start.mjs'
 const { values: flags } = parseArgs({
   options: { quick: { type: 'boolean' }, json: { type: 'boolean' }, write: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' } },
 })
-const sections = new Set((flags.only ?? 'start,http,msw,browser').split(','))
+const sections = new Set((flags.only ?? 'start,http,msw,browser,memory').split(','))
 const settings = flags.quick
-  ? { connections: 50, seconds: 2, warmupSeconds: 0.5, serverWarmupSeconds: 2, defaultStarts: 1, isolated: 10, inProcessConcurrency: 10, browserRuns: 1 }
-  : { connections: 50, seconds: 10, warmupSeconds: 2, serverWarmupSeconds: 6, defaultStarts: 3, isolated: 50, inProcessConcurrency: 10, browserRuns: 3 }
+  ? { connections: 50, seconds: 2, warmupSeconds: 0.5, serverWarmupSeconds: 2, defaultStarts: 1, isolated: 10, inProcessConcurrency: 10, browserRuns: 1, memory: { ids: 500, journals: 10, perJournal: 1000 } }
+  : { connections: 50, seconds: 10, warmupSeconds: 2, serverWarmupSeconds: 6, defaultStarts: 3, isolated: 50, inProcessConcurrency: 10, browserRuns: 3, memory: { ids: 5000, journals: 50, perJournal: 1000 } }
 const log = (line) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`)
 
 // --root: another copy of this project (a build with a proposed change), measured by the same harness.
@@ -47,6 +47,7 @@ const results = {
   sizes: [],
   start: {},
   inProcess: { skipped: 'not run (--only)' },
+  memory: { skipped: 'not run (--only)' },
   browser: { entry: { skipped: 'not run (--only)' }, load: { skipped: 'not run (--only)' } },
 }
 
@@ -62,6 +63,15 @@ try {
       results.inProcess = await runJson(join(ROOT, 'bench/in-process.mjs'), [target.root, '100000', settings.seconds, settings.warmupSeconds, settings.inProcessConcurrency].map(String), (4 * settings.seconds + 60) * 1000)
     } catch (error) {
       results.inProcess = { skipped: error.message.slice(0, 400) }
+    }
+  }
+  if (sections.has('memory')) {
+    const m = settings.memory
+    log(`memory: ${m.ids} new sandbox ids, then ${m.journals} journals filled (${m.perJournal} requests with a 15 KB query each)`)
+    try {
+      results.memory = await runJson(join(ROOT, 'bench/memory.mjs'), [target.root, m.ids, m.journals, m.perJournal].map(String), 15 * 60_000)
+    } catch (error) {
+      results.memory = { skipped: error.message.slice(0, 400) }
     }
   }
   if (sections.has('browser')) {

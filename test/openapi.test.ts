@@ -54,7 +54,11 @@ describe.each(runtimes)('OpenAPI document through $name', (runtime) => {
 
   it('documents path parameters, query parameters and bodies from the schemas', () => {
     const gps = doc.paths['/api/v1/gps/{gps_details_id}'].get
-    expect(gps.parameters).toEqual([{ name: 'gps_details_id', in: 'path', required: true, schema: expect.objectContaining({ type: 'string', format: 'uuid' }) }])
+    expect(gps.parameters).toEqual([
+      { name: 'gps_details_id', in: 'path', required: true, schema: expect.objectContaining({ type: 'string', format: 'uuid' }) },
+      { $ref: '#/components/parameters/SandboxId' },
+      { $ref: '#/components/parameters/SandboxScenario' },
+    ])
     const notifications = doc.paths['/api/notifications'].get
     const types = notifications.parameters.find((p: { name: string }) => p.name === 'types')
     expect(types).toMatchObject({ in: 'query', required: false, style: 'form', explode: true, schema: { type: 'array' } })
@@ -70,7 +74,8 @@ describe.each(runtimes)('OpenAPI document through $name', (runtime) => {
   })
 
   it('documents success bodies, and error statuses in the shape each route answers', () => {
-    const ref = (op: Record<string, any>, status: number) => op.responses[String(status)].content['application/json'].schema.$ref
+    // The route's own shape first; the error-shapes scenario may answer any of the three.
+    const ref = (op: Record<string, any>, status: number) => op.responses[String(status)].content['application/json'].schema.anyOf[0].$ref
     const vehicleTypes = doc.paths['/api/vehicle-types'].get
     expect(vehicleTypes.responses['200'].content['application/json'].schema.properties.data.items).toMatchObject({ required: ['name', 'group'] })
     expect(ref(vehicleTypes, 401)).toBe('#/components/schemas/ErrorText')

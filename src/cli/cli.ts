@@ -21,7 +21,8 @@ const flags = {
   'no-control': { type: 'boolean', env: 'SANDBOX_NO_CONTROL', help: 'turn the /__sandbox control API off' },
   quiet: { type: 'boolean', env: 'SANDBOX_QUIET', help: 'no banner and no request log' },
   'sandbox-idle': { type: 'string', env: 'SANDBOX_IDLE_SECONDS', help: 'drop an isolated (x-sandbox-id) sandbox unused this many seconds (default 1800)' },
-  'max-sandboxes': { type: 'string', env: 'SANDBOX_MAX_SANDBOXES', help: 'at most this many isolated sandboxes, least recently used dropped first (default 200)' },
+  'cors-origin': { type: 'string', multiple: true, env: 'SANDBOX_CORS_ORIGIN', help: 'origin (besides loopback) whose pages may call /__sandbox; repeat it, or list them comma-separated' },
+  'max-sandboxes': { type: 'string', env: 'SANDBOX_MAX_SANDBOXES', help: 'at most this many isolated sandboxes (default 200); a new x-sandbox-id past it evicts the least recently used one with its state (logged, listed in GET /__sandbox/sandboxes)' },
   help: { type: 'boolean', env: '', help: 'show this help' },
 } as const
 
@@ -55,7 +56,7 @@ function int(name: string, value: string | undefined, min: number, max: number):
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): { options: ServerOptions & { state?: string; fixtures?: string }; quiet: boolean; help: boolean } {
   const { values } = (() => {
     try {
-      return parseArgs({ args: argv, options: Object.fromEntries(Object.entries(flags).map(([k, f]) => [k, { type: f.type }])) as never, strict: true, allowPositionals: false })
+      return parseArgs({ args: argv, options: Object.fromEntries(Object.entries(flags).map(([k, f]) => [k, { type: f.type, multiple: 'multiple' in f }])) as never, strict: true, allowPositionals: false })
     } catch (error) {
       return fail((error as Error).message)
     }
@@ -98,8 +99,22 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       sandboxIdleMs: (int('sandbox-idle', get('sandbox-idle'), 1, 31_536_000) ?? 1800) * 1000,
       maxSandboxes: int('max-sandboxes', get('max-sandboxes'), 1, 100_000) ?? 200,
       fixtures: get('fixtures'),
+      corsOrigins: corsOrigins(get('cors-origin')),
     },
   }
+}
+
+/** `--cors-origin` values (a repeated flag reads as one comma-separated list), each an exact origin. */
+function corsOrigins(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined
+  return value.split(',').map((o) => o.trim()).filter(Boolean).map((o) => {
+    let origin: string | undefined
+    try {
+      origin = new URL(o).origin
+    } catch { /* reported below */ }
+    if (origin !== o) fail(`--cors-origin: must be an origin such as https://app.example.com:8443 (scheme, host, optional port), got "${o}"`)
+    return o
+  })
 }
 
 export async function main(argv: string[]): Promise<void> {

@@ -141,6 +141,15 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     expect(Date.parse((await call(page, 'GET', '/__sandbox/clock')).body.now)).toBeGreaterThanOrEqual(Date.parse(clock))
   })
 
+  it('keeps its signed tokens valid across a reload: the random signing key is part of the saved state', async () => {
+    await open(page, server.url)
+    const { token } = (await call(page, 'POST', '/__sandbox/tokens/agent', { body: { email: 'operator@fleet.test' } })).body
+    expect((await call(page, 'GET', '/api/auth/users/me', { token })).status).toBe(200)
+    expect(await reload(page)).toEqual({ ok: true, resumed: true })
+    expect((await call(page, 'GET', '/api/auth/users/me', { token })).status).toBe(200)
+    expect((await call(page, 'GET', '/__sandbox/snapshot')).body.signingKey).toMatch(/^[0-9a-f]{64}$/)
+  })
+
   it('answers 404 and 405 for unknown API paths and methods, and leaves other paths to the network', async () => {
     await open(page, server.url)
     const missing = await call(page, 'GET', '/api/nope')

@@ -1,4 +1,5 @@
 import { SessionStore } from '../../core/auth/sessions.js'
+import { SIGNING_KEY_PATTERN } from '../../core/auth/tokens.js'
 import { Clock } from '../../core/sandbox/clock.js'
 import type { Sandbox, SandboxState } from '../../core/sandbox/sandbox.js'
 
@@ -34,4 +35,5 @@ export function applyLight(sandbox: Sandbox, light: LightState): void {
   sandbox.journal.load(light.journal)
   sandbox.outbox.load(light.outbox)
   sandbox.ids.value = light.nextId
+  if (typeof light.signingKey === 'string' && SIGNING_KEY_PATTERN.test(light.signingKey)) sandbox.setKey(light.signingKey)
 }

@@ -10,26 +10,50 @@ const corsAllowMethods = 'GET,POST,PUT,PATCH,DELETE,OPTIONS'
 const exposed = corsExposeHeaders.join(',')
 const PREFLIGHT_MAX_AGE = '600'
 
+export interface CorsOptions {
+  /** Origins besides loopback ones whose pages may call `/__sandbox` (`--cors-origin`). */
+  corsOrigins?: readonly string[]
+}
+
+const LOOPBACK_ORIGIN = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/
+const CONTROL_PATH = /^\/__sandbox(\/|$)/
+
+/**
+ * The origin to echo, or none. `/api/...` answers any page; the control API (snapshots with
+ * passwords, reset) only pages on loopback and those named with `--cors-origin`, so a web page
+ * elsewhere cannot read or drive it from a developer's browser.
+ */
+function allowedOrigin(request: Request, options: CorsOptions): string | undefined {
+  const origin = request.headers.get('origin')
+  if (!CONTROL_PATH.test(new URL(request.url).pathname)) return origin || '*'
+  if (origin && (LOOPBACK_ORIGIN.test(origin) || options.corsOrigins?.includes(origin))) return origin
+  return undefined
+}
+
 /**
  * CORS headers set on the pipeline's own Response. Hono's cors middleware would wrap it in a
  * new one, which makes @hono/node-server read every body back through a web stream (a third
  * of the server's time on the notifications list, bench/ and BENCHMARKS.md).
  */
-function withCors(request: Request, response: Response): Response {
+function withCors(request: Request, response: Response, options: CorsOptions): Response {
   const headers = response.headers
-  headers.set('access-control-allow-origin', request.headers.get('origin') || '*')
+  headers.append('vary', 'Origin')
+  const origin = allowedOrigin(request, options)
+  if (!origin) return response
+  headers.set('access-control-allow-origin', origin)
   headers.set('access-control-allow-credentials', 'true')
   headers.set('access-control-expose-headers', exposed)
-  headers.append('vary', 'Origin')
   return response
 }
 
 /** Every OPTIONS request is a preflight: 204 with what the browser may send. */
-function preflight(request: Request): Response {
+function preflight(request: Request, options: CorsOptions): Response {
+  const origin = allowedOrigin(request, options)
+  if (!origin) return new Response(null, { status: 204, headers: { vary: 'Origin' } })
   return new Response(null, {
     status: 204,
     headers: {
-      'access-control-allow-origin': request.headers.get('origin') || '*',
+      'access-control-allow-origin': origin,
       'access-control-allow-credentials': 'true',
       'access-control-expose-headers': exposed,
       'access-control-max-age': PREFLIGHT_MAX_AGE,
@@ -41,19 +65,19 @@ function preflight(request: Request): Response {
 }
 
 /** The Hono app: Hono's router dispatches straight to the shared pipeline, one route per table entry. */
-export function createHonoApp(app: SandboxApp): Hono<Env> {
+export function createHonoApp(app: SandboxApp, cors: CorsOptions = {}): Hono<Env> {
   const hono = new Hono<Env>()
-  hono.options('*', (c) => preflight(c.req.raw))
+  hono.options('*', (c) => preflight(c.req.raw, cors))
   const methodsByPath = new Map<string, string[]>()
   for (const route of app.routes) {
     methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method])
     hono.on(route.method, route.path, async (c) => {
       const meta = { clientAddress: c.env?.incoming?.socket?.remoteAddress }
-      return withCors(c.req.raw, await app.handle(route, c.req.raw, c.req.param() as Record<string, string>, meta))
+      return withCors(c.req.raw, await app.handle(route, c.req.raw, c.req.param() as Record<string, string>, meta), cors)
     })
   }
-  for (const [path, methods] of methodsByPath) hono.all(path, (c) => withCors(c.req.raw, unmatched(c.req.raw, methods)))
-  hono.notFound((c) => withCors(c.req.raw, unmatched(c.req.raw, [])))
-  hono.onError((error, c) => withCors(c.req.raw, toResponse(errorReply(undefined, error))))
+  for (const [path, methods] of methodsByPath) hono.all(path, (c) => withCors(c.req.raw, unmatched(c.req.raw, methods), cors))
+  hono.notFound((c) => withCors(c.req.raw, unmatched(c.req.raw, []), cors))
+  hono.onError((error, c) => withCors(c.req.raw, toResponse(errorReply(undefined, error)), cors))
   return hono
 }

@@ -2,11 +2,11 @@ import { type ServerType, serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import type { SandboxApp } from '../../core/app/app.js'
 import { type AppOptions, createSandboxApp } from '../../sandbox-app.js'
-import { createHonoApp } from './app.js'
+import { type CorsOptions, createHonoApp } from './app.js'
 
 export { createHonoApp } from './app.js'
 
-export interface ServerOptions extends AppOptions {
+export interface ServerOptions extends AppOptions, CorsOptions {
   port?: number
   host?: string
 }
@@ -30,7 +30,7 @@ export async function startServer(options: ServerOptions = { seed: 1 }): Promise
   }
   const app = createSandboxApp(options)
   await app.ready()
-  const hono = createHonoApp(app)
+  const hono = createHonoApp(app, { corsOrigins: options.corsOrigins })
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: hono.fetch, port: options.port ?? 4010, hostname: host }, () => resolve(s))
     s.once('error', reject)

@@ -5,6 +5,7 @@ import { readForm, readJson } from '../http/body.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
 import { routes as allRoutes } from './route-table.js'
 import { openapiDocument } from '../control/openapi.js'
+import { readSnapshot } from '../control/snapshot-body.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { ScenarioRegistry } from '../scenarios/registry.js'
 import { Sandboxes, type SandboxesOptions, sandboxIdOf, validSandboxId } from '../sandbox/sandboxes.js'
@@ -140,7 +141,9 @@ export class SandboxApp {
     await authorize(route, ctx, (this.options.control || undefined)?.token)
     if (route.params) ctx.params = validate(route.params, ctx.params, 'path')
     if (route.query) ctx.query = this.#validQuery(route, ctx.url.search)
+    // Every body is read here, before the write lock below: a slow upload holds up no other write.
     if (route.body === 'multipart') ctx.form = await readForm(ctx.request)
+    else if (route.body === 'snapshot') ctx.body = await readSnapshot(ctx.request)
     else if (route.body) ctx.body = validate(route.body, await readJson(ctx.request), 'body')
     for (const a of applied) {
       const early = await a.def.before?.(ctx, a.options)

@@ -58,9 +58,10 @@ export interface RouteDef<P = any, Q = any, B = any> {
   errorShape?: ErrorShape
   params?: z.ZodType<P>
   query?: z.ZodType<Q>
-  body?: z.ZodType<B> | 'multipart'
+  /** `snapshot`: JSON of up to 256 MB, checked by the handler (`PUT /__sandbox/snapshot`). */
+  body?: z.ZodType<B> | 'multipart' | 'snapshot'
   /** Success status and body schema, for the OpenAPI document. */
-  response?: { status?: number; schema?: z.ZodType; description?: string }
+  response?: { status?: number; schema?: z.ZodType; description?: string; /** Default application/json. */ mediaType?: string }
   /** Other statuses this route answers, for the OpenAPI document. */
   errors?: Record<number, string>
   /** Creation, publication, emission, payment, e-mail, messaging or upload (retry guidance rule 3). */

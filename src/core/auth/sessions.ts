@@ -17,16 +17,22 @@ export interface Session {
   ttlMs: number
 }
 
+/** Sessions kept per sandbox; past it the oldest sign-in goes first (SANDBOX.md "Bounds and trust"). */
+export const SESSION_LIMIT = 10_000
+
 export class SessionStore {
+  /** In sign-in order, oldest first. */
   #byToken = new Map<string, Session>()
 
-  constructor(sessions: Session[] = []) {
-    for (const s of sessions) this.#byToken.set(s.token, { ...s })
+  constructor(sessions: Session[] = [], readonly capacity = SESSION_LIMIT) {
+    for (const s of sessions.slice(-capacity)) this.#byToken.set(s.token, { ...s })
   }
 
   open(userId: string, clientId: string, now: number, ttlMs = SESSION_TTL_MS, kind: Session['kind'] = 'direct', impersonatorId: string | null = null, token = randomToken('ses_')): Session {
     const s: Session = { token, userId, clientId, kind, impersonatorId, createdAt: now, lastSeenAt: now, expiresAt: now + ttlMs, ttlMs }
+    this.#byToken.delete(token)
     this.#byToken.set(token, s)
+    if (this.#byToken.size > this.capacity) this.#byToken.delete(this.#byToken.keys().next().value!)
     return s
   }
 

@@ -4,9 +4,25 @@ export const AGENT_SCOPE = 'service:api'
 export const AGENT_TTL_S = 3600
 const ISSUER = 'fleet-sandbox'
 
-/** HS256 with a key derived from the seed, so tokens survive a browser reload of the same sandbox. */
-export function signingKey(seed: number): Uint8Array {
-  return new TextEncoder().encode(`fleet-sandbox-signing-key:${seed}`)
+/**
+ * HS256 with 32 random bytes per sandbox: the seed is public, so a key derived from it could be
+ * found by anyone. The key travels in the sandbox's state (snapshot, `--state`, the browser's
+ * saved state), so a restored state keeps its tokens valid.
+ */
+export function newSigningKey(): string {
+  const bytes = new Uint8Array(32)
+  globalThis.crypto.getRandomValues(bytes)
+  let hex = ''
+  for (const b of bytes) hex += b.toString(16).padStart(2, '0')
+  return hex
+}
+
+export const SIGNING_KEY_PATTERN = /^[0-9a-f]{64}$/
+
+export function keyBytes(hex: string): Uint8Array {
+  const bytes = new Uint8Array(hex.length / 2)
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16)
+  return bytes
 }
 
 export const looksLikeJwt = (token: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(token)

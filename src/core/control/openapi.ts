@@ -17,6 +17,23 @@ const errorSchemas: Record<string, Json> = {
   },
   ErrorText: { type: 'object', required: ['error'], properties: { error: { type: 'string', description: 'Names the field and the rule' } } },
   MessageText: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
+  ReshapedError: {
+    description: 'With the error-shapes scenario, any error body of an /api operation takes one of the three shapes in turn',
+    anyOf: [{ $ref: '#/components/schemas/StandardError' }, { $ref: '#/components/schemas/ErrorText' }, { $ref: '#/components/schemas/MessageText' }],
+  },
+}
+
+const sharedParameters: Record<string, Json> = {
+  SandboxId: {
+    name: 'x-sandbox-id', in: 'header', required: false,
+    description: 'The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox',
+    schema: { type: 'string' },
+  },
+  SandboxScenario: {
+    name: 'x-sandbox-scenario', in: 'header', required: false,
+    description: 'Scenarios for this request only: NAME[,NAME] (an unknown one is a 400)',
+    schema: { type: 'string' },
+  },
 }
 
 const reasons: Record<number, string> = {
@@ -28,12 +45,26 @@ const reasons: Record<number, string> = {
   413: 'Body too large',
   415: 'Unsupported content type',
   422: 'Validation rule or invalid transition',
-  500: 'Internal error',
+  429: 'Too many requests (scenarios rate-limited, rate-limit-exhausted), with Retry-After',
+  500: 'Internal error, or an effect applied then failed (scenario commit-then-fail)',
+  502: 'Bad gateway (scenario degraded, reads)',
+  503: 'Service unavailable (scenario degraded, reads)',
+  504: 'Time-out (scenario degraded on reads, commit-then-fail with timeoutMs on effects)',
 }
 
 function errorRef(shape: ErrorShape, status: number): string {
   const name = shape === 'message' || (shape === 'error' && status >= 500) ? 'MessageText' : shape === 'error' ? 'ErrorText' : 'StandardError'
   return `#/components/schemas/${name}`
+}
+
+/**
+ * The body of an error: the route's own shape; a gateway's 429/502/503 (scenarios) and the
+ * error-shapes scenario answer other shapes on `/api` operations (control routes meet no scenario).
+ */
+function errorSchema(route: RouteDef, status: number): Json {
+  const own = { $ref: errorRef(route.errorShape ?? 'standard', status) }
+  if (route.auth.kind === 'control') return own
+  return { anyOf: [own, { $ref: '#/components/schemas/ReshapedError' }] }
 }
 
 /** JSON Schema of what a client sends (`input`) or receives (`output`); transforms become `{}`. */
@@ -89,6 +120,9 @@ function requestBody(route: RouteDef): Json | undefined {
       },
     }
   }
+  if (route.body === 'snapshot') {
+    return { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A snapshot taken with GET /__sandbox/snapshot (at most 256 MB)' } } } }
+  }
   return { required: !route.body.safeParse(undefined).success, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } }
 }
 
@@ -106,13 +140,19 @@ function security(route: RouteDef): Json[] {
   }
 }
 
-/** Statuses the pipeline itself may answer for a route, besides those the route lists. */
+/** Every status the pipeline, the route and the scenarios may answer for a route, besides success. */
 function errorStatuses(route: RouteDef): number[] {
-  const statuses = new Set(Object.keys(route.errors ?? {}).map(Number))
-  if (route.params || route.query || route.body) statuses.add(400)
+  // 400: a bad x-sandbox-id (and x-sandbox-scenario); 500: a failure of the sandbox itself.
+  const statuses = new Set([400, 500, ...Object.keys(route.errors ?? {}).map(Number)])
   if (route.body) statuses.add(413).add(415)
-  if (route.auth.kind === 'user' || route.auth.kind === 'portal') statuses.add(401)
-  if ((route.auth.kind === 'user' && route.auth.permission) || route.auth.kind === 'portal') statuses.add(403)
+  if (route.auth.kind === 'control' && !route.auth.page) statuses.add(401)
+  if (route.auth.kind === 'user' || route.auth.kind === 'portal') statuses.add(401).add(403)
+  if (route.params) statuses.add(404)
+  if (route.auth.kind !== 'control') {
+    statuses.add(429)
+    if (route.method === 'GET') statuses.add(502).add(503).add(504)
+    if (route.effect) statuses.add(504)
+  }
   return [...statuses].sort((a, b) => a - b)
 }
 
@@ -120,20 +160,22 @@ function operation(route: RouteDef): Json {
   const success = route.response ?? {}
   const ok: Json = {
     description: success.description ?? 'Success',
-    content: { 'application/json': success.schema ? { schema: jsonSchema(success.schema, 'output') } : {} },
+    content: { [success.mediaType ?? 'application/json']: success.schema ? { schema: jsonSchema(success.schema, 'output') } : {} },
   }
   if (route.assumed) ok.headers = { 'x-sandbox-assumed': { description: 'The specification does not document this operation', schema: { type: 'string', const: 'true' } } }
   const responses: Json = { [String(success.status ?? 200)]: ok }
-  const shape = route.errorShape ?? 'standard'
   for (const status of errorStatuses(route)) {
+    const control = status === 401 && route.auth.kind === 'control' ? 'Under --control-token: the x-sandbox-control-token header is missing or wrong' : undefined
     responses[String(status)] = {
-      description: route.errors?.[status] ?? reasons[status] ?? 'Error',
-      content: { 'application/json': { schema: { $ref: errorRef(shape, status) } } },
+      description: route.errors?.[status] ?? control ?? reasons[status] ?? 'Error',
+      content: { 'application/json': { schema: errorSchema(route, status) } },
     }
   }
   const op: Json = { operationId: route.id, summary: route.summary, tags: [route.tag] }
   const params = parameters(route)
-  if (params.length) op.parameters = params
+  params.push({ $ref: '#/components/parameters/SandboxId' })
+  if (route.auth.kind !== 'control') params.push({ $ref: '#/components/parameters/SandboxScenario' })
+  op.parameters = params
   const body = requestBody(route)
   if (body) op.requestBody = body
   op.responses = responses
@@ -171,6 +213,7 @@ export function openapiDocument(routes: readonly RouteDef[], options: OpenApiOpt
     paths,
     components: {
       schemas: errorSchemas,
+      parameters: sharedParameters,
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'Backoffice: a session token (from set-auth-token), an atk_ API token or an agent JWT (scope service:api)' },
         portalBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Client portal token (signed JWT carrying clientId and roles), from POST /api/portal/auth/verify' },

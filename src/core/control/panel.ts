@@ -173,7 +173,7 @@ const page = `<!doctype html>
 export const panel = defineRoute({
   id: PANEL_ROUTE_ID, method: 'GET', path: '/__sandbox', tag: 'sandbox control', auth: { kind: 'control', page: true },
   summary: 'The control panel page (HTML): health, scenarios, clock, reset, request journal and outbox',
-  response: { description: 'text/html page' },
+  response: { description: 'The panel page', mediaType: 'text/html' },
   handler: () => ok(new RawBody(page, 'text/html; charset=utf-8'), { 'cache-control': 'no-store' }),
 })
 

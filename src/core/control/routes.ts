@@ -1,9 +1,9 @@
 import * as z from 'zod'
 import { AGENT_SCOPE, AGENT_TTL_S, signToken } from '../auth/tokens.js'
 import { checkInstant, parseDuration } from '../sandbox/clock.js'
-import { HttpError, badRequest, notFound, ok } from '../http/reply.js'
-import { readBody } from '../http/body.js'
+import { badRequest, notFound, ok } from '../http/reply.js'
 import { defineRoute } from '../app/route.js'
+import type { SandboxRegistry } from '../sandbox/sandbox.js'
 
 const control = { kind: 'control' } as const
 const tag = 'sandbox control'
@@ -111,24 +111,13 @@ export const getSnapshot = defineRoute({
   handler: (ctx) => ok(ctx.sandbox.snapshot()),
 })
 
-/** Snapshots outgrow the 1 MB JSON limit (a medium world is about 2.5 MB, a large one about 60 MB). */
-export const SNAPSHOT_LIMIT = 256 * 1_048_576
-
-export const putSnapshot = defineRoute({
+export const putSnapshot = defineRoute<Record<string, string>, Record<string, unknown>, unknown>({
   id: 'sandboxPutSnapshot', method: 'PUT', path: '/__sandbox/snapshot', tag, auth: control,
-  summary: 'Restore a snapshot taken with GET (up to 256 MB); a malformed one is a 400 naming the field and changes nothing',
+  summary: 'Restore a snapshot taken with GET (up to 256 MB); a malformed one is a 400 naming the field, one beyond a bound a 413 naming the collection; either changes nothing',
+  // Read (and parsed) before the sandbox's write lock: a slow upload holds up no other write.
+  body: 'snapshot',
   async handler(ctx) {
-    const type = ctx.request.headers.get('content-type')
-    if (type && !/json/i.test(type)) throw new HttpError(415, `content-type: must be application/json, got ${type}`)
-    const bytes = await readBody(ctx.request, SNAPSHOT_LIMIT)
-    if (bytes.byteLength === 0) throw badRequest('body: a snapshot object is required')
-    let snapshot: unknown
-    try {
-      snapshot = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
-    } catch (error) {
-      throw badRequest(`body: must be valid UTF-8 JSON (${(error as Error).message})`)
-    }
-    await ctx.sandbox.restore(snapshot)
+    await ctx.sandbox.restore(ctx.body)
     return health.handler(ctx as never)
   },
 })
@@ -150,9 +139,11 @@ export const agentToken = defineRoute({
 /** Extension: the isolated sandboxes alive in this process (not the default one). */
 export const listSandboxes = defineRoute({
   id: 'sandboxListSandboxes', method: 'GET', path: '/__sandbox/sandboxes', tag, auth: control,
-  summary: 'Isolated sandboxes alive (x-sandbox-id), least recently used first, and the idle time that drops them',
-  handler: (ctx) => ok({ idleMs: ctx.sandbox.registry.idleMs, sandboxes: ctx.sandbox.registry.list() }),
+  summary: 'Isolated sandboxes alive (x-sandbox-id), least recently used first; the idle time and the cap (--max-sandboxes) that evict them, and the evictions so far',
+  handler: (ctx) => ok(sandboxesReply(ctx.sandbox.registry)),
 })
+
+const sandboxesReply = (registry: SandboxRegistry) => ({ idleMs: registry.idleMs, maxSandboxes: registry.maxSandboxes, sandboxes: registry.list(), evicted: registry.evicted() })
 
 /** Extension: an e2e worker drops its sandbox when done instead of waiting for idle eviction. */
 export const dropSandbox = defineRoute({
@@ -163,7 +154,7 @@ export const dropSandbox = defineRoute({
     const { id } = ctx.params
     if (id === 'default') throw badRequest('id: the default sandbox cannot be dropped; use POST /__sandbox/reset')
     if (!ctx.sandbox.registry.drop(id)) throw notFound(`id: no isolated sandbox ${id}`)
-    return ok({ idleMs: ctx.sandbox.registry.idleMs, sandboxes: ctx.sandbox.registry.list() })
+    return ok(sandboxesReply(ctx.sandbox.registry))
   },
 })
 

@@ -12,13 +12,19 @@ export interface OutboxEntry {
   at: string
 }
 
+/** Entries kept per sandbox; past it the oldest go first (SANDBOX.md "Bounds and trust"). */
+export const OUTBOX_LIMIT = 10_000
+
 export class Outbox {
   #entries: OutboxEntry[] = []
   #next = 1
 
+  constructor(readonly capacity = OUTBOX_LIMIT) {}
+
   add(kind: OutboxKind, at: string, fields: Partial<Pick<OutboxEntry, 'to' | 'subject' | 'token' | 'ref'>>): OutboxEntry {
     const e: OutboxEntry = { id: `out_${this.#next++}`, kind, to: fields.to ?? null, subject: fields.subject ?? null, token: fields.token ?? null, ref: fields.ref ?? null, at }
     this.#entries.push(e)
+    if (this.#entries.length > this.capacity) this.#entries.splice(0, this.#entries.length - this.capacity)
     return e
   }
 
@@ -31,7 +37,7 @@ export class Outbox {
   }
 
   load(entries: OutboxEntry[]): void {
-    this.#entries = entries.slice()
+    this.#entries = entries.slice(-this.capacity)
     // Continue after the highest numbered id, so restored and new entries never share one.
     this.#next = entries.reduce((max, e) => Math.max(max, Number(/^out_(\d+)$/.exec(e.id)?.[1] ?? 0)), 0) + 1
   }

@@ -1,5 +1,5 @@
 import { SessionStore } from '../auth/sessions.js'
-import { signingKey } from '../auth/tokens.js'
+import { keyBytes, newSigningKey } from '../auth/tokens.js'
 import { badRequest } from '../http/reply.js'
 import { validate } from '../http/validate.js'
 import type { ScenarioRegistry } from '../scenarios/registry.js'
@@ -12,7 +12,7 @@ import { Outbox } from './outbox.js'
 import { seededRandom, Sequence } from './random.js'
 import type { SeededWorlds } from './seeded-worlds.js'
 import type { PageCache } from '../notifications/page-cache.js'
-import { type SandboxState, type Snapshot, snapshotSchema } from './snapshot.js'
+import { type SandboxState, type Snapshot, checkBounds, snapshotSchema } from './snapshot.js'
 
 export type { SandboxState, Snapshot } from './snapshot.js'
 
@@ -38,11 +38,13 @@ export interface SandboxConfig {
 /** What a sandbox's control routes may see of the sandboxes beside it. */
 export interface SandboxRegistry {
   readonly idleMs: number
+  readonly maxSandboxes: number
   list(): { id: string; createdAt: string; lastUsedAt: string; idleMs: number }[]
   drop(id: string): boolean
+  evicted(): { count: number; recent: { id: string; reason: 'idle' | 'capacity'; at: string }[] }
 }
 
-const standalone: SandboxRegistry = { idleMs: 0, list: () => [], drop: () => false }
+const standalone: SandboxRegistry = { idleMs: 0, maxSandboxes: 0, list: () => [], drop: () => false, evicted: () => ({ count: 0, recent: [] }) }
 
 /** What every sandbox of one app shares: the scenarios it knows and its seeded worlds. */
 export interface SandboxShared {
@@ -62,6 +64,8 @@ export class Sandbox {
   active: ActiveScenario[] = []
   ids = new Sequence()
   random!: () => number
+  /** The key of the tokens this sandbox signs (hex, random; kept in its state). */
+  #key = ''
   signingKey!: Uint8Array
   /** Per-scenario bookkeeping (rate-limit counters, sync counts), reset with the sandbox. */
   scenarioState = new Map<string, unknown>()
@@ -107,7 +111,12 @@ export class Sandbox {
     this.ids = new Sequence()
     this.scenarioState.clear()
     this.random = seededRandom(seed)
-    this.signingKey = signingKey(seed)
+    this.setKey(newSigningKey())
+  }
+
+  setKey(hex: string): void {
+    this.#key = hex
+    this.signingKey = keyBytes(hex)
   }
 
   /** Turns a scenario on (or replaces its options) and applies its state change. */
@@ -148,12 +157,14 @@ export class Sandbox {
       journal: this.journal.list(),
       outbox: this.outbox.list(),
       nextId: this.ids.value,
+      signingKey: this.#key,
     }
   }
 
   /** Replaces the whole state with a snapshot; a malformed one is a 400 naming the field and changes nothing. */
   async restore(snapshot: unknown): Promise<void> {
     if (snapshot === null || typeof snapshot !== 'object' || Array.isArray(snapshot)) throw badRequest('body: a snapshot must be a JSON object keyed by collection name')
+    checkBounds(snapshot as Record<string, unknown>, this.journal.capacity)
     const s = validate(snapshotSchema, snapshot, 'body') as unknown as Snapshot
     const scenarios = s.scenarios.map((a, i) => this.shared.scenarios.parse(a, `scenarios.${i}`))
     // Everything is built before anything is replaced.
@@ -173,7 +184,8 @@ export class Sandbox {
     this.ids.value = s.nextId
     this.scenarioState.clear()
     this.random = seededRandom(s.seed)
-    this.signingKey = signingKey(s.seed)
+    // A snapshot from before keys were kept gets a new one (its tokens were forgeable anyway).
+    this.setKey(s.signingKey ?? newSigningKey())
   }
 }
 

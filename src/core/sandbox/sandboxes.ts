@@ -14,6 +14,8 @@ export interface SandboxesOptions extends SandboxConfig {
   sandboxIdleMs?: number
   /** At most this many isolated sandboxes; the least recently used goes first (default 200). */
   maxSandboxes?: number
+  /** Where an eviction is told (one line each); the app's request log. */
+  log?: (line: string) => void
 }
 
 export const SANDBOX_ID_HEADER = 'x-sandbox-id'
@@ -47,6 +49,16 @@ interface Isolated {
   inflight: number
 }
 
+/** A sandbox dropped without being asked to: idle too long, or the least recently used past `maxSandboxes`. */
+export interface Eviction {
+  id: string
+  reason: 'idle' | 'capacity'
+  at: string
+}
+
+/** Evictions kept for `GET /__sandbox/sandboxes`, newest last. */
+const EVICTIONS_KEPT = 100
+
 export interface IsolatedInfo {
   id: string
   createdAt: string
@@ -60,6 +72,8 @@ export class Sandboxes implements SandboxRegistry {
   readonly shared: SandboxShared
   /** Map order is recency: the least recently used comes first. */
   #isolated = new Map<string, Isolated>()
+  #evictions: Eviction[] = []
+  #evicted = 0
 
   constructor(
     readonly options: SandboxesOptions,
@@ -71,6 +85,15 @@ export class Sandboxes implements SandboxRegistry {
 
   get idleMs(): number {
     return this.options.sandboxIdleMs ?? DEFAULT_IDLE_MS
+  }
+
+  get maxSandboxes(): number {
+    return Math.max(1, this.options.maxSandboxes ?? DEFAULT_MAX)
+  }
+
+  /** How many sandboxes were evicted since start, and the latest of them. */
+  evicted(): { count: number; recent: Eviction[] } {
+    return { count: this.#evicted, recent: this.#evictions.slice() }
   }
 
   /** The sandbox for `id`; call `release` with it once the request is answered. */
@@ -136,15 +159,25 @@ export class Sandboxes implements SandboxRegistry {
   #sweep(): void {
     const cutoff = this.realNow() - this.idleMs
     for (const [id, e] of this.#isolated) {
-      if (e.lastUsed < cutoff && e.inflight === 0) this.#isolated.delete(id)
+      if (e.lastUsed < cutoff && e.inflight === 0) this.#evict(id, 'idle')
     }
   }
 
   #trim(): void {
-    const max = Math.max(1, this.options.maxSandboxes ?? DEFAULT_MAX)
+    const max = this.maxSandboxes
     for (const [id, e] of this.#isolated) {
       if (this.#isolated.size < max) break
-      if (e.inflight === 0) this.#isolated.delete(id)
+      if (e.inflight === 0) this.#evict(id, 'capacity')
     }
+  }
+
+  /** Another caller's state can go this way (any new x-sandbox-id counts): say so, in the log and the list. */
+  #evict(id: string, reason: Eviction['reason']): void {
+    this.#isolated.delete(id)
+    this.#evicted++
+    this.#evictions.push({ id, reason, at: new Date(this.realNow()).toISOString() })
+    if (this.#evictions.length > EVICTIONS_KEPT) this.#evictions.shift()
+    const why = reason === 'idle' ? `unused for ${this.idleMs / 1000} s (--sandbox-idle)` : `the least recently used of ${this.maxSandboxes} (--max-sandboxes)`
+    this.options.log?.(`sandbox "${id}" evicted with its state: ${why}`)
   }
 }

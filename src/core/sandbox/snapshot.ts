@@ -1,11 +1,14 @@
 import * as z from 'zod'
 import type { Session } from '../auth/sessions.js'
+import { SIGNING_KEY_PATTERN } from '../auth/tokens.js'
 import { notificationSchema } from '../notifications/model.js'
 import type { ActiveScenario } from '../scenarios/define.js'
 import { tableSchemas, type TableName } from '../store/collections.js'
 import type { WorldRows } from '../store/world.js'
+import { HttpError } from '../http/reply.js'
 import { type JournalEntry } from './journal.js'
-import { outboxKinds, type OutboxEntry } from './outbox.js'
+import { OUTBOX_LIMIT, outboxKinds, type OutboxEntry } from './outbox.js'
+import { SESSION_LIMIT } from '../auth/sessions.js'
 
 export type Snapshot = { version: 1 } & SandboxState & WorldRows
 export interface SandboxState {
@@ -16,6 +19,8 @@ export interface SandboxState {
   journal: JournalEntry[]
   outbox: OutboxEntry[]
   nextId: number
+  /** The key of the portal and agent tokens this sandbox signed (hex; optional in older snapshots). */
+  signingKey?: string
 }
 
 /** Records of one collection, each id once. */
@@ -49,6 +54,46 @@ export const snapshotSchema = z.object({
     token: z.string().nullable(), ref: z.string().nullable(), at: isoDateTime,
   })),
   nextId: z.number().int().positive(),
+  signingKey: z.string().regex(SIGNING_KEY_PATTERN, 'must be 64 hexadecimal digits').optional(),
   notifications: collection(notificationSchema.extend({ clientId: z.string() })),
   ...(Object.fromEntries(Object.entries(tableSchemas).map(([name, schema]) => [name, collection(schema as z.ZodType<{ id: string | number }>)])) as unknown as Record<TableName, z.ZodType>),
 })
+
+/** Records per collection a snapshot may hold (the largest seeded world has about 1.1 million notifications). */
+export const COLLECTION_LIMIT = 2_000_000
+/** Characters per string in a snapshot: no JSON body the API accepts (1 MB) can make a longer one. */
+export const STRING_LIMIT = 1_048_576
+
+/**
+ * A restore beyond a bound is refused before anything is checked or built (413 naming the
+ * collection): the journal, outbox and sessions as they are capped while a sandbox runs, record
+ * collections at `COLLECTION_LIMIT`, every string at `STRING_LIMIT`.
+ */
+export function checkBounds(snapshot: Record<string, unknown>, journalCapacity: number): void {
+  const caps: Record<string, number> = { journal: journalCapacity, outbox: OUTBOX_LIMIT, sessions: SESSION_LIMIT }
+  for (const [name, value] of Object.entries(snapshot)) {
+    const cap = caps[name] ?? COLLECTION_LIMIT
+    if (Array.isArray(value) && value.length > cap) throw new HttpError(413, `${name}: must hold at most ${cap} entries; the snapshot has ${value.length}`)
+    const long = longString(value)
+    if (long !== undefined) throw new HttpError(413, `${name}: strings must be at most ${STRING_LIMIT} characters; one has ${long}`)
+  }
+}
+
+/** The length of the first string (value or key) over the limit, walked without recursion (nesting can be deep). */
+function longString(root: unknown): number | undefined {
+  const stack = [root]
+  while (stack.length) {
+    const value = stack.pop()
+    if (typeof value === 'string') {
+      if (value.length > STRING_LIMIT) return value.length
+    } else if (Array.isArray(value)) {
+      for (const v of value) stack.push(v)
+    } else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        if (k.length > STRING_LIMIT) return k.length
+        stack.push(v)
+      }
+    }
+  }
+  return undefined
+}

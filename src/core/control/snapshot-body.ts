@@ -1,0 +1,18 @@
+import { readBody } from '../http/body.js'
+import { HttpError, badRequest } from '../http/reply.js'
+
+/** Snapshots outgrow the 1 MB JSON limit (a medium world is about 2.5 MB, a large one about 60 MB). */
+export const SNAPSHOT_LIMIT = 256 * 1_048_576
+
+/** The body of `PUT /__sandbox/snapshot`: JSON of up to 256 MB, read before the sandbox's lock. */
+export async function readSnapshot(request: Request): Promise<unknown> {
+  const type = request.headers.get('content-type')
+  if (type && !/json/i.test(type)) throw new HttpError(415, `content-type: must be application/json, got ${type}`)
+  const bytes = await readBody(request, SNAPSHOT_LIMIT)
+  if (bytes.byteLength === 0) throw badRequest('body: a snapshot object is required')
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+  } catch (error) {
+    throw badRequest(`body: must be valid UTF-8 JSON (${(error as Error).message})`)
+  }
+}

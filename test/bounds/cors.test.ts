@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type RunningServer, startServer } from '../../src/adapters/server/index.js'
+import { parseOptions } from '../../src/cli/cli.js'
+import { NOW } from '../support/runtimes.js'
+
+const ACAO = 'access-control-allow-origin'
+
+describe('CORS of the Hono server', () => {
+  let server: RunningServer
+  beforeAll(async () => {
+    server = await startServer({ seed: 1, now: NOW, size: 'small', port: 0, host: '127.0.0.1', corsOrigins: ['https://tools.example.com'] })
+  })
+  afterAll(() => server.close())
+
+  const get = (path: string, origin: string) => fetch(server.url + path, { headers: { origin } })
+  const preflight = (path: string, origin: string) =>
+    fetch(server.url + path, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } })
+
+  it.each(['https://evil.example', 'http://localhost.evil.example', 'http://127.0.0.1.evil.example:80', 'null', 'https://localhost:5173'])(
+    'gives a foreign page (%s) no access to /__sandbox: no allow-origin on answers or preflights',
+    async (origin) => {
+      const snapshot = await get('/__sandbox/snapshot', origin)
+      expect(snapshot.headers.get(ACAO)).toBeNull()
+      expect(snapshot.headers.get('access-control-allow-credentials')).toBeNull()
+      expect((await get('/__sandbox', origin)).headers.get(ACAO)).toBeNull()
+      expect((await preflight('/__sandbox/reset', origin)).headers.get(ACAO)).toBeNull()
+      expect((await get('/__sandbox/nowhere', origin)).headers.get(ACAO)).toBeNull()
+    },
+  )
+
+  it.each(['http://localhost:5173', 'http://127.0.0.1:3000', 'http://[::1]:8080', 'http://localhost', 'https://tools.example.com'])(
+    'echoes a loopback page or one named with --cors-origin (%s) on /__sandbox',
+    async (origin) => {
+      const res = await get('/__sandbox/health', origin)
+      expect(res.headers.get(ACAO)).toBe(origin)
+      expect(res.headers.get('access-control-allow-credentials')).toBe('true')
+      expect((await preflight('/__sandbox/reset', origin)).headers.get(ACAO)).toBe(origin)
+    },
+  )
+
+  it('keeps echoing any origin on /api/...', async () => {
+    expect((await get('/api/notifications', 'https://evil.example')).headers.get(ACAO)).toBe('https://evil.example')
+    expect((await preflight('/api/notifications', 'https://evil.example')).headers.get(ACAO)).toBe('https://evil.example')
+  })
+})
+
+describe('--cors-origin', () => {
+  it('is repeatable and reads SANDBOX_CORS_ORIGIN as a comma-separated list', () => {
+    expect(parseOptions(['--cors-origin', 'https://a.test', '--cors-origin', 'http://b.test:8080'], {}).options.corsOrigins).toEqual(['https://a.test', 'http://b.test:8080'])
+    expect(parseOptions([], { SANDBOX_CORS_ORIGIN: 'https://a.test, https://c.test' }).options.corsOrigins).toEqual(['https://a.test', 'https://c.test'])
+    expect(parseOptions([], {}).options.corsOrigins).toBeUndefined()
+  })
+
+  it.each(['a.test', 'https://a.test/', 'https://a.test/path', '*'])('refuses %s, naming the flag', (origin) => {
+    expect(() => parseOptions(['--cors-origin', origin], {})).toThrow(/--cors-origin: must be an origin/)
+  })
+})
