@@ -39,6 +39,8 @@ describe.each(runtimes)('bounds through $name', (runtime) => {
     ['a journal over 1,000 entries', (s) => ({ ...s, journal: Array.from({ length: 1_001 }, (_, i) => journalEntry(i + 1)) }), 'journal: must hold at most 1000 entries'],
     ['an outbox over 10,000 entries', (s) => ({ ...s, outbox: Array.from({ length: 10_001 }, (_, i) => outboxEntry(i + 1)) }), 'outbox: must hold at most 10000 entries'],
     ['over 10,000 sessions', (s) => ({ ...s, sessions: Array.from({ length: 10_001 }, (_, i) => session(s.sessions[0], i)) }), 'sessions: must hold at most 10000 entries'],
+    ['a journal over 8 MB', (s) => ({ ...s, journal: Array.from({ length: 1_000 }, (_, i) => ({ ...journalEntry(i + 1), path: '/api/' + 'x'.repeat(9_000) })) }), 'journal: must be at most 8388608 bytes (8 MB)'],
+    ['over 100 scenarios', (s) => ({ ...s, scenarios: new Array(101).fill('degraded') }), 'scenarios: must hold at most 100 entries'],
     ['a collection over 2,000,000 records', (s) => ({ ...s, users: new Array(2_000_001).fill(0) }), 'users: must hold at most 2000000 entries'],
     ['a string over 1 MB', (s) => ({ ...s, users: s.users.map((u: object, i: number) => (i ? u : { ...u, name: 'x'.repeat(1_048_577) })) }), 'users: strings must be at most 1048576 characters'],
     ['a string over 1 MB in the scenarios', (s) => ({ ...s, scenarios: [{ name: 'empty', options: { x: [['y'.repeat(1_048_577)]] } }] }), 'scenarios: strings must be at most'],

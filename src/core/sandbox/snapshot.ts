@@ -63,19 +63,29 @@ export const snapshotSchema = z.object({
 export const COLLECTION_LIMIT = 2_000_000
 /** Characters per string in a snapshot: no JSON body the API accepts (1 MB) can make a longer one. */
 export const STRING_LIMIT = 1_048_576
+/** The journal's bound in bytes (SANDBOX.md "Bounds and trust"), measured as its JSON. */
+export const JOURNAL_BYTES_LIMIT = 8 * 1_048_576
+/** Active scenarios: each is parsed on restore, and a name counts once, so more is never a real state. */
+export const SCENARIO_LIMIT = 100
 
 /**
  * A restore beyond a bound is refused before anything is checked or built (413 naming the
- * collection): the journal, outbox and sessions as they are capped while a sandbox runs, record
- * collections at `COLLECTION_LIMIT`, every string at `STRING_LIMIT`.
+ * collection): the journal (entries and bytes), outbox and sessions as they are capped while a
+ * sandbox runs, scenarios at `SCENARIO_LIMIT`, record collections at `COLLECTION_LIMIT`, every
+ * string at `STRING_LIMIT`.
  */
 export function checkBounds(snapshot: Record<string, unknown>, journalCapacity: number): void {
-  const caps: Record<string, number> = { journal: journalCapacity, outbox: OUTBOX_LIMIT, sessions: SESSION_LIMIT }
+  const caps: Record<string, number> = { journal: journalCapacity, outbox: OUTBOX_LIMIT, sessions: SESSION_LIMIT, scenarios: SCENARIO_LIMIT }
   for (const [name, value] of Object.entries(snapshot)) {
     const cap = caps[name] ?? COLLECTION_LIMIT
     if (Array.isArray(value) && value.length > cap) throw new HttpError(413, `${name}: must hold at most ${cap} entries; the snapshot has ${value.length}`)
     const long = longString(value)
     if (long !== undefined) throw new HttpError(413, `${name}: strings must be at most ${STRING_LIMIT} characters; one has ${long}`)
+  }
+  // Within its entry count a journal of long paths can still hold far more than 8 MB.
+  if (Array.isArray(snapshot.journal)) {
+    const bytes = new TextEncoder().encode(JSON.stringify(snapshot.journal)).byteLength
+    if (bytes > JOURNAL_BYTES_LIMIT) throw new HttpError(413, `journal: must be at most ${JOURNAL_BYTES_LIMIT} bytes (8 MB) as JSON; the snapshot's is ${bytes}`)
   }
 }
 
