@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { bearerToken, resolvePrincipal } from '../src/core/auth/principal.js'
 import { HttpError } from '../src/core/http/reply.js'
 import { defineScenario } from '../src/core/scenarios/define.js'
 
@@ -11,10 +12,18 @@ export default defineScenario({
   advice: 'Hide or disable what the permissions from users/me do not allow, show a "you do not have access" page instead of an error on 403, never retry a 403, and keep sign-out reachable',
   options: z.strictObject({}),
   order: 40,
-  // After auth: an unauthenticated caller still gets 401 first.
-  before(ctx) {
+  // Before the body is read (a bad body or type still gets 403), after the caller is known:
+  // an unauthenticated caller still gets the route's own 401.
+  async edge(ctx) {
     const auth = ctx.route.auth
     if ((auth.kind !== 'user' && auth.kind !== 'portal') || OPEN.has(ctx.route.id)) return undefined
+    try {
+      const token = bearerToken(ctx.request)
+      if (!token) return undefined
+      await resolvePrincipal(ctx.sandbox, token, auth.kind)
+    } catch {
+      return undefined
+    }
     ctx.fault('forbidden')
     if (auth.kind === 'portal') throw new HttpError(403, `role: the contact needs the functional role "${auth.role}"`)
     throw new HttpError(403, auth.permission ? `permission: ${auth.permission} is required for this operation` : 'permission: the user has no permission for this operation')

@@ -17,7 +17,7 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
       const { items, pagination } = res.body.data
       expect(pagination).toEqual({ page: 1, limit: 20, total: 16, totalPages: 1 })
       expect(items.map((i: { sequence: number }) => i.sequence)).toEqual([16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1])
-      expect(Object.keys(items[0]).sort()).toEqual(['balance', 'createdAt', 'dteId', 'id', 'lines', 'number', 'payments', 'publishedAt', 'receiver', 'sequence', 'status', 'total'])
+      expect(Object.keys(items[0]).sort()).toEqual(['balance', 'clientId', 'createdAt', 'dteId', 'id', 'lines', 'number', 'payments', 'publishedAt', 'receiver', 'sequence', 'status', 'total'])
       for (const i of items) {
         expect(i.total).toBe(i.lines.reduce((sum: number, l: { quantity: number; unitPrice: number }) => sum + l.quantity * l.unitPrice, 0))
         expect(Number.isInteger(i.total) && i.total > 0).toBe(true)

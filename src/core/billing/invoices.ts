@@ -14,9 +14,9 @@ export const invoiceNumber = (sequence: number) => `F-${String(sequence).padStar
 
 export const invoiceTotal = (lines: Invoice['lines']) => lines.reduce((sum, l) => sum + l.quantity * l.unitPrice, 0)
 
-/** The public invoice: everything but the tenant key. */
-export function invoiceView({ clientId: _, ...rest }: Invoice) {
-  return rest
+/** The public invoice: SANDBOX.md's Invoice fields (clientId included) and its payments. */
+export function invoiceView(invoice: Invoice): Invoice {
+  return { ...invoice }
 }
 
 /** How refusals name an invoice. */

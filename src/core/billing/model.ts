@@ -84,7 +84,7 @@ export const ticketSchema = z.object({
   createdAt: z.string(),
 })
 
-/** Public shapes (OpenAPI): what the routes answer, without tenant keys and bookkeeping. */
-export const publicInvoiceSchema = invoiceSchema.omit({ clientId: true })
+/** Public shapes (OpenAPI): what the routes answer, without bookkeeping (an invoice keeps its clientId, SANDBOX.md). */
+export const publicInvoiceSchema = invoiceSchema
 export const publicDteSchema = dteSchema.omit({ clientId: true, syncs: true })
 export const publicTicketSchema = ticketSchema.omit({ clientId: true })

@@ -24,11 +24,33 @@ export const listScenarios = defineRoute({
     return ok({
       scenarios: ctx.sandbox.shared.scenarios.list().map((s) => {
         const active = ctx.sandbox.active.find((a) => a.name === s.name)
-        return { name: s.name, description: s.description, advice: s.advice, options: active?.options ?? s.options.parse({}), schema: z.toJSONSchema(s.options, { io: 'input' }), active: Boolean(active) }
+        const schema = z.toJSONSchema(s.options, { io: 'input' })
+        return { name: s.name, description: s.description, advice: s.advice, options: active?.options ?? s.options.parse({}), optionList: optionList(schema as Parameters<typeof optionList>[0]), schema, active: Boolean(active) }
       }),
     })
   },
 })
+
+type OptionSchema = { type?: string | string[]; enum?: unknown[]; anyOf?: OptionSchema[]; default?: unknown; description?: string }
+
+/**
+ * Every option a scenario takes, optional ones included (`options` shows only those with a
+ * value): name, JSON type, whether it has a default, the default.
+ */
+function optionList(schema: { properties?: Record<string, OptionSchema>; required?: string[] }) {
+  return Object.entries(schema.properties ?? {}).map(([name, p]) => ({
+    name,
+    type: typeOf(p),
+    ...('default' in p ? { default: p.default } : {}),
+    ...(p.description ? { description: p.description } : {}),
+  }))
+}
+
+function typeOf(p: OptionSchema): string {
+  if (p.enum) return p.enum.map((v) => JSON.stringify(v)).join(' | ')
+  if (p.anyOf) return p.anyOf.map(typeOf).join(' | ')
+  return [p.type ?? 'any'].flat().join(' | ')
+}
 
 export const setScenarios = defineRoute({
   id: 'sandboxSetScenarios', method: 'PUT', path: '/__sandbox/scenarios', tag, auth: control,

@@ -55,12 +55,14 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
 const tooLarge = (limit: number) => new HttpError(413, `body: must be at most ${limit} bytes (${limit / 1_048_576} MB)`)
 
 export async function readJson(request: Request): Promise<unknown> {
-  const bytes = await readBody(request, JSON_LIMIT)
-  if (bytes.byteLength === 0) return undefined
+  // The type first: a declared non-JSON type is 415 even with an empty body.
   const type = request.headers.get('content-type')
   if (type && !/json/i.test(type)) throw new HttpError(415, `content-type: must be application/json, got ${type}`)
+  const bytes = await readBody(request, JSON_LIMIT)
+  if (bytes.byteLength === 0) return undefined
   let text: string
   try {
+    // A leading byte order mark is dropped (RFC 8259 8.1 allows it; Express and NestJS do so too).
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
   } catch {
     throw badRequest('body: must be UTF-8 encoded JSON')

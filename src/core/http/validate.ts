@@ -35,9 +35,9 @@ function rule(issue: Issue): string | undefined {
     case 'invalid_type':
       return issue.input === undefined ? 'is required' : `must be ${issue.expected === 'int' ? 'an integer' : /^[aeiou]/.test(issue.expected ?? '') ? `an ${issue.expected}` : `a ${issue.expected}`}`
     case 'too_big':
-      return `must be at most ${issue.maximum}${unit}`
+      return issue.inclusive === false ? `must be less than ${issue.maximum}${unit}` : `must be at most ${issue.maximum}${unit}`
     case 'too_small':
-      return `must be at least ${issue.minimum}${unit}`
+      return issue.inclusive === false ? `must be greater than ${issue.minimum}${unit}` : `must be at least ${issue.minimum}${unit}`
     case 'invalid_value':
       return `must be one of ${(issue.values ?? []).map((v) => JSON.stringify(v)).join(', ')}`
     case 'invalid_format':

@@ -1,6 +1,6 @@
 import { notificationTypes } from './model.js'
 import type { RowOf, WorldRows } from '../store/world.js'
-import { address, coordinates, hexId, plate } from '../seed/chile.js'
+import { hexId, place, plate } from '../seed/chile.js'
 import type { SeedContext } from '../seed/context.js'
 
 const WINDOW_DAYS = 60
@@ -38,7 +38,10 @@ export function seedNotifications(ctx: SeedContext, clientId: string, count: num
   })
   // Records share these objects (nothing edits them in place): 10 MB less heap at 100k.
   const assetRefs = assets.map((a) => ({ _id: a.id, name: a.name, plate: a.plate, icon: a.icon }))
-  const addresses = Array.from({ length: 200 }, () => ({ address: address(f), location: coordinates(f).join(',') }))
+  const addresses = Array.from({ length: 200 }, () => {
+    const p = place(f)
+    return { address: p.address, location: `${p.latitude},${p.longitude}` }
+  })
   const span = WINDOW_DAYS * 86_400_000
   const out: WorldRows['notifications'] = new Array(count)
   // Ids follow Mongo ObjectIds: time prefix, then a per-client counter, so they are unique and seed-stable.

@@ -80,8 +80,9 @@ export const getPortalInvoice = defineRoute({
   response: { schema: successEnvelope(portalInvoiceSchema) },
   errors: { 400: 'Invalid id', 401: 'Not authenticated', 403: 'No invoices role, or the invoice belongs to another client', 404: 'Unknown invoice (or a draft)' },
   handler(ctx) {
-    const row = ctx.sandbox.world.tables.invoices.get(ctx.params.id)
-    const invoice = ofTokenClient(ctx, row?.status === 'draft' ? undefined : row, 'invoice', ctx.params.id)
+    // Another client's invoice is 403 whatever its state; only the token client's drafts are hidden (404).
+    const invoice = ofTokenClient(ctx, ctx.sandbox.world.tables.invoices.get(ctx.params.id), 'invoice', ctx.params.id)
+    if (invoice.status === 'draft') throw notFound(`id: no invoice with id ${ctx.params.id}`)
     return success(portalInvoice(ctx.sandbox, invoice))
   },
 })
