@@ -30,11 +30,32 @@ describe('command line options', () => {
     [['--size', 'small', '--notifications', '5'], 'give one or the other'],
     [['--now', 'yesterday'], '--now: must be an ISO 8601'],
     [['--control-token', 't', '--no-control'], 'give one or the other'],
-    [['--bogus'], "Unknown option '--bogus'"],
+    [['--bogus'], 'unknown flag --bogus'],
+    [['--prot', '5'], 'unknown flag --prot; did you mean --port?'],
+    [['--seeed=3'], 'unknown flag --seeed; did you mean --seed?'],
+    [['--fixture', 'x'], 'unknown flag --fixture; did you mean --fixtures?'],
+    [['-x'], 'unknown flag -x'],
     [['--scenario', 'nope'], 'unknown scenario "nope"'],
     [['--sandbox-idle', '0'], '--sandbox-idle: must be an integer'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseOptions(argv, {})).toThrow(message)
+  })
+
+  it('takes -p, -h and --version', () => {
+    expect(parseOptions(['-p', '5001'], {}).options.port).toBe(5001)
+    expect(parseOptions(['-h'], {}).help).toBe(true)
+    expect(parseOptions(['--version'], {}).version).toBe(true)
+    expect(usage()).toMatch(/-p, --port/)
+    expect(usage()).toMatch(/-h, --help/)
+    expect(usage()).toContain('--version')
+  })
+
+  it('an unknown flag names the flag it may have meant, without the whole help', () => {
+    expect(() => parseOptions(['--prot', '5'], {})).toThrow(/^unknown flag --prot; did you mean --port\?\n\(fleet-sandbox --help lists every flag\)$/)
+  })
+
+  it('help says how many notifications each client gets', () => {
+    expect(usage()).toContain('100, 2,000 or 100,000 notifications for the demo client, at most 2,000 for the second')
   })
 
   it('help lists every flag with its variable', () => {

@@ -1,19 +1,24 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import * as fixtures from '../../fixtures/accounts.js'
 import { bundledScenarios } from '../sandbox-app.js'
+import type { Sandbox } from '../core/sandbox/sandbox.js'
 import type { Size } from '../core/seed/seed.js'
 import { startServer, type ServerOptions } from '../adapters/server/index.js'
+import { readFixturesDir } from './fixtures-dir.js'
+import { StateFile } from './state-file.js'
 
 /** Every flag, its environment variable and what it does: `--help` prints this table. */
 const flags = {
-  port: { type: 'string', env: 'PORT', help: 'port to listen on (default 4010; 0 picks a free one)' },
+  port: { type: 'string', short: 'p', env: 'PORT', help: 'port to listen on (default 4010; 0 picks a free one)' },
   host: { type: 'string', env: 'HOST', help: 'address to bind (default 127.0.0.1)' },
   seed: { type: 'string', env: 'SANDBOX_SEED', help: 'seed of the generated data (default 1)' },
   now: { type: 'string', env: 'SANDBOX_NOW', help: 'ISO date-time the clock starts at (default: the real time)' },
   scenario: { type: 'string', env: 'SANDBOX_SCENARIO', help: 'scenarios active at start: NAME[,NAME]' },
-  size: { type: 'string', env: 'SANDBOX_SIZE', help: 'small | medium | large: 100, 2,000 or 100,000 notifications (default medium)' },
-  notifications: { type: 'string', env: 'SANDBOX_NOTIFICATIONS', help: 'exact number of notifications of the demo client (instead of --size)' },
+  size: { type: 'string', env: 'SANDBOX_SIZE', help: 'small | medium | large: 100, 2,000 or 100,000 notifications for the demo client, at most 2,000 for the second (default medium)' },
+  notifications: { type: 'string', env: 'SANDBOX_NOTIFICATIONS', help: 'exact number of notifications of the demo client, at most 2,000 for the second (instead of --size)' },
   fixtures: { type: 'string', env: 'SANDBOX_FIXTURES', help: 'folder of <collection>.json files that replace seeded collections' },
   state: { type: 'string', env: 'SANDBOX_STATE', help: 'file to restore the state from at start and save it to on exit' },
   strict: { type: 'boolean', env: 'SANDBOX_STRICT', help: 'serve only what the spec documents (assumed routes answer 404)' },
@@ -23,26 +28,52 @@ const flags = {
   'sandbox-idle': { type: 'string', env: 'SANDBOX_IDLE_SECONDS', help: 'drop an isolated (x-sandbox-id) sandbox unused this many seconds (default 1800)' },
   'cors-origin': { type: 'string', multiple: true, env: 'SANDBOX_CORS_ORIGIN', help: 'origin (besides loopback) whose pages may call /__sandbox; repeat it, or list them comma-separated' },
   'max-sandboxes': { type: 'string', env: 'SANDBOX_MAX_SANDBOXES', help: 'at most this many isolated sandboxes (default 200); a new x-sandbox-id past it evicts the least recently used one with its state (logged, listed in GET /__sandbox/sandboxes)' },
-  help: { type: 'boolean', env: '', help: 'show this help' },
-} as const
+  help: { type: 'boolean', short: 'h', env: '', help: 'show this help' },
+  version: { type: 'boolean', env: '', help: 'print the version' },
+} as const satisfies Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean; env: string; help: string }>
 
 type Flag = keyof typeof flags
+const short = (f: (typeof flags)[Flag]) => ('short' in f ? f.short : undefined)
 
 export function usage(): string {
-  const rows = Object.entries(flags).map(([name, f]) => `  --${name.padEnd(15)} ${f.env.padEnd(22)} ${f.help}`)
+  const rows = Object.entries(flags).map(([name, f]) => `  ${short(f) ? `-${short(f)}, ` : '    '}--${name.padEnd(15)} ${f.env.padEnd(22)} ${f.help}`)
   return [
     'fleet-sandbox: the Fleet Operations Backoffice API, stateful, on your machine',
     '',
     'Usage: fleet-sandbox [flags]            start the HTTP server',
     '       fleet-sandbox init <publicDir>   write the service worker script for the browser',
     '',
-    '  flag              environment            meaning',
+    '      flag              environment            meaning',
     ...rows,
   ].join('\n')
 }
 
 function fail(message: string): never {
-  throw new Error(`${message}\n\n${usage()}`)
+  throw new Error(`${message}\n(fleet-sandbox --help lists every flag)`)
+}
+
+/** `--prot` -> `--port`: the flag within two edits (or the one it starts), if any. */
+function suggest(given: string): string | undefined {
+  const bare = given.replace(/^-+/, '').split('=')[0]
+  const names = Object.keys(flags)
+  return names.find((n) => n.startsWith(bare) && bare.length >= 2) ?? names.map((n) => [n, distance(bare, n)] as const).filter(([, d]) => d <= 2).sort((a, b) => a[1] - b[1])[0]?.[0]
+}
+
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+    row = next
+  }
+  return row[b.length]
+}
+
+function unknownFlag(error: Error & { code?: string }): never {
+  const given = /'([^']+)'/.exec(error.message)?.[1]
+  if (error.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || !given) return fail(error.message)
+  const near = suggest(given)
+  return fail(`unknown flag ${given}${near ? `; did you mean --${near}?` : ''}`)
 }
 
 function int(name: string, value: string | undefined, min: number, max: number): number | undefined {
@@ -53,12 +84,12 @@ function int(name: string, value: string | undefined, min: number, max: number):
 }
 
 /** Flags win over environment variables; both are validated before anything starts. */
-export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): { options: ServerOptions & { state?: string; fixtures?: string }; quiet: boolean; help: boolean } {
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): { options: ServerOptions & { state?: string; fixturesDir?: string }; quiet: boolean; help: boolean; version: boolean } {
   const { values } = (() => {
     try {
-      return parseArgs({ args: argv, options: Object.fromEntries(Object.entries(flags).map(([k, f]) => [k, { type: f.type, multiple: 'multiple' in f }])) as never, strict: true, allowPositionals: false })
+      return parseArgs({ args: argv, options: Object.fromEntries(Object.entries(flags).map(([k, f]) => [k, { type: f.type, multiple: 'multiple' in f, ...(short(f) ? { short: short(f) } : {}) }])) as never, strict: true, allowPositionals: false })
     } catch (error) {
-      return fail((error as Error).message)
+      return unknownFlag(error as Error)
     }
   })()
   const get = (name: Flag): string | undefined => {
@@ -84,6 +115,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   }
   return {
     help: bool('help'),
+    version: bool('version'),
     quiet: bool('quiet'),
     options: {
       port: int('port', get('port'), 0, 65535) ?? 4010,
@@ -98,7 +130,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       state: get('state'),
       sandboxIdleMs: (int('sandbox-idle', get('sandbox-idle'), 1, 31_536_000) ?? 1800) * 1000,
       maxSandboxes: int('max-sandboxes', get('max-sandboxes'), 1, 100_000) ?? 200,
-      fixtures: get('fixtures'),
+      fixturesDir: get('fixtures'),
       corsOrigins: corsOrigins(get('cors-origin')),
     },
   }
@@ -122,44 +154,77 @@ export async function main(argv: string[]): Promise<void> {
     const { init } = await import('./init.js')
     return init(argv.slice(1))
   }
-  const { options, quiet, help } = parseOptions(argv)
+  const { options: { state: statePath, fixturesDir, ...options }, quiet, help, version } = parseOptions(argv)
   if (help) return void console.log(usage())
+  if (version) return void console.log(packageVersion())
+  const say = quiet ? () => undefined : (line: string) => console.log(line)
   const log = quiet ? undefined : (line: string) => console.log(`${new Date().toISOString().slice(11, 23)} ${line}`)
-  const server = await startServer({ ...options, log })
-  const sandbox = await server.app.ready()
-  if (options.fixtures) await loadFixtures(sandbox, options.fixtures)
-  if (options.state && existsSync(options.state)) await sandbox.restore(JSON.parse(readFileSync(options.state, 'utf8')))
-  if (!quiet) {
-    console.log([
-      `fleet-sandbox listening on ${server.url}`,
-      `  seed ${sandbox.seed}, clock ${sandbox.iso()}, ${sandbox.world.notifications.size} notifications${options.strict ? ', strict' : ''}`,
-      `  scenarios: ${sandbox.active.map((a) => a.name).join(', ') || 'none (healthy)'}`,
-      `  control API: ${options.control === false ? 'off' : `${server.url}/__sandbox${options.control?.token ? ' (token required)' : ''}`}`,
-      `  demo accounts (password "${fixtures.DEMO_PASSWORD}"): ${fixtures.users.map((u) => u.email).join(', ')}`,
-      `  API token: ${fixtures.apiTokens[0].token}`,
-    ].join('\n'))
-  }
+  // Everything that can be refused is checked before the server starts.
+  const fixtureRows = fixturesDir ? readFixturesDir(fixturesDir) : undefined
+  const state = statePath ? new StateFile(statePath) : undefined
+  const saved = state?.read()
+  let sandbox!: Sandbox
+  const server = await startServer({
+    ...options, fixtures: fixtureRows, log,
+    // Fixtures and the saved state are in place before the port opens: nothing reads seeded data.
+    async beforeListen(app) {
+      sandbox = await app.ready()
+      if (state && saved !== undefined) {
+        await state.restore(sandbox, saved)
+        say(`restored from ${state.path}`)
+      }
+    },
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') throw new Error(`--port ${options.port}: the port is in use on ${options.host} (another fleet-sandbox?); stop it, pick another port, or pass --port 0 for a free one`)
+    if (error.code === 'EACCES') throw new Error(`--port ${options.port}: this user may not listen on it; pick a port above 1023, or --port 0 for a free one`)
+    throw error
+  })
+  say(banner(server.url, sandbox, options))
   let closing = false
   const stop = async (signal: string) => {
     if (closing) return
     closing = true
-    if (options.state) writeFileSync(options.state, JSON.stringify(sandbox.snapshot()))
+    let code = 0
+    if (state) {
+      try {
+        state.save(sandbox)
+        say(`saved to ${state.path}`)
+      } catch (error) {
+        console.error(`--state ${state.given}: the state could not be saved (${(error as Error).message}); the previous file is unchanged`)
+        code = 1
+      }
+    }
     await server.close()
-    if (!quiet) console.log(`fleet-sandbox stopped (${signal})`)
-    process.exit(0)
+    say(`fleet-sandbox stopped (${signal})`)
+    process.exit(code)
   }
   process.once('SIGINT', () => void stop('SIGINT'))
   process.once('SIGTERM', () => void stop('SIGTERM'))
 }
 
-async function loadFixtures(sandbox: Awaited<ReturnType<Awaited<ReturnType<typeof startServer>>['app']['ready']>>, dir: string) {
-  const { readdirSync } = await import('node:fs')
-  const { join } = await import('node:path')
-  const snapshot = sandbox.snapshot() as unknown as Record<string, unknown>
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
-    const name = file.replace(/\.json$/, '')
-    if (!(name in snapshot) || !Array.isArray(snapshot[name])) throw new Error(`--fixtures: ${file} names no collection; collections: ${Object.keys(snapshot).filter((k) => Array.isArray(snapshot[k])).join(', ')}`)
-    snapshot[name] = JSON.parse(readFileSync(join(dir, file), 'utf8'))
+function banner(url: string, sandbox: Sandbox, options: ServerOptions): string {
+  const perClient = new Map<string, number>()
+  for (const e of sandbox.world.notifications.entries()) perClient.set(e.clientId, (perClient.get(e.clientId) ?? 0) + 1)
+  const counts = sandbox.world.tables.clients.all().map((c) => `${(perClient.get(c.id) ?? 0).toLocaleString('en-US')} for ${c.name}`).join(', ')
+  return [
+    `fleet-sandbox listening on ${url}`,
+    `  seed ${sandbox.seed}, clock ${sandbox.iso()}${options.strict ? ', strict' : ''}`,
+    `  notifications: ${counts}`,
+    `  scenarios: ${sandbox.active.map((a) => a.name).join(', ') || 'none (healthy)'}`,
+    `  control API: ${options.control === false ? 'off' : `${url}/__sandbox${options.control?.token ? ' (token required)' : ''}`}`,
+    `  demo accounts (password "${fixtures.DEMO_PASSWORD}"): ${fixtures.users.map((u) => u.email).join(', ')}`,
+    `  API token: ${fixtures.apiTokens[0].token}`,
+  ].join('\n')
+}
+
+/** The version in the package's own package.json: above this file in the sources and in the bundle. */
+function packageVersion(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const file = join(dir, 'package.json')
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string }
+      if (pkg.name === 'fleet-sandbox') return pkg.version ?? 'unknown'
+    }
+    if (dirname(dir) === dir) return 'unknown'
   }
-  await sandbox.restore(snapshot)
 }

@@ -5,6 +5,7 @@ import { servedRoutes } from '../../core/app/route.js'
 import { routes as allRoutes } from '../../core/app/route-table.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
+import { parseFixtures } from '../../core/store/fixtures.js'
 import { createHandlers, type HandlerApp } from '../msw/handlers.js'
 import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
 import { Saver } from './saver.js'
@@ -14,6 +15,7 @@ import { StateStore } from './store.js'
 export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
 export type { Size } from '../../core/seed/seed.js'
+export type { FixtureRows } from '../../core/store/fixtures.js'
 export { SandboxApp } from '../../core/app/app.js'
 
 export type { ScenarioInput } from '../msw/options.js'
@@ -68,8 +70,10 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   const seed = options.seed ?? 1
   const startup = scenarioList(options.scenario, 'scenario')
   const fromUrl = scenariosFromUrl(location.search)
-  const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios: startup, strict: options.strict, control: {} }
-  const fingerprint = JSON.stringify({ seed, now: options.now ?? null, size: options.size ?? null, notifications: options.notifications ?? null, scenarios: startup })
+  if (options.fixtures) parseFixtures(options.fixtures)
+  const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios: startup, strict: options.strict, control: {}, fixtures: options.fixtures }
+  // Other fixtures are another world: a saved state made with different ones is not resumed.
+  const fingerprint = JSON.stringify({ seed, now: options.now ?? null, size: options.size ?? null, notifications: options.notifications ?? null, scenarios: startup, ...(options.fixtures ? { fixtures: digest(JSON.stringify(options.fixtures)) } : {}) })
   const persist = options.persist !== false && StateStore.available()
   const store = persist ? new StateStore(typeof options.persist === 'string' ? options.persist : 'default') : undefined
 
@@ -162,6 +166,13 @@ function pendingApp(options: AppOptions, app: Promise<SandboxApp>): HandlerApp {
 /** Resolves once MSW has asked the browser for the worker (it does so first thing): the browser installs it on its own from there. */
 async function registering(): Promise<void> {
   await navigator.serviceWorker?.getRegistrations().catch(() => undefined)
+}
+
+/** FNV-1a of a text: fixtures named in the fingerprint without storing them twice. */
+function digest(text: string): string {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  return (h >>> 0).toString(16)
 }
 
 function deferred<T>() {

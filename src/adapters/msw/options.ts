@@ -2,6 +2,7 @@ import type { UnhandledRequestStrategy } from 'msw'
 import { bundledScenarios } from '../../sandbox-app.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
 import type { Size } from '../../core/seed/seed.js'
+import type { FixtureRows } from '../../core/store/fixtures.js'
 
 /** A scenario by name, or with options: `'rate-limited'`, `{ name: 'slow', options: { ms: 300 } }`. */
 export type ScenarioInput = string | { name: string; options?: Record<string, unknown> }
@@ -22,6 +23,11 @@ export interface MswSandboxOptions {
   origins?: string[]
   /** Serve only what the spec documents. */
   strict?: boolean
+  /**
+   * Collections that replace the seeded ones, keyed by collection name (docs/fixtures.md), in
+   * every world: at start, after each reset (any seed) and in each `x-sandbox-id` sandbox.
+   */
+  fixtures?: FixtureRows
   /** What MSW does with requests no route matches. */
   onUnhandledRequest?: UnhandledRequestStrategy
 }

@@ -2,12 +2,14 @@ import { type SetupServer, setupServer } from 'msw/node'
 import type { SandboxApp } from '../../core/app/app.js'
 import { createSandboxApp } from '../../sandbox-app.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
+import { parseFixtures } from '../../core/store/fixtures.js'
 import { createHandlers } from '../msw/handlers.js'
 import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
 
 export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
 export type { Size } from '../../core/seed/seed.js'
+export type { FixtureRows } from '../../core/store/fixtures.js'
 export { SandboxApp } from '../../core/app/app.js'
 export { createHandlers } from '../msw/handlers.js'
 
@@ -44,7 +46,9 @@ export interface SandboxServer {
 export function setupSandboxServer(options: SandboxServerOptions = {}): SandboxServer {
   const seed = options.seed ?? 1
   const scenarios = scenarioList(options.scenario)
-  const app = createSandboxApp({ seed, now: options.now, size: options.notifications === undefined ? (options.size ?? 'small') : undefined, notifications: options.notifications, scenarios, strict: options.strict, control: {} })
+  // Checked now, so a bad fixture fails where the suite sets the sandbox up.
+  if (options.fixtures) parseFixtures(options.fixtures)
+  const app = createSandboxApp({ seed, now: options.now, size: options.notifications === undefined ? (options.size ?? 'small') : undefined, notifications: options.notifications, scenarios, strict: options.strict, control: {}, fixtures: options.fixtures })
   const server = setupServer(...createHandlers(app, { origins: options.origins, clientAddress: options.clientAddress ?? '127.0.0.1' }))
   let ready: Sandbox | undefined
 

@@ -9,6 +9,8 @@ export { createHonoApp } from './app.js'
 export interface ServerOptions extends AppOptions, CorsOptions {
   port?: number
   host?: string
+  /** Runs once the default sandbox is ready and before the port opens (the CLI restores `--state` here). */
+  beforeListen?(app: SandboxApp): Promise<void> | void
 }
 
 export interface RunningServer {
@@ -30,6 +32,7 @@ export async function startServer(options: ServerOptions = { seed: 1 }): Promise
   }
   const app = createSandboxApp(options)
   await app.ready()
+  await options.beforeListen?.(app)
   const hono = createHonoApp(app, { corsOrigins: options.corsOrigins })
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: hono.fetch, port: options.port ?? 4010, hostname: host }, () => resolve(s))

@@ -5,6 +5,7 @@ import { validate } from '../http/validate.js'
 import type { ScenarioRegistry } from '../scenarios/registry.js'
 import type { ActiveScenario } from '../scenarios/define.js'
 import type { Accounts, Size } from '../seed/seed.js'
+import { type FixtureRows, parseFixtures, withFixtures } from '../store/fixtures.js'
 import { World } from '../store/world.js'
 import { Clock } from './clock.js'
 import { Journal } from './journal.js'
@@ -33,6 +34,8 @@ export interface SandboxConfig {
   journalCapacity?: number
   /** Clock that does not advance by itself (tests, snapshots). */
   frozenClock?: boolean
+  /** Collections that replace the seeded ones in every world: at start, in each reset, in each isolated sandbox. */
+  fixtures?: FixtureRows
 }
 
 /** What a sandbox's control routes may see of the sandboxes beside it. */
@@ -96,7 +99,8 @@ export class Sandbox {
   /** Fresh data for `seed`; clears sessions, scenarios, clock, journal and outbox. */
   async reset(seed = this.seed): Promise<void> {
     const base = this.shared.worlds.base(seed, this.seededAt, this.config.size, this.config.notifications)
-    const world = await World.fromRows(base.rows, base.notifications.fork(), true)
+    const fixtures = this.config.fixtures && parseFixtures(this.config.fixtures)
+    const world = await World.fromRows(withFixtures(base.rows, fixtures), (fixtures?.notifications ?? base.notifications).fork(), true)
     this.seed = seed
     this.world = world
     // Without a fixed --now the clock starts at the real time, the data stays where it was seeded.

@@ -1,9 +1,8 @@
 import * as z from 'zod'
 import type { Session } from '../auth/sessions.js'
 import { SIGNING_KEY_PATTERN } from '../auth/tokens.js'
-import { notificationSchema } from '../notifications/model.js'
 import type { ActiveScenario } from '../scenarios/define.js'
-import { tableSchemas, type TableName } from '../store/collections.js'
+import { collectionSchemas } from '../store/fixtures.js'
 import type { WorldRows } from '../store/world.js'
 import { HttpError } from '../http/reply.js'
 import { type JournalEntry } from './journal.js'
@@ -22,17 +21,6 @@ export interface SandboxState {
   /** The key of the portal and agent tokens this sandbox signed (hex; optional in older snapshots). */
   signingKey?: string
 }
-
-/** Records of one collection, each id once. */
-const collection = (row: z.ZodType<{ id: string | number }>) =>
-  z.array(row).superRefine((rows, ctx) => {
-    const seen = new Set<string>()
-    rows.forEach((r, i) => {
-      const id = String(r.id)
-      if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `duplicate id ${id}` })
-      seen.add(id)
-    })
-  })
 
 const isoDateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
 
@@ -55,8 +43,7 @@ export const snapshotSchema = z.object({
   })),
   nextId: z.number().int().positive(),
   signingKey: z.string().regex(SIGNING_KEY_PATTERN, 'must be 64 hexadecimal digits').optional(),
-  notifications: collection(notificationSchema.extend({ clientId: z.string() })),
-  ...(Object.fromEntries(Object.entries(tableSchemas).map(([name, schema]) => [name, collection(schema as z.ZodType<{ id: string | number }>)])) as unknown as Record<TableName, z.ZodType>),
+  ...collectionSchemas,
 })
 
 /** Records per collection a snapshot may hold (the largest seeded world has about 1.1 million notifications). */

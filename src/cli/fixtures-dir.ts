@@ -1,0 +1,33 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { collectionNames, type FixtureRows, parseFixtures } from '../core/store/fixtures.js'
+
+/**
+ * `--fixtures DIR`: one `<collection>.json` file per collection (a JSON array of records), each
+ * checked here so the message names the file; the server applies them to every world.
+ */
+export function readFixturesDir(dir: string): FixtureRows {
+  if (!existsSync(dir)) throw new Error(`--fixtures ${dir}: no such folder`)
+  if (!statSync(dir).isDirectory()) throw new Error(`--fixtures ${dir}: must be a folder of <collection>.json files, not a file`)
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
+  if (files.length === 0) throw new Error(`--fixtures ${dir}: the folder has no .json file; name each after its collection (${collectionNames.join(', ')})`)
+  const rows: Record<string, unknown> = {}
+  for (const file of files) {
+    const where = `--fixtures ${join(dir, file)}`
+    const name = file.slice(0, -'.json'.length)
+    if (!(collectionNames as string[]).includes(name)) throw new Error(`${where}: ${name} is no collection; collections: ${collectionNames.join(', ')}`)
+    let records: unknown
+    try {
+      records = JSON.parse(readFileSync(join(dir, file), 'utf8'))
+    } catch (error) {
+      throw new Error(`${where}: must be a JSON array of ${name} records (${(error as Error).message})`)
+    }
+    try {
+      parseFixtures({ [name]: records } as FixtureRows)
+    } catch (error) {
+      throw new Error(`${where}: ${(error as Error).message}`)
+    }
+    rows[name] = records
+  }
+  return rows as FixtureRows
+}

@@ -1,0 +1,82 @@
+import { accessSync, closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
+import type { Sandbox } from '../core/sandbox/sandbox.js'
+
+/**
+ * `--state FILE`: checked before the server starts (a state that cannot be read, or a folder
+ * that cannot be written, is refused then, not at exit), restored before it listens, saved
+ * atomically on exit.
+ */
+export class StateFile {
+  readonly path: string
+
+  constructor(readonly given: string) {
+    this.path = resolve(given)
+  }
+
+  /** The saved state, parsed; undefined when the file does not exist yet. Throws naming `--state` and the file. */
+  read(): unknown {
+    const folder = dirname(this.path)
+    if (!existsSync(folder) || !statSync(folder).isDirectory()) throw this.#refuse(`its folder ${folder} does not exist`)
+    // A real write, not a permission check: read-only mounts and special folders refuse it too.
+    const probe = join(folder, `.${basename(this.path)}.${process.pid}.probe`)
+    try {
+      closeSync(openSync(probe, 'wx'))
+      rmSync(probe)
+    } catch (error) {
+      throw this.#refuse(`its folder ${folder} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}), so the state could not be saved on exit`)
+    }
+    if (!existsSync(this.path)) return undefined
+    if (statSync(this.path).isDirectory()) throw this.#refuse('it is a folder, not a file')
+    let text: string
+    try {
+      accessSync(this.path, constants.W_OK)
+      text = readFileSync(this.path, 'utf8')
+    } catch (error) {
+      throw this.#refuse(`it cannot be read and written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+    }
+    try {
+      return JSON.parse(text)
+    } catch (error) {
+      throw this.#refuse(`it is not a sandbox state: not valid JSON (${(error as Error).message}, ${text.length} bytes). A save cut short leaves such a file; remove it to start from the seed`)
+    }
+  }
+
+  /** Restores a state read by `read`; a state of the wrong shape is refused naming the field. */
+  async restore(sandbox: Sandbox, state: unknown): Promise<void> {
+    try {
+      await sandbox.restore(state)
+    } catch (error) {
+      throw this.#refuse(`it is not a sandbox state: ${(error as Error).message}`)
+    }
+  }
+
+  save(sandbox: Sandbox): void {
+    writeAtomic(this.path, JSON.stringify(sandbox.snapshot()))
+  }
+
+  #refuse(why: string): Error {
+    return new Error(`--state ${this.given}: ${why}`)
+  }
+}
+
+/**
+ * Writes beside the file, flushes, then renames over it: a crash or a kill during the write
+ * leaves the previous file whole (a rename within a folder is atomic).
+ */
+export function writeAtomic(path: string, text: string): void {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`)
+  try {
+    const fd = openSync(temp, 'w')
+    try {
+      writeSync(fd, text)
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(temp, path)
+  } catch (error) {
+    rmSync(temp, { force: true })
+    throw error
+  }
+}
