@@ -14,4 +14,7 @@ import slow from './slow.js'
 import threadClosed from './thread-closed.js'
 import whatsappDisconnected from './whatsapp-disconnected.js'
 
-export const scenarios: ScenarioDefinition[] = [commitThenFail, degraded, dtePending, dteUploadUncertain, empty, errorShapes, forbidden, rateLimitExhausted, rateLimited, sessionExpired, slow, threadClosed, whatsappDisconnected]
+export const scenarios = [commitThenFail, degraded, dtePending, dteUploadUncertain, empty, errorShapes, forbidden, rateLimitExhausted, rateLimited, sessionExpired, slow, threadClosed, whatsappDisconnected] satisfies ScenarioDefinition[]
+
+/** One of the scenarios above, with its name and options schema in its type. */
+export type BundledScenario = (typeof scenarios)[number]

@@ -13,7 +13,10 @@ export function generateScenarioIndex(dir = fileURLToPath(new URL('../scenarios/
 import type { ScenarioDefinition } from '../src/core/scenarios/define.js'
 ${files.map((f) => `import ${name(f)} from './${f.replace(/\.ts$/, '.js')}'`).join('\n')}
 
-export const scenarios: ScenarioDefinition[] = [${files.map(name).join(', ')}]
+export const scenarios = [${files.map(name).join(', ')}] satisfies ScenarioDefinition[]
+
+/** One of the scenarios above, with its name and options schema in its type. */
+export type BundledScenario = (typeof scenarios)[number]
 `
   const path = join(dir, 'index.ts')
   let current = ''

@@ -61,6 +61,7 @@ describe('setupSandboxServer: the vitest recipe (beforeAll listen, afterEach res
   })
 
   it('use() names an unknown scenario or a bad option', () => {
+    // @ts-expect-error: not a scenario name (checked at run time too, for JavaScript callers)
     expect(() => sandbox.use('no-such-thing')).toThrow(/use\.0: unknown scenario "no-such-thing"/)
     expect(() => sandbox.use({ name: 'rate-limited', options: { failures: -1 } })).toThrow(/use\.0: rate-limited\.options\.failures/)
     expect(sandbox.sandbox().active).toEqual([])
@@ -134,6 +135,7 @@ describe('setupSandboxServer before listen', () => {
   it('says to call listen first', () => {
     const sandbox = setupSandboxServer()
     expect(() => sandbox.sandbox()).toThrow(/call `await listen\(\)` first/)
+    // @ts-expect-error: not a scenario name
     expect(() => setupSandboxServer({ scenario: 'nope' })).toThrow(/scenario: unknown scenario "nope"/)
   })
 })

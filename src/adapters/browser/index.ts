@@ -18,7 +18,7 @@ export type { Size } from '../../core/seed/seed.js'
 export type { FixtureRows } from '../../core/store/fixtures.js'
 export { SandboxApp } from '../../core/app/app.js'
 
-export type { ScenarioInput } from '../msw/options.js'
+export type { ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText } from '../msw/options.js'
 
 export interface StartSandboxOptions extends MswSandboxOptions {
   /** Keep the state across reloads (default on); a string names the saved state, for several apps on one origin. */

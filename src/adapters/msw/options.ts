@@ -1,11 +1,21 @@
 import type { UnhandledRequestStrategy } from 'msw'
+import type { z } from 'zod'
+import type { BundledScenario } from '../../../scenarios/index.js'
 import { bundledScenarios } from '../../sandbox-app.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
 import type { Size } from '../../core/seed/seed.js'
 import type { FixtureRows } from '../../core/store/fixtures.js'
 
-/** A scenario by name, or with options: `'rate-limited'`, `{ name: 'slow', options: { ms: 300 } }`. */
-export type ScenarioInput = string | { name: string; options?: Record<string, unknown> }
+/** The name of every scenario in `scenarios/`: a typo is a type error. */
+export type ScenarioName = BundledScenario['name']
+/** The options a scenario takes, as given (those with defaults may be left out). */
+export type ScenarioOptions<N extends ScenarioName> = z.input<Extract<BundledScenario, { name: N }>['options']>
+/** One scenario in text form: `'slow'` or `'slow;ms=300'` (the name is checked, the options at run time). */
+export type ScenarioText = ScenarioName | `${ScenarioName};${string}`
+/** A scenario by name, or with typed options: `'rate-limited'`, `{ name: 'slow', options: { ms: 300 } }`. */
+export type ScenarioInput = ScenarioText | { [N in ScenarioName]: { name: N; options?: ScenarioOptions<N> } }[ScenarioName]
+/** Several in text form, comma-separated (`'empty,slow;ms=300'`; the first name is checked), or `''` for none. */
+export type ScenarioListText = '' | ScenarioText | `${ScenarioText},${string}`
 
 /** What every MSW-based entry (browser worker, msw/node) is started with. */
 export interface MswSandboxOptions {
@@ -14,7 +24,7 @@ export interface MswSandboxOptions {
   /** ISO date-time the sandbox clock starts at (default: the real time). */
   now?: string
   /** Scenarios active at start: `'a,b'` (with `;key=value` options) or a list. */
-  scenario?: string | ScenarioInput[]
+  scenario?: ScenarioListText | ScenarioInput[]
   /** `small`, `medium` or `large`. */
   size?: Size
   /** Exact number of notifications of the demo client, instead of `size`. */
@@ -32,7 +42,8 @@ export interface MswSandboxOptions {
   onUnhandledRequest?: UnhandledRequestStrategy
 }
 
-export function scenarioList(input: string | ScenarioInput[] | undefined, field = 'scenario'): ActiveScenario[] {
+/** Checked at run time too: JavaScript callers and casts reach here untyped. */
+export function scenarioList(input: string | readonly unknown[] | undefined, field = 'scenario'): ActiveScenario[] {
   if (typeof input === 'string') return bundledScenarios.parseList(input, field)
   return (input ?? []).map((s, i) => bundledScenarios.parse(s, `${field}.${i}`))
 }

@@ -13,7 +13,7 @@ export type { FixtureRows } from '../../core/store/fixtures.js'
 export { SandboxApp } from '../../core/app/app.js'
 export { createHandlers } from '../msw/handlers.js'
 
-export type { ScenarioInput } from '../msw/options.js'
+export type { ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText } from '../msw/options.js'
 
 /** `size` defaults to `small` here (tests start fast) and `onUnhandledRequest` to `warn`. */
 export interface SandboxServerOptions extends MswSandboxOptions {

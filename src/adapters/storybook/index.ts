@@ -1,13 +1,13 @@
-import { type SandboxHandle, type ScenarioInput, type StartSandboxOptions, startSandbox } from '../browser/index.js'
+import { type SandboxHandle, type ScenarioInput, type ScenarioListText, type StartSandboxOptions, startSandbox } from '../browser/index.js'
 
-export type { SandboxHandle, ScenarioInput, StartSandboxOptions } from '../browser/index.js'
+export type { SandboxHandle, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, StartSandboxOptions } from '../browser/index.js'
 
 /** What a story writes: `parameters: { sandbox: { scenario: 'rate-limited', seed: 7 } }`. */
 export interface SandboxParameters {
   /** Seed of the story's world (default: the loader's, else 1). */
   seed?: number
   /** Scenarios active for the story: `'a,b'`, `'rate-limited;failures=1'` or a list. */
-  scenario?: string | ScenarioInput[]
+  scenario?: ScenarioListText | ScenarioInput[]
   /** Demo account signed in before the scenarios turn on (default `admin@fleet.test`); `false` for none. */
   signIn?: string | false
   /** Moves the clock before the story renders: `'31d'` or seconds, as `POST /__sandbox/clock`. */
@@ -67,7 +67,8 @@ async function prepare(handle: SandboxHandle, params: SandboxParameters, options
   if (email) token = await signIn(options.origins?.[0] ?? location.origin, email)
   if (params.advanceBy !== undefined) await control(options.origins?.[0] ?? location.origin, '/__sandbox/clock', { advanceBy: params.advanceBy })
   const scenarios = params.scenario ?? []
-  await handle.use(...(typeof scenarios === 'string' ? scenarios.split(',').map((s) => s.trim()).filter(Boolean) : scenarios))
+  // Text pieces are checked by use() at run time, as the whole text was by its type.
+  await handle.use(...(typeof scenarios === 'string' ? (scenarios.split(',').map((s) => s.trim()).filter(Boolean) as ScenarioInput[]) : scenarios))
   // The story's journal starts empty: only what its component asked.
   sandbox.journal.clear()
   return { handle, token, seed: sandbox.seed, scenarios: sandbox.active.map((a) => a.name) }

@@ -38,8 +38,11 @@ export interface AppliedScenario {
   options: Record<string, unknown>
 }
 
-export function defineScenario<O>(definition: ScenarioDefinition<O>): ScenarioDefinition<O> {
-  return definition
+/** Keeps the name and the options schema in the type: the entries type `scenario` options from them. */
+export function defineScenario<const N extends string, S extends z.ZodType>(
+  definition: Omit<ScenarioDefinition<z.output<S>>, 'name' | 'options'> & { name: N; options: S },
+): ScenarioDefinition<z.output<S>> & { name: N; options: S } {
+  return definition as ScenarioDefinition<z.output<S>> & { name: N; options: S }
 }
 
 export interface ActiveScenario {

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { setupSandboxServer } from '../../src/adapters/node/index.js'
+import type { StartSandboxOptions } from '../../src/adapters/browser/index.js'
+import type { SandboxParameters } from '../../src/adapters/storybook/index.js'
+
+/**
+ * Scenario names and options are typed from `scenarios/`: each `@ts-expect-error` below fails
+ * `npm run typecheck` (and `npm test`) the day that line compiles. The runtime checks stay, for
+ * JavaScript callers.
+ */
+describe('typed scenario names and options', () => {
+  it('refuses a misspelt name and wrong option types at compile time, and at run time', () => {
+    // @ts-expect-error: 'rate-limted' is no scenario
+    expect(() => setupSandboxServer({ scenario: 'rate-limted' })).toThrow('unknown scenario "rate-limted"')
+    // @ts-expect-error: failures is a number
+    expect(() => setupSandboxServer({ scenario: [{ name: 'rate-limited', options: { failures: 'x' } }] })).toThrow('rate-limited.options.failures')
+    // @ts-expect-error: slow takes no option "fast"
+    expect(() => setupSandboxServer({ scenario: [{ name: 'slow', options: { fast: 1 } }] })).toThrow('unknown option fast')
+
+    const sandbox = setupSandboxServer()
+    // @ts-expect-error: failures is a number
+    expect(() => sandbox.use({ name: 'rate-limited', options: { failures: 'x' } })).toThrow('rate-limited.options.failures')
+    // @ts-expect-error: the options of one scenario do not fit another
+    expect(() => sandbox.use({ name: 'degraded', options: { failures: 1 } })).toThrow()
+    // @ts-expect-error: outcome is accepted or rejected
+    expect(() => sandbox.use({ name: 'dte-pending', options: { outcome: 'maybe' } })).toThrow()
+  })
+
+  it('accepts what the scenarios document, in every entry', () => {
+    const node = setupSandboxServer({ scenario: 'rate-limited;failures=1,slow' })
+    expect(node.app).toBeDefined()
+    const browser: StartSandboxOptions = { scenario: [{ name: 'slow', options: { min: 10, max: 20 } }, 'empty', 'dte-pending;outcome=rejected'] }
+    const story: SandboxParameters = { scenario: [{ name: 'commit-then-fail', options: { timeoutMs: 500 } }, { name: 'session-expired', options: { ttl: 60 } }] }
+    // @ts-expect-error: the storybook parameter is typed the same way
+    const typo: SandboxParameters = { scenario: 'forbiden' }
+    expect([browser, story, typo]).toHaveLength(3)
+  })
+})
