@@ -213,15 +213,56 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     expect((await firstAnswer()).health.scenarios).toEqual([])
   })
 
-  it('refuses an unknown scenario in the URL with a message naming it', async () => {
-    const started = await open(page, `${server.url}/?sandbox-scenario=nope`)
-    expect(started.ok).toBe(false)
-    expect(started.error).toMatch(/\?sandbox-scenario: unknown scenario "nope"/)
+  it('a wrong scenario in the URL leaves the app running, said in the console and over the page', async () => {
+    const errors: string[] = []
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+    const started = await open(page, `${server.url}/?sandbox-scenario=rate-limted`)
+    expect(started.ok).toBe(true)
+    expect((await firstAnswer()).health.scenarios).toEqual([])
+    expect((await call(page, 'GET', '/__sandbox/health')).status).toBe(200)
+    expect(errors.join('\n')).toContain('fleet-sandbox: ?sandbox-scenario: unknown scenario "rate-limted"')
+    const notice = page.locator('[data-fleet-sandbox-notice]')
+    await notice.waitFor()
+    expect(await notice.textContent()).toContain('unknown scenario "rate-limted"; known: ')
+    expect(await notice.getAttribute('role')).toBe('alert')
+    await notice.click()
+    expect(await notice.count()).toBe(0)
   })
 
-  it('says how to put the worker script in place when it is missing', async () => {
+  it('logs one readable line per answered request by default, MSW groups on request, none with false', async () => {
+    const lines: string[] = []
+    page.on('console', (m) => lines.push(`${m.type()} ${m.text()}`))
+    await open(page, server.url, { quiet: false })
+    await call(page, 'GET', '/api/notifications', { headers: { 'x-sandbox-scenario': 'rate-limited' } })
+    await expect.poll(() => lines.filter((l) => l.includes('/api/notifications'))).toEqual(['info fleet-sandbox: GET /api/notifications 429 (rate-limited)'])
+    expect(lines.some((l) => l.includes('[MSW]') && l.includes('/api/'))).toBe(false)
+
+    lines.length = 0
+    await open(page, server.url, { quiet: false, requestLog: false })
+    await call(page, 'GET', '/__sandbox/health')
+    await call(page, 'GET', '/api/notifications')
+    expect(lines.filter((l) => l.includes('/api/notifications') || l.includes('GET /__sandbox'))).toEqual([])
+
+    lines.length = 0
+    await open(page, server.url, { quiet: false, requestLog: 'msw' })
+    await call(page, 'GET', '/api/notifications')
+    await expect.poll(() => lines.some((l) => l.includes('[MSW]') && l.includes('/api/notifications'))).toBe(true)
+  })
+
+  it('fixtures shape the page world and every reset', async () => {
+    const layer = { id: 'lay_page', clientId: 'cli_acme', name: 'From the page', kind: 'zone', color: '#123456', visible: true, createdAt: '2026-01-01T00:00:00.000Z' }
+    await open(page, server.url, { fixtures: { layers: [layer] }, persist: false })
+    const ids = async () => (await call(page, 'GET', '/api/layers', { token: 'atk_sandbox_admin' })).body.data.map((l: { id: string }) => l.id)
+    expect(await ids()).toEqual(['lay_page'])
+    expect((await call(page, 'POST', '/__sandbox/reset', { body: { seed: 9 } })).status).toBe(200)
+    expect(await ids()).toEqual(['lay_page'])
+    expect((await call(page, 'GET', '/api/layers', { token: 'atk_sandbox_admin', headers: { 'x-sandbox-id': 'tab-2' } })).body.data).toHaveLength(1)
+  })
+
+  it('says how to put the worker script in place when it is missing, over the page too', async () => {
     const started = await open(page, server.url, { serviceWorkerUrl: '/nowhere/mockServiceWorker.js' })
     expect(started.ok).toBe(false)
+    expect(await page.locator('[data-fleet-sandbox-notice]').textContent()).toContain('fleet-sandbox did not start: the service worker at /nowhere/mockServiceWorker.js did not start')
     expect(started.error).toMatch(/the service worker at \/nowhere\/mockServiceWorker\.js did not start .*npx fleet-sandbox init <publicDir>/s)
   })
 

@@ -25,11 +25,15 @@ async function render() {
   })
   const token = signIn.headers.get('set-auth-token')
   const res = await fetch('/api/notifications?limit=3', { headers: { authorization: 'Bearer ' + token } })
+  if (!res.ok) return void (document.getElementById('app')!.innerHTML = '<p>no data (' + res.status + ')</p>')
   const { data } = await res.json()
   document.getElementById('app')!.innerHTML = data.notifications.map((n: { name: string }) => '<li>' + n.name + '</li>').join('')
 }
 
-enableSandbox().then(render)
+enableSandbox()
+  // The app renders even when the sandbox did not start; the page also shows why.
+  .catch((error) => console.error('fleet-sandbox did not start:', error))
+  .then(render)
 `
 
 /** A Vite app that installed this package (a link to the repository's built `dist`). */
@@ -78,6 +82,42 @@ describe.skipIf(!chromiumAvailable())('the Vite recipe in headless Chromium', ()
       await page.goto(server.url)
       await page.locator('#app li').nth(2).waitFor()
       expect(await page.locator('#app li').count()).toBe(3)
+    } finally {
+      await page.close()
+      await server.close()
+    }
+  })
+
+  it('a wrong ?sandbox-scenario= still shows the app, with the error in the console and over the page', async () => {
+    viteBuild(dir, 'dist', { VITE_SANDBOX: 'on' })
+    const server = await serveStatic(join(dir, 'dist'))
+    const page = await browser.newPage()
+    const errors: string[] = []
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+    try {
+      await page.goto(`${server.url}/?sandbox-scenario=rate-limted`)
+      await page.locator('#app li').nth(2).waitFor()
+      expect(await page.locator('[data-fleet-sandbox-notice]').textContent()).toContain('unknown scenario "rate-limted"')
+      expect(errors.join('\n')).toContain('?sandbox-scenario: unknown scenario "rate-limted"')
+    } finally {
+      await page.close()
+      await server.close()
+    }
+  })
+
+  it('a sandbox that cannot start still shows the app, and says why', async () => {
+    viteBuild(dir, 'dist-no-worker', { VITE_SANDBOX: 'on' })
+    rmSync(join(dir, 'dist-no-worker/mockServiceWorker.js'))
+    const server = await serveStatic(join(dir, 'dist-no-worker'))
+    const page = await browser.newPage()
+    const errors: string[] = []
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+    try {
+      await page.goto(server.url)
+      await page.locator('#app p').waitFor()
+      expect(await page.locator('#app p').textContent()).toMatch(/^no data/)
+      expect(await page.locator('[data-fleet-sandbox-notice]').textContent()).toContain('fleet-sandbox did not start: the service worker at /mockServiceWorker.js did not start')
+      expect(errors.join('\n')).toContain('fleet-sandbox did not start:')
     } finally {
       await page.close()
       await server.close()

@@ -8,6 +8,7 @@ import type { ActiveScenario } from '../../core/scenarios/define.js'
 import { parseFixtures } from '../../core/store/fixtures.js'
 import { createHandlers, type HandlerApp } from '../msw/handlers.js'
 import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
+import { type RequestLog, requestLine, showNotice } from './notice.js'
 import { Saver } from './saver.js'
 import { mark, prepare } from './resume.js'
 import { StateStore } from './store.js'
@@ -25,8 +26,15 @@ export interface StartSandboxOptions extends MswSandboxOptions {
   persist?: boolean | string
   /** Where `mockServiceWorker.js` is served (default `/mockServiceWorker.js`). */
   serviceWorkerUrl?: string
-  /** No console messages. */
+  /** No console messages (and no request log). */
   quiet?: boolean
+  /**
+   * The console line per answered request: `'line'` (default) is one readable line (method, path,
+   * status, scenarios), `'msw'` MSW's own collapsed group, `false` none.
+   */
+  requestLog?: RequestLog
+  /** A notice over the page when the start fails or `?sandbox-scenario=` is ignored (default true). */
+  notice?: boolean
 }
 
 export interface SandboxHandle {
@@ -62,6 +70,9 @@ export function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox
   // One sandbox per page: a second start (React strict mode, hot reload) waits for the first, then replaces it.
   const run = starting.then(() => start(options))
   starting = run.catch(() => undefined)
+  // The rejection is the caller's to handle (the README's recipe logs it and renders anyway);
+  // the page says it too, so a recipe that forgets still shows why the API answers nothing.
+  run.catch((error: Error) => options.notice !== false && showNotice(`fleet-sandbox did not start: ${error.message.replace(/^fleet-sandbox: /, '')}`))
   return run
 }
 
@@ -69,7 +80,7 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   await current?.stop()
   const seed = options.seed ?? 1
   const startup = scenarioList(options.scenario, 'scenario')
-  const fromUrl = scenariosFromUrl(location.search)
+  const fromUrl = urlScenarios(options)
   if (options.fixtures) parseFixtures(options.fixtures)
   const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios: startup, strict: options.strict, control: {}, fixtures: options.fixtures }
   // Other fixtures are another world: a saved state made with different ones is not resumed.
@@ -83,9 +94,13 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   const ready = deferred<SandboxApp>()
   let saver: Saver | undefined
   const worker = setupWorker(...createHandlers(pendingApp(appOptions, ready.promise), { origins: options.origins, clientAddress: 'page' }))
-  worker.events.on('response:mocked', ({ request }) => saver?.schedule(request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write'))
+  const requestLog = options.quiet ? false : (options.requestLog ?? 'line')
+  worker.events.on('response:mocked', ({ request, response }) => {
+    saver?.schedule(request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write')
+    if (requestLog === 'line') console.info(requestLine(request, response))
+  })
   const workerUrl = options.serviceWorkerUrl ?? '/mockServiceWorker.js'
-  const controlling = worker.start({ serviceWorker: { url: workerUrl }, onUnhandledRequest: options.onUnhandledRequest ?? 'bypass', quiet: options.quiet }).then(controlled, (error: Error) => {
+  const controlling = worker.start({ serviceWorker: { url: workerUrl }, onUnhandledRequest: options.onUnhandledRequest ?? 'bypass', quiet: requestLog !== 'msw' }).then(controlled, (error: Error) => {
     throw new Error(`fleet-sandbox: the service worker at ${workerUrl} did not start (${error.message}). Write it with \`npx fleet-sandbox init <publicDir>\` into the folder served at the app's root, or pass serviceWorkerUrl.`)
   })
   controlling.catch(() => undefined) // awaited below, after the state
@@ -181,6 +196,21 @@ function deferred<T>() {
   const promise = new Promise<T>((yes, no) => ((resolve = yes), (reject = no)))
   promise.catch(() => undefined) // a failed start is reported by startSandbox; waiting requests fail with it
   return { promise, resolve, reject }
+}
+
+/**
+ * The page URL's scenarios. A wrong one does not stop the app: it is ignored, and said in the
+ * console and over the page, naming the parameter and the rule.
+ */
+function urlScenarios(options: StartSandboxOptions): ActiveScenario[] | undefined {
+  try {
+    return scenariosFromUrl(location.search)
+  } catch (error) {
+    const message = `fleet-sandbox: ${(error as Error).message}; the parameter is ignored, the active scenarios stay as they were`
+    console.error(message)
+    if (options.notice !== false) showNotice(message)
+    return undefined
+  }
 }
 
 /** `?sandbox-scenario=a,b` sets the active scenarios, like `PUT /__sandbox/scenarios`; an empty value is healthy. */
