@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { setupSandboxServer } from '../../src/adapters/node/index.js'
 import type { StartSandboxOptions } from '../../src/adapters/browser/index.js'
 import type { SandboxParameters } from '../../src/adapters/storybook/index.js'
@@ -9,7 +9,7 @@ import type { SandboxParameters } from '../../src/adapters/storybook/index.js'
  * JavaScript callers.
  */
 describe('typed scenario names and options', () => {
-  it('refuses a misspelt name and wrong option types at compile time, and at run time', () => {
+  it('refuses a misspelt name and wrong option types at compile time, and at run time', async () => {
     // @ts-expect-error: 'rate-limted' is no scenario
     expect(() => setupSandboxServer({ scenario: 'rate-limted' })).toThrow('unknown scenario "rate-limted"')
     // @ts-expect-error: failures is a number
@@ -17,7 +17,9 @@ describe('typed scenario names and options', () => {
     // @ts-expect-error: slow takes no option "fast"
     expect(() => setupSandboxServer({ scenario: [{ name: 'slow', options: { fast: 1 } }] })).toThrow('unknown option fast')
 
-    const sandbox = setupSandboxServer()
+    const sandbox = setupSandboxServer({ origins: ['http://types.test'] })
+    await sandbox.listen()
+    onTestFinished(() => sandbox.close())
     // @ts-expect-error: failures is a number
     expect(() => sandbox.use({ name: 'rate-limited', options: { failures: 'x' } })).toThrow('rate-limited.options.failures')
     // @ts-expect-error: the options of one scenario do not fit another
