@@ -1,28 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { routes } from '../src/core/app/route-table.js'
 import { communes } from '../src/core/seed/chile.js'
-import { type Running, runtimes } from './support/runtimes.js'
-import { acme, freshId, other, sandbox, type Sandboxed } from './billing/support.js'
+import { ADMIN_TOKEN, type Client, freshId } from './support/client.js'
+import { runtimes } from './support/runtimes.js'
+import { useSandbox } from './support/sandbox.js'
+import { acme, other } from './billing/seeded.js'
 
 /** What SANDBOX.md promises and issue 15 found missing, through each runtime's front door. */
 const OPEN_UNDER_FORBIDDEN = new Set(['getMe', 'signOut'])
 const concrete = (path: string) => path.replace(/:(\w+)/g, 'x')
 
-async function portalSignIn(s: Sandboxed, email: string): Promise<string> {
+async function portalSignIn(s: Client, email: string): Promise<string> {
   await s.as(null).post('/api/portal/auth/magic-link', { email })
   const links = (await s.control.get(`/outbox?kind=magic-link&to=${encodeURIComponent(email)}`)).body.outbox
   return (await s.as(null).post('/api/portal/auth/verify', { token: links.at(-1).token })).body.data.token
 }
 
 describe.each(runtimes)('the contract through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   it('an invoice answer carries clientId, in lists, reads, writes and the portal', async () => {
-    const s = sandbox(rt, freshId('contract-client-id'))
+    const s = rt.fresh('contract-client-id', ADMIN_TOKEN)
     expect((await s.get(`/api/v1/billing/invoices/${acme.paid}`)).body.data.clientId).toBe('cli_acme')
     const list = (await s.get('/api/v1/billing/invoices?limit=50')).body.data.items
     expect(list.length).toBeGreaterThan(0)
@@ -33,7 +31,7 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
   })
 
   it('GET /__sandbox/scenarios names every documented option, optional ones included', async () => {
-    const { scenarios } = (await sandbox(rt, freshId('contract-options')).control.get('/scenarios')).body
+    const { scenarios } = (await rt.fresh('contract-options', ADMIN_TOKEN).control.get('/scenarios')).body
     const names = (name: string) => scenarios.find((s: { name: string }) => s.name === name).optionList.map((o: { name: string }) => o.name)
     expect(names('commit-then-fail')).toEqual(['timeoutMs'])
     expect(names('session-expired')).toEqual(['ttl'])
@@ -48,10 +46,10 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
 
   describe('under forbidden', () => {
     const protectedRoutes = routes.filter((r) => (r.auth.kind === 'user' || r.auth.kind === 'portal') && !OPEN_UNDER_FORBIDDEN.has(r.id))
-    let s: Sandboxed
+    let s: Client
     let portalToken: string
     beforeAll(async () => {
-      s = sandbox(rt, freshId('contract-forbidden'))
+      s = rt.fresh('contract-forbidden', ADMIN_TOKEN)
       portalToken = await portalSignIn(s, 'owner@acme.test')
     })
 
@@ -61,7 +59,7 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
       for (const [type, body] of [['text/plain', 'not json'], ['application/json', '{"broken":'], ['multipart/form-data; boundary=x', '--x--']] as const) {
         const res = await rt.fetch(concrete(path), {
           method,
-          headers: { 'x-sandbox-id': s.id, 'x-sandbox-scenario': 'forbidden', authorization: `Bearer ${token}`, ...(method === 'GET' ? {} : { 'content-type': type }) },
+          headers: { 'x-sandbox-id': s.id!, 'x-sandbox-scenario': 'forbidden', authorization: `Bearer ${token}`, ...(method === 'GET' ? {} : { 'content-type': type }) },
           body: method === 'GET' ? undefined : body,
         })
         expect(res.status, `${method} ${path} with ${type}`).toBe(403)
@@ -80,7 +78,7 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
 
   describe("in the portal, another client's resource is 403 whatever its state", () => {
     it('invoices: published, paid and draft', async () => {
-      const s = sandbox(rt, freshId('contract-portal-invoices'))
+      const s = rt.fresh('contract-portal-invoices', ADMIN_TOKEN)
       const portal = s.as(await portalSignIn(s, 'owner@acme.test'))
       for (const id of [other.noDte, other.paid, other.firstDraft]) {
         const res = await portal.get(`/api/portal/invoices/${id}`)
@@ -92,7 +90,7 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
     })
 
     it('tickets: every status, seeded or created', async () => {
-      const s = sandbox(rt, freshId('contract-portal-tickets'))
+      const s = rt.fresh('contract-portal-tickets', ADMIN_TOKEN)
       const otherPortal = s.as(await portalSignIn(s, 'owner@other.test'))
       const created = (await otherPortal.post('/api/portal/support/tickets', { subject: 'a', body: 'b' })).body.data.id
       const ids = (await otherPortal.get('/api/portal/support/tickets?limit=50')).body.data.items.map((t: { id: string }) => t.id)
@@ -109,7 +107,7 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
 
   describe('smaller rules', () => {
     it('emit-dte with content-type text/plain and an empty body is 415, and emits nothing', async () => {
-      const s = sandbox(rt, freshId('contract-415'))
+      const s = rt.fresh('contract-415', ADMIN_TOKEN)
       const res = await s.send('POST', `/api/v1/billing/invoices/${acme.noDte}/emit-dte`, undefined, { 'content-type': 'text/plain' })
       expect(res.status).toBe(415)
       expect(res.body.message).toBe('content-type: must be application/json, got text/plain')
@@ -119,7 +117,7 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
     })
 
     it('a snapshot with nextId 0 says "must be greater than 0"', async () => {
-      const s = sandbox(rt, freshId('contract-next-id'))
+      const s = rt.fresh('contract-next-id', ADMIN_TOKEN)
       const snapshot = (await s.control.get('/snapshot')).body
       const res = await s.control.put('/snapshot', { ...snapshot, nextId: 0 })
       expect(res.status).toBe(400)
@@ -134,7 +132,7 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
     })
 
     it('seeded addresses carry the coordinates of their own commune', async () => {
-      const s = sandbox(rt, freshId('contract-coordinates'))
+      const s = rt.fresh('contract-coordinates', ADMIN_TOKEN)
       const seen = new Set<string>()
       for (let page = 1; page <= 4; page++) {
         const items = (await s.get(`/api/notifications?limit=50&page=${page}`)).body.data.notifications as { address: string; location: string }[]

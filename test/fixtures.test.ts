@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { setupSandboxServer } from '../src/adapters/node/index.js'
 import type { FixtureRows } from '../src/core/store/fixtures.js'
 import { json } from './support/client.js'
-import { type Running, runtimes } from './support/runtimes.js'
+import { runtimes } from './support/runtimes.js'
+import { useSandbox } from './support/sandbox.js'
 
 const ADMIN = { authorization: 'Bearer atk_sandbox_admin' }
 const layer = { id: 'lay_fixture', clientId: 'cli_acme', name: 'Depot from a fixture', kind: 'zone' as const, color: '#112233', visible: true, createdAt: '2026-01-01T00:00:00.000Z' }
@@ -16,11 +17,7 @@ const notification = {
 const fixtures: FixtureRows = { layers: [layer], notifications: [notification] }
 
 describe.each(runtimes)('fixtures shape every world through $name', (runtime) => {
-  let rt: Running
-  beforeAll(async () => {
-    rt = await runtime.start({ fixtures })
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime, { fixtures })
 
   const layers = async (headers: Record<string, string> = {}) => (await (await rt.fetch('/api/layers', { headers: { ...ADMIN, ...headers } })).json()).data.map((l: { id: string }) => l.id)
   const notifications = async (headers: Record<string, string> = {}) =>
