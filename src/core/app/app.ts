@@ -1,7 +1,8 @@
 import { authorize, CONTROL_TOKEN_HEADER } from '../auth/guard.js'
-import { HttpError, type Reply, badRequest, errorBody, notFound, toResponse } from '../http/reply.js'
+import { HttpError, RawBody, RawJson, type Reply, badRequest, errorBody, notFound, toResponse } from '../http/reply.js'
 import { queryObject, validate } from '../http/validate.js'
-import { readForm, readJson } from '../http/body.js'
+import { bodyRead, readForm, readJson } from '../http/body.js'
+import type { BodyInput } from '../sandbox/journal.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
 import { routes as allRoutes } from './route-table.js'
 import { openapiDocument } from '../control/openapi.js'
@@ -78,11 +79,17 @@ export class SandboxApp {
     if (faults.length) headers[FAULT_HEADER] = [...new Set(faults)].join(',')
     if (route.assumed) headers['x-sandbox-assumed'] = 'true'
     const durationMs = Math.round((performance.now() - started) * 100) / 100
-    if (sandbox && route.auth.kind !== 'control') {
-      sandbox.journal.add({ method: request.method, path: url.pathname, query: url.search, status: reply.status, faults: [...new Set(faults)], durationMs, at: sandbox.iso() })
-    }
     this.options.log?.(`${request.method} ${url.pathname}${url.search} ${reply.status} ${durationMs}ms${faults.length ? ` [${faults.join(',')}]` : ''}`)
-    return toResponse({ ...reply, headers })
+    if (!sandbox || route.auth.kind === 'control') return toResponse({ ...reply, headers })
+    // The body is encoded once, for the answer and for the journal.
+    const { body, text } = encoded(reply.body)
+    const response = toResponse({ ...reply, headers, body })
+    sandbox.journal.add(
+      { method: request.method, path: url.pathname, query: url.search, status: reply.status, faults: [...new Set(faults)], durationMs, at: sandbox.iso() },
+      // A body the route refused before reading it (401, 403) is not waited for: null.
+      { url: url.href, request: { headers: request.headers, body: bodyRead(request) }, response: { headers: response.headers, body: text } },
+    )
+    return response
   }
 
   /**
@@ -171,6 +178,14 @@ export class SandboxApp {
 }
 
 const QUERY_CACHE_SIZE = 256
+
+/** A reply's body as sent, and its text or bytes for the journal. */
+function encoded(body: unknown): { body: unknown; text: BodyInput } {
+  if (body === undefined || body === null || body instanceof ReadableStream) return { body, text: null }
+  if (body instanceof RawBody || body instanceof RawJson) return { body, text: body.text }
+  const json = JSON.stringify(body)
+  return { body: new RawJson(json), text: json }
+}
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {

@@ -95,6 +95,7 @@ export const moveClock = defineRoute({
     const target = set !== undefined ? checkInstant(Date.parse(set), 'set') : advanceBy !== undefined ? checkInstant(clock.now() + parseDuration(advanceBy), 'advanceBy') : undefined
     if (freeze !== undefined) clock.freeze(freeze)
     if (target !== undefined) clock.set(target)
+    ctx.sandbox.changed('clock')
     return clockReply(ctx)
   },
 })
@@ -108,7 +109,7 @@ export const listRequests = defineRoute({
 export const clearRequests = defineRoute({
   id: 'sandboxClearRequests', method: 'DELETE', path: '/__sandbox/requests', tag, auth: control,
   summary: 'Empty the request journal',
-  handler: (ctx) => (ctx.sandbox.journal.clear(), ok({ requests: [] })),
+  handler: (ctx) => (ctx.sandbox.journal.clear(), ctx.sandbox.changed('requests-cleared'), ok({ requests: [] })),
 })
 
 export const listOutbox = defineRoute({
@@ -124,7 +125,7 @@ export const listOutbox = defineRoute({
 export const clearOutbox = defineRoute({
   id: 'sandboxClearOutbox', method: 'DELETE', path: '/__sandbox/outbox', tag, auth: control,
   summary: 'Empty the outbox',
-  handler: (ctx) => (ctx.sandbox.outbox.clear(), ok({ outbox: [] })),
+  handler: (ctx) => (ctx.sandbox.outbox.clear(), ctx.sandbox.changed('outbox-cleared'), ok({ outbox: [] })),
 })
 
 export const getSnapshot = defineRoute({

@@ -5,8 +5,18 @@ export const FILE_LIMIT = 10 * 1_048_576
 /** A multipart request carries a few files of up to 10 MB each. */
 export const MULTIPART_LIMIT = 5 * FILE_LIMIT + JSON_LIMIT
 
+/** Bodies the pipeline has read, for the journal: a body can be read only once. */
+const bodies = new WeakMap<Request, Uint8Array>()
+export const bodyRead = (request: Request): Uint8Array | undefined => bodies.get(request)
+
 /** Reads the body up to `limit` bytes; past it, 413 without reading the rest. */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+  const bytes = await readAll(request, limit)
+  bodies.set(request, bytes)
+  return bytes
+}
+
+async function readAll(request: Request, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit)
   // A declared length is within the limit by now: a direct read skips the web stream that

@@ -78,6 +78,8 @@ export function errorBody(shape: ErrorShape, status: number, message: string): u
 export function toResponse(r: Reply): Response {
   const headers = new Headers(r.headers)
   if (r.body === undefined || r.body === null) return new Response(null, { status: r.status, headers })
+  // A stream (the event stream) carries its own content type.
+  if (r.body instanceof ReadableStream) return new Response(r.body, { status: r.status, headers })
   if (r.body instanceof RawBody) {
     headers.set('content-type', r.body.contentType)
     return new Response(r.body.text, { status: r.status, headers })

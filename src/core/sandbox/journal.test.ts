@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Journal } from './journal.js'
+import { BODY_LIMIT, Journal, TEXT_LIMIT, cutText, utf8Length } from './journal.js'
 import { Outbox } from './outbox.js'
 
 const at = '2026-11-22T12:00:00.000Z'
@@ -27,6 +27,41 @@ describe('Journal', () => {
     journal.load([{ id: 7, ...request('/a') }, { id: 9, ...request('/b') }, { id: 8, ...request('/c') }])
     expect(journal.list().map((e) => e.id)).toEqual([9, 8])
     expect(journal.add(request('/d')).id).toBe(10)
+  })
+})
+
+describe('Journal bounds in bytes', () => {
+  const exchange = (body: string) => ({ url: 'http://x.test/a', request: { headers: new Headers({ 'content-type': 'application/json' }), body }, response: { headers: new Headers(), body: null } })
+
+  it('cuts stored paths and queries at 2 KB', () => {
+    const journal = new Journal()
+    const e = journal.add({ ...request('/p'.repeat(3000)), query: '?q=' + 'x'.repeat(15_000) })
+    expect(e.path.length).toBe(TEXT_LIMIT)
+    expect(e.query.length).toBe(TEXT_LIMIT)
+  })
+
+  it('cuts bodies at 64 KB with truncated: true and the whole size', () => {
+    const journal = new Journal()
+    const id = journal.add(request('/big'), exchange('é'.repeat(BODY_LIMIT))).id
+    const d = journal.get(id)!
+    expect(d.request).toMatchObject({ truncated: true, size: BODY_LIMIT * 2 })
+    expect(utf8Length(d.request.body!)).toBe(BODY_LIMIT)
+    expect(journal.get(journal.add(request('/small'), exchange('{"a":1}')).id)!.request).toMatchObject({ body: '{"a":1}', truncated: false, size: 7 })
+  })
+
+  it('drops the oldest entries once its byte count passes the bound', () => {
+    const journal = new Journal(1000, 1_048_576)
+    for (let i = 0; i < 40; i++) journal.add(request(`/r${i}`), exchange('x'.repeat(60_000)))
+    expect(journal.bytes).toBeLessThanOrEqual(1_048_576)
+    expect(journal.size).toBeLessThan(40)
+    expect(journal.list().at(-1)!.path).toBe('/r39')
+    journal.clear()
+    expect(journal.bytes).toBe(0)
+  })
+
+  it('counts UTF-8 bytes and never splits a character when cutting', () => {
+    expect(utf8Length('aé€😀')).toBe(1 + 2 + 3 + 4)
+    expect(cutText('€'.repeat(20), 10)).toBe('€€€')
   })
 })
 

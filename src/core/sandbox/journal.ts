@@ -10,30 +10,178 @@ export interface JournalEntry {
   at: string
 }
 
-/** Bounded ring, newest last: a long session never grows memory. */
+/** One side of an exchange as the journal keeps it: bodies as text, cut past `BODY_LIMIT`. */
+export interface Message {
+  headers: Record<string, string>
+  /** `null` when there was no body, or it was not kept (entries restored from a snapshot). */
+  body: string | null
+  /** Whether `body` was cut at `BODY_LIMIT` bytes. */
+  truncated: boolean
+  /** Bytes of the whole body as sent. */
+  size: number
+}
+
+/** What `GET /__sandbox/requests/{id}` answers: the entry, its absolute URL, and both sides. */
+export interface JournalDetail extends JournalEntry {
+  url: string
+  request: Message
+  response: Message
+}
+
+/** A body as the pipeline saw it: bytes read from the request, or the answer's text or bytes. */
+export type BodyInput = string | Uint8Array | null | undefined
+
+export interface ExchangeInput {
+  url: string
+  request: { headers: Headers; body: BodyInput }
+  response: { headers: Headers; body: BodyInput }
+}
+
+/** SANDBOX.md "Bounds and trust": anonymous callers must not grow memory through the journal. */
+export const JOURNAL_MAX_ENTRIES = 1000
+export const JOURNAL_MAX_BYTES = 8 * 1_048_576
+/** Stored paths, queries and header values are cut past this many bytes. */
+export const TEXT_LIMIT = 2048
+/** Stored bodies are cut past this many bytes (SANDBOX.md "The inspector"). */
+export const BODY_LIMIT = 65_536
+/** Counted for each entry besides its texts: the objects that hold them. */
+const ENTRY_OVERHEAD = 256
+
+interface Stored {
+  entry: JournalEntry
+  url: string
+  request: Message | undefined
+  response: Message | undefined
+  bytes: number
+}
+
+/**
+ * Bounded ring, newest last, in entries and in bytes: oldest out first. Every text it keeps is
+ * cut and copied, so a kept prefix never holds on to the whole of a long caller string.
+ */
 export class Journal {
-  #entries: JournalEntry[] = []
+  #entries: Stored[] = []
   #next = 1
+  #bytes = 0
 
-  constructor(readonly capacity = 1000) {}
+  constructor(
+    readonly capacity = JOURNAL_MAX_ENTRIES,
+    readonly maxBytes = JOURNAL_MAX_BYTES,
+    private readonly onAdd?: (entry: JournalEntry) => void,
+  ) {}
 
-  add(entry: Omit<JournalEntry, 'id'>): JournalEntry {
-    const e = { id: this.#next++, ...entry }
-    this.#entries.push(e)
-    if (this.#entries.length > this.capacity) this.#entries.splice(0, this.#entries.length - this.capacity)
+  /** Bytes the journal holds by its own count: texts as UTF-8, plus a fixed overhead per entry. */
+  get bytes(): number {
+    return this.#bytes
+  }
+
+  get size(): number {
+    return this.#entries.length
+  }
+
+  add(entry: Omit<JournalEntry, 'id'>, exchange?: ExchangeInput): JournalEntry {
+    const e: JournalEntry = { id: this.#next++, ...entry, path: cutText(entry.path, TEXT_LIMIT), query: cutText(entry.query, TEXT_LIMIT) }
+    const request = exchange && message(exchange.request.headers, exchange.request.body)
+    const response = exchange && message(exchange.response.headers, exchange.response.body)
+    const url = exchange ? cutText(exchange.url, TEXT_LIMIT * 2) : ''
+    const bytes = ENTRY_OVERHEAD + entryBytes(e) + utf8Length(url) + messageBytes(request) + messageBytes(response)
+    this.#push({ entry: e, url, request, response, bytes })
+    this.onAdd?.(e)
     return e
   }
 
   list(): JournalEntry[] {
-    return this.#entries.slice()
+    return this.#entries.map((s) => s.entry)
+  }
+
+  /** An entry with its exchange; entries restored from a snapshot carry no headers or bodies. */
+  get(id: number): JournalDetail | undefined {
+    const s = this.#entries.find((x) => x.entry.id === id)
+    if (!s) return undefined
+    const none: Message = { headers: {}, body: null, truncated: false, size: 0 }
+    return { ...s.entry, url: s.url, request: s.request ?? none, response: s.response ?? none }
+  }
+
+  /** Every entry with its exchange, oldest first (the HAR export). */
+  details(): JournalDetail[] {
+    return this.#entries.map((s) => this.get(s.entry.id)!)
   }
 
   clear(): void {
     this.#entries = []
+    this.#bytes = 0
   }
 
   load(entries: JournalEntry[]): void {
-    this.#entries = entries.slice(-this.capacity)
+    this.clear()
+    for (const e of entries) {
+      const entry = { ...e, path: cutText(e.path, TEXT_LIMIT), query: cutText(e.query, TEXT_LIMIT) }
+      this.#push({ entry, url: '', request: undefined, response: undefined, bytes: ENTRY_OVERHEAD + entryBytes(entry) })
+    }
     this.#next = entries.reduce((max, e) => Math.max(max, e.id), 0) + 1
   }
+
+  #push(s: Stored): void {
+    this.#entries.push(s)
+    this.#bytes += s.bytes
+    let drop = 0
+    let bytes = this.#bytes
+    while (this.#entries.length - drop > this.capacity || (bytes > this.maxBytes && this.#entries.length - drop > 1)) bytes -= this.#entries[drop++].bytes
+    if (drop) {
+      this.#entries.splice(0, drop)
+      this.#bytes = bytes
+    }
+  }
+}
+
+function message(headers: Headers, body: BodyInput): Message {
+  const kept: Record<string, string> = {}
+  let total = 0
+  headers.forEach((value, name) => {
+    // Headers past the byte bound are dropped whole: a caller cannot grow an entry through them.
+    if (total > TEXT_LIMIT * 8) return
+    kept[name] = cutText(value, TEXT_LIMIT)
+    total += name.length + kept[name].length
+  })
+  if (body === null || body === undefined) return { headers: kept, body: null, truncated: false, size: 0 }
+  const bytes = typeof body === 'string' ? undefined : body
+  const size = bytes ? bytes.byteLength : utf8Length(body as string)
+  if (size === 0) return { headers: kept, body: null, truncated: false, size: 0 }
+  if (size <= BODY_LIMIT) return { headers: kept, body: bytes ? decoder.decode(bytes) : (body as string), truncated: false, size }
+  const head = (bytes ?? encoder.encode(body as string)).subarray(0, BODY_LIMIT)
+  return { headers: kept, body: decoder.decode(head), truncated: true, size }
+}
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+/**
+ * `text` cut to at most `limit` UTF-8 bytes, always as a new string: V8 keeps a slice (a URL's
+ * `search` is one of its `href`) pointing into the whole, which would outlive the bound.
+ */
+export function cutText(text: string, limit: number): string {
+  if (text.length <= 12) return text
+  const bytes = encoder.encode(text)
+  return bytes.byteLength <= limit ? decoder.decode(bytes) : decoder.decode(bytes.subarray(0, limit)).replace(/\uFFFD$/, '')
+}
+
+export function utf8Length(text: string): number {
+  let n = text.length
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 0x80) continue
+    if (c < 0x800) n += 1
+    else if (c >= 0xd800 && c <= 0xdbff) (n += 2), i++ // a surrogate pair: 4 bytes for 2 units
+    else n += 2
+  }
+  return n
+}
+
+const entryBytes = (e: JournalEntry) => utf8Length(e.method) + utf8Length(e.path) + utf8Length(e.query) + utf8Length(e.at) + e.faults.reduce((n, f) => n + utf8Length(f), 0)
+
+function messageBytes(m: Message | undefined): number {
+  if (!m) return 0
+  let n = m.body === null ? 0 : Math.min(m.size, BODY_LIMIT)
+  for (const [k, v] of Object.entries(m.headers)) n += k.length + utf8Length(v)
+  return n
 }

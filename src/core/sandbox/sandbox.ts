@@ -10,6 +10,7 @@ import { World } from '../store/world.js'
 import { Clock } from './clock.js'
 import { Journal } from './journal.js'
 import { Outbox } from './outbox.js'
+import { SandboxEvents, type StateChange } from './events.js'
 import { seededRandom, Sequence } from './random.js'
 import type { SeededWorlds } from './seeded-worlds.js'
 import type { PageCache } from '../notifications/page-cache.js'
@@ -62,8 +63,10 @@ export class Sandbox {
   world!: World
   clock!: Clock
   sessions = new SessionStore()
+  /** Listeners of `GET /__sandbox/events`. */
+  readonly events = new SandboxEvents()
   journal: Journal
-  outbox = new Outbox()
+  outbox = new Outbox(undefined, (data) => this.events.emit({ type: 'outbox', data }))
   active: ActiveScenario[] = []
   ids = new Sequence()
   random!: () => number
@@ -86,7 +89,7 @@ export class Sandbox {
   ) {
     this.seed = config.seed
     this.seededAt = config.seededAt ?? (config.now ? Date.parse(config.now) : Date.now())
-    this.journal = new Journal(config.journalCapacity)
+    this.journal = new Journal(config.journalCapacity, undefined, (data) => this.events.emit({ type: 'request', data }))
   }
 
   static async create(id: string, config: SandboxConfig, shared: SandboxShared): Promise<Sandbox> {
@@ -116,6 +119,12 @@ export class Sandbox {
     this.scenarioState.clear()
     this.random = seededRandom(seed)
     this.setKey(newSigningKey())
+    this.changed('reset')
+  }
+
+  /** Tells the event streams that the state changed (`event: state`). */
+  changed(change: StateChange): void {
+    if (this.events.size) this.events.emit({ type: 'state', data: { change, seed: this.seed, now: this.iso(), scenarios: this.active.map((a) => a.name) } })
   }
 
   setKey(hex: string): void {
@@ -133,6 +142,7 @@ export class Sandbox {
     this.active = []
     this.scenarioState.clear()
     for (const s of list) this.activate(s)
+    this.changed('scenarios')
   }
 
   /** Writes run one at a time, so racing requests see each other's effects (invariants hold). */
@@ -190,6 +200,7 @@ export class Sandbox {
     this.random = seededRandom(s.seed)
     // A snapshot from before keys were kept gets a new one (its tokens were forgeable anyway).
     this.setKey(s.signingKey ?? newSigningKey())
+    this.changed('restore')
   }
 }
 

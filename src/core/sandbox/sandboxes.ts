@@ -144,7 +144,15 @@ export class Sandboxes implements SandboxRegistry {
   }
 
   drop(id: string): boolean {
-    return this.#isolated.delete(id)
+    const entry = this.#isolated.get(id)
+    if (entry) this.#remove(id, entry)
+    return entry !== undefined
+  }
+
+  /** Forgets a sandbox; its event streams end, so no client keeps listening to a world that is gone. */
+  #remove(id: string, entry: Isolated): void {
+    this.#isolated.delete(id)
+    entry.pending.then((s) => s.events.end(), () => undefined)
   }
 
   async #create(id: string): Promise<Sandbox> {
@@ -173,7 +181,7 @@ export class Sandboxes implements SandboxRegistry {
 
   /** Another caller's state can go this way (any new x-sandbox-id counts): say so, in the log and the list. */
   #evict(id: string, reason: Eviction['reason']): void {
-    this.#isolated.delete(id)
+    this.#remove(id, this.#isolated.get(id)!)
     this.#evicted++
     this.#evictions.push({ id, reason, at: new Date(this.realNow()).toISOString() })
     if (this.#evictions.length > EVICTIONS_KEPT) this.#evictions.shift()

@@ -1,0 +1,48 @@
+import type { JournalEntry } from './journal.js'
+import type { OutboxEntry } from './outbox.js'
+
+/** What changed in a sandbox besides requests and the outbox (SANDBOX.md `event: state`). */
+export type StateChange = 'scenarios' | 'clock' | 'reset' | 'restore' | 'requests-cleared' | 'outbox-cleared'
+
+export interface StateEvent {
+  change: StateChange
+  seed: number
+  now: string
+  scenarios: string[]
+}
+
+export type SandboxEvent =
+  | { type: 'request'; data: JournalEntry }
+  | { type: 'outbox'; data: OutboxEntry }
+  | { type: 'state'; data: StateEvent }
+
+export interface Listener {
+  send(event: SandboxEvent): void
+  /** The sandbox is gone (dropped, evicted): the listener ends its stream. */
+  end(): void
+}
+
+/** A sandbox's listeners: the event streams open on it. Each one removes itself when its client leaves. */
+export class SandboxEvents {
+  #listeners = new Set<Listener>()
+
+  get size(): number {
+    return this.#listeners.size
+  }
+
+  on(listener: Listener): () => void {
+    this.#listeners.add(listener)
+    return () => void this.#listeners.delete(listener)
+  }
+
+  emit(event: SandboxEvent): void {
+    if (this.#listeners.size === 0) return
+    for (const l of [...this.#listeners]) l.send(event)
+  }
+
+  end(): void {
+    const all = [...this.#listeners]
+    this.#listeners.clear()
+    for (const l of all) l.end()
+  }
+}

@@ -1,0 +1,206 @@
+import { createRequire } from 'node:module'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { json } from '../support/client.js'
+import { type Running, runtimes } from '../support/runtimes.js'
+
+const require = createRequire(import.meta.url)
+/** A real HAR 1.2 validator (JSON Schema of the HAR spec, through ajv). */
+const harValidator = require('har-validator') as { har(data: unknown): Promise<unknown> }
+
+interface Sse {
+  events: { event: string; data: any }[]
+  close(): void
+}
+
+/** Reads `GET /__sandbox/events` as a client would: frames split on blank lines. */
+async function listen(rt: Running, headers: Record<string, string>): Promise<Sse> {
+  const abort = new AbortController()
+  const res = await rt.fetch('/__sandbox/events', { headers, signal: abort.signal })
+  expect(res.status).toBe(200)
+  expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/)
+  const events: Sse['events'] = []
+  const reader = res.body!.getReader()
+  const decoder = new TextDecoder()
+  let buffer = ''
+  void (async () => {
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }))
+      if (done) return
+      buffer += decoder.decode(value, { stream: true })
+      let at: number
+      while ((at = buffer.indexOf('\n\n')) !== -1) {
+        const frame = buffer.slice(0, at)
+        buffer = buffer.slice(at + 2)
+        const event = /^event: (.*)$/m.exec(frame)?.[1]
+        const data = /^data: (.*)$/m.exec(frame)?.[1]
+        if (event && data) events.push({ event, data: JSON.parse(data) })
+      }
+    }
+  })()
+  // Over HTTP the server sees the socket close; in process (msw/node) the request's signal.
+  return { events, close: () => abort.abort() }
+}
+
+describe.each(runtimes)('inspector routes through $name', (runtime) => {
+  let rt: Running
+  let n = 0
+  beforeAll(async () => {
+    rt = await runtime.start()
+  })
+  afterAll(() => rt.close())
+
+  const world = () => {
+    const headers = { 'x-sandbox-id': `insp-${n++}` }
+    const get = async (path: string) => {
+      const res = await rt.fetch(`/__sandbox${path}`, { headers })
+      return { status: res.status, headers: res.headers, body: await res.json() }
+    }
+    return { id: headers['x-sandbox-id'], headers, get, sandbox: () => rt.app.sandboxes.get(headers['x-sandbox-id']) }
+  }
+
+  it('GET /requests/{id}: the entry with request and response headers and bodies', async () => {
+    const w = world()
+    const signIn = await rt.fetch('/api/session-auth/sign-in/email?from=test', json({ email: 'admin@fleet.test', password: 'sandbox' }, w.headers))
+    expect(signIn.status).toBe(200)
+    const { body: list } = await w.get('/requests')
+    const entry = list.requests.at(-1)
+    expect(entry).toMatchObject({ method: 'POST', path: '/api/session-auth/sign-in/email', query: '?from=test', status: 200 })
+    const { status, body } = await w.get(`/requests/${entry.id}`)
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ ...entry, url: expect.stringMatching(/\/api\/session-auth\/sign-in\/email\?from=test$/) })
+    expect(body.request.headers['content-type']).toBe('application/json')
+    expect(body.request.headers['x-sandbox-id']).toBe(w.id)
+    expect(JSON.parse(body.request.body)).toEqual({ email: 'admin@fleet.test', password: 'sandbox' })
+    expect(body.request.truncated).toBe(false)
+    expect(body.response.headers['content-type']).toMatch(/^application\/json/)
+    expect(body.response.headers['set-auth-token']).toMatch(/\S/)
+    expect(JSON.parse(body.response.body).user.email).toBe('admin@fleet.test')
+  })
+
+  it('GET /requests/{id}: bodies over 64 KB are cut with truncated: true; unknown ids 404, bad ones 400', async () => {
+    const w = world()
+    const big = JSON.stringify({ email: 'admin@fleet.test', password: 'x'.repeat(100_000) })
+    expect((await rt.fetch('/api/session-auth/sign-in/email', json(JSON.parse(big), w.headers))).status).toBe(401)
+    const id = (await w.get('/requests')).body.requests.at(-1).id
+    const { body } = await w.get(`/requests/${id}`)
+    expect(body.request).toMatchObject({ truncated: true, size: big.length })
+    expect(body.request.body).toBe(big.slice(0, 65_536))
+    expect(body.status).toBe(401)
+
+    const missing = await w.get('/requests/999999')
+    expect(missing.status).toBe(404)
+    expect(missing.body.message).toMatch(/^id: no journal entry 999999/)
+    const bad = await w.get('/requests/abc')
+    expect(bad.status).toBe(400)
+    expect(bad.body.message).toMatch(/^id: must be a journal entry id/)
+  })
+
+  it('GET /requests.har: HAR 1.2 that a HAR validator accepts, oldest first, with headers and bodies', async () => {
+    const w = world()
+    await rt.fetch('/api/notifications', { headers: w.headers })
+    await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'admin@fleet.test', password: 'sandbox' }, w.headers))
+    await rt.fetch('/api/notifications', { headers: { ...w.headers, 'x-sandbox-scenario': 'rate-limit-exhausted' } })
+    const res = await rt.fetch('/__sandbox/requests.har', { headers: w.headers })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-disposition')).toContain('.har')
+    const har = await res.json()
+    // Resolves with the document when valid; rejects naming every schema error otherwise.
+    await expect(harValidator.har(har)).resolves.toBe(har)
+    expect(har.log.version).toBe('1.2')
+    const [first, second, third] = har.log.entries
+    expect(first.request).toMatchObject({ method: 'GET', url: expect.stringMatching(/\/api\/notifications$/) })
+    expect(first.response.status).toBe(401)
+    expect(first.response.content.text).toContain('authorization')
+    expect(second.request.postData).toMatchObject({ mimeType: 'application/json', text: expect.stringContaining('admin@fleet.test') })
+    expect(second.response.status).toBe(200)
+    expect(third.response.status).toBe(429)
+    expect(third._faults).toEqual(['rate-limit-exhausted'])
+    expect(third.response.headers).toContainEqual({ name: 'x-sandbox-fault', value: 'rate-limit-exhausted' })
+  })
+
+  it('GET /events: request, outbox and state as they happen; a client that leaves leaks no listener', async () => {
+    const w = world()
+    const sandbox = await w.sandbox()
+    const sse = await listen(rt, w.headers)
+    await vi.waitFor(() => expect(sandbox.events.size).toBe(1))
+    await rt.fetch('/api/auth/password-reset/request', json({ email: 'viewer@fleet.test' }, w.headers))
+    await rt.fetch('/__sandbox/scenarios', { ...json({ active: ['slow'] }, w.headers), method: 'PUT' })
+    await rt.fetch('/__sandbox/clock', json({ advanceBy: '1d' }, w.headers))
+    await vi.waitFor(() => expect(sse.events.map((e) => e.event)).toEqual(['outbox', 'request', 'state', 'state']))
+    expect(sse.events[0].data).toMatchObject({ kind: 'password-reset', to: 'viewer@fleet.test' })
+    expect(sse.events[1].data).toMatchObject({ method: 'POST', path: '/api/auth/password-reset/request', status: 200 })
+    expect(sse.events[2].data).toMatchObject({ change: 'scenarios', scenarios: ['slow'] })
+    expect(sse.events[3].data).toMatchObject({ change: 'clock' })
+
+    // Another world's traffic is not this stream's.
+    await rt.fetch('/api/notifications', { headers: { 'x-sandbox-id': 'insp-elsewhere' } })
+    sse.close()
+    await vi.waitFor(() => expect(sandbox.events.size).toBe(0))
+    expect(sse.events).toHaveLength(4)
+
+    // Many clients come and go: none stays behind.
+    const many = await Promise.all(Array.from({ length: 20 }, () => listen(rt, w.headers)))
+    await vi.waitFor(() => expect(sandbox.events.size).toBe(20))
+    for (const s of many) s.close()
+    await vi.waitFor(() => expect(sandbox.events.size).toBe(0))
+  })
+
+  it('GET /events: the stream ends when its sandbox is dropped', async () => {
+    const w = world()
+    const sandbox = await w.sandbox()
+    const res = await rt.fetch('/__sandbox/events', { headers: w.headers })
+    await vi.waitFor(() => expect(sandbox.events.size).toBe(1))
+    expect((await rt.fetch(`/__sandbox/sandboxes/${w.id}`, { method: 'DELETE' })).status).toBe(200)
+    expect(await res.text()).toContain(': connected')
+    expect(sandbox.events.size).toBe(0)
+  })
+
+  it('GET /collections and /collections/{name}: counts and pages of records', async () => {
+    const w = world()
+    const { body } = await w.get('/collections')
+    const names = body.collections.map((c: { name: string }) => c.name)
+    expect(names).toEqual(expect.arrayContaining(['notifications', 'invoices', 'dtes', 'users', 'layers']))
+    const invoices = body.collections.find((c: { name: string }) => c.name === 'invoices')
+    expect(invoices.count).toBeGreaterThan(0)
+
+    const page = await w.get('/collections/invoices?page=2&limit=3')
+    expect(page.status).toBe(200)
+    expect(page.body.pagination).toEqual({ page: 2, limit: 3, total: invoices.count, totalPages: Math.ceil(invoices.count / 3) })
+    expect(page.body.items).toHaveLength(Math.min(3, invoices.count - 3))
+    const notifications = await w.get('/collections/notifications?limit=100')
+    expect(notifications.body.items).toHaveLength(100)
+    expect(notifications.body.items[0]).toMatchObject({ id: expect.any(String), clientId: expect.any(String) })
+
+    for (const [query, rule] of [['limit=0', 'limit: must be at least 1'], ['limit=101', 'limit: must be at most 100'], ['page=0', 'page: must be at least 1'], ['limit=x', 'limit: must be an integer']]) {
+      const res = await w.get(`/collections/invoices?${query}`)
+      expect(res.status, query).toBe(400)
+      expect(res.body.message).toContain(rule)
+    }
+    const unknown = await w.get('/collections/nope')
+    expect(unknown.status).toBe(404)
+    expect(unknown.body.message).toMatch(/^name: no collection nope; known: .*invoices/)
+  })
+
+  it('the journal stays within 1,000 entries and 8 MB whatever anonymous callers send', async () => {
+    const w = world()
+    const sandbox = await w.sandbox()
+    const query = '?q=' + 'x'.repeat(15 * 1024)
+    // 15 KB queries: cut to 2 KB each, so the entry count is what bounds them.
+    for (let round = 0; round < 150; round++) {
+      await Promise.all(Array.from({ length: 8 }, (_, i) => rt.fetch(`/api/notifications${query}&n=${round}-${i}`, { headers: w.headers })))
+    }
+    expect(sandbox.journal.size).toBe(1000)
+    expect(sandbox.journal.bytes).toBeLessThanOrEqual(8 * 1_048_576)
+    const last = (await w.get('/requests')).body.requests.at(-1)
+    expect(last.query.length).toBe(2048)
+    // Bodies of 60 KB: the byte bound drops the oldest long before the entry bound.
+    const body = JSON.stringify({ email: 'admin@fleet.test', password: 'y'.repeat(60_000) })
+    for (let round = 0; round < 25; round++) {
+      await Promise.all(Array.from({ length: 8 }, () => rt.fetch('/api/session-auth/sign-in/email', { method: 'POST', headers: { ...w.headers, 'content-type': 'application/json' }, body })))
+    }
+    expect(sandbox.journal.bytes).toBeLessThanOrEqual(8 * 1_048_576)
+    expect(sandbox.journal.bytes).toBeGreaterThan(7 * 1_048_576)
+    expect(sandbox.journal.size).toBeLessThan(200)
+    expect(sandbox.journal.list().every((e) => e.path === '/api/session-auth/sign-in/email')).toBe(true)
+  })
+})
