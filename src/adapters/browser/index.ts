@@ -12,6 +12,7 @@ import { type RequestLog, requestLine, showNotice } from './notice.js'
 import { Saver } from './saver.js'
 import { mark, prepare } from './resume.js'
 import { StateStore } from './store.js'
+import { type InPagePanel, installPanel, PANEL_URL_PARAM, panelBase } from './panel.js'
 
 export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
@@ -35,6 +36,11 @@ export interface StartSandboxOptions extends MswSandboxOptions {
   requestLog?: RequestLog
   /** A notice over the page when the start fails or `?sandbox-scenario=` is ignored (default true). */
   notice?: boolean
+  /**
+   * The inspector inside the page: a small button (and Alt+Shift+S) toggles it. The page URL's
+   * `?sandbox-panel` installs it too, and opens it.
+   */
+  panel?: boolean
 }
 
 export interface SandboxHandle {
@@ -52,6 +58,8 @@ export interface SandboxHandle {
   use(...scenarios: ScenarioInput[]): Promise<void>
   /** Saves the state now (it is also saved after every write and when the page is hidden). */
   save(): Promise<void>
+  /** The in-page inspector, when `panel` or `?sandbox-panel` asked for it. */
+  readonly panel: InPagePanel | undefined
 }
 
 const URL_PARAM = 'sandbox-scenario'
@@ -139,8 +147,12 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
     console.info(`fleet-sandbox: ${resumed ? 'resumed the saved state' : 'fresh state'}, seed ${sandbox.seed}, clock ${sandbox.iso()}, scenarios: ${active}${persist ? '' : ' (not persisted)'}`)
   }
 
+  const fromUrlPanel = new URLSearchParams(location.search).has(PANEL_URL_PARAM)
+  const panel = options.panel || fromUrlPanel ? installPanel({ base: panelBase(options.origins), open: fromUrlPanel }) : undefined
+
   let stopped = false
   const handle: SandboxHandle = {
+    panel,
     app,
     worker,
     resumed,
@@ -148,6 +160,7 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
     async stop() {
       if (stopped) return
       stopped = true
+      panel?.remove()
       removeEventListener('pagehide', onHide)
       document.removeEventListener('visibilitychange', onVisibility)
       worker.stop()

@@ -1,0 +1,159 @@
+import { html } from 'htm/preact'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { ApiError, ControlApi, type Health, type JournalEntry, type OutboxEntry, type StreamEvent } from './api.js'
+import { DataBrowser } from './data.js'
+import { Outbox, Requests } from './requests.js'
+import { Controls, Dtes, Sandboxes, Snapshot } from './world.js'
+
+export interface PanelOptions {
+  /** Where the sandbox answers: '' for the page's own origin. */
+  base: string
+  /** Shown inside an app's page (the browser runtime): a close button instead of the page title. */
+  onClose?: () => void
+}
+
+/** What every view gets: the API of the world on show, and a way to report an error against it. */
+export interface ViewProps {
+  api: ControlApi
+  /** Bumped by `event: state`: views reload what they show. */
+  version: number
+  fail(error: unknown): void
+}
+
+const WORLD_KEY = 'fleet-sandbox:sandbox-id'
+const TOKEN_KEY = 'fleet-sandbox:control-token'
+/** The panel keeps as many entries as the journal itself. */
+const KEEP = 1000
+
+const stored = (key: string) => {
+  try {
+    return localStorage.getItem(key) ?? ''
+  } catch {
+    return ''
+  }
+}
+const store = (key: string, value: string) => {
+  try {
+    localStorage.setItem(key, value)
+  } catch {
+    // storage off: the value lives for this page only
+  }
+}
+
+const tabs = ['requests', 'outbox', 'data', 'scenarios', 'sandboxes', 'snapshot', 'dte'] as const
+type Tab = (typeof tabs)[number]
+const tabNames: Record<Tab, string> = { requests: 'Requests', outbox: 'Outbox', data: 'Data', scenarios: 'Scenarios & clock', sandboxes: 'Sandboxes', snapshot: 'Snapshot', dte: 'DTE reconciliation' }
+
+export function App({ base, onClose }: PanelOptions) {
+  const [world, setWorld] = useState(stored(WORLD_KEY))
+  const [token, setToken] = useState(stored(TOKEN_KEY))
+  const [worldInput, setWorldInput] = useState(world)
+  const api = useMemo(() => new ControlApi(base, world, token), [base, world, token])
+  const current = useRef(api)
+  current.current = api
+
+  const [tab, setTab] = useState<Tab>('requests')
+  const [health, setHealth] = useState<Health | undefined>()
+  const [error, setError] = useState<{ world: string; message: string } | undefined>()
+  const [live, setLive] = useState(false)
+  const [journal, setJournal] = useState<JournalEntry[]>([])
+  const [outbox, setOutbox] = useState<OutboxEntry[]>([])
+  const [version, setVersion] = useState(0)
+
+  // Errors belong to the world they came from: one from a world no longer on show is dropped.
+  const fail = useCallback((e: unknown) => {
+    const from = e instanceof ApiError ? e.world : current.current.world
+    if (from !== current.current.world) return
+    setError({ world: from, message: e instanceof Error ? e.message : String(e) })
+  }, [])
+
+  const load = useCallback(async (what: { journal?: boolean; outbox?: boolean } = { journal: true, outbox: true }) => {
+    const a = current.current
+    try {
+      const h = await a.call<Health>('GET', '/health')
+      if (a !== current.current) return
+      setHealth(h)
+      if (what.journal) {
+        const { requests } = await a.call<{ requests: JournalEntry[] }>('GET', '/requests')
+        if (a === current.current) setJournal(requests)
+      }
+      if (what.outbox) {
+        const list = await a.call<{ outbox: OutboxEntry[] }>('GET', '/outbox')
+        if (a === current.current) setOutbox(list.outbox)
+      }
+      if (a === current.current) setError(undefined)
+    } catch (e) {
+      fail(e)
+    }
+  }, [fail])
+
+  useEffect(() => {
+    // A new world starts empty: nothing of the previous one stays on show.
+    setHealth(undefined)
+    setJournal([])
+    setOutbox([])
+    setError(undefined)
+    setLive(false)
+    void load()
+    const onEvent = (e: StreamEvent) => {
+      if (e.type === 'request') setJournal((list) => [...list.slice(-(KEEP - 1)), e.data])
+      else if (e.type === 'outbox') setOutbox((list) => [...list, e.data])
+      else {
+        const change = e.data.change
+        void load({ journal: change === 'reset' || change === 'restore' || change === 'requests-cleared', outbox: change === 'reset' || change === 'restore' || change === 'outbox-cleared' })
+        setVersion((v) => v + 1)
+      }
+    }
+    return api.listen(onEvent, (on, e) => {
+      if (api !== current.current) return
+      setLive(on)
+      if (e) fail(e)
+    })
+  }, [api, load, fail])
+
+  const openWorld = (id: string) => {
+    const next = id.trim()
+    store(WORLD_KEY, next)
+    setWorldInput(next)
+    setWorld(next)
+  }
+  const props: ViewProps = { api, version, fail }
+  const worldName = world || 'default'
+
+  return html`
+    <div class="fsp">
+      <header>
+        <h1>fleet-sandbox <span class="muted">inspector</span></h1>
+        <span class=${`live ${live ? 'on' : 'off'}`} title=${live ? 'receiving events as they happen' : 'not connected'}>${live ? '● live' : '○ offline'}</span>
+        <a href=${api.url('/openapi.json')} target="_blank" rel="noopener">OpenAPI</a>
+        ${onClose && html`<button class="close" onClick=${onClose} aria-label="Close the panel">✕</button>`}
+      </header>
+      <form class="row settings" onSubmit=${(e: Event) => (e.preventDefault(), openWorld(worldInput))}>
+        <label>x-sandbox-id <input name="world" value=${worldInput} placeholder="default" onInput=${(e: Event) => setWorldInput((e.target as HTMLInputElement).value)} /></label>
+        <button type="submit">Open</button>
+        <label>control token <input name="token" type="password" value=${token} placeholder="(loopback: none)" onChange=${(e: Event) => {
+          const v = (e.target as HTMLInputElement).value.trim()
+          store(TOKEN_KEY, v)
+          setToken(v)
+        }} /></label>
+      </form>
+      <p class="world" data-world=${worldName}>
+        World <b>${worldName}</b>
+        ${health ? html` · seed ${health.seed} · now ${health.now} · scenarios: ${health.scenarios.join(', ') || 'none (healthy)'}` : error ? '' : ' · loading…'}
+      </p>
+      ${error && error.world === world && html`<p class="error" role="alert">World ${worldName}: ${error.message}</p>`}
+      <nav role="tablist">
+        ${tabs.map((t) => html`<button role="tab" aria-selected=${tab === t} class=${tab === t ? 'active' : ''} onClick=${() => setTab(t)}>${tabNames[t]}${t === 'requests' ? ` (${journal.length})` : t === 'outbox' ? ` (${outbox.length})` : ''}</button>`)}
+      </nav>
+      <main key=${`${world}\n${token}`}>
+        ${tab === 'requests' && html`<${Requests} ...${props} entries=${journal} />`}
+        ${tab === 'outbox' && html`<${Outbox} ...${props} entries=${outbox} />`}
+        ${tab === 'data' && html`<${DataBrowser} ...${props} />`}
+        ${tab === 'scenarios' && html`<${Controls} ...${props} />`}
+        ${tab === 'sandboxes' && html`<${Sandboxes} ...${props} current=${world} open=${openWorld} />`}
+        ${tab === 'snapshot' && html`<${Snapshot} ...${props} />`}
+        ${tab === 'dte' && html`<${Dtes} ...${props} />`}
+      </main>
+    </div>
+  `
+}

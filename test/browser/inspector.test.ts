@@ -1,0 +1,306 @@
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { type RunningServer, startServer } from '../../src/adapters/server/index.js'
+import { chromiumAvailable, launch } from './support/chromium.js'
+import { NOW, ROOT, buildPageApp, call, open } from './support/page-app.js'
+import { serveStatic, type StaticServer } from './support/static-server.js'
+
+/** Set SCREENSHOTS=1 to rewrite docs/images/inspector-*.png from this run. */
+const SHOTS = process.env.SCREENSHOTS === '1'
+
+describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in headless Chromium', () => {
+  let server: RunningServer
+  let browser: Browser
+  let context: BrowserContext
+  let page: Page
+  let n = 0
+  let world: string
+
+  beforeAll(async () => {
+    server = await startServer({ seed: 1, now: NOW, size: 'small', port: 0, host: '127.0.0.1' })
+    browser = await launch()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+  beforeEach(async () => {
+    context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
+    page = await context.newPage()
+    page.on('pageerror', (error) => console.error('page error:', error.message))
+    world = `panel-${n++}`
+  })
+  afterEach(() => context?.close())
+
+  const api = (path: string, init: RequestInit = {}, id = world) =>
+    fetch(server.url + path, { ...init, headers: { 'x-sandbox-id': id, ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.headers as Record<string, string>) } })
+  const signIn = async () => (await api('/api/session-auth/sign-in/email', { method: 'POST', body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }) })).headers.get('set-auth-token')!
+
+  /** Opens the panel on this test's world, as a developer types it in. */
+  async function openPanel(id = world) {
+    await page.goto(`${server.url}/__sandbox`)
+    await page.fill('input[name=world]', id)
+    await page.click('button[type=submit]')
+    await page.waitForSelector(`.world[data-world="${id}"]`)
+    await page.waitForSelector('.live.on')
+  }
+  const rows = () => page.locator('table.journal tbody tr')
+
+  it('shows requests and outbox entries as they happen, without a click', async () => {
+    await openPanel()
+    await expect.poll(() => page.textContent('.empty')).toContain('No requests yet')
+    await api('/api/notifications?limit=1')
+    await api('/api/auth/password-reset/request', { method: 'POST', body: JSON.stringify({ email: 'viewer@fleet.test' }) })
+    await expect.poll(() => rows().count()).toBe(2)
+    expect(await rows().first().textContent()).toContain('/api/auth/password-reset/request')
+    expect(await page.textContent('nav')).toContain('Outbox (1)')
+    await page.click('nav button:has-text("Outbox")')
+    expect(await page.textContent('table.outbox')).toContain('viewer@fleet.test')
+    await api('/api/auth/password-reset/request', { method: 'POST', body: JSON.stringify({ email: 'admin@fleet.test' }) })
+    await expect.poll(() => page.locator('table.outbox tbody tr').count()).toBe(2)
+    // A state change (the clock, from elsewhere) reaches the panel too.
+    await api('/__sandbox/clock', { method: 'POST', body: JSON.stringify({ set: '2027-01-01T00:00:00Z' }) })
+    await expect.poll(() => page.textContent('.world')).toContain('2027-01-01T00:00:0')
+  })
+
+  it('opens a request: method, URL, status, faults, duration, headers, pretty bodies, copy as curl', async () => {
+    await openPanel()
+    await api('/api/session-auth/sign-in/email?via=panel', { method: 'POST', body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }), headers: { 'x-sandbox-scenario': 'slow;ms=5' } })
+    await expect.poll(() => rows().count()).toBe(1)
+    await rows().first().click()
+    const details = page.locator('aside.details')
+    await details.locator('pre.body').first().waitFor()
+    const text = (await details.textContent())!
+    expect(text).toContain('POST')
+    expect(text).toContain(`${server.url}/api/session-auth/sign-in/email?via=panel`)
+    expect(text).toContain('200')
+    expect(text).toContain('slow')
+    expect(text).toMatch(/\d+(\.\d+)? ms/)
+    expect(text).toContain('set-auth-token')
+    expect(text).toContain('content-type')
+    // Bodies are indented JSON.
+    expect(await details.locator('pre.body').first().textContent()).toBe(JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }, null, 2))
+    expect(await details.locator('pre.body').nth(1).textContent()).toContain('"user": {')
+    const curl = (await details.locator('.curl pre').textContent())!
+    expect(curl).toContain(`curl -X POST '${server.url}/api/session-auth/sign-in/email?via=panel'`)
+    expect(curl).toContain(`-H 'x-sandbox-id: ${world}'`)
+    expect(curl).toContain(`--data-raw '{"email":"admin@fleet.test","password":"sandbox"}'`)
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
+    await details.locator('button:has-text("Copy as curl")').click()
+    await expect.poll(() => details.locator('button:has-text("Copied")').count()).toBe(1)
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(curl)
+    if (SHOTS) await shoot(page, 'inspector-desktop.png')
+  })
+
+  it('filters by status, method, path text and fault', async () => {
+    await openPanel()
+    const token = await signIn()
+    await api('/api/notifications', { headers: { authorization: `Bearer ${token}` } })
+    await api('/api/layers') // 401
+    await api('/api/layers', { headers: { authorization: `Bearer ${token}`, 'x-sandbox-scenario': 'rate-limit-exhausted' } }) // 429
+    await expect.poll(() => rows().count()).toBe(4)
+    await page.selectOption('select[name=status]', '4xx')
+    await expect.poll(() => rows().count()).toBe(2)
+    await page.selectOption('select[name=fault]', 'rate-limit-exhausted')
+    await expect.poll(() => rows().count()).toBe(1)
+    expect(await rows().first().textContent()).toContain('429')
+    await page.selectOption('select[name=fault]', 'all')
+    await page.selectOption('select[name=status]', 'all')
+    await page.selectOption('select[name=method]', 'POST')
+    await expect.poll(() => rows().count()).toBe(1)
+    await page.selectOption('select[name=method]', 'all')
+    await page.fill('input[name=path]', 'LAYERS')
+    await expect.poll(() => rows().count()).toBe(2)
+    await page.fill('input[name=path]', 'nothing-like-this')
+    await expect.poll(() => page.textContent('.requests .empty')).toContain('No request matches these filters (4 in the journal)')
+  })
+
+  it('browses the data: collections with counts, pages of records, a record opened', async () => {
+    await openPanel()
+    await page.click('nav button:has-text("Data")')
+    await page.click('button.chip:has-text("invoices")')
+    await page.waitForSelector('table.records tbody tr')
+    const total = Number(/(\d+) records/.exec((await page.textContent('.pages'))!)![1])
+    expect(total).toBeGreaterThan(20)
+    expect(await page.locator('table.records tbody tr').count()).toBe(20)
+    const first = await page.locator('table.records tbody tr').first().textContent()
+    await page.click('button:has-text("Next")')
+    await expect.poll(() => page.textContent('.pages')).toContain('page 2 of')
+    expect(await page.locator('table.records tbody tr').first().textContent()).not.toBe(first)
+    await page.locator('table.records tbody tr').first().click()
+    expect(await page.textContent('tr.record pre')).toContain('"status":')
+    await page.selectOption('select[name=collection]', 'notifications')
+    await expect.poll(() => page.textContent('.pages')).toContain('page 1 of')
+  })
+
+  it('downloads a snapshot and restores it: the world comes back as it was', async () => {
+    await openPanel()
+    await api('/__sandbox/clock', { method: 'POST', body: JSON.stringify({ set: '2027-03-03T03:03:03Z' }) })
+    await page.click('nav button:has-text("Snapshot")')
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Download snapshot")')])
+    const file = (await download.path())!
+    const snapshot = JSON.parse(readFileSync(file, 'utf8'))
+    expect(snapshot.clock.now).toMatch(/^2027-03-03T03:03:0/)
+
+    await api('/__sandbox/reset', { method: 'POST', body: '{}' })
+    const token = await signIn()
+    const layers = await (await api('/api/layers', { headers: { authorization: `Bearer ${token}` } })).json()
+    await api(`/api/layers/${layers.data[0].id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })
+    await page.setInputFiles('input[name=snapshot]', file)
+    await expect.poll(() => page.textContent('[role=status]')).toContain('Restored')
+    const health = await (await api('/__sandbox/health')).json()
+    expect(health.now).toMatch(/^2027-03-03T03:0/)
+    // The sessions are the snapshot's too: the sign-in after it is gone.
+    expect((await api('/api/layers', { headers: { authorization: `Bearer ${token}` } })).status).toBe(401)
+    const after = await (await api('/api/layers', { headers: { authorization: `Bearer ${await signIn()}` } })).json()
+    expect(after.data.map((l: { id: string }) => l.id)).toContain(layers.data[0].id)
+    // A broken file is refused with the sandbox's own message, and changes nothing.
+    await page.setInputFiles('input[name=snapshot]', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"version":1') })
+    await expect.poll(() => page.textContent('.error')).toContain(`World ${world}: PUT /__sandbox/snapshot: 400 body: must be valid UTF-8 JSON`)
+  })
+
+  it('after a bad x-sandbox-id shows that world\'s error and nothing of the previous world', async () => {
+    await openPanel()
+    await api('/api/notifications')
+    await expect.poll(() => rows().count()).toBe(1)
+    await page.fill('input[name=world]', 'not a valid id!')
+    await page.click('button[type=submit]')
+    // Whichever call answered first (health or the event stream) names the world and the rule.
+    await expect.poll(() => page.textContent('.error')).toMatch(/^World not a valid id!: GET \/__sandbox\/(health|events): 400 x-sandbox-id: must be 1 to 128/)
+    expect(await rows().count()).toBe(0)
+    expect(await page.textContent('.world')).not.toContain('seed')
+    // Back to a good world: the error goes with the bad one.
+    await page.fill('input[name=world]', world)
+    await page.click('button[type=submit]')
+    await expect.poll(() => rows().count()).toBe(1)
+    expect(await page.locator('.error').count()).toBe(0)
+  })
+
+  it('lists the isolated sandboxes, opens one and drops one', async () => {
+    await api('/api/notifications', {}, `${world}-other`)
+    await openPanel()
+    await page.click('nav button:has-text("Sandboxes")')
+    await page.waitForSelector(`table.sandboxes tr[data-id="${world}-other"]`)
+    await page.click(`table.sandboxes tr[data-id="${world}-other"] button:has-text("Open")`)
+    await page.waitForSelector(`.world[data-world="${world}-other"]`)
+    await page.click('nav button:has-text("Requests")')
+    await expect.poll(() => rows().count()).toBe(1)
+    await page.click('nav button:has-text("Sandboxes")')
+    await page.click(`table.sandboxes tr[data-id="${world}"] button:has-text("Drop")`)
+    await expect.poll(() => page.locator(`table.sandboxes tr[data-id="${world}"]`).count()).toBe(0)
+    const list = await (await fetch(`${server.url}/__sandbox/sandboxes`)).json()
+    expect(list.sandboxes.map((s: { id: string }) => s.id)).not.toContain(world)
+  })
+
+  it('settles a pending DTE', async () => {
+    await openPanel()
+    await page.click('nav button:has-text("DTE")')
+    await page.waitForSelector('table.dtes tbody tr')
+    const id = (await page.locator('table.dtes tbody tr').first().getAttribute('data-id'))!
+    const before = await page.locator('table.dtes tbody tr').count()
+    await page.click(`table.dtes tr[data-id="${id}"] button:has-text("Accept")`)
+    await expect.poll(() => page.locator('table.dtes tbody tr').count()).toBe(before - 1)
+    const { items } = await (await api('/__sandbox/collections/dtes?limit=100')).json()
+    expect(items.find((d: { id: string }) => d.id === id).local_status).toBe('SII_ACCEPTED')
+  })
+
+  it('is readable at 390 px: no horizontal scroll of the page', async () => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    await openPanel()
+    const token = await signIn()
+    await api('/api/notifications?limit=2', { headers: { authorization: `Bearer ${token}` } })
+    await api('/api/layers', { headers: { authorization: `Bearer ${token}`, 'x-sandbox-scenario': 'rate-limit-exhausted' } })
+    await expect.poll(() => rows().count()).toBe(3)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    if (SHOTS) await shoot(page, 'inspector-mobile.png')
+    await rows().first().click()
+    await page.locator('aside.details pre.body').first().waitFor()
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    if (SHOTS) await shoot(page, 'inspector-mobile-details.png')
+  })
+})
+
+describe.skipIf(!chromiumAvailable())('the inspector in the browser runtime (fleet-sandbox/browser)', () => {
+  let app: ReturnType<typeof buildPageApp>
+  let server: StaticServer
+  let browser: Browser
+  let context: BrowserContext
+  let page: Page
+
+  beforeAll(async () => {
+    app = buildPageApp()
+    server = await serveStatic(app.dir)
+    browser = await launch()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+    app?.remove()
+  })
+  beforeEach(async () => {
+    context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
+    page = await context.newPage()
+    page.on('pageerror', (error) => console.error('page error:', error.message))
+  })
+  afterEach(() => context?.close())
+
+  const panel = () => page.locator('#fleet-sandbox-panel')
+
+  it('startSandbox({ panel: true }): a button and Alt+Shift+S open the panel in the page, live through the worker', async () => {
+    expect(await open(page, server.url, { panel: true })).toEqual({ ok: true, resumed: false })
+    // The app's styles do not reach the panel: it lives in a shadow root.
+    await page.addStyleTag({ content: 'button, table, * { color: rgb(255, 0, 0) !important; font-family: serif !important }' })
+    const drawer = panel().locator('.drawer')
+    expect(await drawer.isHidden()).toBe(true)
+    await panel().locator('button.toggle').click()
+    await panel().locator('.live.on').waitFor()
+    expect(await panel().locator('nav button').first().evaluate((b) => getComputedStyle(b).color)).not.toBe('rgb(255, 0, 0)')
+
+    // The app's own requests appear as they happen.
+    expect((await call(page, 'GET', '/api/notifications?limit=1')).status).toBe(401)
+    await expect.poll(() => panel().locator('table.journal tbody tr').count()).toBe(1)
+    await panel().locator('table.journal tbody tr').first().click()
+    await expect.poll(() => panel().locator('aside.details').textContent()).toContain('401')
+    await expect.poll(() => panel().locator('aside.details').textContent()).toContain('/api/notifications?limit=1')
+    if (SHOTS) await shoot(page, 'inspector-in-page.png')
+
+    await page.keyboard.press('Alt+Shift+S')
+    expect(await drawer.isHidden()).toBe(true)
+    await page.keyboard.press('Alt+Shift+S')
+    expect(await drawer.isVisible()).toBe(true)
+
+    // The data browser works through the worker too.
+    await panel().locator('nav button:has-text("Data")').click()
+    await panel().locator('button.chip:has-text("layers")').click()
+    await panel().locator('table.records tbody tr').first().waitFor()
+  })
+
+  it('?sandbox-panel opens it at once; the event stream through the worker leaks no listener', async () => {
+    await open(page, `${server.url}/?sandbox-panel`)
+    await panel().locator('.live.on').waitFor()
+    expect(await panel().locator('.drawer').isVisible()).toBe(true)
+    const listeners = () => page.evaluate(() => (window as unknown as { sandbox: { sandbox(): { events: { size: number } } } }).sandbox.sandbox().events.size)
+    await expect.poll(listeners).toBe(1)
+    // Another world: the stream of the first closes, one for the new world opens.
+    await panel().locator('input[name=world]').fill('in-page-other')
+    await panel().locator('button[type=submit]').click()
+    await panel().locator('.world[data-world="in-page-other"]').waitFor()
+    await expect.poll(listeners).toBe(0)
+    await panel().locator('.live.on').waitFor()
+    // Back, and the same world's request shows up live.
+    await panel().locator('input[name=world]').fill('')
+    await panel().locator('button[type=submit]').click()
+    await panel().locator('.world[data-world="default"]').waitFor()
+    await expect.poll(listeners).toBe(1)
+    await call(page, 'GET', '/api/layers')
+    await expect.poll(() => panel().locator('table.journal tbody tr').count()).toBeGreaterThan(0)
+  })
+})
+
+async function shoot(page: Page, name: string) {
+  const dir = join(ROOT, 'docs/images')
+  mkdirSync(dir, { recursive: true })
+  await page.screenshot({ path: join(dir, name), fullPage: false })
+}
