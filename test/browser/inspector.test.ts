@@ -117,6 +117,33 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     await expect.poll(() => page.textContent('.requests .empty')).toContain('No request matches these filters (4 in the journal)')
   })
 
+  it('exports the journal as HAR that Chromium\'s own devtools importer reads', async () => {
+    await openPanel()
+    await api('/api/notifications?limit=1')
+    await api('/api/session-auth/sign-in/email', { method: 'POST', body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }) })
+    await expect.poll(() => rows().count()).toBe(2)
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Download HAR")')])
+    expect(download.suggestedFilename()).toBe(`fleet-sandbox-${world}.har`)
+    const har = JSON.parse(readFileSync((await download.path())!, 'utf8'))
+
+    // DevTools' Network panel imports a HAR file with these two calls (front_end/models/har).
+    const devtools = await context.newPage()
+    await devtools.goto('devtools://devtools/bundled/devtools_app.html')
+    // A string, so the test runner's transform leaves the page's own dynamic import alone.
+    const imported: { url: string; method: string; status: number; sent: string | null; answer: string }[] = await devtools.evaluate(`(async (har) => {
+      const { HARFormat, Importer } = await import('./models/har/har.js')
+      const requests = Importer.Importer.requestsFromHARLog(new HARFormat.HARRoot(har).log)
+      const out = []
+      for (const r of requests) out.push({ url: r.url(), method: r.requestMethod, status: r.statusCode, sent: await r.requestFormData(), answer: (await r.requestContentData()).text })
+      return out
+    })(${JSON.stringify(har)})`)
+    expect(imported).toHaveLength(2)
+    expect(imported[0]).toMatchObject({ url: `${server.url}/api/notifications?limit=1`, method: 'GET', status: 401, sent: null })
+    expect(imported[0].answer).toContain('authorization')
+    expect(imported[1]).toMatchObject({ method: 'POST', status: 200, sent: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }) })
+    expect(JSON.parse(imported[1].answer).user.email).toBe('admin@fleet.test')
+  })
+
   it('browses the data: collections with counts, pages of records, a record opened', async () => {
     await openPanel()
     await page.click('nav button:has-text("Data")')
