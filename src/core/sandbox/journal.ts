@@ -47,11 +47,14 @@ export const BODY_LIMIT = 65_536
 /** Counted for each entry besides its texts: the objects that hold them. */
 const ENTRY_OVERHEAD = 256
 
+/** A message as stored: a body kept as the bytes it came in (decoded when asked for), or text. */
+type Kept = Omit<Message, 'body'> & { body: string | Uint8Array | null }
+
 interface Stored {
   entry: JournalEntry
   url: string
-  request: Message | undefined
-  response: Message | undefined
+  request: Kept | undefined
+  response: Kept | undefined
   bytes: number
 }
 
@@ -81,8 +84,10 @@ export class Journal {
 
   add(entry: Omit<JournalEntry, 'id'>, exchange?: ExchangeInput): JournalEntry {
     const e: JournalEntry = { id: this.#next++, ...entry, path: cutText(entry.path, TEXT_LIMIT), query: cutText(entry.query, TEXT_LIMIT) }
-    const request = exchange && message(exchange.request.headers, exchange.request.body)
-    const response = exchange && message(exchange.response.headers, exchange.response.body)
+    // A request body is copied (a chunk may be a view of a larger buffer); a response's bytes are
+    // the answer's own, often a cached page, kept as they are.
+    const request = exchange && message(exchange.request.headers, exchange.request.body, true)
+    const response = exchange && message(exchange.response.headers, exchange.response.body, false)
     const url = exchange ? cutText(exchange.url, TEXT_LIMIT * 2) : ''
     const bytes = ENTRY_OVERHEAD + entryBytes(e) + utf8Length(url) + messageBytes(request) + messageBytes(response)
     this.#push({ entry: e, url, request, response, bytes })
@@ -98,8 +103,7 @@ export class Journal {
   get(id: number): JournalDetail | undefined {
     const s = this.#entries.find((x) => x.entry.id === id)
     if (!s) return undefined
-    const none: Message = { headers: {}, body: null, truncated: false, size: 0 }
-    return { ...s.entry, url: s.url, request: s.request ?? none, response: s.response ?? none }
+    return { ...s.entry, url: s.url, request: readable(s.request), response: readable(s.response) }
   }
 
   /** Every entry with its exchange, oldest first (the HAR export). */
@@ -134,7 +138,15 @@ export class Journal {
   }
 }
 
-function message(headers: Headers, body: BodyInput): Message {
+function readable(m: Kept | undefined): Message {
+  if (!m) return { headers: {}, body: null, truncated: false, size: 0 }
+  if (!(m.body instanceof Uint8Array)) return { ...m, body: m.body }
+  const text = decoder.decode(m.body)
+  // A cut may fall inside a character: its first bytes decode to one replacement character.
+  return { ...m, body: m.truncated ? text.replace(/\uFFFD$/, '') : text }
+}
+
+function message(headers: Headers, body: BodyInput, copy: boolean): Kept {
   const kept: Record<string, string> = {}
   let total = 0
   headers.forEach((value, name) => {
@@ -147,9 +159,9 @@ function message(headers: Headers, body: BodyInput): Message {
   const bytes = typeof body === 'string' ? undefined : body
   const size = bytes ? bytes.byteLength : utf8Length(body as string)
   if (size === 0) return { headers: kept, body: null, truncated: false, size: 0 }
-  if (size <= BODY_LIMIT) return { headers: kept, body: bytes ? decoder.decode(bytes) : (body as string), truncated: false, size }
-  const head = (bytes ?? encoder.encode(body as string)).subarray(0, BODY_LIMIT)
-  return { headers: kept, body: decoder.decode(head), truncated: true, size }
+  if (size <= BODY_LIMIT) return { headers: kept, body: bytes ? (copy ? bytes.slice() : bytes) : (body as string), truncated: false, size }
+  // The first 64 KB, copied: a view would keep the whole body alive.
+  return { headers: kept, body: (bytes ?? encoder.encode(body as string)).slice(0, BODY_LIMIT), truncated: true, size }
 }
 
 const encoder = new TextEncoder()
@@ -179,7 +191,7 @@ export function utf8Length(text: string): number {
 
 const entryBytes = (e: JournalEntry) => utf8Length(e.method) + utf8Length(e.path) + utf8Length(e.query) + utf8Length(e.at) + e.faults.reduce((n, f) => n + utf8Length(f), 0)
 
-function messageBytes(m: Message | undefined): number {
+function messageBytes(m: Kept | undefined): number {
   if (!m) return 0
   let n = m.body === null ? 0 : Math.min(m.size, BODY_LIMIT)
   for (const [k, v] of Object.entries(m.headers)) n += k.length + utf8Length(v)
