@@ -233,6 +233,22 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     expect(items.find((d: { id: string }) => d.id === id).local_status).toBe('SII_ACCEPTED')
   })
 
+  it('asks for the control token of a sandbox that needs one, and works once it is given', async () => {
+    const guarded = await startServer({ seed: 1, now: NOW, size: 'small', port: 0, host: '127.0.0.1', control: { token: 'sesame' } })
+    try {
+      await page.goto(`${guarded.url}/__sandbox`)
+      await expect.poll(() => page.textContent('.error')).toMatch(/^World default: GET \/__sandbox\/(health|events): 401 x-sandbox-control-token/)
+      await page.fill('input[name=token]', 'sesame')
+      await page.press('input[name=token]', 'Enter')
+      await page.waitForSelector('.live.on')
+      expect(await page.locator('.error').count()).toBe(0)
+      await fetch(`${guarded.url}/api/layers`)
+      await expect.poll(() => rows().count()).toBe(1)
+    } finally {
+      await guarded.close()
+    }
+  })
+
   it('is readable at 390 px: no horizontal scroll of the page', async () => {
     await page.setViewportSize({ width: 390, height: 844 })
     await openPanel()
@@ -302,6 +318,33 @@ describe.skipIf(!chromiumAvailable())('the inspector in the browser runtime (fle
     await panel().locator('nav button:has-text("Data")').click()
     await panel().locator('button.chip:has-text("layers")').click()
     await panel().locator('table.records tbody tr').first().waitFor()
+  })
+
+  it('answers the inspector routes through the worker as the server does', async () => {
+    expect(await open(page, server.url)).toEqual({ ok: true, resumed: false })
+    await call(page, 'POST', '/api/session-auth/sign-in/email', { body: { email: 'admin@fleet.test', password: 'sandbox' } })
+    const list = (await call(page, 'GET', '/__sandbox/requests')).body.requests
+    const detail = await call(page, 'GET', `/__sandbox/requests/${list.at(-1).id}`)
+    expect(detail.status).toBe(200)
+    expect(JSON.parse(detail.body.request.body)).toEqual({ email: 'admin@fleet.test', password: 'sandbox' })
+    expect(JSON.parse(detail.body.response.body).user.email).toBe('admin@fleet.test')
+    const har = await call(page, 'GET', '/__sandbox/requests.har')
+    expect(har.body.log.entries.at(-1).request).toMatchObject({ method: 'POST', url: `${server.url}/api/session-auth/sign-in/email` })
+    expect((await call(page, 'GET', '/__sandbox/collections/invoices?limit=2')).body.items).toHaveLength(2)
+    expect((await call(page, 'GET', '/__sandbox/collections/invoices?limit=101')).status).toBe(400)
+    // The event stream is a streamed Response through the worker.
+    const events = await page.evaluate(async () => {
+      const abort = new AbortController()
+      const res = await fetch('/__sandbox/events', { signal: abort.signal })
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader()
+      let text = ''
+      void fetch('/api/layers')
+      while (!text.includes('event: request')) text += (await reader.read()).value
+      abort.abort()
+      return { type: res.headers.get('content-type'), text }
+    })
+    expect(events.type).toMatch(/^text\/event-stream/)
+    expect(events.text).toMatch(/event: request\ndata: \{"id":\d+,"method":"GET","path":"\/api\/layers"/)
   })
 
   it('?sandbox-panel opens it at once; the event stream through the worker leaks no listener', async () => {
