@@ -1,5 +1,3 @@
-import { panelScript } from '../../core/control/panel-bundle.js'
-
 /** The inspector inside the app's page: a service worker cannot answer a navigation to `/__sandbox`. */
 export interface InPagePanel {
   readonly isOpen: boolean
@@ -27,13 +25,17 @@ const hostStyles = `
 .drawer[hidden] { display: none; }
 `
 
-/** Defines `fleetSandboxPanel` once per page: the same bundle the sandbox's own page runs. */
-function panelGlobal(): NonNullable<PanelGlobal['fleetSandboxPanel']> {
+/**
+ * Defines `fleetSandboxPanel` once per page: the same bundle the sandbox's own page runs, loaded
+ * when the panel first opens, so an app's bundler keeps it out of the app's start.
+ */
+async function panelGlobal(): Promise<NonNullable<PanelGlobal['fleetSandboxPanel']>> {
   const g = globalThis as PanelGlobal
   if (!g.fleetSandboxPanel) {
+    const { panelScript } = await import('../../core/control/panel-bundle.js')
     const script = document.createElement('script')
     script.textContent = panelScript
-    document.head.append(script)
+    if (!g.fleetSandboxPanel) document.head.append(script)
     script.remove()
   }
   if (!g.fleetSandboxPanel) throw new Error('fleet-sandbox: the inspector script did not run (a Content-Security-Policy without unsafe-inline?)')
@@ -65,7 +67,7 @@ export function installPanel(options: { base: string; open?: boolean }): InPageP
   shadow.append(style, drawer, button)
   document.body.append(host)
 
-  let unmount: (() => void) | undefined
+  let mounting: Promise<() => void> | undefined
   const remember = (open: boolean) => {
     try {
       sessionStorage.setItem(OPEN_KEY, open ? '1' : '')
@@ -78,7 +80,11 @@ export function installPanel(options: { base: string; open?: boolean }): InPageP
       return !drawer.hidden
     },
     open() {
-      unmount ??= panelGlobal().mount(drawer, { base: options.base, onClose: () => panel.close() })
+      mounting ??= panelGlobal().then((p) => p.mount(drawer, { base: options.base, onClose: () => panel.close() }))
+      mounting.catch((error: unknown) => {
+        drawer.textContent = String((error as Error)?.message ?? error)
+        console.error(error)
+      })
       drawer.hidden = false
       button.setAttribute('aria-expanded', 'true')
       remember(true)
@@ -91,7 +97,7 @@ export function installPanel(options: { base: string; open?: boolean }): InPageP
     toggle: () => (drawer.hidden ? panel.open() : panel.close()),
     remove() {
       removeEventListener('keydown', onKey, true)
-      unmount?.()
+      void mounting?.then((unmount) => unmount(), () => undefined)
       host.remove()
     },
   }

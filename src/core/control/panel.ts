@@ -1,6 +1,5 @@
 import { RawBody, ok } from '../http/reply.js'
 import { defineRoute } from '../app/route.js'
-import { panelScript } from './panel-bundle.js'
 
 /** The panel's route id: the page holds no state, so the control token check lets it through. */
 export const PANEL_ROUTE_ID = 'sandboxPanel'
@@ -10,7 +9,7 @@ export const PANEL_ROUTE_ID = 'sandboxPanel'
  * whose script calls only the `/__sandbox` routes tests use. It renders through preact, which
  * sets text, never HTML: journal paths and bodies are caller input.
  */
-export const panelPage = `<!doctype html>
+export const panelPage = (panelScript: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -27,11 +26,17 @@ export const panelPage = `<!doctype html>
 </html>
 `
 
+let page: string | undefined
+
 export const panel = defineRoute({
   id: PANEL_ROUTE_ID, method: 'GET', path: '/__sandbox', tag: 'sandbox control', auth: { kind: 'control', page: true },
   summary: 'The inspector page (HTML): live journal and outbox, request details, filters, data browser, sandboxes, snapshots, DTE reconciliation',
   response: { description: 'The panel page', mediaType: 'text/html' },
-  handler: () => ok(new RawBody(panelPage, 'text/html; charset=utf-8'), { 'cache-control': 'no-store' }),
+  async handler() {
+    // Loaded on first use: a bundler splits the panel (about 15 KB gzip) out of an app's start.
+    page ??= panelPage((await import('./panel-bundle.js')).panelScript)
+    return ok(new RawBody(page, 'text/html; charset=utf-8'), { 'cache-control': 'no-store' })
+  },
 })
 
 export const panelRoutes = [panel]
