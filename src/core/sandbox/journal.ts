@@ -152,7 +152,8 @@ function message(headers: Headers, body: BodyInput, copy: boolean): Kept {
   headers.forEach((value, name) => {
     // Headers past the byte bound are dropped whole: a caller cannot grow an entry through them.
     if (total > TEXT_LIMIT * 8) return
-    kept[name] = cutText(value, TEXT_LIMIT)
+    // Header values are strings of their own (no slices of a larger one) unless long.
+    kept[name] = cutText(value, TEXT_LIMIT, false)
     total += name.length + kept[name].length
   })
   if (body === null || body === undefined) return { headers: kept, body: null, truncated: false, size: 0 }
@@ -168,11 +169,11 @@ const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
 /**
- * `text` cut to at most `limit` UTF-8 bytes, always as a new string: V8 keeps a slice (a URL's
- * `search` is one of its `href`) pointing into the whole, which would outlive the bound.
+ * `text` cut to at most `limit` UTF-8 bytes. Parts of a URL are always copied: V8 keeps a slice
+ * (a URL's `search` is one of its `href`) pointing into the whole, which would outlive the bound.
  */
-export function cutText(text: string, limit: number): string {
-  if (text.length <= 12) return text
+export function cutText(text: string, limit: number, copy = true): string {
+  if (text.length <= 12 || (!copy && text.length * 3 <= limit)) return text
   const bytes = encoder.encode(text)
   return bytes.byteLength <= limit ? decoder.decode(bytes) : decoder.decode(bytes.subarray(0, limit)).replace(/\uFFFD$/, '')
 }
