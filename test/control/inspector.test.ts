@@ -107,6 +107,7 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
     // Resolves with the document when valid; rejects naming every schema error otherwise.
     await expect(harValidator.har(har)).resolves.toBe(har)
     expect(har.log.version).toBe('1.2')
+    expect(har.log.creator).toEqual({ name: 'fleet-sandbox', version: require('../../package.json').version })
     const [first, second, third] = har.log.entries
     expect(first.request).toMatchObject({ method: 'GET', url: expect.stringMatching(/\/api\/notifications$/) })
     expect(first.response.status).toBe(401)
