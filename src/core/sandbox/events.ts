@@ -37,7 +37,14 @@ export class SandboxEvents {
 
   emit(event: SandboxEvent): void {
     if (this.#listeners.size === 0) return
-    for (const l of [...this.#listeners]) l.send(event)
+    for (const l of [...this.#listeners]) {
+      try {
+        l.send(event)
+      } catch {
+        // A listener that cannot take an event (its stream is gone) must not fail the request.
+        this.#listeners.delete(l)
+      }
+    }
   }
 
   end(): void {
