@@ -59,6 +59,8 @@ export function App({ base, onClose }: PanelOptions) {
   const [journal, setJournal] = useState<JournalEntry[]>([])
   const [outbox, setOutbox] = useState<OutboxEntry[]>([])
   const [version, setVersion] = useState(0)
+  /** Bumped by every request that may have written: the data views reload. */
+  const [writes, setWrites] = useState(0)
 
   // Errors belong to the world they came from: one from a world no longer on show is dropped.
   const fail = useCallback((e: unknown) => {
@@ -96,7 +98,10 @@ export function App({ base, onClose }: PanelOptions) {
     setLive(false)
     void load()
     const onEvent = (e: StreamEvent) => {
-      if (e.type === 'request') setJournal((list) => [...list.slice(-(KEEP - 1)), e.data])
+      if (e.type === 'request') {
+        setJournal((list) => [...list.slice(-(KEEP - 1)), e.data])
+        if (e.data.method !== 'GET') setWrites((w) => w + 1)
+      }
       else if (e.type === 'outbox') setOutbox((list) => [...list, e.data])
       else {
         const change = e.data.change
@@ -148,11 +153,11 @@ export function App({ base, onClose }: PanelOptions) {
       <main key=${`${world}\n${token}`}>
         ${tab === 'requests' && html`<${Requests} ...${props} entries=${journal} />`}
         ${tab === 'outbox' && html`<${Outbox} ...${props} entries=${outbox} />`}
-        ${tab === 'data' && html`<${DataBrowser} ...${props} />`}
+        ${tab === 'data' && html`<${DataBrowser} ...${props} version=${version + writes} />`}
         ${tab === 'scenarios' && html`<${Controls} ...${props} />`}
         ${tab === 'sandboxes' && html`<${Sandboxes} ...${props} current=${world} open=${openWorld} />`}
         ${tab === 'snapshot' && html`<${Snapshot} ...${props} />`}
-        ${tab === 'dte' && html`<${Dtes} ...${props} />`}
+        ${tab === 'dte' && html`<${Dtes} ...${props} version=${version + writes} />`}
       </main>
     </div>
   `

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { SandboxEvents } from './events.js'
+import { type SandboxEvent, SandboxEvents } from './events.js'
 
-const event = { type: 'state', data: { change: 'clock', seed: 1, now: '2026-11-22T12:00:00.000Z', scenarios: [] } } as const
+const event: SandboxEvent = { type: 'state', data: { change: 'clock', seed: 1, now: '2026-11-22T12:00:00.000Z', scenarios: [] } }
 
 describe('SandboxEvents', () => {
   it('sends to every listener until it leaves, and ends them all at once', () => {
