@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { json } from '../support/client.js'
+import { describe, expect, it, vi } from 'vitest'
+import { freshId, json } from '../support/client.js'
 import { type Running, runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
 
 const require = createRequire(import.meta.url)
 /** A real HAR 1.2 validator (JSON Schema of the HAR spec, through ajv). */
@@ -42,15 +43,10 @@ async function listen(rt: Running, headers: Record<string, string>): Promise<Sse
 }
 
 describe.each(runtimes)('inspector routes through $name', (runtime) => {
-  let rt: Running
-  let n = 0
-  beforeAll(async () => {
-    rt = await runtime.start()
-  })
-  afterAll(() => rt.close())
+  const rt = useSandbox(runtime)
 
   const world = () => {
-    const headers = { 'x-sandbox-id': `insp-${n++}` }
+    const headers = { 'x-sandbox-id': freshId('insp') }
     const get = async (path: string) => {
       const res = await rt.fetch(`/__sandbox${path}`, { headers })
       return { status: res.status, headers: res.headers, body: await res.json() }
