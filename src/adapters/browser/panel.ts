@@ -119,8 +119,11 @@ export function installPanel(options: { base: string; open?: boolean }): InPageP
   return panel
 }
 
-/** Where the page reaches the control API: the first explicit origin the sandbox answers, else the page's own. */
+/**
+ * Where the page reaches the control API: the first origin the sandbox answers that names one
+ * place (an absolute origin, or a path on the page's own), else the page's own origin.
+ */
 export function panelBase(origins: string[] | undefined): string {
-  const first = origins?.find((o) => /^https?:\/\/[^*]+$/i.test(o))
+  const first = origins?.find((o) => /^(https?:\/\/[^*]+|\/[^*]*)$/i.test(o))
   return first ? first.replace(/\/$/, '') : ''
 }
