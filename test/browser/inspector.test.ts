@@ -152,6 +152,7 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     const total = Number(/(\d+) records/.exec((await page.textContent('.pages'))!)![1])
     expect(total).toBeGreaterThan(20)
     expect(await page.locator('table.records tbody tr').count()).toBe(20)
+    if (SHOTS) await shoot(page, 'inspector-data.png')
     const first = await page.locator('table.records tbody tr').first().textContent()
     await page.click('button:has-text("Next")')
     await expect.poll(() => page.textContent('.pages')).toContain('page 2 of')
