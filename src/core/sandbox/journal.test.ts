@@ -59,6 +59,16 @@ describe('Journal bounds in bytes', () => {
     expect(journal.bytes).toBe(0)
   })
 
+  it('cuts long header values at 2 KB and keeps at most about 16 KB of headers per side', () => {
+    const journal = new Journal()
+    const headers = new Headers(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`x-h${String(i).padStart(2, '0')}`, 'v'.repeat(5000)])))
+    const id = journal.add(request('/h'), { url: 'http://x.test/h', request: { headers, body: null }, response: { headers: new Headers(), body: null } }).id
+    const kept = journal.get(id)!.request.headers
+    expect(Object.values(kept).every((v) => v.length === TEXT_LIMIT)).toBe(true)
+    expect(Object.keys(kept).length).toBeLessThan(20)
+    expect(journal.bytes).toBeLessThan(20_000)
+  })
+
   it('counts UTF-8 bytes and never splits a character when cutting', () => {
     expect(utf8Length('aé€😀')).toBe(1 + 2 + 3 + 4)
     expect(cutText('€'.repeat(20), 10)).toBe('€€€')
