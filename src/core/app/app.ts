@@ -87,7 +87,7 @@ export class SandboxApp {
     sandbox.journal.add(
       { method: request.method, path: url.pathname, query: url.search, status: reply.status, faults: [...new Set(faults)], durationMs, at: sandbox.iso() },
       // A body the route refused before reading it (401, 403) is not waited for: null.
-      { url: url.href, request: { headers: request.headers, body: bodyRead(request) }, response: { headers: response.headers, body: text } },
+      { origin: url.origin, request: { headers: request.headers, body: bodyRead(request) }, response: { headers: response.headers, body: text } },
     )
     return response
   }

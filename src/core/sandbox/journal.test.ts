@@ -31,7 +31,7 @@ describe('Journal', () => {
 })
 
 describe('Journal bounds in bytes', () => {
-  const exchange = (body: string) => ({ url: 'http://x.test/a', request: { headers: new Headers({ 'content-type': 'application/json' }), body }, response: { headers: new Headers(), body: null } })
+  const exchange = (body: string) => ({ origin: 'http://x.test', request: { headers: new Headers({ 'content-type': 'application/json' }), body }, response: { headers: new Headers(), body: null } })
 
   it('cuts stored paths and queries at 2 KB', () => {
     const journal = new Journal()
@@ -62,7 +62,7 @@ describe('Journal bounds in bytes', () => {
   it('cuts long header values at 2 KB and keeps at most about 16 KB of headers per side', () => {
     const journal = new Journal()
     const headers = new Headers(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`x-h${String(i).padStart(2, '0')}`, 'v'.repeat(5000)])))
-    const id = journal.add(request('/h'), { url: 'http://x.test/h', request: { headers, body: null }, response: { headers: new Headers(), body: null } }).id
+    const id = journal.add(request('/h'), { origin: 'http://x.test', request: { headers, body: null }, response: { headers: new Headers(), body: null } }).id
     const kept = journal.get(id)!.request.headers
     expect(Object.values(kept).every((v) => v.length === TEXT_LIMIT)).toBe(true)
     expect(Object.keys(kept).length).toBeLessThan(20)

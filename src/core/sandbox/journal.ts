@@ -32,7 +32,8 @@ export interface JournalDetail extends JournalEntry {
 export type BodyInput = string | Uint8Array | null | undefined
 
 export interface ExchangeInput {
-  url: string
+  /** Scheme, host and port the request was sent to: the URL is this, the path and the query. */
+  origin: string
   request: { headers: Headers; body: BodyInput }
   response: { headers: Headers; body: BodyInput }
 }
@@ -52,7 +53,7 @@ type Kept = Omit<Message, 'body'> & { body: string | Uint8Array | null }
 
 interface Stored {
   entry: JournalEntry
-  url: string
+  origin: string
   request: Kept | undefined
   response: Kept | undefined
   bytes: number
@@ -88,9 +89,10 @@ export class Journal {
     // the answer's own, often a cached page, kept as they are.
     const request = exchange && message(exchange.request.headers, exchange.request.body, true)
     const response = exchange && message(exchange.response.headers, exchange.response.body, false)
-    const url = exchange ? cutText(exchange.url, TEXT_LIMIT * 2) : ''
-    const bytes = ENTRY_OVERHEAD + entryBytes(e) + utf8Length(url) + messageBytes(request) + messageBytes(response)
-    this.#push({ entry: e, url, request, response, bytes })
+    // The origin alone: the path and the query are the entry's own (a URL would hold them twice).
+    const origin = exchange ? cutText(exchange.origin, 256) : ''
+    const bytes = ENTRY_OVERHEAD + entryBytes(e) + utf8Length(origin) + messageBytes(request) + messageBytes(response)
+    this.#push({ entry: e, origin, request, response, bytes })
     this.onAdd?.(e)
     return e
   }
@@ -103,7 +105,7 @@ export class Journal {
   get(id: number): JournalDetail | undefined {
     const s = this.#entries.find((x) => x.entry.id === id)
     if (!s) return undefined
-    return { ...s.entry, url: s.url, request: readable(s.request), response: readable(s.response) }
+    return { ...s.entry, url: s.origin ? s.origin + s.entry.path + s.entry.query : '', request: readable(s.request), response: readable(s.response) }
   }
 
   /** Every entry with its exchange, oldest first (the HAR export). */
@@ -120,7 +122,7 @@ export class Journal {
     this.clear()
     for (const e of entries) {
       const entry = { ...e, path: cutText(e.path, TEXT_LIMIT), query: cutText(e.query, TEXT_LIMIT) }
-      this.#push({ entry, url: '', request: undefined, response: undefined, bytes: ENTRY_OVERHEAD + entryBytes(entry) })
+      this.#push({ entry, origin: '', request: undefined, response: undefined, bytes: ENTRY_OVERHEAD + entryBytes(entry) })
     }
     this.#next = entries.reduce((max, e) => Math.max(max, e.id), 0) + 1
   }
