@@ -5,7 +5,7 @@ import type { ActiveScenario } from '../scenarios/define.js'
 import { collectionSchemas } from '../store/fixtures.js'
 import type { WorldRows } from '../store/world.js'
 import { HttpError } from '../http/reply.js'
-import { type JournalEntry } from './journal.js'
+import { JOURNAL_MAX_BYTES, type JournalEntry } from './journal.js'
 import { OUTBOX_LIMIT, outboxKinds, type OutboxEntry } from './outbox.js'
 import { SESSION_LIMIT } from '../auth/sessions.js'
 
@@ -51,7 +51,6 @@ export const COLLECTION_LIMIT = 2_000_000
 /** Characters per string in a snapshot: no JSON body the API accepts (1 MB) can make a longer one. */
 export const STRING_LIMIT = 1_048_576
 /** The journal's bound in bytes (SANDBOX.md "Bounds and trust"), measured as its JSON. */
-export const JOURNAL_BYTES_LIMIT = 8 * 1_048_576
 /** Active scenarios: each is parsed on restore, and a name counts once, so more is never a real state. */
 export const SCENARIO_LIMIT = 100
 
@@ -72,7 +71,7 @@ export function checkBounds(snapshot: Record<string, unknown>, journalCapacity: 
   // Within its entry count a journal of long paths can still hold far more than 8 MB.
   if (Array.isArray(snapshot.journal)) {
     const bytes = new TextEncoder().encode(JSON.stringify(snapshot.journal)).byteLength
-    if (bytes > JOURNAL_BYTES_LIMIT) throw new HttpError(413, `journal: must be at most ${JOURNAL_BYTES_LIMIT} bytes (8 MB) as JSON; the snapshot's is ${bytes}`)
+    if (bytes > JOURNAL_MAX_BYTES) throw new HttpError(413, `journal: must be at most ${JOURNAL_MAX_BYTES} bytes (8 MB) as JSON; the snapshot's is ${bytes}`)
   }
 }
 
