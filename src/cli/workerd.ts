@@ -1,9 +1,10 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Readable } from 'node:stream'
 import type { Miniflare } from 'miniflare'
 import { isLoopback, type ServerOptions } from '../adapters/server/index.js'
-import { INTERNAL_HEADER } from '../adapters/worker/env.js'
+import { INTERNAL_HEADER, type ObjectNamespace } from '../adapters/worker/env.js'
 
 export interface WorkerdOptions extends ServerOptions {
   /** The bundled Worker (`dist/worker.mjs`, scripts/build-worker.mjs). */
@@ -55,7 +56,7 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     },
     durableObjectsPersist: persist,
     bindings: { SANDBOX_OPTIONS: JSON.stringify({ ...sandbox, logRequests: Boolean(log) }) },
-    handleRuntimeStdio(stdout, stderr) {
+    handleRuntimeStdio(stdout: Readable, stderr: Readable) {
       stdout.on('data', (chunk: Buffer) => output?.(chunk.toString()))
       stderr.on('data', (chunk: Buffer) => output?.(chunk.toString()))
     },
@@ -69,7 +70,7 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     if (/address.*in use|EADDRINUSE/i.test(String((error as Error).message))) throw new Error(`--port ${port}: the port is in use; pick another or --port 0`)
     throw error
   }
-  const namespace = await mf.getDurableObjectNamespace('SANDBOX')
+  const namespace = (await mf.getDurableObjectNamespace('SANDBOX')) as unknown as ObjectNamespace
   const object = namespace.get(namespace.idFromName('default'))
   const call = async <T>(path: string, body?: unknown): Promise<T> => {
     const res = await object.fetch(`https://sandbox.internal${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { [INTERNAL_HEADER]: '1' }, body: body === undefined ? undefined : JSON.stringify(body) })

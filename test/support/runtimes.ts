@@ -3,6 +3,8 @@ import type { SandboxApp } from '../../src/core/app/app.js'
 import { type AppOptions, createSandboxApp } from '../../src/sandbox-app.js'
 import { createHandlers } from '../../src/adapters/msw/handlers.js'
 import { startServer } from '../../src/adapters/server/index.js'
+import { startWorkerd } from '../../src/cli/workerd.js'
+import { TEST_WORKER_BUNDLE } from './worker-bundle.js'
 
 /** A running sandbox behind one runtime; `fetch` takes a path such as `/api/notifications`. */
 export interface Running {
@@ -41,5 +43,26 @@ const mswNode: Runtime = {
   },
 }
 
+/**
+ * workerd through miniflare: each sandbox id is a Durable Object. The app is not reachable
+ * from here (it runs inside workerd); `app` is a local one with the same options, for reading
+ * what the seed holds, never for changing the served world.
+ */
+const workerd: Runtime = {
+  name: 'workerd',
+  async start(options) {
+    const all = { ...defaults, ...options }
+    const server = await startWorkerd({ ...all, script: TEST_WORKER_BUNDLE, port: 0, host: '127.0.0.1' })
+    let app: SandboxApp | undefined
+    return {
+      get app() {
+        return (app ??= new SandboxApp(all))
+      },
+      fetch: (path, init) => fetch(server.url + path, init),
+      close: server.close,
+    }
+  },
+}
+
 /** Every behaviour suite runs once per runtime, so the runtimes cannot drift apart. */
-export const runtimes: Runtime[] = [hono, mswNode]
+export const runtimes: Runtime[] = [hono, mswNode, workerd]

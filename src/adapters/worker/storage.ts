@@ -60,7 +60,9 @@ export class StoredSandbox {
   #small = new Map<string, string>()
   #journal: number[] = []
   #outbox: number[] = []
-  #sessions = new Map<string, string>()
+  /** Token to what was stored of it, and its place in the store (order survives a reload). */
+  #sessions = new Map<string, { mark: string; o: number }>()
+  #sessionOrder = 0
   #clock = { offset: NaN, frozen: false }
   #usedAt = 0
 
@@ -118,7 +120,8 @@ export class StoredSandbox {
     }
     for (const r of records) this.#seqs.set(r.key, r.s)
     const values = <T>(prefix: string) => [...all].filter(([k]) => k.startsWith(prefix)).map(([, v]) => JSON.parse(v as string) as T)
-    sandbox.sessions = new SessionStore(values<Session>('t:'))
+    const sessions = values<{ o: number; s: Session }>('t:').sort((a, b) => a.o - b.o)
+    sandbox.sessions = new SessionStore(sessions.map((x) => x.s))
     sandbox.journal.load(values<JournalEntry>('j:'))
     sandbox.outbox.load(values<OutboxEntry>('o:'))
     const small = (key: string) => (all.has(key) ? JSON.parse(all.get(key) as string, decode) : undefined)
@@ -139,7 +142,8 @@ export class StoredSandbox {
     for (const key of ['k:ids', 'k:scenarios', 'k:state']) if (all.has(key)) this.#small.set(key, all.get(key) as string)
     this.#journal = this.sandbox.journal.list().map((e) => e.id)
     this.#outbox = this.sandbox.outbox.list().map(outboxNumber)
-    this.#sessions = new Map(this.sandbox.sessions.all().map((s) => [s.token, sessionMark(s)]))
+    this.#sessions = new Map(this.sandbox.sessions.all().map((s, o) => [s.token, { mark: sessionMark(s), o }]))
+    this.#sessionOrder = this.#sessions.size
     this.#clock = clockMark(this.sandbox.clock)
   }
 
@@ -178,6 +182,7 @@ export class StoredSandbox {
       this.#journal = []
       this.#outbox = []
       this.#sessions.clear()
+      this.#sessionOrder = 0
       this.#clock = { offset: NaN, frozen: false }
       this.meta.seq = 0
       this.meta.base = sandbox.world === this.#fromSeed ? sandbox.seed : null
@@ -256,9 +261,11 @@ export class StoredSandbox {
     for (const s of this.sandbox.sessions.all()) {
       seen.add(s.token)
       const mark = sessionMark(s)
-      if (this.#sessions.get(s.token) === mark) continue
-      this.#sessions.set(s.token, mark)
-      puts.set(`t:${s.token}`, JSON.stringify(s))
+      const saved = this.#sessions.get(s.token)
+      if (saved?.mark === mark) continue
+      const o = saved?.o ?? this.#sessionOrder++
+      this.#sessions.set(s.token, { mark, o })
+      puts.set(`t:${s.token}`, JSON.stringify({ o, s }))
     }
     for (const token of this.#sessions.keys()) {
       if (seen.has(token)) continue
