@@ -56,7 +56,7 @@ describe('workerd restart', () => {
     const beta = await liveIn('beta', false)
     await liveIn('default', true)
     // A restored snapshot is no seed plus changes: every record is stored.
-    const restored = { ...(await snapshot('alpha')), seed: 7 }
+    const restored: Snapshot = { ...(await snapshot('alpha')), seed: 7 }
     restored.users = restored.users.map((u: { name: string }, i: number) => (i ? u : { ...u, name: 'Restored Name' }))
     expect((await send('gamma', 'PUT', '/__sandbox/snapshot', restored)).status).toBe(200)
     const before = { alpha: await snapshot('alpha'), beta: await snapshot('beta'), gamma: await snapshot('gamma'), default: await snapshot('default') }
