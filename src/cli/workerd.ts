@@ -1,6 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { Readable } from 'node:stream'
 import type { Miniflare } from 'miniflare'
 import { isLoopback, type ServerOptions } from '../adapters/server/index.js'
@@ -41,6 +43,7 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     throw new Error(`--host ${host} is not loopback: the control API needs --control-token T, or turn it off with --no-control`)
   }
   const { Miniflare } = await loadMiniflare()
+  if (options.port) await portFree(host, options.port)
   const persist = options.persist ?? mkdtempSync(join(tmpdir(), 'fleet-sandbox-workerd-'))
   const { script, persist: _p, output, log, port, host: _h, ...sandbox } = options
   const mf: Miniflare = new Miniflare({
@@ -55,6 +58,8 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
       SANDBOX_DIRECTORY: { className: 'SandboxDirectory', useSQLite: true },
     },
     durableObjectsPersist: persist,
+    // No placeholder download of Cloudflare's request metadata: nothing leaves the machine.
+    cf: false,
     bindings: { SANDBOX_OPTIONS: JSON.stringify({ ...sandbox, logRequests: Boolean(log) }) },
     handleRuntimeStdio(stdout: Readable, stderr: Readable) {
       stdout.on('data', (chunk: Buffer) => output?.(chunk.toString()))
@@ -93,6 +98,15 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
   }
 }
 
+/** workerd reports a port in use as a fatal crash with a stack: ask first, as the Node engine words it. */
+function portFree(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new Error(`--port ${port}: the port is in use; pick another or --port 0`) : error))
+    probe.listen(port, host, () => probe.close(() => resolve()))
+  })
+}
+
 interface Banner {
   seed: number
   now: string
@@ -101,10 +115,12 @@ interface Banner {
 }
 
 /** `fleet-sandbox --engine workerd`: the Node command's banner, --state and --fixtures, and a clean stop. */
-export async function runWorkerd(options: ServerOptions & { state?: string; fixtures?: string; persist?: string }, quiet: boolean, accounts: { password: string; emails: string[]; apiToken: string }): Promise<void> {
-  const script = new URL('./worker.mjs', import.meta.url)
-  const server = await startWorkerd({ ...options, script: script.pathname, log: quiet ? undefined : () => {}, output: quiet ? undefined : (text) => process.stdout.write(text) })
-  if (options.fixtures) await loadFixtures(server, options.fixtures)
+export async function runWorkerd(options: ServerOptions & { state?: string; persist?: string; engine?: string }, quiet: boolean, accounts: { password: string; emails: string[]; apiToken: string }): Promise<void> {
+  // --fixtures rows travel in the options: every object shapes its world with them, as on Node.
+  const { state: _s, engine: _e, ...served } = options
+  // Beside the bundled command line (dist/fleet-sandbox.mjs), as scripts/build-worker.mjs writes it.
+  const script = fileURLToPath(new URL('./worker.mjs', import.meta.url))
+  const server = await startWorkerd({ ...served, script, log: quiet ? undefined : () => {}, output: quiet ? undefined : (text) => process.stdout.write(text) })
   if (options.state && existsSync(options.state)) await server.call('/restore', JSON.parse(readFileSync(options.state, 'utf8')))
   if (!quiet) {
     const b = await server.call<Banner>('/banner')
@@ -130,16 +146,9 @@ export async function runWorkerd(options: ServerOptions & { state?: string; fixt
     if (!quiet) console.log(`fleet-sandbox stopped (${signal})`)
     process.exit(0)
   }
-  process.once('SIGINT', () => void stop('SIGINT'))
-  process.once('SIGTERM', () => void stop('SIGTERM'))
-}
-
-async function loadFixtures(server: RunningWorkerd, dir: string): Promise<void> {
-  const snapshot = await server.call<Record<string, unknown>>('/snapshot')
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
-    const name = file.replace(/\.json$/, '')
-    if (!(name in snapshot) || !Array.isArray(snapshot[name])) throw new Error(`--fixtures: ${file} names no collection; collections: ${Object.keys(snapshot).filter((k) => Array.isArray(snapshot[k])).join(', ')}`)
-    snapshot[name] = JSON.parse(readFileSync(join(dir, file), 'utf8'))
+  // Miniflare's own handlers exit at once (code 130); this process stops the way the Node engine does.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(signal)) process.off(signal, listener)
+    process.once(signal, () => void stop(signal))
   }
-  await server.call('/restore', snapshot)
 }
