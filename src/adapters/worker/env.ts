@@ -83,6 +83,10 @@ export function optionsFrom(env: WorkerEnv): WorkerOptions {
   const now = env.SANDBOX_NOW || undefined
   if (now && Number.isNaN(Date.parse(now))) throw new Error(`SANDBOX_NOW: must be an ISO 8601 date-time, got "${now}"`)
   const token = env.SANDBOX_CONTROL_TOKEN || undefined
+  // A deployment is reachable by anyone: as with a non-loopback --host, no open control API.
+  if (!token && !truthy(env.SANDBOX_NO_CONTROL)) {
+    throw new Error('SANDBOX_CONTROL_TOKEN: a deployed sandbox needs a control token (npx wrangler secret put SANDBOX_CONTROL_TOKEN; for wrangler dev, in .dev.vars), or SANDBOX_NO_CONTROL=true')
+  }
   return {
     seed: int('SANDBOX_SEED', env.SANDBOX_SEED, 0, 2 ** 31 - 1) ?? 1,
     now: now ? new Date(now).toISOString() : undefined,

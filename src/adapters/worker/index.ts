@@ -1,5 +1,6 @@
 import { sandboxIdOf, validSandboxId } from '../../core/sandbox/sandboxes.js'
-import { INTERNAL_HEADER, OBJECT_HEADER, type WorkerEnv, objectFor } from './env.js'
+import { errorBody } from '../../core/http/reply.js'
+import { INTERNAL_HEADER, OBJECT_HEADER, type WorkerEnv, objectFor, optionsFrom } from './env.js'
 
 export { SandboxObject } from './object.js'
 export { SandboxDirectory } from './directory.js'
@@ -11,7 +12,13 @@ export type { WorkerEnv } from './env.js'
  * pipeline answers the 400 naming the header.
  */
 export default {
-  fetch(request: Request, env: WorkerEnv): Promise<Response> {
+  async fetch(request: Request, env: WorkerEnv): Promise<Response> {
+    try {
+      optionsFrom(env)
+    } catch (error) {
+      // A wrong deployment variable: say which, on every request, rather than a bare 500.
+      return Response.json(errorBody('standard', 500, (error as Error).message), { status: 500 })
+    }
     const asked = sandboxIdOf(request)
     const id = asked && validSandboxId(asked) ? asked : 'default'
     const headers = new Headers(request.headers)
