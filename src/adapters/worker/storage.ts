@@ -40,6 +40,7 @@ const outboxNumber = (e: OutboxEntry) => Number(/^out_(\d+)$/.exec(e.id)?.[1] ??
 /** Storage takes at most 128 keys per call. */
 const BATCH = 128
 const USED_EVERY_MS = 30_000
+const DELETE = Symbol('delete')
 
 /** Maps and Sets (scenario bookkeeping) as JSON. */
 const encode = (_: string, v: unknown) => (v instanceof Map ? { $map: [...v] } : v instanceof Set ? { $set: [...v] } : v)
@@ -53,6 +54,10 @@ export class StoredSandbox {
   /** Set once the sandbox is dropped: nothing more is written for it. */
   dropped = false
   #writes: Promise<void> = Promise.resolve()
+  /** Changes waiting for the next write (DELETE: remove the key), and whether it starts over. */
+  #queued = new Map<string, unknown>()
+  #wipe = false
+  #next: Promise<void> | undefined
   #pending = new Map<string, unknown>()
   #seqs = new Map<string, number>()
   #world!: World
@@ -202,15 +207,32 @@ export class StoredSandbox {
       puts.set('meta', { ...this.meta })
       puts.set('k:used', JSON.stringify(now))
     }
-    if (!puts.size && !deletes.length && !wipe) return this.#writes
-    const entries = [...puts]
-    this.#writes = this.#writes.then(async () => {
-      if (this.dropped) return
-      if (wipe) await this.storage.deleteAll()
-      for (let i = 0; i < entries.length; i += BATCH) await this.storage.put(Object.fromEntries(entries.slice(i, i + BATCH)))
-      for (let i = 0; i < deletes.length; i += BATCH) await this.storage.delete(deletes.slice(i, i + BATCH))
-    })
-    return this.#writes
+    if (wipe) {
+      this.#queued.clear()
+      this.#wipe = true
+    }
+    for (const [key, value] of puts) this.#queued.set(key, value)
+    for (const key of deletes) this.#queued.set(key, DELETE)
+    if (!this.#queued.size && !this.#wipe) return this.#writes
+    // Group commit: what requests change while a write is under way goes out in the next one
+    // (one storage write per request made the list a third as fast under load).
+    this.#next ??= this.#writes.then(() => this.#write())
+    this.#writes = this.#next
+    return this.#next
+  }
+
+  async #write(): Promise<void> {
+    const batch = [...this.#queued]
+    const wipe = this.#wipe
+    this.#queued = new Map()
+    this.#wipe = false
+    this.#next = undefined
+    if (this.dropped) return
+    if (wipe) await this.storage.deleteAll()
+    const puts = batch.filter(([, v]) => v !== DELETE)
+    const deletes = batch.filter(([, v]) => v === DELETE).map(([k]) => k)
+    for (let i = 0; i < puts.length; i += BATCH) await this.storage.put(Object.fromEntries(puts.slice(i, i + BATCH)))
+    for (let i = 0; i < deletes.length; i += BATCH) await this.storage.delete(deletes.slice(i, i + BATCH))
   }
 
   /** Every record, for a world no seed reproduces (a snapshot restore). */
