@@ -86,6 +86,11 @@ describe('workerd restart', () => {
     expect((await send('beta', 'GET', '/api/auth/users/me', undefined, beta)).status).toBe(200)
     const again = await send('beta', 'POST', '/api/v1/billing/invoices/inv_acme_0015/publish', undefined, beta)
     expect(again.status).toBe(200)
+    // The seeded generator goes on where it was: a DTE emitted after the restart gets a new TrackID.
+    expect((await send('beta', 'POST', '/api/v1/billing/invoices/inv_acme_0015/emit-dte', undefined, beta)).status).toBe(200)
+    const tracks = ((await snapshot('beta')).dtes as { TrackID: string | null }[]).map((d) => d.TrackID).filter(Boolean)
+    expect(tracks.length).toBeGreaterThan(before.beta.dtes.filter((d: { TrackID: string | null }) => d.TrackID).length)
+    expect(new Set(tracks).size).toBe(tracks.length)
     const invoices = (await snapshot('beta')).invoices as { id: string; number: string | null }[]
     const number = (id: string) => Number(invoices.find((i) => i.id === id)!.number!.replace(/\D/g, ''))
     expect(number('inv_acme_0015')).toBe(number('inv_acme_0014') + 1)

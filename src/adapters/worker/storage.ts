@@ -70,6 +70,9 @@ export class StoredSandbox {
   #sessionOrder = 0
   #clock = { offset: NaN, frozen: false }
   #usedAt = 0
+  /** The sandbox's seeded generator, counted: a reload draws as many to go on where it was (DTE TrackIDs never repeat). */
+  #random: (() => number) | undefined
+  #draws = 0
 
   private constructor(
     private readonly storage: ObjectStorage,
@@ -137,6 +140,7 @@ export class StoredSandbox {
     // The clock ran on while the object was away: keep it relative to real time.
     if (clock) sandbox.clock = new Clock(clock.frozen ? clock.now : clock.now + (Date.now() - clock.real), Date.now, clock.frozen)
     this.#usedAt = (small('k:used') as number | undefined) ?? 0
+    this.#countDraws(small('k:draws') ?? 0)
     this.#track(all)
   }
 
@@ -144,7 +148,7 @@ export class StoredSandbox {
   #track(all: Map<string, unknown>): void {
     this.#world = this.sandbox.world
     this.#observe(this.sandbox.world)
-    for (const key of ['k:ids', 'k:scenarios', 'k:state']) if (all.has(key)) this.#small.set(key, all.get(key) as string)
+    for (const key of ['k:ids', 'k:scenarios', 'k:state', 'k:draws']) if (all.has(key)) this.#small.set(key, all.get(key) as string)
     this.#journal = this.sandbox.journal.list().map((e) => e.id)
     this.#outbox = this.sandbox.outbox.list().map(outboxNumber)
     this.#sessions = new Map(this.sandbox.sessions.all().map((s, o) => [s.token, { mark: sessionMark(s), o }]))
@@ -248,9 +252,21 @@ export class StoredSandbox {
     for (const e of this.sandbox.world.notifications.entries()) puts.set(`n:${e.n.id}`, JSON.stringify({ s: 0, v: { ...e.n, clientId: e.clientId } }))
   }
 
+  /** Counts the draws of the sandbox's current generator, after drawing `skip` (a reload). */
+  #countDraws(skip: number): void {
+    const next = this.sandbox.random
+    for (let i = 0; i < skip; i++) next()
+    this.#draws = skip
+    this.sandbox.random = this.#random = () => {
+      this.#draws++
+      return next()
+    }
+  }
+
   #smallChanges(puts: Map<string, unknown>): void {
     const { sandbox } = this
-    const small: [string, unknown][] = [['k:ids', sandbox.ids.value], ['k:scenarios', sandbox.active], ['k:state', sandbox.scenarioState]]
+    if (sandbox.random !== this.#random) this.#countDraws(0)
+    const small: [string, unknown][] = [['k:ids', sandbox.ids.value], ['k:scenarios', sandbox.active], ['k:state', sandbox.scenarioState], ['k:draws', this.#draws]]
     for (const [key, value] of small) {
       const json = JSON.stringify(value, encode)
       if (this.#small.get(key) !== json) puts.set(key, json)
