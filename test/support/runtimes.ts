@@ -44,19 +44,17 @@ const mswNode: Runtime = {
 }
 
 /**
- * workerd through miniflare: each sandbox id is a Durable Object. The app is not reachable
- * from here (it runs inside workerd); `app` is a local one with the same options, for reading
- * what the seed holds, never for changing the served world.
+ * workerd through miniflare (`--engine workerd`): each sandbox id is a Durable Object, each
+ * answer leaves after its writes reach the object's storage. The app runs inside workerd, so a
+ * suite reaches it through HTTP only.
  */
 const workerd: Runtime = {
   name: 'workerd',
   async start(options) {
-    const all = { ...defaults, ...options }
-    const server = await startWorkerd({ ...all, script: TEST_WORKER_BUNDLE, port: 0, host: '127.0.0.1' })
-    let app: SandboxApp | undefined
+    const server = await startWorkerd({ ...defaults, ...options, script: TEST_WORKER_BUNDLE, port: 0, host: '127.0.0.1' })
     return {
-      get app() {
-        return (app ??= new SandboxApp(all))
+      get app(): SandboxApp {
+        throw new Error('workerd runs the app in its own process: reach it through HTTP (the control API)')
       },
       fetch: (path, init) => fetch(server.url + path, init),
       close: server.close,

@@ -1,6 +1,5 @@
-import type { SandboxAppOptions } from '../../core/app/app.js'
-import { parseScenarioList } from '../../core/sandbox/sandbox.js'
 import type { Size } from '../../core/seed/seed.js'
+import { type AppOptions, bundledScenarios } from '../../sandbox-app.js'
 
 // The few Workers runtime types this adapter uses, so the package needs no Workers type package.
 
@@ -50,7 +49,7 @@ export interface WorkerEnv {
   SANDBOX_LOG?: string
 }
 
-export interface WorkerOptions extends SandboxAppOptions {
+export interface WorkerOptions extends AppOptions {
   sandboxIdleMs: number
   maxSandboxes: number
 }
@@ -92,7 +91,7 @@ export function optionsFrom(env: WorkerEnv): WorkerOptions {
     now: now ? new Date(now).toISOString() : undefined,
     size: size as Size | undefined,
     notifications: int('SANDBOX_NOTIFICATIONS', env.SANDBOX_NOTIFICATIONS, 0, 1_000_000),
-    scenarios: parseScenarioList(env.SANDBOX_SCENARIO ?? '', 'SANDBOX_SCENARIO'),
+    scenarios: bundledScenarios.parseList(env.SANDBOX_SCENARIO ?? '', 'SANDBOX_SCENARIO'),
     strict: truthy(env.SANDBOX_STRICT),
     control: truthy(env.SANDBOX_NO_CONTROL) ? false : token ? { token } : {},
     sandboxIdleMs: (int('SANDBOX_IDLE_SECONDS', env.SANDBOX_IDLE_SECONDS, 1, 31_536_000) ?? DEFAULT_IDLE_MS / 1000) * 1000,

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono'
-import { SandboxApp } from '../../core/app/app.js'
+import type { SandboxApp } from '../../core/app/app.js'
 import type { Sandbox, SandboxInfo, SandboxRegistry } from '../../core/sandbox/sandbox.js'
+import { createSandboxApp } from '../../sandbox-app.js'
 import { createHonoApp } from '../server/app.js'
 import { INTERNAL_HEADER, OBJECT_HEADER, type ObjectState, type WorkerEnv, type WorkerOptions, call, directoryOf, optionsFrom } from './env.js'
 import { type Meta, StoredSandbox } from './storage.js'
@@ -90,7 +91,7 @@ export class SandboxObject {
     // mean the same records in another: fixed by --now, else stored once by the directory.
     let seededAt = meta?.seededAt ?? (this.#options.now ? Date.parse(this.#options.now) : undefined)
     if (!meta) seededAt = (await call<{ seededAt: number }>(directoryOf(this.env), '/hello', { id, seededAt })).seededAt
-    const app = new SandboxApp({ ...this.#options, only: id, seededAt })
+    const app = createSandboxApp({ ...this.#options, only: id, seededAt })
     const sandbox = await app.ready()
     sandbox.registry = new Directory(this.env, this.#options.sandboxIdleMs)
     const stored = await StoredSandbox.open(storage, sandbox, { id, seededAt: seededAt!, createdAt: meta?.createdAt ?? Date.now() })
