@@ -43,6 +43,9 @@ export class SandboxDirectory {
       const info = await call<ObjectInfo>(objectFor(this.env, id), '/info')
       return info.gone ? undefined : { id, createdAt: new Date(createdAt).toISOString(), lastUsedAt: new Date(info.lastUsed).toISOString(), idleMs: now - info.lastUsed, inflight: info.inflight }
     }))
+    // Idle past sandboxIdleMs and not answering: dropped now, as the Node server's sweep does.
+    const idleMs = optionsFrom(this.env).sandboxIdleMs
+    for (const info of infos) if (info && info.inflight === 0 && info.idleMs >= idleMs && (await this.#drop(info.id))) infos[infos.indexOf(info)] = undefined
     const alive = infos.filter((i) => i !== undefined)
     const gone = [...ids.keys()].filter((key) => !alive.some((i) => `s:${i.id}` === key))
     if (gone.length) await this.state.storage.delete(gone)

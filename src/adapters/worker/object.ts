@@ -45,6 +45,7 @@ export class SandboxObject {
       return this.#internal(request).catch((error: Error & { status?: number }) => new Response(error.message, { status: error.status ?? 500 }))
     }
     const id = request.headers.get(OBJECT_HEADER) ?? 'default'
+    await this.#expireIfIdle(id)
     const live = await this.#open(id)
     live.inflight++
     live.lastUsed = Date.now()
@@ -54,7 +55,8 @@ export class SandboxObject {
       // createHonoApp reads the caller's address where Node puts it; here Cloudflare's header has it.
       const address = request.headers.get('cf-connecting-ip') ?? undefined
       const response = await live.hono.fetch(forwarded, { incoming: { socket: { remoteAddress: address } } })
-      await live.stored.flush()
+      // Storage gets this request's changes now; the output gate holds the answer until it has them.
+      live.stored.flush().catch((error) => console.error('fleet-sandbox: storing failed', error))
       return response
     } finally {
       live.inflight--
@@ -70,6 +72,15 @@ export class SandboxObject {
     const due = info.lastUsed + this.#options.sandboxIdleMs
     if (info.inflight > 0 || due > Date.now()) return this.state.storage.setAlarm(Math.max(due, Date.now() + 1000))
     await call(directoryOf(this.env), '/forget', { id: meta.id })
+    await this.#drop()
+  }
+
+  /** Idle past `sandboxIdleMs` though the alarm has not run yet: the id starts fresh, as on Node. */
+  async #expireIfIdle(id: string): Promise<void> {
+    if (id === 'default') return
+    const info = await this.#info()
+    if (info.gone || info.inflight > 0 || Date.now() - info.lastUsed < this.#options.sandboxIdleMs) return
+    await call(directoryOf(this.env), '/forget', { id })
     await this.#drop()
   }
 

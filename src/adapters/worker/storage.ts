@@ -41,7 +41,6 @@ const outboxNumber = (e: OutboxEntry) => Number(/^out_(\d+)$/.exec(e.id)?.[1] ??
 /** Storage takes at most 128 keys per call. */
 const BATCH = 128
 const USED_EVERY_MS = 30_000
-const DELETE = Symbol('delete')
 
 /** Maps and Sets (scenario bookkeeping) as JSON. */
 const encode = (_: string, v: unknown) => (v instanceof Map ? { $map: [...v] } : v instanceof Set ? { $set: [...v] } : v)
@@ -55,10 +54,6 @@ export class StoredSandbox {
   /** Set once the sandbox is dropped: nothing more is written for it. */
   dropped = false
   #writes: Promise<void> = Promise.resolve()
-  /** Changes waiting for the next write (DELETE: remove the key), and whether it starts over. */
-  #queued = new Map<string, unknown>()
-  #wipe = false
-  #next: Promise<void> | undefined
   #pending = new Map<string, unknown>()
   #seqs = new Map<string, number>()
   #world!: World
@@ -175,7 +170,7 @@ export class StoredSandbox {
 
   /**
    * Writes what changed since the last flush; resolves once storage has it. Called after every
-   * request, before its answer leaves.
+   * request, before its answer is returned.
    */
   flush(): Promise<void> {
     if (this.dropped) return this.#writes
@@ -212,32 +207,16 @@ export class StoredSandbox {
       puts.set('meta', { ...this.meta })
       puts.set('k:used', JSON.stringify(now))
     }
-    if (wipe) {
-      this.#queued.clear()
-      this.#wipe = true
-    }
-    for (const [key, value] of puts) this.#queued.set(key, value)
-    for (const key of deletes) this.#queued.set(key, DELETE)
-    if (!this.#queued.size && !this.#wipe) return this.#writes
-    // Group commit: what requests change while a write is under way goes out in the next one
-    // (one storage write per request made the list a third as fast under load).
-    this.#next ??= this.#writes.then(() => this.#write())
-    this.#writes = this.#next
-    return this.#next
-  }
-
-  async #write(): Promise<void> {
-    const batch = [...this.#queued]
-    const wipe = this.#wipe
-    this.#queued = new Map()
-    this.#wipe = false
-    this.#next = undefined
-    if (this.dropped) return
-    if (wipe) await this.storage.deleteAll()
-    const puts = batch.filter(([, v]) => v !== DELETE)
-    const deletes = batch.filter(([, v]) => v === DELETE).map(([k]) => k)
-    for (let i = 0; i < puts.length; i += BATCH) await this.storage.put(Object.fromEntries(puts.slice(i, i + BATCH)))
-    for (let i = 0; i < deletes.length; i += BATCH) await this.storage.delete(deletes.slice(i, i + BATCH))
+    // Issued now, in order; not awaited by the request: the object's output gate holds its
+    // answer until storage confirms them (and a failed write restarts the object instead).
+    // Awaiting each write here let no other request in meanwhile: a third of the throughput.
+    const ops: Promise<unknown>[] = []
+    if (wipe) ops.push(this.storage.deleteAll())
+    const entries = [...puts]
+    for (let i = 0; i < entries.length; i += BATCH) ops.push(this.storage.put(Object.fromEntries(entries.slice(i, i + BATCH))))
+    for (let i = 0; i < deletes.length; i += BATCH) ops.push(this.storage.delete(deletes.slice(i, i + BATCH)))
+    this.#writes = Promise.all(ops).then(() => undefined)
+    return this.#writes
   }
 
   /** Every record, for a world no seed reproduces (a snapshot restore). */
