@@ -56,10 +56,20 @@ const workerd: Runtime = {
       get app(): SandboxApp {
         throw new Error('workerd runs the app in its own process: reach it through HTTP (the control API)')
       },
-      fetch: (path, init) => fetch(server.url + path, init),
+      fetch: (path, init) => fetch(server.url + path, { ...init, headers: closing(init?.headers) }),
       close: server.close,
     }
   },
+}
+
+/**
+ * One connection per request: under load a kept-alive connection that workerd had just closed
+ * was now and then reused (ECONNRESET, "fetch failed").
+ */
+function closing(headers: HeadersInit | undefined): Headers {
+  const all = new Headers(headers)
+  all.set('connection', 'close')
+  return all
 }
 
 /** Every behaviour suite runs once per runtime, so the runtimes cannot drift apart. */
