@@ -173,7 +173,7 @@ sandbox under load beside a minimal Hono server (the ceiling), msw in-process, s
 isolation and the browser entry. \`npm run bench -- --quick\` is a smoke check of a few seconds a
 case (it prints, it does not write this file); \`--json\` prints machine-readable results;
 \`--root DIR\` measures another copy of the project (a build with a proposed change) with the same
-harness; \`--only start,http,msw,browser,workerd\` runs some sections. A full run takes about five minutes
+harness; \`--only start,http,msw,browser,memory,workerd\` runs some sections. A full run takes about five minutes
 and rewrites the section between the two markers below; the rest of this file is kept.
 `
 

@@ -1,6 +1,9 @@
-import type { SandboxInfo } from '../../core/sandbox/sandbox.js'
+import type { Evictions, SandboxInfo } from '../../core/sandbox/sandbox.js'
 import { type ObjectState, type WorkerEnv, call, objectFor, optionsFrom } from './env.js'
 import type { ObjectInfo } from './object.js'
+
+type Reason = Evictions['recent'][number]['reason']
+const EVICTIONS_KEPT = 100
 
 /**
  * The one object that knows every isolated sandbox of the deployment (GET and DELETE
@@ -15,11 +18,16 @@ export class SandboxDirectory {
 
   async fetch(request: Request): Promise<Response> {
     const path = new URL(request.url).pathname
-    const body = (request.method === 'POST' ? await request.json() : {}) as { id: string; seededAt?: number }
+    const body = (request.method === 'POST' ? await request.json() : {}) as { id: string; seededAt?: number; reason?: Reason }
     if (path === '/hello') return Response.json({ seededAt: await this.#hello(body.id, body.seededAt) })
     if (path === '/list') return Response.json((await this.#list()).map(({ inflight: _, ...info }) => info))
     if (path === '/drop') return Response.json({ dropped: await this.#drop(body.id) })
-    if (path === '/forget') return Response.json({ forgotten: await this.state.storage.delete([`s:${body.id}`]) > 0 })
+    if (path === '/evicted') return Response.json((await this.state.storage.get<Evictions>('evicted')) ?? { count: 0, recent: [] })
+    if (path === '/forget') {
+      const forgotten = (await this.state.storage.delete([`s:${body.id}`])) > 0
+      if (forgotten && body.reason) await this.#evicted(body.id, body.reason)
+      return Response.json({ forgotten })
+    }
     return new Response('no such call', { status: 404 })
   }
 
@@ -45,7 +53,11 @@ export class SandboxDirectory {
     }))
     // Idle past sandboxIdleMs and not answering: dropped now, as the Node server's sweep does.
     const idleMs = optionsFrom(this.env).sandboxIdleMs
-    for (const info of infos) if (info && info.inflight === 0 && info.idleMs >= idleMs && (await this.#drop(info.id))) infos[infos.indexOf(info)] = undefined
+    for (const info of infos) {
+      if (!info || info.inflight > 0 || info.idleMs < idleMs || !(await this.#drop(info.id))) continue
+      infos[infos.indexOf(info)] = undefined
+      await this.#evicted(info.id, 'idle')
+    }
     const alive = infos.filter((i) => i !== undefined)
     const gone = [...ids.keys()].filter((key) => !alive.some((i) => `s:${i.id}` === key))
     if (gone.length) await this.state.storage.delete(gone)
@@ -58,6 +70,14 @@ export class SandboxDirectory {
     return true
   }
 
+  /** Evictions (not asked for) are counted and the latest kept, as the Node server lists them. */
+  async #evicted(id: string, reason: Reason): Promise<void> {
+    const evicted = (await this.state.storage.get<Evictions>('evicted')) ?? { count: 0, recent: [] }
+    evicted.count++
+    evicted.recent = [...evicted.recent, { id, reason, at: new Date().toISOString() }].slice(-EVICTIONS_KEPT)
+    await this.state.storage.put({ evicted })
+  }
+
   async #trim(keep: string): Promise<void> {
     const max = Math.max(1, optionsFrom(this.env).maxSandboxes)
     const count = (await this.state.storage.list({ prefix: 's:' })).size
@@ -67,6 +87,7 @@ export class SandboxDirectory {
       if (over === 0) break
       if (info.id === keep || info.inflight > 0) continue
       await this.#drop(info.id)
+      await this.#evicted(info.id, 'capacity')
       over--
     }
   }

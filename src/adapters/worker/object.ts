@@ -1,6 +1,6 @@
 import type { Hono } from 'hono'
 import type { SandboxApp } from '../../core/app/app.js'
-import type { Sandbox, SandboxInfo, SandboxRegistry } from '../../core/sandbox/sandbox.js'
+import type { Evictions, Sandbox, SandboxInfo, SandboxRegistry } from '../../core/sandbox/sandbox.js'
 import { createSandboxApp } from '../../sandbox-app.js'
 import { createHonoApp } from '../server/app.js'
 import { INTERNAL_HEADER, OBJECT_HEADER, type ObjectState, type WorkerEnv, type WorkerOptions, call, directoryOf, optionsFrom } from './env.js'
@@ -71,7 +71,7 @@ export class SandboxObject {
     const info = await this.#info()
     const due = info.lastUsed + this.#options.sandboxIdleMs
     if (info.inflight > 0 || due > Date.now()) return this.state.storage.setAlarm(Math.max(due, Date.now() + 1000))
-    await call(directoryOf(this.env), '/forget', { id: meta.id })
+    await call(directoryOf(this.env), '/forget', { id: meta.id, reason: 'idle' })
     await this.#drop()
   }
 
@@ -80,7 +80,7 @@ export class SandboxObject {
     if (id === 'default') return
     const info = await this.#info()
     if (info.gone || info.inflight > 0 || Date.now() - info.lastUsed < this.#options.sandboxIdleMs) return
-    await call(directoryOf(this.env), '/forget', { id })
+    await call(directoryOf(this.env), '/forget', { id, reason: 'idle' })
     await this.#drop()
   }
 
@@ -104,7 +104,7 @@ export class SandboxObject {
     if (!meta) seededAt = (await call<{ seededAt: number }>(directoryOf(this.env), '/hello', { id, seededAt })).seededAt
     const app = createSandboxApp({ ...this.#options, only: id, seededAt })
     const sandbox = await app.ready()
-    sandbox.registry = new Directory(this.env, this.#options.sandboxIdleMs)
+    sandbox.registry = new Directory(this.env, this.#options.sandboxIdleMs, this.#options.maxSandboxes)
     const stored = await StoredSandbox.open(storage, sandbox, { id, seededAt: seededAt!, createdAt: meta?.createdAt ?? Date.now() })
     if (id !== 'default') await storage.setAlarm(Date.now() + this.#options.sandboxIdleMs)
     return { app, sandbox, stored, hono: createHonoApp(app) as unknown as Hono, inflight: 0, lastUsed: Date.now() }
@@ -157,7 +157,12 @@ class Directory implements SandboxRegistry {
   constructor(
     private readonly env: WorkerEnv,
     readonly idleMs: number,
+    readonly maxSandboxes: number,
   ) {}
+
+  evicted(): Promise<Evictions> {
+    return call<Evictions>(directoryOf(this.env), '/evicted')
+  }
 
   list(): Promise<SandboxInfo[]> {
     return call<SandboxInfo[]>(directoryOf(this.env), '/list')

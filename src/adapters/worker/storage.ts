@@ -1,6 +1,5 @@
 import type { z } from 'zod'
 import { SessionStore, type Session } from '../../core/auth/sessions.js'
-import { signingKey } from '../../core/auth/tokens.js'
 import { Clock } from '../../core/sandbox/clock.js'
 import type { JournalEntry } from '../../core/sandbox/journal.js'
 import type { OutboxEntry } from '../../core/sandbox/outbox.js'
@@ -19,7 +18,8 @@ import type { ObjectStorage } from './env.js'
  * - `r:<table>:<id>` and `n:<id>`: a record written since the base (`{s, v}`: insertion
  *   order and the row, null once removed), from the tables' and notifications' change feed;
  * - `j:`, `o:`, `t:`: one journal entry, outbox entry, session each;
- * - `k:*`: ids, scenarios, per-scenario counters, clock (kept relative to real time), last use.
+ * - `k:*`: ids, scenarios, per-scenario counters, draws of the seeded generator, the token
+ *   signing key, clock (kept relative to real time), last use.
  */
 export interface Meta {
   id: string
@@ -116,7 +116,6 @@ export class StoredSandbox {
       sandbox.world = await World.fromRows(rows as WorldRows, undefined, true)
       sandbox.seed = meta.seed
       sandbox.random = seededRandom(meta.seed)
-      sandbox.signingKey = signingKey(meta.seed)
     } else {
       if (meta.base !== sandbox.seed) await sandbox.reset(meta.base)
       for (const r of records) await applyRecord(sandbox.world, r.key, r.s, r.v)
@@ -137,6 +136,9 @@ export class StoredSandbox {
     if (clock) sandbox.clock = new Clock(clock.frozen ? clock.now : clock.now + (Date.now() - clock.real), Date.now, clock.frozen)
     this.#usedAt = (small('k:used') as number | undefined) ?? 0
     this.#countDraws(small('k:draws') ?? 0)
+    // Tokens signed before the reload stay valid.
+    const key = small('k:key') as string | undefined
+    if (key) sandbox.setKey(key)
     this.#track(all)
   }
 
@@ -144,7 +146,7 @@ export class StoredSandbox {
   #track(all: Map<string, unknown>): void {
     this.#world = this.sandbox.world
     this.#observe(this.sandbox.world)
-    for (const key of ['k:ids', 'k:scenarios', 'k:state', 'k:draws']) if (all.has(key)) this.#small.set(key, all.get(key) as string)
+    for (const key of ['k:ids', 'k:scenarios', 'k:state', 'k:draws', 'k:key']) if (all.has(key)) this.#small.set(key, all.get(key) as string)
     this.#journal = this.sandbox.journal.list().map((e) => e.id)
     this.#outbox = this.sandbox.outbox.list().map(outboxNumber)
     this.#sessions = new Map(this.sandbox.sessions.all().map((s, o) => [s.token, { mark: sessionMark(s), o }]))
@@ -246,7 +248,7 @@ export class StoredSandbox {
   #smallChanges(puts: Map<string, unknown>): void {
     const { sandbox } = this
     if (sandbox.random !== this.#random) this.#countDraws(0)
-    const small: [string, unknown][] = [['k:ids', sandbox.ids.value], ['k:scenarios', sandbox.active], ['k:state', sandbox.scenarioState], ['k:draws', this.#draws]]
+    const small: [string, unknown][] = [['k:ids', sandbox.ids.value], ['k:scenarios', sandbox.active], ['k:state', sandbox.scenarioState], ['k:draws', this.#draws], ['k:key', hex(sandbox.signingKey)]]
     for (const [key, value] of small) {
       const json = JSON.stringify(value, encode)
       if (this.#small.get(key) !== json) puts.set(key, json)
@@ -293,6 +295,8 @@ export class StoredSandbox {
   }
 }
 
+/** The signing key as the sandbox takes it back (`setKey`): hex. */
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 const sessionMark = (s: Session) => `${s.lastSeenAt}|${s.expiresAt}|${s.ttlMs}`
 const clockMark = (clock: Clock) => ({ frozen: clock.frozen, offset: clock.frozen ? clock.now() : clock.now() - Date.now() })
 
