@@ -2,18 +2,19 @@ import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSyn
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import type { Readable } from 'node:stream'
 import type { Miniflare } from 'miniflare'
 import { isLoopback, type ServerOptions } from '../adapters/server/index.js'
-import { INTERNAL_HEADER, type ObjectNamespace } from '../adapters/worker/env.js'
+import { INTERNAL_HEADER, LOG_MARK, type ObjectNamespace } from '../adapters/worker/env.js'
 
 export interface WorkerdOptions extends ServerOptions {
   /** The bundled Worker (`dist/worker.mjs`, scripts/build-worker.mjs). */
   script: string
   /** Folder of the Durable Objects' storage; kept across starts. Default: a fresh temporary one, removed on close. */
   persist?: string
-  /** Print workerd's output (the request log) here; default: discard it. */
+  /** workerd's other output (errors, warnings); default: discard it. */
   output?: (text: string) => void
 }
 
@@ -62,7 +63,8 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     cf: false,
     bindings: { SANDBOX_OPTIONS: JSON.stringify({ ...sandbox, logRequests: Boolean(log) }) },
     handleRuntimeStdio(stdout: Readable, stderr: Readable) {
-      stdout.on('data', (chunk: Buffer) => output?.(chunk.toString()))
+      // The app's log lines (requests, evictions) go to `log`, as the Node engine's do.
+      createInterface({ input: stdout }).on('line', (line) => (line.startsWith(LOG_MARK) ? log?.(line.slice(LOG_MARK.length)) : output?.(`${line}\n`)))
       stderr.on('data', (chunk: Buffer) => output?.(chunk.toString()))
     },
   })
@@ -120,7 +122,8 @@ export async function runWorkerd(options: ServerOptions & { state?: string; pers
   const { state: _s, engine: _e, ...served } = options
   // Beside the bundled command line (dist/fleet-sandbox.mjs), as scripts/build-worker.mjs writes it.
   const script = fileURLToPath(new URL('./worker.mjs', import.meta.url))
-  const server = await startWorkerd({ ...served, script, log: quiet ? undefined : () => {}, output: quiet ? undefined : (text) => process.stdout.write(text) })
+  const log = quiet ? undefined : (line: string) => console.log(`${new Date().toISOString().slice(11, 23)} ${line}`)
+  const server = await startWorkerd({ ...served, script, log, output: (text) => process.stderr.write(text) })
   if (options.state && existsSync(options.state)) await server.call('/restore', JSON.parse(readFileSync(options.state, 'utf8')))
   if (!quiet) {
     const b = await server.call<Banner>('/banner')

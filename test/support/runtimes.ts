@@ -45,17 +45,20 @@ const mswNode: Runtime = {
 
 /**
  * workerd through miniflare (`--engine workerd`): each sandbox id is a Durable Object, each
- * answer leaves after its writes reach the object's storage. The app runs inside workerd, so a
- * suite reaches it through HTTP only.
+ * answer leaves after its writes reach the object's storage. The served app runs inside
+ * workerd: `app` here is one built with the same options, for its route table and options
+ * only; its sandboxes are not the served ones, so reaching them throws.
  */
 const workerd: Runtime = {
   name: 'workerd',
   async start(options) {
     const server = await startWorkerd({ ...defaults, ...options, script: TEST_WORKER_BUNDLE, port: 0, host: '127.0.0.1' })
+    const elsewhere = () => {
+      throw new Error('workerd serves its sandboxes in its own process: reach them through HTTP (the control API)')
+    }
+    const app = Object.create(createSandboxApp({ ...defaults, ...options }), { sandboxes: { get: elsewhere }, ready: { value: elsewhere } }) as SandboxApp
     return {
-      get app(): SandboxApp {
-        throw new Error('workerd runs the app in its own process: reach it through HTTP (the control API)')
-      },
+      app,
       fetch: (path, init) => fetch(server.url + path, { ...init, headers: closing(init?.headers) }),
       close: server.close,
     }

@@ -76,6 +76,9 @@ export class SandboxDirectory {
     evicted.count++
     evicted.recent = [...evicted.recent, { id, reason, at: new Date().toISOString() }].slice(-EVICTIONS_KEPT)
     await this.state.storage.put({ evicted })
+    const options = optionsFrom(this.env)
+    const why = reason === 'idle' ? `unused for ${options.sandboxIdleMs / 1000} s (--sandbox-idle)` : `the least recently used of ${options.maxSandboxes} (--max-sandboxes)`
+    options.log?.(`sandbox "${id}" evicted with its state: ${why}`)
   }
 
   async #trim(keep: string): Promise<void> {

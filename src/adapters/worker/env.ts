@@ -100,8 +100,10 @@ export function optionsFrom(env: WorkerEnv): WorkerOptions {
   }
 }
 
-/** The command line's request log line; workerd's standard output reaches its terminal. */
-const requestLog = (line: string) => console.log(`${new Date().toISOString().slice(11, 23)} ${line}`)
+/** Marks the app's log lines on workerd's standard output, for the command line to pick out. */
+export const LOG_MARK = '[fleet-sandbox] '
+/** The app's log (requests, evictions); a deployment's reaches `wrangler tail`. */
+const requestLog = (line: string) => console.log(LOG_MARK + line)
 
 /** The object of one sandbox id (`default` without one). */
 export const objectFor = (env: WorkerEnv, id: string): ObjectStub => env.SANDBOX.get(env.SANDBOX.idFromName(id))
