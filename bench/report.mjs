@@ -144,8 +144,26 @@ export function markdown(r) {
       '',
     )
   }
+  out.push(...engines(r.workerd ?? { skipped: 'not run' }))
   out.push(END)
   return out.join('\n')
+}
+
+/** Section 6: the workerd engine beside the Node server (bench/workerd.mjs). */
+function engines(w) {
+  if (w.skipped) return ['## 6. Engines: workerd beside Node', '', `Skipped: ${w.skipped}`, '']
+  const i = w.workerd.isolation
+  const row = (name, e) => [name, ms(e.healthMs), ms(e.firstPageMs), e.list.rps, ms(e.list.p50), ms(e.list.p99), e.list.non2xx || e.list.errors ? `${e.list.non2xx} non-2xx, ${e.list.errors} errors` : '']
+  return [
+    '## 6. Engines: workerd beside Node',
+    '',
+    `Default size, \`GET ${w.path}\` under the same load; workerd is \`fleet-sandbox --engine workerd\` (miniflare, one Durable Object per id, every write stored). Ratio workerd/Node: **${x(w.ratio)}**. workerd RSS: ${mb(w.workerd.rssMb)} MB after the load, ${mb(w.workerd.rssAfterIdsMb)} MB after ${i.count * 2} more ids.`,
+    '',
+    table(['engine', 'health 200 ms', 'first page 200 ms', 'req/s', 'p50 ms', 'p99 ms', 'notes'], [row('node', w.node), row('workerd', w.workerd)]),
+    '',
+    `New ids on workerd (\`GET /__sandbox/health\`): one at a time, first request (creates the object, seeds, stores) median ${ms(i.firstMs)} ms (slowest ${ms(i.firstMaxMs)}), warm ${ms(i.warmMs)} ms; ${i.count} new ids at once: all answered in ${ms(i.parallelWallMs)} ms, median ${ms(i.parallelMedianMs)} ms, slowest ${ms(i.parallelMaxMs)} ms.`,
+    '',
+  ]
 }
 
 const PREAMBLE = `# Benchmarks
@@ -155,7 +173,7 @@ sandbox under load beside a minimal Hono server (the ceiling), msw in-process, s
 isolation and the browser entry. \`npm run bench -- --quick\` is a smoke check of a few seconds a
 case (it prints, it does not write this file); \`--json\` prints machine-readable results;
 \`--root DIR\` measures another copy of the project (a build with a proposed change) with the same
-harness; \`--only start,http,msw,browser\` runs some sections. A full run takes about five minutes
+harness; \`--only start,http,msw,browser,memory,workerd\` runs some sections. A full run takes about five minutes
 and rewrites the section between the two markers below; the rest of this file is kept.
 `
 

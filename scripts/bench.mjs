@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick] [--json] [--write] [--only start,http,msw,browser,memory] [--root DIR]
+// npm run bench [-- --quick] [--json] [--write] [--only start,http,msw,browser,memory,workerd] [--root DIR]
 // Everything on 127.0.0.1, bounded in time; every child process is stopped at the end.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -10,11 +10,12 @@ import { measureSize } from '../bench/http-cases.mjs'
 import { ROOT, runJson, stopAll, target } from '../bench/processes.mjs'
 import { markdown, targets, writeReport } from '../bench/report.mjs'
 import { measureDefaultStart } from '../bench/start.mjs'
+import { measureWorkerd } from '../bench/workerd.mjs'
 
 const { values: flags } = parseArgs({
   options: { quick: { type: 'boolean' }, json: { type: 'boolean' }, write: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' } },
 })
-const sections = new Set((flags.only ?? 'start,http,msw,browser,memory').split(','))
+const sections = new Set((flags.only ?? 'start,http,msw,browser,memory,workerd').split(','))
 const settings = flags.quick
   ? { connections: 50, seconds: 2, warmupSeconds: 0.5, serverWarmupSeconds: 2, defaultStarts: 1, isolated: 10, inProcessConcurrency: 10, browserRuns: 1, memory: { ids: 500, journals: 10, perJournal: 1000 } }
   : { connections: 50, seconds: 10, warmupSeconds: 2, serverWarmupSeconds: 6, defaultStarts: 3, isolated: 50, inProcessConcurrency: 10, browserRuns: 3, memory: { ids: 5000, journals: 50, perJournal: 1000 } }
@@ -49,6 +50,7 @@ const results = {
   inProcess: { skipped: 'not run (--only)' },
   memory: { skipped: 'not run (--only)' },
   browser: { entry: { skipped: 'not run (--only)' }, load: { skipped: 'not run (--only)' } },
+  workerd: { skipped: 'not run (--only)' },
 }
 
 try {
@@ -79,6 +81,13 @@ try {
     const bundle = await bundleEntry()
     results.browser.entry = bundle.skipped ? bundle : { bytes: bundle.bytes, gzipBytes: bundle.gzipBytes }
     results.browser.load = await measureBrowser(bundle, log, settings.browserRuns)
+  }
+  if (sections.has('workerd')) {
+    try {
+      results.workerd = await measureWorkerd({ settings, isolated: settings.isolated, log })
+    } catch (error) {
+      results.workerd = { skipped: error.message.slice(0, 400) }
+    }
   }
 } finally {
   clearTimeout(watchdog)

@@ -95,9 +95,8 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
       const created = (await otherPortal.post('/api/portal/support/tickets', { subject: 'a', body: 'b' })).body.data.id
       const ids = (await otherPortal.get('/api/portal/support/tickets?limit=50')).body.data.items.map((t: { id: string }) => t.id)
       expect(ids).toContain(created)
-      const world = await s.world()
       for (const [i, status] of (['open', 'pending', 'closed'] as const).entries()) {
-        await world.tables.tickets.insert({ id: `tkt_other_state_${i}`, clientId: 'cli_other', contactId: 'pct_other', subject: 's', body: 'b', status, createdAt: '2026-11-01T00:00:00.000Z' })
+        await s.insert('tickets', { id: `tkt_other_state_${i}`, clientId: 'cli_other', contactId: 'pct_other', subject: 's', body: 'b', status, createdAt: '2026-11-01T00:00:00.000Z' })
         ids.push(`tkt_other_state_${i}`)
       }
       const acmePortal = s.as(await portalSignIn(s, 'owner@acme.test'))

@@ -28,6 +28,8 @@ const flags = {
   'sandbox-idle': { type: 'string', env: 'SANDBOX_IDLE_SECONDS', help: 'drop an isolated (x-sandbox-id) sandbox unused this many seconds (default 1800)' },
   'cors-origin': { type: 'string', multiple: true, env: 'SANDBOX_CORS_ORIGIN', help: 'origin (besides loopback) whose pages may call /__sandbox; repeat it, or list them comma-separated' },
   'max-sandboxes': { type: 'string', env: 'SANDBOX_MAX_SANDBOXES', help: 'at most this many isolated sandboxes (default 200); a new x-sandbox-id past it evicts the least recently used one with its state (logged, listed in GET /__sandbox/sandboxes)' },
+  engine: { type: 'string', env: 'SANDBOX_ENGINE', help: 'node | workerd: the Hono server (default), or workerd through miniflare, a Durable Object per sandbox id (docs/engines.md)' },
+  persist: { type: 'string', env: 'SANDBOX_PERSIST', help: 'workerd: folder keeping every sandbox across restarts (default: a fresh temporary one)' },
   help: { type: 'boolean', short: 'h', env: '', help: 'show this help' },
   version: { type: 'boolean', env: '', help: 'print the version' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean; env: string; help: string }>
@@ -84,7 +86,7 @@ function int(name: string, value: string | undefined, min: number, max: number):
 }
 
 /** Flags win over environment variables; both are validated before anything starts. */
-export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): { options: ServerOptions & { state?: string; fixturesDir?: string }; quiet: boolean; help: boolean; version: boolean } {
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): { options: ServerOptions & { state?: string; fixturesDir?: string; engine: 'node' | 'workerd'; persist?: string }; quiet: boolean; help: boolean; version: boolean } {
   const { values } = (() => {
     try {
       return parseArgs({ args: argv, options: Object.fromEntries(Object.entries(flags).map(([k, f]) => [k, { type: f.type, multiple: 'multiple' in f, ...(short(f) ? { short: short(f) } : {}) }])) as never, strict: true, allowPositionals: false })
@@ -103,6 +105,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (size && !['small', 'medium', 'large'].includes(size)) fail(`--size: must be small, medium or large, got "${size}"`)
   const notifications = int('notifications', get('notifications'), 0, 1_000_000)
   if (size && notifications !== undefined) fail('--size and --notifications: give one or the other')
+  const engine = get('engine') ?? 'node'
+  if (engine !== 'node' && engine !== 'workerd') fail(`--engine: must be node or workerd, got "${engine}"`)
+  if (get('persist') && engine !== 'workerd') fail('--persist: only with --engine workerd')
   const now = get('now')
   if (now && Number.isNaN(Date.parse(now))) fail(`--now: must be an ISO 8601 date-time, got "${now}"`)
   const token = get('control-token')
@@ -132,6 +137,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       maxSandboxes: int('max-sandboxes', get('max-sandboxes'), 1, 100_000) ?? 200,
       fixturesDir: get('fixtures'),
       corsOrigins: corsOrigins(get('cors-origin')),
+      engine,
+      persist: get('persist'),
     },
   }
 }
@@ -157,6 +164,10 @@ export async function main(argv: string[]): Promise<void> {
   const { options: { state: statePath, fixturesDir, ...options }, quiet, help, version } = parseOptions(argv)
   if (help) return void console.log(usage())
   if (version) return void console.log(packageVersion())
+  if (options.engine === 'workerd') {
+    const { runWorkerd } = await import('./workerd.js')
+    return runWorkerd({ ...options, state: statePath, fixtures: fixturesDir ? readFixturesDir(fixturesDir) : undefined }, quiet, { password: fixtures.DEMO_PASSWORD, emails: fixtures.users.map((u) => u.email), apiToken: fixtures.apiTokens[0].token })
+  }
   const say = quiet ? () => undefined : (line: string) => console.log(line)
   const log = quiet ? undefined : (line: string) => console.log(`${new Date().toISOString().slice(11, 23)} ${line}`)
   // Everything that can be refused is checked before the server starts.

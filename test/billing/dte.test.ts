@@ -50,10 +50,8 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
     expect(noTaxId.status).toBe(422)
     expect(noTaxId.body.message).toBe(`receiver.taxId: invoice ${acme.draftWithoutTaxId} has no receiver tax id (RUT); a DTE needs one`)
 
-    // No route writes a line of 0 pesos: set one up in this sandbox's world.
-    const world = await s.world()
-    const base = world.tables.invoices.get(acme.noDte)!
-    await world.tables.invoices.insert({ ...structuredClone({ ...base }), id: 'inv_acme_zero', sequence: 99, lines: [{ description: 'Bonificación', quantity: 1, unitPrice: 0 }] })
+    // No route writes a line of 0 pesos: set one up in this sandbox.
+    await s.insert('invoices', (snapshot) => ({ ...snapshot.invoices.find((i: { id: string }) => i.id === acme.noDte), id: 'inv_acme_zero', sequence: 99, lines: [{ description: 'Bonificación', quantity: 1, unitPrice: 0 }] }))
     const zero = await s.post(inv('inv_acme_zero', 'emit-dte'))
     expect(zero.status).toBe(422)
     expect(zero.body.message).toBe('lines.0.unitPrice: must be positive for a DTE (is 0)')

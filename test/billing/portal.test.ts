@@ -154,8 +154,7 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
 
     it("answers 403 for another client's ticket and for a contact without the support role", async () => {
       const s = rt.fresh('portal-ticket-tenant', ADMIN_TOKEN)
-      const world = await s.world()
-      await world.tables.tickets.insert({ id: 'tkt_other_1', clientId: 'cli_other', contactId: 'pct_other', subject: 'x', body: 'y', status: 'open', createdAt: '2026-11-01T00:00:00.000Z' })
+      await s.insert('tickets', { id: 'tkt_other_1', clientId: 'cli_other', contactId: 'pct_other', subject: 'x', body: 'y', status: 'open', createdAt: '2026-11-01T00:00:00.000Z' })
       const owner = s.as(await portalSignIn(s, 'owner@acme.test'))
       expect((await owner.get(`${TICKETS}/tkt_other_1`)).status).toBe(403)
       expect((await owner.get(TICKETS)).body.data.items.some((t: { id: string }) => t.id === 'tkt_other_1')).toBe(false)

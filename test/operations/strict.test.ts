@@ -39,7 +39,7 @@ describe.each(runtimes)('--strict through $name', (runtime) => {
   it('still deletes a layer, and the OpenAPI document omits every assumed route', async () => {
     const admin = await rt.isolated()
     // Without the assumed list, take an id from the seed: isolated sandboxes share it.
-    const layer = (await rt.app.ready()).world.tables.layers.all().find((l) => l.clientId === 'cli_acme')!
+    const layer = (await admin.control.get('/snapshot')).body.layers.find((l: { clientId: string }) => l.clientId === 'cli_acme')
     expect((await admin.send('DELETE', `/api/layers/${layer.id}`)).status).toBe(200)
     const doc = await (await rt.fetch('/__sandbox/openapi.json')).json()
     expect(doc['x-sandbox-strict']).toBe(true)

@@ -64,6 +64,9 @@ export async function signIn(rt: Fetcher, email = 'admin@fleet.test', headers: H
   return res.headers.get('set-auth-token')!
 }
 
+/** A record as a snapshot holds it. */
+type Row = { id: string; [field: string]: unknown }
+
 export interface ClientOptions {
   /** The `x-sandbox-id` every request carries; none means the default sandbox. */
   sandbox?: string
@@ -120,10 +123,17 @@ export function client(rt: Fetcher, options: ClientOptions = {}) {
     },
     /** The outbox entries of this sandbox, e.g. `outbox('kind=magic-link')`. */
     outbox: async (query = '') => (await self.control.get(`/outbox${query ? `?${query}` : ''}`)).body.outbox,
-    /** The seeded world of this sandbox, for states no route creates (a line of 0 pesos). */
-    world: async () => {
-      if (!rt.app) throw new Error('world() needs a runtime started by the harness')
-      return (await rt.app.sandboxes.get(sandbox)).world
+    /**
+     * Puts a record no route creates (a line of 0 pesos) through the control API: the snapshot,
+     * the row added (or replacing the one with its id), restored. The front door, so it holds on
+     * every runtime, workerd included.
+     */
+    async insert(collection: string, make: Row | ((snapshot: Record<string, any>) => Row)) {
+      const snapshot = (await self.control.get('/snapshot')).body
+      const row = typeof make === 'function' ? make(snapshot) : make
+      snapshot[collection] = [...snapshot[collection].filter((r: { id: string }) => r.id !== row.id), row]
+      const res = await self.control.put('/snapshot', snapshot)
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
     },
   }
   return self

@@ -3,6 +3,8 @@ import type { SandboxApp } from '../../src/core/app/app.js'
 import { type AppOptions, createSandboxApp } from '../../src/sandbox-app.js'
 import { createHandlers } from '../../src/adapters/msw/handlers.js'
 import { startServer } from '../../src/adapters/server/index.js'
+import { startWorkerd } from '../../src/cli/workerd.js'
+import { TEST_WORKER_BUNDLE } from './worker-bundle.js'
 
 /** A running sandbox behind one runtime; `fetch` takes a path such as `/api/notifications`. */
 export interface Running {
@@ -41,5 +43,37 @@ const mswNode: Runtime = {
   },
 }
 
+/**
+ * workerd through miniflare (`--engine workerd`): each sandbox id is a Durable Object, each
+ * answer leaves after its writes reach the object's storage. The served app runs inside
+ * workerd: `app` here is one built with the same options, for its route table and options
+ * only; its sandboxes are not the served ones, so reaching them throws.
+ */
+const workerd: Runtime = {
+  name: 'workerd',
+  async start(options) {
+    const server = await startWorkerd({ ...defaults, ...options, script: TEST_WORKER_BUNDLE, port: 0, host: '127.0.0.1' })
+    const elsewhere = () => {
+      throw new Error('workerd serves its sandboxes in its own process: reach them through HTTP (the control API)')
+    }
+    const app = Object.create(createSandboxApp({ ...defaults, ...options }), { sandboxes: { get: elsewhere }, ready: { value: elsewhere } }) as SandboxApp
+    return {
+      app,
+      fetch: (path, init) => fetch(server.url + path, { ...init, headers: closing(init?.headers) }),
+      close: server.close,
+    }
+  },
+}
+
+/**
+ * One connection per request: under load a kept-alive connection that workerd had just closed
+ * was now and then reused (ECONNRESET, "fetch failed").
+ */
+function closing(headers: HeadersInit | undefined): Headers {
+  const all = new Headers(headers)
+  all.set('connection', 'close')
+  return all
+}
+
 /** Every behaviour suite runs once per runtime, so the runtimes cannot drift apart. */
-export const runtimes: Runtime[] = [hono, mswNode]
+export const runtimes: Runtime[] = [hono, mswNode, workerd]

@@ -163,21 +163,21 @@ export const agentToken = defineRoute({
 export const listSandboxes = defineRoute({
   id: 'sandboxListSandboxes', method: 'GET', path: '/__sandbox/sandboxes', tag, auth: control,
   summary: 'Isolated sandboxes alive (x-sandbox-id), least recently used first; the idle time and the cap (--max-sandboxes) that evict them, and the evictions so far',
-  handler: (ctx) => ok(sandboxesReply(ctx.sandbox.registry)),
+  handler: async (ctx) => ok(await sandboxesReply(ctx.sandbox.registry)),
 })
 
-const sandboxesReply = (registry: SandboxRegistry) => ({ idleMs: registry.idleMs, maxSandboxes: registry.maxSandboxes, sandboxes: registry.list(), evicted: registry.evicted() })
+const sandboxesReply = async (registry: SandboxRegistry) => ({ idleMs: registry.idleMs, maxSandboxes: registry.maxSandboxes, sandboxes: await registry.list(), evicted: await registry.evicted() })
 
 /** Extension: an e2e worker drops its sandbox when done instead of waiting for idle eviction. */
 export const dropSandbox = defineRoute({
   id: 'sandboxDropSandbox', method: 'DELETE', path: '/__sandbox/sandboxes/:id', tag, auth: control,
   summary: 'Drop an isolated sandbox and its state; the next request with its id starts fresh',
   params: z.object({ id: z.string().regex(/^[\w.:-]{1,128}$/, 'must be 1 to 128 letters, digits, ".", ":", "_" or "-"') }),
-  handler(ctx) {
+  async handler(ctx) {
     const { id } = ctx.params
     if (id === 'default') throw badRequest('id: the default sandbox cannot be dropped; use POST /__sandbox/reset')
-    if (!ctx.sandbox.registry.drop(id)) throw notFound(`id: no isolated sandbox ${id}`)
-    return ok(sandboxesReply(ctx.sandbox.registry))
+    if (!(await ctx.sandbox.registry.drop(id))) throw notFound(`id: no isolated sandbox ${id}`)
+    return ok(await sandboxesReply(ctx.sandbox.registry))
   },
 })
 

@@ -83,6 +83,8 @@ export class NotificationIndex {
   #clients = new Map<string, ClientIndex>()
   /** What this index may change in place; the rest is shared with a fork and copied first. */
   #mine = new Set<object>([this.#byId, this.#clients])
+  /** Told of every added or replaced entry (the Durable Object's storage follows it). */
+  onChange?: (e: NotificationEntry) => void
 
   static from(entries: Iterable<NotificationEntry>): NotificationIndex {
     const index = new NotificationIndex()
@@ -139,6 +141,7 @@ export class NotificationIndex {
     insertSorted(this.#ownBucket(ci, e.n.type, e.n.status), e)
     insertSorted(this.#ownAsset(ci, e.n.asset._id), e)
     if (e.n.status === UNREVIEWED) ci.unreviewed++
+    this.onChange?.(e)
   }
 
   /** Replaces a notification's record; its time never changes, so positions hold. */
@@ -155,6 +158,7 @@ export class NotificationIndex {
       insertSorted(this.#ownBucket(ci, next.n.type, next.n.status), next)
     }
     ci.unreviewed += Number(next.n.status === UNREVIEWED) - Number(prev.n.status === UNREVIEWED)
+    this.onChange?.(next)
   }
 
   query(clientId: string, q: NotificationQuery): { items: NotificationEntry[]; total: number } {

@@ -39,13 +39,25 @@ export interface SandboxConfig {
   fixtures?: FixtureRows
 }
 
-/** What a sandbox's control routes may see of the sandboxes beside it. */
+/** What a sandbox's control routes may see of the sandboxes beside it (async where they live in other objects). */
 export interface SandboxRegistry {
   readonly idleMs: number
   readonly maxSandboxes: number
-  list(): { id: string; createdAt: string; lastUsedAt: string; idleMs: number }[]
-  drop(id: string): boolean
-  evicted(): { count: number; recent: { id: string; reason: 'idle' | 'capacity'; at: string }[] }
+  list(): SandboxInfo[] | Promise<SandboxInfo[]>
+  drop(id: string): boolean | Promise<boolean>
+  evicted(): Evictions | Promise<Evictions>
+}
+
+export interface SandboxInfo {
+  id: string
+  createdAt: string
+  lastUsedAt: string
+  idleMs: number
+}
+
+export interface Evictions {
+  count: number
+  recent: { id: string; reason: 'idle' | 'capacity'; at: string }[]
 }
 
 const standalone: SandboxRegistry = { idleMs: 0, maxSandboxes: 0, list: () => [], drop: () => false, evicted: () => ({ count: 0, recent: [] }) }

@@ -16,6 +16,11 @@ export interface SandboxesOptions extends SandboxConfig {
   maxSandboxes?: number
   /** Where an eviction is told (one line each); the app's request log. */
   log?: (line: string) => void
+  /**
+   * Serve this one sandbox, named so, whatever a request selects (a Durable Object holds one
+   * sandbox; the Worker in front of it routes by `x-sandbox-id`). The id is still validated.
+   */
+  only?: string
 }
 
 export const SANDBOX_ID_HEADER = 'x-sandbox-id'
@@ -80,7 +85,7 @@ export class Sandboxes implements SandboxRegistry {
     private readonly realNow: () => number = Date.now,
   ) {
     this.shared = { scenarios: new ScenarioRegistry(options.scenarioDefinitions), worlds: new SeededWorlds(options.accounts), pages: new PageCache() }
-    this.default = Sandbox.create('default', options, this.shared).then((s) => ((s.registry = this), s))
+    this.default = Sandbox.create(options.only ?? 'default', options, this.shared).then((s) => ((s.registry = this), s))
   }
 
   get idleMs(): number {
@@ -99,7 +104,7 @@ export class Sandboxes implements SandboxRegistry {
   /** The sandbox for `id`; call `release` with it once the request is answered. */
   async acquire(id: string | undefined): Promise<Sandbox> {
     this.#sweep()
-    if (id === undefined || id === '' || id === 'default') return this.default
+    if (id === undefined || id === '' || id === 'default' || this.options.only !== undefined) return this.default
     const now = this.realNow()
     let entry = this.#isolated.get(id)
     if (entry) this.#isolated.delete(id)

@@ -13,6 +13,8 @@ export class Table<S extends z.ZodType<Row>> {
   #byId = new Map<string, z.infer<S>>()
   /** Set while loading rows that already passed this schema (a fork of the seeded world). */
   #trusted = false
+  /** Told of every insert, update and removal (the Durable Object's storage follows it). */
+  onChange?: (id: string, row: z.infer<S> | undefined, inserted: boolean) => void
 
   constructor(
     readonly name: string,
@@ -43,6 +45,7 @@ export class Table<S extends z.ZodType<Row>> {
   async insert(values: z.input<S>): Promise<z.infer<S>> {
     const row = (await this.collection.create(values as never)) as z.infer<S>
     this.#byId.set(String(row.id), row)
+    this.onChange?.(String(row.id), row, true)
     return row
   }
 
@@ -51,6 +54,7 @@ export class Table<S extends z.ZodType<Row>> {
     if (!current) return undefined
     const next = (await this.collection.update(current as never, { data: change as never })) as z.infer<S>
     this.#byId.set(String(id), next)
+    this.onChange?.(String(id), next, false)
     return next
   }
 
@@ -59,6 +63,7 @@ export class Table<S extends z.ZodType<Row>> {
     if (!current) return undefined
     this.collection.delete(current as never)
     this.#byId.delete(String(id))
+    this.onChange?.(String(id), undefined, false)
     return current
   }
 

@@ -1,0 +1,174 @@
+import type { Hono } from 'hono'
+import type { SandboxApp } from '../../core/app/app.js'
+import type { Evictions, Sandbox, SandboxInfo, SandboxRegistry } from '../../core/sandbox/sandbox.js'
+import { createSandboxApp } from '../../sandbox-app.js'
+import { createHonoApp } from '../server/app.js'
+import { INTERNAL_HEADER, OBJECT_HEADER, type ObjectState, type WorkerEnv, type WorkerOptions, call, directoryOf, optionsFrom } from './env.js'
+import { type Meta, StoredSandbox } from './storage.js'
+
+interface Live {
+  app: SandboxApp
+  sandbox: Sandbox
+  stored: StoredSandbox
+  hono: Hono
+  inflight: number
+  lastUsed: number
+}
+
+/** What the directory asks of an object, without waking its sandbox. */
+export interface ObjectInfo {
+  gone?: boolean
+  lastUsed: number
+  inflight: number
+}
+
+/**
+ * The Durable Object of one sandbox id: the same SandboxApp, route table and pipeline as the
+ * Node server, serving the one sandbox the Worker routed here. Its state lives in the object's
+ * storage (StoredSandbox), written before each answer leaves, and reloaded after an eviction.
+ */
+export class SandboxObject {
+  #live: Promise<Live> | undefined
+  /** The started sandbox; unset while it starts (the directory may ask about it meanwhile). */
+  #ready: Live | undefined
+  readonly #options: WorkerOptions
+
+  constructor(
+    private readonly state: ObjectState,
+    private readonly env: WorkerEnv,
+  ) {
+    this.#options = optionsFrom(env)
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    if (request.headers.has(INTERNAL_HEADER)) {
+      return this.#internal(request).catch((error: Error & { status?: number }) => new Response(error.message, { status: error.status ?? 500 }))
+    }
+    const id = request.headers.get(OBJECT_HEADER) ?? 'default'
+    await this.#expireIfIdle(id)
+    const live = await this.#open(id)
+    live.inflight++
+    live.lastUsed = Date.now()
+    try {
+      const forwarded = new Request(request)
+      forwarded.headers.delete(OBJECT_HEADER)
+      // createHonoApp reads the caller's address where Node puts it; here Cloudflare's header has it.
+      const address = request.headers.get('cf-connecting-ip') ?? undefined
+      const response = await live.hono.fetch(forwarded, { incoming: { socket: { remoteAddress: address } } })
+      // Storage gets this request's changes now; the output gate holds the answer until it has them.
+      live.stored.flush().catch((error) => console.error('fleet-sandbox: storing failed', error))
+      return response
+    } finally {
+      live.inflight--
+      live.lastUsed = Date.now()
+    }
+  }
+
+  /** Idle past `sandboxIdleMs`: an isolated sandbox drops itself, as the Node server's sweep does. */
+  async alarm(): Promise<void> {
+    const meta = await this.state.storage.get<Meta>('meta')
+    if (!meta || meta.id === 'default') return
+    const info = await this.#info()
+    const due = info.lastUsed + this.#options.sandboxIdleMs
+    if (info.inflight > 0 || due > Date.now()) return this.state.storage.setAlarm(Math.max(due, Date.now() + 1000))
+    await call(directoryOf(this.env), '/forget', { id: meta.id, reason: 'idle' })
+    await this.#drop()
+  }
+
+  /** Idle past `sandboxIdleMs` though the alarm has not run yet: the id starts fresh, as on Node. */
+  async #expireIfIdle(id: string): Promise<void> {
+    if (id === 'default') return
+    const info = await this.#info()
+    if (info.gone || info.inflight > 0 || Date.now() - info.lastUsed < this.#options.sandboxIdleMs) return
+    await call(directoryOf(this.env), '/forget', { id, reason: 'idle' })
+    await this.#drop()
+  }
+
+  #open(id: string): Promise<Live> {
+    this.#live ??= this.#start(id).then(
+      (live) => (this.#ready = live),
+      (error) => {
+        this.#live = undefined
+        throw error
+      },
+    )
+    return this.#live
+  }
+
+  async #start(id: string): Promise<Live> {
+    const storage = this.state.storage
+    const meta = await storage.get<Meta>('meta')
+    // Every object of a deployment seeds relative to one instant, so ids read in one sandbox
+    // mean the same records in another: fixed by --now, else stored once by the directory.
+    let seededAt = meta?.seededAt ?? (this.#options.now ? Date.parse(this.#options.now) : undefined)
+    if (!meta) seededAt = (await call<{ seededAt: number }>(directoryOf(this.env), '/hello', { id, seededAt })).seededAt
+    const app = createSandboxApp({ ...this.#options, only: id, seededAt })
+    const sandbox = await app.ready()
+    sandbox.registry = new Directory(this.env, this.#options.sandboxIdleMs, this.#options.maxSandboxes)
+    const stored = await StoredSandbox.open(storage, sandbox, { id, seededAt: seededAt!, createdAt: meta?.createdAt ?? Date.now() })
+    if (id !== 'default') await storage.setAlarm(Date.now() + this.#options.sandboxIdleMs)
+    return { app, sandbox, stored, hono: createHonoApp(app) as unknown as Hono, inflight: 0, lastUsed: Date.now() }
+  }
+
+  async #info(): Promise<ObjectInfo> {
+    if (this.#ready) return { lastUsed: this.#ready.lastUsed, inflight: this.#ready.inflight }
+    if (this.#live) return { lastUsed: Date.now(), inflight: 1 }
+    const meta = await this.state.storage.get<Meta>('meta')
+    if (!meta) return { gone: true, lastUsed: 0, inflight: 0 }
+    const used = await this.state.storage.get<string>('k:used')
+    return { lastUsed: used ? Number(JSON.parse(used)) : meta.createdAt, inflight: 0 }
+  }
+
+  async #drop(): Promise<void> {
+    // A request still running on it finishes, but writes nothing back.
+    if (this.#ready) this.#ready.stored.dropped = true
+    this.#live = this.#ready = undefined
+    await this.state.storage.deleteAlarm()
+    await this.state.storage.deleteAll()
+  }
+
+  /** Calls from the directory and the command line (`INTERNAL_HEADER`; never from outside). */
+  async #internal(request: Request): Promise<Response> {
+    const path = new URL(request.url).pathname
+    const body = request.method === 'POST' ? await request.json() : undefined
+    if (path === '/info') return Response.json(await this.#info())
+    if (path === '/drop') {
+      await this.#drop()
+      return Response.json({ ok: true })
+    }
+    // The command line: the banner, --state and --fixtures, on the default sandbox.
+    const live = await this.#open('default')
+    if (path === '/banner') {
+      const s = live.sandbox
+      return Response.json({ seed: s.seed, now: s.iso(), notifications: s.world.notifications.size, scenarios: s.active.map((a) => a.name) })
+    }
+    if (path === '/snapshot') return Response.json(live.sandbox.snapshot())
+    if (path === '/restore') {
+      await live.sandbox.restore(body)
+      await live.stored.flush()
+      return Response.json({ ok: true })
+    }
+    return new Response('no such call', { status: 404 })
+  }
+}
+
+/** The sandboxes of every object, as the directory object keeps them. */
+class Directory implements SandboxRegistry {
+  constructor(
+    private readonly env: WorkerEnv,
+    readonly idleMs: number,
+    readonly maxSandboxes: number,
+  ) {}
+
+  evicted(): Promise<Evictions> {
+    return call<Evictions>(directoryOf(this.env), '/evicted')
+  }
+
+  list(): Promise<SandboxInfo[]> {
+    return call<SandboxInfo[]>(directoryOf(this.env), '/list')
+  }
+
+  async drop(id: string): Promise<boolean> {
+    return (await call<{ dropped: boolean }>(directoryOf(this.env), '/drop', { id })).dropped
+  }
+}

@@ -1,0 +1,102 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parseOptions } from '../../src/cli/cli.js'
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+function start(args: string[]): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, ['bin/fleet-sandbox.js', '--engine', 'workerd', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout!.on('data', (d) => (out += d))
+  child.stderr!.on('data', (d) => (out += d))
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (out.includes('listening on')) {
+        clearInterval(timer)
+        resolve({ child, output: () => out })
+      }
+    }, 20)
+    child.once('exit', (code) => {
+      clearInterval(timer)
+      reject(new Error(`exited ${code}: ${out}`))
+    })
+  })
+}
+
+const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => new Promise<number | null>((resolve) => {
+  child.once('exit', (code) => resolve(code))
+  child.kill(signal)
+})
+
+describe('--engine', () => {
+  it('is node by default, workerd on request (flag or SANDBOX_ENGINE), nothing else', () => {
+    expect(parseOptions([], {}).options.engine).toBe('node')
+    expect(parseOptions([], { SANDBOX_ENGINE: 'workerd' }).options.engine).toBe('workerd')
+    expect(parseOptions(['--engine', 'workerd', '--persist', 'dir'], {}).options).toMatchObject({ engine: 'workerd', persist: 'dir' })
+    expect(() => parseOptions(['--engine', 'deno'], {})).toThrow('--engine: must be node or workerd, got "deno"')
+    expect(() => parseOptions(['--persist', 'dir'], {})).toThrow('--persist: only with --engine workerd')
+  })
+})
+
+describe.skipIf(!existsSync('dist/worker.mjs') || !existsSync('dist/fleet-sandbox.mjs'))('fleet-sandbox --engine workerd (built)', () => {
+  it('prints the same banner, serves each id from its object, logs requests, stops cleanly on SIGTERM and SIGINT', async () => {
+    const port = await freePort()
+    const { child, output } = await start(['--port', String(port), '--seed', '5', '--now', '2026-11-22T12:00:00Z', '--size', 'small'])
+    expect(output()).toContain(`listening on http://127.0.0.1:${port}`)
+    expect(output()).toContain('seed 5, clock 2026-11-22T12:00:00')
+    expect(output()).toContain('admin@fleet.test')
+    const health = await (await fetch(`http://127.0.0.1:${port}/__sandbox/health`, { headers: { 'x-sandbox-id': 'cli-1' } })).json()
+    expect(health).toMatchObject({ status: 'ok', seed: 5, scenarios: [], sandbox: 'cli-1' })
+    await fetch(`http://127.0.0.1:${port}/api/notifications`)
+    await expect.poll(output, { timeout: 10_000 }).toMatch(/GET \/api\/notifications 401/)
+    expect(await stop(child)).toBe(0)
+    expect(output()).toContain('fleet-sandbox stopped (SIGTERM)')
+    const again = await start(['--port', String(port)])
+    expect(await stop(again.child, 'SIGINT')).toBe(0)
+  })
+
+  it('keeps sandboxes in --persist across restarts, and --state as the Node engine does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-cli-workerd-'))
+    try {
+      const port = await freePort()
+      const args = ['--port', String(port), '--size', 'small', '--persist', join(dir, 'objects'), '--state', join(dir, 'state.json')]
+      const first = await start(args)
+      const base = `http://127.0.0.1:${port}`
+      const set = (id: string, at: string) => fetch(`${base}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sandbox-id': id }, body: JSON.stringify({ set: at, freeze: true }) })
+      expect((await set('default', '2030-01-01T00:00:00Z')).status).toBe(200)
+      expect((await set('kept', '2031-01-01T00:00:00Z')).status).toBe(200)
+      expect(await stop(first.child)).toBe(0)
+      expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).clock.now).toBe('2030-01-01T00:00:00.000Z')
+      const second = await start(args)
+      expect((await (await fetch(`${base}/__sandbox/clock`)).json()).now).toBe('2030-01-01T00:00:00.000Z')
+      expect((await (await fetch(`${base}/__sandbox/clock`, { headers: { 'x-sandbox-id': 'kept' } })).json()).now).toBe('2031-01-01T00:00:00.000Z')
+      await stop(second.child)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('exits 1 naming a port in use', async () => {
+    const blocker = createServer().listen(0, '127.0.0.1')
+    await new Promise((resolve) => blocker.once('listening', resolve))
+    const port = (blocker.address() as { port: number }).port
+    const child = spawn(process.execPath, ['bin/fleet-sandbox.js', '--engine', 'workerd', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let err = ''
+    child.stderr.on('data', (d) => (err += d))
+    const code = await new Promise((resolve) => child.once('exit', resolve))
+    blocker.close()
+    expect(code).toBe(1)
+    expect(err).toContain(`--port ${port}: the port is in use`)
+  })
+})
