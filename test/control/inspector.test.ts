@@ -10,6 +10,8 @@ const harValidator = require('har-validator') as { har(data: unknown): Promise<u
 
 interface Sse {
   events: { event: string; data: any }[]
+  /** Resolves on the stream's first comment: the sandbox now sends to it. */
+  connected: Promise<void>
   close(): void
 }
 
@@ -23,6 +25,8 @@ async function listen(rt: Running, headers: Record<string, string>): Promise<Sse
   const reader = res.body!.getReader()
   const decoder = new TextDecoder()
   let buffer = ''
+  let onConnected!: () => void
+  const connected = new Promise<void>((resolve) => (onConnected = resolve))
   void (async () => {
     for (;;) {
       const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }))
@@ -32,6 +36,7 @@ async function listen(rt: Running, headers: Record<string, string>): Promise<Sse
       while ((at = buffer.indexOf('\n\n')) !== -1) {
         const frame = buffer.slice(0, at)
         buffer = buffer.slice(at + 2)
+        if (/^: connected/m.test(frame)) onConnected()
         const event = /^event: (.*)$/m.exec(frame)?.[1]
         const data = /^data: (.*)$/m.exec(frame)?.[1]
         if (event && data) events.push({ event, data: JSON.parse(data) })
@@ -39,7 +44,7 @@ async function listen(rt: Running, headers: Record<string, string>): Promise<Sse
     }
   })()
   // Over HTTP the server sees the socket close; in process (msw/node) the request's signal.
-  return { events, close: () => abort.abort() }
+  return { events, connected, close: () => abort.abort() }
 }
 
 describe.each(runtimes)('inspector routes through $name', (runtime) => {
@@ -51,7 +56,10 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
       const res = await rt.fetch(`/__sandbox${path}`, { headers })
       return { status: res.status, headers: res.headers, body: await res.json() }
     }
-    return { id: headers['x-sandbox-id'], headers, get, sandbox: () => rt.app.sandboxes.get(headers['x-sandbox-id']) }
+    // workerd keeps its sandboxes in its own process: what only the sandbox object shows
+    // (listener counts, the journal's byte total) is checked in the other two runtimes.
+    const inProcess = runtime.name !== 'workerd'
+    return { id: headers['x-sandbox-id'], headers, get, sandbox: async () => (inProcess ? rt.app.sandboxes.get(headers['x-sandbox-id']) : undefined) }
   }
 
   it('GET /requests/{id}: the entry with request and response headers and bodies', async () => {
@@ -119,7 +127,8 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
     const w = world()
     const sandbox = await w.sandbox()
     const sse = await listen(rt, w.headers)
-    await vi.waitFor(() => expect(sandbox.events.size).toBe(1))
+    await sse.connected
+    if (sandbox) await vi.waitFor(() => expect(sandbox.events.size).toBe(1))
     await rt.fetch('/api/auth/password-reset/request', json({ email: 'viewer@fleet.test' }, w.headers))
     await rt.fetch('/__sandbox/scenarios', { ...json({ active: ['slow'] }, w.headers), method: 'PUT' })
     await rt.fetch('/__sandbox/clock', json({ advanceBy: '1d' }, w.headers))
@@ -132,24 +141,26 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
     // Another world's traffic is not this stream's.
     await rt.fetch('/api/notifications', { headers: { 'x-sandbox-id': 'insp-elsewhere' } })
     sse.close()
-    await vi.waitFor(() => expect(sandbox.events.size).toBe(0))
+    if (sandbox) await vi.waitFor(() => expect(sandbox.events.size).toBe(0))
     expect(sse.events).toHaveLength(4)
 
     // Many clients come and go: none stays behind.
     const many = await Promise.all(Array.from({ length: 20 }, () => listen(rt, w.headers)))
-    await vi.waitFor(() => expect(sandbox.events.size).toBe(20))
+    await Promise.all(many.map((s) => s.connected))
+    if (sandbox) await vi.waitFor(() => expect(sandbox.events.size).toBe(20))
     for (const s of many) s.close()
-    await vi.waitFor(() => expect(sandbox.events.size).toBe(0))
+    if (sandbox) await vi.waitFor(() => expect(sandbox.events.size).toBe(0))
   })
 
   it('GET /events: the stream ends when its sandbox is dropped', async () => {
     const w = world()
     const sandbox = await w.sandbox()
     const res = await rt.fetch('/__sandbox/events', { headers: w.headers })
-    await vi.waitFor(() => expect(sandbox.events.size).toBe(1))
+    if (sandbox) await vi.waitFor(() => expect(sandbox.events.size).toBe(1))
+    else await rt.fetch('/__sandbox/health', { headers: w.headers })
     expect((await rt.fetch(`/__sandbox/sandboxes/${w.id}`, { method: 'DELETE' })).status).toBe(200)
     expect(await res.text()).toContain(': connected')
-    expect(sandbox.events.size).toBe(0)
+    if (sandbox) expect(sandbox.events.size).toBe(0)
   })
 
   it('GET /collections and /collections/{name}: counts and pages of records', async () => {
@@ -186,8 +197,8 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
     for (let round = 0; round < 150; round++) {
       await Promise.all(Array.from({ length: 8 }, (_, i) => rt.fetch(`/api/notifications${query}&n=${round}-${i}`, { headers: w.headers })))
     }
-    expect(sandbox.journal.size).toBe(1000)
-    expect(sandbox.journal.bytes).toBeLessThanOrEqual(8 * 1_048_576)
+    expect((await w.get('/requests')).body.requests).toHaveLength(1000)
+    if (sandbox) expect(sandbox.journal.bytes).toBeLessThanOrEqual(8 * 1_048_576)
     const last = (await w.get('/requests')).body.requests.at(-1)
     expect(last.query.length).toBe(2048)
     // Bodies of 60 KB: the byte bound drops the oldest long before the entry bound.
@@ -195,9 +206,12 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
     for (let round = 0; round < 25; round++) {
       await Promise.all(Array.from({ length: 8 }, () => rt.fetch('/api/session-auth/sign-in/email', { method: 'POST', headers: { ...w.headers, 'content-type': 'application/json' }, body })))
     }
-    expect(sandbox.journal.bytes).toBeLessThanOrEqual(8 * 1_048_576)
-    expect(sandbox.journal.bytes).toBeGreaterThan(7 * 1_048_576)
-    expect(sandbox.journal.size).toBeLessThan(200)
-    expect(sandbox.journal.list().every((e) => e.path === '/api/session-auth/sign-in/email')).toBe(true)
+    const left = (await w.get('/requests')).body.requests as { path: string }[]
+    expect(left.length).toBeLessThan(200)
+    expect(left.every((e) => e.path === '/api/session-auth/sign-in/email')).toBe(true)
+    if (sandbox) {
+      expect(sandbox.journal.bytes).toBeLessThanOrEqual(8 * 1_048_576)
+      expect(sandbox.journal.bytes).toBeGreaterThan(7 * 1_048_576)
+    }
   })
 })

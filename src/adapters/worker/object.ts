@@ -121,7 +121,11 @@ export class SandboxObject {
 
   async #drop(): Promise<void> {
     // A request still running on it finishes, but writes nothing back.
-    if (this.#ready) this.#ready.stored.dropped = true
+    if (this.#ready) {
+      this.#ready.stored.dropped = true
+      // Its event streams end, as a dropped sandbox's do on the Node server.
+      this.#ready.sandbox.events.end()
+    }
     this.#live = this.#ready = undefined
     await this.state.storage.deleteAlarm()
     await this.state.storage.deleteAll()
