@@ -6,7 +6,10 @@ import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const HOST = '127.0.0.1'
-const CEILING = fileURLToPath(new URL('./ceiling.mjs', import.meta.url))
+const CEILINGS = {
+  hono: fileURLToPath(new URL('./ceiling.mjs', import.meta.url)),
+  bytes: fileURLToPath(new URL('./byte-ceiling.mjs', import.meta.url)),
+}
 
 /** The build under test: this checkout, or another copy of it (`--root`, for before/after figures). */
 export const target = { root: ROOT }
@@ -92,11 +95,14 @@ export async function startSandbox(args, { nodeArgs = [] } = {}) {
   return { child, pid: child.pid, url, port, since, healthMs, stop: () => stop(child) }
 }
 
-/** The ceiling: a minimal Hono server that answers `bodyFile` as a precomputed JSON page. */
-export async function startCeiling(bodyFile) {
+/**
+ * A ceiling that answers `bodyFile` as a precomputed JSON page: `hono`, a minimal Hono server,
+ * or `bytes`, the bytes over node:http with no routing at all.
+ */
+export async function startCeiling(bodyFile, kind = 'hono') {
   const port = await freePort()
   const since = performance.now()
-  const child = track(spawn(process.execPath, [CEILING, String(port), bodyFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }))
+  const child = track(spawn(process.execPath, [CEILINGS[kind], String(port), bodyFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }))
   const url = `http://${HOST}:${port}`
   await firstOk(`${url}/api/notifications`, since, { child })
   return { child, pid: child.pid, url, stop: () => stop(child) }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick] [--json] [--write] [--only start,http,msw,browser,memory] [--root DIR]
+// npm run bench [-- --quick] [--json] [--write] [--only start,http,varied,msw,browser,memory] [--root DIR]
 // Everything on 127.0.0.1, bounded in time; every child process is stopped at the end.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -55,7 +55,9 @@ try {
   if (sections.has('start')) results.start.default = await measureDefaultStart({ runs: settings.defaultStarts, settings, isolated: settings.isolated, log })
   if (sections.has('http')) {
     results.sizes.push(await measureSize({ label: '10k', args: ['--notifications', '10000'], settings, tmpDir, log }))
-    results.sizes.push(await measureSize({ label: '100k', args: ['--size', 'large'], settings, tmpDir, log }))
+    results.sizes.push(await measureSize({ label: '100k', args: ['--size', 'large'], settings, tmpDir, log, varied: true }))
+  } else if (sections.has('varied')) {
+    results.sizes.push(await measureSize({ label: '100k', args: ['--size', 'large'], settings, tmpDir, log, varied: true, classic: false }))
   }
   if (sections.has('msw')) {
     log('in-process: msw/node and getResponse at 100k')
