@@ -19,6 +19,8 @@ const cli = () => join(target.root, 'bin/fleet-sandbox.js')
 const children = new Set()
 
 export function stopAll() {
+  for (const child of groups) killGroup(child, 'SIGKILL')
+  groups.clear()
   for (const child of children) child.kill('SIGKILL')
   children.clear()
 }
@@ -93,6 +95,43 @@ export async function startSandbox(args, { nodeArgs = [] } = {}) {
   const url = `http://${HOST}:${port}`
   const healthMs = await firstOk(`${url}/__sandbox/health`, since, { child })
   return { child, pid: child.pid, url, port, since, healthMs, stop: () => stop(child) }
+}
+
+/**
+ * Starts the sandbox the way the README says, `npm start -- ARGS`, in `target.root` (npm, the
+ * freshness check of dist/ and the command line all count), and waits for the first 200 on
+ * /__sandbox/health. Its own process group, so that stopping it stops npm's child too.
+ */
+export async function startThroughNpm(args) {
+  const port = await freePort()
+  const since = performance.now()
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+  const child = track(spawn(npm, ['start', '--silent', '--', ...args, '--port', String(port), '--host', HOST, '--quiet'], { cwd: target.root, stdio: ['ignore', 'pipe', 'pipe'], detached: true }))
+  groups.add(child)
+  const url = `http://${HOST}:${port}`
+  const healthMs = await firstOk(`${url}/__sandbox/health`, since, { child, timeoutMs: 120_000 })
+  return { child, url, port, since, healthMs, stop: () => stopGroup(child) }
+}
+
+const groups = new Set()
+
+function stopGroup(child) {
+  groups.delete(child)
+  if (child.exitCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 3_000)
+    child.once('exit', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    killGroup(child, 'SIGTERM')
+  })
+}
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal)
+  } catch {}
 }
 
 /**

@@ -1,6 +1,6 @@
 // Profiles the server under the varied load (issue 13): `node --cpu-prof` on a 100k sandbox,
 // the same fixed-seed sequence as `npm run bench`, then the hottest functions by self and
-// inclusive time. Usage: node bench/profile.mjs [--writes 0.1] [--seconds 10] [--root DIR]
+// inclusive time under the load (samples of the start left out). Usage: node bench/profile.mjs [--writes 0.1] [--seconds 10] [--root DIR]
 //   [--heap] (also a heap snapshot after the load) [--out DIR] (keeps the .cpuprofile)
 import autocannon from 'autocannon'
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
@@ -18,6 +18,7 @@ const writeShare = Number(flags.writes ?? 0.1)
 const seconds = Number(flags.seconds ?? 10)
 const size = flags.notifications ? ['--notifications', flags.notifications] : ['--size', 'large']
 
+let loadFromMs = 0
 const sandbox = await startSandbox(size, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] })
 try {
   const { token } = await signIn(sandbox.url)
@@ -29,6 +30,8 @@ try {
     const r = next()
     return Object.assign(req, { method: r.method, path: r.path, headers: r.body ? json : headers, body: r.body })
   }
+  // Samples before the load (start, seeding) are left out of the summary.
+  loadFromMs = performance.now() - sandbox.since
   const cpu = cpuMs(sandbox.pid)
   const r = await autocannon({ url: sandbox.url, connections: 50, duration: seconds, requests: [{ setupRequest }] })
   const answered = r['2xx'] + r.non2xx
@@ -46,11 +49,13 @@ console.log(`profile: ${join(dir, file)}`)
 
 /** Self and inclusive time per function (name, file:line), as shares of the sampled time. */
 function summarize({ nodes, samples, timeDeltas }, top) {
+  let clock = 0
+  const during = samples.map((_, i) => (clock += timeDeltas[i] ?? 0) / 1000 >= loadFromMs)
   const byId = new Map(nodes.map((n) => [n.id, n]))
   const parent = new Map()
   for (const n of nodes) for (const c of n.children ?? []) parent.set(c, n.id)
   const selfTime = new Map()
-  samples.forEach((id, i) => selfTime.set(id, (selfTime.get(id) ?? 0) + (timeDeltas[i] ?? 0)))
+  samples.forEach((id, i) => during[i] && selfTime.set(id, (selfTime.get(id) ?? 0) + (timeDeltas[i] ?? 0)))
   const key = (n) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`
   const self = new Map()
   const total = new Map()

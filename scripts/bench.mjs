@@ -9,7 +9,7 @@ import { bundleEntry, measureBrowser } from '../bench/browser.mjs'
 import { measureSize } from '../bench/http-cases.mjs'
 import { ROOT, runJson, stopAll, target } from '../bench/processes.mjs'
 import { markdown, targets, writeReport } from '../bench/report.mjs'
-import { measureDefaultStart } from '../bench/start.mjs'
+import { measureDefaultStart, measureNpmStart } from '../bench/start.mjs'
 
 const { values: flags } = parseArgs({
   options: { quick: { type: 'boolean' }, json: { type: 'boolean' }, write: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' } },
@@ -52,7 +52,13 @@ const results = {
 }
 
 try {
-  if (sections.has('start')) results.start.default = await measureDefaultStart({ runs: settings.defaultStarts, settings, isolated: settings.isolated, log })
+  if (sections.has('start')) {
+    results.start.default = await measureDefaultStart({ runs: settings.defaultStarts, settings, isolated: settings.isolated, log })
+    results.start.npm = [
+      await measureNpmStart({ label: 'default', args: [], runs: settings.defaultStarts, log }),
+      await measureNpmStart({ label: '100k', args: ['--size', 'large'], runs: settings.defaultStarts, log }),
+    ]
+  }
   if (sections.has('http')) {
     results.sizes.push(await measureSize({ label: '10k', args: ['--notifications', '10000'], settings, tmpDir, log }))
     results.sizes.push(await measureSize({ label: '100k', args: ['--size', 'large'], settings, tmpDir, log, varied: true }))

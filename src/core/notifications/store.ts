@@ -20,13 +20,14 @@ export interface NotificationQuery {
 }
 
 /**
- * Sorted lists of one scope (a client, or one asset of a client), by slot: type code × 256 +
- * status code, with ANY on the side a list does not filter. Every scope keeps four lists per
+ * Sorted lists of one scope (a client, or one asset of a client), by slot: type code × 16 +
+ * status code, with ANY on the side a list does not filter (an array: indexing 100k records
+ * looks up eight lists each, and Map lookups were a third of the start at 100k). Every scope keeps four lists per
  * record: (type, status), (type, any), (any, status) and (any, any). A query takes the lists
  * of its filters whole, so counting is two binary searches per list and no record is tested
  * against a predicate (the varied load spent a fifth of its time in such a test, BENCHMARKS.md).
  */
-type Scope = Map<number, NotificationEntry[]>
+type Scope = (NotificationEntry[] | undefined)[]
 
 interface ClientIndex {
   scope: Scope
@@ -40,7 +41,11 @@ interface Codes {
   statuses: Map<string, number>
 }
 
-const ANY = 255
+/** Codes 0–14 name values; 15 is any. The spec has 7 types and 3 statuses. */
+const ANY = 15
+const SLOTS = 256
+const slot = (type: number, status: number) => type * 16 + status
+const newScope = (): Scope => new Array(SLOTS).fill(undefined)
 const UNREVIEWED = 'unreviewed'
 /** Below this offset a page is found by walking the merged lists; past it, by bisection. */
 const WALK = 256
@@ -167,11 +172,10 @@ export class NotificationIndex {
       for (const e of list) {
         const type = index.#code(index.#codes.types, e.n.type)
         const status = index.#code(index.#codes.statuses, e.n.status)
-        for (const scope of [ci.scope, index.#asset(ci, e.n.asset._id)]) {
-          index.#list(scope, type * 256 + status).push(e)
-          index.#list(scope, type * 256 + ANY).push(e)
-          index.#list(scope, ANY * 256 + status).push(e)
-          index.#list(scope, ANY * 256 + ANY).push(e)
+        const asset = index.#asset(ci, e.n.asset._id)
+        for (const at of [slot(type, status), slot(type, ANY), slot(ANY, status), slot(ANY, ANY)]) {
+          ;(ci.scope[at] ?? index.#list(ci.scope, at)).push(e)
+          ;(asset[at] ?? index.#list(asset, at)).push(e)
         }
         if (e.n.status === UNREVIEWED) ci.unreviewed++
       }
@@ -199,7 +203,7 @@ export class NotificationIndex {
   }
 
   entries(): NotificationEntry[] {
-    return [...this.#clients.values()].flatMap((ci) => ci.scope.get(ANY * 256 + ANY) ?? [])
+    return [...this.#clients.values()].flatMap((ci) => ci.scope[slot(ANY, ANY)] ?? [])
   }
 
   unreviewedCount(clientId: string): number {
@@ -234,7 +238,12 @@ export class NotificationIndex {
   query(clientId: string, q: NotificationQuery): { items: NotificationEntry[]; total: number } {
     const ci = this.#clients.get(clientId)
     if (!ci) return { items: [], total: 0 }
-    const scopes = q.assetIds?.length ? [...new Set(q.assetIds)].flatMap((a) => ci.assets.get(a) ?? []) : [ci.scope]
+    const scopes: Scope[] = []
+    if (!q.assetIds?.length) scopes.push(ci.scope)
+    else for (const a of new Set(q.assetIds)) {
+      const scope = ci.assets.get(a)
+      if (scope) scopes.push(scope)
+    }
     const types = this.#codesOf(this.#codes.types, q.types)
     const statuses = this.#codesOf(this.#codes.statuses, q.statuses)
     // Each list narrowed to the date range by binary search; empty ones dropped.
@@ -243,7 +252,7 @@ export class NotificationIndex {
     for (const scope of scopes) {
       for (const type of types) {
         for (const status of statuses) {
-          const list = scope.get(type * 256 + status)
+          const list = scope[slot(type, status)]
           if (!list) continue
           const at = firstAtOrBelow(list, q.to, false)
           const end = firstAtOrBelow(list, q.from, true)
@@ -275,7 +284,10 @@ export class NotificationIndex {
 
   #code(codes: Map<string, number>, value: string): number {
     let code = codes.get(value)
-    if (code === undefined) codes.set(value, (code = codes.size))
+    if (code === undefined) {
+      if (codes.size >= ANY) throw new Error(`notification index: more than ${ANY} distinct values (${value})`)
+      codes.set(value, (code = codes.size))
+    }
     return code
   }
 
@@ -283,7 +295,7 @@ export class NotificationIndex {
   #places(ci: ClientIndex, e: NotificationEntry): [Scope, number][] {
     const type = this.#code(this.#codes.types, e.n.type)
     const status = this.#code(this.#codes.statuses, e.n.status)
-    const slots = [type * 256 + status, type * 256 + ANY, ANY * 256 + status, ANY * 256 + ANY]
+    const slots = [slot(type, status), slot(type, ANY), slot(ANY, status), slot(ANY, ANY)]
     const asset = this.#ownAsset(ci, e.n.asset._id)
     return [...slots.map((s): [Scope, number] => [ci.scope, s]), ...slots.map((s): [Scope, number] => [asset, s])]
   }
@@ -293,7 +305,7 @@ export class NotificationIndex {
   #client(clientId: string): ClientIndex {
     let ci = this.#clients.get(clientId)
     if (!ci) {
-      this.#clients.set(clientId, (ci = { scope: new Map(), assets: new Map(), unreviewed: 0 }))
+      this.#clients.set(clientId, (ci = { scope: newScope(), assets: new Map(), unreviewed: 0 }))
       this.#mine.add(ci).add(ci.scope).add(ci.assets)
     }
     return ci
@@ -302,16 +314,16 @@ export class NotificationIndex {
   #asset(ci: ClientIndex, assetId: string): Scope {
     let scope = ci.assets.get(assetId)
     if (!scope) {
-      ci.assets.set(assetId, (scope = new Map()))
+      ci.assets.set(assetId, (scope = newScope()))
       this.#mine.add(scope)
     }
     return scope
   }
 
-  #list(scope: Scope, slot: number): NotificationEntry[] {
-    let list = scope.get(slot)
+  #list(scope: Scope, at: number): NotificationEntry[] {
+    let list = scope[at]
     if (!list) {
-      scope.set(slot, (list = []))
+      scope[at] = list = []
       this.#mine.add(list)
     }
     return list
@@ -328,7 +340,7 @@ export class NotificationIndex {
     if (!this.#mine.has(this.#clients)) this.#mine.add((this.#clients = new Map(this.#clients)))
     let ci = this.#client(clientId)
     if (!this.#mine.has(ci)) {
-      ci = { scope: new Map(ci.scope), assets: new Map(ci.assets), unreviewed: ci.unreviewed }
+      ci = { scope: ci.scope.slice(), assets: new Map(ci.assets), unreviewed: ci.unreviewed }
       this.#clients.set(clientId, ci)
       this.#mine.add(ci).add(ci.scope).add(ci.assets)
     }
@@ -339,17 +351,17 @@ export class NotificationIndex {
   #ownAsset(ci: ClientIndex, assetId: string): Scope {
     let scope = this.#asset(ci, assetId)
     if (!this.#mine.has(scope)) {
-      ci.assets.set(assetId, (scope = new Map(scope)))
+      ci.assets.set(assetId, (scope = scope.slice()))
       this.#mine.add(scope)
     }
     return scope
   }
 
   /** `scope` is owned already. */
-  #ownList(scope: Scope, slot: number): NotificationEntry[] {
-    let list = this.#list(scope, slot)
+  #ownList(scope: Scope, at: number): NotificationEntry[] {
+    let list = this.#list(scope, at)
     if (!this.#mine.has(list)) {
-      scope.set(slot, (list = list.slice()))
+      scope[at] = list = list.slice()
       this.#mine.add(list)
     }
     return list
