@@ -86,7 +86,7 @@ try {
     log('browser: bundling src/adapters/browser/index.ts')
     const bundle = await bundleEntry()
     results.browser.entry = bundle.skipped ? bundle : { bytes: bundle.bytes, gzipBytes: bundle.gzipBytes }
-    results.browser.load = await measureBrowser(bundle, log, settings.browserRuns)
+    results.browser.load = await measureBrowser(bundle, log, settings.browserRuns, settings.seconds)
   }
 } finally {
   clearTimeout(watchdog)
