@@ -1,4 +1,5 @@
 import type { Notification } from './model.js'
+import type { RecordCollection } from '../store/collection.js'
 
 /** One stored notification: the public record plus what the indexes sort and filter on. */
 export interface NotificationEntry {
@@ -144,12 +145,15 @@ function page(ranges: Range[], offset: number, limit: number): NotificationEntry
 }
 
 /**
- * The notification store. @msw/data scans for every find (about 30 ms at 100k records) and
- * sorts after `take`, so lists are served from these sorted arrays. Entries are immutable. A
+ * The notification store, beside the @msw/data tables on purpose: @msw/data scans for every
+ * find (about 30 ms at 100k records; src/core/store/msw-data.test.ts pins that it sorts after
+ * `take`), so lists are served from these sorted arrays. Both meet RecordCollection (the
+ * records here are entries: the public record, its client and time). Entries are immutable. A
  * fork shares every structure with its parent and copies one only when either side first
  * writes to it, so a new sandbox costs no copy of 100k records (bench/, BENCHMARKS.md).
  */
-export class NotificationIndex {
+export class NotificationIndex implements RecordCollection<NotificationEntry> {
+  readonly name = 'notifications'
   #byId = new Map<string, NotificationEntry>()
   #clients = new Map<string, ClientIndex>()
   #codes: Codes = { types: new Map(), statuses: new Map() }
@@ -198,12 +202,21 @@ export class NotificationIndex {
     return this.#byId.size
   }
 
-  get(id: string): NotificationEntry | undefined {
-    return this.#byId.get(id)
+  get(id: string | number): NotificationEntry | undefined {
+    return this.#byId.get(String(id))
+  }
+
+  /** Every entry, client by client, newest first. */
+  all(): NotificationEntry[] {
+    return [...this.#clients.values()].flatMap((ci) => ci.scope[slot(ANY, ANY)] ?? [])
   }
 
   entries(): NotificationEntry[] {
-    return [...this.#clients.values()].flatMap((ci) => ci.scope[slot(ANY, ANY)] ?? [])
+    return this.all()
+  }
+
+  where(predicate: (e: NotificationEntry) => boolean): NotificationEntry[] {
+    return this.all().filter(predicate)
   }
 
   unreviewedCount(clientId: string): number {
