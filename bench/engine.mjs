@@ -58,5 +58,6 @@ const rounds = Number(flags.rounds ?? 5)
 const figures = []
 for (let i = 0; i < rounds; i++) figures.push(await round())
 figures.sort((a, b) => a - b)
+globalThis.gc?.()
 const mem = process.memoryUsage()
-console.log(JSON.stringify({ root, queries: queries.length, usPerRequest: figures.map((f) => Math.round(f)), median: Math.round(figures[rounds >> 1]), heapMb: Math.round(mem.heapUsed / 2 ** 20), rssMb: Math.round(mem.rss / 2 ** 20) }))
+console.log(JSON.stringify({ root, queries: queries.length, usPerRequest: figures.map((f) => Math.round(f)), median: Math.round(figures[rounds >> 1]), heapMb: Math.round(mem.heapUsed / 2 ** 20), arrayBuffersMb: Math.round(mem.arrayBuffers / 2 ** 20), rssMb: Math.round(mem.rss / 2 ** 20) }))
