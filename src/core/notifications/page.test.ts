@@ -7,6 +7,8 @@ const entry = (id: string, status = 'unreviewed', extra: object = {}): Notificat
 const body = (r: RawJson) => JSON.parse(new TextDecoder().decode(r.text as Uint8Array))
 const pagination = { page: 1, limit: 2, total: 2, totalPages: 1 }
 const pages = new PageWriter()
+/** One block of the writer's memory (page.ts). */
+const BLOCK_SIZE = 256 * 1024
 const listPage = pages.listPage.bind(pages)
 
 describe('listPage', () => {
@@ -40,5 +42,15 @@ describe('listPage', () => {
     for (let i = 0; i < many.length; i += 50) listPage(many.slice(i, i + 50), pagination, 0)
     const all = body(listPage(many, pagination, 0)).data.notifications
     expect(all).toEqual(many.map((e) => e.n))
+  })
+
+  it('writes records past its memory bound anew on each page, the same bytes', () => {
+    const small = new PageWriter(BLOCK_SIZE)
+    const many = Array.from({ length: 2000 }, (_, i) => entry(`n${i}`, 'reviewed', { pad: 'é'.repeat(i % 300) }))
+    for (let i = 0; i < many.length; i += 50) small.listPage(many.slice(i, i + 50), pagination, 0)
+    expect(many.some((e) => e.bytes === undefined)).toBe(true)
+    const twice = [0, 1].map(() => new TextDecoder().decode(small.listPage(many, pagination, 0).text as Uint8Array))
+    expect(twice[0]).toBe(twice[1])
+    expect(JSON.parse(twice[0]).data.notifications).toEqual(many.map((e) => e.n))
   })
 })

@@ -4,6 +4,8 @@ import type { NotificationEntry } from './store.js'
 
 const utf8 = new TextEncoder()
 const BLOCK = 256 * 1024
+/** At most this much of records' bytes is kept (about 30,000 records): the RSS target at 100k. */
+const KEPT = 16 * 1024 * 1024
 const HEAD = utf8.encode('{"status":"success","data":{"notifications":[')
 const COMMA = 44
 
@@ -15,12 +17,18 @@ const COMMA = 44
 class Arena {
   #block = new Uint8Array(0)
   #at = 0
+  #allocated = 0
 
-  write(text: string): Uint8Array {
+  constructor(readonly kept: number) {}
+
+  /** The text's bytes, kept in a block; undefined once `kept` bytes are kept. */
+  write(text: string): Uint8Array | undefined {
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
     const room = text.length * 3
     if (this.#block.length - this.#at < room) {
+      if (this.#allocated >= this.kept) return undefined
       this.#block = new Uint8Array(Math.max(BLOCK, room))
+      this.#allocated += this.#block.length
       this.#at = 0
     }
     const { written } = utf8.encodeInto(text, this.#block.subarray(this.#at))
@@ -37,23 +45,30 @@ class Arena {
  * One per app, shared by its sandboxes (their entries are shared forks).
  */
 export class PageWriter {
-  readonly #arena = new Arena()
+  readonly #arena: Arena
 
-  /** A record's bytes, written on first use. */
+  constructor(kept = KEPT) {
+    this.#arena = new Arena(kept)
+  }
+
+  /** A record's bytes, written on first use (and kept, up to KEPT bytes in all). */
   recordBytes(e: NotificationEntry): Uint8Array {
-    return (e.bytes ??= this.#arena.write(JSON.stringify(e.n)))
+    if (e.bytes) return e.bytes
+    const json = JSON.stringify(e.n)
+    return (e.bytes = this.#arena.write(json)) ?? utf8.encode(json)
   }
 
   listPage(items: readonly NotificationEntry[], pagination: Pagination, unreviewedCount: number): RawJson {
     const tail = `],"pagination":{"page":${pagination.page},"limit":${pagination.limit},"total":${pagination.total},"totalPages":${pagination.totalPages}},"unreviewedCount":${unreviewedCount}}}`
     let size = HEAD.length + tail.length + Math.max(0, items.length - 1)
-    for (const e of items) size += this.recordBytes(e).length
+    const records = items.map((e) => this.recordBytes(e))
+    for (const bytes of records) size += bytes.length
     const out = new Uint8Array(size)
     out.set(HEAD, 0)
     let at = HEAD.length
-    for (let i = 0; i < items.length; i++) {
+    for (let i = 0; i < records.length; i++) {
       if (i > 0) out[at++] = COMMA
-      const bytes = items[i].bytes!
+      const bytes = records[i]
       out.set(bytes, at)
       at += bytes.length
     }
