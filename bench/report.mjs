@@ -198,12 +198,14 @@ export function markdown(r) {
 const PREAMBLE = `# Benchmarks
 
 \`npm run bench\` (scripts/bench.mjs, its parts in bench/) measures in one run, side by side: the
-sandbox under load beside a minimal Hono server (the ceiling), msw in-process, start, memory,
-isolation and the browser entry. \`npm run bench -- --quick\` is a smoke check of a few seconds a
-case (it prints, it does not write this file); \`--json\` prints machine-readable results;
-\`--root DIR\` measures another copy of the project (a build with a proposed change) with the same
-harness; \`--only start,http,msw,browser\` runs some sections. A full run takes about five minutes
-and rewrites the section between the two markers below; the rest of this file is kept.
+sandbox under load beside two ceilings (a minimal Hono server, and the precomputed bytes over
+node:http), the repeated-query cases and the varied load (bench/queries.mjs), msw in-process,
+start (also through \`npm start\`), memory, isolation and the browser entry. \`npm run bench --
+--quick\` is a smoke check of a few seconds a case (it prints, it does not write this file);
+\`--json\` prints machine-readable results; \`--root DIR\` measures another copy of the project
+with the same harness; \`--only start,http,varied,msw,browser\` runs some sections. A full run
+takes about eight minutes and rewrites the section between the two markers below; the rest of
+this file is kept.
 `
 
 /** Replaces the generated section of BENCHMARKS.md, keeping what is written around it. */
