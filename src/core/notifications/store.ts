@@ -23,10 +23,13 @@ export interface NotificationQuery {
 /**
  * Sorted lists of one scope (a client, or one asset of a client), by slot: type code × 16 +
  * status code, with ANY on the side a list does not filter (an array: indexing 100k records
- * looks up eight lists each, and Map lookups were a third of the start at 100k). Every scope keeps four lists per
- * record: (type, status), (type, any), (any, status) and (any, any). A query takes the lists
- * of its filters whole, so counting is two binary searches per list and no record is tested
- * against a predicate (the varied load spent a fifth of its time in such a test, BENCHMARKS.md).
+ * looks up six lists each, and Map lookups were a third of the start at 100k). Every scope keeps three lists per
+ * record: (type, status), (type, any) and (any, any). A query takes the lists of its filters
+ * whole, so counting is two binary searches per list and no record is tested against a
+ * predicate (the varied load spent a fifth of its time in such a test, BENCHMARKS.md). A
+ * status-only query merges the (type, status) lists of every type: an (any, status) list
+ * would be half the client's records, and a review moves a record between two of them (a
+ * splice of up to 50,000 entries: 200–260 µs a review at 100k, against 11–27 µs without).
  */
 type Scope = (NotificationEntry[] | undefined)[]
 
@@ -177,7 +180,7 @@ export class NotificationIndex implements RecordCollection<NotificationEntry> {
         const type = index.#code(index.#codes.types, e.n.type)
         const status = index.#code(index.#codes.statuses, e.n.status)
         const asset = index.#asset(ci, e.n.asset._id)
-        for (const at of [slot(type, status), slot(type, ANY), slot(ANY, status), slot(ANY, ANY)]) {
+        for (const at of [slot(type, status), slot(type, ANY), slot(ANY, ANY)]) {
           ;(ci.scope[at] ?? index.#list(ci.scope, at)).push(e)
           ;(asset[at] ?? index.#list(asset, at)).push(e)
         }
@@ -257,7 +260,8 @@ export class NotificationIndex implements RecordCollection<NotificationEntry> {
       const scope = ci.assets.get(a)
       if (scope) scopes.push(scope)
     }
-    const types = this.#codesOf(this.#codes.types, q.types)
+    // A status filter without a type filter takes every type's lists.
+    const types = !q.types?.length && q.statuses?.length ? [...this.#codes.types.values()] : this.#codesOf(this.#codes.types, q.types)
     const statuses = this.#codesOf(this.#codes.statuses, q.statuses)
     // Each list narrowed to the date range by binary search; empty ones dropped.
     const ranges: Range[] = []
@@ -304,11 +308,11 @@ export class NotificationIndex implements RecordCollection<NotificationEntry> {
     return code
   }
 
-  /** The eight lists an entry belongs to: four slots in its client's scope and four in its asset's. */
+  /** The six lists an entry belongs to: three slots in its client's scope and three in its asset's. */
   #places(ci: ClientIndex, e: NotificationEntry): [Scope, number][] {
     const type = this.#code(this.#codes.types, e.n.type)
     const status = this.#code(this.#codes.statuses, e.n.status)
-    const slots = [slot(type, status), slot(type, ANY), slot(ANY, status), slot(ANY, ANY)]
+    const slots = [slot(type, status), slot(type, ANY), slot(ANY, ANY)]
     const asset = this.#ownAsset(ci, e.n.asset._id)
     return [...slots.map((s): [Scope, number] => [ci.scope, s]), ...slots.map((s): [Scope, number] => [asset, s])]
   }
