@@ -30,7 +30,8 @@ const page = `<!doctype html><meta charset="utf-8"><title>bench</title><script t
 try {
   const { startSandbox } = await import('/sandbox.js')
   const importedMs = performance.now()
-  await startSandbox({ serviceWorkerUrl: '/mockServiceWorker.js', quiet: true })
+  const n = new URLSearchParams(location.search).get('n')
+  await startSandbox({ serviceWorkerUrl: '/mockServiceWorker.js', quiet: true, ...(n ? { notifications: Number(n) } : {}) })
   const startedMs = performance.now()
   const res = await fetch(${JSON.stringify(FILTERED)}, { headers: { authorization: 'Bearer ${API_TOKEN}' } })
   const body = await res.text()
@@ -56,6 +57,8 @@ function serveStatic(bundle) {
     '/': ['text/html', page],
     '/sandbox.js': ['text/javascript', bundle],
     '/mockServiceWorker.js': ['text/javascript', worker],
+    // The varied load's generator (plain ESM, no imports), for the page to drive the worker.
+    '/queries.mjs': ['text/javascript', readFileSync(join(ROOT, 'bench/queries.mjs'))],
   }
   const server = createServer((req, res) => {
     const file = files[new URL(req.url, 'http://x').pathname]
@@ -66,7 +69,7 @@ function serveStatic(bundle) {
 }
 
 /** Page load to the first answered request in headless Chromium: first visits (a fresh profile each), then reloads; medians of `runs`. */
-export async function measureBrowser(bundle, log, runs = 1) {
+export async function measureBrowser(bundle, log, runs = 1, variedSeconds = 0) {
   if (bundle.skipped) return { skipped: bundle.skipped }
   if (!existsSync(CHROMIUM)) return { skipped: `${CHROMIUM} is not installed` }
   let chromium
@@ -96,11 +99,61 @@ export async function measureBrowser(bundle, log, runs = 1) {
     }
     const failed = [...firsts, ...reloads].find((r) => r.error || r.status !== 200)
     if (failed) return { skipped: `the page got no answer from the sandbox: ${failed.error ?? `status ${failed.status}`}`.slice(0, 400) }
-    return { runs, first: medianVisit(firsts), reload: medianVisit(reloads), samples: { first: firsts, reload: reloads } }
+    let varied
+    if (variedSeconds) {
+      log(`browser: varied load through the worker (${VARIED_NOTIFICATIONS} notifications, ${variedSeconds} s)`)
+      varied = await measureVaried(browser, url, variedSeconds).catch((error) => ({ skipped: error.message.split('\n')[0].slice(0, 300) }))
+    }
+    return { runs, first: medianVisit(firsts), reload: medianVisit(reloads), samples: { first: firsts, reload: reloads }, varied }
   } catch (error) {
     return { skipped: `headless Chromium failed: ${error.message.split('\n')[0]}` }
   } finally {
     await browser.close()
     server.close()
+  }
+}
+
+const VARIED_NOTIFICATIONS = 100_000
+
+/**
+ * The varied load of the HTTP bench (bench/queries.mjs, 10% writes) from the page through the
+ * MSW worker: 10 callers in a loop for `seconds`, in a fresh profile seeded with 100k records.
+ */
+async function measureVaried(browser, url, seconds) {
+  const context = await browser.newContext()
+  try {
+    const tab = await context.newPage()
+    await tab.goto(`${url}?n=${VARIED_NOTIFICATIONS}`)
+    await tab.waitForFunction(() => window.__bench, undefined, { timeout: 120_000 })
+    const ready = await tab.evaluate(() => window.__bench)
+    if (ready.error || ready.status !== 200) throw new Error(ready.error ?? `status ${ready.status}`)
+    const result = await tab.evaluate(async ({ seconds, token }) => {
+      const q = await import('/queries.mjs')
+      const auth = { authorization: `Bearer ${token}` }
+      const inputs = await q.variedInputs(async (path) => (await fetch(path, { headers: auth })).json())
+      const next = q.variedSequence({ queries: q.variedQueries(inputs), ids: inputs.ids })
+      const latencies = []
+      let non2xx = 0
+      const end = performance.now() + seconds * 1000
+      const caller = async () => {
+        while (performance.now() < end) {
+          const r = next()
+          const t = performance.now()
+          const res = await fetch(r.path, { method: r.method, headers: r.body ? { ...auth, 'content-type': 'application/json' } : auth, body: r.body })
+          await res.arrayBuffer()
+          if (res.status !== 200) non2xx++
+          latencies.push(performance.now() - t)
+        }
+      }
+      const started = performance.now()
+      await Promise.all(Array.from({ length: 10 }, caller))
+      const elapsed = (performance.now() - started) / 1000
+      latencies.sort((a, b) => a - b)
+      const pct = (p) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]
+      return { rps: Math.round(latencies.length / elapsed), p50: pct(50), p99: pct(99), requests: latencies.length, non2xx, concurrency: 10, seconds: elapsed }
+    }, { seconds, token: API_TOKEN })
+    return { notifications: VARIED_NOTIFICATIONS, readyMs: ready.answeredMs, ...result }
+  } finally {
+    await context.close()
   }
 }

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { load } from './load.mjs'
 import { firstOk, rssMb, startCeiling, startSandbox } from './processes.mjs'
+import { WRITE_SHARE, variedInputs, variedQueries, variedSequence } from './queries.mjs'
 
 export const API_TOKEN = 'atk_sandbox_admin'
 export const FILTERED = '/api/notifications?types=geofence&status=unreviewed&page=1&limit=50'
@@ -57,7 +58,7 @@ async function visitHistoryPath(url, headers) {
  * Sections 1 and 2 for one data size: the sandbox under load, case by case, beside the
  * ceiling started for the same page, measured before and after the cases so that drift shows.
  */
-export async function measureSize({ label, args, settings, tmpDir, log }) {
+export async function measureSize({ label, args, settings, tmpDir, log, varied = false, classic = true }) {
   log(`${label}: starting fleet-sandbox ${args.join(' ')}`)
   const sandbox = await startSandbox(args)
   const out = { label, args, ready: { healthMs: sandbox.healthMs }, rss: {}, cases: [], ceiling: {} }
@@ -83,7 +84,23 @@ export async function measureSize({ label, args, settings, tmpDir, log }) {
     const run = (path, extra = {}) => load({ url: sandbox.url, pid: sandbox.pid, path, headers, connections: settings.connections, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, ...extra })
     const ceiling = await startCeiling(pageFile)
     const runCeiling = () => load({ url: ceiling.url, pid: ceiling.pid, path: FILTERED, headers, connections: settings.connections, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds })
+    // The varied load (issue 13) and the byte ceiling, driven by the same request sequence.
+    let sequence
+    let bytes
+    if (varied) {
+      const inputs = await variedInputs(async (path) => (await getJson(sandbox.url + path, headers)).body)
+      const queries = variedQueries(inputs)
+      out.varied = { queries: queries.length, ids: inputs.ids.length, writeShare: WRITE_SHARE, seed: 13 }
+      sequence = (writeShare) => variedCase(variedSequence({ queries, ids: inputs.ids, writeShare }), headers)
+      bytes = await startCeiling(pageFile, 'bytes')
+      out.byteCeiling = {}
+    }
+    const runBytes = () => load({ url: bytes.url, pid: bytes.pid, path: '/', connections: settings.connections, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, ...sequence(WRITE_SHARE) })
     try {
+      if (varied) {
+        log(`${label}: byte ceiling (before)`)
+        out.byteCeiling.before = await runBytes()
+      }
       log(`${label}: ceiling (before)`)
       out.ceiling.before = await runCeiling()
       const cases = [
@@ -92,30 +109,67 @@ export async function measureSize({ label, args, settings, tmpDir, log }) {
         ['asset filter', assetId ? listPaths[3] : undefined],
         ['deep page (page 40)', DEEP],
       ]
-      for (const [name, path] of cases) {
+      for (const [name, path] of classic ? cases : []) {
         log(`${label}: ${name}`)
         out.cases.push(path ? { name, path, list: true, ...(await run(path)) } : { name, list: true, skipped: 'the first page named no asset' })
       }
-      const visit = await visitHistoryPath(sandbox.url, headers)
-      log(`${label}: visit history${visit.skipped ? ' (skipped)' : ''}`)
-      out.cases.push(visit.skipped ? { name: 'visit history', skipped: visit.skipped } : { name: 'visit history', path: visit.path, ...(await run(visit.path)) })
-      log(`${label}: write (PATCH status)`)
-      out.cases.push({ name: 'write: PATCH status', path: 'PATCH /api/notifications/{id}', ...(await run('/', writeCase(page.map((n) => n.id), headers))) })
+      if (classic) {
+        const visit = await visitHistoryPath(sandbox.url, headers)
+        log(`${label}: visit history${visit.skipped ? ' (skipped)' : ''}`)
+        out.cases.push(visit.skipped ? { name: 'visit history', skipped: visit.skipped } : { name: 'visit history', path: visit.path, ...(await run(visit.path)) })
+        log(`${label}: write (PATCH status)`)
+        out.cases.push({ name: 'write: PATCH status', path: 'PATCH /api/notifications/{id}', ...(await run('/', writeCase(page.map((n) => n.id), headers))) })
+      }
+      if (varied) {
+        for (const [name, share] of [[`varied: ${out.varied.queries} queries, ${WRITE_SHARE * 100}% writes`, WRITE_SHARE], [`varied: ${out.varied.queries} queries, reads only`, 0]]) {
+          log(`${label}: ${name}`)
+          out.cases.push({ name, path: 'see "The varied load"', varied: true, writeShare: share, ...(await run('/', sequence(share))) })
+        }
+      }
       log(`${label}: ceiling (after)`)
       out.ceiling.after = await runCeiling()
+      if (varied) {
+        log(`${label}: byte ceiling (after)`)
+        out.byteCeiling.after = await runBytes()
+      }
     } finally {
       await ceiling.stop()
+      await bytes?.stop()
     }
     out.rss.afterLoad = rssMb(sandbox.pid)
-    const ceilingRps = (out.ceiling.before.rps + out.ceiling.after.rps) / 2
-    out.ceiling.rps = Math.round(ceilingRps)
-    const cpu = [out.ceiling.before.cpuUsPerRequest, out.ceiling.after.cpuUsPerRequest].filter((v) => v !== null)
-    out.ceiling.cpuUsPerRequest = cpu.length ? Math.round(cpu.reduce((a, b) => a + b, 0) / cpu.length) : null
-    for (const c of out.cases) if (c.rps !== undefined) c.ratio = c.rps / ceilingRps
+    summarize(out.ceiling)
+    if (out.byteCeiling) summarize(out.byteCeiling)
+    for (const c of out.cases) {
+      if (c.rps === undefined) continue
+      c.ratio = c.rps / out.ceiling.rps
+      if (out.byteCeiling) c.byteRatio = c.rps / out.byteCeiling.rps
+    }
   } finally {
     await sandbox.stop()
   }
   return out
+}
+
+/** A ceiling's figures: the mean of its runs before and after the cases, so that drift shows. */
+function summarize(ceiling) {
+  ceiling.rps = Math.round((ceiling.before.rps + ceiling.after.rps) / 2)
+  const cpu = [ceiling.before.cpuUsPerRequest, ceiling.after.cpuUsPerRequest].filter((v) => v !== null)
+  ceiling.cpuUsPerRequest = cpu.length ? Math.round(cpu.reduce((a, b) => a + b, 0) / cpu.length) : null
+}
+
+/** Requests taken one by one from a varied sequence (reads and PATCHes). */
+function variedCase(next, headers) {
+  const json = { ...headers, 'content-type': 'application/json' }
+  return {
+    setupRequest(req) {
+      const r = next()
+      req.method = r.method
+      req.path = r.path
+      req.headers = r.body ? json : headers
+      req.body = r.body
+      return req
+    },
+  }
 }
 
 /** PATCH over the page's ids, alternating reviewed and unreviewed so the data keeps its shape. */

@@ -7,6 +7,7 @@ import { setupServer } from 'msw/node'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { percentile } from './load.mjs'
+import { WRITE_SHARE, variedInputs, variedQueries, variedSequence } from './queries.mjs'
 
 const [root, ...figures] = process.argv.slice(2)
 const [notifications, seconds, warmupSeconds, concurrency] = figures.map(Number)
@@ -72,10 +73,27 @@ const bridge = (request) => getResponse(handlers, request)
 const bridgeToken = await signIn(bridge)
 results.getResponse = await measure(() => bridge(new Request(ORIGIN + PATH, { headers: { authorization: `Bearer ${bridgeToken}` } })))
 
+// The varied load of the HTTP bench (10% writes), through both paths.
+const inputs = await variedInputs(async (path) => (await bridge(new Request(ORIGIN + path, { headers: { authorization: `Bearer ${bridgeToken}` } }))).json())
+const queries = variedQueries(inputs)
+const variedRequest = (token) => {
+  const next = variedSequence({ queries, ids: inputs.ids })
+  return () => {
+    const r = next()
+    const headers = { authorization: `Bearer ${token}`, ...(r.body ? { 'content-type': 'application/json' } : {}) }
+    return new Request(ORIGIN + r.path, { method: r.method, headers, body: r.body })
+  }
+}
+results.varied = { queries: queries.length, writeShare: WRITE_SHARE }
+const bridgeNext = variedRequest(bridgeToken)
+results.varied.getResponse = await measure(() => bridge(bridgeNext()))
+
 const server = setupServer(...handlers)
 server.listen({ onUnhandledRequest: 'error' })
 const mswToken = await signIn((request) => fetch(request))
 results.mswNode = await measure(() => fetch(ORIGIN + PATH, { headers: { authorization: `Bearer ${mswToken}` } }))
+const mswNext = variedRequest(mswToken)
+results.varied.mswNode = await measure(() => fetch(mswNext()))
 server.close()
 
 process.stdout.write(`${JSON.stringify(results)}\n`)

@@ -6,7 +6,10 @@ import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const HOST = '127.0.0.1'
-const CEILING = fileURLToPath(new URL('./ceiling.mjs', import.meta.url))
+const CEILINGS = {
+  hono: fileURLToPath(new URL('./ceiling.mjs', import.meta.url)),
+  bytes: fileURLToPath(new URL('./byte-ceiling.mjs', import.meta.url)),
+}
 
 /** The build under test: this checkout, or another copy of it (`--root`, for before/after figures). */
 export const target = { root: ROOT }
@@ -16,6 +19,8 @@ const cli = () => join(target.root, 'bin/fleet-sandbox.js')
 const children = new Set()
 
 export function stopAll() {
+  for (const child of groups) killGroup(child, 'SIGKILL')
+  groups.clear()
   for (const child of children) child.kill('SIGKILL')
   children.clear()
 }
@@ -92,11 +97,51 @@ export async function startSandbox(args, { nodeArgs = [] } = {}) {
   return { child, pid: child.pid, url, port, since, healthMs, stop: () => stop(child) }
 }
 
-/** The ceiling: a minimal Hono server that answers `bodyFile` as a precomputed JSON page. */
-export async function startCeiling(bodyFile) {
+/**
+ * Starts the sandbox the way the README says, `npm start -- ARGS`, in `target.root` (npm, the
+ * freshness check of dist/ and the command line all count), and waits for the first 200 on
+ * /__sandbox/health. Its own process group, so that stopping it stops npm's child too.
+ */
+export async function startThroughNpm(args) {
   const port = await freePort()
   const since = performance.now()
-  const child = track(spawn(process.execPath, [CEILING, String(port), bodyFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }))
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+  const child = track(spawn(npm, ['start', '--silent', '--', ...args, '--port', String(port), '--host', HOST, '--quiet'], { cwd: target.root, stdio: ['ignore', 'pipe', 'pipe'], detached: true }))
+  groups.add(child)
+  const url = `http://${HOST}:${port}`
+  const healthMs = await firstOk(`${url}/__sandbox/health`, since, { child, timeoutMs: 120_000 })
+  return { child, url, port, since, healthMs, stop: () => stopGroup(child) }
+}
+
+const groups = new Set()
+
+function stopGroup(child) {
+  groups.delete(child)
+  if (child.exitCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 3_000)
+    child.once('exit', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    killGroup(child, 'SIGTERM')
+  })
+}
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal)
+  } catch {}
+}
+
+/**
+ * A ceiling that answers `bodyFile` as a precomputed JSON page: `hono`, a minimal Hono server,
+ * or `bytes`, the bytes over node:http with no routing at all.
+ */
+export async function startCeiling(bodyFile, kind = 'hono') {
+  const port = await freePort()
+  const since = performance.now()
+  const child = track(spawn(process.execPath, [CEILINGS[kind], String(port), bodyFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }))
   const url = `http://${HOST}:${port}`
   await firstOk(`${url}/api/notifications`, since, { child })
   return { child, pid: child.pid, url, stop: () => stop(child) }

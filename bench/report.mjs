@@ -22,9 +22,17 @@ export function targets(r) {
   const iso = def?.isolation
   const entry = r.browser.entry
   const page = r.browser.load
+  const withWrites = large?.cases.find((c) => c.varied && c.writeShare > 0)
+  const readsOnly = large?.cases.find((c) => c.varied && c.writeShare === 0)
+  const npm100k = r.start.npm?.find((s) => s.label === '100k')
   const row = (target, figure, met, why) => ({ target, figure: met === undefined ? `not measured: ${why}` : figure, met: met === undefined ? null : met })
   const has = (v) => v !== undefined && v !== null
   return [
+    row('varied list at 100k, 10% writes ≥ 0.5× the byte ceiling', withWrites && `${x(withWrites.byteRatio)} (${withWrites.rps} req/s)`, has(withWrites?.byteRatio) ? withWrites.byteRatio >= 0.5 : undefined, 'no varied run'),
+    row('varied list at 100k, reads only ≥ 0.6× the byte ceiling', readsOnly && `${x(readsOnly.byteRatio)} (${readsOnly.rps} req/s)`, has(readsOnly?.byteRatio) ? readsOnly.byteRatio >= 0.6 : undefined, 'no varied run'),
+    row('varied list with writes: p99 ≤ 50 ms (50 connections)', withWrites && `${ms(withWrites.p99)} ms`, has(withWrites?.p99) ? withWrites.p99 <= 50 : undefined, 'no varied run'),
+    row('RSS at 100k after the varied load ≤ 250 MB', large?.varied && `${mb(large.rss.afterLoad)} MB`, has(large?.varied) && has(large?.rss.afterLoad) ? large.rss.afterLoad <= 250 : undefined, 'no varied run'),
+    row('ready through `npm start` at 100k ≤ 1.5 s (first 200 on the notifications page)', npm100k && `${ms(npm100k.firstPageMs)} ms (health ${ms(npm100k.healthMs)} ms)`, has(npm100k?.firstPageMs) ? npm100k.firstPageMs <= 1500 : undefined, 'no npm start run'),
     row('filtered list at 100k ≥ 0.5× the ceiling', filtered && x(filtered.ratio), has(filtered?.ratio) ? filtered.ratio >= 0.5 : undefined, 'no 100k run'),
     row('filtered list at 100k p99 ≤ 50 ms (50 connections)', filtered && `${ms(filtered.p99)} ms`, has(filtered?.p99) ? filtered.p99 <= 50 : undefined, 'no 100k run'),
     row('every list case at 100k ≥ 0.3× the ceiling', worst && `lowest ${x(worst.ratio)} (${worst.name})`, worst ? worst.ratio >= 0.3 : undefined, 'no 100k run'),
@@ -45,16 +53,22 @@ function table(head, rows) {
 
 function sizeSection(s) {
   const c = s.ceiling
+  const b = s.byteCeiling
   const rows = s.cases.map((k) => k.skipped
-    ? [k.name, 'skipped', '', '', '', '', '', k.skipped]
-    : [k.name, k.rps, ms(k.p50), ms(k.p99), x(k.ratio), k.cpuUsPerRequest ?? '–', c.cpuUsPerRequest && k.cpuUsPerRequest ? x(c.cpuUsPerRequest / k.cpuUsPerRequest) : '–', k.non2xx || k.errors ? `${k.non2xx} non-2xx, ${k.errors} errors` : ''])
-  rows.unshift(['**ceiling** (minimal Hono, precomputed page)', `${c.rps} (before ${c.before.rps}, after ${c.after.rps})`, ms(c.before.p50), ms(c.before.p99), '1.00×', c.cpuUsPerRequest ?? '–', '1.00×', ''])
+    ? [k.name, 'skipped', '', '', '', ...(b ? [''] : []), '', '', k.skipped]
+    : [k.name, k.rps, ms(k.p50), ms(k.p99), x(k.ratio), ...(b ? [x(k.byteRatio)] : []), k.cpuUsPerRequest ?? '–', c.cpuUsPerRequest && k.cpuUsPerRequest ? x(c.cpuUsPerRequest / k.cpuUsPerRequest) : '–', k.non2xx || k.errors ? `${k.non2xx} non-2xx, ${k.errors} errors` : ''])
+  rows.unshift(['**ceiling** (minimal Hono, precomputed page)', `${c.rps} (before ${c.before.rps}, after ${c.after.rps})`, ms(c.before.p50), ms(c.before.p99), '1.00×', ...(b ? [x(c.rps / b.rps)] : []), c.cpuUsPerRequest ?? '–', '1.00×', ''])
+  if (b) rows.unshift(['**byte ceiling** (node:http, precomputed bytes, varied sequence)', `${b.rps} (before ${b.before.rps}, after ${b.after.rps})`, ms(b.before.p50), ms(b.before.p99), x(b.rps / c.rps), '1.00×', b.cpuUsPerRequest ?? '–', c.cpuUsPerRequest && b.cpuUsPerRequest ? x(c.cpuUsPerRequest / b.cpuUsPerRequest) : '–', ''])
+  const varied = s.varied
+    ? ['', `The varied load (bench/queries.mjs): ${s.varied.queries} distinct list queries from a fixed seed (${s.varied.seed}) over types, status, assetIds, date ranges (bare dates and date-times), pages 1–40 and limits 20–50, each request picking the next of one fixed-seed sequence; "10% writes" sends \`PATCH /api/notifications/{id}\` with a random status over ${s.varied.ids} ids. The byte ceiling answers the same request sequence with the precomputed bytes of the 50-row page.`]
+    : []
   return [
     `### ${s.label} notifications (\`fleet-sandbox ${s.args.join(' ')}\`)`,
     '',
-    `Auth: ${s.auth}. Page of 50: ${s.pageBytes} bytes. Ready: health ${ms(s.ready.healthMs)} ms, first page ${ms(s.ready.firstPageMs)} ms. RSS: ${mb(s.rss.seeded)} MB seeded, ${mb(s.rss.afterLoad)} MB after the load.`,
+    `Auth: ${s.auth}. Page of 50: ${s.pageBytes} bytes. Ready: health ${ms(s.ready.healthMs)} ms, first page ${ms(s.ready.firstPageMs)} ms. RSS: ${mb(s.rss.seeded)} MB seeded, ${mb(s.rss.afterLoad)} MB after the load${s.varied ? ' (the varied cases run last)' : ''}.`,
+    ...varied,
     '',
-    table(['case', 'req/s', 'p50 ms', 'p99 ms', '× ceiling', 'server CPU µs/req', 'CPU × ceiling', 'notes'], rows),
+    table(['case', 'req/s', 'p50 ms', 'p99 ms', '× ceiling', ...(b ? ['× byte ceiling'] : []), 'server CPU µs/req', 'CPU × ceiling', 'notes'], rows),
   ].join('\n')
 }
 
@@ -90,6 +104,19 @@ export function markdown(r) {
       ]),
       '',
     )
+    const v = ip.varied
+    const httpVaried = r.sizes.find((s) => s.label === '100k')?.cases.find((c) => c.varied && c.writeShare > 0)
+    if (v) {
+      out.push(
+        `The varied load (${v.queries} queries, ${v.writeShare * 100}% writes, as in the HTTP cases) through the same two paths; reported, no target.`,
+        '',
+        table(['path', 'req/s', 'p50 ms', 'p99 ms', '× HTTP server (varied, 10% writes)'], [
+          ['msw/node `setupServer` + `fetch`', v.mswNode.rps, ms(v.mswNode.p50), ms(v.mswNode.p99), httpVaried ? x(v.mswNode.rps / httpVaried.rps) : '–'],
+          ['MSW `getResponse(handlers, request)`', v.getResponse.rps, ms(v.getResponse.p50), ms(v.getResponse.p99), httpVaried ? x(v.getResponse.rps / httpVaried.rps) : '–'],
+        ]),
+        '',
+      )
+    }
   }
   const d = r.start.default
   const large = r.sizes.find((s) => s.label === '100k')
@@ -106,6 +133,16 @@ export function markdown(r) {
     ].filter(Boolean)),
     '',
   )
+  if (r.start.npm?.length) {
+    out.push(
+      'Through the README\'s start command, `npm start -- ARGS` (npm, the check that dist/ is up to date, which skips the build when nothing changed, and the command line), from spawn to the first 200; median of the starts shown.',
+      '',
+      table(['size', 'starts', 'health 200 ms', 'first page 200 ms', 'each start: first page ms'], r.start.npm.map((n) => [
+        n.label === '100k' ? '100k (`npm start -- --size large`)' : 'default (`npm start`)', n.runs.length, ms(n.healthMs), ms(n.firstPageMs), n.runs.map((x) => ms(x.firstPageMs)).join(', '),
+      ])),
+      '',
+    )
+  }
   if (d?.isolation) {
     const i = d.isolation
     out.push(
@@ -143,6 +180,16 @@ export function markdown(r) {
       ]),
       '',
     )
+    const v = b.varied
+    if (v?.skipped) out.push(`Varied load through the worker: skipped (${v.skipped}).`, '')
+    else if (v) {
+      out.push(
+        `The varied load (10% writes) from the page through the MSW worker, ${v.concurrency} callers for ${v.seconds.toFixed(1)} s, in a fresh profile seeded with ${v.notifications.toLocaleString('en')} notifications (first answer ${ms(v.readyMs)} ms after navigation); reported, no target.`,
+        '',
+        table(['path', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx'], [['browser: page `fetch` → MSW worker → sandbox', v.rps, ms(v.p50), ms(v.p99), v.requests, v.non2xx]]),
+        '',
+      )
+    }
   }
   out.push(...engines(r.workerd ?? { skipped: 'not run' }))
   out.push(END)
@@ -169,12 +216,14 @@ function engines(w) {
 const PREAMBLE = `# Benchmarks
 
 \`npm run bench\` (scripts/bench.mjs, its parts in bench/) measures in one run, side by side: the
-sandbox under load beside a minimal Hono server (the ceiling), msw in-process, start, memory,
-isolation and the browser entry. \`npm run bench -- --quick\` is a smoke check of a few seconds a
-case (it prints, it does not write this file); \`--json\` prints machine-readable results;
-\`--root DIR\` measures another copy of the project (a build with a proposed change) with the same
-harness; \`--only start,http,msw,browser,memory,workerd\` runs some sections. A full run takes about five minutes
-and rewrites the section between the two markers below; the rest of this file is kept.
+sandbox under load beside two ceilings (a minimal Hono server, and the precomputed bytes over
+node:http), the repeated-query cases and the varied load (bench/queries.mjs), msw in-process,
+start (also through \`npm start\`), memory, isolation and the browser entry. \`npm run bench --
+--quick\` is a smoke check of a few seconds a case (it prints, it does not write this file);
+\`--json\` prints machine-readable results; \`--root DIR\` measures another copy of the project
+with the same harness; \`--only start,http,varied,msw,browser\` runs some sections. A full run
+takes about eight minutes and rewrites the section between the two markers below; the rest of
+this file is kept.
 `
 
 /** Replaces the generated section of BENCHMARKS.md, keeping what is written around it. */

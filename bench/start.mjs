@@ -1,6 +1,6 @@
 import { API_TOKEN, FILTERED } from './http-cases.mjs'
 import { load, percentile } from './load.mjs'
-import { firstOk, rssMb, startSandbox } from './processes.mjs'
+import { firstOk, rssMb, startSandbox, startThroughNpm } from './processes.mjs'
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const median = (xs) => percentile(xs, 50)
@@ -67,4 +67,24 @@ async function measureIsolation(sandbox, count) {
   const firstMs = median(first)
   const warmMs = median(warm)
   return { count, firstMs, warmMs, createMs: firstMs - warmMs, firstMaxMs: Math.max(...first), rssBefore: before, rssAfter: after, mbPerSandbox: (after - before) / count }
+}
+
+/**
+ * Ready through the README's start command at `args` (`npm start -- --size large`): npm, the
+ * check that dist/ is fresh (no rebuild when nothing changed) and the command line, from
+ * spawn to the first 200 on the notifications page; `runs` starts, the median reported.
+ */
+export async function measureNpmStart({ label, args, runs, log }) {
+  const starts = []
+  for (let i = 0; i < runs; i++) {
+    log(`${label}: npm start ${args.join(' ')} (${i + 1}/${runs})`)
+    const sandbox = await startThroughNpm(args)
+    try {
+      const firstPageMs = await firstOk(sandbox.url + FILTERED, sandbox.since, { headers: { authorization: `Bearer ${API_TOKEN}` } })
+      starts.push({ healthMs: sandbox.healthMs, firstPageMs })
+    } finally {
+      await sandbox.stop()
+    }
+  }
+  return { label, args, runs: starts, healthMs: median(starts.map((s) => s.healthMs)), firstPageMs: median(starts.map((s) => s.firstPageMs)) }
 }

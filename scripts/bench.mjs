@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick] [--json] [--write] [--only start,http,msw,browser,memory,workerd] [--root DIR]
+// npm run bench [-- --quick] [--json] [--write] [--only start,http,varied,msw,browser,memory,workerd] [--root DIR]
 // Everything on 127.0.0.1, bounded in time; every child process is stopped at the end.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -9,13 +9,13 @@ import { bundleEntry, measureBrowser } from '../bench/browser.mjs'
 import { measureSize } from '../bench/http-cases.mjs'
 import { ROOT, runJson, stopAll, target } from '../bench/processes.mjs'
 import { markdown, targets, writeReport } from '../bench/report.mjs'
-import { measureDefaultStart } from '../bench/start.mjs'
+import { measureDefaultStart, measureNpmStart } from '../bench/start.mjs'
 import { measureWorkerd } from '../bench/workerd.mjs'
 
 const { values: flags } = parseArgs({
   options: { quick: { type: 'boolean' }, json: { type: 'boolean' }, write: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' } },
 })
-const sections = new Set((flags.only ?? 'start,http,msw,browser,memory,workerd').split(','))
+const sections = new Set((flags.only ?? 'start,http,varied,msw,browser,memory,workerd').split(','))
 const settings = flags.quick
   ? { connections: 50, seconds: 2, warmupSeconds: 0.5, serverWarmupSeconds: 2, defaultStarts: 1, isolated: 10, inProcessConcurrency: 10, browserRuns: 1, memory: { ids: 500, journals: 10, perJournal: 1000 } }
   : { connections: 50, seconds: 10, warmupSeconds: 2, serverWarmupSeconds: 6, defaultStarts: 3, isolated: 50, inProcessConcurrency: 10, browserRuns: 3, memory: { ids: 5000, journals: 50, perJournal: 1000 } }
@@ -54,10 +54,18 @@ const results = {
 }
 
 try {
-  if (sections.has('start')) results.start.default = await measureDefaultStart({ runs: settings.defaultStarts, settings, isolated: settings.isolated, log })
+  if (sections.has('start')) {
+    results.start.default = await measureDefaultStart({ runs: settings.defaultStarts, settings, isolated: settings.isolated, log })
+    results.start.npm = [
+      await measureNpmStart({ label: 'default', args: [], runs: settings.defaultStarts, log }),
+      await measureNpmStart({ label: '100k', args: ['--size', 'large'], runs: settings.defaultStarts, log }),
+    ]
+  }
   if (sections.has('http')) {
     results.sizes.push(await measureSize({ label: '10k', args: ['--notifications', '10000'], settings, tmpDir, log }))
-    results.sizes.push(await measureSize({ label: '100k', args: ['--size', 'large'], settings, tmpDir, log }))
+    results.sizes.push(await measureSize({ label: '100k', args: ['--size', 'large'], settings, tmpDir, log, varied: true }))
+  } else if (sections.has('varied')) {
+    results.sizes.push(await measureSize({ label: '100k', args: ['--size', 'large'], settings, tmpDir, log, varied: true, classic: false }))
   }
   if (sections.has('msw')) {
     log('in-process: msw/node and getResponse at 100k')
@@ -80,7 +88,7 @@ try {
     log('browser: bundling src/adapters/browser/index.ts')
     const bundle = await bundleEntry()
     results.browser.entry = bundle.skipped ? bundle : { bytes: bundle.bytes, gzipBytes: bundle.gzipBytes }
-    results.browser.load = await measureBrowser(bundle, log, settings.browserRuns)
+    results.browser.load = await measureBrowser(bundle, log, settings.browserRuns, settings.seconds)
   }
   if (sections.has('workerd')) {
     try {

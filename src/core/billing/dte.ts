@@ -45,7 +45,7 @@ export interface Emission {
 export async function emitDte(ctx: BillingContext, invoice: Invoice): Promise<Emission> {
   checkDtePreconditions(invoice)
   const { dtes, invoices } = ctx.sandbox.world.tables
-  const previous = dtes.where((d) => d.invoiceId === invoice.id).sort((a, b) => a.folio - b.folio)
+  const previous = dtes.by('invoiceId', invoice.id).sort((a, b) => a.folio - b.folio)
   for (const d of previous) dteLifecycle.allow(d.local_status, 'new-emission', `${subject(d)} of invoice ${invoice.id}`)
 
   const used = dtes.where((d) => d.clientId === invoice.clientId).map((d) => d.folio)

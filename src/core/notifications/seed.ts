@@ -38,6 +38,8 @@ export function seedNotifications(ctx: SeedContext, clientId: string, count: num
   })
   // Records share these objects (nothing edits them in place): 10 MB less heap at 100k.
   const assetRefs = assets.map((a) => ({ _id: a.id, name: a.name, plate: a.plate, icon: a.icon }))
+  // So are the names (one per trigger and asset): 64 bytes a record less than a string each.
+  const names = triggers.map((trigger) => assetRefs.map((asset) => `${trigger.label}: ${asset.plate}`))
   const addresses = Array.from({ length: 200 }, () => {
     const p = place(f)
     return { address: p.address, location: `${p.latitude},${p.longitude}` }
@@ -48,18 +50,21 @@ export function seedNotifications(ctx: SeedContext, clientId: string, count: num
   const salt = hexId(f).slice(0, 8)
   for (let i = 0; i < count; i++) {
     const t = ctx.now - f.number.int(span)
-    const trigger = triggers[f.number.int(triggers.length - 1)]
-    const asset = assetRefs[f.number.int(assets.length - 1)]
+    const triggerAt = f.number.int(triggers.length - 1)
+    const assetAt = f.number.int(assets.length - 1)
+    const trigger = triggers[triggerAt]
+    const asset = assetRefs[assetAt]
     const place = addresses[f.number.int(addresses.length - 1)]
     const ageDays = (ctx.now - t) / 86_400_000
     const roll = f.number.float()
     const status = roll < 0.75 - ageDays / 120 ? 'unreviewed' : roll < 0.93 ? 'reviewed' : 'false_positive'
     const createdAt = new Date(t).toISOString()
     out[i] = {
-      id: Math.floor(t / 1000).toString(16).padStart(8, '0') + salt + i.toString(16).padStart(8, '0'),
+      // Joined, not concatenated: one flat string instead of a tree of three (70 bytes a record).
+      id: [Math.floor(t / 1000).toString(16).padStart(8, '0'), salt, i.toString(16).padStart(8, '0')].join(''),
       clientId,
       type: trigger.type,
-      name: `${trigger.label}: ${asset.plate}`,
+      name: names[triggerAt][assetAt],
       alertTrigger: trigger.ref,
       asset,
       location: place.location,

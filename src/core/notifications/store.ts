@@ -1,22 +1,13 @@
 import type { Notification } from './model.js'
+import type { RecordCollection } from '../store/collection.js'
 
 /** One stored notification: the public record plus what the indexes sort and filter on. */
 export interface NotificationEntry {
   readonly n: Notification
   readonly clientId: string
   readonly t: number
-  json?: string
-  /** Identity of this entry for caches keyed by content (entries are never edited in place). */
-  serial?: number
-}
-
-interface ClientIndex {
-  /** Newest first; ties broken by id, so pages are stable. */
-  all: NotificationEntry[]
-  /** Type, then status: no key strings to build per record (they cost a third of indexing). */
-  byTypeStatus: Map<string, Map<string, NotificationEntry[]>>
-  byAsset: Map<string, NotificationEntry[]>
-  unreviewed: number
+  /** The record as UTF-8 JSON, written on first use (entries are never edited in place). */
+  bytes?: Uint8Array
 }
 
 export interface NotificationQuery {
@@ -29,14 +20,44 @@ export interface NotificationQuery {
   limit: number
 }
 
+/**
+ * Sorted lists of one scope (a client, or one asset of a client), by slot: type code × 16 +
+ * status code, with ANY on the side a list does not filter (an array: indexing 100k records
+ * looks up six lists each, and Map lookups were a third of the start at 100k). Every scope keeps three lists per
+ * record: (type, status), (type, any) and (any, any). A query takes the lists of its filters
+ * whole, so counting is two binary searches per list and no record is tested against a
+ * predicate (the varied load spent a fifth of its time in such a test, BENCHMARKS.md). A
+ * status-only query merges the (type, status) lists of every type: an (any, status) list
+ * would be half the client's records, and a review moves a record between two of them (a
+ * splice of up to 50,000 entries: 200–260 µs a review at 100k, against 11–27 µs without).
+ */
+type Scope = (NotificationEntry[] | undefined)[]
+
+interface ClientIndex {
+  scope: Scope
+  assets: Map<string, Scope>
+  unreviewed: number
+}
+
+/** Small-integer codes of types and statuses, shared by an index and its forks (only ever added to). */
+interface Codes {
+  types: Map<string, number>
+  statuses: Map<string, number>
+}
+
+/** Codes 0–14 name values; 15 is any. The spec has 7 types and 3 statuses. */
+const ANY = 15
+const SLOTS = 256
+const slot = (type: number, status: number) => type * 16 + status
+const newScope = (): Scope => new Array(SLOTS).fill(undefined)
 const UNREVIEWED = 'unreviewed'
+/** Below this offset a page is found by walking the merged lists; past it, by bisection. */
+const WALK = 256
 const before = (a: NotificationEntry, b: NotificationEntry) => a.t > b.t || (a.t === b.t && a.n.id > b.n.id)
 const newestFirst = (a: NotificationEntry, b: NotificationEntry) => b.t - a.t || (a.n.id > b.n.id ? -1 : a.n.id < b.n.id ? 1 : 0)
 
-/** Index of the first entry that does not sort before `e` (lists are newest first). */
-function position(list: NotificationEntry[], e: NotificationEntry): number {
-  let lo = 0
-  let hi = list.length
+/** Index of the first entry in `list[lo, hi)` that does not sort before `e` (lists are newest first). */
+function position(list: NotificationEntry[], e: NotificationEntry, lo = 0, hi = list.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
     if (before(list[mid], e)) lo = mid + 1
@@ -71,16 +92,74 @@ function replaceSorted(list: NotificationEntry[], prev: NotificationEntry, next:
   if (list[i]?.n.id === prev.n.id) list[i] = next
 }
 
+/** A list narrowed to a date range: entries `list[at, end)`. */
+interface Range {
+  list: NotificationEntry[]
+  at: number
+  end: number
+}
+
 /**
- * The notification store. @msw/data scans for every find (about 30 ms at 100k records) and
- * sorts after `take`, so the hot paths (by client, by date, by id, by type and status, by
- * asset) are served from these sorted arrays. Entries are immutable. A fork shares every
- * structure with its parent and copies one only when either side first writes to it, so a
- * new sandbox costs no copy of 100k records (bench/, BENCHMARKS.md).
+ * Where the entry of rank `offset` in the merge of `ranges` sits in each list. Bisection: a
+ * candidate from the widest window is ranked by a binary search in every list, and every
+ * window narrows to the side the target is on; O(k² log² n) for k lists, whatever the offset.
  */
-export class NotificationIndex {
+function seek(ranges: Range[], offset: number): number[] {
+  const lo = ranges.map((r) => r.at)
+  const hi = ranges.map((r) => r.end)
+  const at = new Array<number>(ranges.length)
+  for (;;) {
+    let j = -1
+    for (let i = 0; i < ranges.length; i++) if (hi[i] > lo[i] && (j < 0 || hi[i] - lo[i] > hi[j] - lo[j])) j = i
+    if (j < 0) return lo
+    const mid = (lo[j] + hi[j]) >>> 1
+    const m = ranges[j].list[mid]
+    let rank = 0
+    for (let i = 0; i < ranges.length; i++) {
+      at[i] = i === j ? mid : position(ranges[i].list, m, lo[i], hi[i])
+      rank += at[i] - ranges[i].at
+    }
+    if (rank === offset) return at
+    if (rank < offset) {
+      for (let i = 0; i < ranges.length; i++) lo[i] = at[i]
+      lo[j] = mid + 1
+    } else {
+      for (let i = 0; i < ranges.length; i++) hi[i] = at[i]
+    }
+  }
+}
+
+/** `limit` entries of the merge of `ranges` from rank `offset`, newest first. */
+function page(ranges: Range[], offset: number, limit: number): NotificationEntry[] {
+  const heads = offset > WALK ? seek(ranges, offset) : ranges.map((r) => r.at)
+  let skip = offset > WALK ? 0 : offset
+  const items: NotificationEntry[] = []
+  while (items.length < limit) {
+    let best = -1
+    for (let i = 0; i < ranges.length; i++) {
+      if (heads[i] < ranges[i].end && (best < 0 || before(ranges[i].list[heads[i]], ranges[best].list[heads[best]]))) best = i
+    }
+    if (best < 0) break
+    const e = ranges[best].list[heads[best]++]
+    if (skip > 0) skip--
+    else items.push(e)
+  }
+  return items
+}
+
+/**
+ * The notification store, beside the @msw/data tables on purpose: @msw/data scans for every
+ * find (about 30 ms at 100k records; src/core/store/msw-data.test.ts pins that it sorts after
+ * `take`), so lists are served from these sorted arrays. Both meet RecordCollection (the
+ * records here are entries: the public record, its client and time). Entries are immutable. A
+ * fork shares every structure with its parent and copies one only when either side first
+ * writes to it, so a new sandbox costs no copy of 100k records (bench/, BENCHMARKS.md).
+ */
+export class NotificationIndex implements RecordCollection<NotificationEntry> {
+  readonly name = 'notifications'
   #byId = new Map<string, NotificationEntry>()
   #clients = new Map<string, ClientIndex>()
+  #codes: Codes = { types: new Map(), statuses: new Map() }
   /** What this index may change in place; the rest is shared with a fork and copied first. */
   #mine = new Set<object>([this.#byId, this.#clients])
   /** Told of every added or replaced entry (the Durable Object's storage follows it). */
@@ -98,10 +177,15 @@ export class NotificationIndex {
     for (const [clientId, list] of buckets) {
       list.sort(newestFirst)
       const ci = index.#client(clientId)
-      ci.all = list
+      // In order, so every list is built by appending.
       for (const e of list) {
-        index.#bucket(ci, e.n.type, e.n.status).push(e)
-        index.#assetList(ci, e.n.asset._id).push(e)
+        const type = index.#code(index.#codes.types, e.n.type)
+        const status = index.#code(index.#codes.statuses, e.n.status)
+        const asset = index.#asset(ci, e.n.asset._id)
+        for (const at of [slot(type, status), slot(type, ANY), slot(ANY, ANY)]) {
+          ;(ci.scope[at] ?? index.#list(ci.scope, at)).push(e)
+          ;(asset[at] ?? index.#list(asset, at)).push(e)
+        }
         if (e.n.status === UNREVIEWED) ci.unreviewed++
       }
     }
@@ -112,6 +196,7 @@ export class NotificationIndex {
     const copy = new NotificationIndex()
     copy.#byId = this.#byId
     copy.#clients = new Map(this.#clients)
+    copy.#codes = this.#codes
     copy.#mine = new Set([copy.#clients])
     // Shared from now on, for this side as much as for the copy.
     this.#mine = new Set([this.#clients])
@@ -122,12 +207,21 @@ export class NotificationIndex {
     return this.#byId.size
   }
 
-  get(id: string): NotificationEntry | undefined {
-    return this.#byId.get(id)
+  get(id: string | number): NotificationEntry | undefined {
+    return this.#byId.get(String(id))
+  }
+
+  /** Every entry, client by client, newest first. */
+  all(): NotificationEntry[] {
+    return [...this.#clients.values()].flatMap((ci) => ci.scope[slot(ANY, ANY)] ?? [])
   }
 
   entries(): NotificationEntry[] {
-    return [...this.#clients.values()].flatMap((ci) => ci.all)
+    return this.all()
+  }
+
+  where(predicate: (e: NotificationEntry) => boolean): NotificationEntry[] {
+    return this.all().filter(predicate)
   }
 
   unreviewedCount(clientId: string): number {
@@ -137,9 +231,7 @@ export class NotificationIndex {
   add(e: NotificationEntry): void {
     this.#ownById().set(e.n.id, e)
     const ci = this.#ownClient(e.clientId)
-    insertSorted(this.#ownAll(ci), e)
-    insertSorted(this.#ownBucket(ci, e.n.type, e.n.status), e)
-    insertSorted(this.#ownAsset(ci, e.n.asset._id), e)
+    for (const [scope, slot] of this.#places(ci, e)) insertSorted(this.#ownList(scope, slot), e)
     if (e.n.status === UNREVIEWED) ci.unreviewed++
     this.onChange?.(e)
   }
@@ -150,13 +242,15 @@ export class NotificationIndex {
     if (!prev) throw new Error(`notification ${next.n.id} is not stored`)
     this.#ownById().set(next.n.id, next)
     const ci = this.#ownClient(prev.clientId)
-    replaceSorted(this.#ownAll(ci), prev, next)
-    replaceSorted(this.#ownAsset(ci, prev.n.asset._id), prev, next)
-    if (prev.n.type === next.n.type && prev.n.status === next.n.status) replaceSorted(this.#ownBucket(ci, prev.n.type, prev.n.status), prev, next)
-    else {
-      removeSorted(this.#ownBucket(ci, prev.n.type, prev.n.status), prev)
-      insertSorted(this.#ownBucket(ci, next.n.type, next.n.status), next)
+    const was = this.#places(ci, prev)
+    const will = this.#places(ci, next)
+    const same = (a: [Scope, number], b: [Scope, number]) => a[0] === b[0] && a[1] === b[1]
+    for (const p of was) {
+      const list = this.#ownList(p[0], p[1])
+      if (will.some((q) => same(p, q))) replaceSorted(list, prev, next)
+      else removeSorted(list, prev)
     }
+    for (const q of will) if (!was.some((p) => same(p, q))) insertSorted(this.#ownList(q[0], q[1]), next)
     ci.unreviewed += Number(next.n.status === UNREVIEWED) - Number(prev.n.status === UNREVIEWED)
     this.onChange?.(next)
   }
@@ -164,49 +258,67 @@ export class NotificationIndex {
   query(clientId: string, q: NotificationQuery): { items: NotificationEntry[]; total: number } {
     const ci = this.#clients.get(clientId)
     if (!ci) return { items: [], total: 0 }
-    const types = q.types?.length ? new Set(q.types) : undefined
-    const statuses = q.statuses?.length ? new Set(q.statuses) : undefined
-    let lists: NotificationEntry[][]
-    let keep: ((e: NotificationEntry) => boolean) | undefined
-    if (q.assetIds?.length) {
-      lists = [...new Set(q.assetIds)].map((a) => ci.byAsset.get(a) ?? [])
-      if (types || statuses) keep = (e) => (!types || types.has(e.n.type)) && (!statuses || statuses.has(e.n.status))
-    } else if (!types && !statuses) {
-      lists = [ci.all]
-    } else {
-      lists = []
-      for (const [type, byStatus] of ci.byTypeStatus) {
-        if (types && !types.has(type)) continue
-        for (const [status, list] of byStatus) if (!statuses || statuses.has(status)) lists.push(list)
+    const scopes: Scope[] = []
+    if (!q.assetIds?.length) scopes.push(ci.scope)
+    else for (const a of new Set(q.assetIds)) {
+      const scope = ci.assets.get(a)
+      if (scope) scopes.push(scope)
+    }
+    // A status filter without a type filter takes every type's lists.
+    const types = !q.types?.length && q.statuses?.length ? [...this.#codes.types.values()] : this.#codesOf(this.#codes.types, q.types)
+    const statuses = this.#codesOf(this.#codes.statuses, q.statuses)
+    // Each list narrowed to the date range by binary search; empty ones dropped.
+    const ranges: Range[] = []
+    let total = 0
+    for (const scope of scopes) {
+      for (const type of types) {
+        for (const status of statuses) {
+          const list = scope[slot(type, status)]
+          if (!list) continue
+          const at = firstAtOrBelow(list, q.to, false)
+          const end = firstAtOrBelow(list, q.from, true)
+          if (end <= at) continue
+          ranges.push({ list, at, end })
+          total += end - at
+        }
       }
     }
-    // Each list narrowed to the date range by binary search.
-    const ranges = lists.map((list) => ({ list, at: firstAtOrBelow(list, q.to, false), end: firstAtOrBelow(list, q.from, true) }))
-    if (ranges.length === 1 && !keep) {
+    if (q.offset >= total) return { items: [], total }
+    if (ranges.length === 1) {
       // One sorted list: the page is a slice, however deep.
       const { list, at, end } = ranges[0]
-      const start = Math.min(end, at + q.offset)
-      return { items: list.slice(start, Math.min(end, start + q.limit)), total: Math.max(0, end - at) }
+      return { items: list.slice(at + q.offset, Math.min(end, at + q.offset + q.limit)), total }
     }
-    let total = 0
-    for (const r of ranges) {
-      if (!keep) total += Math.max(0, r.end - r.at)
-      else for (let i = r.at; i < r.end; i++) if (keep(r.list[i])) total++
+    return { items: page(ranges, q.offset, q.limit), total }
+  }
+
+  /** Codes of the values a filter names (unknown ones match nothing), or ANY for no filter. */
+  #codesOf(codes: Map<string, number>, values: readonly string[] | undefined): number[] {
+    if (!values?.length) return [ANY]
+    const out = new Set<number>()
+    for (const v of values) {
+      const code = codes.get(v)
+      if (code !== undefined) out.add(code)
     }
-    const items: NotificationEntry[] = []
-    let skip = q.offset
-    while (items.length < q.limit) {
-      let best: (typeof ranges)[number] | undefined
-      for (const r of ranges) {
-        while (keep && r.at < r.end && !keep(r.list[r.at])) r.at++
-        if (r.at < r.end && (!best || before(r.list[r.at], best.list[best.at]))) best = r
-      }
-      if (!best) break
-      const e = best.list[best.at++]
-      if (skip > 0) skip--
-      else items.push(e)
+    return [...out]
+  }
+
+  #code(codes: Map<string, number>, value: string): number {
+    let code = codes.get(value)
+    if (code === undefined) {
+      if (codes.size >= ANY) throw new Error(`notification index: more than ${ANY} distinct values (${value})`)
+      codes.set(value, (code = codes.size))
     }
-    return { items, total }
+    return code
+  }
+
+  /** The six lists an entry belongs to: three slots in its client's scope and three in its asset's. */
+  #places(ci: ClientIndex, e: NotificationEntry): [Scope, number][] {
+    const type = this.#code(this.#codes.types, e.n.type)
+    const status = this.#code(this.#codes.statuses, e.n.status)
+    const slots = [slot(type, status), slot(type, ANY), slot(ANY, ANY)]
+    const asset = this.#ownAsset(ci, e.n.asset._id)
+    return [...slots.map((s): [Scope, number] => [ci.scope, s]), ...slots.map((s): [Scope, number] => [asset, s])]
   }
 
   // Structures created here are new, so they are this index's own.
@@ -214,30 +326,25 @@ export class NotificationIndex {
   #client(clientId: string): ClientIndex {
     let ci = this.#clients.get(clientId)
     if (!ci) {
-      this.#clients.set(clientId, (ci = { all: [], byTypeStatus: new Map(), byAsset: new Map(), unreviewed: 0 }))
-      this.#mine.add(ci).add(ci.all)
+      this.#clients.set(clientId, (ci = { scope: newScope(), assets: new Map(), unreviewed: 0 }))
+      this.#mine.add(ci).add(ci.scope).add(ci.assets)
     }
     return ci
   }
 
-  #bucket(ci: ClientIndex, type: string, status: string): NotificationEntry[] {
-    let byStatus = ci.byTypeStatus.get(type)
-    if (!byStatus) {
-      ci.byTypeStatus.set(type, (byStatus = new Map()))
-      this.#mine.add(byStatus)
+  #asset(ci: ClientIndex, assetId: string): Scope {
+    let scope = ci.assets.get(assetId)
+    if (!scope) {
+      ci.assets.set(assetId, (scope = newScope()))
+      this.#mine.add(scope)
     }
-    let list = byStatus.get(status)
-    if (!list) {
-      byStatus.set(status, (list = []))
-      this.#mine.add(list)
-    }
-    return list
+    return scope
   }
 
-  #assetList(ci: ClientIndex, assetId: string): NotificationEntry[] {
-    let list = ci.byAsset.get(assetId)
+  #list(scope: Scope, at: number): NotificationEntry[] {
+    let list = scope[at]
     if (!list) {
-      ci.byAsset.set(assetId, (list = []))
+      scope[at] = list = []
       this.#mine.add(list)
     }
     return list
@@ -254,36 +361,28 @@ export class NotificationIndex {
     if (!this.#mine.has(this.#clients)) this.#mine.add((this.#clients = new Map(this.#clients)))
     let ci = this.#client(clientId)
     if (!this.#mine.has(ci)) {
-      ci = { ...ci, byTypeStatus: new Map(ci.byTypeStatus), byAsset: new Map(ci.byAsset) }
+      ci = { scope: ci.scope.slice(), assets: new Map(ci.assets), unreviewed: ci.unreviewed }
       this.#clients.set(clientId, ci)
-      this.#mine.add(ci)
+      this.#mine.add(ci).add(ci.scope).add(ci.assets)
     }
     return ci
   }
 
-  #ownAll(ci: ClientIndex): NotificationEntry[] {
-    if (!this.#mine.has(ci.all)) this.#mine.add((ci.all = ci.all.slice()))
-    return ci.all
+  /** `ci` is owned already. */
+  #ownAsset(ci: ClientIndex, assetId: string): Scope {
+    let scope = this.#asset(ci, assetId)
+    if (!this.#mine.has(scope)) {
+      ci.assets.set(assetId, (scope = scope.slice()))
+      this.#mine.add(scope)
+    }
+    return scope
   }
 
-  #ownBucket(ci: ClientIndex, type: string, status: string): NotificationEntry[] {
-    let byStatus = ci.byTypeStatus.get(type)
-    if (byStatus && !this.#mine.has(byStatus)) {
-      ci.byTypeStatus.set(type, (byStatus = new Map(byStatus)))
-      this.#mine.add(byStatus)
-    }
-    let list = this.#bucket(ci, type, status)
+  /** `scope` is owned already. */
+  #ownList(scope: Scope, at: number): NotificationEntry[] {
+    let list = this.#list(scope, at)
     if (!this.#mine.has(list)) {
-      ci.byTypeStatus.get(type)!.set(status, (list = list.slice()))
-      this.#mine.add(list)
-    }
-    return list
-  }
-
-  #ownAsset(ci: ClientIndex, assetId: string): NotificationEntry[] {
-    let list = this.#assetList(ci, assetId)
-    if (!this.#mine.has(list)) {
-      ci.byAsset.set(assetId, (list = list.slice()))
+      scope[at] = list = list.slice()
       this.#mine.add(list)
     }
     return list

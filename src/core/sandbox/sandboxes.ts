@@ -2,7 +2,7 @@ import type { ScenarioDefinition } from '../scenarios/define.js'
 import { ScenarioRegistry } from '../scenarios/registry.js'
 import { Sandbox, type SandboxConfig, type SandboxRegistry, type SandboxShared } from './sandbox.js'
 import { SeededWorlds } from './seeded-worlds.js'
-import { PageCache } from '../notifications/page-cache.js'
+import { PageWriter } from '../notifications/page.js'
 
 export interface SandboxesOptions extends SandboxConfig {
   /** Every scenario the sandboxes know (the adapters pass the files of `scenarios/`). */
@@ -84,7 +84,7 @@ export class Sandboxes implements SandboxRegistry {
     readonly options: SandboxesOptions,
     private readonly realNow: () => number = Date.now,
   ) {
-    this.shared = { scenarios: new ScenarioRegistry(options.scenarioDefinitions), worlds: new SeededWorlds(options.accounts), pages: new PageCache() }
+    this.shared = { scenarios: new ScenarioRegistry(options.scenarioDefinitions), worlds: new SeededWorlds(options.accounts), pages: new PageWriter() }
     this.default = Sandbox.create(options.only ?? 'default', options, this.shared).then((s) => ((s.registry = this), s))
   }
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { tableSchemas, type TableName } from './collections.js'
-import { notificationSchema } from '../notifications/model.js'
+import { notificationSchema, type Notification } from '../notifications/model.js'
 import { NotificationIndex, type NotificationEntry } from '../notifications/store.js'
 import { Table } from './table.js'
 
@@ -41,6 +41,14 @@ export function indexNotifications(rows: WorldRows['notifications']): Notificati
   return NotificationIndex.from(rows.map(toEntry))
 }
 
-export function toEntry({ clientId, ...n }: WorldRows['notifications'][number]): NotificationEntry {
-  return { n, clientId, t: Date.parse(n.createdAt) }
+/**
+ * The record without its tenant key, fields in the schema's order (the JSON's order). Written
+ * out rather than `{ clientId, ...n }`: the rest copy was a tenth of the start at 100k.
+ */
+export function toEntry(r: WorldRows['notifications'][number]): NotificationEntry {
+  const n: Notification = {
+    id: r.id, type: r.type, name: r.name, alertTrigger: r.alertTrigger, asset: r.asset, location: r.location, address: r.address,
+    status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt, calculatorId: r.calculatorId,
+  }
+  return { n, clientId: r.clientId, t: Date.parse(r.createdAt) }
 }

@@ -65,7 +65,7 @@ export const listThreadMessages = defineRoute({
   handler(ctx) {
     const thread = threadOf(ctx, ctx.params.threadId)
     if (!ctx.visible('messages')) return success([])
-    const rows = ctx.sandbox.world.tables.messages.where((m) => m.threadId === thread.id)
+    const rows = ctx.sandbox.world.tables.messages.by('threadId', thread.id)
     return success(rows.sort((a, b) => byTime(a.sentAt, b.sentAt)).map(publicRow))
   },
 })

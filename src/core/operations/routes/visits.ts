@@ -98,7 +98,7 @@ export const getVisitHistory = defineRoute({
   handler(ctx) {
     const visit = visitOf(ctx)
     if (!ctx.visible('visitHistory')) return reply(200, [])
-    const entries = ctx.sandbox.world.tables.visitHistory.where((h) => h.visit_detail_id === visit.id)
+    const entries = ctx.sandbox.world.tables.visitHistory.by('visit_detail_id', visit.id)
     entries.sort((a, b) => (a.datetime < b.datetime ? -1 : a.datetime > b.datetime ? 1 : 0))
     return reply(200, entries.map((h) => ({
       id: h.id, visit_detail_id: h.visit_detail_id, action: h.action, datetime: h.datetime, change: h.change,
