@@ -59,7 +59,7 @@ export function routesBlock({ routes, rolePermissions }) {
 function describeOption(schema) {
   const variants = schema.anyOf ?? [schema]
   const kinds = variants.map((v) => {
-    if (v.enum) return v.enum.map((e) => JSON.stringify(e)).join(' \\| ')
+    if (v.enum) return v.enum.map((e) => JSON.stringify(e)).join(' | ')
     if (v.type === 'null') return 'null'
     const range = v.minimum !== undefined || v.maximum !== undefined ? ` ${v.minimum ?? ''}..${v.maximum ?? ''}` : ''
     return `${v.type ?? 'any'}${range}`
