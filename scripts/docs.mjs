@@ -5,6 +5,7 @@ import { build } from 'esbuild'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import * as z from 'zod'
+import { generateScenarioIndex } from './gen-scenarios.mjs'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 
@@ -16,6 +17,8 @@ export { rolePermissions } from './src/core/auth/permissions.ts'
 `
 
 async function load() {
+  // The registry lists the files of scenarios/: a file added since the last build is documented too.
+  generateScenarioIndex()
   const outfile = `${root}.tmp/docs-sources-${process.pid}.mjs`
   await build({
     stdin: { contents: sources, resolveDir: root, loader: 'ts', sourcefile: 'docs-sources.ts' },
@@ -74,8 +77,8 @@ function optionsOf(scenario) {
 }
 
 function hooksOf(s) {
-  const hooks = ['activate', 'edge', 'before', 'after'].filter((h) => typeof s[h] === 'function')
-  return `${hooks.length ? hooks.join(', ') : 'read by the core'} (order ${s.order ?? 50})`
+  const hooks = ['activate', 'edge', 'before', 'after', 'hides', 'taxAuthority'].filter((h) => s[h] !== undefined)
+  return `${hooks.length ? hooks.join(', ') : 'none'} (order ${s.order ?? 50})`
 }
 
 const byOrder = (scenarios) => [...scenarios].sort((a, b) => (a.order ?? 50) - (b.order ?? 50) || a.name.localeCompare(b.name))
