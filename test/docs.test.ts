@@ -8,7 +8,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const read = (file: string) => readFileSync(join(root, file), 'utf8')
 
 /** The docs this repository writes by hand or generates (the helpers' topic pages have their own owners). */
-const docs = ['README.md', 'docs/architecture.md', 'docs/assumptions.md', 'docs/billing.md', 'docs/browser.md', 'docs/cli.md', 'docs/contributing.md', 'docs/control-api.md', 'docs/routes.md', 'docs/scenarios.md', 'docs/storybook.md', 'docs/testing.md']
+const docs = ['README.md', 'docs/architecture.md', 'docs/assumptions.md', 'docs/billing.md', 'docs/browser.md', 'docs/cli.md', 'docs/contributing.md', 'docs/control-api.md', 'docs/routes.md', 'docs/scenarios.md', 'docs/storybook.md', 'docs/test-double.md']
 
 /** Pages other work adds; linked before they land. */
 const announced = new Set(['docs/engines.md', 'docs/bounds.md', 'docs/inspector.md', 'docs/fixtures.md'])
