@@ -1,0 +1,54 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const read = (file: string) => readFileSync(join(root, file), 'utf8')
+
+/** The docs this repository writes by hand or generates (the helpers' topic pages have their own owners). */
+const docs = ['README.md', 'docs/architecture.md', 'docs/assumptions.md', 'docs/billing.md', 'docs/browser.md', 'docs/cli.md', 'docs/contributing.md', 'docs/control-api.md', 'docs/routes.md', 'docs/scenarios.md', 'docs/storybook.md', 'docs/test-double.md']
+
+/** Pages other work adds; linked before they land. */
+const announced = new Set(['docs/engines.md', 'docs/bounds.md', 'docs/inspector.md', 'docs/fixtures.md'])
+
+/** Paths of the reader's own app in the recipes, not of this repository. */
+const readerPaths = new Set(['src/main.ts', 'src/main.tsx'])
+
+describe('docs', () => {
+  it('hold the tables the route table and the scenario registry generate (else: npm run docs)', () => {
+    let output = ''
+    try {
+      execFileSync(process.execPath, ['scripts/docs.mjs', '--check'], { cwd: root, encoding: 'utf8', stdio: 'pipe' })
+    } catch (error) {
+      output = String((error as { stderr?: string }).stderr || error)
+    }
+    expect(output, 'the committed docs drifted from the code').toBe('')
+  })
+
+  it('name only files that exist', () => {
+    const missing: string[] = []
+    for (const doc of docs) {
+      for (const [, path] of read(doc).matchAll(/`((?:src|test|scripts|scenarios|fixtures|examples|bench|bin)\/[^`\s<>*]+?\.(?:ts|tsx|mjs|js|json))`/g)) {
+        if (!readerPaths.has(path) && !existsSync(join(root, path))) missing.push(`${doc}: ${path}`)
+      }
+    }
+    expect(missing).toEqual([])
+  })
+
+  it('link only pages that exist, or pages announced to land', () => {
+    const broken: string[] = []
+    for (const doc of docs) {
+      for (const [, target] of read(doc).matchAll(/\]\(([^)#\s]+\.md)(?:#[^)]*)?\)/g)) {
+        const path = join(dirname(doc), target).replace(/\\/g, '/')
+        if (!announced.has(path) && !existsSync(join(root, path))) broken.push(`${doc}: ${target}`)
+      }
+    }
+    expect(broken).toEqual([])
+  })
+
+  it('keep the README a short guide', () => {
+    expect(read('README.md').split('\n').length).toBeLessThanOrEqual(250)
+  })
+})
