@@ -1,28 +1,9 @@
 /** The control API as the panel calls it: the same `/__sandbox` routes tests use, nothing else. */
 
-export interface JournalEntry {
-  id: number
-  method: string
-  path: string
-  query: string
-  status: number
-  faults: string[]
-  durationMs: number
-  at: string
-}
+// The answers' shapes are the core's own (type-only: nothing of the core is bundled).
+import type { JournalDetail, JournalEntry, Message } from '../core/sandbox/journal.js'
 
-export interface Message {
-  headers: Record<string, string>
-  body: string | null
-  truncated: boolean
-  size: number
-}
-
-export interface JournalDetail extends JournalEntry {
-  url: string
-  request: Message
-  response: Message
-}
+export type { JournalDetail, JournalEntry, Message }
 
 export interface OutboxEntry {
   id: string
