@@ -351,22 +351,23 @@ describe.skipIf(!chromiumAvailable())('the inspector in the browser runtime (fle
   it('?sandbox-panel opens it at once; the event stream through the worker leaks no listener', async () => {
     await open(page, `${server.url}/?sandbox-panel`)
     await panel().locator('.live.on').waitFor()
-    expect(await panel().locator('.drawer').isVisible()).toBe(true)
+    // Waits: the drawer may still be sliding in on a busy machine.
+    await panel().locator('.drawer').waitFor({ state: 'visible' })
     const listeners = () => page.evaluate(() => (window as unknown as { sandbox: { sandbox(): { events: { size: number } } } }).sandbox.sandbox().events.size)
-    await expect.poll(listeners).toBe(1)
+    await expect.poll(listeners, { timeout: 15_000 }).toBe(1)
     // Another world: the stream of the first closes, one for the new world opens.
     await panel().locator('input[name=world]').fill('in-page-other')
     await panel().locator('button[type=submit]').click()
     await panel().locator('.world[data-world="in-page-other"]').waitFor()
-    await expect.poll(listeners).toBe(0)
+    await expect.poll(listeners, { timeout: 15_000 }).toBe(0)
     await panel().locator('.live.on').waitFor()
     // Back, and the same world's request shows up live.
     await panel().locator('input[name=world]').fill('')
     await panel().locator('button[type=submit]').click()
     await panel().locator('.world[data-world="default"]').waitFor()
-    await expect.poll(listeners).toBe(1)
+    await expect.poll(listeners, { timeout: 15_000 }).toBe(1)
     await call(page, 'GET', '/api/layers')
-    await expect.poll(() => panel().locator('table.journal tbody tr').count()).toBeGreaterThan(0)
+    await expect.poll(() => panel().locator('table.journal tbody tr').count(), { timeout: 15_000 }).toBeGreaterThan(0)
   })
 })
 

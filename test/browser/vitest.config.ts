@@ -8,6 +8,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 600_000,
     fileParallelism: false,
+    // A page on a busy two-core machine can take seconds to settle: polls wait, they do not race.
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
   },
 })
