@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort, startCli } from './support/cli.js'
 import { describe, expect, it } from 'vitest'
 import { parseOptions, usage } from '../src/cli/cli.js'
 
@@ -66,33 +66,7 @@ describe('command line options', () => {
   })
 })
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
-}
-
-function start(args: string[]): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['bin/fleet-sandbox.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  child.stdout!.on('data', (d) => (out += d))
-  child.stderr!.on('data', (d) => (out += d))
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (out.includes('listening on')) {
-        clearInterval(timer)
-        resolve({ child, output: () => out })
-      }
-    }, 20)
-    child.once('exit', (code) => {
-      clearInterval(timer)
-      reject(new Error(`exited ${code}: ${out}`))
-    })
-  })
-}
+const start = startCli
 
 const stop = (child: ChildProcess) => new Promise<number | null>((resolve) => {
   child.once('exit', (code) => resolve(code))

@@ -1,38 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
+import { freePort, startCli } from '../support/cli.js'
 import { describe, expect, it } from 'vitest'
 import { parseOptions } from '../../src/cli/cli.js'
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
-}
-
-function start(args: string[]): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['bin/fleet-sandbox.js', '--engine', 'workerd', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  child.stdout!.on('data', (d) => (out += d))
-  child.stderr!.on('data', (d) => (out += d))
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (out.includes('listening on')) {
-        clearInterval(timer)
-        resolve({ child, output: () => out })
-      }
-    }, 20)
-    child.once('exit', (code) => {
-      clearInterval(timer)
-      reject(new Error(`exited ${code}: ${out}`))
-    })
-  })
-}
+const start = (args: string[]) => startCli(['--engine', 'workerd', ...args])
 
 const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => new Promise<number | null>((resolve) => {
   child.once('exit', (code) => resolve(code))
