@@ -35,3 +35,14 @@ export function percentile(sample, p) {
   const sorted = Float64Array.from(sample).sort()
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
 }
+
+export const median = (xs) => percentile(xs, 50)
+
+/** Milliseconds until one request's whole answer arrived; anything but 200 is an error. */
+export async function timed(url, headers) {
+  const t = performance.now()
+  const res = await fetch(url, { headers })
+  await res.arrayBuffer()
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}`)
+  return performance.now() - t
+}

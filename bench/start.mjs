@@ -1,17 +1,8 @@
 import { API_TOKEN, FILTERED } from './http-cases.mjs'
-import { load, percentile } from './load.mjs'
+import { load, median, timed } from './load.mjs'
 import { firstOk, rssMb, startSandbox, startThroughNpm } from './processes.mjs'
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-const median = (xs) => percentile(xs, 50)
-
-async function timed(url, headers) {
-  const t = performance.now()
-  const res = await fetch(url, { headers })
-  await res.arrayBuffer()
-  if (res.status !== 200) throw new Error(`${url} answered ${res.status}`)
-  return performance.now() - t
-}
 
 /** Start of the default size, `runs` times (the median is reported): health, first page, RSS. */
 export async function measureDefaultStart({ runs, settings, isolated, log }) {

@@ -1,19 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { API_TOKEN } from './http-cases.mjs'
-import { load, percentile } from './load.mjs'
+import { load, median, timed } from './load.mjs'
 import { firstOk, rssMb, startSandbox } from './processes.mjs'
 
 const LIST = '/api/notifications?page=1&limit=50'
 const auth = { authorization: `Bearer ${API_TOKEN}` }
-const median = (xs) => percentile(xs, 50)
-
-async function timed(url, headers) {
-  const t = performance.now()
-  const res = await fetch(url, { headers })
-  await res.arrayBuffer()
-  if (res.status !== 200) throw new Error(`${url} answered ${res.status}`)
-  return performance.now() - t
-}
 
 /** workerd is a child of the command (miniflare spawns it): its pid, for its RSS. */
 function childPid(pid) {
