@@ -42,6 +42,17 @@ describe('CORS of the Hono server', () => {
     expect((await get('/api/notifications', 'https://evil.example')).headers.get(ACAO)).toBe('https://evil.example')
     expect((await preflight('/api/notifications', 'https://evil.example')).headers.get(ACAO)).toBe('https://evil.example')
   })
+
+  it('journals the answer as sent: its CORS headers, once each, beside the request as received', async () => {
+    const res = await fetch(`${server.url}/api/notifications?limit=1`, { headers: { origin: 'http://localhost:5173', 'X-Trace': 'a' } })
+    expect(res.headers.get('vary')).toBe('Origin')
+    const [last] = (await (await fetch(`${server.url}/__sandbox/requests?limit=1`)).json()).requests.slice(-1)
+    const detail = await (await fetch(`${server.url}/__sandbox/requests/${last.id}`)).json()
+    expect(detail.path).toBe('/api/notifications')
+    expect(detail.response.headers).toMatchObject({ [ACAO]: 'http://localhost:5173', vary: 'Origin', 'access-control-allow-credentials': 'true', 'content-type': 'application/json; charset=utf-8' })
+    expect(detail.request.headers).toMatchObject({ origin: 'http://localhost:5173', 'x-trace': 'a' })
+    expect(JSON.parse(detail.response.body)).toEqual(await res.json())
+  })
 })
 
 describe('--cors-origin', () => {

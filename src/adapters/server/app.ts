@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { type SandboxApp, errorReply, unmatched } from '../../core/app/app.js'
 import { toResponse } from '../../core/http/reply.js'
 
-type Env = { Bindings: { incoming?: { socket?: { remoteAddress?: string } } } }
+type Env = { Bindings: { incoming?: { socket?: { remoteAddress?: string }; rawHeaders?: string[] } } }
 
 export const corsAllowHeaders = ['authorization', 'content-type', 'x-sandbox-id', 'x-sandbox-scenario', 'x-sandbox-control-token']
 export const corsExposeHeaders = ['set-auth-token', 'retry-after', 'x-sandbox-fault', 'x-sandbox-assumed', 'allow']
@@ -23,26 +23,28 @@ const CONTROL_PATH = /^\/__sandbox(\/|$)/
  * passwords, reset) only pages on loopback and those named with `--cors-origin`, so a web page
  * elsewhere cannot read or drive it from a developer's browser.
  */
-function allowedOrigin(request: Request, options: CorsOptions): string | undefined {
+function allowedOrigin(request: Request, options: CorsOptions, control = CONTROL_PATH.test(new URL(request.url).pathname)): string | undefined {
   const origin = request.headers.get('origin')
-  if (!CONTROL_PATH.test(new URL(request.url).pathname)) return origin || '*'
+  if (!control) return origin || '*'
   if (origin && (LOOPBACK_ORIGIN.test(origin) || options.corsOrigins?.includes(origin))) return origin
   return undefined
 }
 
 /**
- * CORS headers set on the pipeline's own Response. Hono's cors middleware would wrap it in a
- * new one, which makes @hono/node-server read every body back through a web stream (a third
- * of the server's time on the notifications list, bench/ and BENCHMARKS.md).
+ * The CORS headers of an answer, which the pipeline adds to its own Response. Hono's cors
+ * middleware would wrap it in a new one, which makes @hono/node-server read every body back
+ * through a web stream (a third of the server's time on the notifications list, BENCHMARKS.md).
  */
+function corsHeaders(request: Request, options: CorsOptions, control?: boolean): Record<string, string> {
+  const origin = allowedOrigin(request, options, control)
+  if (!origin) return { vary: 'Origin' }
+  return { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', 'access-control-expose-headers': exposed }
+}
+
+/** CORS on an answer made outside the pipeline (404, 405, an error in Hono itself). */
 function withCors(request: Request, response: Response, options: CorsOptions): Response {
-  const headers = response.headers
-  headers.append('vary', 'Origin')
-  const origin = allowedOrigin(request, options)
-  if (!origin) return response
-  headers.set('access-control-allow-origin', origin)
-  headers.set('access-control-allow-credentials', 'true')
-  headers.set('access-control-expose-headers', exposed)
+  const cors = corsHeaders(request, options)
+  for (const name in cors) response.headers[name === 'vary' ? 'append' : 'set'](name, cors[name])
   return response
 }
 
@@ -71,9 +73,11 @@ export function createHonoApp(app: SandboxApp, cors: CorsOptions = {}): Hono<Env
   const methodsByPath = new Map<string, string[]>()
   for (const route of app.routes) {
     methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method])
-    hono.on(route.method, route.path, async (c) => {
-      const meta = { clientAddress: c.env?.incoming?.socket?.remoteAddress }
-      return withCors(c.req.raw, await app.handle(route, c.req.raw, c.req.param() as Record<string, string>, meta), cors)
+    const control = CONTROL_PATH.test(route.path)
+    hono.on(route.method, route.path, (c) => {
+      const incoming = c.env?.incoming
+      const meta = { clientAddress: incoming?.socket?.remoteAddress, rawHeaders: incoming?.rawHeaders, headers: corsHeaders(c.req.raw, cors, control) }
+      return app.handle(route, c.req.raw, c.req.param() as Record<string, string>, meta)
     })
   }
   for (const [path, methods] of methodsByPath) hono.all(path, (c) => withCors(c.req.raw, unmatched(c.req.raw, methods), cors))

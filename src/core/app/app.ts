@@ -1,5 +1,5 @@
 import { authorize, CONTROL_TOKEN_HEADER } from '../auth/guard.js'
-import { HttpError, RawBody, RawJson, type Reply, badRequest, errorBody, notFound, toResponse } from '../http/reply.js'
+import { HttpError, RawBody, RawJson, type Reply, badRequest, errorBody, notFound, responseHeaders, toResponse } from '../http/reply.js'
 import { queryObject, validate } from '../http/validate.js'
 import { bodyRead, readForm, readJson } from '../http/body.js'
 import type { BodyInput } from '../sandbox/journal.js'
@@ -24,6 +24,13 @@ export interface SandboxAppOptions extends SandboxesOptions {
 export interface RequestMeta {
   /** Who is calling when there is no token: the client address, or the page in a browser. */
   clientAddress?: string
+  /** Headers the runtime adds to every answer (the server's CORS); the journal keeps them too. */
+  headers?: Record<string, string>
+  /**
+   * The request's headers as received, name/value pairs (node:http's `rawHeaders`): the journal
+   * keeps them as they are instead of copying a Headers object on every request.
+   */
+  rawHeaders?: readonly string[]
 }
 
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
@@ -75,19 +82,21 @@ export class SandboxApp {
     } finally {
       if (sandbox) this.sandboxes.release(sandbox)
     }
-    const headers: Record<string, string> = { ...reply.headers }
-    if (faults.length) headers[FAULT_HEADER] = [...new Set(faults)].join(',')
-    if (route.assumed) headers['x-sandbox-assumed'] = 'true'
+    const own: Record<string, string> = { ...reply.headers }
+    if (faults.length) own[FAULT_HEADER] = [...new Set(faults)].join(',')
+    if (route.assumed) own['x-sandbox-assumed'] = 'true'
     const durationMs = Math.round((performance.now() - started) * 100) / 100
     this.options.log?.(`${request.method} ${url.pathname}${url.search} ${reply.status} ${durationMs}ms${faults.length ? ` [${faults.join(',')}]` : ''}`)
-    if (!sandbox || route.auth.kind === 'control') return toResponse({ ...reply, headers })
+    if (!sandbox || route.auth.kind === 'control') return toResponse({ ...reply, headers: own }, meta.headers)
     // The body is encoded once, for the answer and for the journal.
     const { body, text } = encoded(reply.body)
-    const response = toResponse({ ...reply, headers, body })
+    const answer = { ...reply, headers: own, body }
+    const headers = responseHeaders(answer, meta.headers)
+    const response = toResponse(answer, undefined, headers)
     sandbox.journal.add(
-      { method: request.method, path: url.pathname, query: url.search, status: reply.status, faults: [...new Set(faults)], durationMs, at: sandbox.iso() },
+      { method: request.method, path: url.pathname, query: url.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso() },
       // A body the route refused before reading it (401, 403) is not waited for: null.
-      { origin: url.origin, request: { headers: request.headers, body: bodyRead(request) }, response: { headers: response.headers, body: text } },
+      { origin: url.origin, request: { headers: meta.rawHeaders ?? request.headers, body: bodyRead(request) }, response: { headers, body: text } },
     )
     return response
   }
@@ -182,7 +191,8 @@ const QUERY_CACHE_SIZE = 256
 /** A reply's body as sent, and its text or bytes for the journal. */
 function encoded(body: unknown): { body: unknown; text: BodyInput } {
   if (body === undefined || body === null || body instanceof ReadableStream) return { body, text: null }
-  if (body instanceof RawBody || body instanceof RawJson) return { body, text: body.text }
+  if (body instanceof RawJson) return { body, text: body.kept ?? body.text }
+  if (body instanceof RawBody) return { body, text: body.text }
   const json = JSON.stringify(body)
   return { body: new RawJson(json), text: json }
 }

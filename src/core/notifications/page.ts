@@ -1,5 +1,5 @@
 import type { Pagination } from '../http/pagination.js'
-import { RawJson } from '../http/reply.js'
+import { type BodySource, RawJson } from '../http/reply.js'
 import type { NotificationEntry } from './store.js'
 
 const utf8 = new TextEncoder()
@@ -60,6 +60,12 @@ export class PageWriter {
 
   listPage(items: readonly NotificationEntry[], pagination: Pagination, unreviewedCount: number): RawJson {
     const tail = `],"pagination":{"page":${pagination.page},"limit":${pagination.limit},"total":${pagination.total},"totalPages":${pagination.totalPages}},"unreviewedCount":${unreviewedCount}}}`
+    const out = this.write(items, tail)
+    return new RawJson(out, new PageSource(this, items, tail, out.byteLength))
+  }
+
+  /** The page's bytes: the head, the records' bytes with commas, and the tail. */
+  write(items: readonly NotificationEntry[], tail: string): Uint8Array {
     let size = HEAD.length + tail.length + Math.max(0, items.length - 1)
     const records = items.map((e) => this.recordBytes(e))
     for (const bytes of records) size += bytes.length
@@ -74,6 +80,20 @@ export class PageWriter {
     }
     // The tail is ASCII: one byte per character.
     utf8.encodeInto(tail, out.subarray(at))
-    return new RawJson(out)
+    return out
+  }
+}
+
+/** A page as the journal keeps it: its entries (immutable) and tail, written again when asked. */
+class PageSource implements BodySource {
+  constructor(
+    private readonly writer: PageWriter,
+    private readonly items: readonly NotificationEntry[],
+    private readonly tail: string,
+    readonly size: number,
+  ) {}
+
+  bytes(): Uint8Array {
+    return this.writer.write(this.items, this.tail)
   }
 }

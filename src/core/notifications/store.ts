@@ -129,20 +129,36 @@ function seek(ranges: Range[], offset: number): number[] {
   }
 }
 
-/** `limit` entries of the merge of `ranges` from rank `offset`, newest first. */
+/**
+ * `limit` entries of the merge of `ranges` from rank `offset`, newest first. The lists' heads sit
+ * in a binary heap, newest on top: log k comparisons an entry, not k (a status-only filter
+ * merges 7 to 21 lists; the linear pick was the store's hottest loop under the varied load).
+ */
 function page(ranges: Range[], offset: number, limit: number): NotificationEntry[] {
   const heads = offset > WALK ? seek(ranges, offset) : ranges.map((r) => r.at)
   let skip = offset > WALK ? 0 : offset
   const items: NotificationEntry[] = []
-  while (items.length < limit) {
-    let best = -1
-    for (let i = 0; i < ranges.length; i++) {
-      if (heads[i] < ranges[i].end && (best < 0 || before(ranges[i].list[heads[i]], ranges[best].list[heads[best]]))) best = i
+  const heap: number[] = []
+  for (let i = 0; i < ranges.length; i++) if (heads[i] < ranges[i].end) heap.push(i)
+  const newer = (a: number, b: number) => before(ranges[a].list[heads[a]], ranges[b].list[heads[b]])
+  const sink = (at: number) => {
+    for (;;) {
+      const l = 2 * at + 1
+      if (l >= heap.length) return
+      const c = l + 1 < heap.length && newer(heap[l + 1], heap[l]) ? l + 1 : l
+      if (!newer(heap[c], heap[at])) return
+      ;[heap[c], heap[at]] = [heap[at], heap[c]]
+      at = c
     }
-    if (best < 0) break
-    const e = ranges[best].list[heads[best]++]
+  }
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) sink(i)
+  while (items.length < limit && heap.length) {
+    const i = heap[0]
+    const e = ranges[i].list[heads[i]++]
     if (skip > 0) skip--
     else items.push(e)
+    if (heads[i] >= ranges[i].end) heap[0] = heap[heap.length - 1], heap.pop()
+    sink(0)
   }
   return items
 }

@@ -9,6 +9,9 @@ export class Clock {
   #base: number
   #realAtBase: number
   #frozen: boolean
+  /** The last instant written as ISO text: the journal asks it on every request. */
+  #isoAt = NaN
+  #iso = ''
 
   constructor(start: number, private readonly realNow: () => number = Date.now, frozen = false) {
     this.#base = start
@@ -21,7 +24,9 @@ export class Clock {
   }
 
   iso(): string {
-    return new Date(this.now()).toISOString()
+    const now = this.now()
+    if (now !== this.#isoAt) (this.#iso = new Date(now).toISOString()), (this.#isoAt = now)
+    return this.#iso
   }
 
   set(epochMs: number): void {

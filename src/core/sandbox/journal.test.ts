@@ -69,6 +69,45 @@ describe('Journal bounds in bytes', () => {
     expect(journal.bytes).toBeLessThan(20_000)
   })
 
+  it('keeps headers as received pairs and reads them as a Headers object lists them; long or many are cut', () => {
+    const journal = new Journal()
+    const pairs = ['Content-Type', 'application/json', 'X-Trace', 'a', 'x-trace', 'b', 'Cookie', 'a=1', 'cookie', 'b=2']
+    const id = journal.add(request('/p'), { origin: 'http://x.test', request: { headers: pairs, body: null }, response: { headers: { 'content-type': 'text/plain' }, body: 'hi' } }).id
+    const d = journal.get(id)!
+    expect(d.request.headers).toEqual({ 'content-type': 'application/json', 'x-trace': 'a, b', cookie: 'a=1; b=2' })
+    expect(d.response).toMatchObject({ headers: { 'content-type': 'text/plain' }, body: 'hi', size: 2 })
+    const long = Array.from({ length: 20 }, (_, i) => [`X-H${i}`, 'v'.repeat(5000)]).flat()
+    const cut = journal.get(journal.add(request('/q'), { origin: 'http://x.test', request: { headers: long, body: null }, response: { headers: {}, body: null } }).id)!
+    expect(Object.values(cut.request.headers).every((v) => v.length === TEXT_LIMIT)).toBe(true)
+    expect(Object.keys(cut.request.headers).length).toBeLessThan(20)
+    expect(journal.bytes).toBeLessThan(25_000)
+  })
+
+  it('keeps a body source, not its bytes, and writes it only when an entry is read', () => {
+    const journal = new Journal()
+    let writes = 0
+    const source = (text: string) => ({ size: utf8Length(text), bytes: () => (writes++, new TextEncoder().encode(text)) })
+    const small = journal.add(request('/s'), { origin: 'http://x.test', request: { headers: [], body: null }, response: { headers: {}, body: source('{"a":1}') } }).id
+    const big = journal.add(request('/b'), { origin: 'http://x.test', request: { headers: [], body: null }, response: { headers: {}, body: source('x'.repeat(BODY_LIMIT + 10)) } }).id
+    // The big one is cut when added: its first 64 KB are all it keeps.
+    expect(writes).toBe(1)
+    expect(journal.get(small)!.response).toMatchObject({ body: '{"a":1}', truncated: false, size: 7 })
+    expect(writes).toBe(2)
+    expect(journal.get(big)!.response).toMatchObject({ truncated: true, size: BODY_LIMIT + 10 })
+    expect(journal.get(big)!.response.body).toHaveLength(BODY_LIMIT)
+    // Counted at its full size: the bound holds whatever the source keeps.
+    expect(journal.bytes).toBeGreaterThan(BODY_LIMIT + 7)
+  })
+
+  it('keeps a URL\'s short path and query whole, and cuts a long one by UTF-8 bytes', () => {
+    const journal = new Journal()
+    const href = `http://x.test/api/notifications?${'q=1&'.repeat(100)}`
+    const url = new URL(href)
+    const e = journal.add({ ...request(url.pathname), query: url.search })
+    expect(e.query).toBe(url.search)
+    expect(journal.add({ ...request('/x'), query: `?${'é'.repeat(TEXT_LIMIT)}` }).query).toBe(`?${'é'.repeat(TEXT_LIMIT / 2 - 1)}`)
+  })
+
   it('counts UTF-8 bytes and never splits a character when cutting', () => {
     expect(utf8Length('aé€😀')).toBe(1 + 2 + 3 + 4)
     expect(cutText('€'.repeat(20), 10)).toBe('€€€')

@@ -1,3 +1,5 @@
+import type { BodySource } from '../http/reply.js'
+
 /** A request as the journal keeps it (SANDBOX.md: `{id, method, path, status, faults, durationMs, at}`). */
 export interface JournalEntry {
   id: number
@@ -28,14 +30,21 @@ export interface JournalDetail extends JournalEntry {
   response: Message
 }
 
-/** A body as the pipeline saw it: bytes read from the request, or the answer's text or bytes. */
-export type BodyInput = string | Uint8Array | null | undefined
+/** A body as the pipeline saw it: bytes read from the request, the answer's text or bytes, or its source. */
+export type BodyInput = string | Uint8Array | BodySource | null | undefined
+
+/**
+ * Headers as a runtime has them: a Headers object, a record of lower-case names (the pipeline's
+ * own answer), or name/value pairs as received (node:http's `rawHeaders`), which the journal
+ * keeps as they are and reads only when asked.
+ */
+export type HeadersInput = Headers | Record<string, string> | readonly string[]
 
 export interface ExchangeInput {
   /** Scheme, host and port the request was sent to: the URL is this, the path and the query. */
   origin: string
-  request: { headers: Headers; body: BodyInput }
-  response: { headers: Headers; body: BodyInput }
+  request: { headers: HeadersInput; body: BodyInput }
+  response: { headers: HeadersInput; body: BodyInput }
 }
 
 /** SANDBOX.md "Bounds and trust": anonymous callers must not grow memory through the journal. */
@@ -48,8 +57,11 @@ export const BODY_LIMIT = 65_536
 /** Counted for each entry besides its texts: the objects that hold them. */
 const ENTRY_OVERHEAD = 256
 
-/** A message as stored: a body kept as the bytes it came in (decoded when asked for), or text. */
-type Kept = Omit<Message, 'body'> & { body: string | Uint8Array | null }
+/**
+ * A message as stored: a body kept as the bytes it came in (decoded when asked for), or text;
+ * headers as a record or as received pairs (made a record when asked for).
+ */
+type Kept = Omit<Message, 'body' | 'headers'> & { headers: Record<string, string> | readonly string[]; body: string | Uint8Array | BodySource | null }
 
 interface Stored {
   entry: JournalEntry
@@ -61,12 +73,16 @@ interface Stored {
 
 /**
  * Bounded ring, newest last, in entries and in bytes: oldest out first. Every text it keeps is
- * cut and copied, so a kept prefix never holds on to the whole of a long caller string.
+ * within TEXT_LIMIT and a string of its own (see `ownText`), so a kept part never holds on to
+ * the whole of a long caller string. `add` runs for every request: it copies and counts, and
+ * leaves the rest (cutting long texts aside) to `get`.
  */
 export class Journal {
   #entries: Stored[] = []
   #next = 1
   #bytes = 0
+  /** The last origin kept: requests of one runtime share it, so it is copied once. */
+  #origin = ''
 
   constructor(
     readonly capacity = JOURNAL_MAX_ENTRIES,
@@ -84,13 +100,14 @@ export class Journal {
   }
 
   add(entry: Omit<JournalEntry, 'id'>, exchange?: ExchangeInput): JournalEntry {
-    const e: JournalEntry = { id: this.#next++, ...entry, path: cutText(entry.path, TEXT_LIMIT), query: cutText(entry.query, TEXT_LIMIT) }
+    const e: JournalEntry = { id: this.#next++, ...entry, path: ownText(entry.path, TEXT_LIMIT), query: ownText(entry.query, TEXT_LIMIT) }
     // A request body is copied (a chunk may be a view of a larger buffer); a response's bytes are
     // the answer's own, often a cached page, kept as they are.
     const request = exchange && message(exchange.request.headers, exchange.request.body, true)
     const response = exchange && message(exchange.response.headers, exchange.response.body, false)
     // The origin alone: the path and the query are the entry's own (a URL would hold them twice).
-    const origin = exchange ? cutText(exchange.origin, 256) : ''
+    let origin = ''
+    if (exchange) origin = exchange.origin === this.#origin ? this.#origin : (this.#origin = ownText(exchange.origin, 256))
     const bytes = ENTRY_OVERHEAD + entryBytes(e) + utf8Length(origin) + messageBytes(request) + messageBytes(response)
     this.#push({ entry: e, origin, request, response, bytes })
     this.onAdd?.(e)
@@ -142,29 +159,73 @@ export class Journal {
 
 function readable(m: Kept | undefined): Message {
   if (!m) return { headers: {}, body: null, truncated: false, size: 0 }
-  if (!(m.body instanceof Uint8Array)) return { ...m, body: m.body }
-  const text = decoder.decode(m.body)
+  const headers = isPairs(m.headers) ? record(m.headers) : { ...m.headers }
+  if (typeof m.body === 'string' || m.body === null) return { ...m, headers, body: m.body }
+  const text = decoder.decode(m.body instanceof Uint8Array ? m.body : m.body.bytes())
   // A cut may fall inside a character: its first bytes decode to one replacement character.
-  return { ...m, body: m.truncated ? text.replace(/\uFFFD$/, '') : text }
+  return { ...m, headers, body: m.truncated ? text.replace(/\uFFFD$/, '') : text }
 }
 
-function message(headers: Headers, body: BodyInput, copy: boolean): Kept {
+/** Received pairs as a Headers object would list them: names in lower case, repeats joined. */
+function record(pairs: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    const name = pairs[i].toLowerCase()
+    const value = pairs[i + 1].trim()
+    out[name] = name in out ? `${out[name]}${name === 'cookie' ? '; ' : ', '}${value}` : value
+  }
+  return out
+}
+
+const isPairs = (h: HeadersInput): h is readonly string[] => Array.isArray(h)
+const isHeaders = (h: HeadersInput): h is Headers => typeof (h as Headers).forEach === 'function' && !Array.isArray(h)
+
+/** UTF-8 bytes of headers as kept, or -1 when `strict` and one is long or all are many. */
+function headerBytes(headers: Kept['headers'], strict = false): number {
+  let n = 0
+  const count = (name: string, value: string) => {
+    if (strict && value.length > TEXT_LIMIT / 3) return false
+    n += name.length + utf8Length(value)
+    return !strict || n <= TEXT_LIMIT * 8
+  }
+  if (Array.isArray(headers)) {
+    for (let i = 0; i + 1 < headers.length; i += 2) if (!count(headers[i], headers[i + 1])) return -1
+  } else {
+    for (const name in headers) if (!count(name, (headers as Record<string, string>)[name])) return -1
+  }
+  return n
+}
+
+/**
+ * Headers as kept. The pipeline's own record and node:http's pairs are fresh strings, short in
+ * almost every request: kept as they are (counted, not copied). Others are copied and cut.
+ */
+function keptHeaders(headers: HeadersInput): Kept['headers'] {
+  if (!isHeaders(headers) && headerBytes(headers, true) >= 0) return headers
   const kept: Record<string, string> = {}
   let total = 0
-  headers.forEach((value, name) => {
+  const keep = (value: string, name: string) => {
     // Headers past the byte bound are dropped whole: a caller cannot grow an entry through them.
     if (total > TEXT_LIMIT * 8) return
     // Header values are strings of their own (no slices of a larger one) unless long.
     kept[name] = cutText(value, TEXT_LIMIT, false)
     total += name.length + kept[name].length
-  })
+  }
+  if (isHeaders(headers)) headers.forEach(keep)
+  else if (Array.isArray(headers)) for (let i = 0; i + 1 < headers.length; i += 2) keep(headers[i + 1], headers[i].toLowerCase())
+  else for (const name in headers) keep((headers as Record<string, string>)[name], name)
+  return kept
+}
+
+function message(headers: HeadersInput, body: BodyInput, copy: boolean): Kept {
+  const kept = keptHeaders(headers)
   if (body === null || body === undefined) return { headers: kept, body: null, truncated: false, size: 0 }
-  const bytes = typeof body === 'string' ? undefined : body
-  const size = bytes ? bytes.byteLength : utf8Length(body as string)
+  const size = typeof body === 'string' ? utf8Length(body) : body instanceof Uint8Array ? body.byteLength : body.size
   if (size === 0) return { headers: kept, body: null, truncated: false, size: 0 }
-  if (size <= BODY_LIMIT) return { headers: kept, body: bytes ? (copy ? bytes.slice() : bytes) : (body as string), truncated: false, size }
+  if (size <= BODY_LIMIT) return { headers: kept, body: body instanceof Uint8Array && copy ? body.slice() : body, truncated: false, size }
   // The first 64 KB, copied: a view would keep the whole body alive.
-  return { headers: kept, body: (bytes ?? encoder.encode(body as string)).slice(0, BODY_LIMIT), truncated: true, size }
+  const bytes = typeof body === 'string' ? encoder.encode(body) : body instanceof Uint8Array ? body : body.bytes()
+  return { headers: kept, body: bytes.slice(0, BODY_LIMIT), truncated: true, size }
 }
 
 const encoder = new TextEncoder()
@@ -178,6 +239,18 @@ export function cutText(text: string, limit: number, copy = true): string {
   if (text.length <= 12 || (!copy && text.length * 3 <= limit)) return text
   const bytes = encoder.encode(text)
   return bytes.byteLength <= limit ? decoder.decode(bytes) : decoder.decode(bytes.subarray(0, limit)).replace(/\uFFFD$/, '')
+}
+
+/**
+ * `text` cut to `limit` bytes, as a string of its own. A short one is copied by building a new
+ * string: a URL's path or query is a slice of its whole href in V8, which a kept slice would
+ * hold on to; `' ' + text` flattened by `slice` is a fresh copy, without the UTF-8 round trip
+ * of `cutText` (a tenth of a list request when every text took it, BENCHMARKS.md).
+ */
+export function ownText(text: string, limit: number): string {
+  if (text.length <= 12) return text
+  if (text.length * 3 > limit && utf8Length(text) > limit) return cutText(text, limit)
+  return (' ' + text).slice(1)
 }
 
 export function utf8Length(text: string): number {
@@ -196,7 +269,5 @@ const entryBytes = (e: JournalEntry) => utf8Length(e.method) + utf8Length(e.path
 
 function messageBytes(m: Kept | undefined): number {
   if (!m) return 0
-  let n = m.body === null ? 0 : Math.min(m.size, BODY_LIMIT)
-  for (const [k, v] of Object.entries(m.headers)) n += k.length + utf8Length(v)
-  return n
+  return (m.body === null ? 0 : Math.min(m.size, BODY_LIMIT)) + headerBytes(m.headers)
 }
