@@ -3,7 +3,7 @@ import type { NotificationEntry } from './store.js'
 import { RawJson } from '../http/reply.js'
 import { PageWriter } from './page.js'
 
-const entry = (id: string, status = 'unreviewed', extra: object = {}): NotificationEntry => ({ n: { id, status, ...extra } as unknown as NotificationEntry['n'], clientId: 'cli_acme', t: 0 })
+const entry = (id: string, status = 'unreviewed', extra: object = {}): NotificationEntry => ({ n: { id, status, ...extra } as unknown as NotificationEntry['n'], clientId: 'cli_acme', t: 0, bytes: undefined })
 const body = (r: RawJson) => JSON.parse(new TextDecoder().decode(r.text as Uint8Array))
 const pagination = { page: 1, limit: 2, total: 2, totalPages: 1 }
 const pages = new PageWriter()

@@ -69,7 +69,7 @@ export const reviewNotification = defineRoute({
     const entry = index.get(ctx.params.id)
     if (!entry || entry.clientId !== clientOf(ctx)) throw notFound(`id: no notification with id ${ctx.params.id}`)
     const n = { ...entry.n, status: ctx.body.status, updatedAt: ctx.sandbox.iso() }
-    index.replace({ n, clientId: entry.clientId, t: entry.t })
+    index.replace({ n, clientId: entry.clientId, t: entry.t, bytes: undefined })
     return success(n)
   },
 })

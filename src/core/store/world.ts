@@ -50,5 +50,5 @@ export function toEntry(r: WorldRows['notifications'][number]): NotificationEntr
     id: r.id, type: r.type, name: r.name, alertTrigger: r.alertTrigger, asset: r.asset, location: r.location, address: r.address,
     status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt, calculatorId: r.calculatorId,
   }
-  return { n, clientId: r.clientId, t: Date.parse(r.createdAt) }
+  return { n, clientId: r.clientId, t: Date.parse(r.createdAt), bytes: undefined }
 }
