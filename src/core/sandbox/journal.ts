@@ -100,15 +100,17 @@ export class Journal {
   }
 
   add(entry: Omit<JournalEntry, 'id'>, exchange?: ExchangeInput): JournalEntry {
-    const e: JournalEntry = { id: this.#next++, ...entry, path: ownText(entry.path, TEXT_LIMIT), query: ownText(entry.query, TEXT_LIMIT) }
+    // Field by field, not spread: every entry has one shape.
+    const { method, path, query, status, faults, durationMs, at } = entry
+    const e: JournalEntry = { id: this.#next++, method, path: ownText(path, TEXT_LIMIT), query: ownText(query, TEXT_LIMIT), status, faults, durationMs, at }
     // A request body is copied (a chunk may be a view of a larger buffer); a response's bytes are
     // the answer's own, often a cached page, kept as they are.
-    const request = exchange && message(exchange.request.headers, exchange.request.body, true)
-    const response = exchange && message(exchange.response.headers, exchange.response.body, false)
+    const [request, requestBytes] = exchange ? message(exchange.request.headers, exchange.request.body, true) : NONE
+    const [response, responseBytes] = exchange ? message(exchange.response.headers, exchange.response.body, false) : NONE
     // The origin alone: the path and the query are the entry's own (a URL would hold them twice).
     let origin = ''
     if (exchange) origin = exchange.origin === this.#origin ? this.#origin : (this.#origin = ownText(exchange.origin, 256))
-    const bytes = ENTRY_OVERHEAD + entryBytes(e) + utf8Length(origin) + messageBytes(request) + messageBytes(response)
+    const bytes = ENTRY_OVERHEAD + entryBytes(e) + utf8Length(origin) + requestBytes + responseBytes
     this.#push({ entry: e, origin, request, response, bytes })
     this.onAdd?.(e)
     return e
@@ -157,6 +159,8 @@ export class Journal {
   }
 }
 
+const NONE: [undefined, number] = [undefined, 0]
+
 function readable(m: Kept | undefined): Message {
   if (!m) return { headers: {}, body: null, truncated: false, size: 0 }
   const headers = isPairs(m.headers) ? record(m.headers) : { ...m.headers }
@@ -197,11 +201,15 @@ function headerBytes(headers: Kept['headers'], strict = false): number {
 }
 
 /**
- * Headers as kept. The pipeline's own record and node:http's pairs are fresh strings, short in
- * almost every request: kept as they are (counted, not copied). Others are copied and cut.
+ * Headers as kept, and their bytes. The pipeline's own record and node:http's pairs are fresh
+ * strings, short in almost every request: kept as they are (counted, not copied). Others are
+ * copied and cut.
  */
-function keptHeaders(headers: HeadersInput): Kept['headers'] {
-  if (!isHeaders(headers) && headerBytes(headers, true) >= 0) return headers
+function keptHeaders(headers: HeadersInput): [Kept['headers'], number] {
+  if (!isHeaders(headers)) {
+    const bytes = headerBytes(headers, true)
+    if (bytes >= 0) return [headers, bytes]
+  }
   const kept: Record<string, string> = {}
   let total = 0
   const keep = (value: string, name: string) => {
@@ -209,23 +217,23 @@ function keptHeaders(headers: HeadersInput): Kept['headers'] {
     if (total > TEXT_LIMIT * 8) return
     // Header values are strings of their own (no slices of a larger one) unless long.
     kept[name] = cutText(value, TEXT_LIMIT, false)
-    total += name.length + kept[name].length
+    total += name.length + utf8Length(kept[name])
   }
   if (isHeaders(headers)) headers.forEach(keep)
   else if (Array.isArray(headers)) for (let i = 0; i + 1 < headers.length; i += 2) keep(headers[i + 1], headers[i].toLowerCase())
   else for (const name in headers) keep((headers as Record<string, string>)[name], name)
-  return kept
+  return [kept, total]
 }
 
-function message(headers: HeadersInput, body: BodyInput, copy: boolean): Kept {
-  const kept = keptHeaders(headers)
-  if (body === null || body === undefined) return { headers: kept, body: null, truncated: false, size: 0 }
-  const size = typeof body === 'string' ? utf8Length(body) : body instanceof Uint8Array ? body.byteLength : body.size
-  if (size === 0) return { headers: kept, body: null, truncated: false, size: 0 }
-  if (size <= BODY_LIMIT) return { headers: kept, body: body instanceof Uint8Array && copy ? body.slice() : body, truncated: false, size }
+/** A message as kept, and the bytes it holds: its headers and at most BODY_LIMIT of its body. */
+function message(headers: HeadersInput, body: BodyInput, copy: boolean): [Kept, number] {
+  const [kept, headerSize] = keptHeaders(headers)
+  const size = body === null || body === undefined ? 0 : typeof body === 'string' ? utf8Length(body) : body instanceof Uint8Array ? body.byteLength : body.size
+  if (size === 0) return [{ headers: kept, body: null, truncated: false, size: 0 }, headerSize]
+  if (size <= BODY_LIMIT) return [{ headers: kept, body: body instanceof Uint8Array && copy ? body.slice() : body!, truncated: false, size }, headerSize + size]
   // The first 64 KB, copied: a view would keep the whole body alive.
-  const bytes = typeof body === 'string' ? encoder.encode(body) : body instanceof Uint8Array ? body : body.bytes()
-  return { headers: kept, body: bytes.slice(0, BODY_LIMIT), truncated: true, size }
+  const bytes = typeof body === 'string' ? encoder.encode(body) : body instanceof Uint8Array ? body : body!.bytes()
+  return [{ headers: kept, body: bytes.slice(0, BODY_LIMIT), truncated: true, size }, headerSize + BODY_LIMIT]
 }
 
 const encoder = new TextEncoder()
@@ -267,7 +275,3 @@ export function utf8Length(text: string): number {
 
 const entryBytes = (e: JournalEntry) => utf8Length(e.method) + utf8Length(e.path) + utf8Length(e.query) + utf8Length(e.at) + e.faults.reduce((n, f) => n + utf8Length(f), 0)
 
-function messageBytes(m: Kept | undefined): number {
-  if (!m) return 0
-  return (m.body === null ? 0 : Math.min(m.size, BODY_LIMIT)) + headerBytes(m.headers)
-}
