@@ -3,7 +3,7 @@ import type { NotificationEntry } from './store.js'
 import { RawJson } from '../http/reply.js'
 import { PageWriter } from './page.js'
 
-const entry = (id: string, status = 'unreviewed', extra: object = {}): NotificationEntry => ({ n: { id, status, ...extra } as unknown as NotificationEntry['n'], clientId: 'cli_acme', t: 0, bytes: undefined })
+const entry = (id: string, status = 'unreviewed', extra: object = {}): NotificationEntry => ({ n: { id, status, ...extra } as unknown as NotificationEntry['n'], clientId: 'cli_acme', t: 0, json: undefined, at: 0, len: 0 })
 const body = (r: RawJson) => JSON.parse(new TextDecoder().decode(r.text as Uint8Array))
 const pagination = { page: 1, limit: 2, total: 2, totalPages: 1 }
 const pages = new PageWriter()
@@ -48,7 +48,7 @@ describe('listPage', () => {
     const small = new PageWriter(BLOCK_SIZE)
     const many = Array.from({ length: 2000 }, (_, i) => entry(`n${i}`, 'reviewed', { pad: 'é'.repeat(i % 300) }))
     for (let i = 0; i < many.length; i += 50) small.listPage(many.slice(i, i + 50), pagination, 0)
-    expect(many.some((e) => e.bytes === undefined)).toBe(true)
+    expect(many.some((e) => e.json === undefined)).toBe(true)
     const twice = [0, 1].map(() => new TextDecoder().decode(small.listPage(many, pagination, 0).text as Uint8Array))
     expect(twice[0]).toBe(twice[1])
     expect(JSON.parse(twice[0]).data.notifications).toEqual(many.map((e) => e.n))

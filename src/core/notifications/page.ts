@@ -21,20 +21,22 @@ class Arena {
 
   constructor(readonly kept: number) {}
 
-  /** The text's bytes, kept in a block; undefined once `kept` bytes are kept. */
-  write(text: string): Uint8Array | undefined {
+  /** Writes the text into a block and points the entry at it; false once `kept` bytes are kept. */
+  keep(e: NotificationEntry, text: string): boolean {
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
     const room = text.length * 3
     if (this.#block.length - this.#at < room) {
-      if (this.#allocated >= this.kept) return undefined
+      if (this.#allocated >= this.kept) return false
       this.#block = new Uint8Array(Math.max(BLOCK, room))
       this.#allocated += this.#block.length
       this.#at = 0
     }
     const { written } = utf8.encodeInto(text, this.#block.subarray(this.#at))
-    const bytes = this.#block.subarray(this.#at, this.#at + written)
+    e.json = this.#block
+    e.at = this.#at
+    e.len = written
     this.#at += written
-    return bytes
+    return true
   }
 }
 
@@ -51,13 +53,6 @@ export class PageWriter {
     this.#arena = new Arena(kept)
   }
 
-  /** A record's bytes, written on first use (and kept, up to KEPT bytes in all). */
-  recordBytes(e: NotificationEntry): Uint8Array {
-    if (e.bytes) return e.bytes
-    const json = JSON.stringify(e.n)
-    return (e.bytes = this.#arena.write(json)) ?? utf8.encode(json)
-  }
-
   listPage(items: readonly NotificationEntry[], pagination: Pagination, unreviewedCount: number): RawJson {
     const tail = `],"pagination":{"page":${pagination.page},"limit":${pagination.limit},"total":${pagination.total},"totalPages":${pagination.totalPages}},"unreviewedCount":${unreviewedCount}}}`
     const out = this.write(items, tail)
@@ -67,14 +62,23 @@ export class PageWriter {
   /** The page's bytes: the head, the records' bytes with commas, and the tail. */
   write(items: readonly NotificationEntry[], tail: string): Uint8Array {
     let size = HEAD.length + tail.length + Math.max(0, items.length - 1)
-    const records = items.map((e) => this.recordBytes(e))
-    for (const bytes of records) size += bytes.length
+    // Records past the memory bound, written anew for this page only.
+    let spill: Uint8Array[] | undefined
+    for (let i = 0; i < items.length; i++) {
+      const e = items[i]
+      if (e.json === undefined) {
+        const json = JSON.stringify(e.n)
+        if (!this.#arena.keep(e, json)) (spill ??= [])[i] = utf8.encode(json)
+      }
+      size += spill?.[i]?.length ?? e.len
+    }
     const out = new Uint8Array(size)
     out.set(HEAD, 0)
     let at = HEAD.length
-    for (let i = 0; i < records.length; i++) {
+    for (let i = 0; i < items.length; i++) {
       if (i > 0) out[at++] = COMMA
-      const bytes = records[i]
+      const e = items[i]
+      const bytes = spill?.[i] ?? e.json!.subarray(e.at, e.at + e.len)
       out.set(bytes, at)
       at += bytes.length
     }

@@ -5,6 +5,7 @@ import {
   assetIdSchema, notificationRuleSchema, notificationSchema, notificationStatusSchema, notificationTypeSchema,
 } from './model.js'
 import { defineRoute } from '../app/route.js'
+import { notificationEntry } from './store.js'
 import { clientOf, clientRows, publicRow } from '../http/tenant.js'
 import { pageInfo, pageQuery, paginationSchema } from '../http/pagination.js'
 import { repeatable, successEnvelope } from '../http/schemas.js'
@@ -69,7 +70,7 @@ export const reviewNotification = defineRoute({
     const entry = index.get(ctx.params.id)
     if (!entry || entry.clientId !== clientOf(ctx)) throw notFound(`id: no notification with id ${ctx.params.id}`)
     const n = { ...entry.n, status: ctx.body.status, updatedAt: ctx.sandbox.iso() }
-    index.replace({ n, clientId: entry.clientId, t: entry.t, bytes: undefined })
+    index.replace(notificationEntry(n, entry.clientId, entry.t))
     return success(n)
   },
 })

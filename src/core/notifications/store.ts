@@ -7,11 +7,18 @@ export interface NotificationEntry {
   readonly clientId: string
   readonly t: number
   /**
-   * The record as UTF-8 JSON, written on first use (entries are never edited in place). Every
-   * entry is made with this field, so all share one shape and loads of their fields stay fast.
+   * Where the record's UTF-8 JSON is kept once first written (entries are never edited in
+   * place): `json[at, at + len)` of a block shared by many records, so a page reads each
+   * record's bytes with no object of its own in between. Every entry is made with these
+   * fields, so all share one shape and loads of their fields stay fast.
    */
-  bytes: Uint8Array | undefined
+  json: Uint8Array | undefined
+  at: number
+  len: number
 }
+
+/** A new entry: its bytes are not written yet. */
+export const notificationEntry = (n: Notification, clientId: string, t: number): NotificationEntry => ({ n, clientId, t, json: undefined, at: 0, len: 0 })
 
 export interface NotificationQuery {
   types?: readonly string[]

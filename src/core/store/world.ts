@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { tableSchemas, type TableName } from './collections.js'
 import { notificationSchema, type Notification } from '../notifications/model.js'
-import { NotificationIndex, type NotificationEntry } from '../notifications/store.js'
+import { NotificationIndex, type NotificationEntry, notificationEntry } from '../notifications/store.js'
 import { Table } from './table.js'
 
 export type Tables = { [K in TableName]: Table<(typeof tableSchemas)[K]> }
@@ -50,5 +50,5 @@ export function toEntry(r: WorldRows['notifications'][number]): NotificationEntr
     id: r.id, type: r.type, name: r.name, alertTrigger: r.alertTrigger, asset: r.asset, location: r.location, address: r.address,
     status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt, calculatorId: r.calculatorId,
   }
-  return { n, clientId: r.clientId, t: Date.parse(r.createdAt), bytes: undefined }
+  return notificationEntry(n, r.clientId, Date.parse(r.createdAt))
 }
