@@ -1,6 +1,7 @@
 import { authorize, CONTROL_TOKEN_HEADER } from '../auth/guard.js'
 import { HttpError, RawBody, RawJson, type Reply, badRequest, errorBody, notFound, responseHeaders, toResponse } from '../http/reply.js'
 import { validate } from '../http/validate.js'
+import { splitUrl, type UrlParts } from '../http/url.js'
 import { QueryValidator } from '../http/query.js'
 import { bodyRead, readForm, readJson } from '../http/body.js'
 import type { BodyInput } from '../sandbox/journal.js'
@@ -69,7 +70,7 @@ export class SandboxApp {
 
   async handle(route: RouteDef, request: Request, params: Record<string, string>, meta: RequestMeta = {}): Promise<Response> {
     const started = performance.now()
-    const url = new URL(request.url)
+    const url = splitUrl(request.url)
     const faults: string[] = []
     let sandbox: Sandbox | undefined
     let reply: Reply
@@ -87,7 +88,7 @@ export class SandboxApp {
     if (faults.length) own[FAULT_HEADER] = [...new Set(faults)].join(',')
     if (route.assumed) own['x-sandbox-assumed'] = 'true'
     const durationMs = Math.round((performance.now() - started) * 100) / 100
-    this.options.log?.(`${request.method} ${url.pathname}${url.search} ${reply.status} ${durationMs}ms${faults.length ? ` [${faults.join(',')}]` : ''}`)
+    this.options.log?.(`${request.method} ${url.path}${url.search} ${reply.status} ${durationMs}ms${faults.length ? ` [${faults.join(',')}]` : ''}`)
     if (!sandbox || route.auth.kind === 'control') return toResponse({ ...reply, headers: own }, meta.headers)
     // The body is encoded once, for the answer and for the journal.
     const { body, text } = encoded(reply.body)
@@ -95,7 +96,7 @@ export class SandboxApp {
     const headers = responseHeaders(answer, meta.headers)
     const response = toResponse(answer, undefined, headers)
     sandbox.journal.add(
-      { method: request.method, path: url.pathname, query: url.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso() },
+      { method: request.method, path: url.path, query: url.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso() },
       // A body the route refused before reading it (401, 403) is not waited for: null.
       { origin: url.origin, request: { headers: meta.rawHeaders ?? request.headers, body: bodyRead(request) }, response: { headers, body: text } },
     )
@@ -122,10 +123,16 @@ export class SandboxApp {
       .sort((a, b) => (a.def.order ?? 50) - (b.def.order ?? 50))
   }
 
-  async #run(route: RouteDef, request: Request, url: URL, params: Record<string, string>, sandbox: Sandbox, faults: string[], meta: RequestMeta): Promise<Reply> {
+  async #run(route: RouteDef, request: Request, url: UrlParts, params: Record<string, string>, sandbox: Sandbox, faults: string[], meta: RequestMeta): Promise<Reply> {
     const applied = route.auth.kind === 'control' ? [] : this.scenariosFor(sandbox, request)
+    let parsed: URL | undefined
     const ctx: RouteContext = {
-      request, url, params, query: {}, body: undefined, sandbox, route, principal: undefined, app: this,
+      // A URL object only for the routes that ask for one.
+      get url() {
+        return (parsed ??= new URL(request.url))
+      },
+      search: url.search,
+      request, params, query: {}, body: undefined, sandbox, route, principal: undefined, app: this,
       clientAddress: meta.clientAddress,
       now: () => sandbox.clock.now(),
       applied,
@@ -160,7 +167,7 @@ export class SandboxApp {
     }
     await authorize(route, ctx, (this.options.control || undefined)?.token)
     if (route.params) ctx.params = validate(route.params, ctx.params, 'path')
-    if (route.query) ctx.query = this.#validQuery(route, ctx.url.search)
+    if (route.query) ctx.query = this.#validQuery(route, ctx.search)
     // Every body is read here, before the write lock below: a slow upload holds up no other write.
     if (route.body === 'multipart') ctx.form = await readForm(ctx.request)
     else if (route.body === 'snapshot') ctx.body = await readSnapshot(ctx.request)

@@ -20,7 +20,10 @@ export type AuthRule =
 
 export interface RouteContext<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
   request: Request
-  url: URL
+  /** The request's URL (made when first read). */
+  readonly url: URL
+  /** The query string as sent, `?…` or ''. */
+  search: string
   params: P
   query: Q
   body: B

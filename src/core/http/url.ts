@@ -1,0 +1,27 @@
+/** The parts of a request's URL the pipeline reads on every request. */
+export interface UrlParts {
+  origin: string
+  path: string
+  /** `?…`, or '' when there is no query (as `URL#search`). */
+  search: string
+}
+
+/**
+ * A request's URL split without a URL object: every runtime hands the pipeline a serialized
+ * URL (scheme, authority, normalized path), so the parts are where `URL` would find them.
+ * Anything unexpected goes through `URL`. About 1.5% of a list request under the varied load.
+ */
+export function splitUrl(href: string): UrlParts {
+  const scheme = href.indexOf('://')
+  const slash = scheme < 0 ? -1 : href.indexOf('/', scheme + 3)
+  // Credentials in the authority (user@host) are not part of the origin: URL knows the rules.
+  if (slash < 0 || !/^https?$/.test(href.slice(0, scheme)) || href.lastIndexOf('@', slash) > scheme) {
+    const url = new URL(href)
+    return { origin: url.origin, path: url.pathname, search: url.search }
+  }
+  const hash = href.indexOf('#', slash)
+  const end = hash < 0 ? href.length : hash
+  const q = href.indexOf('?', slash)
+  const query = q >= 0 && q < end ? q : end
+  return { origin: href.slice(0, slash), path: href.slice(slash, query), search: end - query > 1 ? href.slice(query, end) : '' }
+}
