@@ -308,9 +308,10 @@ export class NotificationIndex implements RecordCollection<NotificationEntry> {
     if (!ci) return { items: [], total: 0 }
     const scopes: Scope[] = []
     if (!q.assetIds?.length) scopes.push(ci.scope)
-    else for (const a of new Set(q.assetIds)) {
+    else for (const a of q.assetIds) {
       const scope = ci.assets.get(a)
-      if (scope) scopes.push(scope)
+      // An asset named twice counts once.
+      if (scope && !scopes.includes(scope)) scopes.push(scope)
     }
     // A status filter without a type filter takes every type's lists.
     const types = !q.types?.length && q.statuses?.length ? [...this.#codes.types.values()] : this.#codesOf(this.#codes.types, q.types)
@@ -343,12 +344,12 @@ export class NotificationIndex implements RecordCollection<NotificationEntry> {
   /** Codes of the values a filter names (unknown ones match nothing), or ANY for no filter. */
   #codesOf(codes: Map<string, number>, values: readonly string[] | undefined): number[] {
     if (!values?.length) return [ANY]
-    const out = new Set<number>()
+    const out: number[] = []
     for (const v of values) {
       const code = codes.get(v)
-      if (code !== undefined) out.add(code)
+      if (code !== undefined && !out.includes(code)) out.push(code)
     }
-    return [...out]
+    return out
   }
 
   #code(codes: Map<string, number>, value: string): number {
