@@ -87,14 +87,15 @@ try {
   if (sections.has('browser')) {
     log('browser: bundling src/adapters/browser/index.ts')
     const bundle = await bundleEntry()
-    results.browser.entry = bundle.skipped ? bundle : { bytes: bundle.bytes, gzipBytes: bundle.gzipBytes }
+    results.browser.entry = bundle.skipped ? bundle : { bytes: bundle.bytes, gzipBytes: bundle.gzipBytes, lazy: bundle.lazy }
     results.browser.load = await measureBrowser(bundle, log, settings.browserRuns, settings.seconds)
   }
   if (sections.has('workerd')) {
     try {
       results.workerd = await measureWorkerd({ settings, isolated: settings.isolated, log })
     } catch (error) {
-      results.workerd = { skipped: error.message.slice(0, 400) }
+      // fetch's own message says nothing ("fetch failed"): its cause does (a refused connection, a reset).
+      results.workerd = { skipped: `${error.message}${error.cause ? `: ${error.cause.code ?? error.cause.message}` : ''}`.slice(0, 400) }
     }
   }
 } finally {
