@@ -25,6 +25,17 @@ const TOKEN_KEY = 'fleet-sandbox:control-token'
 /** The panel keeps as many entries as the journal itself. */
 const KEEP = 1000
 
+/** Events that arrived while a list was loading: the list may have been read before them. */
+interface Arrivals {
+  journal: JournalEntry[]
+  outbox: OutboxEntry[]
+}
+/** The list as read, then what arrived live and the list does not hold yet. */
+const settle = <T extends { id: number | string }>(listed: T[], arrived: T[]) => {
+  const have = new Set(listed.map((e) => e.id))
+  return [...listed, ...arrived.filter((e) => !have.has(e.id))].slice(-KEEP)
+}
+
 const stored = (key: string) => {
   try {
     return localStorage.getItem(key) ?? ''
@@ -69,23 +80,29 @@ export function App({ base, onClose }: PanelOptions) {
     setError({ world: from, message: e instanceof Error ? e.message : String(e) })
   }, [])
 
+  const loading = useRef(new Set<Arrivals>())
+
   const load = useCallback(async (what: { journal?: boolean; outbox?: boolean } = { journal: true, outbox: true }) => {
     const a = current.current
+    const arrived: Arrivals = { journal: [], outbox: [] }
+    loading.current.add(arrived)
     try {
       const h = await a.call<Health>('GET', '/health')
       if (a !== current.current) return
       setHealth(h)
       if (what.journal) {
         const { requests } = await a.call<{ requests: JournalEntry[] }>('GET', '/requests')
-        if (a === current.current) setJournal(requests)
+        if (a === current.current) setJournal(settle(requests, arrived.journal))
       }
       if (what.outbox) {
         const list = await a.call<{ outbox: OutboxEntry[] }>('GET', '/outbox')
-        if (a === current.current) setOutbox(list.outbox)
+        if (a === current.current) setOutbox(settle(list.outbox, arrived.outbox))
       }
       if (a === current.current) setError(undefined)
     } catch (e) {
       fail(e)
+    } finally {
+      loading.current.delete(arrived)
     }
   }, [fail])
 
@@ -96,13 +113,18 @@ export function App({ base, onClose }: PanelOptions) {
     setOutbox([])
     setError(undefined)
     setLive(false)
+    loading.current.clear()
     void load()
     const onEvent = (e: StreamEvent) => {
       if (e.type === 'request') {
+        for (const arrived of loading.current) arrived.journal.push(e.data)
         setJournal((list) => [...list.slice(-(KEEP - 1)), e.data])
         if (e.data.method !== 'GET') setWrites((w) => w + 1)
       }
-      else if (e.type === 'outbox') setOutbox((list) => [...list, e.data])
+      else if (e.type === 'outbox') {
+        for (const arrived of loading.current) arrived.outbox.push(e.data)
+        setOutbox((list) => [...list, e.data])
+      }
       else {
         const change = e.data.change
         void load({ journal: change === 'reset' || change === 'restore' || change === 'requests-cleared', outbox: change === 'reset' || change === 'restore' || change === 'outbox-cleared' })

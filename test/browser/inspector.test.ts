@@ -65,6 +65,23 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     await expect.poll(() => page.textContent('.world')).toContain('2027-01-01T00:00:0')
   })
 
+  it('keeps a request that lands while the journal list is on its way', async () => {
+    // The list is read first and delivered late: the request between is on the stream only.
+    await page.route('**/__sandbox/requests', async (route) => {
+      if (route.request().headers()['x-sandbox-id'] !== world) return route.continue()
+      const listed = await route.fetch()
+      await page.waitForSelector('.live.on')
+      await api('/api/layers')
+      await expect.poll(() => rows().count()).toBe(1)
+      await route.fulfill({ response: listed })
+    })
+    const loaded = page.waitForResponse((r) => r.url().endsWith('/__sandbox/outbox') && r.request().headers()['x-sandbox-id'] === world)
+    await openPanel()
+    await loaded
+    expect(await rows().count()).toBe(1)
+    expect(await rows().first().textContent()).toContain('/api/layers')
+  })
+
   it('opens a request: method, URL, status, faults, duration, headers, pretty bodies, copy as curl', async () => {
     await openPanel()
     await api('/api/session-auth/sign-in/email?via=panel', { method: 'POST', body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }), headers: { 'x-sandbox-scenario': 'slow;ms=5' } })
