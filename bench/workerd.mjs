@@ -35,6 +35,12 @@ export async function measureWorkerd({ settings, isolated, log }) {
         out.rssAfterIdsMb = rssMb(childPid(sandbox.pid) ?? sandbox.pid)
       }
       return out
+    } catch (error) {
+      // Which side gave way: the command (and its workerd) still running, or gone and why.
+      const child = sandbox.child
+      const state = child.exitCode === null && child.signalCode === null ? 'the command still runs' : `the command exited (${child.exitCode ?? child.signalCode})`
+      error.message += ` (${engine}: ${state}; stderr: ${child.stderrText.trim().slice(-300) || 'none'})`
+      throw error
     } finally {
       await sandbox.stop()
     }

@@ -72,7 +72,7 @@ try {
     try {
       results.inProcess = await runJson(join(ROOT, 'bench/in-process.mjs'), [target.root, '100000', settings.seconds, settings.warmupSeconds, settings.inProcessConcurrency].map(String), (4 * settings.seconds + 60) * 1000)
     } catch (error) {
-      results.inProcess = { skipped: error.message.slice(0, 400) }
+      results.inProcess = { skipped: error.message.slice(0, 700) }
     }
   }
   if (sections.has('memory')) {
@@ -81,7 +81,7 @@ try {
     try {
       results.memory = await runJson(join(ROOT, 'bench/memory.mjs'), [target.root, m.ids, m.journals, m.perJournal].map(String), 15 * 60_000)
     } catch (error) {
-      results.memory = { skipped: error.message.slice(0, 400) }
+      results.memory = { skipped: error.message.slice(0, 700) }
     }
   }
   if (sections.has('browser')) {
@@ -95,7 +95,7 @@ try {
       results.workerd = await measureWorkerd({ settings, isolated: settings.isolated, log })
     } catch (error) {
       // fetch's own message says nothing ("fetch failed"): its cause does (a refused connection, a reset).
-      results.workerd = { skipped: `${error.message}${error.cause ? `: ${error.cause.code ?? error.cause.message}` : ''}`.slice(0, 400) }
+      results.workerd = { skipped: `${error.message}${error.cause ? `: ${error.cause.code ?? error.cause.message}` : ''}`.slice(0, 700) }
     }
   }
 } finally {
