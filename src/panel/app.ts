@@ -33,7 +33,7 @@ interface Arrivals {
 /** The list as read, then what arrived live and the list does not hold yet. */
 const settle = <T extends { id: number | string }>(listed: T[], arrived: T[]) => {
   const have = new Set(listed.map((e) => e.id))
-  return [...listed, ...arrived.filter((e) => !have.has(e.id))].slice(-KEEP)
+  return [...listed, ...arrived.filter((e) => !have.has(e.id))]
 }
 
 const stored = (key: string) => {
@@ -92,7 +92,7 @@ export function App({ base, onClose }: PanelOptions) {
       setHealth(h)
       if (what.journal) {
         const { requests } = await a.call<{ requests: JournalEntry[] }>('GET', '/requests')
-        if (a === current.current) setJournal(settle(requests, arrived.journal))
+        if (a === current.current) setJournal(settle(requests, arrived.journal).slice(-KEEP))
       }
       if (what.outbox) {
         const list = await a.call<{ outbox: OutboxEntry[] }>('GET', '/outbox')
@@ -113,7 +113,6 @@ export function App({ base, onClose }: PanelOptions) {
     setOutbox([])
     setError(undefined)
     setLive(false)
-    loading.current.clear()
     void load()
     const onEvent = (e: StreamEvent) => {
       if (e.type === 'request') {
