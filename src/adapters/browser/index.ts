@@ -90,7 +90,7 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   const startup = scenarioList(options.scenario, 'scenario')
   const fromUrl = urlScenarios(options)
   if (options.fixtures) parseFixtures(options.fixtures)
-  const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios: startup, strict: options.strict, control: {}, fixtures: options.fixtures }
+  const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios: startup, strict: options.strict, control: {}, fixtures: options.fixtures, pageOrigin: location.origin }
   // Other fixtures are another world: a saved state made with different ones is not resumed.
   const fingerprint = JSON.stringify({ seed, now: options.now ?? null, size: options.size ?? null, notifications: options.notifications ?? null, scenarios: startup, ...(options.fixtures ? { fixtures: digest(JSON.stringify(options.fixtures)) } : {}) })
   const persist = options.persist !== false && StateStore.available()

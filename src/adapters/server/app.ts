@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { type SandboxApp, errorReply, unmatched } from '../../core/app/app.js'
 import { toResponse } from '../../core/http/reply.js'
+import { type ControlOrigins, controlOriginAllowed } from '../../core/control/origin.js'
 
 type Env = { Bindings: { incoming?: { socket?: { remoteAddress?: string }; rawHeaders?: string[] } } }
 
@@ -15,7 +16,6 @@ export interface CorsOptions {
   corsOrigins?: readonly string[]
 }
 
-const LOOPBACK_ORIGIN = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/
 const CONTROL_PATH = /^\/__sandbox(\/|$)/
 
 /**
@@ -23,10 +23,11 @@ const CONTROL_PATH = /^\/__sandbox(\/|$)/
  * passwords, reset) only pages on loopback and those named with `--cors-origin`, so a web page
  * elsewhere cannot read or drive it from a developer's browser.
  */
-function allowedOrigin(request: Request, options: CorsOptions, control = CONTROL_PATH.test(new URL(request.url).pathname)): string | undefined {
+function allowedOrigin(request: Request, options: ControlOrigins, control = CONTROL_PATH.test(new URL(request.url).pathname)): string | undefined {
   const origin = request.headers.get('origin')
   if (!control) return origin || '*'
-  if (origin && (LOOPBACK_ORIGIN.test(origin) || options.corsOrigins?.includes(origin))) return origin
+  // The same rule the core's guard refuses others by (403).
+  if (origin && controlOriginAllowed(origin, options, new URL(request.url).origin)) return origin
   return undefined
 }
 
@@ -35,21 +36,21 @@ function allowedOrigin(request: Request, options: CorsOptions, control = CONTROL
  * middleware would wrap it in a new one, which makes @hono/node-server read every body back
  * through a web stream (a third of the server's time on the notifications list, BENCHMARKS.md).
  */
-function corsHeaders(request: Request, options: CorsOptions, control?: boolean): Record<string, string> {
+function corsHeaders(request: Request, options: ControlOrigins, control?: boolean): Record<string, string> {
   const origin = allowedOrigin(request, options, control)
   if (!origin) return { vary: 'Origin' }
   return { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', 'access-control-expose-headers': exposed }
 }
 
 /** CORS on an answer made outside the pipeline (404, 405, an error in Hono itself). */
-function withCors(request: Request, response: Response, options: CorsOptions): Response {
+function withCors(request: Request, response: Response, options: ControlOrigins): Response {
   const cors = corsHeaders(request, options)
   for (const name in cors) response.headers[name === 'vary' ? 'append' : 'set'](name, cors[name])
   return response
 }
 
 /** Every OPTIONS request is a preflight: 204 with what the browser may send. */
-function preflight(request: Request, options: CorsOptions): Response {
+function preflight(request: Request, options: ControlOrigins): Response {
   const origin = allowedOrigin(request, options)
   if (!origin) return new Response(null, { status: 204, headers: { vary: 'Origin' } })
   return new Response(null, {
@@ -67,7 +68,8 @@ function preflight(request: Request, options: CorsOptions): Response {
 }
 
 /** The Hono app: Hono's router dispatches straight to the shared pipeline, one route per table entry. */
-export function createHonoApp(app: SandboxApp, cors: CorsOptions = {}): Hono<Env> {
+export function createHonoApp(app: SandboxApp, options: CorsOptions = {}): Hono<Env> {
+  const cors: ControlOrigins = { corsOrigins: options.corsOrigins ?? app.options.corsOrigins, token: (app.options.control || undefined)?.token }
   const hono = new Hono<Env>()
   hono.options('*', (c) => preflight(c.req.raw, cors))
   const methodsByPath = new Map<string, string[]>()

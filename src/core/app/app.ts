@@ -8,6 +8,7 @@ import type { BodyInput } from '../sandbox/journal.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
 import { routes as allRoutes } from './route-table.js'
 import { openapiDocument } from '../control/openapi.js'
+import { type ControlOrigins, guardControl } from '../control/origin.js'
 import { readSnapshot } from '../control/snapshot-body.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { ScenarioRegistry } from '../scenarios/registry.js'
@@ -21,6 +22,10 @@ export interface SandboxAppOptions extends SandboxesOptions {
   control?: { token?: string } | false
   /** Log one line per request. */
   log?: (line: string) => void
+  /** Origins besides loopback ones whose pages may use `/__sandbox` (`--cors-origin`). */
+  corsOrigins?: readonly string[]
+  /** The page the browser worker serves: its own origin may use `/__sandbox`. */
+  pageOrigin?: string
 }
 
 export interface RequestMeta {
@@ -52,9 +57,11 @@ export class SandboxApp {
   readonly scenarios: ScenarioRegistry
   readonly #queries = new Map<RouteDef, QueryValidator<RouteContext['query']>>()
   #openapi: Record<string, unknown> | undefined
+  readonly #origins: ControlOrigins
 
   constructor(readonly options: SandboxAppOptions) {
     this.sandboxes = new Sandboxes(options)
+    this.#origins = { corsOrigins: options.corsOrigins, pageOrigin: options.pageOrigin, token: (options.control || undefined)?.token }
     this.scenarios = this.sandboxes.shared.scenarios
     this.routes = servedRoutes(allRoutes, options)
   }
@@ -75,6 +82,8 @@ export class SandboxApp {
     let sandbox: Sandbox | undefined
     let reply: Reply
     try {
+      // Before anything else: a foreign page's request creates no sandbox and reads no body.
+      if (route.auth.kind === 'control') guardControl(request, this.#origins, url.origin, route.auth.page)
       const id = sandboxIdOf(request)
       if (id && !validSandboxId(id)) throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
       sandbox = await this.sandboxes.acquire(id)

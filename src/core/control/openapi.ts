@@ -52,6 +52,12 @@ const reasons: Record<number, string> = {
   504: 'Time-out (scenario degraded on reads, commit-then-fail with timeoutMs on effects)',
 }
 
+const controlReasons: Record<number, string> = {
+  401: 'Under --control-token: the x-sandbox-control-token header is missing or wrong',
+  403: 'A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin',
+  415: 'A wrong content type, or neither a JSON body (content-type: application/json) nor an x-sandbox-* header: what a form or a no-cors fetch sends',
+}
+
 function errorRef(shape: ErrorShape, status: number): string {
   const name = shape === 'message' || (shape === 'error' && status >= 500) ? 'MessageText' : shape === 'error' ? 'ErrorText' : 'StandardError'
   return `#/components/schemas/${name}`
@@ -146,6 +152,9 @@ function errorStatuses(route: RouteDef): number[] {
   const statuses = new Set([400, 500, ...Object.keys(route.errors ?? {}).map(Number)])
   if (route.body) statuses.add(413).add(415)
   if (route.auth.kind === 'control' && !route.auth.page) statuses.add(401)
+  // A foreign page (control/origin.ts): 403 on every control route, 415 on a simple POST.
+  if (route.auth.kind === 'control') statuses.add(403)
+  if (route.auth.kind === 'control' && route.method === 'POST') statuses.add(415)
   if (route.auth.kind === 'user' || route.auth.kind === 'portal') statuses.add(401).add(403)
   if (route.params) statuses.add(404)
   if (route.auth.kind !== 'control') {
@@ -165,7 +174,7 @@ function operation(route: RouteDef): Json {
   if (route.assumed) ok.headers = { 'x-sandbox-assumed': { description: 'The specification does not document this operation', schema: { type: 'string', const: 'true' } } }
   const responses: Json = { [String(success.status ?? 200)]: ok }
   for (const status of errorStatuses(route)) {
-    const control = status === 401 && route.auth.kind === 'control' ? 'Under --control-token: the x-sandbox-control-token header is missing or wrong' : undefined
+    const control = route.auth.kind === 'control' && (status !== 415 || route.method === 'POST') ? controlReasons[status] : undefined
     responses[String(status)] = {
       description: route.errors?.[status] ?? control ?? reasons[status] ?? 'Error',
       content: { 'application/json': { schema: errorSchema(route, status) } },
