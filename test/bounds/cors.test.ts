@@ -20,6 +20,8 @@ describe('CORS of the Hono server', () => {
     'gives a foreign page (%s) no access to /__sandbox: no allow-origin on answers or preflights',
     async (origin) => {
       const snapshot = await get('/__sandbox/snapshot', origin)
+      // Refused outright, not only hidden (control-origin.test.ts).
+      expect(snapshot.status).toBe(403)
       expect(snapshot.headers.get(ACAO)).toBeNull()
       expect(snapshot.headers.get('access-control-allow-credentials')).toBeNull()
       expect((await get('/__sandbox', origin)).headers.get(ACAO)).toBeNull()
