@@ -67,6 +67,13 @@ describe.each(runtimes)('OpenAPI document through $name', (runtime) => {
     expect(update.requestBody.required).toBe(true)
     expect(update.requestBody.content['application/json'].schema).toMatchObject({ type: 'object', required: ['email'] })
     expect(update.requestBody.content['application/json'].schema.properties.name['x-sandbox-assumed']).toBe(true)
+    // What the route does to an address is said: it is trimmed and lower-cased before the check.
+    expect(update.requestBody.content['application/json'].schema.properties.email).toMatchObject({ type: 'string', format: 'email', description: expect.stringMatching(/trimmed and it is lower-cased/) })
+    const send = doc.paths['/api/v1/billing/invoices/{id}/send-email'].post
+    expect(send.requestBody.content['application/json'].schema.properties.to.items).toMatchObject({ type: 'string', format: 'email' })
+    // Any request can meet the server's header limit (Node: 16 KB), and any control request a foreign page's refusal.
+    expect(Object.keys(send.responses)).toContain('431')
+    expect(Object.keys(doc.paths['/__sandbox/reset'].post.responses)).toEqual(expect.arrayContaining(['403', '415', '431']))
     const upload = doc.paths['/api/v1/visit_detail/upload/{visitDetailId}'].post
     expect(upload.requestBody.content['multipart/form-data'].schema.required).toEqual(['file'])
     expect(upload['x-sandbox-effect']).toBe(true)

@@ -3,10 +3,10 @@ import { SESSION_TTL_MS } from './sessions.js'
 import { randomToken } from '../sandbox/random.js'
 import { badRequest, forbidden, ok, success, unauthorized } from '../http/reply.js'
 import { defineRoute } from '../app/route.js'
-import { successEnvelope } from '../http/schemas.js'
+import { emailAddress, successEnvelope } from '../http/schemas.js'
 import { userOf } from '../http/tenant.js'
 
-const email = z.string().trim().toLowerCase().pipe(z.email('must be a valid e-mail address'))
+const email = emailAddress()
 const RESET_TTL_MS = 3_600_000
 
 export const signIn = defineRoute({

@@ -173,6 +173,8 @@ function operation(route: RouteDef): Json {
   }
   if (route.assumed) ok.headers = { 'x-sandbox-assumed': { description: 'The specification does not document this operation', schema: { type: 'string', const: 'true' } } }
   const responses: Json = { [String(success.status ?? 200)]: ok }
+  // Any request can meet a server's header limit (Node's is 16 KB in all); Node answers it without a body.
+  responses['431'] = { description: 'Request header fields too large: over the server\'s limit (16 KB in all on the Node server), answered with no body' }
   for (const status of errorStatuses(route)) {
     const control = route.auth.kind === 'control' && (status !== 415 || route.method === 'POST') ? controlReasons[status] : undefined
     responses[String(status)] = {

@@ -19,7 +19,7 @@ describe('who may use the control API', () => {
 
   it('takes a POST with a JSON type (parameters, +json) or a header of ours; not a type a form can send', () => {
     const post = (headers: Record<string, string>) => () => guardControl(new Request(`${OWN}/__sandbox/reset`, { method: 'POST', headers }), {}, OWN)
-    for (const headers of [{ 'content-type': 'application/json; charset=utf-8' }, { 'content-type': 'application/merge-patch+json' }, { 'x-sandbox-id': 'a' }, { authorization: 'Bearer x' }]) expect(post(headers)).not.toThrow()
-    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'text/plain; charset=json' }, { 'content-type': 'multipart/form-data; boundary=json' }]) expect(post(headers)).toThrow(/^content-type: must be application\/json/)
+    for (const headers of <Record<string, string>[]>[{ 'content-type': 'application/json; charset=utf-8' }, { 'content-type': 'application/merge-patch+json' }, { 'x-sandbox-id': 'a' }, { authorization: 'Bearer x' }]) expect(post(headers)).not.toThrow()
+    for (const headers of <Record<string, string>[]>[{}, { 'content-type': 'text/plain' }, { 'content-type': 'text/plain; charset=json' }, { 'content-type': 'multipart/form-data; boundary=json' }]) expect(post(headers)).toThrow(/^content-type: must be application\/json/)
   })
 })

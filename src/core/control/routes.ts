@@ -3,6 +3,7 @@ import { AGENT_SCOPE, AGENT_TTL_S, signToken } from '../auth/tokens.js'
 import { checkInstant, parseDuration } from '../sandbox/clock.js'
 import { badRequest, notFound, ok } from '../http/reply.js'
 import { defineRoute } from '../app/route.js'
+import { emailAddress } from '../http/schemas.js'
 import type { SandboxRegistry } from '../sandbox/sandbox.js'
 
 const control = { kind: 'control' } as const
@@ -148,7 +149,7 @@ export const putSnapshot = defineRoute<Record<string, string>, Record<string, un
 export const agentToken = defineRoute({
   id: 'sandboxAgentToken', method: 'POST', path: '/__sandbox/tokens/agent', tag, auth: control,
   summary: 'An agent JWT for a user (scope service:api, 1 hour), as the MCP server would obtain',
-  body: z.object({ email: z.string().trim().toLowerCase().pipe(z.email('must be a valid e-mail address')) }),
+  body: z.object({ email: emailAddress() }),
   response: { schema: z.object({ token: z.string(), expiresAt: z.string(), scope: z.string() }) },
   async handler(ctx) {
     const user = ctx.sandbox.world.tables.users.all().find((u) => u.email === ctx.body.email)

@@ -14,3 +14,11 @@ export const integer = (min: number, max?: number) => {
 /** A repeatable query parameter: `types=a&types=b` or a single scalar (spec). */
 export const repeatable = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).optional())
+
+/**
+ * An e-mail address as every route takes it: trimmed and lower-cased, then checked. Said in the
+ * document, since zod's JSON Schema of a pipe shows neither the format nor the change.
+ */
+export const emailAddress = (description = 'An e-mail address') =>
+  z.string().trim().toLowerCase().pipe(z.email('must be a valid e-mail address'))
+    .meta({ format: 'email', description: `${description}; surrounding spaces are trimmed and it is lower-cased` })

@@ -6,7 +6,7 @@ import { invoiceStatusSchema, paymentMethods, publicDteSchema, publicInvoiceSche
 import { type RouteContext, defineRoute } from '../../app/route.js'
 import { clientRows, owned } from '../../http/tenant.js'
 import { pageQuery, paginate, paginationSchema } from '../../http/pagination.js'
-import { repeatable, successEnvelope } from '../../http/schemas.js'
+import { emailAddress, repeatable, successEnvelope } from '../../http/schemas.js'
 
 const tag = 'billing'
 const read = { kind: 'user', permission: 'billing:read' } as const
@@ -21,7 +21,7 @@ export const pageEnvelope = (item: z.ZodType) =>
 
 /** publish and emit-dte take `{}` (or no body); any other JSON value is refused. */
 const emptyBody = z.object({}).optional()
-const email = z.string().trim().toLowerCase().pipe(z.email('must be a valid e-mail address'))
+const email = emailAddress('A recipient')
 const invoiceParams = z.object({ id: recordId })
 
 const invoiceOf = (ctx: RouteContext<{ id: string }, any, any>) => owned(ctx, ctx.sandbox.world.tables.invoices.get(ctx.params.id), 'invoice', ctx.params.id)

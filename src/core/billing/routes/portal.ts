@@ -9,13 +9,13 @@ import type { RowOf } from '../../store/world.js'
 import { pageEnvelope, recordId } from './invoices.js'
 import { clientOf, clientRows } from '../../http/tenant.js'
 import { pageQuery, paginate } from '../../http/pagination.js'
-import { repeatable, successEnvelope } from '../../http/schemas.js'
+import { emailAddress, repeatable, successEnvelope } from '../../http/schemas.js'
 
 /** The client portal: its own magic-link sign-in and token, roles `invoices` and `support`. All assumed. */
 const tag = 'client portal'
 const invoicesRole = { kind: 'portal', role: 'invoices' } as const
 const supportRole = { kind: 'portal', role: 'support' } as const
-const email = z.string().trim().toLowerCase().pipe(z.email('must be a valid e-mail address'))
+const email = emailAddress()
 
 /** Spec rule 5: in the portal, a resource of another client is 403 (not 404 as in the backoffice). */
 function ofTokenClient<T extends { clientId: string }>(ctx: RouteContext, row: T | undefined, what: string, id: string): T {

@@ -4,7 +4,7 @@ import { serviceProviderSchema } from '../model.js'
 import { assumed } from '../../control/openapi.js'
 import { defineRoute, type RouteContext } from '../../app/route.js'
 import { clientOf, clientRows, publicRow } from '../../http/tenant.js'
-import { idParam, successEnvelope } from '../../http/schemas.js'
+import { emailAddress, idParam, successEnvelope } from '../../http/schemas.js'
 
 const tag = 'maintenance'
 const providerOut = assumed(serviceProviderSchema.omit({ clientId: true }), 'Service provider fields are not shown by the spec')
@@ -19,7 +19,7 @@ const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(
 
 /** The spec's 400 example says an e-mail is required; the other fields are assumed. */
 const updateBody = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email('must be a valid e-mail address')).meta({ description: 'E-mail address (required)', format: 'email' }),
+  email: emailAddress('E-mail address (required)'),
   name: assumed(text(200).optional()),
   phone: assumed(text(40).optional()),
   address: assumed(text(300).optional()),
