@@ -171,6 +171,24 @@ describe.skipIf(!existsSync('dist/fleet-sandbox.mjs'))('the command line as a us
     })
   })
 
+  it('removes what a save cut short by kill -9 left (.FILE.PID.tmp of a process gone), and nothing else', async () => {
+    const folder = join(dir, 'leftovers')
+    mkdirSync(folder)
+    const file = join(folder, 'state.json')
+    // The id of a process that ran and is gone, as a killed sandbox's is.
+    const gone = spawn(process.execPath, ['-e', ''])
+    await new Promise((resolve) => gone.once('exit', resolve))
+    const stale = `.state.json.${gone.pid}.tmp`
+    const kept = [`.state.json.${process.pid}.tmp`, '.state.json.tmp', `.other.json.${gone.pid}.tmp`, `state.json.${gone.pid}.tmp`, `.state.json.${gone.pid}.tmp.bak`, 'notes.txt']
+    for (const name of [stale, ...kept]) writeFileSync(join(folder, name), '{"version":1,"se')
+    const sandbox = start(['--size', 'small', '--state', file])
+    await sandbox.ready
+    expect(sandbox.output()).toContain(`removed ${stale}, left by a save that was cut short`)
+    expect(readdirSync(folder).sort()).toEqual([...kept].sort())
+    expect(await sandbox.stop()).toBe(0)
+    expect(readdirSync(folder).sort()).toEqual([...kept, 'state.json'].sort())
+  })
+
   describe('--fixtures', () => {
     const fixtures = join(dir, 'fixtures')
     mkdirSync(fixtures, { recursive: true })

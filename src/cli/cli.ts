@@ -10,6 +10,7 @@ import type { Size } from '../core/seed/seed.js'
 import { startServer, type ServerOptions } from '../adapters/server/index.js'
 import { readFixturesDir } from './fixtures-dir.js'
 import { StateFile } from './state-file.js'
+import { removeStaleSaves } from './state-leftovers.js'
 
 /** Every flag, its environment variable and what it does: `--help` prints this table. */
 const flags = {
@@ -186,6 +187,7 @@ export async function main(argv: string[]): Promise<void> {
   const fixtureRows = fixturesDir ? readFixturesDir(fixturesDir) : undefined
   const state = statePath ? new StateFile(statePath) : undefined
   const saved = state?.read()
+  if (state) for (const name of removeStaleSaves(state.path)) say(`removed ${name}, left by a save that was cut short`)
   let sandbox!: Sandbox
   const server = await startServer({
     ...options, fixtures: fixtureRows, log,

@@ -1,12 +1,14 @@
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import type { Readable } from 'node:stream'
 import type { Miniflare } from 'miniflare'
 import { isLoopback, type ServerOptions } from '../adapters/server/index.js'
+import { writeAtomic } from './state-file.js'
+import { removeStaleSaves } from './state-leftovers.js'
 import { INTERNAL_HEADER, LOG_MARK, type ObjectNamespace } from '../adapters/worker/env.js'
 
 export interface WorkerdOptions extends ServerOptions {
@@ -125,6 +127,7 @@ export async function runWorkerd(options: ServerOptions & { state?: string; pers
   const log = quiet ? undefined : (line: string) => console.log(`${new Date().toISOString().slice(11, 23)} ${line}`)
   const server = await startWorkerd({ ...served, script, log, output: (text) => process.stderr.write(text) })
   if (options.state && existsSync(options.state)) await server.call('/restore', JSON.parse(readFileSync(options.state, 'utf8')))
+  if (options.state) for (const name of removeStaleSaves(resolve(options.state))) if (!quiet) console.log(`removed ${name}, left by a save that was cut short`)
   if (!quiet) {
     const b = await server.call<Banner>('/banner')
     console.log([
@@ -140,11 +143,8 @@ export async function runWorkerd(options: ServerOptions & { state?: string; pers
   const stop = async (signal: string) => {
     if (closing) return
     closing = true
-    if (options.state) {
-      const tmp = `${options.state}.tmp`
-      writeFileSync(tmp, JSON.stringify(await server.call('/snapshot')))
-      renameSync(tmp, options.state)
-    }
+    // The Node engine's atomic save, so one cleanup (removeStaleSaves) serves both.
+    if (options.state) writeAtomic(resolve(options.state), JSON.stringify(await server.call('/snapshot')))
     await server.close()
     if (!quiet) console.log(`fleet-sandbox stopped (${signal})`)
     process.exit(0)
