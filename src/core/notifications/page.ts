@@ -1,10 +1,10 @@
 import type { Pagination } from '../http/pagination.js'
 import { type BodySource, RawJson } from '../http/reply.js'
-import type { NotificationEntry } from './store.js'
+import type { ListPages, NotificationEntry } from './notification-store.js'
 
 const utf8 = new TextEncoder()
 const BLOCK = 256 * 1024
-/** At most this much of records' bytes is kept (about 30,000 records): the RSS target at 100k. */
+/** At most this much of records' bytes is kept: the RSS target at 100k (`npm run bench -- --only varied,memory`). */
 const KEPT = 16 * 1024 * 1024
 const HEAD = utf8.encode('{"status":"success","data":{"notifications":[')
 const COMMA = 44
@@ -42,11 +42,12 @@ class Arena {
 
 /**
  * Writes list pages as UTF-8 bytes copied from the records' bytes: no JSON and no UTF-8
- * encoding per request beyond the pagination (the varied load spent a fifth of its time
- * stringifying and encoding pages that a cache of the last 64 pages never held, BENCHMARKS.md).
- * One per app, shared by its sandboxes (their entries are shared forks).
+ * encoding per request beyond the pagination (`npm run bench -- --only varied`: a cache of
+ * recent pages never held what a varied load asks). One per app, shared by its sandboxes
+ * (their entries are shared forks). The plain version is `plainListPages` (plain-store.ts),
+ * which store-reference.test.ts compares it with byte for byte.
  */
-export class PageWriter {
+export class PageWriter implements ListPages {
   readonly #arena: Arena
 
   constructor(kept = KEPT) {

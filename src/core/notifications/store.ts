@@ -1,5 +1,5 @@
 import type { Notification } from './model.js'
-import type { RecordCollection } from '../store/collection.js'
+import type { NotificationStore } from './notification-store.js'
 
 /** One stored notification: the public record plus what the indexes sort and filter on. */
 export interface NotificationEntry {
@@ -32,21 +32,22 @@ export interface NotificationQuery {
 
 /**
  * Sorted lists of one scope (a client, or one asset of a client), by slot: type code × 16 +
- * status code, with ANY on the side a list does not filter (an array: indexing 100k records
- * looks up six lists each, and Map lookups were a third of the start at 100k). Every scope keeps three lists per
- * record: (type, status), (type, any) and (any, any). A query takes the lists of its filters
- * whole, so counting is two binary searches per list and no record is tested against a
- * predicate (the varied load spent a fifth of its time in such a test, BENCHMARKS.md). A
- * status-only query merges the (type, status) lists of every type: an (any, status) list
- * would be half the client's records, and a review moves a record between two of them (a
- * splice of up to 50,000 entries: 200–260 µs a review at 100k, against 11–27 µs without).
+ * status code, with ANY on the side a list does not filter (an array, not a Map: indexing
+ * looks up six lists a record; `npm run bench -- --only start` at 100k). Every scope keeps
+ * three lists per record: (type, status), (type, any) and (any, any). A query takes the lists
+ * of its filters whole, so counting is two binary searches per list and no record is tested
+ * against a predicate (`--only varied`). A status-only query merges the (type, status) lists of
+ * every type: an (any, status) list would be half the client's records, and a review would
+ * move a record between two of them, a splice that long (the writes of `--only varied`).
+ * The plain version of all this is `PlainNotifications` (plain-store.ts), which
+ * store-reference.test.ts compares it with.
  */
 type Scope = (List | undefined)[]
 
 /**
  * A sorted list: its entries, newest first, and their times beside them in a packed array of
  * doubles. Binary searches and the merge read the times, not entries spread over the heap
- * (the store's query was a tenth of the varied load, most of it waiting on those reads).
+ * (`npm run bench -- --only varied`).
  */
 interface List {
   e: NotificationEntry[]
@@ -160,7 +161,7 @@ function seek(ranges: Range[], offset: number): number[] {
 /**
  * `limit` entries of the merge of `ranges` from rank `offset`, newest first. The lists' heads sit
  * in a binary heap, newest on top: log k comparisons an entry, not k (a status-only filter
- * merges 7 to 21 lists; the linear pick was the store's hottest loop under the varied load).
+ * merges 7 to 21 lists; `npm run bench -- --only varied`).
  */
 function page(ranges: Range[], offset: number, limit: number): NotificationEntry[] {
   const heads = offset > WALK ? seek(ranges, offset) : ranges.map((r) => r.at)
@@ -197,13 +198,13 @@ function page(ranges: Range[], offset: number, limit: number): NotificationEntry
 
 /**
  * The notification store, beside the @msw/data tables on purpose: @msw/data scans for every
- * find (about 30 ms at 100k records; src/core/store/msw-data.test.ts pins that it sorts after
- * `take`), so lists are served from these sorted arrays. Both meet RecordCollection (the
+ * find (docs/architecture.md, "The store"; src/core/store/msw-data.test.ts pins that it sorts
+ * after `take`), so lists are served from these sorted arrays. Both meet RecordCollection (the
  * records here are entries: the public record, its client and time). Entries are immutable. A
  * fork shares every structure with its parent and copies one only when either side first
- * writes to it, so a new sandbox costs no copy of 100k records (bench/, BENCHMARKS.md).
+ * writes to it, so a new sandbox costs no copy of the records (`npm run bench -- --only start,memory`).
  */
-export class NotificationIndex implements RecordCollection<NotificationEntry> {
+export class NotificationIndex implements NotificationStore {
   readonly name = 'notifications'
   #byId = new Map<string, NotificationEntry>()
   #clients = new Map<string, ClientIndex>()

@@ -13,7 +13,7 @@ import { Outbox } from './outbox.js'
 import { SandboxEvents, type StateChange } from './events.js'
 import { seededRandom, Sequence } from './random.js'
 import type { SeededWorlds } from './seeded-worlds.js'
-import type { PageWriter } from '../notifications/page.js'
+import type { ListPages } from '../notifications/notification-store.js'
 import { type SandboxState, type Snapshot, checkBounds, snapshotSchema } from './snapshot.js'
 
 export type { SandboxState, Snapshot } from './snapshot.js'
@@ -67,7 +67,7 @@ export interface SandboxShared {
   scenarios: ScenarioRegistry
   worlds: SeededWorlds
   /** Encoded notification list pages (the worlds' entries are shared forks, so is the cache). */
-  pages: PageWriter
+  pages: ListPages
 }
 
 /** One isolated sandbox: records, sessions, clock, scenarios, journal and outbox. */

@@ -1,11 +1,11 @@
-import type { NotificationIndex } from '../notifications/store.js'
+import type { NotificationStore } from '../notifications/notification-store.js'
 import { type Accounts, seedWorld, type Size } from '../seed/seed.js'
 import { indexNotifications, type WorldRows } from '../store/world.js'
 
 interface Base {
   /** Every collection but the notifications, as the schemas output them. */
   rows: WorldRows
-  notifications: NotificationIndex
+  notifications: NotificationStore
 }
 
 /**

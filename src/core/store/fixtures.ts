@@ -2,7 +2,7 @@ import * as z from 'zod'
 import { badRequest } from '../http/reply.js'
 import { validate } from '../http/validate.js'
 import { notificationSchema } from '../notifications/model.js'
-import type { NotificationIndex } from '../notifications/store.js'
+import type { NotificationStore } from '../notifications/notification-store.js'
 import { tableSchemas, type TableName } from './collections.js'
 import { indexNotifications, type WorldRows } from './world.js'
 
@@ -34,7 +34,7 @@ export type FixtureRows = { [K in TableName]?: z.input<(typeof tableSchemas)[K]>
 /** Fixtures checked once: what replaces the seeded collections in every world. */
 export interface Fixtures {
   rows: Partial<WorldRows>
-  notifications?: NotificationIndex
+  notifications?: NotificationStore
 }
 
 const parsed = new WeakMap<object, Fixtures>()

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { tableSchemas, type TableName } from './collections.js'
 import { notificationSchema, type Notification } from '../notifications/model.js'
 import { NotificationIndex, type NotificationEntry, notificationEntry } from '../notifications/store.js'
+import type { NotificationStore } from '../notifications/notification-store.js'
 import { Table } from './table.js'
 
 export type Tables = { [K in TableName]: Table<(typeof tableSchemas)[K]> }
@@ -16,10 +17,10 @@ export type WorldRows = { [K in TableName]: RowOf<K>[] } & {
 export class World {
   constructor(
     readonly tables: Tables,
-    public notifications: NotificationIndex,
+    public notifications: NotificationStore,
   ) {}
 
-  static async fromRows(rows: WorldRows, notifications?: NotificationIndex, trusted = false): Promise<World> {
+  static async fromRows(rows: WorldRows, notifications?: NotificationStore, trusted = false): Promise<World> {
     const tables = {} as Record<TableName, Table<z.ZodType<{ id: string | number }>>>
     for (const name of Object.keys(tableSchemas) as TableName[]) {
       const table = new Table(name, tableSchemas[name] as z.ZodType<{ id: string | number }>)

@@ -1,0 +1,35 @@
+import type { RecordCollection } from '../store/collection.js'
+import type { Pagination } from '../http/pagination.js'
+import type { RawJson } from '../http/reply.js'
+import type { NotificationEntry, NotificationQuery } from './store.js'
+
+export type { NotificationEntry, NotificationQuery }
+
+/**
+ * What a sandbox asks of its notifications: the tuned index (`NotificationIndex`, store.ts) and
+ * the plain one (`PlainNotifications`, plain-store.ts) answer the same, which
+ * `store-reference.test.ts` checks query for query.
+ */
+export interface NotificationStore extends RecordCollection<NotificationEntry> {
+  /** Every entry, client by client (in the order they first appeared), newest first. */
+  all(): NotificationEntry[]
+  entries(): NotificationEntry[]
+  /** A copy whose writes the original never sees, nor the copy the original's. */
+  fork(): NotificationStore
+  unreviewedCount(clientId: string): number
+  add(e: NotificationEntry): void
+  /** Replaces a stored notification's record; its time and client never change. */
+  replace(next: NotificationEntry): void
+  /**
+   * A client's entries in `[from, to]` of the types, statuses and assets named (none named: all),
+   * newest first (as new: the greater id first), `limit` of them from `offset`, and how many match.
+   */
+  query(clientId: string, q: NotificationQuery): { items: NotificationEntry[]; total: number }
+  /** Told of every added or replaced entry (the Durable Object's storage follows it). */
+  onChange?: (e: NotificationEntry) => void
+}
+
+/** Writes a list page of notifications: the tuned `PageWriter` (page.ts) and `plainListPage` answer the same bytes. */
+export interface ListPages {
+  listPage(items: readonly NotificationEntry[], pagination: Pagination, unreviewedCount: number): RawJson
+}
