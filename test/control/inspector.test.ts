@@ -74,7 +74,7 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
     expect(body).toMatchObject({ ...entry, url: expect.stringMatching(/\/api\/session-auth\/sign-in\/email\?from=test$/) })
     expect(body.request.headers['content-type']).toBe('application/json')
     expect(body.request.headers['x-sandbox-id']).toBe(w.id)
-    expect(JSON.parse(body.request.body)).toEqual({ email: 'admin@fleet.test', password: 'sandbox' })
+    expect(JSON.parse(body.request.body)).toEqual({ email: 'admin@fleet.test', password: '[not kept]' })
     expect(body.request.truncated).toBe(false)
     expect(body.response.headers['content-type']).toMatch(/^application\/json/)
     expect(body.response.headers['set-auth-token']).toMatch(/\S/)
@@ -83,13 +83,14 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
 
   it('GET /requests/{id}: bodies over 64 KB are cut with truncated: true; unknown ids 404, bad ones 400', async () => {
     const w = world()
-    const big = JSON.stringify({ email: 'admin@fleet.test', password: 'x'.repeat(100_000) })
-    expect((await rt.fetch('/api/session-auth/sign-in/email', json(JSON.parse(big), w.headers))).status).toBe(401)
+    // Not a sign-in: a password is never kept (journal-secrets.test.ts).
+    const big = JSON.stringify({ email: 'x'.repeat(100_000) })
+    expect((await rt.fetch('/api/auth/password-reset/request', json(JSON.parse(big), w.headers))).status).toBe(400)
     const id = (await w.get('/requests')).body.requests.at(-1).id
     const { body } = await w.get(`/requests/${id}`)
     expect(body.request).toMatchObject({ truncated: true, size: big.length })
     expect(body.request.body).toBe(big.slice(0, 65_536))
-    expect(body.status).toBe(401)
+    expect(body.status).toBe(400)
 
     const missing = await w.get('/requests/999999')
     expect(missing.status).toBe(404)
@@ -202,13 +203,13 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
     const last = (await w.get('/requests')).body.requests.at(-1)
     expect(last.query.length).toBe(2048)
     // Bodies of 60 KB: the byte bound drops the oldest long before the entry bound.
-    const body = JSON.stringify({ email: 'admin@fleet.test', password: 'y'.repeat(60_000) })
+    const body = JSON.stringify({ email: 'y'.repeat(60_000) })
     for (let round = 0; round < 25; round++) {
-      await Promise.all(Array.from({ length: 8 }, () => rt.fetch('/api/session-auth/sign-in/email', { method: 'POST', headers: { ...w.headers, 'content-type': 'application/json' }, body })))
+      await Promise.all(Array.from({ length: 8 }, () => rt.fetch('/api/auth/password-reset/request', { method: 'POST', headers: { ...w.headers, 'content-type': 'application/json' }, body })))
     }
     const left = (await w.get('/requests')).body.requests as { path: string }[]
     expect(left.length).toBeLessThan(200)
-    expect(left.every((e) => e.path === '/api/session-auth/sign-in/email')).toBe(true)
+    expect(left.every((e) => e.path === '/api/auth/password-reset/request')).toBe(true)
     if (sandbox) {
       expect(sandbox.journal.bytes).toBeLessThanOrEqual(8 * 1_048_576)
       expect(sandbox.journal.bytes).toBeGreaterThan(7 * 1_048_576)

@@ -5,6 +5,7 @@ import { splitUrl, type UrlParts } from '../http/url.js'
 import { QueryValidator } from '../http/query.js'
 import { bodyRead, readForm, readJson } from '../http/body.js'
 import type { BodyInput } from '../sandbox/journal.js'
+import { withoutSecrets } from '../sandbox/journal-secrets.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
 import { routes as allRoutes } from './route-table.js'
 import { openapiDocument } from '../control/openapi.js'
@@ -107,7 +108,7 @@ export class SandboxApp {
     sandbox.journal.add(
       { method: request.method, path: url.path, query: url.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso() },
       // A body the route refused before reading it (401, 403) is not waited for: null.
-      { origin: url.origin, request: { headers: meta.rawHeaders ?? request.headers, body: bodyRead(request) }, response: { headers, body: text } },
+      { origin: url.origin, request: { headers: meta.rawHeaders ?? request.headers, body: route.secret ? withoutSecrets(bodyRead(request), route.secret) : bodyRead(request) }, response: { headers, body: text } },
     )
     return response
   }

@@ -67,6 +67,8 @@ export interface RouteDef<P = any, Q = any, B = any> {
   response?: { status?: number; schema?: z.ZodType; description?: string; /** Default application/json. */ mediaType?: string }
   /** Other statuses this route answers, for the OpenAPI document. */
   errors?: Record<number, string>
+  /** Body fields the journal never keeps (a password): their values are journaled as `[not kept]`. */
+  secret?: readonly string[]
   /** Creation, publication, emission, payment, e-mail, messaging or upload (retry guidance rule 3). */
   effect?: boolean
   handler: (ctx: RouteContext<P, Q, B>) => Reply | Promise<Reply>

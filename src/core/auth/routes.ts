@@ -14,6 +14,7 @@ export const signIn = defineRoute({
   summary: 'Sign in with e-mail and password; the session token comes in the set-auth-token header',
   auth: { kind: 'public' },
   body: z.object({ email: z.string().min(1), password: z.string().min(1) }),
+  secret: ['password'],
   response: { schema: z.object({ user: z.object({ id: z.string(), email: z.string() }) }), description: 'Signed in; token in the set-auth-token header' },
   errors: { 400: 'Invalid payload', 401: 'Wrong e-mail or password', 403: 'Disabled user' },
   async handler(ctx) {
@@ -79,6 +80,7 @@ export const passwordResetConfirm = defineRoute({
   summary: 'Set a new password with a reset token; signs the user out everywhere',
   auth: { kind: 'public' },
   body: z.object({ token: z.string().min(1), password: z.string().min(8) }),
+  secret: ['password'],
   response: { schema: z.object({ status: z.literal('success') }) },
   errors: { 400: 'Invalid payload, or the token is unknown, used or expired' },
   async handler(ctx) {
