@@ -1,4 +1,5 @@
 import type { BodySource } from '../http/reply.js'
+import type { BudgetedJournal, JournalBudget } from './journal-budget.js'
 
 /** A request as the journal keeps it (SANDBOX.md: `{id, method, path, status, faults, durationMs, at}`). */
 export interface JournalEntry {
@@ -69,6 +70,8 @@ interface Stored {
   request: Kept | undefined
   response: Kept | undefined
   bytes: number
+  /** Its place in the app's order of entries (the budget drops the lowest first). */
+  order: number
 }
 
 /**
@@ -77,7 +80,7 @@ interface Stored {
  * the whole of a long caller string. `add` runs for every request: it copies and counts, and
  * leaves the rest (cutting long texts aside) to `get`.
  */
-export class Journal {
+export class Journal implements BudgetedJournal {
   #entries: Stored[] = []
   #next = 1
   #bytes = 0
@@ -88,7 +91,21 @@ export class Journal {
     readonly capacity = JOURNAL_MAX_ENTRIES,
     readonly maxBytes = JOURNAL_MAX_BYTES,
     private readonly onAdd?: (entry: JournalEntry) => void,
+    /** The app's bound on all its journals together. */
+    private readonly budget?: JournalBudget,
   ) {}
+
+  get oldest(): number {
+    return this.#entries[0]?.order ?? Infinity
+  }
+
+  /** Drops the oldest entry (the budget asks); answers its bytes. */
+  dropOldest(): number {
+    const s = this.#entries.shift()
+    if (!s) return 0
+    this.#bytes -= s.bytes
+    return s.bytes
+  }
 
   /** Bytes the journal holds by its own count: texts as UTF-8, plus a fixed overhead per entry. */
   get bytes(): number {
@@ -111,7 +128,7 @@ export class Journal {
     let origin = ''
     if (exchange) origin = exchange.origin === this.#origin ? this.#origin : (this.#origin = ownText(exchange.origin, 256))
     const bytes = ENTRY_OVERHEAD + entryBytes(e) + utf8Length(origin) + requestBytes + responseBytes
-    this.#push({ entry: e, origin, request, response, bytes })
+    this.#push({ entry: e, origin, request, response, bytes, order: this.budget?.next() ?? 0 })
     this.onAdd?.(e)
     return e
   }
@@ -133,20 +150,23 @@ export class Journal {
   }
 
   clear(): void {
+    const before = this.#bytes
     this.#entries = []
     this.#bytes = 0
+    this.budget?.changed(this, -before)
   }
 
   load(entries: JournalEntry[]): void {
     this.clear()
     for (const e of entries) {
       const entry = { ...e, path: cutText(e.path, TEXT_LIMIT), query: cutText(e.query, TEXT_LIMIT) }
-      this.#push({ entry, origin: '', request: undefined, response: undefined, bytes: ENTRY_OVERHEAD + entryBytes(entry) })
+      this.#push({ entry, origin: '', request: undefined, response: undefined, bytes: ENTRY_OVERHEAD + entryBytes(entry), order: this.budget?.next() ?? 0 })
     }
     this.#next = entries.reduce((max, e) => Math.max(max, e.id), 0) + 1
   }
 
   #push(s: Stored): void {
+    const before = this.#bytes
     this.#entries.push(s)
     this.#bytes += s.bytes
     let drop = 0
@@ -156,6 +176,7 @@ export class Journal {
       this.#entries.splice(0, drop)
       this.#bytes = bytes
     }
+    this.budget?.changed(this, this.#bytes - before)
   }
 }
 

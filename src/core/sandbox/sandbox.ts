@@ -9,6 +9,7 @@ import { type FixtureRows, parseFixtures, withFixtures } from '../store/fixtures
 import { World } from '../store/world.js'
 import { Clock } from './clock.js'
 import { Journal } from './journal.js'
+import type { JournalBudget } from './journal-budget.js'
 import { Outbox } from './outbox.js'
 import { SandboxEvents, type StateChange } from './events.js'
 import { seededRandom, Sequence } from './random.js'
@@ -68,6 +69,8 @@ export interface SandboxShared {
   worlds: SeededWorlds
   /** Encoded notification list pages (the worlds' entries are shared forks, so is the cache). */
   pages: ListPages
+  /** The bound on the bytes of all the app's journals together. */
+  journals?: JournalBudget
 }
 
 /** One isolated sandbox: records, sessions, clock, scenarios, journal and outbox. */
@@ -101,7 +104,7 @@ export class Sandbox {
   ) {
     this.seed = config.seed
     this.seededAt = config.seededAt ?? (config.now ? Date.parse(config.now) : Date.now())
-    this.journal = new Journal(config.journalCapacity, undefined, (data) => this.events.emit({ type: 'request', data }))
+    this.journal = new Journal(config.journalCapacity, undefined, (data) => this.events.emit({ type: 'request', data }), shared.journals)
   }
 
   static async create(id: string, config: SandboxConfig, shared: SandboxShared): Promise<Sandbox> {

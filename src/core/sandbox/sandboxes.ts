@@ -3,6 +3,7 @@ import { ScenarioRegistry } from '../scenarios/registry.js'
 import { Sandbox, type SandboxConfig, type SandboxRegistry, type SandboxShared } from './sandbox.js'
 import { SeededWorlds } from './seeded-worlds.js'
 import { PageWriter } from '../notifications/page.js'
+import { JournalBudget } from './journal-budget.js'
 
 export interface SandboxesOptions extends SandboxConfig {
   /** Every scenario the sandboxes know (the adapters pass the files of `scenarios/`). */
@@ -14,6 +15,8 @@ export interface SandboxesOptions extends SandboxConfig {
   sandboxIdleMs?: number
   /** At most this many isolated sandboxes; the least recently used goes first (default 200). */
   maxSandboxes?: number
+  /** Bytes all journals may hold together, oldest entries out first across sandboxes (default 64 MB). */
+  journalsMaxBytes?: number
   /** Where an eviction is told (one line each); the app's request log. */
   log?: (line: string) => void
   /**
@@ -84,7 +87,7 @@ export class Sandboxes implements SandboxRegistry {
     readonly options: SandboxesOptions,
     private readonly realNow: () => number = Date.now,
   ) {
-    this.shared = { scenarios: new ScenarioRegistry(options.scenarioDefinitions), worlds: new SeededWorlds(options.accounts), pages: new PageWriter() }
+    this.shared = { scenarios: new ScenarioRegistry(options.scenarioDefinitions), worlds: new SeededWorlds(options.accounts), pages: new PageWriter(), journals: new JournalBudget(options.journalsMaxBytes) }
     this.default = Sandbox.create(options.only ?? 'default', options, this.shared).then((s) => ((s.registry = this), s))
   }
 
@@ -157,7 +160,8 @@ export class Sandboxes implements SandboxRegistry {
   /** Forgets a sandbox; its event streams end, so no client keeps listening to a world that is gone. */
   #remove(id: string, entry: Isolated): void {
     this.#isolated.delete(id)
-    entry.pending.then((s) => s.events.end(), () => undefined)
+    // Its journal's bytes leave the app's budget with it.
+    entry.pending.then((s) => (s.events.end(), s.journal.clear()), () => undefined)
   }
 
   async #create(id: string): Promise<Sandbox> {
