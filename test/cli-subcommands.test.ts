@@ -32,7 +32,9 @@ describe.skipIf(!existsSync('dist/fleet-sandbox.mjs'))('fleet-sandbox init (buil
     expect(readdirSync(join(cwd, 'public'))).toEqual(['mockServiceWorker.js'])
   })
 
-  it('the main help names the subcommand and its help', async () => {
-    expect((await runCli(['--help'])).out).toContain('fleet-sandbox init <dir>')
+  it('the main help names the subcommand, and shows the name;option=value scenario syntax', async () => {
+    const { out } = await runCli(['--help'])
+    expect(out).toContain('fleet-sandbox init <dir>')
+    expect(out).toContain("NAME[;OPTION=VALUE...][,NAME...], e.g. 'rate-limited;failures=1,slow;ms=300'")
   })
 })
