@@ -8,9 +8,11 @@ import { runCli, startCli, urlOf } from './support/cli.js'
 /** What the command line prints at start, as a script or a person reads it. */
 describe.skipIf(!existsSync('dist/fleet-sandbox.mjs'))('the banner (built)', () => {
   const children: ChildProcess[] = []
-  afterEach(() => {
-    for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL')
-  })
+  // SIGTERM, the clean stop: a killed workerd engine would leave its workerd process behind.
+  afterEach(() => Promise.all(children.splice(0).filter((c) => c.exitCode === null).map((c) => new Promise((resolve) => {
+    c.once('exit', resolve)
+    c.kill('SIGTERM')
+  }))))
   const start = async (args: string[], cwd?: string) => {
     const s = await startCli(['--port', '0', '--size', 'small', ...args], cwd)
     children.push(s.child)
@@ -24,6 +26,13 @@ describe.skipIf(!existsSync('dist/fleet-sandbox.mjs'))('the banner (built)', () 
     expect((await fetch(`${url}/__sandbox/health`)).status).toBe(200)
     await fetch(`${url}/api/layers`)
     expect(output().trim()).toBe(`fleet-sandbox listening on ${url}`)
+  })
+
+  it('--quiet with --engine workerd prints the URL line too', { timeout: 120_000 }, async () => {
+    const { output } = await start(['--quiet', '--engine', 'workerd'])
+    const url = urlOf(output())
+    expect((await fetch(`${url}/__sandbox/health`)).status).toBe(200)
+    expect(output()).not.toContain('demo accounts')
   })
 
   it('--fixtures examples serves the packaged examples, and the banner lists the accounts that exist', async () => {
