@@ -128,7 +128,9 @@ export async function runWorkerd(options: ServerOptions & { state?: string; pers
   const server = await startWorkerd({ ...served, script, log, output: (text) => process.stderr.write(text) })
   if (options.state && existsSync(options.state)) await server.call('/restore', JSON.parse(readFileSync(options.state, 'utf8')))
   if (options.state) for (const name of removeStaleSaves(resolve(options.state))) if (!quiet) console.log(`removed ${name}, left by a save that was cut short`)
-  if (!quiet) {
+  // Even quiet, the URL: with --port 0 nothing else tells a script the port.
+  if (quiet) console.log(`fleet-sandbox listening on ${server.url} (workerd)`)
+  else {
     const b = await server.call<Banner>('/banner')
     console.log([
       `fleet-sandbox listening on ${server.url} (workerd)`,
