@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type RunningServer, startServer } from '../../src/adapters/server/index.js'
 import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from './support/chromium.js'
 import { NOW } from './support/page-app.js'
+import { freshId } from '../support/client.js'
 
 /**
  * A web page elsewhere: a host name Chromium resolves to this machine, so its page is served over
@@ -22,8 +23,7 @@ describe.skipIf(!chromiumAvailable())('a web page on another origin against the 
   let browser: Browser
   let context: BrowserContext
   let page: Page
-  let n = 0
-  let world: string
+  let world = ''
   const log: string[] = []
   let evilServer: Server
   let evil: string
@@ -45,7 +45,7 @@ describe.skipIf(!chromiumAvailable())('a web page on another origin against the 
   beforeEach(async () => {
     context = await browser.newContext()
     page = await context.newPage()
-    world = `foreign-page-${n++}`
+    world = freshId('foreign-page')
     // The sandbox's cookie, as a developer's browser holds it after using the sandbox.
     await context.addCookies([{ name: 'sandbox-id', value: world, url: server.url }])
   })

@@ -98,12 +98,13 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     expect(text).toContain('set-auth-token')
     expect(text).toContain('content-type')
     // Bodies are indented JSON.
-    expect(await details.locator('pre.body').first().textContent()).toBe(JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }, null, 2))
+    // The journal never keeps a password (test/control/journal-secrets.test.ts).
+    expect(await details.locator('pre.body').first().textContent()).toBe(JSON.stringify({ email: 'admin@fleet.test', password: '[not kept]' }, null, 2))
     expect(await details.locator('pre.body').nth(1).textContent()).toContain('"user": {')
     const curl = (await details.locator('.curl pre').textContent())!
     expect(curl).toContain(`curl -X POST '${server.url}/api/session-auth/sign-in/email?via=panel'`)
     expect(curl).toContain(`-H 'x-sandbox-id: ${world}'`)
-    expect(curl).toContain(`--data-raw '{"email":"admin@fleet.test","password":"sandbox"}'`)
+    expect(curl).toContain(`--data-raw '{"email":"admin@fleet.test","password":"[not kept]"}'`)
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
     await details.locator('button:has-text("Copy as curl")').click()
     await expect.poll(() => details.locator('button:has-text("Copied")').count()).toBe(1)
@@ -157,7 +158,7 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     expect(imported).toHaveLength(2)
     expect(imported[0]).toMatchObject({ url: `${server.url}/api/notifications?limit=1`, method: 'GET', status: 401, sent: null })
     expect(imported[0].answer).toContain('authorization')
-    expect(imported[1]).toMatchObject({ method: 'POST', status: 200, sent: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }) })
+    expect(imported[1]).toMatchObject({ method: 'POST', status: 200, sent: JSON.stringify({ email: 'admin@fleet.test', password: '[not kept]' }) })
     expect(JSON.parse(imported[1].answer).user.email).toBe('admin@fleet.test')
   })
 
@@ -447,7 +448,7 @@ describe.skipIf(!chromiumAvailable())('the inspector in the browser runtime (fle
     const list = (await call(page, 'GET', '/__sandbox/requests')).body.requests
     const detail = await call(page, 'GET', `/__sandbox/requests/${list.at(-1).id}`)
     expect(detail.status).toBe(200)
-    expect(JSON.parse(detail.body.request.body)).toEqual({ email: 'admin@fleet.test', password: 'sandbox' })
+    expect(JSON.parse(detail.body.request.body)).toEqual({ email: 'admin@fleet.test', password: '[not kept]' })
     expect(JSON.parse(detail.body.response.body).user.email).toBe('admin@fleet.test')
     const har = await call(page, 'GET', '/__sandbox/requests.har')
     expect(har.body.log.entries.at(-1).request).toMatchObject({ method: 'POST', url: `${server.url}/api/session-auth/sign-in/email` })
