@@ -4,12 +4,15 @@ import type { Evictions, Sandbox, SandboxInfo, SandboxRegistry } from '../../cor
 import { createSandboxApp } from '../../sandbox-app.js'
 import { createHonoApp } from '../server/app.js'
 import { INTERNAL_HEADER, OBJECT_HEADER, type ObjectState, type WorkerEnv, type WorkerOptions, call, directoryOf, optionsFrom } from './env.js'
-import { type Meta, StoredSandbox } from './storage.js'
+import { PersistedSandbox, type StoredMeta } from '../../core/persist/persisted.js'
+import { objectBackend } from './storage.js'
+
+type Meta = StoredMeta & { id: string; seededAt: number; createdAt: number }
 
 interface Live {
   app: SandboxApp
   sandbox: Sandbox
-  stored: StoredSandbox
+  stored: PersistedSandbox
   hono: Hono
   inflight: number
   lastUsed: number
@@ -55,8 +58,10 @@ export class SandboxObject {
       // createHonoApp reads the caller's address where Node puts it; here Cloudflare's header has it.
       const address = request.headers.get('cf-connecting-ip') ?? undefined
       const response = await live.hono.fetch(forwarded, { incoming: { socket: { remoteAddress: address } } })
-      // Storage gets this request's changes now; the output gate holds the answer until it has them.
-      live.stored.flush().catch((error) => console.error('fleet-sandbox: storing failed', error))
+      // A write's changes go to storage now; the output gate holds the answer until it has them.
+      // A read's (journal, sliding sessions, counters) are stored with the next batch (docs/engines.md).
+      if (request.method === 'GET' || request.method === 'HEAD') live.stored.later()
+      else live.stored.flush().catch((error) => console.error('fleet-sandbox: storing failed', error))
       return response
     } finally {
       live.inflight--
@@ -105,7 +110,7 @@ export class SandboxObject {
     const app = createSandboxApp({ ...this.#options, only: id, seededAt })
     const sandbox = await app.ready()
     sandbox.registry = new Directory(this.env, this.#options.sandboxIdleMs, this.#options.maxSandboxes)
-    const stored = await StoredSandbox.open(storage, sandbox, { id, seededAt: seededAt!, createdAt: meta?.createdAt ?? Date.now() })
+    const stored = await PersistedSandbox.open(sandbox, objectBackend(storage), { meta: { id, seededAt: seededAt!, createdAt: meta?.createdAt ?? Date.now() } })
     if (id !== 'default') await storage.setAlarm(Date.now() + this.#options.sandboxIdleMs)
     return { app, sandbox, stored, hono: createHonoApp(app) as unknown as Hono, inflight: 0, lastUsed: Date.now() }
   }
@@ -122,7 +127,7 @@ export class SandboxObject {
   async #drop(): Promise<void> {
     // A request still running on it finishes, but writes nothing back.
     if (this.#ready) {
-      this.#ready.stored.dropped = true
+      this.#ready.stored.close()
       // Its event streams end, as a dropped sandbox's do on the Node server.
       this.#ready.sandbox.events.end()
     }
