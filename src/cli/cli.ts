@@ -192,10 +192,8 @@ export async function main(argv: string[]): Promise<void> {
     // Fixtures and the saved state are in place before the port opens: nothing reads seeded data.
     async beforeListen(app) {
       sandbox = await app.ready()
-      if (state && saved !== undefined) {
-        await state.restore(sandbox, saved)
-        say(`restored from ${state.path}`)
-      }
+      await state?.open(sandbox, saved)
+      if (state && saved !== undefined) say(`restored from ${state.path}`)
     },
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') throw new Error(`--port ${options.port}: the port is in use on ${options.host} (another fleet-sandbox?); stop it, pick another port, or pass --port 0 for a free one`)
@@ -210,7 +208,7 @@ export async function main(argv: string[]): Promise<void> {
     let code = 0
     if (state) {
       try {
-        state.save(sandbox)
+        state.save()
         say(`saved to ${state.path}`)
       } catch (error) {
         console.error(`--state ${state.given}: the state could not be saved (${(error as Error).message}); the previous file is unchanged`)
@@ -221,8 +219,10 @@ export async function main(argv: string[]): Promise<void> {
     say(`fleet-sandbox stopped (${signal})`)
     process.exit(code)
   }
-  process.once('SIGINT', () => void stop('SIGINT'))
-  process.once('SIGTERM', () => void stop('SIGTERM'))
+  // `on`, not `once`: with no listener left a second signal (a double Ctrl+C, a process
+  // manager's repeat) would end the process with Node's default action in the middle of the save.
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
 }
 
 function banner(url: string, sandbox: Sandbox, options: ServerOptions): string {
