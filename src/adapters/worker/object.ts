@@ -107,9 +107,9 @@ export class SandboxObject {
     // mean the same records in another: fixed by --now, else stored once by the directory.
     let seededAt = meta?.seededAt ?? (this.#options.now ? Date.parse(this.#options.now) : undefined)
     if (!meta) seededAt = (await call<{ seededAt: number }>(directoryOf(this.env), '/hello', { id, seededAt })).seededAt
-    const app = createSandboxApp({ ...this.#options, only: id, seededAt })
+    const registry = new Directory(this.env, this.#options.sandboxIdleMs, this.#options.maxSandboxes)
+    const app = createSandboxApp({ ...this.#options, only: id, seededAt, registry })
     const sandbox = await app.ready()
-    sandbox.registry = new Directory(this.env, this.#options.sandboxIdleMs, this.#options.maxSandboxes)
     const stored = await PersistedSandbox.open(sandbox, objectBackend(storage), { meta: { id, seededAt: seededAt!, createdAt: meta?.createdAt ?? Date.now() } })
     if (id !== 'default') await storage.setAlarm(Date.now() + this.#options.sandboxIdleMs)
     return { app, sandbox, stored, hono: createHonoApp(app) as unknown as Hono, inflight: 0, lastUsed: Date.now() }
