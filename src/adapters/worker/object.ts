@@ -28,7 +28,8 @@ export interface ObjectInfo {
 /**
  * The Durable Object of one sandbox id: the same SandboxApp, route table and pipeline as the
  * Node server, serving the one sandbox the Worker routed here. Its state lives in the object's
- * storage (StoredSandbox), written before each answer leaves, and reloaded after an eviction.
+ * storage (the persistence port, PersistedSandbox): a write stored before its answer leaves,
+ * what reads change in batches, all of it reloaded after an eviction.
  */
 export class SandboxObject {
   #live: Promise<Live> | undefined
