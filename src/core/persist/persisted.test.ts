@@ -45,13 +45,19 @@ async function live(sandbox: Sandbox) {
   sandbox.ids.take('pay_')
 }
 
+/** A fresh sandbox kept in a memory backend, with changes of every kind stored. */
+async function stored() {
+  const backend = new MemoryBackend()
+  const sandbox = await fresh()
+  const kept = await PersistedSandbox.open(sandbox, backend)
+  await live(sandbox)
+  await kept.flush()
+  return { backend, sandbox, kept }
+}
+
 describe('the persistence port', () => {
   it('puts back every part: records, sessions, journal, outbox, scenarios, counters, clock, key, draws', async () => {
-    const backend = new MemoryBackend()
-    const first = await fresh()
-    const kept = await PersistedSandbox.open(first, backend)
-    await live(first)
-    await kept.flush()
+    const { backend, sandbox: first } = await stored()
 
     const again = await fresh(first.seededAt)
     await PersistedSandbox.open(again, backend)
@@ -84,11 +90,7 @@ describe('the persistence port', () => {
   })
 
   it('a reset stores only the new seed: every stored record and log entry is deleted', async () => {
-    const backend = new MemoryBackend()
-    const sandbox = await fresh()
-    const kept = await PersistedSandbox.open(sandbox, backend)
-    await live(sandbox)
-    await kept.flush()
+    const { backend, sandbox, kept } = await stored()
     await sandbox.reset(5)
     await sandbox.world.tables.layers.insert({ ...sandbox.world.tables.layers.all()[0], id: 'lay_after' })
     await kept.flush()
