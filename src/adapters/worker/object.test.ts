@@ -49,7 +49,7 @@ describe('a Durable Object and its storage', () => {
 
     const gone = layers.data[0].id
     expect((await send('DELETE', `/api/layers/${gone}`)).status).toBe(200)
-    expect(JSON.parse(values.get(`r:layers:${gone}`) as string)).toEqual({ s: 0, v: null })
+    expect(values.get(`r:layers:${gone}`)).toEqual({ s: 0, v: null })
     // The reads' journal entries went with the write.
     const journal = [...values.keys()].filter((k) => k.startsWith('j:'))
     expect(journal).toHaveLength(22)

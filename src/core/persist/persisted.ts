@@ -16,7 +16,9 @@ import type { StateBackend } from './backend.js'
  * - `meta`: the seed, `base` (the seed the records derive from, or null when every record is
  *   stored: after a snapshot restore, or always with `whole`), and what the runtime adds;
  * - `r:<collection>:<id>` and `n:<id>`: a record (`{s, v}`: insertion order and the row, null
- *   once removed), from the tables' and the notification index's change events;
+ *   once removed), from the tables' and the notification index's change events; a backend
+ *   copies a value when it is put (IndexedDB and Durable Object storage clone it), or keeps the
+ *   row itself (the file's store in memory, written out whole at the save);
  * - `j:`, `o:`, `t:`: one journal entry, outbox entry, session each;
  * - `k:*`: ids, scenarios, per-scenario counters, draws of the seeded generator, the signing
  *   key, the clock (kept relative to real time), the last use.
@@ -53,6 +55,12 @@ const decode = (_: string, v: unknown) => {
   return v
 }
 type AnyTable = Table<z.ZodType<{ id: string | number }>>
+/**
+ * Records, sessions and log entries are stored as values, the `k:*` parts as JSON text (they
+ * hold Maps and Sets, and are compared as text to see whether they changed). Values as JSON
+ * text, as stores before these kept them, are read too.
+ */
+export const stored = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value)
 
 export class PersistedSandbox {
   #pending = new Map<string, unknown>()
@@ -105,7 +113,9 @@ export class PersistedSandbox {
     } else {
       persisted.#replaced()
     }
-    await persisted.flush()
+    // A whole store starts with every record: left to its first flush (the file's save on exit),
+    // so a start at 100k notifications does not copy them all before it listens.
+    if (!options.whole || usable) await persisted.flush()
     return persisted
   }
 
@@ -185,7 +195,9 @@ export class PersistedSandbox {
 
   async #load(all: Map<string, unknown>): Promise<void> {
     const { sandbox, meta } = this
-    const records = [...all].filter(([k]) => k.startsWith('r:') || k.startsWith('n:')).map(([key, json]) => ({ key, ...(JSON.parse(json as string) as { s: number; v: unknown }) }))
+    // Copies: a backend in memory hands back the very values it was given.
+    const copy = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : structuredClone(value))
+    const records = [...all].filter(([k]) => k.startsWith('r:') || k.startsWith('n:')).map(([key, value]) => ({ key, ...(copy(value) as { s: number; v: unknown }) }))
     records.sort((a, b) => a.s - b.s)
     if (meta.base === null) {
       const rows: Record<string, unknown[]> = { notifications: [] }
@@ -201,7 +213,7 @@ export class PersistedSandbox {
       for (const r of records) await applyRecord(sandbox.world, r.key, r.s, r.v)
     }
     for (const r of records) this.#seqs.set(r.key, r.s)
-    const values = <T>(prefix: string) => [...all].filter(([k]) => k.startsWith(prefix)).map(([, v]) => JSON.parse(v as string) as T)
+    const values = <T>(prefix: string) => [...all].filter(([k]) => k.startsWith(prefix)).map(([, v]) => copy(v) as T)
     const small = (key: string) => (all.has(key) ? JSON.parse(all.get(key) as string, decode) : undefined)
     const clock = small('k:clock') as { now: number; frozen: boolean; real: number } | undefined
     await sandbox.resume({
@@ -236,11 +248,11 @@ export class PersistedSandbox {
         let s = this.#seqs.get(key)
         if (inserted || s === undefined) s = inserted ? ++this.meta.seq : 0
         this.#seqs.set(key, s)
-        this.#pending.set(key, JSON.stringify({ s, v: row ?? null }))
+        this.#pending.set(key, { s, v: row ?? null })
       }
     }
     world.notifications.onChange = (e) => {
-      this.#pending.set(`n:${e.n.id}`, JSON.stringify({ s: 0, v: { ...e.n, clientId: e.clientId } }))
+      this.#pending.set(`n:${e.n.id}`, { s: 0, v: { ...e.n, clientId: e.clientId } })
     }
   }
 
@@ -251,10 +263,10 @@ export class PersistedSandbox {
         const key = `r:${name}:${row.id}`
         const s = ++this.meta.seq
         this.#seqs.set(key, s)
-        puts.set(key, JSON.stringify({ s, v: row }))
+        puts.set(key, { s, v: row })
       }
     }
-    for (const e of this.sandbox.world.notifications.entries()) puts.set(`n:${e.n.id}`, JSON.stringify({ s: 0, v: { ...e.n, clientId: e.clientId } }))
+    for (const e of this.sandbox.world.notifications.entries()) puts.set(`n:${e.n.id}`, { s: 0, v: { ...e.n, clientId: e.clientId } })
   }
 
   #smallChanges(puts: Map<string, unknown>): void {
@@ -280,7 +292,7 @@ export class PersistedSandbox {
     saved.splice(0, drop)
     const last = saved.length ? saved[saved.length - 1] : -Infinity
     for (let i = list.length - 1; i >= 0 && number(list[i]) > last; i--) {
-      puts.set(prefix + pad(number(list[i])), JSON.stringify(list[i]))
+      puts.set(prefix + pad(number(list[i])), list[i])
       saved.push(number(list[i]))
     }
     saved.sort((a, b) => a - b)
@@ -295,7 +307,7 @@ export class PersistedSandbox {
       if (saved?.mark === mark) continue
       const o = saved?.o ?? this.#sessionOrder++
       this.#sessions.set(s.token, { mark, o })
-      puts.set(`t:${s.token}`, JSON.stringify({ o, s }))
+      puts.set(`t:${s.token}`, { o, s })
     }
     for (const token of this.#sessions.keys()) {
       if (seen.has(token)) continue

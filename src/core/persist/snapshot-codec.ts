@@ -1,5 +1,5 @@
 import { tableSchemas } from '../store/collections.js'
-import type { StoredMeta } from './persisted.js'
+import { type StoredMeta, stored } from './persisted.js'
 
 /**
  * The values of a whole store (`PersistOptions.whole`) as the snapshot of `GET /__sandbox/snapshot`:
@@ -15,14 +15,16 @@ export function snapshotOf(values: Map<string, unknown>): Record<string, unknown
   const logs: Record<string, [string, unknown][]> = { 'j:': [], 'o:': [] }
   for (const [key, value] of values) {
     const kind = key.slice(0, 2)
-    if (kind === 'r:') records[key.slice(2, key.indexOf(':', 2))]?.push(JSON.parse(value as string))
-    else if (kind === 'n:') records.notifications.push(JSON.parse(value as string))
-    else if (kind === 't:') sessions.push(JSON.parse(value as string))
-    else if (kind in logs) logs[kind].push([key, JSON.parse(value as string)])
+    if (kind === 'r:') records[key.slice(2, key.indexOf(':', 2))]?.push(stored(value))
+    else if (kind === 'n:') records.notifications.push(stored(value))
+    else if (kind === 't:') sessions.push(stored(value))
+    else if (kind in logs) logs[kind].push([key, stored(value)])
   }
   const log = (kind: string) => logs[kind].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, v]) => v)
   const clock = parse('k:clock') as { now: number; frozen: boolean }
-  const rows = Object.fromEntries(Object.entries(records).map(([name, list]) => [name, list.sort((a, b) => a.s - b.s).flatMap((r) => (r.v === null ? [] : [r.v]))]))
+  // Rows in insertion order (`s`); notifications have none (every one is 0), the index orders them.
+  const inOrder = (name: string, list: { s: number; v: unknown }[]) => (name === 'notifications' ? list : list.sort((a, b) => a.s - b.s))
+  const rows = Object.fromEntries(Object.entries(records).map(([name, list]) => [name, inOrder(name, list).filter((r) => r.v !== null).map((r) => r.v)]))
   return {
     version: 1,
     seed: meta.seed,
