@@ -3,6 +3,7 @@ import type { SandboxApp } from '../../core/app/app.js'
 import type { AppOptions } from '../../sandbox-app.js'
 import { servedRoutes } from '../../core/app/route.js'
 import { routes as allRoutes } from '../../core/app/route-table.js'
+import { RouteMatcher } from '../../core/app/matcher.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
 import { parseFixtures } from '../../core/store/fixtures.js'
@@ -186,8 +187,8 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
 /** The app as the handlers see it while its state is prepared: the same routes; requests wait for the state. */
 function pendingApp(options: AppOptions, app: Promise<SandboxApp>): HandlerApp {
   return {
-    routes: servedRoutes(allRoutes, options),
-    handle: async (route, request, params, meta) => (await app).handle(route, request, params, meta),
+    matcher: new RouteMatcher(servedRoutes(allRoutes, options)),
+    fetch: async (request, meta) => (await app).fetch(request, meta),
   }
 }
 

@@ -1,8 +1,7 @@
-import type { Hono } from 'hono'
 import type { SandboxApp } from '../../core/app/app.js'
 import type { Evictions, Sandbox, SandboxInfo, SandboxRegistry } from '../../core/sandbox/sandbox.js'
 import { createSandboxApp } from '../../sandbox-app.js'
-import { createHonoApp } from '../server/app.js'
+import { httpFetch, type Incoming } from '../server/app.js'
 import { INTERNAL_HEADER, OBJECT_HEADER, type ObjectState, type WorkerEnv, type WorkerOptions, call, directoryOf, optionsFrom } from './env.js'
 import { type Meta, StoredSandbox } from './storage.js'
 
@@ -10,7 +9,7 @@ interface Live {
   app: SandboxApp
   sandbox: Sandbox
   stored: StoredSandbox
-  hono: Hono
+  front: (request: Request, incoming: Incoming) => Promise<Response>
   inflight: number
   lastUsed: number
 }
@@ -50,11 +49,14 @@ export class SandboxObject {
     live.inflight++
     live.lastUsed = Date.now()
     try {
-      const forwarded = new Request(request)
-      forwarded.headers.delete(OBJECT_HEADER)
-      // createHonoApp reads the caller's address where Node puts it; here Cloudflare's header has it.
-      const address = request.headers.get('cf-connecting-ip') ?? undefined
-      const response = await live.hono.fetch(forwarded, { incoming: { socket: { remoteAddress: address } } })
+      // The Worker read the id (an invalid one comes without, for the pipeline to refuse); the
+      // journal keeps the caller's headers, not the Worker's.
+      const incoming = {
+        sandboxId: request.headers.get(OBJECT_HEADER) ?? undefined,
+        clientAddress: request.headers.get('cf-connecting-ip') ?? undefined,
+        rawHeaders: [...request.headers].filter(([name]) => name !== OBJECT_HEADER).flat(),
+      }
+      const response = await live.front(request, incoming)
       // Storage gets this request's changes now; the output gate holds the answer until it has them.
       live.stored.flush().catch((error) => console.error('fleet-sandbox: storing failed', error))
       return response
@@ -107,7 +109,7 @@ export class SandboxObject {
     sandbox.registry = new Directory(this.env, this.#options.sandboxIdleMs, this.#options.maxSandboxes)
     const stored = await StoredSandbox.open(storage, sandbox, { id, seededAt: seededAt!, createdAt: meta?.createdAt ?? Date.now() })
     if (id !== 'default') await storage.setAlarm(Date.now() + this.#options.sandboxIdleMs)
-    return { app, sandbox, stored, hono: createHonoApp(app) as unknown as Hono, inflight: 0, lastUsed: Date.now() }
+    return { app, sandbox, stored, front: httpFetch(app), inflight: 0, lastUsed: Date.now() }
   }
 
   async #info(): Promise<ObjectInfo> {
