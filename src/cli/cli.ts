@@ -58,8 +58,11 @@ function unknownFlag(error: Error & { code?: string }): never {
   return fail(`unknown flag ${given}${near ? `; did you mean --${near}?` : ''}`)
 }
 
-/** Flags win over environment variables; both are validated before anything starts. */
-export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): { options: ServerOptions & { state?: string; fixturesDir?: string; engine: 'node' | 'workerd'; persist?: string }; quiet: boolean; help: boolean; version: boolean } {
+/**
+ * Flags win over environment variables; both are validated before anything starts. `values`
+ * holds every option as the schema read it, for options only a subcommand or one engine uses.
+ */
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): { options: ServerOptions & { state?: string; fixturesDir?: string; engine: 'node' | 'workerd'; persist?: string }; values: OptionValues; quiet: boolean; help: boolean; version: boolean } {
   const { values: given } = (() => {
     try {
       const options = Object.fromEntries(flags.map((f) => [f.flag, { type: f.value ? 'string' : 'boolean', multiple: !!f.multiple, ...(f.short ? { short: f.short } : {}) }]))
@@ -83,6 +86,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   }
   if (values.persist && values.engine !== 'workerd') fail('--persist: only with --engine workerd')
   return {
+    values,
     help: !!values.help,
     version: !!values.version,
     quiet: !!values.quiet,

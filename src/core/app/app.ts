@@ -86,7 +86,8 @@ export class SandboxApp {
     // HEAD is GET without the body, as HTTP servers answer it.
     const head = request.method === 'HEAD'
     const found = this.matcher.match(head ? 'GET' : request.method, meta.path ?? url.path)
-    // An unmatched `/api/...` request (found.allowed empty) is where a real backend would take over.
+    // Passthrough goes here: a request no route serves in any method (`!found.route &&
+    // !found.allowed.length`, an `/api/...` path) is the one a real backend may answer instead.
     const answer = this.#serve(found.route, found.params ?? {}, found.allowed, request, url, meta)
     return head ? answer.then((r) => new Response(null, r)) : answer
   }
