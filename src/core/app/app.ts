@@ -7,7 +7,7 @@ import { bodyRead, readForm, readJson } from '../http/body.js'
 import type { BodyInput } from '../sandbox/journal.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
 import { routes as allRoutes } from './route-table.js'
-import { RouteMatcher } from './matcher.js'
+import { RouteMatcher, ownedPath } from './matcher.js'
 import { openapiDocument } from '../control/openapi.js'
 import { readSnapshot } from '../control/snapshot-body.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
@@ -79,7 +79,8 @@ export class SandboxApp {
   /**
    * The front door, all a runtime calls: matches the request with the one matcher, selects its
    * sandbox (`x-sandbox-id`, parsed once) and answers. A request no route matches is answered
-   * 404 (405 with `allow` for a path served in other methods) and journaled like any other.
+   * 404 (405 with `allow` for a path served in other methods), journaled like any other when
+   * it is in the sandbox's paths (`/api/...`, `/__sandbox...`).
    */
   fetch(request: Request, meta: RequestMeta = {}): Promise<Response> {
     const url = splitUrl(request.url)
@@ -117,7 +118,9 @@ export class SandboxApp {
     if (route?.assumed) own['x-sandbox-assumed'] = 'true'
     const durationMs = Math.round((performance.now() - started) * 100) / 100
     this.options.log?.(`${request.method} ${url.path}${url.search} ${reply.status} ${durationMs}ms${faults.length ? ` [${faults.join(',')}]` : ''}`)
-    if (!sandbox || route?.auth.kind === 'control') return toResponse({ ...reply, headers: own }, meta.headers)
+    // Control calls (the panel's own) are not journaled, nor what is not the API's (a browser's /favicon.ico).
+    const journaled = route ? route.auth.kind !== 'control' : ownedPath(meta.path ?? url.path)
+    if (!sandbox || !journaled) return toResponse({ ...reply, headers: own }, meta.headers)
     // The body is encoded once, for the answer and for the journal.
     const { body, text } = encoded(reply.body)
     const answer = { ...reply, headers: own, body }
