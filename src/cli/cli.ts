@@ -1,14 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import v8 from 'node:v8'
 import * as fixtures from '../../fixtures/accounts.js'
 import { bundledScenarios } from '../sandbox-app.js'
+import { signInLines } from '../core/auth/demo-accounts.js'
 import type { Sandbox } from '../core/sandbox/sandbox.js'
 import { type OptionDef, type OptionValues, appOptionsOf, optionRows, readOptions } from '../core/options/options.js'
 import { startServer, type ServerOptions } from '../adapters/server/index.js'
 import { readFixturesDir } from './fixtures-dir.js'
+import { packageRoot } from './package-root.js'
 import { StateFile } from './state-file.js'
 
 /** The command line's options (the core's schema, without the deployment's own). */
@@ -23,7 +22,7 @@ export function usage(): string {
     'fleet-sandbox: the Fleet Operations Backoffice API, stateful, on your machine',
     '',
     'Usage: fleet-sandbox [flags]            start the HTTP server',
-    '       fleet-sandbox init <publicDir>   write the service worker script for the browser',
+    '       fleet-sandbox init <dir>         write the service worker script for the browser (init --help)',
     '',
     `  ${'flag'.padEnd(width)} ${'environment'.padEnd(22)} meaning`,
     ...rows,
@@ -161,7 +160,8 @@ export async function main(argv: string[]): Promise<void> {
     if (error.code === 'EACCES') throw new Error(`--port ${options.port}: this user may not listen on it; pick a port above 1023, or --port 0 for a free one`)
     throw error
   })
-  say(banner(server.url, sandbox, options))
+  // Even quiet, the URL: with --port 0 nothing else tells a script (or Playwright's webServer) the port.
+  console.log(quiet ? listening(server.url) : banner(server.url, sandbox, options))
   let closing = false
   const stop = async (signal: string) => {
     if (closing) return
@@ -189,24 +189,18 @@ function banner(url: string, sandbox: Sandbox, options: ServerOptions): string {
   for (const e of sandbox.world.notifications.entries()) perClient.set(e.clientId, (perClient.get(e.clientId) ?? 0) + 1)
   const counts = sandbox.world.tables.clients.all().map((c) => `${(perClient.get(c.id) ?? 0).toLocaleString('en-US')} for ${c.name}`).join(', ')
   return [
-    `fleet-sandbox listening on ${url}`,
+    listening(url),
     `  seed ${sandbox.seed}, clock ${sandbox.iso()}${options.strict ? ', strict' : ''}`,
     `  notifications: ${counts}`,
     `  scenarios: ${sandbox.active.map((a) => a.name).join(', ') || 'none (healthy)'}`,
     `  control API: ${options.control === false ? 'off' : `${url}/__sandbox${options.control?.token ? ' (token required)' : ''}`}`,
-    `  demo accounts (password "${fixtures.DEMO_PASSWORD}"): ${fixtures.users.map((u) => u.email).join(', ')}`,
-    `  API token: ${fixtures.apiTokens[0].token}`,
+    ...signInLines(sandbox.world),
   ].join('\n')
 }
 
-/** The version in the package's own package.json: above this file in the sources and in the bundle. */
+const listening = (url: string) => `fleet-sandbox listening on ${url}`
+
+/** The version in the package's own package.json. */
 function packageVersion(): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    const file = join(dir, 'package.json')
-    if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string }
-      if (pkg.name === 'fleet-sandbox') return pkg.version ?? 'unknown'
-    }
-    if (dirname(dir) === dir) return 'unknown'
-  }
+  return packageRoot()?.version ?? 'unknown'
 }
