@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { chromiumAvailable, launch } from './support/chromium.js'
@@ -237,6 +239,32 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     const elsewhere = await call(page, 'GET', '/apix/notifications')
     expect(elsewhere.status).toBe(404)
     expect(elsewhere.body).toContain('static server')
+  })
+
+  it('on an origin the app did not name, answers only the routes it serves: a third-party SDK\'s /api/... call reaches its server', async () => {
+    // A second local server stands for the SDK's host (https://o123.ingest.sentry.io): nothing leaves the machine.
+    const sdk = createServer((req, res) => {
+      res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' }).end(`sdk host: ${req.method} ${req.url}`)
+    })
+    await new Promise<void>((ok) => sdk.listen(0, '127.0.0.1', ok))
+    const elsewhere = `http://localhost:${(sdk.address() as AddressInfo).port}`
+    try {
+      await open(page, server.url)
+      const send = (method: string, path: string) => page.evaluate(async ({ url, method }) => {
+        const res = await fetch(url, { method, body: method === 'POST' ? 'envelope' : undefined })
+        return `${res.status} ${await res.text()}`
+      }, { url: elsewhere + path, method })
+      expect(await send('POST', '/api/456/envelope/')).toBe('200 sdk host: POST /api/456/envelope/')
+      expect(await send('GET', '/api/nope')).toBe('200 sdk host: GET /api/nope')
+      // A path the sandbox serves in another method is not its route either.
+      expect(await send('POST', '/api/notifications')).toBe('200 sdk host: POST /api/notifications')
+      // What the sandbox does serve, it answers there too (the app may call it by another host name).
+      expect(await send('GET', '/api/notifications')).toMatch(/^401 \{/)
+      // The page's own origin keeps the sandbox's 404.
+      expect((await call(page, 'GET', '/api/456/envelope/')).status).toBe(404)
+    } finally {
+      await new Promise((ok) => sdk.close(ok))
+    }
   })
 
   it('resumes only with the same seed; another seed starts fresh', async () => {

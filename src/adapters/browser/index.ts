@@ -3,6 +3,7 @@ import type { SandboxApp } from '../../core/app/app.js'
 import type { AppOptions } from '../../sandbox-app.js'
 import { servedRoutes } from '../../core/app/route.js'
 import { routes as allRoutes } from '../../core/app/route-table.js'
+import { RouteMatcher } from '../../core/app/matcher.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
 import { parseFixtures } from '../../core/store/fixtures.js'
@@ -184,10 +185,10 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
  */
 function pendingApp(options: AppOptions, ready: Promise<{ app: SandboxApp; persisted?: PersistedSandbox }>): HandlerApp {
   return {
-    routes: servedRoutes(allRoutes, options),
-    async handle(route, request, params, meta) {
+    matcher: new RouteMatcher(servedRoutes(allRoutes, options)),
+    async fetch(request, meta) {
       const { app, persisted } = await ready
-      const response = await app.handle(route, request, params, meta)
+      const response = await app.fetch(request, meta)
       if (request.method === 'GET' || request.method === 'HEAD') persisted?.later()
       else await save(persisted)
       return response

@@ -1,8 +1,7 @@
-import type { Hono } from 'hono'
 import type { SandboxApp } from '../../core/app/app.js'
 import type { Evictions, Sandbox, SandboxInfo, SandboxRegistry } from '../../core/sandbox/sandbox.js'
 import { createSandboxApp } from '../../sandbox-app.js'
-import { createHonoApp } from '../server/app.js'
+import { httpFetch, type Incoming } from '../server/app.js'
 import { INTERNAL_HEADER, OBJECT_HEADER, type ObjectState, type WorkerEnv, type WorkerOptions, call, directoryOf, optionsFrom } from './env.js'
 import { PersistedSandbox, type StoredMeta } from '../../core/persist/persisted.js'
 import { objectBackend } from './storage.js'
@@ -13,7 +12,7 @@ interface Live {
   app: SandboxApp
   sandbox: Sandbox
   stored: PersistedSandbox
-  hono: Hono
+  front: (request: Request, incoming: Incoming) => Promise<Response>
   inflight: number
   lastUsed: number
 }
@@ -54,11 +53,14 @@ export class SandboxObject {
     live.inflight++
     live.lastUsed = Date.now()
     try {
-      const forwarded = new Request(request)
-      forwarded.headers.delete(OBJECT_HEADER)
-      // createHonoApp reads the caller's address where Node puts it; here Cloudflare's header has it.
-      const address = request.headers.get('cf-connecting-ip') ?? undefined
-      const response = await live.hono.fetch(forwarded, { incoming: { socket: { remoteAddress: address } } })
+      // The Worker read the id (an invalid one comes without, for the pipeline to refuse); the
+      // journal keeps the caller's headers, not the Worker's.
+      const incoming = {
+        sandboxId: request.headers.get(OBJECT_HEADER) ?? undefined,
+        clientAddress: request.headers.get('cf-connecting-ip') ?? undefined,
+        rawHeaders: [...request.headers].filter(([name]) => name !== OBJECT_HEADER).flat(),
+      }
+      const response = await live.front(request, incoming)
       // A write's changes go to storage now; the output gate holds the answer until it has them.
       // A read's (journal, sliding sessions, counters) are stored with the next batch (docs/engines.md).
       if (request.method === 'GET' || request.method === 'HEAD') live.stored.later()
@@ -113,7 +115,7 @@ export class SandboxObject {
     const sandbox = await app.ready()
     const stored = await PersistedSandbox.open(sandbox, objectBackend(storage), { meta: { id, seededAt: seededAt!, createdAt: meta?.createdAt ?? Date.now() } })
     if (id !== 'default') await storage.setAlarm(Date.now() + this.#options.sandboxIdleMs)
-    return { app, sandbox, stored, hono: createHonoApp(app) as unknown as Hono, inflight: 0, lastUsed: Date.now() }
+    return { app, sandbox, stored, front: httpFetch(app), inflight: 0, lastUsed: Date.now() }
   }
 
   async #info(): Promise<ObjectInfo> {
