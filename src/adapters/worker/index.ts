@@ -1,19 +1,20 @@
 import { sandboxIdOf, validSandboxId } from '../../core/sandbox/sandboxes.js'
 import { HttpError, errorBody } from '../../core/http/reply.js'
 import { guardControl } from '../../core/control/origin.js'
+import { controlPath } from '../../core/app/matcher.js'
 import { INTERNAL_HEADER, OBJECT_HEADER, type WorkerEnv, objectFor, optionsFrom } from './env.js'
 
 export { SandboxObject } from './object.js'
 export { SandboxDirectory } from './directory.js'
 export type { WorkerEnv } from './env.js'
 
-const CONTROL_PATH = /^\/__sandbox(\/|$)/i
-const PANEL_PATH = /^\/__sandbox\/?$/i
+const PANEL_PATH = /^\/__sandbox\/?$/
 
 /**
  * The Worker: each request goes to the Durable Object of its sandbox id (`x-sandbox-id`, else
- * cookie `sandbox-id`, else `default`). A malformed id goes to the default object, whose
- * pipeline answers the 400 naming the header.
+ * cookie `sandbox-id`, else `default`), read here once and handed on in OBJECT_HEADER. A
+ * malformed id goes to the default object without it, whose pipeline answers the 400 naming
+ * the header.
  */
 export default {
   async fetch(request: Request, env: WorkerEnv): Promise<Response> {
@@ -26,7 +27,7 @@ export default {
     }
     // Here too, not only in the object's pipeline: opening an object creates its sandbox.
     const url = new URL(request.url)
-    if (CONTROL_PATH.test(url.pathname)) {
+    if (controlPath(url.pathname)) {
       try {
         guardControl(request, { corsOrigins: options.corsOrigins, token: (options.control || undefined)?.token }, url.origin, PANEL_PATH.test(url.pathname))
       } catch (error) {
@@ -35,10 +36,12 @@ export default {
       }
     }
     const asked = sandboxIdOf(request)
-    const id = asked && validSandboxId(asked) ? asked : 'default'
+    const valid = asked === undefined || asked === '' || validSandboxId(asked)
+    const id = asked && valid ? asked : 'default'
     const headers = new Headers(request.headers)
     headers.delete(INTERNAL_HEADER)
-    headers.set(OBJECT_HEADER, id)
+    if (valid) headers.set(OBJECT_HEADER, id)
+    else headers.delete(OBJECT_HEADER)
     return objectFor(env, id).fetch(new Request(request, { headers }))
   },
 }

@@ -8,6 +8,7 @@ import type { BodyInput } from '../sandbox/journal.js'
 import { withoutSecrets } from '../sandbox/journal-secrets.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
 import { routes as allRoutes } from './route-table.js'
+import { RouteMatcher, controlPath, ownedPath } from './matcher.js'
 import { openapiDocument } from '../control/openapi.js'
 import { type ControlOrigins, guardControl } from '../control/origin.js'
 import { readSnapshot } from '../control/snapshot-body.js'
@@ -39,6 +40,10 @@ export interface RequestMeta {
    * keeps them as they are instead of copying a Headers object on every request.
    */
   rawHeaders?: readonly string[]
+  /** The sandbox id the runtime already read from the request (the Worker routes by it): not parsed again. */
+  sandboxId?: string
+  /** The path the route table sees, when the runtime serves the sandbox under a base path (`/backend`). */
+  path?: string
 }
 
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
@@ -48,12 +53,14 @@ export { CONTROL_TOKEN_HEADER }
 type Applied = AppliedScenario
 
 /**
- * The runtime-free core: the route table, the sandboxes, and `handle`, the one pipeline every
- * runtime (Hono server, MSW worker, msw/node) sends a matched request through.
+ * The runtime-free core: the route table, the sandboxes, and `fetch`, the one front door every
+ * runtime (Node server, MSW worker, msw/node, Durable Object) hands its requests to.
  */
 export class SandboxApp {
   readonly sandboxes: Sandboxes
   readonly routes: RouteDef[]
+  /** The one matcher of the served routes: what answers a method and path, and whether the sandbox serves it. */
+  readonly matcher: RouteMatcher
   /** The scenarios this app was given. */
   readonly scenarios: ScenarioRegistry
   readonly #queries = new Map<RouteDef, QueryValidator<RouteContext['query']>>()
@@ -65,6 +72,7 @@ export class SandboxApp {
     this.#origins = { corsOrigins: options.corsOrigins, pageOrigin: options.pageOrigin, token: (options.control || undefined)?.token }
     this.scenarios = this.sandboxes.shared.scenarios
     this.routes = servedRoutes(allRoutes, options)
+    this.matcher = new RouteMatcher(this.routes)
   }
 
   /** OpenAPI 3.1 of every route this app serves, built once. */
@@ -76,19 +84,41 @@ export class SandboxApp {
     return this.sandboxes.default
   }
 
-  async handle(route: RouteDef, request: Request, params: Record<string, string>, meta: RequestMeta = {}): Promise<Response> {
-    const started = performance.now()
+  /**
+   * The front door, all a runtime calls: matches the request with the one matcher, selects its
+   * sandbox (`x-sandbox-id`, parsed once) and answers. A request no route matches is answered
+   * 404 (405 with `allow` for a path served in other methods), journaled like any other when
+   * it is in the sandbox's paths (`/api/...`, `/__sandbox...`).
+   */
+  fetch(request: Request, meta: RequestMeta = {}): Promise<Response> {
     const url = splitUrl(request.url)
+    // HEAD is GET without the body, as HTTP servers answer it.
+    const head = request.method === 'HEAD'
+    const found = this.matcher.match(head ? 'GET' : request.method, meta.path ?? url.path)
+    // Passthrough goes here: a request no route serves in any method (`!found.route &&
+    // !found.allowed.length`, an `/api/...` path) is the one a real backend may answer instead.
+    const answer = this.#serve(found.route, found.params ?? {}, found.allowed, request, url, meta)
+    return head ? answer.then((r) => new Response(null, r)) : answer
+  }
+
+  /** A request already matched to `route` (benchmarks and tests that skip matching). */
+  handle(route: RouteDef, request: Request, params: Record<string, string>, meta: RequestMeta = {}): Promise<Response> {
+    return this.#serve(route, params, undefined, request, splitUrl(request.url), meta)
+  }
+
+  async #serve(route: RouteDef | undefined, params: Record<string, string>, allowed: string[] | undefined, request: Request, url: UrlParts, meta: RequestMeta): Promise<Response> {
+    const started = performance.now()
     const faults: string[] = []
     let sandbox: Sandbox | undefined
     let reply: Reply
     try {
-      // Before anything else: a foreign page's request creates no sandbox and reads no body.
-      if (route.auth.kind === 'control') guardControl(request, this.#origins, url.origin, route.auth.page)
-      const id = sandboxIdOf(request)
+      // Before anything else: a foreign page's request creates no sandbox and reads no body, on
+      // every /__sandbox path, matched or not.
+      if (route ? route.auth.kind === 'control' : controlPath(url.path)) guardControl(request, this.#origins, url.origin, route?.auth.kind === 'control' && route.auth.page)
+      const id = meta.sandboxId ?? sandboxIdOf(request)
       if (id && !validSandboxId(id)) throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
       sandbox = await this.sandboxes.acquire(id)
-      reply = await this.#run(route, request, url, params, sandbox, faults, meta)
+      reply = route ? await this.#run(route, request, url, params, sandbox, faults, meta) : unmatchedReply(request.method, url.path, allowed!)
     } catch (error) {
       reply = errorReply(route, error)
     } finally {
@@ -96,10 +126,12 @@ export class SandboxApp {
     }
     const own: Record<string, string> = { ...reply.headers }
     if (faults.length) own[FAULT_HEADER] = [...new Set(faults)].join(',')
-    if (route.assumed) own['x-sandbox-assumed'] = 'true'
+    if (route?.assumed) own['x-sandbox-assumed'] = 'true'
     const durationMs = Math.round((performance.now() - started) * 100) / 100
     this.options.log?.(`${request.method} ${url.path}${url.search} ${reply.status} ${durationMs}ms${faults.length ? ` [${faults.join(',')}]` : ''}`)
-    if (!sandbox || route.auth.kind === 'control') return toResponse({ ...reply, headers: own }, meta.headers)
+    // Control calls (the panel's own) are not journaled, nor what is not the API's (a browser's /favicon.ico).
+    const journaled = route ? route.auth.kind !== 'control' : ownedPath(meta.path ?? url.path)
+    if (!sandbox || !journaled) return toResponse({ ...reply, headers: own }, meta.headers)
     // The body is encoded once, for the answer and for the journal.
     const { body, text } = encoded(reply.body)
     const answer = { ...reply, headers: own, body }
@@ -108,7 +140,7 @@ export class SandboxApp {
     sandbox.journal.add(
       { method: request.method, path: url.path, query: url.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso() },
       // A body the route refused before reading it (401, 403) is not waited for: null.
-      { origin: url.origin, request: { headers: meta.rawHeaders ?? request.headers, body: route.secret ? withoutSecrets(bodyRead(request), route.secret) : bodyRead(request) }, response: { headers, body: text } },
+      { origin: url.origin, request: { headers: meta.rawHeaders ?? request.headers, body: route?.secret ? withoutSecrets(bodyRead(request), route.secret) : bodyRead(request) }, response: { headers, body: text } },
     )
     return response
   }
@@ -236,10 +268,8 @@ export function errorReply(route: Pick<RouteDef, 'errorShape'> | undefined, erro
 }
 
 /** 404 and 405 answers for requests no route matches, in the standard error shape. */
-export function unmatched(request: Request, allowed: string[]): Response {
-  const path = new URL(request.url).pathname
-  if (allowed.length) {
-    return toResponse({ status: 405, body: errorBody('standard', 405, `method: ${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`), headers: { allow: allowed.join(', ') } })
-  }
-  return toResponse(errorReply(undefined, notFound(`path: no route ${request.method} ${path}`)))
+function unmatchedReply(method: string, path: string, allowed: string[]): Reply {
+  if (!allowed.length) return errorReply(undefined, notFound(`path: no route ${method} ${path}`))
+  const list = allowed.join(', ')
+  return { status: 405, body: errorBody('standard', 405, `method: ${method} is not allowed on ${path}; allowed: ${list}`), headers: { allow: list } }
 }
