@@ -233,7 +233,7 @@ function banner(url: string, sandbox: Sandbox, options: ServerOptions): string {
     `fleet-sandbox listening on ${url}`,
     `  seed ${sandbox.seed}, clock ${sandbox.iso()}${options.strict ? ', strict' : ''}`,
     `  notifications: ${counts}`,
-    `  scenarios: ${sandbox.active.map((a) => a.name).join(', ') || 'none (healthy)'}`,
+    `  scenarios: ${sandbox.inForce().map((a) => a.name).join(', ') || 'none (healthy)'}`,
     `  control API: ${options.control === false ? 'off' : `${url}/__sandbox${options.control?.token ? ' (token required)' : ''}`}`,
     `  demo accounts (password "${fixtures.DEMO_PASSWORD}"): ${fixtures.users.map((u) => u.email).join(', ')}`,
     `  API token: ${fixtures.apiTokens[0].token}`,
