@@ -2,6 +2,7 @@ import { html } from 'htm/preact'
 import { useEffect, useState } from 'preact/hooks'
 import type { ViewProps } from './app.js'
 import { save } from './requests.js'
+import { type ScheduleEntry, Timeline } from './timeline.js'
 
 interface Scenario {
   name: string
@@ -23,11 +24,15 @@ export function Controls({ api, fail, version }: ViewProps) {
   const [advance, setAdvance] = useState('')
   const [setTo, setSetTo] = useState('')
   const [seed, setSeed] = useState('')
+  // Entries with a window belong to the timeline below: Apply keeps them as they are.
+  const [windowed, setWindowed] = useState<ScheduleEntry[]>([])
 
   useEffect(() => {
-    api.call<{ scenarios: Scenario[] }>('GET', '/scenarios').then((r) => {
+    api.call<{ scenarios: Scenario[]; schedule: ScheduleEntry[] }>('GET', '/scenarios').then((r) => {
       setScenarios(r.scenarios)
-      setChosen(Object.fromEntries(r.scenarios.map((s) => [s.name, { on: s.active, options: Object.fromEntries(Object.entries(s.options).map(([k, v]) => [k, v === null ? 'null' : v === undefined ? '' : String(v)])) }])))
+      setWindowed(r.schedule.filter((e) => e.from !== null || e.until !== null))
+      const always = (name: string) => r.schedule.some((e) => e.name === name && e.from === null && e.until === null)
+      setChosen(Object.fromEntries(r.scenarios.map((s) => [s.name, { on: always(s.name), options: Object.fromEntries(Object.entries(s.options).map(([k, v]) => [k, v === null ? 'null' : v === undefined ? '' : String(v)])) }])))
     }, fail)
     api.call('GET', '/clock').then(setClock, fail)
   }, [api, version])
@@ -43,7 +48,7 @@ export function Controls({ api, fail, version }: ViewProps) {
         options[k] = v === 'null' ? null : numeric(prop) && !Number.isNaN(Number(v)) ? Number(v) : v === 'true' ? true : v === 'false' ? false : v
       }
       return { name: s.name, options }
-    }),
+    }).concat(windowed),
   }))
   const toggle = (name: string, on: boolean) => setChosen({ ...chosen, [name]: { ...chosen[name], on } })
   const option = (name: string, key: string, value: string) => setChosen({ ...chosen, [name]: { ...chosen[name], options: { ...chosen[name].options, [key]: value } } })
@@ -70,6 +75,7 @@ export function Controls({ api, fail, version }: ViewProps) {
           <div class="muted">${s.description}${s.advice ? ` — UI: ${s.advice}` : ''}</div>
         </div>`)}
       <div class="row"><button onClick=${apply}>Apply scenarios</button><button onClick=${run(() => api.call('PUT', '/scenarios', { active: [] }))}>Healthy (none)</button></div>
+      <${Timeline} api=${api} fail=${fail} version=${version} names=${(scenarios ?? []).map((s) => s.name)} />
       <h2>Reset</h2>
       <div class="row">
         <label>seed <input name="seed" type="number" value=${seed} placeholder="same seed" onInput=${(e: Event) => setSeed((e.target as HTMLInputElement).value)} /></label>
