@@ -22,6 +22,7 @@ import { startServer } from 'fleet-sandbox/server'
 import { openapi, type components, type paths } from 'fleet-sandbox/api'
 import served from 'fleet-sandbox/api/openapi.json' with { type: 'json' }
 import createClient from 'openapi-fetch'
+import { sandboxHeaders } from 'fleet-sandbox/ssr'
 
 // @ts-expect-error: a misspelt scenario does not compile
 const typo: StartSandboxOptions = { scenario: 'rate-limted' }
@@ -69,6 +70,9 @@ export const wrongCalls = () => [
 ]
 await server.close()
 
+// /ssr: the world of an incoming request, for the server's own calls.
+results.ssr = sandboxHeaders(new Request('http://app.test/', { headers: { cookie: 'sandbox-id=w1' } }))
+
 // /browser: loads in Node and says where it runs.
 results.browser = await startSandbox().then(() => 'started', (error: Error) => error.message)
 
@@ -115,6 +119,7 @@ describe.skipIf(!existsSync('dist/src/index.js'))('a fresh consumer app installi
       routes: expect.any(Number), scenarios: 13, root: 'ok', node: 200, server: 200,
       browser: 'startSandbox runs in a browser page; in Node tests use setupSandboxServer from fleet-sandbox/node',
       api: { email: 'admin@fleet.test', layers: 200, document: true },
+      ssr: { 'x-sandbox-id': 'w1' },
     })
   }, 120_000)
 
