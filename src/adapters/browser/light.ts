@@ -29,8 +29,9 @@ export function applyLight(sandbox: Sandbox, light: LightState): void {
     throw new Error('the saved light state does not match this sandbox')
   }
   const scenarios = light.scenarios.map((a, i) => sandbox.shared.scenarios.parse(a, `scenarios.${i}`))
-  if (JSON.stringify(scenarios) !== JSON.stringify(sandbox.active)) sandbox.setScenarios(scenarios)
+  // The clock first: scenario windows are read on it.
   sandbox.clock = new Clock(clock, Date.now, light.clock.frozen === true)
+  if (JSON.stringify(scenarios) !== JSON.stringify(sandbox.active)) sandbox.setScenarios(scenarios)
   sandbox.sessions = new SessionStore(light.sessions)
   sandbox.journal.load(light.journal)
   sandbox.outbox.load(light.outbox)
