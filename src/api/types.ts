@@ -8663,6 +8663,8 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
+                id?: string;
+                q?: string;
             };
             header?: {
                 /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */

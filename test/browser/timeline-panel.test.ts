@@ -49,14 +49,15 @@ describe.skipIf(!chromiumAvailable())('the scenario timeline in the panel, in he
     expect(schedule.map((e: { name: string }) => e.name)).toEqual(['rate-limited', 'degraded', 'empty'])
     expect(schedule[2]).toEqual({ name: 'empty', options: {}, from: new Date(start + 600_000).toISOString(), until: new Date(start + 900_000).toISOString() })
 
-    // Apply in the list above keeps the windows: only the always-on entries are the checkboxes'.
-    await page.click('button:has-text("Apply scenarios")')
-    await expect.poll(async () => (await control('GET', '/scenarios')).schedule.length).toBe(3)
+    // A tick in the list above keeps the windows: only entries without one are the checkboxes'.
+    expect(await page.isChecked('.scenario[data-name=rate-limited] input[type=checkbox]')).toBe(false)
+    await page.check('.scenario[data-name=slow] input[type=checkbox]')
+    await expect.poll(async () => (await control('GET', '/scenarios')).schedule.map((e: { name: string }) => e.name)).toEqual(['slow', 'rate-limited', 'degraded', 'empty'])
 
     // A bad window is refused by the API and shown; the schedule stays.
     await page.fill('input[name=window-until]', '+5m')
     await page.click('button:has-text("Add window")')
     await expect.poll(() => page.textContent('body')).toContain('until: must be later than from')
-    expect((await control('GET', '/scenarios')).schedule).toHaveLength(3)
+    expect((await control('GET', '/scenarios')).schedule).toHaveLength(4)
   })
 })

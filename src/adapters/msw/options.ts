@@ -24,7 +24,13 @@ export interface ScenarioWindow {
  * `{ name: 'slow', options: { ms: 300 } }`, `{ name: 'degraded', from: '+2m', until: '+7m' }`.
  */
 export type ScenarioInput = ScenarioText | { [N in ScenarioName]: { name: N; options?: ScenarioOptions<N> } & ScenarioWindow }[ScenarioName]
-/** Several in text form, comma-separated (`'empty,slow;ms=300'`; the first name is checked), or `''` for none. */
+/**
+ * Several in text form, comma-separated (`'empty,slow;ms=300'`), or `''` for none. Only the first
+ * name is checked at compile time: an option value may hold any text, so no type (without a
+ * generic call to infer the literal) can tell where an entry ends, and a union of every list
+ * would be too large to compile. The rest is checked at run time; the array form
+ * (`['empty', 'slow']`) checks every name.
+ */
 export type ScenarioListText = '' | ScenarioText | `${ScenarioText},${string}`
 
 /** What every MSW-based entry (browser worker, msw/node) is started with. */
