@@ -1268,6 +1268,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -1340,6 +1347,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -1428,6 +1442,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -1481,6 +1502,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: email
+                     * @description An e-mail address; surrounding spaces are trimmed and it is lower-cased
+                     */
                     email: string;
                 };
             };
@@ -1536,6 +1561,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -1628,6 +1660,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -1707,6 +1746,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -1851,6 +1897,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorText"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -2017,6 +2070,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorText"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -2102,6 +2162,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -2215,6 +2282,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -2341,6 +2415,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -2398,7 +2479,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: email
-                     * @description E-mail address (required)
+                     * @description E-mail address (required); surrounding spaces are trimmed and it is lower-cased
                      */
                     email: string;
                     name?: string;
@@ -2483,6 +2564,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorText"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error */
             500: {
@@ -2607,6 +2695,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -2683,6 +2778,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorText"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error */
             500: {
@@ -2795,6 +2897,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -2906,6 +3015,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorText"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -2996,6 +3112,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -3125,6 +3248,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -3253,6 +3383,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -3368,6 +3505,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -3477,6 +3621,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -3588,6 +3739,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -3712,6 +3870,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -3820,6 +3985,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -3917,6 +4089,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -4053,6 +4232,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -4180,6 +4366,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -4349,6 +4542,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -4444,6 +4644,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -4567,6 +4774,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -4670,6 +4884,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -4787,6 +5008,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -4915,6 +5143,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -5036,6 +5271,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -5190,6 +5432,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -5317,6 +5566,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -5461,6 +5717,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -5635,6 +5898,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -5791,6 +6061,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description dte-upload-uncertain (response 500): the upload outcome is unknown */
             500: {
                 headers: {
@@ -5923,6 +6200,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -6094,6 +6378,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -6213,6 +6504,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -6349,6 +6647,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -6515,6 +6820,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -6598,6 +6910,15 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
             /** @description Unknown DTE */
             404: {
                 headers: {
@@ -6625,7 +6946,7 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
-            /** @description Unsupported content type */
+            /** @description A wrong content type, or neither a JSON body (content-type: application/json) nor an x-sandbox-* header: what a form or a no-cors fetch sends */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6633,6 +6954,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -6660,6 +6988,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: email
+                     * @description An e-mail address; surrounding spaces are trimmed and it is lower-cased
+                     */
                     email: string;
                 };
             };
@@ -6715,6 +7047,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -6824,6 +7163,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -6947,6 +7293,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -7097,6 +7450,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -7219,6 +7579,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -7356,6 +7723,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -7460,6 +7834,13 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -7544,6 +7925,22 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -7593,6 +7990,22 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -7650,6 +8063,15 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
             /** @description Body too large */
             413: {
                 headers: {
@@ -7667,6 +8089,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -7724,6 +8153,15 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
             /** @description Body too large */
             413: {
                 headers: {
@@ -7733,7 +8171,7 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
-            /** @description Unsupported content type */
+            /** @description A wrong content type, or neither a JSON body (content-type: application/json) nor an x-sandbox-* header: what a form or a no-cors fetch sends */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7741,6 +8179,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -7794,6 +8239,22 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -7854,6 +8315,15 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
             /** @description Body too large */
             413: {
                 headers: {
@@ -7863,7 +8333,7 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
-            /** @description Unsupported content type */
+            /** @description A wrong content type, or neither a JSON body (content-type: application/json) nor an x-sandbox-* header: what a form or a no-cors fetch sends */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -7871,6 +8341,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -7922,6 +8399,22 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -7971,6 +8464,22 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -8025,6 +8534,22 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -8075,6 +8600,22 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -8124,6 +8665,22 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -8179,6 +8736,15 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
             /** @description Body too large */
             413: {
                 headers: {
@@ -8196,6 +8762,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -8221,6 +8794,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: email
+                     * @description An e-mail address; surrounding spaces are trimmed and it is lower-cased
+                     */
                     email: string;
                 };
             };
@@ -8257,6 +8834,15 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
             /** @description Body too large */
             413: {
                 headers: {
@@ -8266,7 +8852,7 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
-            /** @description Unsupported content type */
+            /** @description A wrong content type, or neither a JSON body (content-type: application/json) nor an x-sandbox-* header: what a form or a no-cors fetch sends */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -8274,6 +8860,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -8324,6 +8917,22 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -8377,6 +8986,15 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
             /** @description Resource missing */
             404: {
                 headers: {
@@ -8385,6 +9003,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -8448,6 +9073,22 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -8533,6 +9174,15 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
             /** @description No such entry in the journal (never recorded, or already out of the bounded ring) */
             404: {
                 headers: {
@@ -8541,6 +9191,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -8591,6 +9248,22 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -8646,6 +9319,22 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -8714,6 +9403,15 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
             /** @description No such collection */
             404: {
                 headers: {
@@ -8722,6 +9420,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
@@ -8773,6 +9478,22 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
                 headers: {
@@ -8813,6 +9534,22 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandardError"];
                 };
+            };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
             500: {
