@@ -2,6 +2,7 @@ import type { Hono } from 'hono'
 import type { SandboxApp } from '../../core/app/app.js'
 import type { Evictions, Sandbox, SandboxInfo, SandboxRegistry } from '../../core/sandbox/sandbox.js'
 import { createSandboxApp } from '../../sandbox-app.js'
+import { afterBody } from '../../core/http/drain.js'
 import { createHonoApp } from '../server/app.js'
 import { INTERNAL_HEADER, OBJECT_HEADER, type ObjectState, type WorkerEnv, type WorkerOptions, call, directoryOf, optionsFrom } from './env.js'
 import { type Meta, StoredSandbox } from './storage.js'
@@ -54,7 +55,9 @@ export class SandboxObject {
       forwarded.headers.delete(OBJECT_HEADER)
       // createHonoApp reads the caller's address where Node puts it; here Cloudflare's header has it.
       const address = request.headers.get('cf-connecting-ip') ?? undefined
-      const response = await live.hono.fetch(forwarded, { incoming: { socket: { remoteAddress: address } } })
+      // An early answer waits for the body it left unread (drain.ts): workerd closes a
+      // connection whose request body was not read to its end, without telling the client.
+      const response = await afterBody(forwarded, live.hono.fetch(forwarded, { incoming: { socket: { remoteAddress: address } } }))
       // Storage gets this request's changes now; the output gate holds the answer until it has them.
       live.stored.flush().catch((error) => console.error('fleet-sandbox: storing failed', error))
       return response
