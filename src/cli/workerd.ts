@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream'
 import type { Miniflare } from 'miniflare'
 import { isLoopback, type ServerOptions } from '../adapters/server/index.js'
 import { INTERNAL_HEADER, LOG_MARK, type ObjectNamespace } from '../adapters/worker/env.js'
+import { guard, release, workerdChildren } from './watchdog.js'
 
 export interface WorkerdOptions extends ServerOptions {
   /** The bundled Worker (`dist/worker.mjs`, scripts/build-worker.mjs). */
@@ -47,6 +48,7 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
   if (options.port) await portFree(host, options.port)
   const persist = options.persist ?? mkdtempSync(join(tmpdir(), 'fleet-sandbox-workerd-'))
   const { script, persist: _p, output, log, port, host: _h, ...sandbox } = options
+  const others = new Set(workerdChildren())
   const mf: Miniflare = new Miniflare({
     modules: true,
     scriptPath: script,
@@ -77,6 +79,9 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     if (/address.*in use|EADDRINUSE/i.test(String((error as Error).message))) throw new Error(`--port ${port}: the port is in use; pick another or --port 0`)
     throw error
   }
+  // SIGKILL of this process runs no handler: the watchdog stops workerd then.
+  const runtime = workerdChildren().filter((pid) => !others.has(pid))
+  runtime.forEach(guard)
   const namespace = (await mf.getDurableObjectNamespace('SANDBOX')) as unknown as ObjectNamespace
   const object = namespace.get(namespace.idFromName('default'))
   const call = async <T>(path: string, body?: unknown): Promise<T> => {
@@ -95,6 +100,7 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     call,
     async close() {
       await mf.dispose()
+      runtime.forEach(release)
       if (!options.persist) rmSync(persist, { recursive: true, force: true })
     },
   }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
@@ -13,6 +13,25 @@ const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => new Pr
   child.once('exit', (code) => resolve(code))
   child.kill(signal)
 })
+
+/** The workerd child of a process (miniflare spawns it). */
+function workerdOf(pid: number): number | undefined {
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
+      if (readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('workerd')) return Number(child)
+    }
+  }
+  return undefined
+}
+
+/** Running, and not a zombie waiting for its parent. */
+function alive(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  } catch {
+    return false
+  }
+}
 
 describe('--engine', () => {
   it('is node by default, workerd on request (flag or SANDBOX_ENGINE), nothing else', () => {
@@ -60,6 +79,15 @@ describe.skipIf(!existsSync('dist/worker.mjs') || !existsSync('dist/fleet-sandbo
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it('leaves no workerd behind when the command is killed with SIGKILL', async () => {
+    const { child } = await start(['--port', '0', '--size', 'small'])
+    const workerd = workerdOf(child.pid!)
+    expect(workerd).toBeGreaterThan(0)
+    expect(alive(workerd!)).toBe(true)
+    expect(await stop(child, 'SIGKILL')).toBe(null)
+    await expect.poll(() => alive(workerd!), { timeout: 10_000 }).toBe(false)
   })
 
   it('exits 1 naming a port in use', async () => {
