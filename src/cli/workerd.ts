@@ -1,5 +1,4 @@
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -8,6 +7,7 @@ import type { Readable } from 'node:stream'
 import type { Miniflare } from 'miniflare'
 import { isLoopback, type ServerOptions } from '../adapters/server/index.js'
 import { INTERNAL_HEADER, LOG_MARK, type ObjectNamespace } from '../adapters/worker/env.js'
+import { type Front, startFront } from './front.js'
 import { guard, release, workerdChildren } from './watchdog.js'
 
 export interface WorkerdOptions extends ServerOptions {
@@ -45,7 +45,6 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     throw new Error(`--host ${host} is not loopback: the control API needs --control-token T, or turn it off with --no-control`)
   }
   const { Miniflare } = await loadMiniflare()
-  if (options.port) await portFree(host, options.port)
   const persist = options.persist ?? mkdtempSync(join(tmpdir(), 'fleet-sandbox-workerd-'))
   const { script, persist: _p, output, log, port, host: _h, ...sandbox } = options
   const others = new Set(workerdChildren())
@@ -54,8 +53,9 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     scriptPath: script,
     compatibilityDate: COMPATIBILITY_DATE,
     compatibilityFlags: ['nodejs_compat'],
-    host,
-    port: port ?? 4010,
+    // Only the front (front.ts) listens where the user asked; workerd listens for it alone.
+    host: '127.0.0.1',
+    port: 0,
     durableObjects: {
       SANDBOX: { className: 'SandboxObject', useSQLite: true },
       SANDBOX_DIRECTORY: { className: 'SandboxDirectory', useSQLite: true },
@@ -70,13 +70,13 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
       stderr.on('data', (chunk: Buffer) => output?.(chunk.toString()))
     },
   })
-  let url: URL
+  let front: Front
   try {
-    url = await mf.ready
+    front = await startFront({ host, port: port ?? 4010, target: await mf.ready })
   } catch (error) {
+    // A port in use or refused is the listen's error (EADDRINUSE, EACCES), as on the Node engine.
     await mf.dispose().catch(() => undefined)
     if (!options.persist) rmSync(persist, { recursive: true, force: true })
-    if (/address.*in use|EADDRINUSE/i.test(String((error as Error).message))) throw new Error(`--port ${port}: the port is in use; pick another or --port 0`)
     throw error
   }
   // SIGKILL of this process runs no handler: the watchdog stops workerd then.
@@ -93,26 +93,17 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
   // Seeds the default sandbox before the first request, as the Node server does.
   await call('/banner')
   const shown = host.includes(':') ? `[${host}]` : host
-  const origin = `http://${shown}:${url.port}`
   return {
-    url: origin,
-    port: Number(url.port),
+    url: `http://${shown}:${front.port}`,
+    port: front.port,
     call,
     async close() {
+      await front.close()
       await mf.dispose()
       runtime.forEach(release)
       if (!options.persist) rmSync(persist, { recursive: true, force: true })
     },
   }
-}
-
-/** workerd reports a port in use as a fatal crash with a stack: ask first, as the Node engine words it. */
-function portFree(host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new Error(`--port ${port}: the port is in use; pick another or --port 0`) : error))
-    probe.listen(port, host, () => probe.close(() => resolve()))
-  })
 }
 
 interface Banner {

@@ -3,6 +3,7 @@ import type { SandboxApp } from '../../src/core/app/app.js'
 import { type AppOptions, createSandboxApp } from '../../src/sandbox-app.js'
 import { createHandlers } from '../../src/adapters/msw/handlers.js'
 import { startServer } from '../../src/adapters/server/index.js'
+import type { CorsOptions } from '../../src/adapters/server/app.js'
 import { startWorkerd } from '../../src/cli/workerd.js'
 import { keepAliveClient } from './keep-alive.js'
 import { TEST_WORKER_BUNDLE } from './worker-bundle.js'
@@ -16,13 +17,15 @@ export interface Running {
   url?: string
   /** Over HTTP: requests that failed on their kept-alive connection (none is allowed; useSandbox checks). */
   connectionErrors?(): string[]
+  /** workerd: what the runtime printed besides the request log (errors, warnings). */
+  output?(): string
 }
 
 export interface Runtime {
   name: string
   /** Served over a socket (not in-process). */
   http?: boolean
-  start(options?: Partial<AppOptions>): Promise<Running>
+  start(options?: Partial<AppOptions & CorsOptions>): Promise<Running>
 }
 
 /** Fixed start, so dates in assertions are stable; the clock still runs at real pace. */
@@ -61,12 +64,13 @@ const workerd: Runtime = {
   name: 'workerd',
   http: true,
   async start(options) {
-    const server = await startWorkerd({ ...defaults, ...options, script: TEST_WORKER_BUNDLE, port: 0, host: '127.0.0.1' })
+    let output = ''
+    const server = await startWorkerd({ ...defaults, ...options, script: TEST_WORKER_BUNDLE, port: 0, host: '127.0.0.1', output: (text) => (output += text) })
     const elsewhere = () => {
       throw new Error('workerd serves its sandboxes in its own process: reach them through HTTP (the control API)')
     }
     const app = Object.create(createSandboxApp({ ...defaults, ...options }), { sandboxes: { get: elsewhere }, ready: { value: elsewhere } }) as SandboxApp
-    return overKeptAliveConnections(app, server.url, server.close)
+    return { ...overKeptAliveConnections(app, server.url, server.close), output: () => output }
   },
 }
 

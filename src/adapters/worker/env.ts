@@ -1,5 +1,6 @@
 import type { Size } from '../../core/seed/seed.js'
 import { type AppOptions, bundledScenarios } from '../../sandbox-app.js'
+import type { CorsOptions } from '../server/app.js'
 
 // The few Workers runtime types this adapter uses, so the package needs no Workers type package.
 
@@ -47,9 +48,10 @@ export interface WorkerEnv {
   SANDBOX_IDLE_SECONDS?: string
   SANDBOX_MAX_SANDBOXES?: string
   SANDBOX_LOG?: string
+  SANDBOX_CORS_ORIGIN?: string
 }
 
-export interface WorkerOptions extends AppOptions {
+export interface WorkerOptions extends AppOptions, CorsOptions {
   sandboxIdleMs: number
   maxSandboxes: number
 }
@@ -97,6 +99,7 @@ export function optionsFrom(env: WorkerEnv): WorkerOptions {
     sandboxIdleMs: (int('SANDBOX_IDLE_SECONDS', env.SANDBOX_IDLE_SECONDS, 1, 31_536_000) ?? DEFAULT_IDLE_MS / 1000) * 1000,
     maxSandboxes: int('SANDBOX_MAX_SANDBOXES', env.SANDBOX_MAX_SANDBOXES, 1, 100_000) ?? DEFAULT_MAX,
     log: truthy(env.SANDBOX_LOG) ? requestLog : undefined,
+    corsOrigins: env.SANDBOX_CORS_ORIGIN ? env.SANDBOX_CORS_ORIGIN.split(',').map((o) => o.trim()).filter(Boolean) : undefined,
   }
 }
 

@@ -110,7 +110,7 @@ export class SandboxObject {
     sandbox.registry = new Directory(this.env, this.#options.sandboxIdleMs, this.#options.maxSandboxes)
     const stored = await StoredSandbox.open(storage, sandbox, { id, seededAt: seededAt!, createdAt: meta?.createdAt ?? Date.now() })
     if (id !== 'default') await storage.setAlarm(Date.now() + this.#options.sandboxIdleMs)
-    return { app, sandbox, stored, hono: createHonoApp(app) as unknown as Hono, inflight: 0, lastUsed: Date.now() }
+    return { app, sandbox, stored, hono: createHonoApp(app, { corsOrigins: this.#options.corsOrigins }) as unknown as Hono, inflight: 0, lastUsed: Date.now() }
   }
 
   async #info(): Promise<ObjectInfo> {
