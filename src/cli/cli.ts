@@ -10,6 +10,8 @@ import type { Size } from '../core/seed/seed.js'
 import { startServer, type ServerOptions } from '../adapters/server/index.js'
 import { readFixturesDir } from './fixtures-dir.js'
 import { StateFile } from './state-file.js'
+import type { StartEngine } from './engine.js'
+import { type SandboxSummary, summarize } from '../core/sandbox/summary.js'
 
 /** Every flag, its environment variable and what it does: `--help` prints this table. */
 const flags = {
@@ -172,26 +174,22 @@ export async function main(argv: string[]): Promise<void> {
     const { init } = await import('./init.js')
     return init(argv.slice(1))
   }
-  const { options: { state: statePath, fixturesDir, ...options }, quiet, help, version } = parseOptions(argv)
+  const { options: { state: statePath, fixturesDir, engine, ...options }, quiet, help, version } = parseOptions(argv)
   if (help) return void console.log(usage())
   if (version) return void console.log(packageVersion())
-  if (options.engine === 'workerd') {
-    const { runWorkerd } = await import('./workerd.js')
-    return runWorkerd({ ...options, state: statePath, fixtures: fixturesDir ? readFixturesDir(fixturesDir) : undefined }, quiet, { password: fixtures.DEMO_PASSWORD, emails: fixtures.users.map((u) => u.email), apiToken: fixtures.apiTokens[0].token })
-  }
-  boundHeapGrowth()
+  if (engine === 'node') boundHeapGrowth()
   const say = quiet ? () => undefined : (line: string) => console.log(line)
   const log = quiet ? undefined : (line: string) => console.log(`${new Date().toISOString().slice(11, 23)} ${line}`)
   // Everything that can be refused is checked before the server starts.
   const fixtureRows = fixturesDir ? readFixturesDir(fixturesDir) : undefined
   const state = statePath ? new StateFile(statePath) : undefined
   const saved = state?.read()
-  let sandbox!: Sandbox
-  const server = await startServer({
+  // Both engines go through the same banner, log, --state, port errors and stop (engine.ts).
+  const start: StartEngine = engine === 'workerd' ? (await import('./workerd.js')).startWorkerdEngine : startNodeEngine
+  const server = await start({
     ...options, fixtures: fixtureRows, log,
     // Fixtures and the saved state are in place before the port opens: nothing reads seeded data.
-    async beforeListen(app) {
-      sandbox = await app.ready()
+    async beforeListen(sandbox) {
       if (state && saved !== undefined) {
         await state.restore(sandbox, saved)
         say(`restored from ${state.path}`)
@@ -202,7 +200,7 @@ export async function main(argv: string[]): Promise<void> {
     if (error.code === 'EACCES') throw new Error(`--port ${options.port}: this user may not listen on it; pick a port above 1023, or --port 0 for a free one`)
     throw error
   })
-  say(banner(server.url, sandbox, options))
+  say(banner(server.url, await server.summary(), options, server.engineLine))
   let closing = false
   const stop = async (signal: string) => {
     if (closing) return
@@ -210,7 +208,7 @@ export async function main(argv: string[]): Promise<void> {
     let code = 0
     if (state) {
       try {
-        state.save(sandbox)
+        state.save(await server.snapshot())
         say(`saved to ${state.path}`)
       } catch (error) {
         console.error(`--state ${state.given}: the state could not be saved (${(error as Error).message}); the previous file is unchanged`)
@@ -225,15 +223,27 @@ export async function main(argv: string[]): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'))
 }
 
-function banner(url: string, sandbox: Sandbox, options: ServerOptions): string {
-  const perClient = new Map<string, number>()
-  for (const e of sandbox.world.notifications.entries()) perClient.set(e.clientId, (perClient.get(e.clientId) ?? 0) + 1)
-  const counts = sandbox.world.tables.clients.all().map((c) => `${(perClient.get(c.id) ?? 0).toLocaleString('en-US')} for ${c.name}`).join(', ')
+/** `--engine node`: the Hono server in this process. */
+const startNodeEngine: StartEngine = async ({ beforeListen, persist: _, ...options }) => {
+  let sandbox!: Sandbox
+  const server = await startServer({
+    ...options,
+    async beforeListen(app) {
+      sandbox = await app.ready()
+      await beforeListen(sandbox)
+    },
+  })
+  return { url: server.url, summary: async () => summarize(sandbox), snapshot: async () => sandbox.snapshot(), close: server.close }
+}
+
+function banner(url: string, summary: SandboxSummary, options: ServerOptions, engineLine?: string): string {
+  const counts = summary.clients.map((c) => `${c.notifications.toLocaleString('en-US')} for ${c.name}`).join(', ')
   return [
     `fleet-sandbox listening on ${url}`,
-    `  seed ${sandbox.seed}, clock ${sandbox.iso()}${options.strict ? ', strict' : ''}`,
+    ...(engineLine ? [engineLine] : []),
+    `  seed ${summary.seed}, clock ${summary.now}${options.strict ? ', strict' : ''}`,
     `  notifications: ${counts}`,
-    `  scenarios: ${sandbox.active.map((a) => a.name).join(', ') || 'none (healthy)'}`,
+    `  scenarios: ${summary.scenarios.join(', ') || 'none (healthy)'}`,
     `  control API: ${options.control === false ? 'off' : `${url}/__sandbox${options.control?.token ? ' (token required)' : ''}`}`,
     `  demo accounts (password "${fixtures.DEMO_PASSWORD}"): ${fixtures.users.map((u) => u.email).join(', ')}`,
     `  API token: ${fixtures.apiTokens[0].token}`,

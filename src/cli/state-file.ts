@@ -43,7 +43,7 @@ export class StateFile {
   }
 
   /** Restores a state read by `read`; a state of the wrong shape is refused naming the field. */
-  async restore(sandbox: Sandbox, state: unknown): Promise<void> {
+  async restore(sandbox: Pick<Sandbox, 'restore'>, state: unknown): Promise<void> {
     try {
       await sandbox.restore(state)
     } catch (error) {
@@ -51,8 +51,9 @@ export class StateFile {
     }
   }
 
-  save(sandbox: Sandbox): void {
-    writeAtomic(this.path, JSON.stringify(sandbox.snapshot()))
+  /** Writes a snapshot (`sandbox.snapshot()`, or an engine's) atomically. */
+  save(snapshot: unknown): void {
+    writeAtomic(this.path, JSON.stringify(snapshot))
   }
 
   #refuse(why: string): Error {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
@@ -13,6 +13,15 @@ const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => new Pr
   child.once('exit', (code) => resolve(code))
   child.kill(signal)
 })
+
+/** The command's exit code and what it wrote to stderr, for one that must refuse to start. */
+async function failure(args: string[]): Promise<string> {
+  const child = spawn(process.execPath, ['bin/fleet-sandbox.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let err = ''
+  child.stderr.on('data', (d) => (err += d))
+  const code = await new Promise((resolve) => child.once('exit', resolve))
+  return `exit ${code}: ${err}`
+}
 
 /** The workerd child of a process (miniflare spawns it). */
 function workerdOf(pid: number): number | undefined {
@@ -88,6 +97,42 @@ describe.skipIf(!existsSync('dist/worker.mjs') || !existsSync('dist/fleet-sandbo
     expect(alive(workerd!)).toBe(true)
     expect(await stop(child, 'SIGKILL')).toBe(null)
     await expect.poll(() => alive(workerd!), { timeout: 10_000 }).toBe(false)
+  })
+
+  it('prints what the Node engine prints: banner, request log, port in use, --state errors; only the engine line differs', async () => {
+    const args = ['--port', '0', '--seed', '5', '--now', '2026-11-22T12:00:00Z', '--size', 'small', '--scenario', 'slow;ms=1', '--cors-origin', 'https://tools.example.com']
+    const said = async (engine: string) => {
+      const { child, output } = await startCli(['--engine', engine, ...args])
+      const url = /listening on (\S+)/.exec(output())![1]
+      await fetch(`${url}/api/notifications?limit=1`)
+      await fetch(`${url}/__sandbox/health`, { headers: { 'x-sandbox-id': 'same-1' } })
+      await expect.poll(output, { timeout: 10_000 }).toMatch(/GET \/__sandbox\/health 200/)
+      await stop(child)
+      return output()
+        .replaceAll(url, 'URL')
+        .replace(/\d{2}:\d{2}:\d{2}\.\d{3}(Z?)/g, 'TIME$1')
+        .replace(/ [\d.]+ms/g, ' Nms')
+        .split('\n').filter((line) => !line.startsWith('  engine: '))
+    }
+    const node = await said('node')
+    expect(node.join('\n')).toContain('GET /api/notifications?limit=1 401 Nms [slow]')
+    expect(await said('workerd')).toEqual(node)
+
+    const blocker = createServer().listen(0, '127.0.0.1')
+    await new Promise((resolve) => blocker.once('listening', resolve))
+    const port = (blocker.address() as { port: number }).port
+    const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-cli-same-'))
+    writeFileSync(join(dir, 'state.json'), '{"cut short')
+    try {
+      for (const [extra, message] of [[['--port', String(port)], `--port ${port}: the port is in use on 127.0.0.1`], [['--state', join(dir, 'state.json')], `--state ${join(dir, 'state.json')}: it is not a sandbox state: not valid JSON`]] as const) {
+        const errors = await Promise.all(['node', 'workerd'].map((engine) => failure(['--engine', engine, ...extra])))
+        expect(errors[0]).toContain(message)
+        expect(errors[1]).toBe(errors[0])
+      }
+    } finally {
+      blocker.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('exits 1 naming a port in use', async () => {

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono'
 import type { SandboxApp } from '../../core/app/app.js'
 import type { Evictions, Sandbox, SandboxInfo, SandboxRegistry } from '../../core/sandbox/sandbox.js'
+import { summarize } from '../../core/sandbox/summary.js'
 import { createSandboxApp } from '../../sandbox-app.js'
 import { afterBody } from '../../core/http/drain.js'
 import { createHonoApp } from '../server/app.js'
@@ -145,10 +146,7 @@ export class SandboxObject {
     }
     // The command line: the banner, --state and --fixtures, on the default sandbox.
     const live = await this.#open('default')
-    if (path === '/banner') {
-      const s = live.sandbox
-      return Response.json({ seed: s.seed, now: s.iso(), notifications: s.world.notifications.size, scenarios: s.active.map((a) => a.name) })
-    }
+    if (path === '/banner') return Response.json(summarize(live.sandbox))
     if (path === '/snapshot') return Response.json(live.sandbox.snapshot())
     if (path === '/restore') {
       await live.sandbox.restore(body)
