@@ -50,14 +50,14 @@ export async function startFront(options: { host: string; port: number; target: 
       // Server-sent events go out as they come (other answers keep head and body in one write).
       if (/event-stream/.test(String(answer.headers['content-type']))) res.flushHeaders()
       answer.pipe(res)
-      res.once('close', () => answer.destroy())
     })
     upstream.once('error', () => {
       if (res.headersSent) return void res.destroy()
       res.writeHead(502, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ statusCode: 502, message: 'workerd: the engine did not answer', error: 'Bad Gateway' }))
     })
-    // A caller gone before its answer: workerd's request goes too.
+    // A caller gone before its whole answer: workerd's request goes too (an answer sent whole
+    // leaves the connection to workerd in the pool).
     res.once('close', () => {
       if (!res.writableFinished) upstream.destroy()
     })
