@@ -1,9 +1,10 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Miniflare } from 'miniflare'
+import type { Miniflare } from 'miniflare'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deployDryRun } from '../../scripts/deploy-dry-run.mjs'
+import { startDeployment } from '../support/deployment.js'
 import { keepAliveClient } from '../support/keep-alive.js'
 
 /**
@@ -18,20 +19,9 @@ describe.skipIf(!existsSync('dist/src/adapters/worker/index.js'))('the team depl
   let built: Awaited<ReturnType<typeof deployDryRun>>
   beforeAll(async () => {
     built = await deployDryRun(out)
-    mf = new Miniflare({
-      modules: true,
-      scriptPath: built.bundle,
-      // Module names are paths below this folder (the bundle is outside the working directory).
-      modulesRoot: out,
-      compatibilityDate: '2026-04-20',
-      compatibilityFlags: ['nodejs_compat'],
-      cf: false,
-      host: '127.0.0.1',
-      port: 0,
-      durableObjects: { SANDBOX: { className: 'SandboxObject', useSQLite: true }, SANDBOX_DIRECTORY: { className: 'SandboxDirectory', useSQLite: true } },
-      bindings: { SANDBOX_SEED: '1', SANDBOX_SIZE: 'small', SANDBOX_CONTROL_TOKEN: 'team-secret' },
-    })
-    url = await mf.ready
+    const deployed = await startDeployment(built.bundle, { SANDBOX_SEED: '1', SANDBOX_SIZE: 'small', SANDBOX_CONTROL_TOKEN: 'team-secret' }, out)
+    mf = deployed.mf
+    url = deployed.url
   }, 180_000)
   afterAll(async () => {
     await mf?.dispose()
