@@ -36,7 +36,9 @@ function originForm(target: string): string {
 }
 
 export async function startFront(options: { host: string; port: number; target: URL }): Promise<Front> {
-  const agent = new Agent({ keepAlive: true })
+  // workerd closes a connection idle for 5 s (kj's pipeline time-out): the pool lets go of it
+  // first, so no request goes out on a connection workerd is closing.
+  const agent = new Agent({ keepAlive: true, timeout: 4000 })
   const { hostname, port: targetPort } = options.target
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     // The caller's address, as the Node engine reads it from the socket (the rate-limited
