@@ -51,21 +51,24 @@ describe.each(runtimes.filter((r) => r.http))('one kept-alive connection through
     for (const [label, status, path, init] of sequence()) {
       const res = await one.fetch(running.url + path, { ...init, headers: { ...(init.headers as Record<string, string>), ...sandbox } })
       await res.arrayBuffer()
-      expect({ label, status: res.status, connection: res.headers.get('connection') }).toEqual({ label, status, connection: runtime.name === 'workerd' ? null : 'keep-alive' })
+      expect({ label, status: res.status, connection: res.headers.get('connection') }).toEqual({ label, status, connection: 'keep-alive' })
       expect(await health()).toBe(200)
     }
     expect(one.errors).toEqual([])
     expect(one.opened).toBe(1)
   })
 
-  it.runIf(runtime.name !== 'workerd')('past the bound, says connection: close, and the next request opens a new one', async () => {
+  it('past the bound, answers, then the next request works; the Node engine says connection: close', async () => {
     const before = one.opened
     const res = await one.fetch(`${running.url}/api/nope`, { method: 'POST', headers: json, body: chunked(65 * MiB), duplex: 'half' } as RequestInit)
     expect(res.status).toBe(404)
-    expect(res.headers.get('connection')).toBe('close')
     await res.arrayBuffer()
     expect((await one.fetch(`${running.url}/__sandbox/health`)).status).toBe(200)
     expect(one.errors).toEqual([])
+    // On workerd the front may have taken the whole body before the object stopped reading it:
+    // then the caller's connection stays open (the front drops its own to workerd).
+    if (runtime.name === 'workerd') return
+    expect(res.headers.get('connection')).toBe('close')
     expect(one.opened).toBe(before + 1)
   })
 })

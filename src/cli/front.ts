@@ -48,12 +48,24 @@ export async function startFront(options: { host: string; port: number; target: 
     // HTTP/1.0 may leave Host out; Node serves it, workerd would answer 400.
     if (req.headers.host === undefined) headers.push('host', `${options.host.includes(':') ? `[${options.host}]` : options.host}:${(server.address() as AddressInfo).port}`)
     const upstream = forward({ agent, host: hostname, port: targetPort, method: req.method, path: originForm(req.url ?? '/'), headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, pairs(answer.rawHeaders, (name) => HOP.has(name) || name === 'transfer-encoding'))
+      const headers = pairs(answer.rawHeaders, (name) => HOP.has(name) || name === 'transfer-encoding')
+      // Answered before the body was all sent: the object stopped draining it (past its bound,
+      // or the caller stalled; src/core/http/drain.ts). The connection ends after this answer,
+      // and says so, as the Node engine's does.
+      const early = !req.complete
+      if (early) headers.push('connection', 'close')
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers)
       // Server-sent events go out as they come (other answers keep head and body in one write).
       if (/event-stream/.test(String(answer.headers['content-type']))) res.flushHeaders()
       answer.pipe(res)
+      if (early) answer.once('end', () => {
+        req.unpipe(upstream)
+        upstream.destroy()
+      })
     })
     upstream.once('error', () => {
+      // After a whole answer (workerd dropping the rest of a body it would not read): nothing lost.
+      if (res.writableFinished) return
       if (res.headersSent) return void res.destroy()
       res.writeHead(502, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ statusCode: 502, message: 'workerd: the engine did not answer', error: 'Bad Gateway' }))
