@@ -1,6 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import v8 from 'node:v8'
 import * as fixtures from '../../fixtures/accounts.js'
@@ -9,6 +6,7 @@ import type { Sandbox } from '../core/sandbox/sandbox.js'
 import type { Size } from '../core/seed/seed.js'
 import { startServer, type ServerOptions } from '../adapters/server/index.js'
 import { readFixturesDir } from './fixtures-dir.js'
+import { packageRoot } from './package-root.js'
 import { StateFile } from './state-file.js'
 import type { StartEngine } from './engine.js'
 import { type SandboxSummary, summarize } from '../core/sandbox/summary.js'
@@ -19,7 +17,7 @@ const flags = {
   host: { type: 'string', env: 'HOST', help: 'address to bind (default 127.0.0.1)' },
   seed: { type: 'string', env: 'SANDBOX_SEED', help: 'seed of the generated data (default 1)' },
   now: { type: 'string', env: 'SANDBOX_NOW', help: 'ISO date-time the clock starts at (default: the real time)' },
-  scenario: { type: 'string', env: 'SANDBOX_SCENARIO', help: 'scenarios active at start: NAME[,NAME]' },
+  scenario: { type: 'string', env: 'SANDBOX_SCENARIO', help: 'scenarios active at start: NAME[;OPTION=VALUE...][,NAME...], e.g. \'rate-limited;failures=1,slow;ms=300\'' },
   size: { type: 'string', env: 'SANDBOX_SIZE', help: 'small | medium | large: 100, 2,000 or 100,000 notifications for the demo client, at most 2,000 for the second (default medium)' },
   notifications: { type: 'string', env: 'SANDBOX_NOTIFICATIONS', help: 'exact number of notifications of the demo client, at most 2,000 for the second (instead of --size)' },
   fixtures: { type: 'string', env: 'SANDBOX_FIXTURES', help: 'folder of <collection>.json files that replace seeded collections in every world (docs/fixtures.md)' },
@@ -27,7 +25,7 @@ const flags = {
   strict: { type: 'boolean', env: 'SANDBOX_STRICT', help: 'serve only what the spec documents (assumed routes answer 404)' },
   'control-token': { type: 'string', env: 'SANDBOX_CONTROL_TOKEN', help: 'token the control API requires (x-sandbox-control-token)' },
   'no-control': { type: 'boolean', env: 'SANDBOX_NO_CONTROL', help: 'turn the /__sandbox control API off' },
-  quiet: { type: 'boolean', env: 'SANDBOX_QUIET', help: 'no banner and no request log' },
+  quiet: { type: 'boolean', env: 'SANDBOX_QUIET', help: 'no request log, and of the banner only the "listening on URL" line' },
   'sandbox-idle': { type: 'string', env: 'SANDBOX_IDLE_SECONDS', help: 'drop an isolated (x-sandbox-id) sandbox unused this many seconds (default 1800)' },
   'cors-origin': { type: 'string', multiple: true, env: 'SANDBOX_CORS_ORIGIN', help: 'origin (besides loopback) whose pages may call /__sandbox; repeat it, or list them comma-separated' },
   'max-sandboxes': { type: 'string', env: 'SANDBOX_MAX_SANDBOXES', help: 'at most this many isolated sandboxes (default 200); a new x-sandbox-id past it evicts the least recently used one with its state (logged, listed in GET /__sandbox/sandboxes)' },
@@ -46,7 +44,7 @@ export function usage(): string {
     'fleet-sandbox: the Fleet Operations Backoffice API, stateful, on your machine',
     '',
     'Usage: fleet-sandbox [flags]            start the HTTP server',
-    '       fleet-sandbox init <publicDir>   write the service worker script for the browser',
+    '       fleet-sandbox init <dir>         write the service worker script for the browser (init --help)',
     '',
     '      flag              environment            meaning',
     ...rows,
@@ -200,7 +198,8 @@ export async function main(argv: string[]): Promise<void> {
     if (error.code === 'EACCES') throw new Error(`--port ${options.port}: this user may not listen on it; pick a port above 1023, or --port 0 for a free one`)
     throw error
   })
-  say(banner(server.url, await server.summary(), options, server.engineLine))
+  // Even quiet, the URL: with --port 0 nothing else tells a script (or Playwright's webServer) the port.
+  console.log(quiet ? listening(server.url) : banner(server.url, await server.summary(), options, server.engineLine))
   let closing = false
   const stop = async (signal: string) => {
     if (closing) return
@@ -239,25 +238,19 @@ const startNodeEngine: StartEngine = async ({ beforeListen, persist: _, ...optio
 function banner(url: string, summary: SandboxSummary, options: ServerOptions, engineLine?: string): string {
   const counts = summary.clients.map((c) => `${c.notifications.toLocaleString('en-US')} for ${c.name}`).join(', ')
   return [
-    `fleet-sandbox listening on ${url}`,
+    listening(url),
     ...(engineLine ? [engineLine] : []),
     `  seed ${summary.seed}, clock ${summary.now}${options.strict ? ', strict' : ''}`,
     `  notifications: ${counts}`,
     `  scenarios: ${summary.scenarios.join(', ') || 'none (healthy)'}`,
     `  control API: ${options.control === false ? 'off' : `${url}/__sandbox${options.control?.token ? ' (token required)' : ''}`}`,
-    `  demo accounts (password "${fixtures.DEMO_PASSWORD}"): ${fixtures.users.map((u) => u.email).join(', ')}`,
-    `  API token: ${fixtures.apiTokens[0].token}`,
+    ...summary.signIn,
   ].join('\n')
 }
 
-/** The version in the package's own package.json: above this file in the sources and in the bundle. */
+const listening = (url: string) => `fleet-sandbox listening on ${url}`
+
+/** The version in the package's own package.json. */
 function packageVersion(): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    const file = join(dir, 'package.json')
-    if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string }
-      if (pkg.name === 'fleet-sandbox') return pkg.version ?? 'unknown'
-    }
-    if (dirname(dir) === dir) return 'unknown'
-  }
+  return packageRoot()?.version ?? 'unknown'
 }

@@ -1,13 +1,26 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { collectionNames, type FixtureRows, parseFixtures } from '../core/store/fixtures.js'
+import { packageRoot } from './package-root.js'
+
+/** `--fixtures examples`: the package's own examples, wherever the package is installed. */
+export const EXAMPLES = 'examples'
+
+/** The folder `--fixtures` names: `examples` is the packaged one (a folder of yours so named is `./examples`). */
+export function fixturesFolder(given: string): string {
+  if (given !== EXAMPLES) return given
+  const root = packageRoot()
+  if (!root) throw new Error(`--fixtures ${given}: the package's fixtures/examples folder was not found`)
+  return join(root.dir, 'fixtures', 'examples')
+}
 
 /**
  * `--fixtures DIR`: one `<collection>.json` file per collection (a JSON array of records), each
  * checked here so the message names the file; the server applies them to every world.
  */
-export function readFixturesDir(dir: string): FixtureRows {
-  if (!existsSync(dir)) throw new Error(`--fixtures ${dir}: no such folder`)
+export function readFixturesDir(given: string): FixtureRows {
+  const dir = fixturesFolder(given)
+  if (!existsSync(dir)) throw new Error(`--fixtures ${given}: no such folder (${resolve(dir)}); the packaged examples are --fixtures ${EXAMPLES}`)
   if (!statSync(dir).isDirectory()) throw new Error(`--fixtures ${dir}: must be a folder of <collection>.json files, not a file`)
   const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
   if (files.length === 0) throw new Error(`--fixtures ${dir}: the folder has no .json file; name each after its collection (${collectionNames.join(', ')})`)

@@ -12,8 +12,8 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts the built command line (`bin/fleet-sandbox.js ARGS`) and resolves once it says it listens. */
-export function startCli(args: string[]): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['bin/fleet-sandbox.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+export function startCli(args: string[], cwd?: string): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [`${process.cwd()}/bin/fleet-sandbox.js`, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd })
   let out = ''
   child.stdout!.on('data', (d) => (out += d))
   child.stderr!.on('data', (d) => (out += d))
@@ -30,3 +30,16 @@ export function startCli(args: string[]): Promise<{ child: ChildProcess; output:
     })
   })
 }
+
+/** Runs the built command line to its end: exit code and both streams. */
+export function runCli(args: string[], cwd?: string): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [`${process.cwd()}/bin/fleet-sandbox.js`, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd })
+  let out = ''
+  let err = ''
+  child.stdout!.on('data', (d) => (out += d))
+  child.stderr!.on('data', (d) => (err += d))
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, out, err })))
+}
+
+/** The URL a started command line printed. */
+export const urlOf = (output: string) => /listening on (http:\/\/\S+)/.exec(output)![1]

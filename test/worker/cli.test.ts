@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
-import { freePort, startCli } from '../support/cli.js'
+import { freePort, runCli, startCli } from '../support/cli.js'
 import { describe, expect, it } from 'vitest'
 import { parseOptions } from '../../src/cli/cli.js'
 
@@ -13,15 +13,6 @@ const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => new Pr
   child.once('exit', (code) => resolve(code))
   child.kill(signal)
 })
-
-/** The command's exit code and what it wrote to stderr, for one that must refuse to start. */
-async function failure(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, ['bin/fleet-sandbox.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let err = ''
-  child.stderr.on('data', (d) => (err += d))
-  const code = await new Promise((resolve) => child.once('exit', resolve))
-  return `exit ${code}: ${err}`
-}
 
 /** The workerd child of a process (miniflare spawns it). */
 function workerdOf(pid: number): number | undefined {
@@ -52,7 +43,8 @@ describe('--engine', () => {
   })
 })
 
-describe.skipIf(!existsSync('dist/worker.mjs') || !existsSync('dist/fleet-sandbox.mjs'))('fleet-sandbox --engine workerd (built)', () => {
+// Each case starts workerd once or more: on a busy 2-core machine that alone can take 10 s.
+describe.skipIf(!existsSync('dist/worker.mjs') || !existsSync('dist/fleet-sandbox.mjs'))('fleet-sandbox --engine workerd (built)', { timeout: 120_000 }, () => {
   it('prints the same banner, serves each id from its object, logs requests, stops cleanly on SIGTERM and SIGINT', async () => {
     const port = await freePort()
     const { child, output } = await start(['--port', String(port), '--seed', '5', '--now', '2026-11-22T12:00:00Z', '--size', 'small'])
@@ -125,7 +117,10 @@ describe.skipIf(!existsSync('dist/worker.mjs') || !existsSync('dist/fleet-sandbo
     writeFileSync(join(dir, 'state.json'), '{"cut short')
     try {
       for (const [extra, message] of [[['--port', String(port)], `--port ${port}: the port is in use on 127.0.0.1`], [['--state', join(dir, 'state.json')], `--state ${join(dir, 'state.json')}: it is not a sandbox state: not valid JSON`]] as const) {
-        const errors = await Promise.all(['node', 'workerd'].map((engine) => failure(['--engine', engine, ...extra])))
+        const errors = await Promise.all(['node', 'workerd'].map(async (engine) => {
+          const { code, err } = await runCli(['--engine', engine, ...extra])
+          return `exit ${code}: ${err}`
+        }))
         expect(errors[0]).toContain(message)
         expect(errors[1]).toBe(errors[0])
       }

@@ -1,3 +1,4 @@
+import { signInLines } from '../auth/demo-accounts.js'
 import type { Sandbox } from './sandbox.js'
 
 /** What the command line's banner says of a sandbox, the same on every engine. */
@@ -6,6 +7,8 @@ export interface SandboxSummary {
   now: string
   clients: { name: string; notifications: number }[]
   scenarios: string[]
+  /** The banner's lines naming the accounts and tokens this world holds. */
+  signIn: string[]
 }
 
 export function summarize(sandbox: Sandbox): SandboxSummary {
@@ -16,5 +19,6 @@ export function summarize(sandbox: Sandbox): SandboxSummary {
     now: sandbox.iso(),
     clients: sandbox.world.tables.clients.all().map((c) => ({ name: c.name, notifications: perClient.get(c.id) ?? 0 })),
     scenarios: sandbox.active.map((a) => a.name),
+    signIn: signInLines(sandbox.world),
   }
 }
