@@ -17,6 +17,7 @@ export async function layersOf(email = 'admin@fleet.test', client = sandboxClien
   const token = signedIn.response.headers.get('set-auth-token')
   if (!signedIn.data || !token) throw new Error(`sign-in answered ${signedIn.response.status}`)
   const { data, error, response } = await client.GET('/api/layers', { headers: { authorization: `Bearer ${token}` } })
-  if (error) throw new Error(`layers answered ${response.status}: ${JSON.stringify(error)}`)
+  // Not `if (error)`: an answer with no body (431, a 502 from a proxy) has neither data nor error.
+  if (!data) throw new Error(`layers answered ${response.status}: ${JSON.stringify(error)}`)
   return data.data ?? []
 }
