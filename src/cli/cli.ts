@@ -10,6 +10,7 @@ import type { Size } from '../core/seed/seed.js'
 import { startServer, type ServerOptions } from '../adapters/server/index.js'
 import { readFixturesDir } from './fixtures-dir.js'
 import { StateFile } from './state-file.js'
+import { bridgeFlags, upstreamFromFlags } from './bridge-flags.js'
 
 /** Every flag, its environment variable and what it does: `--help` prints this table. */
 const flags = {
@@ -31,6 +32,7 @@ const flags = {
   'max-sandboxes': { type: 'string', env: 'SANDBOX_MAX_SANDBOXES', help: 'at most this many isolated sandboxes (default 200); a new x-sandbox-id past it evicts the least recently used one with its state (logged, listed in GET /__sandbox/sandboxes)' },
   engine: { type: 'string', env: 'SANDBOX_ENGINE', help: 'node | workerd: the Hono server (default), or workerd through miniflare, a Durable Object per sandbox id (docs/engines.md)' },
   persist: { type: 'string', env: 'SANDBOX_PERSIST', help: 'workerd: folder keeping every sandbox across restarts (default: a fresh temporary one)' },
+  ...bridgeFlags,
   help: { type: 'boolean', short: 'h', env: '', help: 'show this help' },
   version: { type: 'boolean', env: '', help: 'print the version' },
 } as const satisfies Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean; env: string; help: string }>
@@ -45,6 +47,8 @@ export function usage(): string {
     '',
     'Usage: fleet-sandbox [flags]            start the HTTP server',
     '       fleet-sandbox init <publicDir>   write the service worker script for the browser',
+    '       fleet-sandbox drift --upstream URL --upstream-token T [--json] [--out FILE]',
+    '                                        check a real backend against the sandbox (exit 0 none, 1 drift, 2 cannot run)',
     '',
     '      flag              environment            meaning',
     ...rows,
@@ -140,6 +144,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       corsOrigins: corsOrigins(get('cors-origin')),
       engine,
       persist: get('persist'),
+      upstream: upstreamFromFlags(get, fail),
     },
   }
 }
@@ -171,6 +176,10 @@ export async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'init') {
     const { init } = await import('./init.js')
     return init(argv.slice(1))
+  }
+  if (argv[0] === 'drift') {
+    const { drift } = await import('./drift.js')
+    return drift(argv.slice(1))
   }
   const { options: { state: statePath, fixturesDir, ...options }, quiet, help, version } = parseOptions(argv)
   if (help) return void console.log(usage())

@@ -13,6 +13,9 @@ import type { Sandbox } from '../sandbox/sandbox.js'
 import type { ScenarioRegistry } from '../scenarios/registry.js'
 import { Sandboxes, type SandboxesOptions, sandboxIdOf, validSandboxId } from '../sandbox/sandboxes.js'
 import type { ActiveScenario, AppliedScenario } from '../scenarios/define.js'
+import { Bridge } from '../bridge/bridge.js'
+import type { UpstreamFetch } from '../bridge/passthrough.js'
+import { goesUpstream, type UpstreamOptions } from '../bridge/upstream.js'
 
 export interface SandboxAppOptions extends SandboxesOptions {
   /** Serve only what the spec documents: assumed routes answer 404. */
@@ -21,6 +24,8 @@ export interface SandboxAppOptions extends SandboxesOptions {
   control?: { token?: string } | false
   /** Log one line per request. */
   log?: (line: string) => void
+  /** The real backend: unmatched `/api/...` requests go there, and answers are checked (docs/bridge.md). */
+  upstream?: UpstreamOptions
 }
 
 export interface RequestMeta {
@@ -33,6 +38,8 @@ export interface RequestMeta {
    * keeps them as they are instead of copying a Headers object on every request.
    */
   rawHeaders?: readonly string[]
+  /** How this runtime reaches the upstream (msw's runtimes mark the request so they let it pass). */
+  fetch?: UpstreamFetch
 }
 
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
@@ -50,6 +57,8 @@ export class SandboxApp {
   readonly routes: RouteDef[]
   /** The scenarios this app was given. */
   readonly scenarios: ScenarioRegistry
+  /** The bridge to `options.upstream`, when one is configured. */
+  readonly bridge: Bridge | undefined
   readonly #queries = new Map<RouteDef, QueryValidator<RouteContext['query']>>()
   #openapi: Record<string, unknown> | undefined
 
@@ -57,6 +66,29 @@ export class SandboxApp {
     this.sandboxes = new Sandboxes(options)
     this.scenarios = this.sandboxes.shared.scenarios
     this.routes = servedRoutes(allRoutes, options)
+    this.bridge = options.upstream ? new Bridge(options.upstream, () => this.openapi()) : undefined
+  }
+
+  /** Whether a request goes to the upstream (`goesUpstream`): `route` is the one that matched, if any. */
+  passesThrough(path: string, route: RouteDef | undefined, allowed: readonly string[]): boolean {
+    return goesUpstream(this.options.upstream, path, route !== undefined && route.auth.kind !== 'control', allowed)
+  }
+
+  /** Forwards a request to the upstream in the sandbox it selects, journaled there; `route` is the operation to check it against. */
+  async passthrough(request: Request, meta: RequestMeta = {}, route?: RouteDef): Promise<Response> {
+    let sandbox: Sandbox
+    try {
+      const id = sandboxIdOf(request)
+      if (id && !validSandboxId(id)) throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
+      sandbox = await this.sandboxes.acquire(id)
+    } catch (error) {
+      return toResponse(errorReply(undefined, error), meta.headers)
+    }
+    try {
+      return await this.bridge!.pass(request, sandbox, route, { headers: meta.headers, fetch: meta.fetch, log: this.options.log })
+    } finally {
+      this.sandboxes.release(sandbox)
+    }
   }
 
   /** OpenAPI 3.1 of every route this app serves, built once. */

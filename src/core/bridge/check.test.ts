@@ -88,6 +88,12 @@ describe('the checker', () => {
     ])
   })
 
+  it('format: a uuid that breaks both its format and its pattern is named by the format', () => {
+    const doc = structuredClone(document)
+    doc.paths['/api/things/{id}'].get.responses[200].content['application/json'].schema.properties.id = { type: 'string', format: 'uuid', pattern: '^[0-9a-f-]{36}$' } as never
+    expect(new Checker(doc).check(thing, 200, 'application/json', JSON.stringify({ ...good, id: 'gps-1' }))).toEqual([{ kind: 'format', pointer: '/id', expected: 'uuid', actual: 'gps-1' }])
+  })
+
   it('list elements that differ alike are one finding, at the first element', () => {
     expect(check({ ...good, items: [{ n: 1 }, { n: 'x' }, { n: 'y' }, {}, {}] })).toEqual([
       { kind: 'type', pointer: '/items/1/n', expected: 'integer', actual: 'string' },

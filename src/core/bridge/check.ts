@@ -71,13 +71,16 @@ const isJson = (type: string) => type === 'application/json' || type.endsWith('+
 function findings(errors: OutputUnit[], body: unknown, schema: Json, document: Json): Finding[] {
   const root = { ...schema, components: document.components }
   const out: Finding[] = []
-  const seen = new Set<string>()
+  const seen = new Map<string, { at: number; keyword: string }>()
   for (const error of withinBestBranch(errors)) {
     const finding = translate(error, body, root)
     if (!finding) continue
     const key = `${finding.kind} ${listFree(finding.pointer, body)}`
-    if (seen.has(key)) continue
-    seen.add(key)
+    const before = seen.get(key)
+    // A value with a format and its pattern fails both: the format's name says more.
+    if (before?.keyword === 'pattern' && error.keyword === 'format') out[before.at] = finding
+    if (before) continue
+    seen.set(key, { at: out.length, keyword: error.keyword })
     out.push(finding)
     if (out.length === MAX_FINDINGS) break
   }

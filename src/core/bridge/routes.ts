@@ -1,0 +1,51 @@
+import * as z from 'zod'
+import { defineRoute } from '../app/route.js'
+import { conflict, ok } from '../http/reply.js'
+import { driftLog } from './bridge.js'
+
+const control = { kind: 'control' } as const
+const tag = 'sandbox control'
+
+const finding = z.object({
+  kind: z.enum(['status', 'media-type', 'missing', 'extra', 'type', 'enum', 'format']),
+  pointer: z.string().meta({ description: "JSON Pointer into the upstream's body ('' for the whole body; for missing, where the field should be)" }),
+  expected: z.unknown().optional(),
+  actual: z.unknown().optional(),
+})
+
+export const driftReportSchema = z.object({
+  upstream: z.string().nullable(),
+  checkedAt: z.string().nullable(),
+  operations: z.array(z.object({
+    operation: z.string().meta({ description: 'GET /api/vehicle-types: the method and the path as the OpenAPI document writes it' }),
+    path: z.string(),
+    status: z.enum(['ok', 'drift', 'unreachable', 'skipped']),
+    httpStatus: z.number().int().nullable(),
+    findings: z.array(finding),
+    reason: z.string().optional(),
+  })),
+  summary: z.object({ ok: z.number().int(), drift: z.number().int(), unreachable: z.number().int(), skipped: z.number().int() }),
+})
+
+export const getDrift = defineRoute({
+  id: 'sandboxGetDrift', method: 'GET', path: '/__sandbox/drift', tag, auth: control,
+  summary: "Where the upstream differs from the sandbox's OpenAPI document: each operation's latest check (passthrough answers and drift walks); checkedAt null before any",
+  response: { schema: driftReportSchema },
+  handler: (ctx) => ok(driftLog(ctx.sandbox).report(ctx.app.bridge?.upstream.url ?? null)),
+})
+
+export const runDrift = defineRoute({
+  id: 'sandboxRunDrift', method: 'POST', path: '/__sandbox/drift', tag, auth: control,
+  summary: 'Walk every GET /api operation against the upstream (GET only, with --upstream-token) and answer the report when done',
+  // The upstream is configuration: a body naming another host is refused, not followed.
+  body: z.strictObject({}, { error: 'must be {} (the upstream is set on the command line, never by a request)' }),
+  response: { schema: driftReportSchema },
+  errors: { 409: 'The sandbox was started without --upstream' },
+  async handler(ctx) {
+    const bridge = ctx.app.bridge
+    if (!bridge) throw conflict('upstream: the sandbox was started without --upstream URL, so there is nothing to walk')
+    return ok(await bridge.walk(ctx.app.routes, ctx.sandbox))
+  },
+})
+
+export const driftRoutes = [getDrift, runDrift]
