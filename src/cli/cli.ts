@@ -244,6 +244,8 @@ function banner(url: string, sandbox: Sandbox, options: ServerOptions): string {
     `  notifications: ${counts}`,
     `  scenarios: ${sandbox.active.map((a) => a.name).join(', ') || 'none (healthy)'}`,
     `  control API: ${options.control === false ? 'off' : `${url}/__sandbox${options.control?.token ? ' (token required)' : ''}`}`,
+    // The URL only: the token is never printed.
+    ...(options.upstream ? [`  upstream: ${options.upstream.url} (unmatched /api/... requests${options.upstream.routes ? ` and ${options.upstream.routes.join(', ')}` : ''}; findings at ${url}/__sandbox/drift)`] : []),
     `  demo accounts (password "${fixtures.DEMO_PASSWORD}"): ${fixtures.users.map((u) => u.email).join(', ')}`,
     `  API token: ${fixtures.apiTokens[0].token}`,
   ].join('\n')

@@ -78,7 +78,7 @@ export async function startUpstream(mode: FakeUpstream['mode'] = 'planted'): Pro
       if (path === '/api/hang') return // never answers: the sandbox's time-out must
       if (path.startsWith('/api/echo')) {
         res.writeHead(201, { 'content-type': 'application/json', 'x-upstream': 'echo', connection: 'keep-alive' })
-        return res.end(JSON.stringify({ method: req.method, url: req.url, body, authorization: req.headers.authorization ?? null }))
+        return res.end(JSON.stringify({ method: req.method, url: req.url, body }))
       }
       const auth = req.headers.authorization
       if (auth !== `Bearer ${UPSTREAM_TOKEN}` && !(auth && auth.startsWith('Bearer caller-'))) {

@@ -6,6 +6,7 @@ import { routes as allRoutes } from '../../core/app/route-table.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
 import { parseFixtures } from '../../core/store/fixtures.js'
+import { goesUpstream, upstreamOption } from '../../core/bridge/upstream.js'
 import { createHandlers, type HandlerApp } from '../msw/handlers.js'
 import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
 import { type RequestLog, requestLine, showNotice } from './notice.js'
@@ -90,7 +91,7 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   const startup = scenarioList(options.scenario, 'scenario')
   const fromUrl = urlScenarios(options)
   if (options.fixtures) parseFixtures(options.fixtures)
-  const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios: startup, strict: options.strict, control: {}, fixtures: options.fixtures }
+  const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios: startup, strict: options.strict, control: {}, fixtures: options.fixtures, upstream: upstreamOption(options.upstream) }
   // Other fixtures are another world: a saved state made with different ones is not resumed.
   const fingerprint = JSON.stringify({ seed, now: options.now ?? null, size: options.size ?? null, notifications: options.notifications ?? null, scenarios: startup, ...(options.fixtures ? { fixtures: digest(JSON.stringify(options.fixtures)) } : {}) })
   const persist = options.persist !== false && StateStore.available()
@@ -188,6 +189,9 @@ function pendingApp(options: AppOptions, app: Promise<SandboxApp>): HandlerApp {
   return {
     routes: servedRoutes(allRoutes, options),
     handle: async (route, request, params, meta) => (await app).handle(route, request, params, meta),
+    // Known before the app is: the upstream is configuration, not state.
+    passesThrough: (path, route, allowed) => goesUpstream(options.upstream, path, route !== undefined && route.auth.kind !== 'control', allowed),
+    passthrough: async (request, meta, route) => (await app).passthrough(request, meta, route),
   }
 }
 

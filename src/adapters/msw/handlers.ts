@@ -10,7 +10,7 @@ export interface HandlerOptions {
 }
 
 /** What the handlers use of the app: the browser entry passes one whose state is still being prepared. */
-export type HandlerApp = Pick<SandboxApp, 'routes' | 'handle'>
+export type HandlerApp = Pick<SandboxApp, 'routes' | 'handle'> & Partial<Pick<SandboxApp, 'passesThrough' | 'passthrough'>>
 
 /**
  * MSW request handlers derived from the route table: the same `handle` pipeline the Node
@@ -22,7 +22,7 @@ export type HandlerApp = Pick<SandboxApp, 'routes' | 'handle'>
  */
 export function createHandlers(app: HandlerApp, options: HandlerOptions = {}): HttpHandler[] {
   const table = new RouteTable(app.routes, options.origins?.length ? options.origins : ['*'])
-  const meta = { clientAddress: options.clientAddress ?? 'page' }
+  const meta = { clientAddress: options.clientAddress ?? 'page', fetch: upstreamFetch }
   const found = new WeakMap<Request, Found>()
   const claims = ({ request }: { request: Request }) => {
     const match = table.find(request.method, new URL(request.url))
@@ -32,9 +32,24 @@ export function createHandlers(app: HandlerApp, options: HandlerOptions = {}): H
   return [
     http.all(claims, ({ request }) => {
       const match = found.get(request) ?? table.find(request.method, new URL(request.url))!
+      if (app.passesThrough?.(new URL(request.url).pathname, match.route, match.allowed)) return app.passthrough!(request, meta, match.route)
       return match.route ? app.handle(match.route, request, match.params, meta) : unmatched(request, match.allowed)
     }),
   ]
+}
+
+/**
+ * The upstream is reached around MSW, which would otherwise answer the forwarded request itself.
+ * The body is read first: msw's interceptors refuse to send on a streamed request body (they
+ * buffer bodies anyway), so in the MSW runtimes only the answer streams.
+ */
+async function upstreamFetch(request: Request): Promise<Response> {
+  const body = request.body ? await request.arrayBuffer() : undefined
+  // What msw's bypass() marks, on a URL and init: a Request object built here can be another
+  // runtime's subclass (@hono/node-server replaces the global one) that msw's interceptor rebuilds badly.
+  const headers = new Headers(request.headers)
+  headers.append('accept', 'msw/passthrough')
+  return fetch(request.url, { method: request.method, headers, body, redirect: request.redirect, signal: request.signal })
 }
 
 /** A route to run, or else the methods its path allows (405) or none (404). */

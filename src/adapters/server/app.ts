@@ -77,11 +77,15 @@ export function createHonoApp(app: SandboxApp, cors: CorsOptions = {}): Hono<Env
     hono.on(route.method, route.path, (c) => {
       const incoming = c.env?.incoming
       const meta = { clientAddress: incoming?.socket?.remoteAddress, rawHeaders: incoming?.rawHeaders, headers: corsHeaders(c.req.raw, cors, control) }
+      if (app.bridge && app.passesThrough(c.req.path, route, [])) return app.passthrough(c.req.raw, meta, route)
       return app.handle(route, c.req.raw, c.req.param() as Record<string, string>, meta)
     })
   }
   for (const [path, methods] of methodsByPath) hono.all(path, (c) => withCors(c.req.raw, unmatched(c.req.raw, methods), cors))
-  hono.notFound((c) => withCors(c.req.raw, unmatched(c.req.raw, []), cors))
+  hono.notFound((c) => {
+    if (app.passesThrough(c.req.path, undefined, [])) return app.passthrough(c.req.raw, { headers: corsHeaders(c.req.raw, cors, false) })
+    return withCors(c.req.raw, unmatched(c.req.raw, []), cors)
+  })
   hono.onError((error, c) => withCors(c.req.raw, toResponse(errorReply(undefined, error)), cors))
   return hono
 }
