@@ -49,6 +49,8 @@ export function usage(): string {
     '       fleet-sandbox init <publicDir>   write the service worker script for the browser',
     '       fleet-sandbox drift --upstream URL --upstream-token T [--json] [--out FILE]',
     '                                        check a real backend against the sandbox (exit 0 none, 1 drift, 2 cannot run)',
+    '       fleet-sandbox record (--upstream URL --upstream-token T | --har FILE) --out DIR [--redact-emails]',
+    '                                        record a real backend\'s records as a --fixtures folder',
     '',
     '      flag              environment            meaning',
     ...rows,
@@ -176,6 +178,10 @@ export async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'init') {
     const { init } = await import('./init.js')
     return init(argv.slice(1))
+  }
+  if (argv[0] === 'record') {
+    const { record } = await import('./record.js')
+    return record(argv.slice(1))
   }
   if (argv[0] === 'drift') {
     const { drift } = await import('./drift.js')

@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { collectionNames, type FixtureRows, parseFixtures } from '../core/store/fixtures.js'
 
+export const RECORD_REPORT = 'record-report.json'
+
 /**
  * `--fixtures DIR`: one `<collection>.json` file per collection (a JSON array of records), each
  * checked here so the message names the file; the server applies them to every world.
@@ -9,7 +11,8 @@ import { collectionNames, type FixtureRows, parseFixtures } from '../core/store/
 export function readFixturesDir(dir: string): FixtureRows {
   if (!existsSync(dir)) throw new Error(`--fixtures ${dir}: no such folder`)
   if (!statSync(dir).isDirectory()) throw new Error(`--fixtures ${dir}: must be a folder of <collection>.json files, not a file`)
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
+  // What `fleet-sandbox record` reports beside the collections it wrote is not a collection.
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== RECORD_REPORT).sort()
   if (files.length === 0) throw new Error(`--fixtures ${dir}: the folder has no .json file; name each after its collection (${collectionNames.join(', ')})`)
   const rows: Record<string, unknown> = {}
   for (const file of files) {

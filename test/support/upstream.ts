@@ -63,8 +63,8 @@ function plant(path: string, status: number, type: string, body: string): { stat
  * route the sandbox lacks: it answers what it received) and `/api/hang` (never answers), and
  * keeps every request it saw.
  */
-export async function startUpstream(mode: FakeUpstream['mode'] = 'planted'): Promise<FakeUpstream> {
-  const app = createSandboxApp({ seed: 1, now: NOW, size: 'small' })
+export async function startUpstream(mode: FakeUpstream['mode'] = 'planted', seed = 1): Promise<FakeUpstream> {
+  const app = createSandboxApp({ seed, now: NOW, size: 'small' })
   await app.ready()
   const hono = createHonoApp(app)
   const seen: Seen[] = []
@@ -76,6 +76,11 @@ export async function startUpstream(mode: FakeUpstream['mode'] = 'planted'): Pro
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body })
       const path = req.url!.split('?')[0]
       if (path === '/api/hang') return // never answers: the sandbox's time-out must
+      if (path === '/') {
+        // The staging app a developer browses while devtools save a HAR: it reads two lists.
+        res.writeHead(200, { 'content-type': 'text/html' })
+        return res.end(`<script>const h={authorization:'Bearer ${UPSTREAM_TOKEN}'};Promise.all(['/api/layers','/api/v1/technician/list'].map((p)=>fetch(p,{headers:h}).then((r)=>r.text()))).then(()=>{document.title='done'})</script>`)
+      }
       if (path.startsWith('/api/echo')) {
         res.writeHead(201, { 'content-type': 'application/json', 'x-upstream': 'echo', connection: 'keep-alive' })
         return res.end(JSON.stringify({ method: req.method, url: req.url, body }))

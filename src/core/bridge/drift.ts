@@ -32,7 +32,7 @@ export function operationName(route: Pick<RouteDef, 'method' | 'path'>): string 
  * parameter is an id their collection's list gave. GET only: the retry guidance says writes
  * have external effects, and the walk never causes one.
  */
-export async function driftWalk(routes: readonly RouteDef[], checker: Checker, upstream: UpstreamOptions, fetchFn: Fetch = fetch): Promise<DriftReport> {
+export async function driftWalk(routes: readonly RouteDef[], checker: Checker, upstream: UpstreamOptions, fetchFn: Fetch = fetch, onAnswer?: (route: RouteDef, body: unknown) => void): Promise<DriftReport> {
   const gets = routes.filter((r) => r.method === 'GET' && r.path.startsWith('/api/') && r.auth.kind !== 'control')
   const lists = gets.filter((r) => !r.path.includes(':'))
   const byId = gets.filter((r) => r.path.includes(':'))
@@ -65,6 +65,7 @@ export async function driftWalk(routes: readonly RouteDef[], checker: Checker, u
     }
     const op = await visit(route, path, checker, upstream, fetchFn)
     operations.push(op.result)
+    if (op.body !== undefined) onAnswer?.(route, op.body)
     if (route.lists && op.body !== undefined && !ids.has(route.lists)) {
       const id = firstId(op.body)
       if (id !== undefined) ids.set(route.lists, id)
