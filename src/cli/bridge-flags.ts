@@ -17,6 +17,7 @@ export function upstreamFromFlags(get: (name: keyof typeof bridgeFlags) => strin
   const patterns = get('upstream-route')?.split(',').map((p) => p.trim()).filter(Boolean)
   if (url === undefined) {
     if (patterns?.length) fail('--upstream-route: needs --upstream URL')
+    if (token) fail('--upstream-token: needs --upstream URL')
     return undefined
   }
   // The message names the flag, never the URL's credentials (refused by upstreamProblem anyway).
