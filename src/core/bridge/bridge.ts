@@ -80,7 +80,7 @@ export class Bridge {
         { origin: url.origin, request: { headers: a.requestHeaders, body: sent.text }, response: { headers: a.responseHeaders, body: answered.text } },
       )
       if (!route || !findings) return
-      ;(entry as typeof entry & { drift?: Finding[] }).drift = findings
+      entry.drift = findings
       const operation = operationName(route)
       driftLog(sandbox).record({ operation, path: url.pathname, status: findings.length ? 'drift' : 'ok', httpStatus: a.status, findings }, new Date().toISOString())
       sandbox.events.emit({ type: 'drift', data: { id: entry.id, operation, path: url.pathname, httpStatus: a.status, findings } })

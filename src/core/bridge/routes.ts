@@ -6,7 +6,7 @@ import { driftLog } from './bridge.js'
 const control = { kind: 'control' } as const
 const tag = 'sandbox control'
 
-const finding = z.object({
+export const findingSchema = z.object({
   kind: z.enum(['status', 'media-type', 'missing', 'extra', 'type', 'enum', 'format']),
   pointer: z.string().meta({ description: "JSON Pointer into the upstream's body ('' for the whole body; for missing, where the field should be)" }),
   expected: z.unknown().optional(),
@@ -21,7 +21,7 @@ export const driftReportSchema = z.object({
     path: z.string(),
     status: z.enum(['ok', 'drift', 'unreachable', 'skipped']),
     httpStatus: z.number().int().nullable(),
-    findings: z.array(finding),
+    findings: z.array(findingSchema),
     reason: z.string().optional(),
   })),
   summary: z.object({ ok: z.number().int(), drift: z.number().int(), unreachable: z.number().int(), skipped: z.number().int() }),
