@@ -32,7 +32,7 @@ export function createHandlers(app: HandlerApp, options: HandlerOptions = {}): H
   return [
     http.all(claims, ({ request }) => {
       const match = found.get(request) ?? table.find(request.method, new URL(request.url))!
-      if (app.passesThrough?.(new URL(request.url).pathname, match.route, match.allowed)) return app.passthrough!(request, meta, match.route)
+      if (app.passesThrough?.(request.url, match.route, match.allowed)) return app.passthrough!(request, meta, match.route)
       return match.route ? app.handle(match.route, request, match.params, meta) : unmatched(request, match.allowed)
     }),
   ]

@@ -70,8 +70,8 @@ export class SandboxApp {
   }
 
   /** Whether a request goes to the upstream (`goesUpstream`): `route` is the one that matched, if any. */
-  passesThrough(path: string, route: RouteDef | undefined, allowed: readonly string[]): boolean {
-    return goesUpstream(this.options.upstream, path, route !== undefined && route.auth.kind !== 'control', allowed)
+  passesThrough(pathOrUrl: string, route: RouteDef | undefined, allowed: readonly string[]): boolean {
+    return goesUpstream(this.options.upstream, pathOrUrl, route !== undefined && route.auth.kind !== 'control', allowed)
   }
 
   /** Forwards a request to the upstream in the sandbox it selects, journaled there; `route` is the operation to check it against. */

@@ -92,6 +92,9 @@ describe('the checker', () => {
     const doc = structuredClone(document)
     doc.paths['/api/things/{id}'].get.responses[200].content['application/json'].schema.properties.id = { type: 'string', format: 'uuid', pattern: '^[0-9a-f-]{36}$' } as never
     expect(new Checker(doc).check(thing, 200, 'application/json', JSON.stringify({ ...good, id: 'gps-1' }))).toEqual([{ kind: 'format', pointer: '/id', expected: 'uuid', actual: 'gps-1' }])
+    // In a list, still the first element's pointer.
+    doc.paths['/api/things/{id}'].get.responses[200].content['application/json'].schema = { type: 'array', items: doc.paths['/api/things/{id}'].get.responses[200].content['application/json'].schema } as never
+    expect(new Checker(doc).check(thing, 200, 'application/json', JSON.stringify([good, { ...good, id: 'gps-1' }, { ...good, id: 'gps-2' }]))).toEqual([{ kind: 'format', pointer: '/1/id', expected: 'uuid', actual: 'gps-1' }])
   })
 
   it('list elements that differ alike are one finding, at the first element', () => {

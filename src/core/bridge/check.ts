@@ -78,7 +78,10 @@ function findings(errors: OutputUnit[], body: unknown, schema: Json, document: J
     const key = `${finding.kind} ${listFree(finding.pointer, body)}`
     const before = seen.get(key)
     // A value with a format and its pattern fails both: the format's name says more.
-    if (before?.keyword === 'pattern' && error.keyword === 'format') out[before.at] = finding
+    if (before?.keyword === 'pattern' && error.keyword === 'format') {
+      out[before.at] = { ...finding, pointer: out[before.at].pointer }
+      before.keyword = 'format'
+    }
     if (before) continue
     seen.set(key, { at: out.length, keyword: error.keyword })
     out.push(finding)

@@ -64,12 +64,14 @@ export function routeMatches(pattern: string, path: string): boolean {
 }
 
 /**
- * Whether a request goes to the upstream: an `/api/...` path no route serves in any method, or a
+ * Whether a request goes to the upstream (given its path, or its whole URL): an `/api/...` path no route serves in any method, or a
  * served route an `--upstream-route` pattern names. A path served with another method (`allowed`)
  * stays the sandbox's 405.
  */
-export function goesUpstream(upstream: UpstreamOptions | undefined, path: string, served: boolean, allowed: readonly string[]): boolean {
+export function goesUpstream(upstream: UpstreamOptions | undefined, pathOrUrl: string, served: boolean, allowed: readonly string[]): boolean {
   if (!upstream) return false
+  // A URL is split only here: without an upstream no request pays for it.
+  const path = pathOrUrl.startsWith('/') ? pathOrUrl : new URL(pathOrUrl).pathname
   if (served) return upstream.routes !== undefined && upstream.routes.some((p) => routeMatches(p, path))
   return allowed.length === 0 && /^\/api\//i.test(path)
 }
