@@ -77,7 +77,7 @@ export function createHonoApp(app: SandboxApp, cors: CorsOptions = {}): Hono<Env
     hono.on(route.method, route.path, (c) => {
       const incoming = c.env?.incoming
       const meta = { clientAddress: incoming?.socket?.remoteAddress, rawHeaders: incoming?.rawHeaders, headers: corsHeaders(c.req.raw, cors, control) }
-      if (app.bridge && app.passesThrough(c.req.path, route, [])) return app.passthrough(c.req.raw, meta, route)
+      if (app.options.upstream && app.passesThrough(c.req.path, route, [])) return app.passthrough(c.req.raw, meta, route)
       return app.handle(route, c.req.raw, c.req.param() as Record<string, string>, meta)
     })
   }

@@ -13,7 +13,7 @@ import type { Sandbox } from '../sandbox/sandbox.js'
 import type { ScenarioRegistry } from '../scenarios/registry.js'
 import { Sandboxes, type SandboxesOptions, sandboxIdOf, validSandboxId } from '../sandbox/sandboxes.js'
 import type { ActiveScenario, AppliedScenario } from '../scenarios/define.js'
-import { Bridge } from '../bridge/bridge.js'
+import type { Bridge } from '../bridge/bridge.js'
 import type { UpstreamFetch } from '../bridge/passthrough.js'
 import { goesUpstream, type UpstreamOptions } from '../bridge/upstream.js'
 
@@ -57,16 +57,24 @@ export class SandboxApp {
   readonly routes: RouteDef[]
   /** The scenarios this app was given. */
   readonly scenarios: ScenarioRegistry
-  /** The bridge to `options.upstream`, when one is configured. */
-  readonly bridge: Bridge | undefined
   readonly #queries = new Map<RouteDef, QueryValidator<RouteContext['query']>>()
   #openapi: Record<string, unknown> | undefined
+  #bridge: Promise<Bridge> | undefined
 
   constructor(readonly options: SandboxAppOptions) {
     this.sandboxes = new Sandboxes(options)
     this.scenarios = this.sandboxes.shared.scenarios
     this.routes = servedRoutes(allRoutes, options)
-    this.bridge = options.upstream ? new Bridge(options.upstream, () => this.openapi()) : undefined
+  }
+
+  /**
+   * The bridge to `options.upstream`, or none: loaded on first use, so a page without an
+   * upstream never loads the validator (the browser entry's budget, test/browser/sandbox.test.ts).
+   */
+  bridge(): Promise<Bridge> | undefined {
+    const upstream = this.options.upstream
+    if (!upstream) return undefined
+    return (this.#bridge ??= import('../bridge/bridge.js').then(({ Bridge }) => new Bridge(upstream, () => this.openapi())))
   }
 
   /** Whether a request goes to the upstream (`goesUpstream`): `route` is the one that matched, if any. */
@@ -85,7 +93,7 @@ export class SandboxApp {
       return toResponse(errorReply(undefined, error), meta.headers)
     }
     try {
-      return await this.bridge!.pass(request, sandbox, route, { headers: meta.headers, fetch: meta.fetch, log: this.options.log })
+      return await (await this.bridge()!).pass(request, sandbox, route, { headers: meta.headers, fetch: meta.fetch, log: this.options.log })
     } finally {
       this.sandboxes.release(sandbox)
     }

@@ -1,7 +1,8 @@
 import type { RouteDef } from '../app/route.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
-import { Checker, type Finding } from './check.js'
-import { DriftLog, driftWalk, type DriftReport, operationName } from './drift.js'
+import type { Checker, Finding } from './check.js'
+import { driftWalk, type DriftReport, operationName } from './drift.js'
+import { driftLog } from './findings.js'
 import { forward, readUpTo, redactedHeaders, type UpstreamFetch } from './passthrough.js'
 import type { UpstreamOptions } from './upstream.js'
 
@@ -9,15 +10,6 @@ import type { UpstreamOptions } from './upstream.js'
 const CHECK_LIMIT = 4 * 1_048_576
 /** The journal keeps at most this much of a request body it never reads otherwise. */
 const JOURNAL_BODY_LIMIT = 65_536
-
-const logs = new WeakMap<Sandbox, DriftLog>()
-
-/** The findings of one sandbox (`GET /__sandbox/drift`): created on first use, gone with the sandbox. */
-export function driftLog(sandbox: Sandbox): DriftLog {
-  let log = logs.get(sandbox)
-  if (!log) logs.set(sandbox, (log = new DriftLog()))
-  return log
-}
 
 export interface PassMeta {
   /** Headers the runtime adds to every answer (CORS). */
@@ -31,20 +23,24 @@ export interface PassMeta {
  * checking what comes back against the app's own OpenAPI document, off the answer's path.
  */
 export class Bridge {
-  #checker: Checker | undefined
+  #checker: Promise<Checker> | undefined
 
   constructor(
     readonly upstream: UpstreamOptions,
     private readonly document: () => Record<string, unknown>,
   ) {}
 
-  get checker(): Checker {
-    return (this.#checker ??= new Checker(this.document()))
+  /**
+   * Loaded on first use: the validator is a tenth of the browser entry's budget, and a page
+   * without an upstream never needs it (test/browser/sandbox.test.ts holds the budget).
+   */
+  checker(): Promise<Checker> {
+    return (this.#checker ??= import('./check.js').then(({ Checker }) => new Checker(this.document())))
   }
 
   /** The walk of every GET operation, its results recorded in the sandbox's findings. */
   async walk(routes: readonly RouteDef[], sandbox: Sandbox, fetchFn?: (url: string, init: RequestInit) => Promise<Response>): Promise<DriftReport> {
-    const report = await driftWalk(routes, this.checker, this.upstream, fetchFn)
+    const report = await driftWalk(routes, await this.checker(), this.upstream, fetchFn)
     const log = driftLog(sandbox)
     for (const op of report.operations) if (op.status !== 'skipped') log.record(op, report.checkedAt!)
     return report
@@ -74,7 +70,7 @@ export class Bridge {
     try {
       const [sent, answered] = await Promise.all([readUpTo(a.requestCopy, JOURNAL_BODY_LIMIT), readUpTo(a.copy, CHECK_LIMIT)])
       // Only an operation of the sandbox's own document can be checked; a route it lacks has none.
-      const findings: Finding[] | undefined = route && a.copy && !answered.cut ? this.checker.check(route, a.status, a.responseHeaders['content-type'] ?? null, answered.text) : undefined
+      const findings: Finding[] | undefined = route && a.copy && !answered.cut ? (await this.checker()).check(route, a.status, a.responseHeaders['content-type'] ?? null, answered.text) : undefined
       const entry = sandbox.journal.add(
         { method, path: url.pathname, query: url.search, status: a.status, faults: [], durationMs: a.durationMs, at: sandbox.iso() },
         { origin: url.origin, request: { headers: a.requestHeaders, body: sent.text }, response: { headers: a.responseHeaders, body: answered.text } },

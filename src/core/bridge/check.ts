@@ -1,5 +1,6 @@
 import { type OutputUnit, Validator } from '@cfworker/json-schema'
 import type { RouteDef } from '../app/route.js'
+import { documentPath } from './upstream.js'
 
 /** What can differ between an upstream's answer and the sandbox's own OpenAPI document. */
 export type FindingKind = 'status' | 'media-type' | 'missing' | 'extra' | 'type' | 'enum' | 'format'
@@ -61,9 +62,6 @@ export class Checker {
     return result.valid ? [] : findings(result.errors, value, schema, this.document)
   }
 }
-
-/** `/api/layers/:id` as the document writes it: `/api/layers/{id}`. */
-export const documentPath = (path: string) => path.replace(/:(\w+)/g, '{$1}')
 
 const isJson = (type: string) => type === 'application/json' || type.endsWith('+json')
 

@@ -1,27 +1,11 @@
 import type { RouteDef } from '../app/route.js'
-import { type Checker, documentPath, type Finding } from './check.js'
-import { type UpstreamOptions, UPSTREAM_TIMEOUT_MS, unreachable, upstreamUrl } from './upstream.js'
-
-/** One operation of a drift report (SANDBOX.md "The bridge to a real backend"). */
-export interface DriftOperation {
-  /** `GET /api/vehicle-types`: the method and the document's path. */
-  operation: string
-  /** The path asked for (ids filled in), or the document's path when skipped. */
-  path: string
-  status: 'ok' | 'drift' | 'unreachable' | 'skipped'
-  httpStatus: number | null
-  findings: Finding[]
-  reason?: string
-}
-
-export interface DriftReport {
-  upstream: string | null
-  checkedAt: string | null
-  operations: DriftOperation[]
-  summary: { ok: number; drift: number; unreachable: number; skipped: number }
-}
+import type { Checker } from './check.js'
+import { type DriftOperation, type DriftReport, report } from './findings.js'
+import { documentPath, type UpstreamOptions, UPSTREAM_TIMEOUT_MS, unreachable, upstreamUrl } from './upstream.js'
 
 type Fetch = (input: string, init: RequestInit) => Promise<Response>
+
+export { type DriftOperation, type DriftReport, report }
 
 export function operationName(route: Pick<RouteDef, 'method' | 'path'>): string {
   return `${route.method} ${documentPath(route.path)}`
@@ -122,34 +106,8 @@ export function firstId(body: unknown): string | undefined {
   return undefined
 }
 
-export function report(upstream: string | null, checkedAt: string | null, operations: DriftOperation[]): DriftReport {
-  const summary = { ok: 0, drift: 0, unreachable: 0, skipped: 0 }
-  for (const op of operations) summary[op.status]++
-  return { upstream, checkedAt, operations, summary }
-}
-
 /** 0 when nothing drifts, 1 when something does, 2 when the walk could not run (no answer at all). */
 export function exitCode(report: DriftReport): 0 | 1 | 2 {
   if (!report.upstream || !report.operations.some((op) => op.httpStatus !== null)) return 2
   return report.summary.drift > 0 ? 1 : 0
-}
-
-/**
- * The findings of a running sandbox: each operation's latest result, from passthrough answers
- * and from `POST /__sandbox/drift` walks. `GET /__sandbox/drift` answers it as a report.
- */
-export class DriftLog {
-  readonly #operations = new Map<string, DriftOperation>()
-  #checkedAt: string | null = null
-
-  record(op: DriftOperation, at: string): void {
-    // Newest last: an operation checked again moves to the end.
-    this.#operations.delete(op.operation)
-    this.#operations.set(op.operation, op)
-    this.#checkedAt = at
-  }
-
-  report(upstream: string | null): DriftReport {
-    return report(upstream, this.#checkedAt, [...this.#operations.values()])
-  }
 }

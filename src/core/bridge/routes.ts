@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { defineRoute } from '../app/route.js'
 import { conflict, ok } from '../http/reply.js'
-import { driftLog } from './bridge.js'
+import { driftLog } from './findings.js'
 
 const control = { kind: 'control' } as const
 const tag = 'sandbox control'
@@ -31,7 +31,7 @@ export const getDrift = defineRoute({
   id: 'sandboxGetDrift', method: 'GET', path: '/__sandbox/drift', tag, auth: control,
   summary: "Where the upstream differs from the sandbox's OpenAPI document: each operation's latest check (passthrough answers and drift walks); checkedAt null before any",
   response: { schema: driftReportSchema },
-  handler: (ctx) => ok(driftLog(ctx.sandbox).report(ctx.app.bridge?.upstream.url ?? null)),
+  handler: (ctx) => ok(driftLog(ctx.sandbox).report(ctx.app.options.upstream?.url ?? null)),
 })
 
 export const runDrift = defineRoute({
@@ -42,7 +42,7 @@ export const runDrift = defineRoute({
   response: { schema: driftReportSchema },
   errors: { 409: 'The sandbox was started without --upstream' },
   async handler(ctx) {
-    const bridge = ctx.app.bridge
+    const bridge = await ctx.app.bridge()
     if (!bridge) throw conflict('upstream: the sandbox was started without --upstream URL, so there is nothing to walk')
     return ok(await bridge.walk(ctx.app.routes, ctx.sandbox))
   },

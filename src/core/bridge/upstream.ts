@@ -84,3 +84,6 @@ export function upstreamOption(value: string | UpstreamOptions | undefined, fiel
   if (problem) throw new Error(`${field}: ${problem}, got ${JSON.stringify(options?.url)}`)
   return options
 }
+
+/** `/api/layers/:id` as the OpenAPI document writes it: `/api/layers/{id}`. */
+export const documentPath = (path: string) => path.replace(/:(\w+)/g, '{$1}')
