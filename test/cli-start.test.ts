@@ -87,7 +87,7 @@ describe.skipIf(!existsSync('dist/fleet-sandbox.mjs'))('the command line as a us
   it('a missing --fixtures folder is a clear message, not ENOENT', async () => {
     const { code, err } = await run(['--fixtures', join(dir, 'nope'), '--port', '0'])
     expect(code).toBe(1)
-    expect(err.trim()).toBe(`--fixtures ${join(dir, 'nope')}: no such folder`)
+    expect(err.trim()).toBe(`--fixtures ${join(dir, 'nope')}: no such folder (${join(dir, 'nope')}); the packaged examples are --fixtures examples`)
   })
 
   it('a fixture file that breaks its collection names the file, the record and the rule', async () => {

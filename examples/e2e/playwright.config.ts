@@ -22,8 +22,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    // In an app: `npx fleet-sandbox --port 0 --host 127.0.0.1 --seed 1`.
-    command: 'node bin/fleet-sandbox.js --port 0 --host 127.0.0.1 --seed 1 --size small',
+    // In an app: `npx fleet-sandbox --port 0 --host 127.0.0.1 --seed 1 --quiet` (quiet keeps the URL line).
+    command: 'node bin/fleet-sandbox.js --port 0 --host 127.0.0.1 --seed 1 --size small --quiet',
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
     wait: { stdout: /listening on (?<fleet_sandbox_url>http:\/\/127\.0\.0\.1:\d+)/ },
     timeout: 60_000,

@@ -1,14 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import v8 from 'node:v8'
 import * as fixtures from '../../fixtures/accounts.js'
 import { bundledScenarios } from '../sandbox-app.js'
+import { signInLines } from '../core/auth/demo-accounts.js'
 import type { Sandbox } from '../core/sandbox/sandbox.js'
 import type { Size } from '../core/seed/seed.js'
 import { startServer, type ServerOptions } from '../adapters/server/index.js'
 import { readFixturesDir } from './fixtures-dir.js'
+import { packageRoot } from './package-root.js'
 import { StateFile } from './state-file.js'
 import { bridgeFlags, upstreamFromFlags } from './bridge-flags.js'
 
@@ -18,7 +17,7 @@ const flags = {
   host: { type: 'string', env: 'HOST', help: 'address to bind (default 127.0.0.1)' },
   seed: { type: 'string', env: 'SANDBOX_SEED', help: 'seed of the generated data (default 1)' },
   now: { type: 'string', env: 'SANDBOX_NOW', help: 'ISO date-time the clock starts at (default: the real time)' },
-  scenario: { type: 'string', env: 'SANDBOX_SCENARIO', help: 'scenarios active at start: NAME[,NAME]' },
+  scenario: { type: 'string', env: 'SANDBOX_SCENARIO', help: 'scenarios active at start: NAME[;OPTION=VALUE...][,NAME...], e.g. \'rate-limited;failures=1,slow;ms=300\'' },
   size: { type: 'string', env: 'SANDBOX_SIZE', help: 'small | medium | large: 100, 2,000 or 100,000 notifications for the demo client, at most 2,000 for the second (default medium)' },
   notifications: { type: 'string', env: 'SANDBOX_NOTIFICATIONS', help: 'exact number of notifications of the demo client, at most 2,000 for the second (instead of --size)' },
   fixtures: { type: 'string', env: 'SANDBOX_FIXTURES', help: 'folder of <collection>.json files that replace seeded collections in every world (docs/fixtures.md)' },
@@ -26,7 +25,7 @@ const flags = {
   strict: { type: 'boolean', env: 'SANDBOX_STRICT', help: 'serve only what the spec documents (assumed routes answer 404)' },
   'control-token': { type: 'string', env: 'SANDBOX_CONTROL_TOKEN', help: 'token the control API requires (x-sandbox-control-token)' },
   'no-control': { type: 'boolean', env: 'SANDBOX_NO_CONTROL', help: 'turn the /__sandbox control API off' },
-  quiet: { type: 'boolean', env: 'SANDBOX_QUIET', help: 'no banner and no request log' },
+  quiet: { type: 'boolean', env: 'SANDBOX_QUIET', help: 'no request log, and of the banner only the "listening on URL" line' },
   'sandbox-idle': { type: 'string', env: 'SANDBOX_IDLE_SECONDS', help: 'drop an isolated (x-sandbox-id) sandbox unused this many seconds (default 1800)' },
   'cors-origin': { type: 'string', multiple: true, env: 'SANDBOX_CORS_ORIGIN', help: 'origin (besides loopback) whose pages may call /__sandbox; repeat it, or list them comma-separated' },
   'max-sandboxes': { type: 'string', env: 'SANDBOX_MAX_SANDBOXES', help: 'at most this many isolated sandboxes (default 200); a new x-sandbox-id past it evicts the least recently used one with its state (logged, listed in GET /__sandbox/sandboxes)' },
@@ -46,7 +45,7 @@ export function usage(): string {
     'fleet-sandbox: the Fleet Operations Backoffice API, stateful, on your machine',
     '',
     'Usage: fleet-sandbox [flags]            start the HTTP server',
-    '       fleet-sandbox init <publicDir>   write the service worker script for the browser',
+    '       fleet-sandbox init <dir>         write the service worker script for the browser (init --help)',
     '       fleet-sandbox drift --upstream URL --upstream-token T [--json] [--out FILE]',
     '                                        check a real backend against the sandbox (exit 0 none, 1 drift, 2 cannot run)',
     '       fleet-sandbox record (--upstream URL --upstream-token T | --har FILE) --out DIR [--redact-emails]',
@@ -217,7 +216,8 @@ export async function main(argv: string[]): Promise<void> {
     if (error.code === 'EACCES') throw new Error(`--port ${options.port}: this user may not listen on it; pick a port above 1023, or --port 0 for a free one`)
     throw error
   })
-  say(banner(server.url, sandbox, options))
+  // Even quiet, the URL: with --port 0 nothing else tells a script (or Playwright's webServer) the port.
+  console.log(quiet ? listening(server.url) : banner(server.url, sandbox, options))
   let closing = false
   const stop = async (signal: string) => {
     if (closing) return
@@ -245,26 +245,20 @@ function banner(url: string, sandbox: Sandbox, options: ServerOptions): string {
   for (const e of sandbox.world.notifications.entries()) perClient.set(e.clientId, (perClient.get(e.clientId) ?? 0) + 1)
   const counts = sandbox.world.tables.clients.all().map((c) => `${(perClient.get(c.id) ?? 0).toLocaleString('en-US')} for ${c.name}`).join(', ')
   return [
-    `fleet-sandbox listening on ${url}`,
+    listening(url),
     `  seed ${sandbox.seed}, clock ${sandbox.iso()}${options.strict ? ', strict' : ''}`,
     `  notifications: ${counts}`,
     `  scenarios: ${sandbox.active.map((a) => a.name).join(', ') || 'none (healthy)'}`,
     `  control API: ${options.control === false ? 'off' : `${url}/__sandbox${options.control?.token ? ' (token required)' : ''}`}`,
     // The URL only: the token is never printed.
     ...(options.upstream ? [`  upstream: ${options.upstream.url} (unmatched /api/... requests${options.upstream.routes ? ` and ${options.upstream.routes.join(', ')}` : ''}; findings at ${url}/__sandbox/drift)`] : []),
-    `  demo accounts (password "${fixtures.DEMO_PASSWORD}"): ${fixtures.users.map((u) => u.email).join(', ')}`,
-    `  API token: ${fixtures.apiTokens[0].token}`,
+    ...signInLines(sandbox.world),
   ].join('\n')
 }
 
-/** The version in the package's own package.json: above this file in the sources and in the bundle. */
+const listening = (url: string) => `fleet-sandbox listening on ${url}`
+
+/** The version in the package's own package.json. */
 function packageVersion(): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    const file = join(dir, 'package.json')
-    if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string }
-      if (pkg.name === 'fleet-sandbox') return pkg.version ?? 'unknown'
-    }
-    if (dirname(dir) === dir) return 'unknown'
-  }
+  return packageRoot()?.version ?? 'unknown'
 }

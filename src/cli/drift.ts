@@ -5,7 +5,16 @@ import { type DriftReport, driftWalk, exitCode } from '../core/bridge/drift.js'
 import { createSandboxApp } from '../sandbox-app.js'
 import { bridgeFlags, upstreamFromFlags } from './bridge-flags.js'
 
-const USAGE = 'Usage: fleet-sandbox drift --upstream URL --upstream-token T [--json] [--out FILE] [--strict]'
+const USAGE = [
+  'Usage: fleet-sandbox drift --upstream URL --upstream-token T [--json] [--out FILE] [--strict]',
+  '',
+  '  walks every GET /api operation against a real backend (GET only) and says where it differs',
+  '  from the sandbox; exit 0 no drift, 1 drift, 2 cannot run (docs/bridge.md)',
+  '  --json        print the report as JSON instead of a table',
+  '  --out FILE    also write the JSON report to FILE',
+  '  --strict      walk only what the spec documents',
+  '  -h, --help    show this help',
+].join('\n')
 
 /** A flag error or a missing upstream: the walk cannot run, which a CI gate must not read as a pass. */
 class CannotRun extends Error {}
@@ -19,6 +28,7 @@ export async function drift(argv: string[], env: NodeJS.ProcessEnv = process.env
   let json = false
   try {
     const parsed = parse(argv, env)
+    if (parsed.help) return void console.log(USAGE)
     json = parsed.json
     const app = createSandboxApp({ seed: 1, size: 'small', strict: parsed.strict })
     report = await driftWalk(app.routes, new Checker(app.openapi()), parsed.upstream)
@@ -36,7 +46,7 @@ export async function drift(argv: string[], env: NodeJS.ProcessEnv = process.env
 }
 
 function parse(argv: string[], env: NodeJS.ProcessEnv) {
-  const options = { ...Object.fromEntries(Object.entries(bridgeFlags).map(([k, f]) => [k, { type: f.type, multiple: 'multiple' in f }])), json: { type: 'boolean' }, out: { type: 'string' }, strict: { type: 'boolean' } } as const
+  const options = { ...Object.fromEntries(Object.entries(bridgeFlags).map(([k, f]) => [k, { type: f.type, multiple: 'multiple' in f }])), json: { type: 'boolean' }, out: { type: 'string' }, strict: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const
   let values: Record<string, string | string[] | boolean | undefined>
   try {
     values = parseArgs({ args: argv, options: options as never, strict: true, allowPositionals: false }).values as typeof values
@@ -52,8 +62,9 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
   const fail = (message: string): never => {
     throw new CannotRun(message)
   }
+  if (values.help === true) return { help: true, upstream: { url: '' }, json: false, out: undefined, strict: false }
   const upstream = upstreamFromFlags(get, fail) ?? fail('--upstream URL is required (or SANDBOX_UPSTREAM)')
-  return { upstream, json: values.json === true, out: values.out as string | undefined, strict: values.strict === true }
+  return { help: false, upstream, json: values.json === true, out: values.out as string | undefined, strict: values.strict === true }
 }
 
 /** The report as a person reads it: one line per operation, its findings by kind with their pointers. */

@@ -1,6 +1,18 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { collectionNames, type FixtureRows, parseFixtures } from '../core/store/fixtures.js'
+import { packageRoot } from './package-root.js'
+
+/** `--fixtures examples`: the package's own examples, wherever the package is installed. */
+export const EXAMPLES = 'examples'
+
+/** The folder `--fixtures` names: `examples` is the packaged one (a folder of yours so named is `./examples`). */
+export function fixturesFolder(given: string): string {
+  if (given !== EXAMPLES) return given
+  const root = packageRoot()
+  if (!root) throw new Error(`--fixtures ${given}: the package's fixtures/examples folder was not found`)
+  return join(root.dir, 'fixtures', 'examples')
+}
 
 export const RECORD_REPORT = 'record-report.json'
 
@@ -8,8 +20,9 @@ export const RECORD_REPORT = 'record-report.json'
  * `--fixtures DIR`: one `<collection>.json` file per collection (a JSON array of records), each
  * checked here so the message names the file; the server applies them to every world.
  */
-export function readFixturesDir(dir: string): FixtureRows {
-  if (!existsSync(dir)) throw new Error(`--fixtures ${dir}: no such folder`)
+export function readFixturesDir(given: string): FixtureRows {
+  const dir = fixturesFolder(given)
+  if (!existsSync(dir)) throw new Error(`--fixtures ${given}: no such folder (${resolve(dir)}); the packaged examples are --fixtures ${EXAMPLES}`)
   if (!statSync(dir).isDirectory()) throw new Error(`--fixtures ${dir}: must be a folder of <collection>.json files, not a file`)
   // What `fleet-sandbox record` reports beside the collections it wrote is not a collection.
   const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== RECORD_REPORT).sort()

@@ -87,8 +87,9 @@ see, records of \`cli_other\` what \`admin@other.test\` sees. Replacing \`users\
 \`apiTokens\` replaces the demo accounts too.
 
 \`fixtures/examples/\` holds one record of each collection, taken from a seeded world (seed 1):
-copy the files you need into your own folder and edit them. \`--fixtures fixtures/examples\`
-runs as is.
+copy the files you need into your own folder and edit them. \`--fixtures examples\` serves them
+as they are, from wherever the package is installed (a folder of yours named \`examples\` is
+\`--fixtures ./examples\`); with them the banner lists the one demo account they hold.
 
 ## Collections
 

@@ -11,14 +11,22 @@ import { createSandboxApp } from '../sandbox-app.js'
 import { bridgeFlags, upstreamFromFlags } from './bridge-flags.js'
 import { RECORD_REPORT } from './fixtures-dir.js'
 
-const USAGE = 'Usage: fleet-sandbox record --upstream URL --upstream-token T --out DIR [--redact-emails]\n       fleet-sandbox record --har FILE --out DIR [--redact-emails]'
+const USAGE = [
+  'Usage: fleet-sandbox record --upstream URL --upstream-token T --out DIR [--redact-emails]',
+  '       fleet-sandbox record --har FILE --out DIR [--redact-emails]',
+  '',
+  "  writes a real backend's records (its GET list answers, or a HAR's) as a --fixtures folder,",
+  '  with record-report.json beside it (docs/bridge.md)',
+  '  --redact-emails   replace every e-mail address',
+  '  -h, --help        show this help',
+].join('\n')
 
 /**
  * `fleet-sandbox record`: the upstream's records (its GET list answers, from the drift walk or
  * a HAR a browser saved) as a `--fixtures` folder, with `record-report.json` beside it.
  */
 export async function record(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const options = { ...Object.fromEntries(Object.entries(bridgeFlags).map(([k, f]) => [k, { type: f.type, multiple: 'multiple' in f }])), har: { type: 'string' }, out: { type: 'string' }, 'redact-emails': { type: 'boolean' } } as const
+  const options = { ...Object.fromEntries(Object.entries(bridgeFlags).map(([k, f]) => [k, { type: f.type, multiple: 'multiple' in f }])), har: { type: 'string' }, out: { type: 'string' }, 'redact-emails': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const
   let values: Record<string, string | string[] | boolean | undefined>
   try {
     values = parseArgs({ args: argv, options: options as never, strict: true, allowPositionals: false }).values as typeof values
@@ -28,6 +36,7 @@ export async function record(argv: string[], env: NodeJS.ProcessEnv = process.en
   const fail = (message: string): never => {
     throw new Error(`fleet-sandbox record: ${message}\n${USAGE}`)
   }
+  if (values.help === true) return void console.log(USAGE)
   const out = (values.out as string | undefined) ?? fail('--out DIR is required')
   const har = values.har as string | undefined
   const get = (name: keyof typeof bridgeFlags) => (values[name] !== undefined ? String(values[name]) : env[bridgeFlags[name].env] || undefined)

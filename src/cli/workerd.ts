@@ -125,7 +125,9 @@ export async function runWorkerd(options: ServerOptions & { state?: string; pers
   const log = quiet ? undefined : (line: string) => console.log(`${new Date().toISOString().slice(11, 23)} ${line}`)
   const server = await startWorkerd({ ...served, script, log, output: (text) => process.stderr.write(text) })
   if (options.state && existsSync(options.state)) await server.call('/restore', JSON.parse(readFileSync(options.state, 'utf8')))
-  if (!quiet) {
+  // Even quiet, the URL: with --port 0 nothing else tells a script the port.
+  if (quiet) console.log(`fleet-sandbox listening on ${server.url} (workerd)`)
+  else {
     const b = await server.call<Banner>('/banner')
     console.log([
       `fleet-sandbox listening on ${server.url} (workerd)`,

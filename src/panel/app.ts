@@ -1,9 +1,10 @@
 import { html } from 'htm/preact'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiError, ControlApi, type Health, type JournalEntry, type OutboxEntry, type StreamEvent } from './api.js'
+import { Clock, useClock } from './clock.js'
 import { DataBrowser } from './data.js'
 import { Drift } from './drift.js'
-import { Outbox, Requests } from './requests.js'
+import { Outbox, Requests, save } from './requests.js'
 import { Controls, Dtes, Sandboxes, Snapshot } from './world.js'
 
 export interface PanelOptions {
@@ -11,6 +12,11 @@ export interface PanelOptions {
   base: string
   /** Shown inside an app's page (the browser runtime): a close button instead of the page title. */
   onClose?: () => void
+  /**
+   * Inside an app's page, where the worker answers: no control-token field (the worker never
+   * asks for one), and the OpenAPI document is downloaded (a new tab would get the app's page).
+   */
+  inPage?: boolean
 }
 
 /** What every view gets: the API of the world on show, and a way to report an error against it. */
@@ -56,9 +62,9 @@ const tabs = ['requests', 'outbox', 'data', 'scenarios', 'sandboxes', 'snapshot'
 type Tab = (typeof tabs)[number]
 const tabNames: Record<Tab, string> = { requests: 'Requests', outbox: 'Outbox', data: 'Data', scenarios: 'Scenarios & clock', sandboxes: 'Sandboxes', snapshot: 'Snapshot', dte: 'DTE reconciliation', drift: 'Drift' }
 
-export function App({ base, onClose }: PanelOptions) {
+export function App({ base, onClose, inPage }: PanelOptions) {
   const [world, setWorld] = useState(stored(WORLD_KEY))
-  const [token, setToken] = useState(stored(TOKEN_KEY))
+  const [token, setToken] = useState(inPage ? '' : stored(TOKEN_KEY))
   const [worldInput, setWorldInput] = useState(world)
   const api = useMemo(() => new ControlApi(base, world, token), [base, world, token])
   const current = useRef(api)
@@ -149,27 +155,37 @@ export function App({ base, onClose }: PanelOptions) {
   }
   const props: ViewProps = { api, version, fail }
   const worldName = world || 'default'
+  const clock = useClock(api, version, fail)
+  const downloadOpenApi = async () => {
+    try {
+      save(await (await api.raw('GET', '/openapi.json')).blob(), 'fleet-sandbox-openapi.json')
+    } catch (e) {
+      fail(e)
+    }
+  }
 
   return html`
-    <div class="fsp">
+    <div class="fsp"><div class="frame">
       <header>
         <h1>fleet-sandbox <span class="muted">inspector</span></h1>
         <span class=${`live ${live ? 'on' : 'off'}`} title=${live ? 'receiving events as they happen' : 'not connected'}>${live ? '● live' : '○ offline'}</span>
-        <a href=${api.url('/openapi.json')} target="_blank" rel="noopener">OpenAPI</a>
+        ${inPage
+          ? html`<button class="openapi" onClick=${downloadOpenApi} title="Download the OpenAPI document of everything the sandbox serves">OpenAPI ⤓</button>`
+          : html`<a class="openapi" href=${api.url('/openapi.json')} target="_blank" rel="noopener">OpenAPI</a>`}
         ${onClose && html`<button class="close" onClick=${onClose} aria-label="Close the panel">✕</button>`}
       </header>
       <form class="row settings" onSubmit=${(e: Event) => (e.preventDefault(), openWorld(worldInput))}>
         <label>x-sandbox-id <input name="world" value=${worldInput} placeholder="default" onInput=${(e: Event) => setWorldInput((e.target as HTMLInputElement).value)} /></label>
         <button type="submit">Open</button>
-        <label>control token <input name="token" type="password" value=${token} placeholder="(loopback: none)" onChange=${(e: Event) => {
+        ${!inPage && html`<label>control token <input name="token" type="password" value=${token} placeholder="(loopback: none)" onChange=${(e: Event) => {
           const v = (e.target as HTMLInputElement).value.trim()
           store(TOKEN_KEY, v)
           setToken(v)
-        }} /></label>
+        }} /></label>`}
       </form>
       <p class="world" data-world=${worldName}>
         World <b>${worldName}</b>
-        ${health ? html` · seed ${health.seed} · now ${health.now} · scenarios: ${health.scenarios.join(', ') || 'none (healthy)'}` : error ? '' : ' · loading…'}
+        ${health ? html` · seed ${health.seed} · now <${Clock} clock=${clock} /> · scenarios: ${health.scenarios.join(', ') || 'none (healthy)'}` : error ? '' : ' · loading…'}
       </p>
       ${error && error.world === world && html`<p class="error" role="alert">World ${worldName}: ${error.message}</p>`}
       <nav role="tablist">
@@ -179,12 +195,12 @@ export function App({ base, onClose }: PanelOptions) {
         ${tab === 'requests' && html`<${Requests} ...${props} entries=${journal} />`}
         ${tab === 'outbox' && html`<${Outbox} ...${props} entries=${outbox} />`}
         ${tab === 'data' && html`<${DataBrowser} ...${props} version=${version + writes} />`}
-        ${tab === 'scenarios' && html`<${Controls} ...${props} />`}
+        ${tab === 'scenarios' && html`<${Controls} ...${props} clock=${clock} />`}
         ${tab === 'sandboxes' && html`<${Sandboxes} ...${props} current=${world} open=${openWorld} />`}
         ${tab === 'snapshot' && html`<${Snapshot} ...${props} />`}
         ${tab === 'dte' && html`<${Dtes} ...${props} version=${version + writes} />`}
         ${tab === 'drift' && html`<${Drift} ...${props} checks=${checks} />`}
       </main>
-    </div>
+    </div></div>
   `
 }

@@ -1,7 +1,7 @@
 /** The panel's own styles, all under `.fsp`: the same in its page and in an app's shadow root. */
 export const styles = `
 /* A container: the panel is narrow in an app's drawer as on a phone. */
-.fsp { container-type: inline-size; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2430; background: #fff; max-width: 1280px; margin: 0 auto; padding: .75rem 1rem 2rem; box-sizing: border-box; }
+.fsp { container-type: inline-size; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2430; background: #fff; max-width: 1280px; margin: 0 auto; padding: .75rem 1rem; box-sizing: border-box; }
 .fsp *, .fsp *::before, .fsp *::after { box-sizing: border-box; }
 .fsp header { display: flex; align-items: center; gap: .75rem; flex-wrap: wrap; }
 .fsp h1 { font-size: 1.2rem; margin: 0; flex: 1; }
@@ -63,10 +63,35 @@ export const styles = `
 .fsp .scenario input.option { width: 7rem; }
 .fsp code { background: #f3f5f8; padding: 0 .2rem; border-radius: 3px; }
 .fsp .close { margin-left: auto; }
+.fsp .clock { font-variant-numeric: tabular-nums; }
+.fsp form.find { display: inline-flex; gap: .3rem; align-items: center; }
+.fsp form.find input { width: 12rem; }
+.fsp details.columns { position: relative; }
+.fsp details.columns summary { cursor: pointer; font-size: 13px; padding: .3rem .5rem; border: 1px solid #c5ccd8; border-radius: 6px; background: #f3f5f8; list-style: none; }
+.fsp details.columns .picker { position: absolute; z-index: 2; right: 0; top: 2.1rem; background: #fff; border: 1px solid #d6dbe3; border-radius: 8px; box-shadow: 0 4px 16px rgba(0,0,0,.12); padding: .5rem .7rem; display: grid; grid-template-columns: repeat(2, minmax(8rem, auto)); gap: .2rem .8rem; max-height: 18rem; overflow: auto; }
+.fsp details.value { display: inline-block; vertical-align: top; }
+.fsp details.value summary { cursor: pointer; color: #1d4ed8; font-family: ui-monospace, monospace; font-size: 12px; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.fsp details.value[open] > summary { max-width: none; }
+.fsp details.value dl { display: grid; grid-template-columns: auto 1fr; gap: .05rem .6rem; margin: .2rem 0 .3rem .9rem; padding-left: .5rem; border-left: 2px solid #e3e7ee; white-space: normal; }
+.fsp details.value dt { color: #6b7280; font-family: ui-monospace, monospace; font-size: 12px; }
+.fsp details.value dd { margin: 0; overflow-wrap: anywhere; }
+.fsp .nil { color: #9ca3af; }
+.fsp .number, .fsp .boolean { color: #7c3aed; }
+.fsp .records td { overflow: visible; }
+/* Wide: header, settings and tabs stay in view; the tab scrolls, and a request's list and its
+   details each scroll on their own (the in-page drawer, 820 px, too). */
+@container (min-width: 761px) {
+  .fsp .frame { height: calc(100dvh - 1.5rem); display: flex; flex-direction: column; }
+  .fsp .frame > main { flex: 1; min-height: 0; overflow: auto; }
+  .fsp .frame > main:has(> .requests) { overflow: hidden; display: flex; flex-direction: column; }
+  .fsp .requests { flex: 1; min-height: 0; display: flex; flex-direction: column; }
+  .fsp .requests > .split { flex: 1; min-height: 0; }
+  .fsp .requests > .split > .scroll, .fsp .requests > .split > .details { max-height: 100%; overflow: auto; }
+}
 @media (max-width: 760px) {
   .fsp { padding: .5rem .6rem 2rem; }
 }
-@container (max-width: 900px) {
+@container (max-width: 760px) {
   .fsp .split:has(.details) { grid-template-columns: minmax(0, 1fr); }
 }
 @container (max-width: 760px) {

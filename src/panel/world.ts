@@ -1,6 +1,7 @@
 import { html } from 'htm/preact'
 import { useEffect, useState } from 'preact/hooks'
 import type { ViewProps } from './app.js'
+import { Clock } from './clock.js'
 import { save } from './requests.js'
 
 interface Scenario {
@@ -15,26 +16,12 @@ interface Scenario {
 const numeric = (p: { type?: string | string[]; anyOf?: { type?: string }[] }) =>
   [p.type].flat().some((t) => t === 'number' || t === 'integer') || (p.anyOf ?? []).some((a) => a.type === 'number' || a.type === 'integer')
 
-/** Scenarios with their options, the clock, and reset: each a control API call. */
-export function Controls({ api, fail, version }: ViewProps) {
-  const [scenarios, setScenarios] = useState<Scenario[] | undefined>()
-  const [chosen, setChosen] = useState<Record<string, { on: boolean; options: Record<string, string> }>>({})
-  const [clock, setClock] = useState<{ now: string; frozen: boolean } | undefined>()
-  const [advance, setAdvance] = useState('')
-  const [setTo, setSetTo] = useState('')
-  const [seed, setSeed] = useState('')
+type Chosen = Record<string, { on: boolean; options: Record<string, string> }>
 
-  useEffect(() => {
-    api.call<{ scenarios: Scenario[] }>('GET', '/scenarios').then((r) => {
-      setScenarios(r.scenarios)
-      setChosen(Object.fromEntries(r.scenarios.map((s) => [s.name, { on: s.active, options: Object.fromEntries(Object.entries(s.options).map(([k, v]) => [k, v === null ? 'null' : v === undefined ? '' : String(v)])) }])))
-    }, fail)
-    api.call('GET', '/clock').then(setClock, fail)
-  }, [api, version])
-
-  const run = (fn: () => Promise<unknown>) => () => void fn().catch(fail)
-  const apply = run(() => api.call('PUT', '/scenarios', {
-    active: (scenarios ?? []).filter((s) => chosen[s.name]?.on).map((s) => {
+/** The `PUT /__sandbox/scenarios` body for what is ticked, options typed as each schema says. */
+function activeBody(scenarios: Scenario[], chosen: Chosen) {
+  return {
+    active: scenarios.filter((s) => chosen[s.name]?.on).map((s) => {
       const options: Record<string, unknown> = {}
       for (const [k, raw] of Object.entries(chosen[s.name].options)) {
         const v = raw.trim()
@@ -44,14 +31,41 @@ export function Controls({ api, fail, version }: ViewProps) {
       }
       return { name: s.name, options }
     }),
-  }))
-  const toggle = (name: string, on: boolean) => setChosen({ ...chosen, [name]: { ...chosen[name], on } })
+  }
+}
+
+/**
+ * Scenarios with their options, the clock, and reset: each a control API call. A tick applies
+ * at once, and so does an option of a ticked scenario when it is committed (Enter, or leaving
+ * the field): no Apply button to look for below the list.
+ */
+export function Controls({ api, fail, version, clock }: ViewProps & { clock: { now: string; frozen: boolean } | undefined }) {
+  const [scenarios, setScenarios] = useState<Scenario[] | undefined>()
+  const [chosen, setChosen] = useState<Chosen>({})
+  const [advance, setAdvance] = useState('')
+  const [setTo, setSetTo] = useState('')
+  const [seed, setSeed] = useState('')
+
+  useEffect(() => {
+    api.call<{ scenarios: Scenario[] }>('GET', '/scenarios').then((r) => {
+      setScenarios(r.scenarios)
+      setChosen(Object.fromEntries(r.scenarios.map((s) => [s.name, { on: s.active, options: Object.fromEntries(Object.entries(s.options).map(([k, v]) => [k, v === null ? 'null' : v === undefined ? '' : String(v)])) }])))
+    }, fail)
+  }, [api, version])
+
+  const run = (fn: () => Promise<unknown>) => () => void fn().catch(fail)
+  const apply = (next: Chosen) => {
+    setChosen(next)
+    void api.call('PUT', '/scenarios', activeBody(scenarios ?? [], next)).catch(fail)
+  }
+  const toggle = (name: string, on: boolean) => apply({ ...chosen, [name]: { ...chosen[name], on } })
   const option = (name: string, key: string, value: string) => setChosen({ ...chosen, [name]: { ...chosen[name], options: { ...chosen[name].options, [key]: value } } })
+  const commit = (name: string) => chosen[name]?.on && apply(chosen)
 
   return html`
     <section class="controls">
       <h2>Clock</h2>
-      <p>${clock ? html`now <b>${clock.now}</b>${clock.frozen ? ' (frozen)' : ''}` : '…'}</p>
+      <p>now <b><${Clock} clock=${clock} /></b></p>
       <div class="row">
         <label>advance by <input name="advance" value=${advance} placeholder="31d, 2h, 90s" onInput=${(e: Event) => setAdvance((e.target as HTMLInputElement).value)} /></label>
         <button onClick=${run(() => api.call('POST', '/clock', { advanceBy: /^\d+(\.\d+)?$/.test(advance.trim()) ? Number(advance) : advance.trim() }))}>Advance</button>
@@ -59,17 +73,16 @@ export function Controls({ api, fail, version }: ViewProps) {
         <button onClick=${run(() => api.call('POST', '/clock', { set: setTo.trim() }))}>Set</button>
       </div>
       <h2>Scenarios</h2>
-      <p class="muted">Tick, set options, then apply. For one request only: header <code>x-sandbox-scenario: name;option=value</code>.</p>
+      <div class="row"><span class="muted grow">A tick turns a scenario on at once; an option applies when you press Enter or leave the field. For one request only: header <code>x-sandbox-scenario: name;option=value</code>.</span><button onClick=${run(() => api.call('PUT', '/scenarios', { active: [] }))}>Healthy (none)</button></div>
       ${(scenarios ?? []).map((s) => html`
         <div class="scenario" data-name=${s.name}>
           <div class="row">
             <label class="name"><input type="checkbox" checked=${chosen[s.name]?.on} onChange=${(e: Event) => toggle(s.name, (e.target as HTMLInputElement).checked)} /> ${s.name}</label>
             ${Object.entries(s.schema?.properties ?? {}).map(([k, p]) => html`
-              <label>${k} <input class="option" data-key=${k} value=${chosen[s.name]?.options[k] ?? ''} placeholder=${p.enum ? p.enum.join(' | ') : numeric(p) ? 'number' : 'text'} onInput=${(e: Event) => option(s.name, k, (e.target as HTMLInputElement).value)} /></label>`)}
+              <label>${k} <input class="option" data-key=${k} value=${chosen[s.name]?.options[k] ?? ''} placeholder=${p.enum ? p.enum.join(' | ') : numeric(p) ? 'number' : 'text'} onInput=${(e: Event) => option(s.name, k, (e.target as HTMLInputElement).value)} onChange=${() => commit(s.name)} /></label>`)}
           </div>
           <div class="muted">${s.description}${s.advice ? ` — UI: ${s.advice}` : ''}</div>
         </div>`)}
-      <div class="row"><button onClick=${apply}>Apply scenarios</button><button onClick=${run(() => api.call('PUT', '/scenarios', { active: [] }))}>Healthy (none)</button></div>
       <h2>Reset</h2>
       <div class="row">
         <label>seed <input name="seed" type="number" value=${seed} placeholder="same seed" onInput=${(e: Event) => setSeed((e.target as HTMLInputElement).value)} /></label>

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli, startCli } from '../support/cli.js'
+import { runCli, startCli, urlOf } from '../support/cli.js'
 import { type FakeUpstream, startUpstream, UPSTREAM_TOKEN } from '../support/upstream.js'
 
 const CALLER = 'caller-c0ffee'
@@ -22,7 +22,7 @@ describe('credentials of the bridge, as a user runs the server', () => {
   it('never show the upstream token or the caller credential: journal, HAR, panel, events, snapshot, state file, drift report, log', async () => {
     const state = join(mkdtempSync(join(tmpdir(), 'bridge-state-')), 'state.json')
     const { child, output } = await startCli(['--port', '0', '--upstream', upstream.url, '--upstream-token', UPSTREAM_TOKEN, '--upstream-route', '/api/layers', '--state', state])
-    const base = /listening on (\S+)/.exec(output())![1]
+    const base = urlOf(output())
     const seen: string[] = []
     const read = async (path: string, init?: RequestInit) => {
       const res = await fetch(base + path, init)
@@ -78,7 +78,7 @@ describe('credentials of the bridge, as a user runs the server', () => {
   it('name the flag, not the credential, when a flag is wrong', async () => {
     const run = await runCli(['--upstream-token', UPSTREAM_TOKEN])
     expect(run.code).toBe(1)
-    expect(run.stderr).toContain('--upstream-token: needs --upstream URL')
-    expect(run.stdout + run.stderr).not.toContain(UPSTREAM_TOKEN)
+    expect(run.err).toContain('--upstream-token: needs --upstream URL')
+    expect(run.out + run.err).not.toContain(UPSTREAM_TOKEN)
   })
 })

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumAvailable, launch } from '../browser/support/chromium.js'
 import { ADMIN_TOKEN } from '../support/client.js'
-import { runCli, startCli } from '../support/cli.js'
+import { runCli, startCli, urlOf } from '../support/cli.js'
 import { type FakeUpstream, startUpstream, UPSTREAM_TOKEN } from '../support/upstream.js'
 
 const folder = () => mkdtempSync(join(tmpdir(), 'recorded-'))
@@ -14,7 +14,7 @@ const everything = (dir: string) => readdirSync(dir).map((f) => readFileSync(joi
 /** Starts `fleet-sandbox --fixtures DIR` and answers a GET of `path` as the demo admin; `stop` ends it. */
 async function serve(dir: string) {
   const { child, output } = await startCli(['--fixtures', dir, '--port', '0', '--seed', '1'])
-  const url = /listening on (\S+)/.exec(output())![1]
+  const url = urlOf(output())
   const call = (method: string, path: string) => fetch(url + path, { method, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
   return { call, stop: () => new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'))) }
 }
@@ -35,7 +35,7 @@ describe('fleet-sandbox record, then --fixtures', () => {
   it('records the upstream through the walk into a fixtures folder the sandbox then serves, statefully', async () => {
     const dir = folder()
     const run = await runCli(['record', '--upstream', upstream.url, '--upstream-token', UPSTREAM_TOKEN, '--out', dir])
-    expect(run.stderr).toBe('')
+    expect(run.err).toBe('')
     expect(run.code).toBe(0)
     const layers = read(dir, 'layers.json')
     const theirs = await (await fetch(`${upstream.url}/api/layers`, { headers: { authorization: `Bearer ${UPSTREAM_TOKEN}` } })).json()
@@ -90,7 +90,7 @@ describe('fleet-sandbox record, then --fixtures', () => {
     }
     const out = join(dir, 'fixtures')
     const run = await runCli(['record', '--har', har, '--out', out])
-    expect(run.stderr).toBe('')
+    expect(run.err).toBe('')
     expect(run.code).toBe(0)
     expect(readdirSync(out).sort()).toEqual(['layers.json', 'record-report.json', 'technicians.json'])
     const theirs = await (await fetch(`${conforming.url}/api/v1/technician/list`, { headers: { authorization: `Bearer ${UPSTREAM_TOKEN}` } })).json()

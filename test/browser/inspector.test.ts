@@ -169,13 +169,12 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     const total = Number(/(\d+) records/.exec((await page.textContent('.pages'))!)![1])
     expect(total).toBeGreaterThan(20)
     expect(await page.locator('table.records tbody tr').count()).toBe(20)
-    if (SHOTS) await shoot(page, 'inspector-data.png')
     const first = await page.locator('table.records tbody tr').first().textContent()
     await page.click('button:has-text("Next")')
     await expect.poll(() => page.textContent('.pages')).toContain('page 2 of')
     expect(await page.locator('table.records tbody tr').first().textContent()).not.toBe(first)
     await page.locator('table.records tbody tr').first().click()
-    expect(await page.textContent('tr.record pre')).toContain('"status":')
+    expect(await page.textContent('tr.record')).toContain('status')
     await page.selectOption('select[name=collection]', 'notifications')
     await expect.poll(() => page.textContent('.pages')).toContain('page 1 of')
   })
@@ -212,8 +211,8 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     await expect.poll(() => rows().count()).toBe(1)
     await page.fill('input[name=world]', 'not a valid id!')
     await page.click('button[type=submit]')
-    // Whichever call answered first (health or the event stream) names the world and the rule.
-    await expect.poll(() => page.textContent('.error')).toMatch(/^World not a valid id!: GET \/__sandbox\/(health|events): 400 x-sandbox-id: must be 1 to 128/)
+    // Whichever call answered first (health, clock or the event stream) names the world and the rule.
+    await expect.poll(() => page.textContent('.error')).toMatch(/^World not a valid id!: GET \/__sandbox\/(health|events|clock): 400 x-sandbox-id: must be 1 to 128/)
     expect(await rows().count()).toBe(0)
     expect(await page.textContent('.world')).not.toContain('seed')
     // Back to a good world: the error goes with the bad one.
@@ -255,7 +254,7 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     const guarded = await startServer({ seed: 1, now: NOW, size: 'small', port: 0, host: '127.0.0.1', control: { token: 'sesame' } })
     try {
       await page.goto(`${guarded.url}/__sandbox`)
-      await expect.poll(() => page.textContent('.error')).toMatch(/^World default: GET \/__sandbox\/(health|events): 401 x-sandbox-control-token/)
+      await expect.poll(() => page.textContent('.error')).toMatch(/^World default: GET \/__sandbox\/(health|events|clock): 401 x-sandbox-control-token/)
       await page.fill('input[name=token]', 'sesame')
       await page.press('input[name=token]', 'Enter')
       await page.waitForSelector('.live.on')
@@ -265,6 +264,111 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     } finally {
       await guarded.close()
     }
+  })
+
+  /** The page neither scrolls sideways at 390 px nor loses its header at 1280 px; then the screenshot. */
+  async function atBothWidths(name: string) {
+    await page.evaluate(() => document.querySelector('main')?.scrollTo(0, 0))
+    await page.setViewportSize({ width: 1280, height: 860 })
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280)
+    if (SHOTS) await shoot(page, `${name}.png`)
+    await page.setViewportSize({ width: 390, height: 844 })
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    if (SHOTS) await shoot(page, `${name}-mobile.png`)
+    await page.setViewportSize({ width: 1280, height: 860 })
+  }
+
+  it('on a desktop, the list and a request\'s details scroll on their own: the controls stay in view', async () => {
+    await openPanel()
+    const token = await signIn()
+    for (let i = 0; i < 30; i++) await api(`/api/notifications?limit=${(i % 5) + 1}`, { headers: { authorization: `Bearer ${token}` } })
+    await expect.poll(() => rows().count()).toBe(31)
+    await rows().nth(1).click()
+    const details = page.locator('aside.details')
+    await details.locator('pre.body').first().waitFor()
+    // Both panes are taller than their room, and scroll inside themselves.
+    for (const pane of [details, page.locator('.requests .split > .scroll')]) {
+      expect(await pane.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true)
+      await pane.evaluate((el) => el.scrollTo(0, el.scrollHeight))
+      expect(await pane.evaluate((el) => el.scrollTop)).toBeGreaterThan(0)
+    }
+    await page.mouse.wheel(0, 2000)
+    expect(await page.evaluate(() => document.scrollingElement!.scrollTop)).toBe(0)
+    const nav = (await page.locator('nav').boundingBox())!
+    expect(nav.y).toBeGreaterThanOrEqual(0)
+    expect(nav.y + nav.height).toBeLessThan(860)
+    await details.evaluate((el) => el.scrollTo(0, 0))
+    if (SHOTS) await shoot(page, 'inspector-desktop.png')
+  })
+
+  it('the world line\'s clock runs with the sandbox clock, and stops when it is frozen', async () => {
+    await openPanel()
+    const clock = page.locator('.world time.clock')
+    const first = (await clock.getAttribute('datetime'))!
+    await expect.poll(async () => Date.parse((await clock.getAttribute('datetime'))!)).toBeGreaterThan(Date.parse(first))
+    await api('/__sandbox/clock', { method: 'POST', body: JSON.stringify({ set: '2030-02-02T02:02:02Z', freeze: true }) })
+    await expect.poll(() => clock.getAttribute('datetime')).toBe('2030-02-02T02:02:02.000Z')
+    expect(await page.textContent('.world')).toContain('2030-02-02T02:02:02Z (frozen)')
+    await api('/__sandbox/clock', { method: 'POST', body: JSON.stringify({ freeze: false }) })
+    await expect.poll(async () => Date.parse((await clock.getAttribute('datetime'))!)).toBeGreaterThan(Date.parse('2030-02-02T02:02:02Z'))
+  })
+
+  it('applies a scenario when it is ticked, and an option when it is committed: no Apply button to find', async () => {
+    await openPanel()
+    await page.click('nav button:has-text("Scenarios")')
+    const scenarios = async () => (await (await api('/__sandbox/scenarios')).json()).scenarios as { name: string; active: boolean; options: Record<string, unknown> }[]
+    await page.locator('.scenario[data-name="empty"] input[type=checkbox]').check()
+    await expect.poll(async () => (await scenarios()).find((s) => s.name === 'empty')!.active).toBe(true)
+    await page.locator('.scenario[data-name="rate-limited"] input[type=checkbox]').check()
+    await expect.poll(async () => (await scenarios()).find((s) => s.name === 'rate-limited')!.active).toBe(true)
+    await page.locator('.scenario[data-name="rate-limited"] input.option[data-key="failures"]').fill('1')
+    await page.press('.scenario[data-name="rate-limited"] input.option[data-key="failures"]', 'Enter')
+    await expect.poll(async () => (await scenarios()).find((s) => s.name === 'rate-limited')!.options.failures).toBe(1)
+    await expect.poll(() => page.textContent('.world')).toContain('scenarios: empty, rate-limited')
+    await page.locator('.scenario[data-name="empty"] input[type=checkbox]').uncheck()
+    await expect.poll(async () => (await scenarios()).find((s) => s.name === 'empty')!.active).toBe(false)
+    expect(await page.locator('button:has-text("Apply")').count()).toBe(0)
+    await atBothWidths('inspector-scenarios')
+  })
+
+  it('finds records by id and by text, shows the columns picked, and opens nested values in place', async () => {
+    await openPanel()
+    await page.click('nav button:has-text("Data")')
+    await page.click('button.chip:has-text("invoices")')
+    await page.waitForSelector('table.records tbody tr')
+    const { items } = await (await api('/__sandbox/collections/invoices?limit=100')).json()
+    const wanted = items[7] as { id: string; receiver: { name: string }; lines: unknown[] }
+    // By id: that one record.
+    await page.selectOption('form.find select[name=by]', 'id')
+    await page.fill('form.find input[name=find]', wanted.id)
+    await page.press('form.find input[name=find]', 'Enter')
+    await expect.poll(() => page.textContent('.pages')).toContain('1 records')
+    expect(await page.locator('table.records tbody tr').first().textContent()).toContain(wanted.id)
+    // By text, in any case: every record that holds it.
+    await page.selectOption('form.find select[name=by]', 'text')
+    await page.fill('form.find input[name=find]', wanted.receiver.name.toUpperCase())
+    await page.press('form.find input[name=find]', 'Enter')
+    const holding = items.filter((r: object) => JSON.stringify(r).toLowerCase().includes(wanted.receiver.name.toLowerCase())).length
+    await expect.poll(() => page.textContent('.pages')).toContain(`${holding} records`)
+    // Columns: six at first; pick one more, drop one.
+    expect(await page.locator('table.records thead th').count()).toBe(6)
+    await page.click('details.columns summary')
+    await page.check('details.columns input[value="lines"]')
+    await page.uncheck('details.columns input[value="clientId"]')
+    const headers = await page.locator('table.records thead th').allTextContents()
+    expect(headers).toContain('lines')
+    expect(headers).not.toContain('clientId')
+    await page.click('details.columns summary')
+    // A nested value opens in place, as fields, not one line of JSON.
+    const receiver = page.locator('table.records tbody tr').first().locator('details.value').first()
+    await receiver.locator('summary').click()
+    expect(await receiver.locator('dl dt').allTextContents()).toEqual(expect.arrayContaining(['name', 'taxId']))
+    expect(await receiver.textContent()).not.toContain('{"')
+    await atBothWidths('inspector-data')
+    // Nothing found says so.
+    await page.fill('form.find input[name=find]', 'no-such-text-anywhere')
+    await page.press('form.find input[name=find]', 'Enter')
+    await expect.poll(() => page.textContent('.empty')).toContain('No record of invoices has the text "no-such-text-anywhere"')
   })
 
   it('is readable at 390 px: no horizontal scroll of the page', async () => {
@@ -325,7 +429,6 @@ describe.skipIf(!chromiumAvailable())('the inspector in the browser runtime (fle
     await panel().locator('table.journal tbody tr').first().click()
     await expect.poll(() => panel().locator('aside.details').textContent()).toContain('401')
     await expect.poll(() => panel().locator('aside.details').textContent()).toContain('/api/notifications?limit=1')
-    if (SHOTS) await shoot(page, 'inspector-in-page.png')
 
     await page.keyboard.press('Alt+Shift+S')
     expect(await drawer.isHidden()).toBe(true)
@@ -385,6 +488,36 @@ describe.skipIf(!chromiumAvailable())('the inspector in the browser runtime (fle
     await expect.poll(listeners, { timeout: 15_000 }).toBe(1)
     await call(page, 'GET', '/api/layers')
     await expect.poll(() => panel().locator('table.journal tbody tr').count(), { timeout: 15_000 }).toBeGreaterThan(0)
+  })
+  it('in the page: no control-token field, the OpenAPI document downloads, and ?sandbox-panel outlives a page without it', async () => {
+    await open(page, `${server.url}/?sandbox-panel`)
+    await panel().locator('.live.on').waitFor()
+    expect(await panel().locator('input[name=world]').count()).toBe(1)
+    expect(await panel().locator('input[name=token]').count()).toBe(0)
+    // A new tab on /__sandbox/openapi.json would get the app's page: the document is downloaded.
+    expect(await panel().locator('a:has-text("OpenAPI")').count()).toBe(0)
+    const [download] = await Promise.all([page.waitForEvent('download'), panel().locator('button:has-text("OpenAPI")').click()])
+    expect(download.suggestedFilename()).toBe('fleet-sandbox-openapi.json')
+    const doc = JSON.parse(readFileSync((await download.path())!, 'utf8'))
+    expect(doc.openapi).toMatch(/^3\.1/)
+    expect(Object.keys(doc.paths)).toContain('/__sandbox/collections/{name}')
+    // A link to a URL without the parameter, in the same tab: the panel is still there, open.
+    await open(page, `${server.url}/`)
+    await panel().locator('.live.on').waitFor()
+    await expect.poll(() => panel().locator('.drawer').isVisible()).toBe(true)
+    await call(page, 'GET', '/api/layers')
+    await expect.poll(() => panel().locator('table.journal tbody tr').count()).toBeGreaterThan(0)
+    await panel().locator('table.journal tbody tr').first().click()
+    await panel().locator('aside.details pre.body').first().waitFor()
+    if (SHOTS) await shoot(page, 'inspector-in-page.png')
+    await page.setViewportSize({ width: 390, height: 844 })
+    expect(await panel().locator('.drawer').evaluate((d) => d.scrollWidth <= d.clientWidth)).toBe(true)
+    if (SHOTS) await shoot(page, 'inspector-in-page-mobile.png')
+    // ?sandbox-panel=off forgets it.
+    await open(page, `${server.url}/?sandbox-panel=off`)
+    expect(await panel().count()).toBe(0)
+    await open(page, `${server.url}/`)
+    expect(await panel().count()).toBe(0)
   })
 })
 

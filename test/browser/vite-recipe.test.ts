@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -45,9 +45,14 @@ function viteApp(): string {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'vite-app', private: true, type: 'module' }))
   writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><meta charset="utf-8"><title>app</title></head><body><ul id="app">loading</ul><script type="module" src="/src/main.ts"></script></body></html>')
   writeFileSync(join(dir, 'src/main.ts'), MAIN)
-  execFileSync(process.execPath, [join(ROOT, 'bin/fleet-sandbox.js'), 'init', 'public'], { cwd: dir, stdio: 'pipe' })
+  mkdirSync(join(dir, 'public'))
+  writeFileSync(join(dir, 'public/robots.txt'), 'User-agent: *\n')
+  // The README's step: the app's root, which the dev server serves and `vite build` does not ship.
+  init(dir, '.')
   return dir
 }
+
+const init = (cwd: string, folder: string) => execFileSync(process.execPath, [join(ROOT, 'bin/fleet-sandbox.js'), 'init', folder], { cwd, stdio: 'pipe' })
 
 function viteBuild(dir: string, outDir: string, env: Record<string, string> = {}): { file: string; gzip: number }[] {
   execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--logLevel', 'error'], {
@@ -72,8 +77,27 @@ describe.skipIf(!chromiumAvailable())('the Vite recipe in headless Chromium', ()
     if (dir) rmSync(dir, { recursive: true, force: true })
   })
 
+  it('the dev server serves the worker from the app root: the app renders data from the sandbox', async () => {
+    const { createServer } = await import('vite')
+    // preserveSymlinks: the linked package resolves inside node_modules, as an installed one does.
+    const vite = await createServer({ root: dir, logLevel: 'error', resolve: { preserveSymlinks: true }, server: { host: '127.0.0.1', port: 0, strictPort: false } })
+    await vite.listen()
+    const page = await browser.newPage()
+    try {
+      page.on('pageerror', (error) => console.error('page error:', error.message))
+      await page.goto(vite.resolvedUrls!.local[0])
+      await page.locator('#app li').nth(2).waitFor()
+      expect(await page.locator('#app li').count()).toBe(3)
+    } finally {
+      await page.close()
+      await vite.close()
+    }
+  })
+
   it('a preview build with the sandbox renders data from it, with no server', async () => {
     const chunks = viteBuild(dir, 'dist', { VITE_SANDBOX: 'on' })
+    // The preview's step: the worker into the built folder (docs/browser.md).
+    init(dir, 'dist')
     console.log(`vite build with the sandbox: ${chunks.map((c) => `${c.file} ${(c.gzip / 1024).toFixed(1)} KB gzip`).join(', ')}`)
     const server = await serveStatic(join(dir, 'dist'))
     const page = await browser.newPage()
@@ -90,6 +114,7 @@ describe.skipIf(!chromiumAvailable())('the Vite recipe in headless Chromium', ()
 
   it('a wrong ?sandbox-scenario= still shows the app, with the error in the console and over the page', async () => {
     viteBuild(dir, 'dist', { VITE_SANDBOX: 'on' })
+    init(dir, 'dist')
     const server = await serveStatic(join(dir, 'dist'))
     const page = await browser.newPage()
     const errors: string[] = []
@@ -106,8 +131,8 @@ describe.skipIf(!chromiumAvailable())('the Vite recipe in headless Chromium', ()
   })
 
   it('a sandbox that cannot start still shows the app, and says why', async () => {
+    // A preview built without its step: no worker script in the folder.
     viteBuild(dir, 'dist-no-worker', { VITE_SANDBOX: 'on' })
-    rmSync(join(dir, 'dist-no-worker/mockServiceWorker.js'))
     const server = await serveStatic(join(dir, 'dist-no-worker'))
     const page = await browser.newPage()
     const errors: string[] = []
@@ -124,8 +149,10 @@ describe.skipIf(!chromiumAvailable())('the Vite recipe in headless Chromium', ()
     }
   })
 
-  it('a production build ships none of it', () => {
+  it('a production build ships none of it: no sandbox code, no worker script, the public folder as it was', () => {
     const chunks = viteBuild(dir, 'dist-prod')
+    expect(existsSync(join(dir, 'dist-prod/mockServiceWorker.js')), 'the production build ships the worker script').toBe(false)
+    expect(existsSync(join(dir, 'dist-prod/robots.txt'))).toBe(true)
     const code = chunks.map((c) => readFileSync(join(dir, 'dist-prod/assets', c.file), 'utf8')).join('\n')
     expect(code.includes('mockServiceWorker'), 'the production bundle contains the sandbox').toBe(false)
     expect(chunks.reduce((sum, c) => sum + c.gzip, 0)).toBeLessThan(4 * 1024)

@@ -146,6 +146,28 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
       expect(res.status, query).toBe(400)
       expect(res.body.message).toContain(rule)
     }
+  })
+
+  it('GET /collections/{name}?id= and ?q=: the inspector finds a record by id or by any text in it', async () => {
+    const w = world()
+    const all = (await w.get('/collections/invoices?limit=100')).body.items as { id: string; receiver: { name: string } }[]
+    const one = await w.get(`/collections/invoices?id=${encodeURIComponent(all[1].id)}`)
+    expect(one.body.items.map((r: { id: string }) => r.id)).toEqual([all[1].id])
+    expect(one.body.pagination.total).toBe(1)
+    const name = all[1].receiver.name
+    const byText = await w.get(`/collections/invoices?limit=100&q=${encodeURIComponent(name.toUpperCase())}`)
+    expect(byText.body.items.map((r: { id: string }) => r.id)).toEqual(all.filter((r) => JSON.stringify(r).toLowerCase().includes(name.toLowerCase())).map((r) => r.id))
+    expect(byText.body.items.length).toBeGreaterThan(0)
+    expect((await w.get('/collections/invoices?q=no-such-text-anywhere')).body).toMatchObject({ items: [], pagination: { total: 0 } })
+    for (const [query, rule] of [['q=', 'q: must not be empty'], [`q=${'x'.repeat(201)}`, 'q: must be at most 200'], ['id=', 'id: must not be empty']]) {
+      const res = await w.get(`/collections/invoices?${query}`)
+      expect(res.status, query).toBe(400)
+      expect(res.body.message).toContain(rule)
+    }
+  })
+
+  it('GET /collections/nope: 404 naming the known collections', async () => {
+    const w = world()
     const unknown = await w.get('/collections/nope')
     expect(unknown.status).toBe(404)
     expect(unknown.body.message).toMatch(/^name: no collection nope; known: .*invoices/)

@@ -12,8 +12,8 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts the built command line (`bin/fleet-sandbox.js ARGS`) and resolves once it says it listens. */
-export function startCli(args: string[]): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['bin/fleet-sandbox.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+export function startCli(args: string[], cwd?: string): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [`${process.cwd()}/bin/fleet-sandbox.js`, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd })
   let out = ''
   child.stdout!.on('data', (d) => (out += d))
   child.stderr!.on('data', (d) => (out += d))
@@ -31,12 +31,16 @@ export function startCli(args: string[]): Promise<{ child: ChildProcess; output:
   })
 }
 
-/** Runs the built command line to its end, as a user or a CI step does: exit code and both outputs. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['bin/fleet-sandbox.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
-  let stdout = ''
-  let stderr = ''
-  child.stdout!.on('data', (d) => (stdout += d))
-  child.stderr!.on('data', (d) => (stderr += d))
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })))
+/** Runs the built command line to its end: exit code and both streams. */
+export function runCli(args: string[], cwd?: string, env?: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [`${process.cwd()}/bin/fleet-sandbox.js`, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd, env: env && { ...process.env, ...env } })
+  let out = ''
+  let err = ''
+  child.stdout!.on('data', (d) => (out += d))
+  child.stderr!.on('data', (d) => (err += d))
+  // 'close', not 'exit': the streams may still hold output when the process has exited.
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, out, err })))
 }
+
+/** The URL a started command line printed. */
+export const urlOf = (output: string) => /listening on (http:\/\/\S+)/.exec(output)![1]

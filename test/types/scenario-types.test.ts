@@ -28,6 +28,15 @@ describe('typed scenario names and options', () => {
     expect(() => sandbox.use({ name: 'dte-pending', options: { outcome: 'maybe' } })).toThrow()
   })
 
+  it('a list: every name is checked in the array form; in one string, the first at compile time and the rest at run time', () => {
+    // @ts-expect-error: 'slwo' is no scenario
+    expect(() => setupSandboxServer({ scenario: ['rate-limited', 'slwo'] })).toThrow('unknown scenario "slwo"')
+    // @ts-expect-error: 'rate-limted' is no scenario
+    expect(() => setupSandboxServer({ scenario: 'rate-limted,slow' })).toThrow('unknown scenario "rate-limted"')
+    // Compiles (see ScenarioListText for why): refused when it runs.
+    expect(() => setupSandboxServer({ scenario: 'rate-limited,slwo' })).toThrow('unknown scenario "slwo"')
+  })
+
   it('accepts what the scenarios document, in every entry', () => {
     const node = setupSandboxServer({ scenario: 'rate-limited;failures=1,slow' })
     expect(node.app).toBeDefined()

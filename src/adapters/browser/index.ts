@@ -13,7 +13,7 @@ import { type RequestLog, requestLine, showNotice } from './notice.js'
 import { Saver } from './saver.js'
 import { mark, prepare } from './resume.js'
 import { StateStore } from './store.js'
-import { type InPagePanel, installPanel, PANEL_URL_PARAM, panelBase } from './panel.js'
+import { type InPagePanel, installPanel, panelBase, panelWanted } from './panel.js'
 
 export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
@@ -39,7 +39,8 @@ export interface StartSandboxOptions extends MswSandboxOptions {
   notice?: boolean
   /**
    * The inspector inside the page: a small button (and Alt+Shift+S) toggles it. The page URL's
-   * `?sandbox-panel` installs it too, and opens it.
+   * `?sandbox-panel` installs it too, and opens it, for the rest of the tab's session (pages
+   * without the parameter included); `?sandbox-panel=off` ends that.
    */
   panel?: boolean
 }
@@ -148,8 +149,8 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
     console.info(`fleet-sandbox: ${resumed ? 'resumed the saved state' : 'fresh state'}, seed ${sandbox.seed}, clock ${sandbox.iso()}, scenarios: ${active}${persist ? '' : ' (not persisted)'}`)
   }
 
-  const fromUrlPanel = new URLSearchParams(location.search).has(PANEL_URL_PARAM)
-  const panel = options.panel || fromUrlPanel ? installPanel({ base: panelBase(options.origins), open: fromUrlPanel }) : undefined
+  const asked = panelWanted(location.search)
+  const panel = options.panel || asked.wanted ? installPanel({ base: panelBase(options.origins), open: asked.fromUrl }) : undefined
 
   let stopped = false
   const handle: SandboxHandle = {

@@ -9,11 +9,30 @@ export interface InPagePanel {
 }
 
 export const PANEL_URL_PARAM = 'sandbox-panel'
+/** Set by `?sandbox-panel` for the tab's session: a later page without the parameter keeps the panel. */
+const WANTED_KEY = 'fleet-sandbox:panel'
+
+/**
+ * Whether the page asked for the panel: `?sandbox-panel` (kept for the tab's session, so a link
+ * or a redirect to a URL without it keeps the panel), `?sandbox-panel=off` forgets it.
+ * `fromUrl`: the parameter is in this page's URL (the panel then opens at once).
+ */
+export function panelWanted(search: string): { wanted: boolean; fromUrl: boolean } {
+  const value = new URLSearchParams(search).get(PANEL_URL_PARAM)
+  try {
+    if (value === 'off') sessionStorage.removeItem(WANTED_KEY)
+    else if (value !== null) sessionStorage.setItem(WANTED_KEY, '1')
+    return { wanted: sessionStorage.getItem(WANTED_KEY) === '1', fromUrl: value !== null && value !== 'off' }
+  } catch {
+    // storage off: this page's URL alone decides
+    return { wanted: value !== null && value !== 'off', fromUrl: value !== null && value !== 'off' }
+  }
+}
 /** Alt+Shift+S (S for sandbox): toggles the panel. */
 export const PANEL_SHORTCUT = 'Alt+Shift+S'
 const OPEN_KEY = 'fleet-sandbox:panel-open'
 
-type PanelGlobal = { fleetSandboxPanel?: { mount(root: HTMLElement | ShadowRoot, options: { base: string; onClose?: () => void }): () => void } }
+type PanelGlobal = { fleetSandboxPanel?: { mount(root: HTMLElement | ShadowRoot, options: { base: string; onClose?: () => void; inPage?: boolean }): () => void } }
 
 /** The host's own styles: `all: initial` keeps the app's inherited fonts and colours out. */
 const hostStyles = `
@@ -80,7 +99,7 @@ export function installPanel(options: { base: string; open?: boolean }): InPageP
       return !drawer.hidden
     },
     open() {
-      mounting ??= panelGlobal().then((p) => p.mount(drawer, { base: options.base, onClose: () => panel.close() }))
+      mounting ??= panelGlobal().then((p) => p.mount(drawer, { base: options.base, onClose: () => panel.close(), inPage: true }))
       mounting.catch((error: unknown) => {
         drawer.textContent = String((error as Error)?.message ?? error)
         console.error(error)

@@ -15,7 +15,13 @@ export type ScenarioOptions<N extends ScenarioName> = z.input<Extract<BundledSce
 export type ScenarioText = ScenarioName | `${ScenarioName};${string}`
 /** A scenario by name, or with typed options: `'rate-limited'`, `{ name: 'slow', options: { ms: 300 } }`. */
 export type ScenarioInput = ScenarioText | { [N in ScenarioName]: { name: N; options?: ScenarioOptions<N> } }[ScenarioName]
-/** Several in text form, comma-separated (`'empty,slow;ms=300'`; the first name is checked), or `''` for none. */
+/**
+ * Several in text form, comma-separated (`'empty,slow;ms=300'`), or `''` for none. Only the first
+ * name is checked at compile time: an option value may hold any text, so no type (without a
+ * generic call to infer the literal) can tell where an entry ends, and a union of every list
+ * would be too large to compile. The rest is checked at run time; the array form
+ * (`['empty', 'slow']`) checks every name.
+ */
 export type ScenarioListText = '' | ScenarioText | `${ScenarioText},${string}`
 
 /** What every MSW-based entry (browser worker, msw/node) is started with. */

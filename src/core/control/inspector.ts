@@ -69,6 +69,16 @@ function collectionRows(sandbox: Sandbox): Map<string, () => unknown[]> {
   return out
 }
 
+/** The inspector's search: a scan, fine for a person typing (100,000 notifications at most). */
+function search<R extends { id?: unknown }>(rows: R[], { id, q }: { id?: string; q?: string }): R[] {
+  let out = id === undefined ? rows : rows.filter((r) => String(r.id) === id)
+  if (q !== undefined) {
+    const text = q.toLowerCase()
+    out = out.filter((r) => JSON.stringify(r).toLowerCase().includes(text))
+  }
+  return out
+}
+
 function collectionCount(sandbox: Sandbox, name: string): number {
   if (name === 'notifications') return sandbox.world.notifications.size
   return (sandbox.world.tables as unknown as Record<string, { size: number }>)[name].size
@@ -85,14 +95,19 @@ export const getCollection = defineRoute({
   id: 'sandboxGetCollection', method: 'GET', path: '/__sandbox/collections/:name', tag, auth: control,
   summary: 'One page of a collection\'s records (as a snapshot holds them)',
   params: z.object({ name: z.string().regex(/^[A-Za-z]{1,64}$/, 'must be a collection name (letters only), as GET /__sandbox/collections lists') }),
-  query: z.object({ page: integer(1).default(1), limit: integer(1, 100).default(20) }),
+  query: z.object({
+    page: integer(1).default(1),
+    limit: integer(1, 100).default(20),
+    id: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters').optional().describe('Only the record with this id'),
+    q: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional().describe('Only records whose JSON holds this text (any case)'),
+  }),
   response: { schema: z.object({ items: z.array(z.record(z.string(), z.unknown())), pagination: paginationSchema }) },
   errors: { 404: 'No such collection' },
   handler(ctx) {
     const all = collectionRows(ctx.sandbox)
     const rows = all.get(ctx.params.name)
     if (!rows) throw notFound(`name: no collection ${ctx.params.name}; known: ${[...all.keys()].join(', ')}`)
-    return ok(paginate(rows(), ctx.query.page, ctx.query.limit))
+    return ok(paginate(search(rows() as { id?: unknown }[], ctx.query), ctx.query.page, ctx.query.limit))
   },
 })
 
