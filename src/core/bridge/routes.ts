@@ -8,7 +8,7 @@ const tag = 'sandbox control'
 
 export const findingSchema = z.object({
   kind: z.enum(['status', 'media-type', 'missing', 'extra', 'type', 'enum', 'format']),
-  pointer: z.string().meta({ description: "JSON Pointer into the upstream's body ('' for the whole body; for missing, where the field should be)" }),
+  pointer: z.string(),
   expected: z.unknown().optional(),
   actual: z.unknown().optional(),
 })
@@ -17,7 +17,7 @@ export const driftReportSchema = z.object({
   upstream: z.string().nullable(),
   checkedAt: z.string().nullable(),
   operations: z.array(z.object({
-    operation: z.string().meta({ description: 'GET /api/vehicle-types: the method and the path as the OpenAPI document writes it' }),
+    operation: z.string(),
     path: z.string(),
     status: z.enum(['ok', 'drift', 'unreachable', 'skipped']),
     httpStatus: z.number().int().nullable(),
@@ -29,21 +29,21 @@ export const driftReportSchema = z.object({
 
 export const getDrift = defineRoute({
   id: 'sandboxGetDrift', method: 'GET', path: '/__sandbox/drift', tag, auth: control,
-  summary: "Where the upstream differs from the sandbox's OpenAPI document: each operation's latest check (passthrough answers and drift walks); checkedAt null before any",
+  summary: "Where the upstream differs from this document, each operation's latest check (docs/bridge.md)",
   response: { schema: driftReportSchema },
   handler: (ctx) => ok(driftLog(ctx.sandbox).report(ctx.app.options.upstream?.url ?? null)),
 })
 
 export const runDrift = defineRoute({
   id: 'sandboxRunDrift', method: 'POST', path: '/__sandbox/drift', tag, auth: control,
-  summary: 'Walk every GET /api operation against the upstream (GET only, with --upstream-token) and answer the report when done',
+  summary: 'Walk every GET /api operation against the upstream; answers the report',
   // The upstream is configuration: a body naming another host is refused, not followed.
-  body: z.strictObject({}, { error: 'must be {} (the upstream is set on the command line, never by a request)' }),
+  body: z.strictObject({}, { error: 'must be {}: the upstream is set by configuration only' }),
   response: { schema: driftReportSchema },
   errors: { 409: 'The sandbox was started without --upstream' },
   async handler(ctx) {
     const bridge = await ctx.app.bridge()
-    if (!bridge) throw conflict('upstream: the sandbox was started without --upstream URL, so there is nothing to walk')
+    if (!bridge) throw conflict('upstream: none given (start with --upstream URL)')
     return ok(await bridge.walk(ctx.app.routes, ctx.sandbox))
   },
 })

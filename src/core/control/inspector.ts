@@ -25,7 +25,7 @@ const message = z.object({
 const journalEntry = z.object({
   id: z.number().int(), method: z.string(), path: z.string(), query: z.string(), status: z.number().int(),
   faults: z.array(z.string()), durationMs: z.number(), at: z.string(),
-  drift: z.array(findingSchema).optional().meta({ description: 'A passed-through answer checked against this document: what differs (docs/bridge.md)' }),
+  drift: z.array(findingSchema).optional(),
 })
 
 export const getRequest = defineRoute({
