@@ -6,8 +6,8 @@ import { gzipSync } from 'node:zlib'
 import { API_TOKEN, FILTERED } from './http-cases.mjs'
 import { HOST, ROOT, target } from './processes.mjs'
 
-const CHROMIUM = '/usr/bin/chromium'
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+export const CHROMIUM = '/usr/bin/chromium'
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
 /**
  * The browser entry as an app's bundler ships it: esbuild for the browser, minified, chunks
@@ -56,8 +56,10 @@ const page = `<!doctype html><meta charset="utf-8"><title>bench</title><script t
 try {
   const { startSandbox } = await import('/sandbox.js')
   const importedMs = performance.now()
-  const n = new URLSearchParams(location.search).get('n')
-  await startSandbox({ serviceWorkerUrl: '/mockServiceWorker.js', quiet: true, ...(n ? { notifications: Number(n) } : {}) })
+  const params = new URLSearchParams(location.search)
+  const n = params.get('n')
+  // ?opts= (JSON): more startSandbox options, for bench/profile-browser.mjs's comparisons.
+  await startSandbox({ serviceWorkerUrl: '/mockServiceWorker.js', quiet: true, ...(n ? { notifications: Number(n) } : {}), ...JSON.parse(params.get('opts') ?? '{}') })
   const startedMs = performance.now()
   const res = await fetch(${JSON.stringify(FILTERED)}, { headers: { authorization: 'Bearer ${API_TOKEN}' } })
   const body = await res.text()
@@ -76,7 +78,7 @@ function medianVisit(visits) {
 }
 
 /** A static server for the page, the bundle and MSW's worker script; /api is never served here. */
-function serveStatic(chunks) {
+export function serveStatic(chunks) {
   const require = createRequire(join(ROOT, 'package.json'))
   const worker = readFileSync(join(require.resolve('msw/package.json'), '..', 'lib/mockServiceWorker.js'))
   const files = {
@@ -145,14 +147,15 @@ const VARIED_NOTIFICATIONS = 100_000
  * The varied load of the HTTP bench (bench/queries.mjs, 10% writes) from the page through the
  * MSW worker: 10 callers in a loop for `seconds`, in a fresh profile seeded with 100k records.
  */
-async function measureVaried(browser, url, seconds) {
+export async function measureVaried(browser, url, seconds, { onLoaded, options } = {}) {
   const context = await browser.newContext()
   try {
     const tab = await context.newPage()
-    await tab.goto(`${url}?n=${VARIED_NOTIFICATIONS}`)
+    await tab.goto(`${url}?n=${VARIED_NOTIFICATIONS}${options ? `&opts=${encodeURIComponent(JSON.stringify(options))}` : ''}`)
     await tab.waitForFunction(() => window.__bench, undefined, { timeout: 120_000 })
     const ready = await tab.evaluate(() => window.__bench)
     if (ready.error || ready.status !== 200) throw new Error(ready.error ?? `status ${ready.status}`)
+    const loaded = await onLoaded?.(context, tab)
     const result = await tab.evaluate(async ({ seconds, token }) => {
       const q = await import('/queries.mjs')
       const auth = { authorization: `Bearer ${token}` }
@@ -178,7 +181,7 @@ async function measureVaried(browser, url, seconds) {
       const pct = (p) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]
       return { rps: Math.round(latencies.length / elapsed), p50: pct(50), p99: pct(99), requests: latencies.length, non2xx, concurrency: 10, seconds: elapsed }
     }, { seconds, token: API_TOKEN })
-    return { notifications: VARIED_NOTIFICATIONS, readyMs: ready.answeredMs, ...result }
+    return { notifications: VARIED_NOTIFICATIONS, readyMs: ready.answeredMs, ...result, ...(loaded ? { profile: await loaded() } : {}) }
   } finally {
     await context.close()
   }

@@ -1,6 +1,6 @@
 // `npm run docs`: writes the reference tables the code knows (routes from the route table,
-// scenarios from the registry) into the docs, between generated markers. `--check` writes
-// nothing and exits 1 naming each file that drifted (test/docs.test.ts runs it).
+// scenarios from the registry, flags from the options schema) into the docs, between generated
+// markers. `--check` writes nothing and exits 1 naming each file that drifted (test/docs.test.ts runs it).
 import { build } from 'esbuild'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -14,6 +14,7 @@ const sources = `
 export { routes } from './src/core/app/route-table.ts'
 export { scenarios } from './scenarios/index.ts'
 export { rolePermissions } from './src/core/auth/permissions.ts'
+export { sandboxOptions } from './src/core/options/options.ts'
 `
 
 async function load() {
@@ -94,11 +95,23 @@ export function readmeScenariosBlock({ scenarios }) {
   return table(['scenario', 'what it does'], [...scenarios].sort((a, b) => a.name.localeCompare(b.name)).map((s) => [`\`${s.name}\``, s.description]))
 }
 
+/** The flag table of docs/cli.md: every option of the schema, as `--help` lists them. */
+export function flagsBlock({ sandboxOptions }) {
+  return table(
+    ['flag', 'variable', 'default', 'deployment', 'meaning'],
+    Object.values(sandboxOptions).map((o) => [
+      o.workerOnly ? '(none)' : `${o.short ? `\`-${o.short}\`, ` : ''}\`--${o.flag}${o.value ? ` ${o.value}` : ''}\``,
+      o.env ? `\`${o.env}\`` : '', o.default ?? '', o.worker ? 'yes' : '', o.help,
+    ]),
+  )
+}
+
 /** Each generated block: the file it lives in, its marker name, and how to render it. */
 const blocks = [
   { file: 'docs/routes.md', name: 'routes', render: routesBlock },
   { file: 'docs/scenarios.md', name: 'scenarios', render: scenariosBlock },
   { file: 'README.md', name: 'scenarios', render: readmeScenariosBlock },
+  { file: 'docs/cli.md', name: 'flags', render: flagsBlock },
 ]
 
 const begin = (name) => `<!-- generated:${name} begin (npm run docs writes this block from the code; do not edit) -->`

@@ -29,6 +29,20 @@ describe('setupSandboxServer: the vitest recipe (beforeAll listen, afterEach res
     expect(paths).toEqual(['POST /api/session-auth/sign-in/email 200', 'GET /api/notifications 200'])
   })
 
+  it('answers only the routes it serves on an origin not named: other /api/... calls reach the network', async () => {
+    // A third-party SDK in the test process (an error reporter posting to /api/456/envelope/).
+    const sdk = createServer((req, res) => res.end(`sdk host: ${req.method} ${req.url}`))
+    await new Promise<void>((resolve) => sdk.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(sdk.address() as AddressInfo).port}`
+    try {
+      expect(await (await fetch(`${url}/api/456/envelope/`, { method: 'POST', body: 'envelope' })).text()).toBe('sdk host: POST /api/456/envelope/')
+      expect(await (await fetch(`${url}/api/notifications`, { method: 'DELETE' })).text()).toBe('sdk host: DELETE /api/notifications')
+      expect((await fetch(`${url}/api/notifications`)).status).toBe(401)
+    } finally {
+      await new Promise((resolve) => sdk.close(resolve))
+    }
+  })
+
   it('keeps writes within a test', async () => {
     const token = await signIn()
     const { count, first } = await unreviewed(token)

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServer, type RunningServer } from '../src/adapters/server/index.js'
+import { Hono } from 'hono'
+import { createHonoApp, startServer, type RunningServer } from '../src/adapters/server/index.js'
+import { createSandboxApp } from '../src/sandbox-app.js'
 
 describe('HTTP conventions of the server', () => {
   let server: RunningServer
@@ -34,5 +36,22 @@ describe('HTTP conventions of the server', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
     const exposed = res.headers.get('access-control-expose-headers')!.toLowerCase()
     for (const h of ['set-auth-token', 'retry-after', 'x-sandbox-fault']) expect(exposed).toContain(h)
+  })
+})
+
+describe('createHonoApp: the front door mounted in a Hono app of your own', () => {
+  it('answers the sandbox\'s routes, its 404 and 405, a HEAD like a GET without the body, and CORS', async () => {
+    const app = createSandboxApp({ seed: 1, size: 'small' })
+    await app.ready()
+    const hono = new Hono().route('/', createHonoApp(app))
+    const health = await hono.request('/__sandbox/health', { headers: { origin: 'http://localhost:5173' } })
+    expect(health.status).toBe(200)
+    expect(health.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
+    expect((await hono.request('/api/nope')).status).toBe(404)
+    const wrong = await hono.request('/api/notifications', { method: 'PUT' })
+    expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'GET'])
+    const head = await hono.request('/__sandbox/health', { method: 'HEAD' })
+    expect([head.status, await head.text()]).toEqual([200, ''])
+    expect((await app.ready()).journal.list().map((e) => `${e.method} ${e.status}`)).toEqual(['GET 404', 'PUT 405'])
   })
 })

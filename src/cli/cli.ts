@@ -4,43 +4,21 @@ import * as fixtures from '../../fixtures/accounts.js'
 import { bundledScenarios } from '../sandbox-app.js'
 import { signInLines } from '../core/auth/demo-accounts.js'
 import type { Sandbox } from '../core/sandbox/sandbox.js'
-import type { Size } from '../core/seed/seed.js'
+import { type OptionDef, type OptionValues, appOptionsOf, optionRows, readOptions } from '../core/options/options.js'
 import { startServer, type ServerOptions } from '../adapters/server/index.js'
 import { readFixturesDir } from './fixtures-dir.js'
 import { packageRoot } from './package-root.js'
 import { StateFile } from './state-file.js'
-import { bridgeFlags, upstreamFromFlags } from './bridge-flags.js'
+import { checkUpstream } from './bridge-flags.js'
 
-/** Every flag, its environment variable and what it does: `--help` prints this table. */
-const flags = {
-  port: { type: 'string', short: 'p', env: 'PORT', help: 'port to listen on (default 4010; 0 picks a free one)' },
-  host: { type: 'string', env: 'HOST', help: 'address to bind (default 127.0.0.1)' },
-  seed: { type: 'string', env: 'SANDBOX_SEED', help: 'seed of the generated data (default 1)' },
-  now: { type: 'string', env: 'SANDBOX_NOW', help: 'ISO date-time the clock starts at (default: the real time)' },
-  scenario: { type: 'string', env: 'SANDBOX_SCENARIO', help: 'scenarios active at start: NAME[;OPTION=VALUE...][,NAME...], e.g. \'rate-limited;failures=1,slow;ms=300\'' },
-  size: { type: 'string', env: 'SANDBOX_SIZE', help: 'small | medium | large: 100, 2,000 or 100,000 notifications for the demo client, at most 2,000 for the second (default medium)' },
-  notifications: { type: 'string', env: 'SANDBOX_NOTIFICATIONS', help: 'exact number of notifications of the demo client, at most 2,000 for the second (instead of --size)' },
-  fixtures: { type: 'string', env: 'SANDBOX_FIXTURES', help: 'folder of <collection>.json files that replace seeded collections in every world (docs/fixtures.md)' },
-  state: { type: 'string', env: 'SANDBOX_STATE', help: 'file the state is restored from before listening and saved to (atomically) on exit' },
-  strict: { type: 'boolean', env: 'SANDBOX_STRICT', help: 'serve only what the spec documents (assumed routes answer 404)' },
-  'control-token': { type: 'string', env: 'SANDBOX_CONTROL_TOKEN', help: 'token the control API requires (x-sandbox-control-token)' },
-  'no-control': { type: 'boolean', env: 'SANDBOX_NO_CONTROL', help: 'turn the /__sandbox control API off' },
-  quiet: { type: 'boolean', env: 'SANDBOX_QUIET', help: 'no request log, and of the banner only the "listening on URL" line' },
-  'sandbox-idle': { type: 'string', env: 'SANDBOX_IDLE_SECONDS', help: 'drop an isolated (x-sandbox-id) sandbox unused this many seconds (default 1800)' },
-  'cors-origin': { type: 'string', multiple: true, env: 'SANDBOX_CORS_ORIGIN', help: 'origin (besides loopback) whose pages may call /__sandbox; repeat it, or list them comma-separated' },
-  'max-sandboxes': { type: 'string', env: 'SANDBOX_MAX_SANDBOXES', help: 'at most this many isolated sandboxes (default 200); a new x-sandbox-id past it evicts the least recently used one with its state (logged, listed in GET /__sandbox/sandboxes)' },
-  engine: { type: 'string', env: 'SANDBOX_ENGINE', help: 'node | workerd: the Hono server (default), or workerd through miniflare, a Durable Object per sandbox id (docs/engines.md)' },
-  persist: { type: 'string', env: 'SANDBOX_PERSIST', help: 'workerd: folder keeping every sandbox across restarts (default: a fresh temporary one)' },
-  ...bridgeFlags,
-  help: { type: 'boolean', short: 'h', env: '', help: 'show this help' },
-  version: { type: 'boolean', env: '', help: 'print the version' },
-} as const satisfies Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean; env: string; help: string }>
-
-type Flag = keyof typeof flags
-const short = (f: (typeof flags)[Flag]) => ('short' in f ? f.short : undefined)
+/** The command line's options (the core's schema, without the deployment's own). */
+const flags = optionRows('cli')
+type Flag = (typeof flags)[number]
 
 export function usage(): string {
-  const rows = Object.entries(flags).map(([name, f]) => `  ${short(f) ? `-${short(f)}, ` : '    '}--${name.padEnd(15)} ${f.env.padEnd(22)} ${f.help}`)
+  const shown = (f: Flag) => `${f.short ? `-${f.short}, ` : '    '}--${f.flag}${f.value ? ` ${f.value}` : ''}`
+  const width = Math.max(...flags.map((f) => shown(f).length)) + 1
+  const rows = flags.map((f) => `  ${shown(f).padEnd(width)} ${(f.env ?? '').padEnd(22)} ${f.help}${f.default ? ` (default ${f.default})` : ''}`)
   return [
     'fleet-sandbox: the Fleet Operations Backoffice API, stateful, on your machine',
     '',
@@ -51,7 +29,7 @@ export function usage(): string {
     '       fleet-sandbox record (--upstream URL --upstream-token T | --har FILE) --out DIR [--redact-emails]',
     '                                        record a real backend\'s records as a --fixtures folder',
     '',
-    '      flag              environment            meaning',
+    `  ${'flag'.padEnd(width)} ${'environment'.padEnd(22)} meaning`,
     ...rows,
   ].join('\n')
 }
@@ -63,7 +41,7 @@ function fail(message: string): never {
 /** `--prot` -> `--port`: the flag within two edits (or the one it starts), if any. */
 function suggest(given: string): string | undefined {
   const bare = given.replace(/^-+/, '').split('=')[0]
-  const names = Object.keys(flags)
+  const names = flags.map((f) => f.flag)
   return names.find((n) => n.startsWith(bare) && bare.length >= 2) ?? names.map((n) => [n, distance(bare, n)] as const).filter(([, d]) => d <= 2).sort((a, b) => a[1] - b[1])[0]?.[0]
 }
 
@@ -84,68 +62,48 @@ function unknownFlag(error: Error & { code?: string }): never {
   return fail(`unknown flag ${given}${near ? `; did you mean --${near}?` : ''}`)
 }
 
-function int(name: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < min || n > max) fail(`--${name}: must be an integer from ${min} to ${max}, got "${value}"`)
-  return n
-}
-
-/** Flags win over environment variables; both are validated before anything starts. */
-export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): { options: ServerOptions & { state?: string; fixturesDir?: string; engine: 'node' | 'workerd'; persist?: string }; quiet: boolean; help: boolean; version: boolean } {
-  const { values } = (() => {
+/**
+ * Flags win over environment variables; both are validated before anything starts. `values`
+ * holds every option as the schema read it, for options only a subcommand or one engine uses.
+ */
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): { options: ServerOptions & { state?: string; fixturesDir?: string; engine: 'node' | 'workerd'; persist?: string }; values: OptionValues; quiet: boolean; help: boolean; version: boolean } {
+  const { values: given } = (() => {
     try {
-      return parseArgs({ args: argv, options: Object.fromEntries(Object.entries(flags).map(([k, f]) => [k, { type: f.type, multiple: 'multiple' in f, ...(short(f) ? { short: short(f) } : {}) }])) as never, strict: true, allowPositionals: false })
+      const options = Object.fromEntries(flags.map((f) => [f.flag, { type: f.value ? 'string' : 'boolean', multiple: !!f.multiple, ...(f.short ? { short: f.short } : {}) }]))
+      return parseArgs({ args: argv, options: options as never, strict: true, allowPositionals: false })
     } catch (error) {
       return unknownFlag(error as Error)
     }
   })()
-  const get = (name: Flag): string | undefined => {
-    const v = (values as Record<string, string | boolean | undefined>)[name]
+  const text = (f: OptionDef) => {
+    const v = (given as Record<string, string | boolean | string[] | undefined>)[f.flag]
     if (v !== undefined) return String(v)
-    const e = flags[name].env
-    return e && env[e] !== undefined && env[e] !== '' ? env[e] : undefined
+    return f.env && env[f.env] !== undefined && env[f.env] !== '' ? env[f.env] : undefined
   }
-  const bool = (name: Flag) => ['true', '1', 'yes'].includes(get(name) ?? '')
-  const size = get('size')
-  if (size && !['small', 'medium', 'large'].includes(size)) fail(`--size: must be small, medium or large, got "${size}"`)
-  const notifications = int('notifications', get('notifications'), 0, 1_000_000)
-  if (size && notifications !== undefined) fail('--size and --notifications: give one or the other')
-  const engine = get('engine') ?? 'node'
-  if (engine !== 'node' && engine !== 'workerd') fail(`--engine: must be node or workerd, got "${engine}"`)
-  if (get('persist') && engine !== 'workerd') fail('--persist: only with --engine workerd')
-  const now = get('now')
-  if (now && Number.isNaN(Date.parse(now))) fail(`--now: must be an ISO 8601 date-time, got "${now}"`)
-  const token = get('control-token')
-  if (token && bool('no-control')) fail('--control-token and --no-control: give one or the other')
-  let scenarios
+  let values: OptionValues
+  let shared: ReturnType<typeof appOptionsOf>
   try {
-    scenarios = bundledScenarios.parseList(get('scenario') ?? '', '--scenario')
+    values = readOptions(flags.map((f) => f.name), text, (f) => `--${f.flag}`)
+    shared = appOptionsOf(values, bundledScenarios, '--scenario')
   } catch (error) {
     fail((error as Error).message)
   }
+  if (values.persist && values.engine !== 'workerd') fail('--persist: only with --engine workerd')
   return {
-    help: bool('help'),
-    version: bool('version'),
-    quiet: bool('quiet'),
+    values,
+    help: !!values.help,
+    version: !!values.version,
+    quiet: !!values.quiet,
     options: {
-      port: int('port', get('port'), 0, 65535) ?? 4010,
-      host: get('host') ?? '127.0.0.1',
-      seed: int('seed', get('seed'), 0, 2 ** 31 - 1) ?? 1,
-      now: now ? new Date(now).toISOString() : undefined,
-      size: size as Size | undefined,
-      notifications,
-      scenarios,
-      strict: bool('strict'),
-      control: bool('no-control') ? false : token ? { token } : {},
-      state: get('state'),
-      sandboxIdleMs: (int('sandbox-idle', get('sandbox-idle'), 1, 31_536_000) ?? 1800) * 1000,
-      maxSandboxes: int('max-sandboxes', get('max-sandboxes'), 1, 100_000) ?? 200,
-      fixturesDir: get('fixtures'),
-      corsOrigins: corsOrigins(get('cors-origin')),
-      engine,
-      persist: get('persist'),
-      upstream: upstreamFromFlags(get, fail),
+      ...shared,
+      port: values.port!,
+      host: values.host!,
+      state: values.state,
+      fixturesDir: values.fixtures,
+      corsOrigins: corsOrigins(values.corsOrigin),
+      engine: values.engine!,
+      persist: values.persist,
+      upstream: checkUpstream(shared.upstream, values.upstreamToken, fail),
     },
   }
 }
@@ -206,10 +164,8 @@ export async function main(argv: string[]): Promise<void> {
     // Fixtures and the saved state are in place before the port opens: nothing reads seeded data.
     async beforeListen(app) {
       sandbox = await app.ready()
-      if (state && saved !== undefined) {
-        await state.restore(sandbox, saved)
-        say(`restored from ${state.path}`)
-      }
+      await state?.open(sandbox, saved)
+      if (state && saved !== undefined) say(`restored from ${state.path}`)
     },
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') throw new Error(`--port ${options.port}: the port is in use on ${options.host} (another fleet-sandbox?); stop it, pick another port, or pass --port 0 for a free one`)
@@ -225,7 +181,7 @@ export async function main(argv: string[]): Promise<void> {
     let code = 0
     if (state) {
       try {
-        state.save(sandbox)
+        state.save()
         say(`saved to ${state.path}`)
       } catch (error) {
         console.error(`--state ${state.given}: the state could not be saved (${(error as Error).message}); the previous file is unchanged`)
@@ -236,8 +192,10 @@ export async function main(argv: string[]): Promise<void> {
     say(`fleet-sandbox stopped (${signal})`)
     process.exit(code)
   }
-  process.once('SIGINT', () => void stop('SIGINT'))
-  process.once('SIGTERM', () => void stop('SIGTERM'))
+  // `on`, not `once`: with no listener left a second signal (a double Ctrl+C, a process
+  // manager's repeat) would end the process with Node's default action in the middle of the save.
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
 }
 
 function banner(url: string, sandbox: Sandbox, options: ServerOptions): string {

@@ -46,24 +46,18 @@ export async function drift(argv: string[], env: NodeJS.ProcessEnv = process.env
 }
 
 function parse(argv: string[], env: NodeJS.ProcessEnv) {
-  const options = { ...Object.fromEntries(Object.entries(bridgeFlags).map(([k, f]) => [k, { type: f.type, multiple: 'multiple' in f }])), json: { type: 'boolean' }, out: { type: 'string' }, strict: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const
+  const options = { ...bridgeFlags, json: { type: 'boolean' }, out: { type: 'string' }, strict: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const
   let values: Record<string, string | string[] | boolean | undefined>
   try {
     values = parseArgs({ args: argv, options: options as never, strict: true, allowPositionals: false }).values as typeof values
   } catch (error) {
     throw new CannotRun((error as Error).message)
   }
-  const get = (name: keyof typeof bridgeFlags): string | undefined => {
-    const v = values[name]
-    if (v !== undefined) return String(v)
-    const e = bridgeFlags[name].env
-    return env[e] !== undefined && env[e] !== '' ? env[e] : undefined
-  }
   const fail = (message: string): never => {
     throw new CannotRun(message)
   }
   if (values.help === true) return { help: true, upstream: { url: '' }, json: false, out: undefined, strict: false }
-  const upstream = upstreamFromFlags(get, fail) ?? fail('--upstream URL is required (or SANDBOX_UPSTREAM)')
+  const upstream = upstreamFromFlags(values, env, fail) ?? fail('--upstream URL is required (or SANDBOX_UPSTREAM)')
   return { help: false, upstream, json: values.json === true, out: values.out as string | undefined, strict: values.strict === true }
 }
 

@@ -26,7 +26,7 @@ const USAGE = [
  * a HAR a browser saved) as a `--fixtures` folder, with `record-report.json` beside it.
  */
 export async function record(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const options = { ...Object.fromEntries(Object.entries(bridgeFlags).map(([k, f]) => [k, { type: f.type, multiple: 'multiple' in f }])), har: { type: 'string' }, out: { type: 'string' }, 'redact-emails': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const
+  const options = { ...bridgeFlags, har: { type: 'string' }, out: { type: 'string' }, 'redact-emails': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const
   let values: Record<string, string | string[] | boolean | undefined>
   try {
     values = parseArgs({ args: argv, options: options as never, strict: true, allowPositionals: false }).values as typeof values
@@ -39,8 +39,7 @@ export async function record(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (values.help === true) return void console.log(USAGE)
   const out = (values.out as string | undefined) ?? fail('--out DIR is required')
   const har = values.har as string | undefined
-  const get = (name: keyof typeof bridgeFlags) => (values[name] !== undefined ? String(values[name]) : env[bridgeFlags[name].env] || undefined)
-  const upstream = har ? undefined : (upstreamFromFlags(get, fail) ?? fail('give --upstream URL (with --upstream-token) or --har FILE'))
+  const upstream = har ? undefined : (upstreamFromFlags(values, env, fail) ?? fail('give --upstream URL (with --upstream-token) or --har FILE'))
 
   const app = createSandboxApp({ seed: 1, size: 'small' })
   const seeded = (await app.ready()).world.rows() as unknown as Record<CollectionName, Record<string, unknown>[]>

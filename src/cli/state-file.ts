@@ -1,14 +1,20 @@
 import { accessSync, closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
+import { MemoryBackend } from '../core/persist/backend.js'
+import { PersistedSandbox } from '../core/persist/persisted.js'
+import { snapshotOf } from '../core/persist/snapshot-codec.js'
 import type { Sandbox } from '../core/sandbox/sandbox.js'
 
 /**
  * `--state FILE`: checked before the server starts (a state that cannot be read, or a folder
  * that cannot be written, is refused then, not at exit), restored before it listens, saved
- * atomically on exit.
+ * atomically on exit. The persistence port's file driver: the sandbox's changes reach a store
+ * in memory as they happen, and a save writes that store as the snapshot format.
  */
 export class StateFile {
   readonly path: string
+  readonly #values = new MemoryBackend()
+  #persisted: PersistedSandbox | undefined
 
   constructor(readonly given: string) {
     this.path = resolve(given)
@@ -42,17 +48,25 @@ export class StateFile {
     }
   }
 
-  /** Restores a state read by `read`; a state of the wrong shape is refused naming the field. */
-  async restore(sandbox: Sandbox, state: unknown): Promise<void> {
+  /**
+   * Restores a state read by `read` (a state of the wrong shape is refused naming the field),
+   * then follows the sandbox's changes. The file is a snapshot, checked as one: the port's own
+   * loading trusts what it stored, a file may have been edited.
+   */
+  async open(sandbox: Sandbox, state: unknown): Promise<void> {
     try {
-      await sandbox.restore(state)
+      if (state !== undefined) await sandbox.restore(state)
     } catch (error) {
       throw this.#refuse(`it is not a sandbox state: ${(error as Error).message}`)
     }
+    this.#persisted = await PersistedSandbox.open(sandbox, this.#values, { whole: true })
   }
 
-  save(sandbox: Sandbox): void {
-    writeAtomic(this.path, JSON.stringify(sandbox.snapshot()))
+  /** Synchronous from the first line to the rename: nothing the event loop runs can come between. */
+  save(): void {
+    // The memory backend applies a flush before it returns.
+    void this.#persisted!.flush()
+    writeAtomic(this.path, JSON.stringify(snapshotOf(this.#values.values)))
   }
 
   #refuse(why: string): Error {

@@ -154,6 +154,6 @@ export async function runWorkerd(options: ServerOptions & { state?: string; pers
   // Miniflare's own handlers exit at once (code 130); this process stops the way the Node engine does.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     for (const listener of process.listeners(signal)) process.off(signal, listener)
-    process.once(signal, () => void stop(signal))
+    process.on(signal, () => void stop(signal)) // a repeated signal must not end the save half-way
   }
 }

@@ -134,6 +134,16 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     await expect.poll(() => page.textContent('.requests .empty')).toContain('No request matches these filters (4 in the journal)')
   })
 
+  it('lists unknown routes (404) and wrong methods (405) like any other request', async () => {
+    await openPanel()
+    await api('/api/nope')
+    await api('/api/notifications', { method: 'PUT' })
+    await expect.poll(() => rows().count()).toBe(2)
+    const texts = await rows().allTextContents()
+    expect(texts.some((t) => t.includes('404') && t.includes('/api/nope'))).toBe(true)
+    expect(texts.some((t) => t.includes('405') && t.includes('PUT'))).toBe(true)
+  })
+
   it('exports the journal as HAR that Chromium\'s own devtools importer reads', async () => {
     await openPanel()
     await api('/api/notifications?limit=1')

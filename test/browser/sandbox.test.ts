@@ -1,7 +1,9 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { chromiumAvailable, launch } from './support/chromium.js'
-import { type BundleSummary, buildPageApp, call, open, reload, signIn } from './support/page-app.js'
+import { type BundleSummary, buildPageApp, call, open, reload, signIn, waitStarted } from './support/page-app.js'
 import { serveStatic, type StaticServer } from './support/static-server.js'
 
 const GZIP_BUDGET = 250 * 1024
@@ -112,6 +114,81 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     }
   })
 
+  // An e2e test writes and reloads as soon as the answer is in (here the page itself, in the
+  // same task as the answer: no round trip to the test between them). Nothing may be lost.
+  const REPEATS = 20
+  // Ten times the default size: a whole state that takes long to save (the old saver lost writes here).
+  const LARGER = { notifications: 20_000 }
+  /** Sends a request from the page and reloads it in the same task its answer arrives in; resolves with the answer's status once the new page has started. */
+  const thenReload = async (method: string, path: string, token?: string, body?: unknown) => {
+    const navigated = page.waitForEvent('framenavigated')
+    await page.evaluate(({ method, path, token, body }) => {
+      const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' }
+      if (token) headers.authorization = `Bearer ${token}`
+      void fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then((res) => {
+        sessionStorage.setItem('answer', String(res.status))
+        location.reload()
+      })
+    }, { method, path, token, body })
+    await navigated
+    expect(await waitStarted(page)).toEqual({ ok: true, resumed: true })
+    return Number(await page.evaluate(() => sessionStorage.getItem('answer')))
+  }
+
+  it(`keeps a write across a reload right after its answer, ${REPEATS} times in a row`, async () => {
+    await open(page, server.url, LARGER)
+    const token = await signIn(page)
+    const lost: number[] = []
+    for (let i = 1; i <= REPEATS; i++) {
+      const { count, first } = await unreviewed(token)
+      expect(await thenReload('PATCH', `/api/notifications/${first}`, token, { status: 'reviewed' })).toBe(200)
+      if ((await unreviewed(token)).count !== count - 1) lost.push(i)
+    }
+    expect(lost, 'repetitions whose write a reload lost').toEqual([])
+  })
+
+  it(`keeps a reset across a reload right after its answer, ${REPEATS} times in a row`, async () => {
+    await open(page, server.url, LARGER)
+    const fresh = (await unreviewed(await signIn(page))).count
+    const lost: number[] = []
+    for (let i = 1; i <= REPEATS; i++) {
+      const token = await signIn(page)
+      const { first } = await unreviewed(token)
+      expect((await call(page, 'PATCH', `/api/notifications/${first}`, { token, body: { status: 'reviewed' } })).status).toBe(200)
+      expect(await thenReload('POST', '/__sandbox/reset', undefined, {})).toBe(200)
+      // The reset cleared the session and the write; a lost reset would show either.
+      const session = (await call(page, 'GET', '/api/notifications', { token })).status
+      if (session !== 401 || (await unreviewed(await signIn(page))).count !== fresh) lost.push(i)
+    }
+    expect(lost, 'repetitions whose reset a reload lost').toEqual([])
+  })
+
+  it('keeps a delete across a reload right after its answer', async () => {
+    await open(page, server.url, LARGER)
+    const token = await signIn(page)
+    const layers = (await call(page, 'GET', '/api/layers', { token })).body.data as { id: string }[]
+    expect(layers.length).toBeGreaterThan(1)
+    for (const [i, layer] of layers.entries()) {
+      expect(await thenReload('DELETE', `/api/layers/${layer.id}`, token)).toBe(200)
+      const left = (await call(page, 'GET', '/api/layers', { token })).body.data.map((l: { id: string }) => l.id)
+      expect(left).toEqual(layers.slice(i + 1).map((l) => l.id))
+    }
+  })
+
+  it('keeps a write whose answer arrived when the page crashes right after it (no pagehide, no later save)', async () => {
+    await open(page, server.url)
+    const token = await signIn(page)
+    const { count, first } = await unreviewed(token)
+    expect((await call(page, 'PATCH', `/api/notifications/${first}`, { token, body: { status: 'reviewed' } })).status).toBe(200)
+    // The renderer dies as a killed process does; IndexedDB lives in the browser process.
+    const crashed = page.waitForEvent('crash')
+    void (await context.newCDPSession(page)).send('Page.crash').catch(() => undefined)
+    await crashed
+    page = await context.newPage()
+    expect(await open(page, server.url)).toEqual({ ok: true, resumed: true })
+    expect((await unreviewed(token)).count).toBe(count - 1)
+  })
+
   it('keeps a fresh world across a reload right after the start, with its dates, though its dates follow the real time', async () => {
     // now: null, so the seeded dates are relative to the real time of the first visit.
     expect(await open(page, server.url, { now: null })).toEqual({ ok: true, resumed: false })
@@ -162,6 +239,32 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     const elsewhere = await call(page, 'GET', '/apix/notifications')
     expect(elsewhere.status).toBe(404)
     expect(elsewhere.body).toContain('static server')
+  })
+
+  it('on an origin the app did not name, answers only the routes it serves: a third-party SDK\'s /api/... call reaches its server', async () => {
+    // A second local server stands for the SDK's host (https://o123.ingest.sentry.io): nothing leaves the machine.
+    const sdk = createServer((req, res) => {
+      res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' }).end(`sdk host: ${req.method} ${req.url}`)
+    })
+    await new Promise<void>((ok) => sdk.listen(0, '127.0.0.1', ok))
+    const elsewhere = `http://localhost:${(sdk.address() as AddressInfo).port}`
+    try {
+      await open(page, server.url)
+      const send = (method: string, path: string) => page.evaluate(async ({ url, method }) => {
+        const res = await fetch(url, { method, body: method === 'POST' ? 'envelope' : undefined })
+        return `${res.status} ${await res.text()}`
+      }, { url: elsewhere + path, method })
+      expect(await send('POST', '/api/456/envelope/')).toBe('200 sdk host: POST /api/456/envelope/')
+      expect(await send('GET', '/api/nope')).toBe('200 sdk host: GET /api/nope')
+      // A path the sandbox serves in another method is not its route either.
+      expect(await send('POST', '/api/notifications')).toBe('200 sdk host: POST /api/notifications')
+      // What the sandbox does serve, it answers there too (the app may call it by another host name).
+      expect(await send('GET', '/api/notifications')).toMatch(/^401 \{/)
+      // The page's own origin keeps the sandbox's 404.
+      expect((await call(page, 'GET', '/api/456/envelope/')).status).toBe(404)
+    } finally {
+      await new Promise((ok) => sdk.close(ok))
+    }
   })
 
   it('resumes only with the same seed; another seed starts fresh', async () => {
@@ -290,15 +393,12 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     await open(page, server.url)
     await signIn(page)
     await page.evaluate(() => (window as unknown as { sandbox: { stop(): Promise<void> } }).sandbox.stop())
+    // A stored record the layers collection refuses: the saved state is not one this version reads.
     await page.evaluate(() => new Promise<void>((resolve, reject) => {
-      const req = indexedDB.open('fleet-sandbox', 1)
+      const req = indexedDB.open('fleet-sandbox', 2)
       req.onsuccess = () => {
-        const tx = req.result.transaction('state', 'readwrite')
-        const store = tx.objectStore('state')
-        store.get('default').onsuccess = (e) => {
-          const saved = (e.target as IDBRequest).result
-          store.put({ ...saved, snapshot: '{"version":1,"seed":"broken"}' }, 'default')
-        }
+        const tx = req.result.transaction('parts', 'readwrite')
+        tx.objectStore('parts').put(JSON.stringify({ s: 1, v: { id: 'broken', name: 42 } }), ['default', 'r:layers:broken'])
         tx.oncomplete = () => resolve()
         tx.onerror = () => reject(tx.error)
       }

@@ -85,6 +85,30 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
     expect(third.response.headers).toContainEqual({ name: 'x-sandbox-fault', value: 'rate-limit-exhausted' })
   })
 
+  it('404 and 405 answers in the API\'s paths reach the journal, the HAR and the event stream like any other, within its bounds', async () => {
+    const w = world()
+    const sse = await listen(rt, w.headers)
+    await sse.connected
+    const long = `/api/${'n'.repeat(5000)}`
+    expect((await rt.fetch('/api/nope?x=1', { headers: w.headers })).status).toBe(404)
+    expect((await rt.fetch('/api/notifications', { method: 'PUT', headers: w.headers })).status).toBe(405)
+    expect((await rt.fetch(long, { method: 'DELETE', headers: w.headers })).status).toBe(404)
+    // Not the API's (a browser asks it of every page it opens, the panel's too): answered, not journaled.
+    if (runtime.name !== 'msw/node (in-process)') expect((await rt.fetch('/favicon.ico', { headers: w.headers })).status).toBe(404)
+    const { body: list } = await w.get('/requests')
+    expect(list.requests.map((e: { method: string; status: number }) => `${e.method} ${e.status}`)).toEqual(['GET 404', 'PUT 405', 'DELETE 404'])
+    expect(list.requests[0]).toMatchObject({ path: '/api/nope', query: '?x=1', faults: [] })
+    expect(list.requests[2].path).toHaveLength(2048)
+    const { body: detail } = await w.get(`/requests/${list.requests[1].id}`)
+    expect(detail.response.headers.allow).toBe('GET')
+    expect(JSON.parse(detail.response.body).message).toContain('method: PUT is not allowed on /api/notifications')
+    const har = await (await rt.fetch('/__sandbox/requests.har', { headers: w.headers })).json()
+    await expect(harValidator.har(har)).resolves.toBe(har)
+    expect(har.log.entries.map((e: { response: { status: number } }) => e.response.status)).toEqual([404, 405, 404])
+    await vi.waitFor(() => expect(sse.events.filter((e) => e.event === 'request').map((e) => e.data.status)).toEqual([404, 405, 404]))
+    sse.close()
+  })
+
   it('GET /events: request, outbox and state as they happen; a client that leaves leaks no listener', async () => {
     const w = world()
     const sandbox = await w.sandbox()

@@ -94,7 +94,7 @@ describe('workerd restart', () => {
     const invoices = (await snapshot('beta')).invoices as { id: string; number: string | null }[]
     const number = (id: string) => Number(invoices.find((i) => i.id === id)!.number!.replace(/\D/g, ''))
     expect(number('inv_acme_0015')).toBe(number('inv_acme_0014') + 1)
-  })
+  }, 120_000) // two workerd starts and four worlds: slow on a loaded 2-core machine
 
   it('drops a sandbox across objects: its storage goes, the id starts fresh', async () => {
     expect((await send('default', 'DELETE', '/__sandbox/sandboxes/alpha')).status).toBe(200)

@@ -3,16 +3,17 @@ import type { SandboxApp } from '../../core/app/app.js'
 import type { AppOptions } from '../../sandbox-app.js'
 import { servedRoutes } from '../../core/app/route.js'
 import { routes as allRoutes } from '../../core/app/route-table.js'
+import { RouteMatcher } from '../../core/app/matcher.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
 import { parseFixtures } from '../../core/store/fixtures.js'
-import { goesUpstream, upstreamOption } from '../../core/bridge/upstream.js'
+import { upstreamOption } from '../../core/bridge/upstream.js'
 import { createHandlers, type HandlerApp } from '../msw/handlers.js'
 import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
 import { type RequestLog, requestLine, showNotice } from './notice.js'
-import { Saver } from './saver.js'
+import type { PersistedSandbox } from '../../core/persist/persisted.js'
 import { mark, prepare } from './resume.js'
-import { StateStore } from './store.js'
+import { indexedDbAvailable, indexedDbBackend } from './store.js'
 import { type InPagePanel, installPanel, panelBase, panelWanted } from './panel.js'
 
 export type { ActiveScenario } from '../../core/scenarios/define.js'
@@ -58,7 +59,7 @@ export interface SandboxHandle {
   reset(seed?: number): Promise<void>
   /** Like `PUT /__sandbox/scenarios`: exactly these scenarios are active; none is healthy. */
   use(...scenarios: ScenarioInput[]): Promise<void>
-  /** Saves the state now (it is also saved after every write and when the page is hidden). */
+  /** Saves the state now (every write is saved before its answer; what reads change, within a second and when the page is hidden). */
   save(): Promise<void>
   /** The in-page inspector, when `panel` or `?sandbox-panel` asked for it. */
   readonly panel: InPagePanel | undefined
@@ -95,20 +96,15 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios: startup, strict: options.strict, control: {}, fixtures: options.fixtures, upstream: upstreamOption(options.upstream) }
   // Other fixtures are another world: a saved state made with different ones is not resumed.
   const fingerprint = JSON.stringify({ seed, now: options.now ?? null, size: options.size ?? null, notifications: options.notifications ?? null, scenarios: startup, ...(options.fixtures ? { fixtures: digest(JSON.stringify(options.fixtures)) } : {}) })
-  const persist = options.persist !== false && StateStore.available()
-  const store = persist ? new StateStore(typeof options.persist === 'string' ? options.persist : 'default') : undefined
+  const persist = options.persist !== false && indexedDbAvailable()
+  const store = persist ? indexedDbBackend(typeof options.persist === 'string' ? options.persist : 'default') : undefined
 
-  // Reading the saved state and installing the worker happen on other threads: both start
-  // before the state is built, which keeps this one busy. Requests wait for the state.
-  const saved = store?.load().catch((error: unknown) => void console.warn('fleet-sandbox: the saved state could not be read; starting fresh.', error))
-  const ready = deferred<SandboxApp>()
-  let saver: Saver | undefined
+  // Installing the worker happens on another thread: it starts before the state is built,
+  // which keeps this one busy. Requests wait for the state.
+  const ready = deferred<{ app: SandboxApp; persisted?: PersistedSandbox }>()
   const worker = setupWorker(...createHandlers(pendingApp(appOptions, ready.promise), { origins: options.origins, clientAddress: 'page' }))
   const requestLog = options.quiet ? false : (options.requestLog ?? 'line')
-  worker.events.on('response:mocked', ({ request, response }) => {
-    saver?.schedule(request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write')
-    if (requestLog === 'line') console.info(requestLine(request, response))
-  })
+  if (requestLog === 'line') worker.events.on('response:mocked', ({ request, response }) => console.info(requestLine(request, response)))
   const workerUrl = options.serviceWorkerUrl ?? '/mockServiceWorker.js'
   const controlling = worker.start({ serviceWorker: { url: workerUrl }, onUnhandledRequest: options.onUnhandledRequest ?? 'bypass', quiet: requestLog !== 'msw' }).then(controlled, (error: Error) => {
     throw new Error(`fleet-sandbox: the service worker at ${workerUrl} did not start (${error.message}). Write it with \`npx fleet-sandbox init <publicDir>\` into the folder served at the app's root, or pass serviceWorkerUrl.`)
@@ -118,17 +114,13 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   let app: SandboxApp
   let sandbox: Sandbox
   let resumed: boolean
+  let persisted: PersistedSandbox | undefined
   try {
     await registering()
-    let base: number | undefined
-    ;({ app, sandbox, resumed, base } = await prepare(appOptions, await saved, fingerprint))
+    ;({ app, sandbox, resumed, persisted } = await prepare(appOptions, store, fingerprint))
     if (fromUrl) sandbox.setScenarios(fromUrl)
-    saver = store && new Saver(store, () => sandbox, fingerprint, base)
-    // A fresh world is saved at once, as the instant it was seeded at (a few kilobytes): without
-    // `now` its dates follow the real time, so a reload must not seed another.
-    if (saver && !resumed) void saver.fresh(sandbox.seededAt)
-    else if (saver && fromUrl) saver.schedule('write')
-    ready.resolve(app)
+    await save(persisted)
+    ready.resolve({ app, persisted })
     await controlling
     mark('controlling')
   } catch (error) {
@@ -138,9 +130,10 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
     throw error
   }
 
-  const onHide = () => saver?.hidden()
-  const onVisibility = () => (document.visibilityState === 'hidden' ? saver?.hidden() : saver?.shown())
-  if (saver) {
+  // What reads changed (journal, sliding sessions) waits for its batch: the page going stores it now.
+  const onHide = () => void save(persisted)
+  const onVisibility = () => document.visibilityState === 'hidden' && onHide()
+  if (persisted) {
     addEventListener('pagehide', onHide)
     document.addEventListener('visibilitychange', onVisibility)
   }
@@ -158,7 +151,7 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
     app,
     worker,
     resumed,
-    sandbox: () => (saver?.touched(), sandbox),
+    sandbox: () => (persisted?.later(), sandbox),
     async stop() {
       if (stopped) return
       stopped = true
@@ -166,34 +159,51 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
       removeEventListener('pagehide', onHide)
       document.removeEventListener('visibilitychange', onVisibility)
       worker.stop()
-      await saver?.save(true)
+      await save(persisted)
+      persisted?.close()
       store?.close()
       if (current === handle) current = undefined
     },
     async reset(nextSeed) {
       await sandbox.reset(nextSeed ?? sandbox.seed)
       for (const id of app.sandboxes.ids()) app.sandboxes.drop(id)
-      await saver?.save(true)
+      await save(persisted)
     },
     async use(...scenarios) {
       sandbox.setScenarios(scenarioList(scenarios, 'use'))
-      await saver?.save(true)
+      await save(persisted)
     },
-    save: async () => saver?.save(true),
+    save: () => save(persisted),
   }
   current = handle
   return handle
 }
 
-/** The app as the handlers see it while its state is prepared: the same routes; requests wait for the state. */
-function pendingApp(options: AppOptions, app: Promise<SandboxApp>): HandlerApp {
+/**
+ * The app as the handlers see it while its state is prepared: the same routes; requests wait
+ * for the state. A write's answer waits until IndexedDB has its changes, as a Durable Object's
+ * output gate holds one, so a reload right after it loses nothing; a read's are stored in a batch.
+ */
+function pendingApp(options: AppOptions, ready: Promise<{ app: SandboxApp; persisted?: PersistedSandbox }>): HandlerApp {
   return {
-    routes: servedRoutes(allRoutes, options),
-    handle: async (route, request, params, meta) => (await app).handle(route, request, params, meta),
-    // Known before the app is: the upstream is configuration, not state.
-    passesThrough: (path, route, allowed) => goesUpstream(options.upstream, path, route !== undefined && route.auth.kind !== 'control', allowed),
-    passthrough: async (request, meta, route) => (await app).passthrough(request, meta, route),
+    matcher: new RouteMatcher(servedRoutes(allRoutes, options)),
+    async fetch(request, meta) {
+      const { app, persisted } = await ready
+      const response = await app.fetch(request, meta)
+      if (request.method === 'GET' || request.method === 'HEAD') persisted?.later()
+      else await save(persisted)
+      return response
+    },
   }
+}
+
+let warned = false
+/** Stores what changed; a failed write (a full quota) is said once and does not fail the answer. */
+function save(persisted: PersistedSandbox | undefined): Promise<void> {
+  return (persisted?.flush() ?? Promise.resolve()).catch((error: unknown) => {
+    if (!warned) console.warn('fleet-sandbox: could not save the sandbox state; it will not survive a reload.', error)
+    warned = true
+  })
 }
 
 /** Resolves once MSW has asked the browser for the worker (it does so first thing): the browser installs it on its own from there. */

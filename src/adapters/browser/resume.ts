@@ -1,49 +1,43 @@
 import type { SandboxApp } from '../../core/app/app.js'
-import { type AppOptions, createSandboxApp } from '../../sandbox-app.js'
+import { PersistedSandbox, type StoredMeta } from '../../core/persist/persisted.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
-import { applyLight } from './light.js'
-import type { Saved } from './store.js'
+import { type AppOptions, createSandboxApp } from '../../sandbox-app.js'
+import type { PageBackend } from './store.js'
 
 export interface Prepared {
   app: SandboxApp
   sandbox: Sandbox
-  /** Whether the saved state was resumed; then `base` is the `savedAt` of its records. */
+  /** The default sandbox kept in IndexedDB; none with `persist: false` or without IndexedDB. */
+  persisted?: PersistedSandbox
+  /** Whether the saved state was resumed. */
   resumed: boolean
-  base?: number
 }
 
 /**
  * The app with its default sandbox ready: the saved state when it was made from the same
- * options, else a fresh world. Seeded from the instant the saved world was first seeded at, so
- * resets and isolated sandboxes keep its dates; a world no write had changed is only seeded
- * again, which is quicker than restoring a snapshot and gives the same records.
+ * options (`fingerprint`), else a fresh world, stored at once (a few kilobytes: the seed and
+ * the instant it was seeded at). Seeded from the instant the saved world was first seeded at,
+ * so its dates, resets and isolated sandboxes stay where they were.
  */
-export async function prepare(options: AppOptions, saved: Saved | undefined, fingerprint: string): Promise<Prepared> {
-  const state = saved?.state?.fingerprint === fingerprint ? saved.state : undefined
-  const light = state && saved?.light?.fingerprint === fingerprint && saved.light.base === state.savedAt ? saved.light : undefined
-  const app = createSandboxApp(typeof state?.seededAt === 'number' ? { ...options, seededAt: state.seededAt } : options)
+export async function prepare(options: AppOptions, backend: PageBackend | undefined, fingerprint: string): Promise<Prepared> {
+  const saved = (await backend?.get('meta').catch((error: unknown) => void console.warn('fleet-sandbox: the saved state could not be read; starting fresh.', error))) as StoredMeta | undefined
+  const usable = saved?.fingerprint === fingerprint && typeof saved.seededAt === 'number'
+  const app = createSandboxApp(usable ? { ...options, seededAt: saved.seededAt as number } : options)
   const sandbox = await app.ready()
   mark('seeded')
-  if (!state) return fresh(app, sandbox)
+  if (!backend) return { app, sandbox, resumed: false }
+  const keep = (s: Sandbox, accepts: (m: StoredMeta) => boolean) => PersistedSandbox.open(s, backend, { meta: { fingerprint, seededAt: s.seededAt }, accepts })
   try {
-    if (state.snapshot === undefined) {
-      if (light) applyLight(sandbox, light.state)
-    } else {
-      await sandbox.restore({ ...JSON.parse(state.snapshot), ...light?.state })
-    }
-    if (!sandbox.clock.frozen) sandbox.clock.advance(Math.max(0, Date.now() - (light ?? state).savedAt))
+    const persisted = await keep(sandbox, (m) => usable && m.fingerprint === fingerprint)
+    mark(usable ? 'resumed' : 'fresh')
+    return { app, sandbox, persisted, resumed: usable }
   } catch (error) {
     console.warn('fleet-sandbox: the saved state could not be restored; starting fresh.', error)
     const again = createSandboxApp(options)
-    return fresh(again, await again.ready())
+    const fresh = await again.ready()
+    mark('fresh')
+    return { app: again, sandbox: fresh, persisted: await keep(fresh, () => false), resumed: false }
   }
-  mark('resumed')
-  return { app, sandbox, resumed: true, base: state.savedAt }
-}
-
-function fresh(app: SandboxApp, sandbox: Sandbox): Prepared {
-  mark('fresh')
-  return { app, sandbox, resumed: false }
 }
 
 /** Marks in the page's performance timeline (devtools, Performance panel): where start-up time goes. */

@@ -1,42 +1,37 @@
 import { http, type HttpHandler } from 'msw'
-import { type SandboxApp, unmatched } from '../../core/app/app.js'
-import type { RouteDef } from '../../core/app/route.js'
+import type { SandboxApp } from '../../core/app/app.js'
+import { ownedPath } from '../../core/app/matcher.js'
 
 export interface HandlerOptions {
-  /** Origins to answer (`https://api.example.com`); default: `/api/...` on any origin. */
+  /** Origins to answer (`https://api.example.com`, `/backend`); default: any, see `createHandlers`. */
   origins?: string[]
   /** Who the caller is when there is no token (the rate-limited key); default `page`. */
   clientAddress?: string
 }
 
 /** What the handlers use of the app: the browser entry passes one whose state is still being prepared. */
-export type HandlerApp = Pick<SandboxApp, 'routes' | 'handle'> & Partial<Pick<SandboxApp, 'passesThrough' | 'passthrough'>>
+export type HandlerApp = Pick<SandboxApp, 'matcher' | 'fetch'>
 
 /**
- * MSW request handlers derived from the route table: the same `handle` pipeline the Node
- * server runs. Used by the browser worker, `msw/node` and Storybook.
- *
- * One handler, not one per route: MSW tries handlers in order and compiles each one's path
- * pattern on every request, so with a handler per route a request paid for every route before
- * its own. The table below is built once and answers as those patterns did.
+ * The MSW handler of the browser worker, msw/node and Storybook: one handler that hands the
+ * sandbox's requests to the app's front door (`SandboxApp.fetch`). Which requests are the
+ * sandbox's: with `origins`, `/api/...` and `/__sandbox...` there; without, the same on the
+ * page's own origin, and on any other origin only what a route serves, so a third-party SDK's
+ * `/api/...` call (an error reporter, a map tiles API) goes to the network untouched.
  */
 export function createHandlers(app: HandlerApp, options: HandlerOptions = {}): HttpHandler[] {
-  const table = new RouteTable(app.routes, options.origins?.length ? options.origins : ['*'])
+  const places = new Places(options.origins ?? [])
   const meta = { clientAddress: options.clientAddress ?? 'page', fetch: upstreamFetch }
-  const found = new WeakMap<Request, Found>()
+  const claimed = new WeakMap<Request, string>()
   const claims = ({ request }: { request: Request }) => {
-    const match = table.find(request.method, new URL(request.url))
-    if (match) found.set(request, match)
-    return match !== undefined
+    const place = places.locate(new URL(request.url))
+    if (!place || !(place.home ? ownedPath(place.path) : app.matcher.serves(request.method, place.path))) return false
+    claimed.set(request, place.path)
+    return true
   }
-  return [
-    http.all(claims, ({ request }) => {
-      const match = found.get(request) ?? table.find(request.method, new URL(request.url))!
-      if (app.passesThrough?.(request.url, match.route, match.allowed)) return app.passthrough!(request, meta, match.route)
-      return match.route ? app.handle(match.route, request, match.params, meta) : unmatched(request, match.allowed)
-    }),
-  ]
+  return [http.all(claims, ({ request }) => app.fetch(request, { ...meta, path: claimed.get(request) }))]
 }
+
 
 /**
  * The upstream is reached around MSW, which would otherwise answer the forwarded request itself.
@@ -52,177 +47,57 @@ async function upstreamFetch(request: Request): Promise<Response> {
   return fetch(request.url, { method: request.method, headers, body, redirect: request.redirect, signal: request.signal })
 }
 
-/** A route to run, or else the methods its path allows (405) or none (404). */
-export interface Found {
-  route?: RouteDef
-  params: Record<string, string>
-  allowed: string[]
-}
-
-interface Path {
-  /** Place of the path's first route in the table: the first matching path answers 405. */
-  order: number
-  /** Param names by segment position. */
-  names: Map<number, string>
-  methods: string[]
-  routes: { order: number; route: RouteDef }[]
-}
-
-interface Branch {
-  literals: Map<string, Branch>
-  param?: Branch
-  paths: Path[]
-}
-
-const branch = (): Branch => ({ literals: new Map(), paths: [] })
-
 /**
- * The routes in a segment tree, matched with the rules of the MSW path patterns the handlers
- * used to be (`<origin or *><route path>`, path-to-regexp 6): a route path may follow anything
- * on a `*` origin (`(.*)/api/layers`), literals are case-insensitive, one trailing slash is
- * allowed, and params are URI-decoded. The first route in table order wins; otherwise the
- * first path matching in any method answers 405, and `/api/*`, `/__sandbox`, `/__sandbox/*`
- * answer 404. Anything else is not claimed (MSW passes it to the network).
+ * Where the sandbox answers: named places (an origin, `*` standing for anything in it, and an
+ * optional base path; a relative entry such as `/backend` is resolved against the page, as MSW
+ * resolves relative paths), or, with none named, any origin.
  */
-export class RouteTable {
-  readonly #root = branch()
-  /** Segment counts of the paths, longest first. */
-  readonly #lengths: number[]
-  readonly #prefixes: Prefix[]
+class Places {
+  readonly #entries: Place[]
 
-  constructor(routes: readonly RouteDef[], origins: readonly string[]) {
-    const paths = new Map<string, Path>()
-    routes.forEach((route, order) => {
-      let path = paths.get(route.path)
-      if (!path) {
-        path = { order: paths.size, names: new Map(), methods: [], routes: [] }
-        paths.set(route.path, path)
-        let at = this.#root
-        route.path.split('/').slice(1).forEach((segment, i) => {
-          if (segment.startsWith(':')) {
-            path!.names.set(i, segment.slice(1))
-            at = at.param ??= branch()
-          } else {
-            const key = segment.toLowerCase()
-            at = at.literals.get(key) ?? at.literals.set(key, branch()).get(key)!
-          }
-        })
-        at.paths.push(path)
-      }
-      path.methods.push(route.method)
-      path.routes.push({ order, route })
-    })
-    this.#lengths = [...new Set(routes.map((r) => r.path.split('/').length - 1))].sort((a, b) => b - a)
-    this.#prefixes = origins.map((o) => new Prefix(o.replace(/\/$/, '')))
+  constructor(entries: readonly string[]) {
+    this.#entries = entries.map((text) => new Place(text))
   }
 
-  find(method: string, url: URL): Found | undefined {
-    // What MSW matched a pattern against: origin and path, no query.
-    const full = url.origin + url.pathname
-    const lower = full.toLowerCase()
-    const upper = method.toUpperCase()
-    // One trailing slash may follow a route path.
-    const trimmed = url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname
-    const segments = trimmed.split('/').slice(1)
-    const pathStart = full.length - url.pathname.length
-
-    let best: { order: number; route: RouteDef; path: Path; tail: string[] } | undefined
-    const byPrefix: { path: Path; tail: string[] }[][] = this.#prefixes.map(() => [])
-    for (const length of this.#lengths) {
-      if (length > segments.length) continue
-      const tail = segments.slice(segments.length - length)
-      // Where the route path starts: everything before it must be the origin (or anything, for `*`).
-      const head = full.slice(0, pathStart + trimmed.length - tail.join('/').length - 1)
-      const heads = this.#prefixes.map((p) => p.accepts(head))
-      if (!heads.includes(true)) continue
-      for (const path of this.#walk(this.#root, tail, 0, [])) {
-        heads.forEach((ok, i) => ok && byPrefix[i].push({ path, tail }))
-        for (const r of path.routes) {
-          if (r.route.method === upper && (!best || r.order < best.order)) best = { ...r, path, tail }
-        }
-      }
-    }
-    if (best) return { route: best.route, params: params(best.path, best.tail), allowed: [] }
-
-    for (const [i, prefix] of this.#prefixes.entries()) {
-      const first = byPrefix[i].sort((a, b) => a.path.order - b.path.order)[0]
-      if (first) return { params: {}, allowed: first.path.methods }
-      if (prefix.before(full, lower, '/api/') || prefix.before(full, lower, '/__sandbox/') || prefix.endsWith(full, lower, '/__sandbox')) {
-        return { params: {}, allowed: [] }
-      }
+  /** The path the route table sees at `url`, and whether it is the app's own place (named, or the page's origin). */
+  locate(url: URL): { path: string; home: boolean } | undefined {
+    if (!this.#entries.length) return { path: url.pathname, home: typeof location !== 'undefined' && url.origin === location.origin }
+    for (const entry of this.#entries) {
+      const path = entry.path(url)
+      if (path !== undefined) return { path, home: true }
     }
     return undefined
   }
-
-  #walk(at: Branch, tail: string[], i: number, out: Path[]): Path[] {
-    if (i === tail.length) {
-      out.push(...at.paths)
-      return out
-    }
-    if (tail[i] === '') return out
-    const literal = at.literals.get(tail[i].toLowerCase())
-    if (literal) this.#walk(literal, tail, i + 1, out)
-    if (at.param) this.#walk(at.param, tail, i + 1, out)
-    return out
-  }
 }
 
-function params(path: Path, tail: string[]): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [i, name] of path.names) out[name] = decode(tail[i])
-  return out
-}
-
-/** A malformed escape stays as written, as the Hono server leaves it (MSW used to throw: a 500). */
-function decode(value: string): string {
-  try {
-    return decodeURIComponent(value)
-  } catch {
-    return value
-  }
-}
-
-/** One entry of `origins`: `*` (any), or an origin matched case-insensitively, where `*` stands for anything. */
-class Prefix {
-  readonly #pattern: RegExp | undefined
+class Place {
   readonly #relative: boolean
-  /** A relative entry's pattern for the page it was last resolved against (pages navigate). */
-  #resolved: { href: string; pattern: RegExp } | undefined
+  #parsed: { href: string | undefined; origin: RegExp; base: string } | undefined
 
   constructor(readonly text: string) {
-    this.#relative = text !== '*' && !/^([a-z][a-z\d+\-.]*:)?\/\//i.test(text)
-    this.#pattern = text === '*' ? undefined : Prefix.#compile(text)
+    this.#relative = !/^[a-z][a-z\d+\-.]*:\/\//i.test(text)
   }
 
-  static #compile(text: string): RegExp {
-    return new RegExp(`^${text.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i')
+  /** The rest of `url`'s path after this place, or undefined when `url` is elsewhere. */
+  path(url: URL): string | undefined {
+    const place = this.#resolve()
+    if (!place || !place.origin.test(url.origin)) return undefined
+    const { pathname } = url
+    if (!place.base) return pathname
+    if (pathname !== place.base && !pathname.startsWith(`${place.base}/`)) return undefined
+    return pathname.slice(place.base.length) || '/'
   }
 
-  accepts(head: string): boolean {
-    if (!this.#pattern) return true
-    // A relative entry (`/backend`) is resolved against the page, as MSW resolves relative paths.
-    if (this.#relative) {
-      if (typeof location === 'undefined') return false
-      const href = location.href
-      if (this.#resolved?.href !== href) {
-        this.#resolved = { href, pattern: Prefix.#compile(decodeURI(new URL(`${encodeURI(this.text)}/`, href).href).replace(/\/$/, '')) }
-      }
-      return this.#resolved.pattern.test(head)
-    }
-    return this.#pattern.test(head)
-  }
-
-  /** Whether `marker` (lower case) occurs in the URL right after a part this prefix accepts. */
-  before(full: string, lower: string, marker: string): boolean {
-    for (let at = lower.indexOf(marker); at !== -1; at = lower.indexOf(marker, at + 1)) {
-      if (this.accepts(full.slice(0, at))) return true
-    }
-    return false
-  }
-
-  /** Whether the URL is a part this prefix accepts, then `marker`, then at most a slash. */
-  endsWith(full: string, lower: string, marker: string): boolean {
-    const end = lower.endsWith('/') ? lower.length - 1 : lower.length
-    return lower.slice(0, end).endsWith(marker) && this.accepts(full.slice(0, end - marker.length))
+  #resolve() {
+    // A relative entry follows the page as it navigates.
+    const href = this.#relative ? (typeof location === 'undefined' ? undefined : location.href) : undefined
+    if (this.#relative && href === undefined) return undefined
+    if (this.#parsed && this.#parsed.href === href) return this.#parsed
+    const absolute = href === undefined ? this.text : decodeURI(new URL(`${encodeURI(this.text)}/`, href).href)
+    let [, origin, base] = /^([a-z][a-z\d+\-.]*:\/\/[^/]*)(.*)$/i.exec(absolute)!
+    // As URL writes an origin (`https://x:443` is `https://x`), unless a wildcard stands in it.
+    if (!origin.includes('*')) origin = new URL(origin).origin
+    const pattern = new RegExp(`^${origin.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`, 'i')
+    return (this.#parsed = { href, origin: pattern, base: base.replace(/\/+$/, '') })
   }
 }

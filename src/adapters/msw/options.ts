@@ -3,7 +3,7 @@ import type { z } from 'zod'
 import type { BundledScenario } from '../../../scenarios/index.js'
 import { bundledScenarios } from '../../sandbox-app.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
-import type { Size } from '../../core/seed/seed.js'
+import type { OptionValue } from '../../core/options/options.js'
 import type { FixtureRows } from '../../core/store/fixtures.js'
 import type { UpstreamOptions } from '../../core/bridge/upstream.js'
 
@@ -24,22 +24,26 @@ export type ScenarioInput = ScenarioText | { [N in ScenarioName]: { name: N; opt
  */
 export type ScenarioListText = '' | ScenarioText | `${ScenarioText},${string}`
 
-/** What every MSW-based entry (browser worker, msw/node) is started with. */
+/**
+ * What every MSW-based entry (browser worker, msw/node, Storybook) is started with: the
+ * options it shares with the command line take their types from the core's options schema
+ * (`src/core/options/options.ts`, where their defaults and help are).
+ */
 export interface MswSandboxOptions {
   /** Seed of the generated data (default 1). */
-  seed?: number
+  seed?: OptionValue<'seed'>
   /** ISO date-time the sandbox clock starts at (default: the real time). */
-  now?: string
+  now?: OptionValue<'now'>
   /** Scenarios active at start: `'a,b'` (with `;key=value` options) or a list. */
   scenario?: ScenarioListText | ScenarioInput[]
-  /** `small`, `medium` or `large`. */
-  size?: Size
+  /** `small`, `medium` or `large` (default `medium`; `small` in `fleet-sandbox/node`). */
+  size?: OptionValue<'size'>
   /** Exact number of notifications of the demo client, instead of `size`. */
-  notifications?: number
+  notifications?: OptionValue<'notifications'>
   /** Origins to answer (`https://api.example.com`); default: `/api/...` and `/__sandbox/...` on any origin. */
   origins?: string[]
   /** Serve only what the spec documents. */
-  strict?: boolean
+  strict?: OptionValue<'strict'>
   /**
    * Collections that replace the seeded ones, keyed by collection name (docs/fixtures.md), in
    * every world: at start, after each reset (any seed) and in each `x-sandbox-id` sandbox.

@@ -1,7 +1,11 @@
 import { Hono } from 'hono'
-import { type SandboxApp, errorReply, unmatched } from '../../core/app/app.js'
+import { type RequestMeta, type SandboxApp, errorReply } from '../../core/app/app.js'
+import { controlPath } from '../../core/app/matcher.js'
 import { toResponse } from '../../core/http/reply.js'
+import { splitUrl } from '../../core/http/url.js'
 
+/** What node:http tells about a request besides the Request: the caller's address, the headers as received. */
+export type Incoming = Pick<RequestMeta, 'clientAddress' | 'rawHeaders' | 'sandboxId'>
 type Env = { Bindings: { incoming?: { socket?: { remoteAddress?: string }; rawHeaders?: string[] } } }
 
 export const corsAllowHeaders = ['authorization', 'content-type', 'x-sandbox-id', 'x-sandbox-scenario', 'x-sandbox-control-token']
@@ -16,14 +20,13 @@ export interface CorsOptions {
 }
 
 const LOOPBACK_ORIGIN = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/
-const CONTROL_PATH = /^\/__sandbox(\/|$)/
 
 /**
  * The origin to echo, or none. `/api/...` answers any page; the control API (snapshots with
  * passwords, reset) only pages on loopback and those named with `--cors-origin`, so a web page
  * elsewhere cannot read or drive it from a developer's browser.
  */
-function allowedOrigin(request: Request, options: CorsOptions, control = CONTROL_PATH.test(new URL(request.url).pathname)): string | undefined {
+function allowedOrigin(request: Request, options: CorsOptions, control = controlPath(splitUrl(request.url).path)): string | undefined {
   const origin = request.headers.get('origin')
   if (!control) return origin || '*'
   if (origin && (LOOPBACK_ORIGIN.test(origin) || options.corsOrigins?.includes(origin))) return origin
@@ -35,17 +38,10 @@ function allowedOrigin(request: Request, options: CorsOptions, control = CONTROL
  * middleware would wrap it in a new one, which makes @hono/node-server read every body back
  * through a web stream (a third of the server's time on the notifications list, BENCHMARKS.md).
  */
-function corsHeaders(request: Request, options: CorsOptions, control?: boolean): Record<string, string> {
-  const origin = allowedOrigin(request, options, control)
+function corsHeaders(request: Request, options: CorsOptions): Record<string, string> {
+  const origin = allowedOrigin(request, options)
   if (!origin) return { vary: 'Origin' }
   return { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', 'access-control-expose-headers': exposed }
-}
-
-/** CORS on an answer made outside the pipeline (404, 405, an error in Hono itself). */
-function withCors(request: Request, response: Response, options: CorsOptions): Response {
-  const cors = corsHeaders(request, options)
-  for (const name in cors) response.headers[name === 'vary' ? 'append' : 'set'](name, cors[name])
-  return response
 }
 
 /** Every OPTIONS request is a preflight: 204 with what the browser may send. */
@@ -66,26 +62,26 @@ function preflight(request: Request, options: CorsOptions): Response {
   })
 }
 
-/** The Hono app: Hono's router dispatches straight to the shared pipeline, one route per table entry. */
-export function createHonoApp(app: SandboxApp, cors: CorsOptions = {}): Hono<Env> {
-  const hono = new Hono<Env>()
-  hono.options('*', (c) => preflight(c.req.raw, cors))
-  const methodsByPath = new Map<string, string[]>()
-  for (const route of app.routes) {
-    methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method])
-    const control = CONTROL_PATH.test(route.path)
-    hono.on(route.method, route.path, (c) => {
-      const incoming = c.env?.incoming
-      const meta = { clientAddress: incoming?.socket?.remoteAddress, rawHeaders: incoming?.rawHeaders, headers: corsHeaders(c.req.raw, cors, control) }
-      if (app.options.upstream && app.passesThrough(c.req.path, route, [])) return app.passthrough(c.req.raw, meta, route)
-      return app.handle(route, c.req.raw, c.req.param() as Record<string, string>, meta)
-    })
+/**
+ * The HTTP front door of the Node server and the Durable Object: a preflight, or the app's
+ * `fetch` with the CORS headers of the answer.
+ */
+export function httpFetch(app: SandboxApp, cors: CorsOptions = {}): (request: Request, incoming?: Incoming) => Promise<Response> {
+  return async (request, incoming) => {
+    if (request.method === 'OPTIONS') return preflight(request, cors)
+    try {
+      return await app.fetch(request, { ...incoming, headers: corsHeaders(request, cors) })
+    } catch (error) {
+      return toResponse(errorReply(undefined, error), corsHeaders(request, cors))
+    }
   }
-  for (const [path, methods] of methodsByPath) hono.all(path, (c) => withCors(c.req.raw, unmatched(c.req.raw, methods), cors))
-  hono.notFound((c) => {
-    if (app.passesThrough(c.req.path, undefined, [])) return app.passthrough(c.req.raw, { headers: corsHeaders(c.req.raw, cors, false) })
-    return withCors(c.req.raw, unmatched(c.req.raw, []), cors)
-  })
-  hono.onError((error, c) => withCors(c.req.raw, toResponse(errorReply(undefined, error)), cors))
-  return hono
 }
+
+/** The sandbox as a Hono app, to mount in one of your own: every path goes to the front door. */
+export function createHonoApp(app: SandboxApp, cors: CorsOptions = {}): Hono<Env> {
+  const front = httpFetch(app, cors)
+  return new Hono<Env>().all('*', (c) => front(c.req.raw, incomingOf(c.env)))
+}
+
+/** @hono/node-server hands node:http's request as `incoming`. */
+export const incomingOf = (env: Env['Bindings'] | undefined): Incoming => ({ clientAddress: env?.incoming?.socket?.remoteAddress, rawHeaders: env?.incoming?.rawHeaders })

@@ -2,7 +2,7 @@ import { type ServerType, serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import type { SandboxApp } from '../../core/app/app.js'
 import { type AppOptions, createSandboxApp } from '../../sandbox-app.js'
-import { type CorsOptions, createHonoApp } from './app.js'
+import { type CorsOptions, httpFetch, incomingOf } from './app.js'
 
 export { createHonoApp } from './app.js'
 
@@ -33,9 +33,9 @@ export async function startServer(options: ServerOptions = { seed: 1 }): Promise
   const app = createSandboxApp(options)
   await app.ready()
   await options.beforeListen?.(app)
-  const hono = createHonoApp(app, { corsOrigins: options.corsOrigins })
+  const front = httpFetch(app, { corsOrigins: options.corsOrigins })
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: hono.fetch, port: options.port ?? 4010, hostname: host }, () => resolve(s))
+    const s = serve({ fetch: (request, env) => front(request, incomingOf(env)), port: options.port ?? 4010, hostname: host }, () => resolve(s))
     s.once('error', reject)
   })
   const port = (server.address() as AddressInfo).port

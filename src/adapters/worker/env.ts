@@ -1,4 +1,4 @@
-import type { Size } from '../../core/seed/seed.js'
+import { type WorkerVariable, appOptionsOf, optionRows, readOptions } from '../../core/options/options.js'
 import { type AppOptions, bundledScenarios } from '../../sandbox-app.js'
 
 // The few Workers runtime types this adapter uses, so the package needs no Workers type package.
@@ -27,27 +27,19 @@ export interface ObjectNamespace {
   get(id: unknown): ObjectStub
 }
 
+/** The option variables a deployment reads (`vars` in wrangler.jsonc, the token as a secret). */
+const variables = optionRows('all').filter((o) => o.worker)
+
 /**
  * Bindings of the Worker: the two Durable Object classes, and the options either as one JSON
  * value (what `fleet-sandbox --engine workerd` passes) or as the command line's environment
  * variables (what a `wrangler.jsonc` sets under `vars`, the token as a secret).
  */
-export interface WorkerEnv {
+export type WorkerEnv = {
   SANDBOX: ObjectNamespace
   SANDBOX_DIRECTORY: ObjectNamespace
   SANDBOX_OPTIONS?: string
-  SANDBOX_SEED?: string
-  SANDBOX_NOW?: string
-  SANDBOX_SIZE?: string
-  SANDBOX_NOTIFICATIONS?: string
-  SANDBOX_SCENARIO?: string
-  SANDBOX_STRICT?: string
-  SANDBOX_CONTROL_TOKEN?: string
-  SANDBOX_NO_CONTROL?: string
-  SANDBOX_IDLE_SECONDS?: string
-  SANDBOX_MAX_SANDBOXES?: string
-  SANDBOX_LOG?: string
-}
+} & { [V in WorkerVariable]?: string }
 
 export interface WorkerOptions extends AppOptions {
   sandboxIdleMs: number
@@ -59,45 +51,21 @@ export const OBJECT_HEADER = 'x-sandbox-object'
 /** Calls between the Worker's own objects; the Worker strips it from every outside request. */
 export const INTERNAL_HEADER = 'x-sandbox-internal'
 
-const DEFAULT_IDLE_MS = 30 * 60_000
-const DEFAULT_MAX = 200
-
-const truthy = (v: string | undefined) => ['true', '1', 'yes'].includes(v ?? '')
-
-function int(name: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined || value === '') return undefined
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name}: must be an integer from ${min} to ${max}, got "${value}"`)
-  return n
-}
-
 /** The sandbox options of this deployment; a wrong variable throws naming it. */
 export function optionsFrom(env: WorkerEnv): WorkerOptions {
+  const vars = env as unknown as Record<string, string | undefined>
+  const read = (given: boolean) => readOptions(variables.map((o) => o.name), (o) => (given && o.env && vars[o.env]) || undefined, (o) => o.env!)
   if (env.SANDBOX_OPTIONS) {
     const { logRequests, ...options } = JSON.parse(env.SANDBOX_OPTIONS) as WorkerOptions & { logRequests?: boolean }
-    return { ...options, sandboxIdleMs: options.sandboxIdleMs ?? DEFAULT_IDLE_MS, maxSandboxes: options.maxSandboxes ?? DEFAULT_MAX, log: logRequests ? requestLog : undefined }
+    const defaults = appOptionsOf(read(false), bundledScenarios, 'SANDBOX_SCENARIO')
+    return { ...options, sandboxIdleMs: options.sandboxIdleMs ?? defaults.sandboxIdleMs, maxSandboxes: options.maxSandboxes ?? defaults.maxSandboxes, log: logRequests ? requestLog : undefined }
   }
-  const size = env.SANDBOX_SIZE || undefined
-  if (size && !['small', 'medium', 'large'].includes(size)) throw new Error(`SANDBOX_SIZE: must be small, medium or large, got "${size}"`)
-  const now = env.SANDBOX_NOW || undefined
-  if (now && Number.isNaN(Date.parse(now))) throw new Error(`SANDBOX_NOW: must be an ISO 8601 date-time, got "${now}"`)
-  const token = env.SANDBOX_CONTROL_TOKEN || undefined
+  const values = read(true)
   // A deployment is reachable by anyone: as with a non-loopback --host, no open control API.
-  if (!token && !truthy(env.SANDBOX_NO_CONTROL)) {
+  if (!values.controlToken && !values.noControl) {
     throw new Error('SANDBOX_CONTROL_TOKEN: a deployed sandbox needs a control token (npx wrangler secret put SANDBOX_CONTROL_TOKEN; for wrangler dev, in .dev.vars), or SANDBOX_NO_CONTROL=true')
   }
-  return {
-    seed: int('SANDBOX_SEED', env.SANDBOX_SEED, 0, 2 ** 31 - 1) ?? 1,
-    now: now ? new Date(now).toISOString() : undefined,
-    size: size as Size | undefined,
-    notifications: int('SANDBOX_NOTIFICATIONS', env.SANDBOX_NOTIFICATIONS, 0, 1_000_000),
-    scenarios: bundledScenarios.parseList(env.SANDBOX_SCENARIO ?? '', 'SANDBOX_SCENARIO'),
-    strict: truthy(env.SANDBOX_STRICT),
-    control: truthy(env.SANDBOX_NO_CONTROL) ? false : token ? { token } : {},
-    sandboxIdleMs: (int('SANDBOX_IDLE_SECONDS', env.SANDBOX_IDLE_SECONDS, 1, 31_536_000) ?? DEFAULT_IDLE_MS / 1000) * 1000,
-    maxSandboxes: int('SANDBOX_MAX_SANDBOXES', env.SANDBOX_MAX_SANDBOXES, 1, 100_000) ?? DEFAULT_MAX,
-    log: truthy(env.SANDBOX_LOG) ? requestLog : undefined,
-  }
+  return { ...appOptionsOf(values, bundledScenarios, 'SANDBOX_SCENARIO'), log: values.log ? requestLog : undefined }
 }
 
 /** Marks the app's log lines on workerd's standard output, for the command line to pick out. */

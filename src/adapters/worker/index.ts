@@ -8,8 +8,9 @@ export type { WorkerEnv } from './env.js'
 
 /**
  * The Worker: each request goes to the Durable Object of its sandbox id (`x-sandbox-id`, else
- * cookie `sandbox-id`, else `default`). A malformed id goes to the default object, whose
- * pipeline answers the 400 naming the header.
+ * cookie `sandbox-id`, else `default`), read here once and handed on in OBJECT_HEADER. A
+ * malformed id goes to the default object without it, whose pipeline answers the 400 naming
+ * the header.
  */
 export default {
   async fetch(request: Request, env: WorkerEnv): Promise<Response> {
@@ -20,10 +21,12 @@ export default {
       return Response.json(errorBody('standard', 500, (error as Error).message), { status: 500 })
     }
     const asked = sandboxIdOf(request)
-    const id = asked && validSandboxId(asked) ? asked : 'default'
+    const valid = asked === undefined || asked === '' || validSandboxId(asked)
+    const id = asked && valid ? asked : 'default'
     const headers = new Headers(request.headers)
     headers.delete(INTERNAL_HEADER)
-    headers.set(OBJECT_HEADER, id)
+    if (valid) headers.set(OBJECT_HEADER, id)
+    else headers.delete(OBJECT_HEADER)
     return objectFor(env, id).fetch(new Request(request, { headers }))
   },
 }

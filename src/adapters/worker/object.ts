@@ -1,16 +1,18 @@
-import type { Hono } from 'hono'
 import type { SandboxApp } from '../../core/app/app.js'
 import type { Evictions, Sandbox, SandboxInfo, SandboxRegistry } from '../../core/sandbox/sandbox.js'
 import { createSandboxApp } from '../../sandbox-app.js'
-import { createHonoApp } from '../server/app.js'
+import { httpFetch, type Incoming } from '../server/app.js'
 import { INTERNAL_HEADER, OBJECT_HEADER, type ObjectState, type WorkerEnv, type WorkerOptions, call, directoryOf, optionsFrom } from './env.js'
-import { type Meta, StoredSandbox } from './storage.js'
+import { PersistedSandbox, type StoredMeta } from '../../core/persist/persisted.js'
+import { objectBackend } from './storage.js'
+
+type Meta = StoredMeta & { id: string; seededAt: number; createdAt: number }
 
 interface Live {
   app: SandboxApp
   sandbox: Sandbox
-  stored: StoredSandbox
-  hono: Hono
+  stored: PersistedSandbox
+  front: (request: Request, incoming: Incoming) => Promise<Response>
   inflight: number
   lastUsed: number
 }
@@ -25,7 +27,8 @@ export interface ObjectInfo {
 /**
  * The Durable Object of one sandbox id: the same SandboxApp, route table and pipeline as the
  * Node server, serving the one sandbox the Worker routed here. Its state lives in the object's
- * storage (StoredSandbox), written before each answer leaves, and reloaded after an eviction.
+ * storage (the persistence port, PersistedSandbox): a write stored before its answer leaves,
+ * what reads change in batches, all of it reloaded after an eviction.
  */
 export class SandboxObject {
   #live: Promise<Live> | undefined
@@ -50,13 +53,18 @@ export class SandboxObject {
     live.inflight++
     live.lastUsed = Date.now()
     try {
-      const forwarded = new Request(request)
-      forwarded.headers.delete(OBJECT_HEADER)
-      // createHonoApp reads the caller's address where Node puts it; here Cloudflare's header has it.
-      const address = request.headers.get('cf-connecting-ip') ?? undefined
-      const response = await live.hono.fetch(forwarded, { incoming: { socket: { remoteAddress: address } } })
-      // Storage gets this request's changes now; the output gate holds the answer until it has them.
-      live.stored.flush().catch((error) => console.error('fleet-sandbox: storing failed', error))
+      // The Worker read the id (an invalid one comes without, for the pipeline to refuse); the
+      // journal keeps the caller's headers, not the Worker's.
+      const incoming = {
+        sandboxId: request.headers.get(OBJECT_HEADER) ?? undefined,
+        clientAddress: request.headers.get('cf-connecting-ip') ?? undefined,
+        rawHeaders: [...request.headers].filter(([name]) => name !== OBJECT_HEADER).flat(),
+      }
+      const response = await live.front(request, incoming)
+      // A write's changes go to storage now; the output gate holds the answer until it has them.
+      // A read's (journal, sliding sessions, counters) are stored with the next batch (docs/engines.md).
+      if (request.method === 'GET' || request.method === 'HEAD') live.stored.later()
+      else live.stored.flush().catch((error) => console.error('fleet-sandbox: storing failed', error))
       return response
     } finally {
       live.inflight--
@@ -102,12 +110,12 @@ export class SandboxObject {
     // mean the same records in another: fixed by --now, else stored once by the directory.
     let seededAt = meta?.seededAt ?? (this.#options.now ? Date.parse(this.#options.now) : undefined)
     if (!meta) seededAt = (await call<{ seededAt: number }>(directoryOf(this.env), '/hello', { id, seededAt })).seededAt
-    const app = createSandboxApp({ ...this.#options, only: id, seededAt })
+    const registry = new Directory(this.env, this.#options.sandboxIdleMs, this.#options.maxSandboxes)
+    const app = createSandboxApp({ ...this.#options, only: id, seededAt, registry })
     const sandbox = await app.ready()
-    sandbox.registry = new Directory(this.env, this.#options.sandboxIdleMs, this.#options.maxSandboxes)
-    const stored = await StoredSandbox.open(storage, sandbox, { id, seededAt: seededAt!, createdAt: meta?.createdAt ?? Date.now() })
+    const stored = await PersistedSandbox.open(sandbox, objectBackend(storage), { meta: { id, seededAt: seededAt!, createdAt: meta?.createdAt ?? Date.now() } })
     if (id !== 'default') await storage.setAlarm(Date.now() + this.#options.sandboxIdleMs)
-    return { app, sandbox, stored, hono: createHonoApp(app) as unknown as Hono, inflight: 0, lastUsed: Date.now() }
+    return { app, sandbox, stored, front: httpFetch(app), inflight: 0, lastUsed: Date.now() }
   }
 
   async #info(): Promise<ObjectInfo> {
@@ -122,7 +130,7 @@ export class SandboxObject {
   async #drop(): Promise<void> {
     // A request still running on it finishes, but writes nothing back.
     if (this.#ready) {
-      this.#ready.stored.dropped = true
+      this.#ready.stored.close()
       // Its event streams end, as a dropped sandbox's do on the Node server.
       this.#ready.sandbox.events.end()
     }

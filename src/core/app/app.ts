@@ -7,6 +7,7 @@ import { bodyRead, readForm, readJson } from '../http/body.js'
 import type { BodyInput } from '../sandbox/journal.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
 import { routes as allRoutes } from './route-table.js'
+import { RouteMatcher, ownedPath } from './matcher.js'
 import { openapiDocument } from '../control/openapi.js'
 import { readSnapshot } from '../control/snapshot-body.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
@@ -40,6 +41,10 @@ export interface RequestMeta {
   rawHeaders?: readonly string[]
   /** How this runtime reaches the upstream (msw's runtimes mark the request so they let it pass). */
   fetch?: UpstreamFetch
+  /** The sandbox id the runtime already read from the request (the Worker routes by it): not parsed again. */
+  sandboxId?: string
+  /** The path the route table sees, when the runtime serves the sandbox under a base path (`/backend`). */
+  path?: string
 }
 
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
@@ -49,12 +54,14 @@ export { CONTROL_TOKEN_HEADER }
 type Applied = AppliedScenario
 
 /**
- * The runtime-free core: the route table, the sandboxes, and `handle`, the one pipeline every
- * runtime (Hono server, MSW worker, msw/node) sends a matched request through.
+ * The runtime-free core: the route table, the sandboxes, and `fetch`, the one front door every
+ * runtime (Node server, MSW worker, msw/node, Durable Object) hands its requests to.
  */
 export class SandboxApp {
   readonly sandboxes: Sandboxes
   readonly routes: RouteDef[]
+  /** The one matcher of the served routes: what answers a method and path, and whether the sandbox serves it. */
+  readonly matcher: RouteMatcher
   /** The scenarios this app was given. */
   readonly scenarios: ScenarioRegistry
   readonly #queries = new Map<RouteDef, QueryValidator<RouteContext['query']>>()
@@ -65,6 +72,7 @@ export class SandboxApp {
     this.sandboxes = new Sandboxes(options)
     this.scenarios = this.sandboxes.shared.scenarios
     this.routes = servedRoutes(allRoutes, options)
+    this.matcher = new RouteMatcher(this.routes)
   }
 
   /**
@@ -77,16 +85,11 @@ export class SandboxApp {
     return (this.#bridge ??= import('../bridge/bridge.js').then(({ Bridge }) => new Bridge(upstream, () => this.openapi())))
   }
 
-  /** Whether a request goes to the upstream (`goesUpstream`): `route` is the one that matched, if any. */
-  passesThrough(pathOrUrl: string, route: RouteDef | undefined, allowed: readonly string[]): boolean {
-    return goesUpstream(this.options.upstream, pathOrUrl, route !== undefined && route.auth.kind !== 'control', allowed)
-  }
-
   /** Forwards a request to the upstream in the sandbox it selects, journaled there; `route` is the operation to check it against. */
   async passthrough(request: Request, meta: RequestMeta = {}, route?: RouteDef): Promise<Response> {
     let sandbox: Sandbox
     try {
-      const id = sandboxIdOf(request)
+      const id = meta.sandboxId ?? sandboxIdOf(request)
       if (id && !validSandboxId(id)) throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
       sandbox = await this.sandboxes.acquire(id)
     } catch (error) {
@@ -108,17 +111,41 @@ export class SandboxApp {
     return this.sandboxes.default
   }
 
-  async handle(route: RouteDef, request: Request, params: Record<string, string>, meta: RequestMeta = {}): Promise<Response> {
-    const started = performance.now()
+  /**
+   * The front door, all a runtime calls: matches the request with the one matcher, selects its
+   * sandbox (`x-sandbox-id`, parsed once) and answers. A request no route matches is answered
+   * 404 (405 with `allow` for a path served in other methods), journaled like any other when
+   * it is in the sandbox's paths (`/api/...`, `/__sandbox...`).
+   */
+  fetch(request: Request, meta: RequestMeta = {}): Promise<Response> {
     const url = splitUrl(request.url)
+    // HEAD is GET without the body, as HTTP servers answer it.
+    const head = request.method === 'HEAD'
+    const found = this.matcher.match(head ? 'GET' : request.method, meta.path ?? url.path)
+    // A request no route serves in any method (an `/api/...` path), or a route an
+    // `--upstream-route` pattern names, is the upstream's to answer.
+    if (this.options.upstream && goesUpstream(this.options.upstream, meta.path ?? url.path, found.route !== undefined && found.route.auth.kind !== 'control', found.allowed ?? [])) {
+      return this.passthrough(request, meta, found.route)
+    }
+    const answer = this.#serve(found.route, found.params ?? {}, found.allowed, request, url, meta)
+    return head ? answer.then((r) => new Response(null, r)) : answer
+  }
+
+  /** A request already matched to `route` (benchmarks and tests that skip matching). */
+  handle(route: RouteDef, request: Request, params: Record<string, string>, meta: RequestMeta = {}): Promise<Response> {
+    return this.#serve(route, params, undefined, request, splitUrl(request.url), meta)
+  }
+
+  async #serve(route: RouteDef | undefined, params: Record<string, string>, allowed: string[] | undefined, request: Request, url: UrlParts, meta: RequestMeta): Promise<Response> {
+    const started = performance.now()
     const faults: string[] = []
     let sandbox: Sandbox | undefined
     let reply: Reply
     try {
-      const id = sandboxIdOf(request)
+      const id = meta.sandboxId ?? sandboxIdOf(request)
       if (id && !validSandboxId(id)) throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
       sandbox = await this.sandboxes.acquire(id)
-      reply = await this.#run(route, request, url, params, sandbox, faults, meta)
+      reply = route ? await this.#run(route, request, url, params, sandbox, faults, meta) : unmatchedReply(request.method, url.path, allowed!)
     } catch (error) {
       reply = errorReply(route, error)
     } finally {
@@ -126,10 +153,12 @@ export class SandboxApp {
     }
     const own: Record<string, string> = { ...reply.headers }
     if (faults.length) own[FAULT_HEADER] = [...new Set(faults)].join(',')
-    if (route.assumed) own['x-sandbox-assumed'] = 'true'
+    if (route?.assumed) own['x-sandbox-assumed'] = 'true'
     const durationMs = Math.round((performance.now() - started) * 100) / 100
     this.options.log?.(`${request.method} ${url.path}${url.search} ${reply.status} ${durationMs}ms${faults.length ? ` [${faults.join(',')}]` : ''}`)
-    if (!sandbox || route.auth.kind === 'control') return toResponse({ ...reply, headers: own }, meta.headers)
+    // Control calls (the panel's own) are not journaled, nor what is not the API's (a browser's /favicon.ico).
+    const journaled = route ? route.auth.kind !== 'control' : ownedPath(meta.path ?? url.path)
+    if (!sandbox || !journaled) return toResponse({ ...reply, headers: own }, meta.headers)
     // The body is encoded once, for the answer and for the journal.
     const { body, text } = encoded(reply.body)
     const answer = { ...reply, headers: own, body }
@@ -266,10 +295,8 @@ export function errorReply(route: Pick<RouteDef, 'errorShape'> | undefined, erro
 }
 
 /** 404 and 405 answers for requests no route matches, in the standard error shape. */
-export function unmatched(request: Request, allowed: string[]): Response {
-  const path = new URL(request.url).pathname
-  if (allowed.length) {
-    return toResponse({ status: 405, body: errorBody('standard', 405, `method: ${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`), headers: { allow: allowed.join(', ') } })
-  }
-  return toResponse(errorReply(undefined, notFound(`path: no route ${request.method} ${path}`)))
+function unmatchedReply(method: string, path: string, allowed: string[]): Reply {
+  if (!allowed.length) return errorReply(undefined, notFound(`path: no route ${method} ${path}`))
+  const list = allowed.join(', ')
+  return { status: 405, body: errorBody('standard', 405, `method: ${method} is not allowed on ${path}; allowed: ${list}`), headers: { allow: list } }
 }

@@ -1,4 +1,4 @@
-import { SessionStore } from '../auth/sessions.js'
+import { type Session, SessionStore } from '../auth/sessions.js'
 import { keyBytes, newSigningKey } from '../auth/tokens.js'
 import { badRequest } from '../http/reply.js'
 import { validate } from '../http/validate.js'
@@ -6,10 +6,10 @@ import type { ScenarioRegistry } from '../scenarios/registry.js'
 import type { ActiveScenario } from '../scenarios/define.js'
 import type { Accounts, Size } from '../seed/seed.js'
 import { type FixtureRows, parseFixtures, withFixtures } from '../store/fixtures.js'
-import { World } from '../store/world.js'
+import { World, type WorldRows } from '../store/world.js'
 import { Clock } from './clock.js'
-import { Journal } from './journal.js'
-import { Outbox } from './outbox.js'
+import { Journal, type JournalEntry } from './journal.js'
+import { Outbox, type OutboxEntry } from './outbox.js'
 import { SandboxEvents, type StateChange } from './events.js'
 import { seededRandom, Sequence } from './random.js'
 import type { SeededWorlds } from './seeded-worlds.js'
@@ -17,6 +17,21 @@ import type { PageWriter } from '../notifications/page.js'
 import { type SandboxState, type Snapshot, checkBounds, snapshotSchema } from './snapshot.js'
 
 export type { SandboxState, Snapshot } from './snapshot.js'
+
+/** What a runtime kept of a sandbox, put back by `Sandbox.resume`; absent parts stay as they are. */
+export interface ResumedParts {
+  records?: WorldRows
+  seed?: number
+  clock?: { now: number; frozen: boolean }
+  sessions?: Session[]
+  journal?: JournalEntry[]
+  outbox?: OutboxEntry[]
+  scenarios?: ActiveScenario[]
+  scenarioState?: Map<string, unknown>
+  ids?: number
+  draws?: number
+  signingKey?: string
+}
 
 export interface SandboxConfig {
   seed: number
@@ -81,7 +96,17 @@ export class Sandbox {
   outbox = new Outbox(undefined, (data) => this.events.emit({ type: 'outbox', data }))
   active: ActiveScenario[] = []
   ids = new Sequence()
-  random!: () => number
+  /** The sandbox's seeded generator; its draws are counted, so a stored sandbox goes on where it was. */
+  readonly random = (): number => {
+    this.#draws++
+    return this.#generator()
+  }
+  #generator: () => number = seededRandom(0)
+  #draws = 0
+  /** The seed the records derive from; null once a snapshot restore replaced them (no seed reproduces them). */
+  #base: number | null = null
+  /** Told synchronously of every state change (the persistence port follows resets and restores). */
+  #watchers = new Set<(change: StateChange) => void>()
   /** The key of the tokens this sandbox signs (hex, random; kept in its state). */
   #key = ''
   signingKey!: Uint8Array
@@ -129,14 +154,62 @@ export class Sandbox {
     this.active = []
     this.ids = new Sequence()
     this.scenarioState.clear()
-    this.random = seededRandom(seed)
+    this.#reseed(seed, 0)
+    this.#base = seed
     this.setKey(newSigningKey())
     this.changed('reset')
   }
 
   /** Tells the event streams that the state changed (`event: state`). */
   changed(change: StateChange): void {
+    for (const w of this.#watchers) w(change)
     if (this.events.size) this.events.emit({ type: 'state', data: { change, seed: this.seed, now: this.iso(), scenarios: this.active.map((a) => a.name) } })
+  }
+
+  /** Follows state changes as they happen (reset, restore, scenarios, clock); returns the unsubscribe. */
+  watch(watcher: (change: StateChange) => void): () => void {
+    this.#watchers.add(watcher)
+    return () => void this.#watchers.delete(watcher)
+  }
+
+  get draws(): number {
+    return this.#draws
+  }
+
+  get recordsBase(): number | null {
+    return this.#base
+  }
+
+  get signingKeyHex(): string {
+    return this.#key
+  }
+
+  #reseed(seed: number, draws: number): void {
+    this.#generator = seededRandom(seed)
+    for (let i = 0; i < draws; i++) this.#generator()
+    this.#draws = draws
+  }
+
+  /**
+   * Puts stored parts back (the persistence port, `src/core/persist`): what a runtime kept of
+   * this sandbox. `records` replaces the world with rows no seed reproduces; without it the
+   * world stays as it is (seeded, perhaps with stored changes applied to it).
+   */
+  async resume(parts: ResumedParts): Promise<void> {
+    if (parts.records) {
+      this.world = await World.fromRows(parts.records, undefined, true)
+      this.#base = null
+    }
+    if (parts.seed !== undefined) this.seed = parts.seed
+    if (parts.clock) this.clock = new Clock(parts.clock.now, Date.now, parts.clock.frozen)
+    if (parts.sessions) this.sessions = new SessionStore(parts.sessions)
+    if (parts.journal) this.journal.load(parts.journal)
+    if (parts.outbox) this.outbox.load(parts.outbox)
+    if (parts.scenarios) this.active = parts.scenarios
+    if (parts.scenarioState) this.scenarioState = parts.scenarioState
+    if (parts.ids !== undefined) this.ids.value = parts.ids
+    if (parts.draws !== undefined) this.#reseed(this.seed, parts.draws)
+    if (parts.signingKey) this.setKey(parts.signingKey)
   }
 
   setKey(hex: string): void {
@@ -209,7 +282,8 @@ export class Sandbox {
     this.active = scenarios
     this.ids.value = s.nextId
     this.scenarioState.clear()
-    this.random = seededRandom(s.seed)
+    this.#reseed(s.seed, 0)
+    this.#base = null
     // A snapshot from before keys were kept gets a new one (its tokens were forgeable anyway).
     this.setKey(s.signingKey ?? newSigningKey())
     this.changed('restore')

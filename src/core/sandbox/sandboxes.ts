@@ -21,6 +21,8 @@ export interface SandboxesOptions extends SandboxConfig {
    * sandbox; the Worker in front of it routes by `x-sandbox-id`). The id is still validated.
    */
   only?: string
+  /** The sandboxes beside `only`'s, where they live elsewhere (a Durable Object's directory); default: these. */
+  registry?: SandboxRegistry
 }
 
 export const SANDBOX_ID_HEADER = 'x-sandbox-id'
@@ -85,7 +87,7 @@ export class Sandboxes implements SandboxRegistry {
     private readonly realNow: () => number = Date.now,
   ) {
     this.shared = { scenarios: new ScenarioRegistry(options.scenarioDefinitions), worlds: new SeededWorlds(options.accounts), pages: new PageWriter() }
-    this.default = Sandbox.create(options.only ?? 'default', options, this.shared).then((s) => ((s.registry = this), s))
+    this.default = Sandbox.create(options.only ?? 'default', options, this.shared).then((s) => ((s.registry = options.registry ?? this), s))
   }
 
   get idleMs(): number {

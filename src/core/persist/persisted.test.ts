@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest'
+import { createSandboxApp } from '../../sandbox-app.js'
+import type { Sandbox } from '../sandbox/sandbox.js'
+import { MemoryBackend } from './backend.js'
+import { PersistedSandbox } from './persisted.js'
+import { snapshotOf } from './snapshot-codec.js'
+
+const NOW = '2026-11-22T12:00:00.000Z'
+const options = { seed: 3, now: NOW, size: 'small' as const, frozenClock: true, control: {} }
+
+/** A memory backend that counts the keys each call writes. */
+class CountingBackend extends MemoryBackend {
+  puts: string[][] = []
+  deletes: string[][] = []
+  override async put(entries: Map<string, unknown>) {
+    this.puts.push([...entries.keys()])
+    return super.put(entries)
+  }
+  override async delete(keys: string[]) {
+    this.deletes.push(keys)
+    return super.delete(keys)
+  }
+}
+
+const fresh = async (seededAt?: number) => (await createSandboxApp({ ...options, seededAt }).ready())
+const state = (s: Sandbox) => JSON.parse(JSON.stringify(s.snapshot()))
+
+/** Changes of every kind the port stores, made as routes make them. */
+async function live(sandbox: Sandbox) {
+  const t = sandbox.world.tables
+  const layer = t.layers.all()[0]
+  t.layers.remove(layer.id)
+  await t.layers.insert({ ...t.layers.all()[0], id: 'lay_new', name: 'A new layer' })
+  await t.invoices.update(t.invoices.all()[0].id, (d) => void (d.status = 'published'))
+  const e = sandbox.world.notifications.entries()[0]
+  sandbox.world.notifications.replace({ ...e, n: { ...e.n, status: 'reviewed' } })
+  sandbox.sessions.open('usr_admin', 'cli_acme', sandbox.clock.now())
+  sandbox.outbox.add('email', sandbox.iso(), { to: 'a@b.test', subject: 'hello' })
+  sandbox.journal.add({ method: 'GET', path: '/api/layers', query: '', status: 200, faults: [], durationMs: 1, at: sandbox.iso() })
+  sandbox.setScenarios(sandbox.shared.scenarios.parseList('empty', 'scenario'))
+  sandbox.scenarioState.set('rate-limited', new Map([['GET /x page', 2]]))
+  sandbox.clock.advance(60_000)
+  sandbox.random()
+  sandbox.random()
+  sandbox.ids.take('pay_')
+}
+
+/** A fresh sandbox kept in a memory backend, with changes of every kind stored. */
+async function stored() {
+  const backend = new MemoryBackend()
+  const sandbox = await fresh()
+  const kept = await PersistedSandbox.open(sandbox, backend)
+  await live(sandbox)
+  await kept.flush()
+  return { backend, sandbox, kept }
+}
+
+describe('the persistence port', () => {
+  it('puts back every part: records, sessions, journal, outbox, scenarios, counters, clock, key, draws', async () => {
+    const { backend, sandbox: first } = await stored()
+
+    const again = await fresh(first.seededAt)
+    await PersistedSandbox.open(again, backend)
+    expect(state(again)).toEqual(state(first))
+    expect(again.scenarioState).toEqual(first.scenarioState)
+    expect(again.draws).toBe(2)
+    expect(again.random()).toBe(first.random())
+    expect(again.signingKeyHex).toBe(first.signingKeyHex)
+  })
+
+  it('stores what a write changed, not the world; a read waits for the next batch', async () => {
+    const backend = new CountingBackend()
+    const sandbox = await fresh()
+    const kept = await PersistedSandbox.open(sandbox, backend)
+    // A fresh world is its seed: no record is stored.
+    expect([...backend.values.keys()].filter((k) => k.startsWith('r:') || k.startsWith('n:'))).toEqual([])
+    backend.puts = []
+    const e = sandbox.world.notifications.entries()[0]
+    sandbox.world.notifications.replace({ ...e, n: { ...e.n, status: 'reviewed' } })
+    await kept.flush()
+    expect(backend.puts.flat().filter((k) => k !== 'meta' && k !== 'k:used')).toEqual([`n:${e.n.id}`])
+
+    backend.puts = []
+    sandbox.journal.add({ method: 'GET', path: '/api/layers', query: '', status: 200, faults: [], durationMs: 1, at: sandbox.iso() })
+    kept.later()
+    expect(backend.puts).toEqual([])
+    await kept.flush()
+    expect(backend.puts.flat()).toContain('j:000000000001')
+    kept.close()
+  })
+
+  it('a reset stores only the new seed: every stored record and log entry is deleted', async () => {
+    const { backend, sandbox, kept } = await stored()
+    await sandbox.reset(5)
+    await sandbox.world.tables.layers.insert({ ...sandbox.world.tables.layers.all()[0], id: 'lay_after' })
+    await kept.flush()
+    const keys = [...backend.values.keys()]
+    expect(keys.filter((k) => /^[rnjot]:/.test(k)).sort()).toEqual(['r:layers:lay_after', 't:ses_impersonation_operator'])
+    const again = await fresh(sandbox.seededAt)
+    await PersistedSandbox.open(again, backend)
+    expect(state(again)).toEqual(state(sandbox))
+  })
+
+  it('after a snapshot restore, which no seed reproduces, stores every record', async () => {
+    const backend = new MemoryBackend()
+    const source = await fresh()
+    await live(source)
+    const sandbox = await fresh()
+    const kept = await PersistedSandbox.open(sandbox, backend)
+    await sandbox.restore({ ...state(source), seed: 9 })
+    await kept.flush()
+    expect((backend.values.get('meta') as { base: unknown }).base).toBeNull()
+    const again = await fresh(sandbox.seededAt)
+    await PersistedSandbox.open(again, backend)
+    expect(state(again)).toEqual(state(sandbox))
+    expect(again.seed).toBe(9)
+  })
+
+  it('a whole store reads as the snapshot of GET /__sandbox/snapshot (the --state file)', async () => {
+    const backend = new MemoryBackend()
+    const sandbox = await fresh()
+    const kept = await PersistedSandbox.open(sandbox, backend, { whole: true })
+    await live(sandbox)
+    await kept.flush()
+    expect(JSON.parse(JSON.stringify(snapshotOf(backend.values)))).toEqual(state(sandbox))
+  })
+
+  it('refuses a stored state the runtime does not accept, and starts it over', async () => {
+    const backend = new MemoryBackend()
+    const first = await fresh()
+    const kept = await PersistedSandbox.open(first, backend, { meta: { fingerprint: 'a' } })
+    await live(first)
+    await kept.flush()
+    const other = await fresh()
+    const before = state(other)
+    await PersistedSandbox.open(other, backend, { meta: { fingerprint: 'b' }, accepts: (m) => m.fingerprint === 'b' })
+    expect((backend.values.get('meta') as { fingerprint: string }).fingerprint).toBe('b')
+    expect(state(other)).toEqual(before)
+    expect([...backend.values.keys()].filter((k) => k.startsWith('r:') || k.startsWith('n:'))).toEqual([])
+  })
+})

@@ -1,0 +1,348 @@
+import type { z } from 'zod'
+import type { Session } from '../auth/sessions.js'
+import type { Clock } from '../sandbox/clock.js'
+import type { JournalEntry } from '../sandbox/journal.js'
+import type { OutboxEntry } from '../sandbox/outbox.js'
+import type { Sandbox } from '../sandbox/sandbox.js'
+import type { TableName } from '../store/collections.js'
+import type { Table } from '../store/table.js'
+import { type World, type WorldRows, toEntry } from '../store/world.js'
+import type { StateBackend } from './backend.js'
+
+/**
+ * The persistence port: a sandbox kept in a key-value backend as named parts, one small value
+ * per thing that changes, so a write stores what it changed (and no value nears a Durable
+ * Object's 2 MB limit):
+ * - `meta`: the seed, `base` (the seed the records derive from, or null when every record is
+ *   stored: after a snapshot restore, or always with `whole`), and what the runtime adds;
+ * - `r:<collection>:<id>` and `n:<id>`: a record (`{s, v}`: insertion order and the row, null
+ *   once removed), from the tables' and the notification index's change events; a backend
+ *   copies a value when it is put (IndexedDB and Durable Object storage clone it), or keeps the
+ *   row itself (the file's store in memory, written out whole at the save);
+ * - `j:`, `o:`, `t:`: one journal entry, outbox entry, session each;
+ * - `k:*`: ids, scenarios, per-scenario counters, draws of the seeded generator, the signing
+ *   key, the clock (kept relative to real time), the last use.
+ */
+export interface StoredMeta {
+  seed: number
+  base: number | null
+  seq: number
+  [field: string]: unknown
+}
+
+export interface PersistOptions {
+  /** Every record stored, not only changes since the seed (a file that must hold a whole snapshot). */
+  whole?: boolean
+  /** Kept in `meta` beside the seed: the object's id and seed instant, the page's options. */
+  meta?: Record<string, unknown>
+  /** Whether a stored state may be resumed; one it refuses is replaced by the sandbox as it is. */
+  accepts?: (meta: StoredMeta) => boolean
+  /** How long what reads change (journal, sliding sessions, scenario counters) may wait to be stored, batched. */
+  readBatchMs?: number
+}
+
+const PAD = 12
+const pad = (n: number) => String(n).padStart(PAD, '0')
+const outboxNumber = (e: OutboxEntry) => Number(/^out_(\d+)$/.exec(e.id)?.[1] ?? 0)
+const USED_EVERY_MS = 30_000
+const SMALL = ['k:ids', 'k:scenarios', 'k:state', 'k:draws', 'k:key'] as const
+
+/** Maps and Sets (scenario bookkeeping) as JSON. */
+const encode = (_: string, v: unknown) => (v instanceof Map ? { $map: [...v] } : v instanceof Set ? { $set: [...v] } : v)
+const decode = (_: string, v: unknown) => {
+  if (v && typeof v === 'object' && '$map' in v) return new Map((v as { $map: [unknown, unknown][] }).$map)
+  if (v && typeof v === 'object' && '$set' in v) return new Set((v as { $set: unknown[] }).$set)
+  return v
+}
+type AnyTable = Table<z.ZodType<{ id: string | number }>>
+/**
+ * Records, sessions and log entries are stored as values, the `k:*` parts as JSON text (they
+ * hold Maps and Sets, and are compared as text to see whether they changed). Values as JSON
+ * text, as stores before these kept them, are read too.
+ */
+export const stored = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value)
+
+export class PersistedSandbox {
+  #pending = new Map<string, unknown>()
+  #wipe = false
+  /** Every key the backend holds, so a reset can delete them all. */
+  #keys = new Set<string>()
+  #seqs = new Map<string, number>()
+  #small = new Map<string, string>()
+  #journal: number[] = []
+  #outbox: number[] = []
+  /** Token to what was stored of it, and its place (order survives a reload). */
+  #sessions = new Map<string, { mark: string; o: number }>()
+  #sessionOrder = 0
+  #clock = { offset: NaN, frozen: false }
+  #usedAt = 0
+  #timer: ReturnType<typeof setTimeout> | undefined
+  #closed = false
+  /** Set while stored parts are put back: the reset that may take is not a change to store. */
+  #loading = false
+  #unwatch: () => void
+  readonly meta: StoredMeta
+
+  private constructor(
+    readonly sandbox: Sandbox,
+    private readonly backend: StateBackend,
+    private readonly options: PersistOptions,
+    meta: StoredMeta,
+  ) {
+    this.meta = meta
+    this.#unwatch = sandbox.watch((change) => {
+      if ((change === 'reset' || change === 'restore') && !this.#loading) this.#replaced()
+    })
+  }
+
+  /** The sandbox as the backend holds it; an empty backend (or a refused state) stores the sandbox as it is. */
+  static async open(sandbox: Sandbox, backend: StateBackend, options: PersistOptions = {}): Promise<PersistedSandbox> {
+    const all = await backend.list()
+    const saved = all.get('meta') as StoredMeta | undefined
+    const usable = saved && (options.accepts?.(saved) ?? true)
+    const fresh: StoredMeta = { ...options.meta, seed: sandbox.seed, base: sandbox.recordsBase, seq: 0 }
+    const persisted = new PersistedSandbox(sandbox, backend, options, usable ? { ...saved, ...options.meta } : fresh)
+    for (const key of all.keys()) persisted.#keys.add(key)
+    if (usable) {
+      persisted.#loading = true
+      try {
+        await persisted.#load(all)
+      } finally {
+        persisted.#loading = false
+      }
+    } else {
+      persisted.#replaced()
+    }
+    // A whole store starts with every record: left to its first flush (the file's save on exit),
+    // so a start at 100k notifications does not copy them all before it listens.
+    if (!options.whole || usable) await persisted.flush()
+    return persisted
+  }
+
+  /** Real time of the sandbox's last stored use (an idle sandbox is dropped by its runtime). */
+  get lastUsed(): number {
+    return this.#usedAt
+  }
+
+  /** Stops storing: a dropped sandbox writes nothing more. */
+  close(): void {
+    this.#closed = true
+    clearTimeout(this.#timer)
+    this.#unwatch()
+  }
+
+  /** After a read: what it changed is stored with the next batch, not now. */
+  later(): void {
+    if (this.#timer || this.#closed) return
+    this.#timer = setTimeout(() => void this.flush().catch(() => undefined), this.options.readBatchMs ?? 1000)
+  }
+
+  /**
+   * Stores every change since the last flush, in one batch of puts and deletes issued at once;
+   * resolves once the backend has them. A write's answer waits for it.
+   */
+  flush(): Promise<void> {
+    clearTimeout(this.#timer)
+    this.#timer = undefined
+    if (this.#closed) return Promise.resolve()
+    const { sandbox } = this
+    const puts = this.#pending
+    this.#pending = new Map()
+    const deletes: string[] = []
+    const wipe = this.#wipe
+    if (wipe) {
+      this.#wipe = false
+      if (this.meta.base === null) this.#allRecords(puts)
+    }
+    this.#smallChanges(puts)
+    this.#logChanges('j:', sandbox.journal.list(), (e) => e.id, this.#journal, puts, deletes)
+    this.#logChanges('o:', sandbox.outbox.list(), outboxNumber, this.#outbox, puts, deletes)
+    this.#sessionChanges(puts, deletes)
+    const now = Date.now()
+    if (puts.size || deletes.length || wipe || now - this.#usedAt > USED_EVERY_MS) {
+      this.#usedAt = now
+      this.meta.seed = sandbox.seed
+      puts.set('meta', { ...this.meta })
+      puts.set('k:used', JSON.stringify(now))
+    }
+    if (wipe) for (const key of this.#keys) if (!puts.has(key)) deletes.push(key)
+    for (const key of deletes) this.#keys.delete(key)
+    for (const key of puts.keys()) this.#keys.add(key)
+    // Issued now, in order, and not awaited one by one: the backend keeps their order, and
+    // other requests go on meanwhile (a Durable Object's output gate holds its answers).
+    const ops: Promise<unknown>[] = []
+    if (deletes.length) ops.push(this.backend.delete(deletes))
+    if (puts.size) ops.push(this.backend.put(puts))
+    return Promise.all(ops).then(() => undefined)
+  }
+
+  /** A reset or a restore replaced the records: everything is stored again from here. */
+  #replaced(): void {
+    const { sandbox } = this
+    this.#wipe = true
+    this.#pending.clear()
+    this.#seqs.clear()
+    this.#small.clear()
+    this.#journal = []
+    this.#outbox = []
+    this.#sessions.clear()
+    this.#sessionOrder = 0
+    this.#clock = { offset: NaN, frozen: false }
+    this.meta.seq = 0
+    this.meta.base = this.options.whole ? null : sandbox.recordsBase
+    this.#observe(sandbox.world)
+  }
+
+  async #load(all: Map<string, unknown>): Promise<void> {
+    const { sandbox, meta } = this
+    // Copies: a backend in memory hands back the very values it was given.
+    const copy = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : structuredClone(value))
+    const records = [...all].filter(([k]) => k.startsWith('r:') || k.startsWith('n:')).map(([key, value]) => ({ key, ...(copy(value) as { s: number; v: unknown }) }))
+    records.sort((a, b) => a.s - b.s)
+    if (meta.base === null) {
+      const rows: Record<string, unknown[]> = { notifications: [] }
+      for (const r of records) {
+        const [kind, table] = r.key.split(':')
+        if (r.v === null) continue
+        if (kind === 'n') rows.notifications.push(r.v)
+        else (rows[table] ??= []).push(r.v)
+      }
+      await sandbox.resume({ records: rows as WorldRows, seed: meta.seed })
+    } else {
+      if (meta.base !== sandbox.seed || sandbox.recordsBase !== meta.base) await sandbox.reset(meta.base)
+      for (const r of records) await applyRecord(sandbox.world, r.key, r.s, r.v)
+    }
+    for (const r of records) this.#seqs.set(r.key, r.s)
+    const values = <T>(prefix: string) => [...all].filter(([k]) => k.startsWith(prefix)).map(([, v]) => copy(v) as T)
+    const small = (key: string) => (all.has(key) ? JSON.parse(all.get(key) as string, decode) : undefined)
+    const clock = small('k:clock') as { now: number; frozen: boolean; real: number } | undefined
+    await sandbox.resume({
+      sessions: values<{ o: number; s: Session }>('t:').sort((a, b) => a.o - b.o).map((x) => x.s),
+      journal: values<JournalEntry>('j:'),
+      outbox: values<OutboxEntry>('o:'),
+      ids: small('k:ids'),
+      scenarios: small('k:scenarios') ?? [],
+      scenarioState: small('k:state') ?? new Map(),
+      draws: small('k:draws') ?? 0,
+      // Tokens signed before the reload stay valid.
+      signingKey: small('k:key'),
+      // The clock ran on while the runtime was away: it stays relative to real time.
+      clock: clock && { now: clock.frozen ? clock.now : clock.now + (Date.now() - clock.real), frozen: clock.frozen },
+    })
+    this.#usedAt = (small('k:used') as number | undefined) ?? 0
+    // What the backend holds now, so the next flush writes only the difference.
+    this.#observe(sandbox.world)
+    for (const key of SMALL) if (all.has(key)) this.#small.set(key, all.get(key) as string)
+    this.#journal = sandbox.journal.list().map((e) => e.id)
+    this.#outbox = sandbox.outbox.list().map(outboxNumber)
+    this.#sessions = new Map(sandbox.sessions.all().map((s, o) => [s.token, { mark: sessionMark(s), o }]))
+    this.#sessionOrder = this.#sessions.size
+    this.#clock = clockMark(sandbox.clock)
+  }
+
+  #observe(world: World): void {
+    for (const [name, table] of Object.entries(world.tables) as [TableName, AnyTable][]) {
+      table.onChange = (id, row, inserted) => {
+        const key = `r:${name}:${id}`
+        // A row inserted after the base goes to the end on reload; a base row is changed in place.
+        let s = this.#seqs.get(key)
+        if (inserted || s === undefined) s = inserted ? ++this.meta.seq : 0
+        this.#seqs.set(key, s)
+        this.#pending.set(key, { s, v: row ?? null })
+      }
+    }
+    world.notifications.onChange = (e) => {
+      this.#pending.set(`n:${e.n.id}`, { s: 0, v: { ...e.n, clientId: e.clientId } })
+    }
+  }
+
+  /** Every record, for a world no seed reproduces (a snapshot restore) or a whole store. */
+  #allRecords(puts: Map<string, unknown>): void {
+    for (const [name, table] of Object.entries(this.sandbox.world.tables) as [string, AnyTable][]) {
+      for (const row of table.rows()) {
+        const key = `r:${name}:${row.id}`
+        const s = ++this.meta.seq
+        this.#seqs.set(key, s)
+        puts.set(key, { s, v: row })
+      }
+    }
+    for (const e of this.sandbox.world.notifications.entries()) puts.set(`n:${e.n.id}`, { s: 0, v: { ...e.n, clientId: e.clientId } })
+  }
+
+  #smallChanges(puts: Map<string, unknown>): void {
+    const { sandbox } = this
+    const small: [string, unknown][] = [['k:ids', sandbox.ids.value], ['k:scenarios', sandbox.active], ['k:state', sandbox.scenarioState], ['k:draws', sandbox.draws], ['k:key', sandbox.signingKeyHex]]
+    for (const [key, value] of small) {
+      const json = JSON.stringify(value, encode)
+      if (this.#small.get(key) !== json) puts.set(key, json)
+      this.#small.set(key, json)
+    }
+    const clock = clockMark(sandbox.clock)
+    if (clock.frozen !== this.#clock.frozen || !(Math.abs(clock.offset - this.#clock.offset) <= 2)) {
+      puts.set('k:clock', JSON.stringify({ now: sandbox.clock.now(), frozen: clock.frozen, real: Date.now() }))
+    }
+    this.#clock = clock
+  }
+
+  /** Journal and outbox: entries only ever join at the end and leave from the front (or all at once). */
+  #logChanges<E>(prefix: string, list: E[], number: (e: E) => number, saved: number[], puts: Map<string, unknown>, deletes: string[]): void {
+    const first = list.length ? number(list[0]) : Infinity
+    let drop = 0
+    while (drop < saved.length && saved[drop] < first) deletes.push(prefix + pad(saved[drop++]))
+    saved.splice(0, drop)
+    const last = saved.length ? saved[saved.length - 1] : -Infinity
+    for (let i = list.length - 1; i >= 0 && number(list[i]) > last; i--) {
+      puts.set(prefix + pad(number(list[i])), list[i])
+      saved.push(number(list[i]))
+    }
+    saved.sort((a, b) => a - b)
+  }
+
+  #sessionChanges(puts: Map<string, unknown>, deletes: string[]): void {
+    const seen = new Set<string>()
+    for (const s of this.sandbox.sessions.all()) {
+      seen.add(s.token)
+      const mark = sessionMark(s)
+      const saved = this.#sessions.get(s.token)
+      if (saved?.mark === mark) continue
+      const o = saved?.o ?? this.#sessionOrder++
+      this.#sessions.set(s.token, { mark, o })
+      puts.set(`t:${s.token}`, { o, s })
+    }
+    for (const token of this.#sessions.keys()) {
+      if (seen.has(token)) continue
+      this.#sessions.delete(token)
+      deletes.push(`t:${token}`)
+    }
+  }
+}
+
+const sessionMark = (s: Session) => `${s.lastSeenAt}|${s.expiresAt}|${s.ttlMs}`
+const clockMark = (clock: Clock) => ({ frozen: clock.frozen, offset: clock.frozen ? clock.now() : clock.now() - Date.now() })
+
+/** One stored record onto a world derived from the base seed. */
+async function applyRecord(world: World, key: string, s: number, v: unknown): Promise<void> {
+  if (key.startsWith('n:')) {
+    const entry = toEntry(v as WorldRows['notifications'][number])
+    if (world.notifications.get(entry.n.id)) world.notifications.replace(entry)
+    else world.notifications.add(entry)
+    return
+  }
+  const name = key.slice(2, key.indexOf(':', 2)) as TableName
+  const id = key.slice(key.indexOf(':', 2) + 1)
+  const table = world.tables[name] as unknown as AnyTable
+  if (!table) return
+  if (v === null) {
+    table.remove(id)
+  } else if (s > 0) {
+    // Inserted after the base (perhaps over a removed base row): at the end, as it was.
+    table.remove(id)
+    await table.insert(v as { id: string })
+  } else {
+    await table.update(id, (draft) => {
+      const row = v as Record<string, unknown>
+      for (const k of Object.keys(draft)) if (!(k in row)) delete (draft as Record<string, unknown>)[k]
+      Object.assign(draft, row)
+    })
+  }
+}
