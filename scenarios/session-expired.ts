@@ -34,7 +34,7 @@ export default defineScenario({
   },
   edge(ctx) {
     if (ctx.route.auth.kind !== 'user') return undefined
-    const global = ctx.sandbox.active.some((a) => a.name === 'session-expired')
+    const global = ctx.sandbox.inForce().some((a) => a.name === 'session-expired')
     if (global || !sessionToken(ctx)) return undefined
     ctx.fault('session-expired')
     throw new HttpError(401, EXPIRED)

@@ -20,7 +20,7 @@ const suites = [
   { name: 'examples typecheck', cmd: ['npx', 'tsc', '-p', 'examples/tsconfig.json'] },
   { name: 'node (vitest: both runtimes, units)', cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${results}/node.json`], count: () => vitestCount(`${results}/node.json`) },
   {
-    name: 'browser (real Chromium: worker, Storybook example, Playwright example, Vite recipe)',
+    name: 'browser (real Chromium: worker, Storybook example, Playwright example, server-rendered example, Vite recipe)',
     cmd: ['npx', 'vitest', 'run', '--config', 'test/browser/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile=${results}/browser.json`],
     count: () => vitestCount(`${results}/browser.json`),
     // Without Chromium a developer's run skips these with the install recipe; CI never may.

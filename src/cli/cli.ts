@@ -206,7 +206,7 @@ function banner(url: string, sandbox: Sandbox, options: ServerOptions): string {
     listening(url),
     `  seed ${sandbox.seed}, clock ${sandbox.iso()}${options.strict ? ', strict' : ''}`,
     `  notifications: ${counts}`,
-    `  scenarios: ${sandbox.active.map((a) => a.name).join(', ') || 'none (healthy)'}`,
+    `  scenarios: ${sandbox.inForce().map((a) => a.name).join(', ') || 'none (healthy)'}`,
     `  control API: ${options.control === false ? 'off' : `${url}/__sandbox${options.control?.token ? ' (token required)' : ''}`}`,
     // The URL only: the token is never printed.
     ...(options.upstream ? [`  upstream: ${options.upstream.url} (unmatched /api/... requests${options.upstream.routes ? ` and ${options.upstream.routes.join(', ')}` : ''}; findings at ${url}/__sandbox/drift)`] : []),

@@ -61,6 +61,13 @@ export const styles = `
 .fsp .scenario { padding: .35rem 0; border-bottom: 1px solid #eef0f4; }
 .fsp .scenario label.name { font-weight: 600; min-width: 12rem; }
 .fsp .scenario input.option { width: 7rem; }
+.fsp .lane { display: flex; flex-wrap: wrap; gap: .3rem .6rem; align-items: center; padding: .2rem 0; }
+.fsp .lane-name { min-width: 12rem; font-weight: 600; }
+.fsp .lane-track { position: relative; flex: 1 1 12rem; height: .8rem; background: #eef0f4; border-radius: 3px; }
+.fsp .lane-track .bar { position: absolute; top: 0; bottom: 0; background: #93c5fd; border-radius: 3px; }
+.fsp .lane-track .bar.on { background: #1d4ed8; }
+.fsp .lane-track .now { position: absolute; top: -.2rem; bottom: -.2rem; width: 2px; background: #dc2626; }
+.fsp .lane-when { font-size: .85em; color: #68707d; }
 .fsp code { background: #f3f5f8; padding: 0 .2rem; border-radius: 3px; }
 .fsp .close { margin-left: auto; }
 .fsp .clock { font-variant-numeric: tabular-nums; }

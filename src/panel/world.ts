@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks'
 import type { ViewProps } from './app.js'
 import { Clock } from './clock.js'
 import { save } from './requests.js'
+import { type ScheduleEntry, Timeline } from './timeline.js'
 
 interface Scenario {
   name: string
@@ -18,8 +19,11 @@ const numeric = (p: { type?: string | string[]; anyOf?: { type?: string }[] }) =
 
 type Chosen = Record<string, { on: boolean; options: Record<string, string> }>
 
-/** The `PUT /__sandbox/scenarios` body for what is ticked, options typed as each schema says. */
-function activeBody(scenarios: Scenario[], chosen: Chosen) {
+/**
+ * The `PUT /__sandbox/scenarios` body for what is ticked, options typed as each schema says;
+ * entries with a window belong to the timeline and go back as they are.
+ */
+function activeBody(scenarios: Scenario[], chosen: Chosen, windowed: ScheduleEntry[]) {
   return {
     active: scenarios.filter((s) => chosen[s.name]?.on).map((s) => {
       const options: Record<string, unknown> = {}
@@ -30,7 +34,7 @@ function activeBody(scenarios: Scenario[], chosen: Chosen) {
         options[k] = v === 'null' ? null : numeric(prop) && !Number.isNaN(Number(v)) ? Number(v) : v === 'true' ? true : v === 'false' ? false : v
       }
       return { name: s.name, options }
-    }),
+    }).concat(windowed),
   }
 }
 
@@ -45,18 +49,22 @@ export function Controls({ api, fail, version, clock }: ViewProps & { clock: { n
   const [advance, setAdvance] = useState('')
   const [setTo, setSetTo] = useState('')
   const [seed, setSeed] = useState('')
+  const [windowed, setWindowed] = useState<ScheduleEntry[]>([])
 
   useEffect(() => {
-    api.call<{ scenarios: Scenario[] }>('GET', '/scenarios').then((r) => {
+    api.call<{ scenarios: Scenario[]; schedule: ScheduleEntry[] }>('GET', '/scenarios').then((r) => {
       setScenarios(r.scenarios)
-      setChosen(Object.fromEntries(r.scenarios.map((s) => [s.name, { on: s.active, options: Object.fromEntries(Object.entries(s.options).map(([k, v]) => [k, v === null ? 'null' : v === undefined ? '' : String(v)])) }])))
+      setWindowed(r.schedule.filter((e) => e.from !== null || e.until !== null))
+      // A tick is an entry without a window; one in force through a window shows on the timeline.
+      const always = (name: string) => r.schedule.some((e) => e.name === name && e.from === null && e.until === null)
+      setChosen(Object.fromEntries(r.scenarios.map((s) => [s.name, { on: always(s.name), options: Object.fromEntries(Object.entries(s.options).map(([k, v]) => [k, v === null ? 'null' : v === undefined ? '' : String(v)])) }])))
     }, fail)
   }, [api, version])
 
   const run = (fn: () => Promise<unknown>) => () => void fn().catch(fail)
   const apply = (next: Chosen) => {
     setChosen(next)
-    void api.call('PUT', '/scenarios', activeBody(scenarios ?? [], next)).catch(fail)
+    void api.call('PUT', '/scenarios', activeBody(scenarios ?? [], next, windowed)).catch(fail)
   }
   const toggle = (name: string, on: boolean) => apply({ ...chosen, [name]: { ...chosen[name], on } })
   const option = (name: string, key: string, value: string) => setChosen({ ...chosen, [name]: { ...chosen[name], options: { ...chosen[name].options, [key]: value } } })
@@ -83,6 +91,7 @@ export function Controls({ api, fail, version, clock }: ViewProps & { clock: { n
           </div>
           <div class="muted">${s.description}${s.advice ? ` — UI: ${s.advice}` : ''}</div>
         </div>`)}
+      <${Timeline} api=${api} fail=${fail} version=${version} names=${(scenarios ?? []).map((s) => s.name)} />
       <h2>Reset</h2>
       <div class="row">
         <label>seed <input name="seed" type="number" value=${seed} placeholder="same seed" onInput=${(e: Event) => setSeed((e.target as HTMLInputElement).value)} /></label>

@@ -19,6 +19,10 @@ import { createSandboxApp, routes, scenarios } from 'fleet-sandbox'
 import { setupSandboxServer, type ScenarioName } from 'fleet-sandbox/node'
 import { startSandbox, type StartSandboxOptions } from 'fleet-sandbox/browser'
 import { startServer } from 'fleet-sandbox/server'
+import { openapi, type components, type paths } from 'fleet-sandbox/api'
+import served from 'fleet-sandbox/api/openapi.json' with { type: 'json' }
+import createClient from 'openapi-fetch'
+import { sandboxHeaders } from 'fleet-sandbox/ssr'
 
 // @ts-expect-error: a misspelt scenario does not compile
 const typo: StartSandboxOptions = { scenario: 'rate-limted' }
@@ -47,7 +51,27 @@ node.close()
 // /server: the Hono server over real HTTP.
 const server = await startServer({ seed: 1, size: 'small', port: 0, host: '127.0.0.1' })
 results.server = (await fetch(server.url + '/api/layers', { headers: { authorization: 'Bearer atk_sandbox_admin' } })).status
+
+// /api: a client typed from the shipped types (openapi-fetch), against the same server.
+const api = createClient<paths>({ baseUrl: server.url })
+const signedIn = await api.POST('/api/session-auth/sign-in/email', { body: { email: 'admin@fleet.test', password: 'sandbox' } })
+const email: string | undefined = signedIn.data?.user.email
+const token = signedIn.response.headers.get('set-auth-token')!
+const layers = await api.GET('/api/layers', { headers: { authorization: \`Bearer \${token}\` } })
+const error: components['schemas'] extends object ? unknown : never = layers.error
+void error
+results.api = { email, layers: layers.response.status, document: openapi === served || JSON.stringify(openapi) === JSON.stringify(served) }
+// Compiled, never called.
+export const wrongCalls = () => [
+  // @ts-expect-error: no such path
+  api.GET('/api/layerz', {}),
+  // @ts-expect-error: sign-in takes email and password, not pasword
+  api.POST('/api/session-auth/sign-in/email', { body: { email: 'admin@fleet.test', pasword: 'sandbox' } }),
+]
 await server.close()
+
+// /ssr: the world of an incoming request, for the server's own calls.
+results.ssr = sandboxHeaders(new Request('http://app.test/', { headers: { cookie: 'sandbox-id=w1' } }))
 
 // /browser: loads in Node and says where it runs.
 results.browser = await startSandbox().then(() => 'started', (error: Error) => error.message)
@@ -68,11 +92,13 @@ describe.skipIf(!existsSync('dist/src/index.js'))('a fresh consumer app installi
     }
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
     writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [], strict: true, skipLibCheck: true, outDir: 'out' },
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [], strict: true, skipLibCheck: true, resolveJsonModule: true, outDir: 'out' },
       include: ['app.ts'],
     }))
     writeFileSync(join(app, 'app.ts'), consumer)
     run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', tarball])
+    // openapi-fetch, the client the fleet-sandbox/api recipe types (docs/api-types.md); linked after the install, which prunes what the app does not list.
+    for (const dep of ['openapi-fetch', 'openapi-typescript-helpers']) symlinkSync(join(repo, 'node_modules', dep), join(app, 'node_modules', dep), 'dir')
   }, 120_000)
   afterAll(() => rmSync(app, { recursive: true, force: true }))
 
@@ -92,7 +118,26 @@ describe.skipIf(!existsSync('dist/src/index.js'))('a fresh consumer app installi
     expect(out).toEqual({
       routes: expect.any(Number), scenarios: 13, root: 'ok', node: 200, server: 200,
       browser: 'startSandbox runs in a browser page; in Node tests use setupSandboxServer from fleet-sandbox/node',
+      api: { email: 'admin@fleet.test', layers: 200, document: true },
+      ssr: { 'x-sandbox-id': 'w1' },
     })
+  }, 120_000)
+
+  it('refuses a typed call to a path the sandbox does not serve, or with a wrong field (tsc fails)', () => {
+    const compile = (name: string, call: string) => {
+      const head = "import createClient from 'openapi-fetch'\nimport type { paths } from 'fleet-sandbox/api'\nconst api = createClient<paths>({ baseUrl: 'http://127.0.0.1:4010' })\n"
+      writeFileSync(join(app, `${name}.ts`), `${head}${call}\n`)
+      const flags = ['--ignoreConfig', '--noEmit', '--strict', '--skipLibCheck', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--lib', 'ES2023,DOM', '--types', '']
+      try {
+        run(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), ...flags, `${name}.ts`])
+        return 'compiled'
+      } catch (error) {
+        return String((error as { stdout?: string }).stdout)
+      }
+    }
+    expect(compile('right', "void api.GET('/api/layers')")).toBe('compiled')
+    expect(compile('wrong-path', "void api.GET('/api/layerz', {})")).toMatch(/wrong-path\.ts\(4,[\s\S]*"\/api\/layerz"/)
+    expect(compile('wrong-field', "void api.POST('/api/session-auth/sign-in/email', { body: { email: 'a@b.c', pasword: 'x' } })")).toMatch(/wrong-field\.ts\(4,[\s\S]*pasword/)
   }, 120_000)
 
   it('runs the installed command line', () => {

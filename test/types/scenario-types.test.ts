@@ -46,4 +46,22 @@ describe('typed scenario names and options', () => {
     const typo: SandboxParameters = { scenario: 'forbiden' }
     expect([browser, story, typo]).toHaveLength(3)
   })
+
+  it('types windows on the sandbox clock the same way in use() and in Storybook parameters', async () => {
+    const sandbox = setupSandboxServer({ origins: ['http://types.test'], now: '2026-11-22T12:00:00.000Z' })
+    await sandbox.listen()
+    onTestFinished(() => sandbox.close())
+    sandbox.use({ name: 'rate-limited', until: '+2m' }, { name: 'degraded', options: { rate: 1 }, from: '+2m', until: '2026-11-22T12:07:00Z' })
+    expect(sandbox.sandbox().active.map((a) => [a.name, a.until])).toEqual([['rate-limited', expect.stringMatching(/Z$/)], ['degraded', '2026-11-22T12:07:00.000Z']])
+    // @ts-expect-error: a bound is '+N' with s, m, h or d, or an ISO date-time
+    expect(() => sandbox.use({ name: 'slow', from: '2m' })).toThrow('use.0.from: must be an ISO 8601 date-time or +N')
+    // @ts-expect-error: the window is from and until
+    expect(() => sandbox.use({ name: 'slow', to: '+2m' })).not.toThrow()
+    expect(() => sandbox.use({ name: 'slow', from: '+5m', until: '+1m' })).toThrow('use.0.until: must be later than from')
+
+    const story: SandboxParameters = { scenario: [{ name: 'rate-limited', until: '+2m' }, { name: 'degraded', options: { rate: 0.5 }, from: '+2m', until: '+7m' }] }
+    // @ts-expect-error: w is no unit of a window
+    const weeks: SandboxParameters = { scenario: [{ name: 'degraded', until: '+1w' }] }
+    expect([story, weeks]).toHaveLength(2)
+  })
 })

@@ -22,7 +22,7 @@ export type { Size } from '../../core/seed/seed.js'
 export type { FixtureRows } from '../../core/store/fixtures.js'
 export { SandboxApp } from '../../core/app/app.js'
 
-export type { ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText } from '../msw/options.js'
+export type { ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText, ScenarioWindow, ScenarioWindowBound } from '../msw/options.js'
 
 export interface StartSandboxOptions extends MswSandboxOptions {
   /** Keep the state across reloads (default on); a string names the saved state, for several apps on one origin. */
@@ -138,7 +138,7 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
     document.addEventListener('visibilitychange', onVisibility)
   }
   if (!options.quiet) {
-    const active = sandbox.active.map((a) => a.name).join(', ') || 'none (healthy)'
+    const active = sandbox.inForce().map((a) => a.name).join(', ') || 'none (healthy)'
     console.info(`fleet-sandbox: ${resumed ? 'resumed the saved state' : 'fresh state'}, seed ${sandbox.seed}, clock ${sandbox.iso()}, scenarios: ${active}${persist ? '' : ' (not persisted)'}`)
   }
 
@@ -170,7 +170,7 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
       await save(persisted)
     },
     async use(...scenarios) {
-      sandbox.setScenarios(scenarioList(scenarios, 'use'))
+      sandbox.setScenarios(scenarioList(scenarios, 'use'), 'use')
       await save(persisted)
     },
     save: () => save(persisted),

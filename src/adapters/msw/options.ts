@@ -13,8 +13,18 @@ export type ScenarioName = BundledScenario['name']
 export type ScenarioOptions<N extends ScenarioName> = z.input<Extract<BundledScenario, { name: N }>['options']>
 /** One scenario in text form: `'slow'` or `'slow;ms=300'` (the name is checked, the options at run time). */
 export type ScenarioText = ScenarioName | `${ScenarioName};${string}`
-/** A scenario by name, or with typed options: `'rate-limited'`, `{ name: 'slow', options: { ms: 300 } }`. */
-export type ScenarioInput = ScenarioText | { [N in ScenarioName]: { name: N; options?: ScenarioOptions<N> } }[ScenarioName]
+/** A bound of a scenario's window on the sandbox clock: `'+2m'` (s, m, h or d from now) or an ISO date-time. */
+export type ScenarioWindowBound = `+${number}${'s' | 'm' | 'h' | 'd'}` | `${number}-${number}-${number}T${string}`
+/** A window: the scenario shapes answers while the sandbox clock is in [from, until) (docs/scenarios.md). */
+export interface ScenarioWindow {
+  from?: ScenarioWindowBound | null
+  until?: ScenarioWindowBound | null
+}
+/**
+ * A scenario by name, or with typed options and an optional window: `'rate-limited'`,
+ * `{ name: 'slow', options: { ms: 300 } }`, `{ name: 'degraded', from: '+2m', until: '+7m' }`.
+ */
+export type ScenarioInput = ScenarioText | { [N in ScenarioName]: { name: N; options?: ScenarioOptions<N> } & ScenarioWindow }[ScenarioName]
 /**
  * Several in text form, comma-separated (`'empty,slow;ms=300'`), or `''` for none. Only the first
  * name is checked at compile time: an option value may hold any text, so no type (without a

@@ -15,7 +15,7 @@ export type { FixtureRows } from '../../core/store/fixtures.js'
 export { SandboxApp } from '../../core/app/app.js'
 export { createHandlers } from '../msw/handlers.js'
 
-export type { ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText } from '../msw/options.js'
+export type { ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText, ScenarioWindow, ScenarioWindowBound } from '../msw/options.js'
 
 /** `size` defaults to `small` here (tests start fast) and `onUnhandledRequest` to `warn`. */
 export interface SandboxServerOptions extends MswSandboxOptions {
@@ -73,11 +73,11 @@ export function setupSandboxServer(options: SandboxServerOptions = {}): SandboxS
       server.resetHandlers()
       const sandbox = current()
       await sandbox.reset(seed)
-      sandbox.setScenarios(scenarios)
+      sandbox.setScenarios(scenarios, 'scenario')
       for (const id of app.sandboxes.ids()) app.sandboxes.drop(id)
     },
     use(...list) {
-      current().setScenarios(scenarioList(list, 'use'))
+      current().setScenarios(scenarioList(list, 'use'), 'use')
     },
     sandbox: current,
     isolated: (id) => app.sandboxes.get(id),

@@ -1,6 +1,6 @@
 import { type SandboxHandle, type ScenarioInput, type ScenarioListText, type StartSandboxOptions, startSandbox } from '../browser/index.js'
 
-export type { SandboxHandle, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, StartSandboxOptions } from '../browser/index.js'
+export type { SandboxHandle, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioWindow, ScenarioWindowBound, StartSandboxOptions } from '../browser/index.js'
 
 /** What a story writes: `parameters: { sandbox: { scenario: 'rate-limited', seed: 7 } }`. */
 export interface SandboxParameters {
@@ -71,7 +71,7 @@ async function prepare(handle: SandboxHandle, params: SandboxParameters, options
   await handle.use(...(typeof scenarios === 'string' ? (scenarios.split(',').map((s) => s.trim()).filter(Boolean) as ScenarioInput[]) : scenarios))
   // The story's journal starts empty: only what its component asked.
   sandbox.journal.clear()
-  return { handle, token, seed: sandbox.seed, scenarios: sandbox.active.map((a) => a.name) }
+  return { handle, token, seed: sandbox.seed, scenarios: sandbox.inForce().map((a) => a.name) }
 }
 
 /** Through the front door, as the app would: the same rules, the same session store. */

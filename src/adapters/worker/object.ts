@@ -152,7 +152,7 @@ export class SandboxObject {
     const live = await this.#open('default')
     if (path === '/banner') {
       const s = live.sandbox
-      return Response.json({ seed: s.seed, now: s.iso(), notifications: s.world.notifications.size, scenarios: s.active.map((a) => a.name) })
+      return Response.json({ seed: s.seed, now: s.iso(), notifications: s.world.notifications.size, scenarios: s.inForce().map((a) => a.name) })
     }
     if (path === '/snapshot') return Response.json(live.sandbox.snapshot())
     if (path === '/restore') {

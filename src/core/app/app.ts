@@ -177,7 +177,7 @@ export class SandboxApp {
    * options win for a name in both), in the order of their `order`.
    */
   scenariosFor(sandbox: Sandbox, request: Request): Applied[] {
-    let active: ActiveScenario[] = sandbox.active
+    let active: ActiveScenario[] = sandbox.inForce()
     const header = request.headers.get(SCENARIO_HEADER)
     const named = header !== null && header.trim() !== ''
     // Most requests run with none: no arrays made for them.

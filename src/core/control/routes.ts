@@ -14,19 +14,21 @@ export const health = defineRoute({
   id: 'sandboxHealth', method: 'GET', path: '/__sandbox/health', tag, auth: control,
   summary: 'Liveness, seed, sandbox clock and active scenarios',
   response: { schema: z.object({ status: z.literal('ok'), seed: z.number(), now: z.string(), scenarios: z.array(z.string()), sandbox: z.string() }) },
-  handler: (ctx) => ok({ status: 'ok', seed: ctx.sandbox.seed, now: ctx.sandbox.iso(), scenarios: ctx.sandbox.active.map((a) => a.name), sandbox: ctx.sandbox.id }),
+  handler: (ctx) => ok({ status: 'ok', seed: ctx.sandbox.seed, now: ctx.sandbox.iso(), scenarios: ctx.sandbox.inForce().map((a) => a.name), sandbox: ctx.sandbox.id }),
 })
 
 export const listScenarios = defineRoute({
   id: 'sandboxListScenarios', method: 'GET', path: '/__sandbox/scenarios', tag, auth: control,
-  summary: 'Every scenario: name, description, options (defaults and the active values), whether active',
+  summary: 'Every scenario: name, description, options (defaults and the active values), whether active now; every entry with its window (schedule)',
   handler(ctx) {
+    const inForce = ctx.sandbox.inForce()
     return ok({
       scenarios: ctx.sandbox.shared.scenarios.list().map((s) => {
-        const active = ctx.sandbox.active.find((a) => a.name === s.name)
+        const active = inForce.find((a) => a.name === s.name)
         const schema = z.toJSONSchema(s.options, { io: 'input' })
         return { name: s.name, description: s.description, advice: s.advice, options: active?.options ?? s.options.parse({}), optionList: optionList(schema as Parameters<typeof optionList>[0]), schema, active: Boolean(active) }
       }),
+      schedule: ctx.sandbox.active.map((a) => ({ name: a.name, options: a.options, from: a.from ?? null, until: a.until ?? null })),
     })
   },
 })
@@ -54,7 +56,7 @@ function typeOf(p: OptionSchema): string {
 
 export const setScenarios = defineRoute({
   id: 'sandboxSetScenarios', method: 'PUT', path: '/__sandbox/scenarios', tag, auth: control,
-  summary: 'Replace the active scenarios: names or {name, options}; [] is healthy',
+  summary: 'Replace the active scenarios: names or {name, options, from?, until?} (a window on the sandbox clock: ISO or "+2m"); [] is healthy',
   body: z.object({ active: z.array(z.unknown(), { error: 'must be an array of scenario names or {name, options}' }) }),
   handler(ctx) {
     const list = ctx.body.active.map((a, i) => ctx.sandbox.shared.scenarios.parse(a, `active.${i}`))

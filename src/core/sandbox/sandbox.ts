@@ -4,6 +4,7 @@ import { badRequest } from '../http/reply.js'
 import { validate } from '../http/validate.js'
 import type { ScenarioRegistry } from '../scenarios/registry.js'
 import type { ActiveScenario } from '../scenarios/define.js'
+import { entered, fixWindow, inWindow, timed } from '../scenarios/window.js'
 import type { Accounts, Size } from '../seed/seed.js'
 import { type FixtureRows, parseFixtures, withFixtures } from '../store/fixtures.js'
 import { World, type WorldRows } from '../store/world.js'
@@ -94,7 +95,11 @@ export class Sandbox {
   readonly events = new SandboxEvents()
   journal: Journal
   outbox = new Outbox(undefined, (data) => this.events.emit({ type: 'outbox', data }))
-  active: ActiveScenario[] = []
+  #schedule: ActiveScenario[] = []
+  /** Whether an entry has a window: without one, every entry is in force and nothing is checked per request. */
+  #timed = false
+  /** The clock when the schedule was last looked at: a window entered since turns its scenario on. */
+  #lookedAt: number | undefined
   ids = new Sequence()
   /** The sandbox's seeded generator; its draws are counted, so a stored sandbox goes on where it was. */
   readonly random = (): number => {
@@ -132,7 +137,7 @@ export class Sandbox {
   static async create(id: string, config: SandboxConfig, shared: SandboxShared): Promise<Sandbox> {
     const sandbox = new Sandbox(id, config, shared)
     await sandbox.reset(config.seed)
-    for (const s of config.scenarios ?? []) sandbox.activate(s)
+    if (config.scenarios?.length) sandbox.setScenarios(config.scenarios, 'scenario')
     return sandbox
   }
 
@@ -163,7 +168,7 @@ export class Sandbox {
   /** Tells the event streams that the state changed (`event: state`). */
   changed(change: StateChange): void {
     for (const w of this.#watchers) w(change)
-    if (this.events.size) this.events.emit({ type: 'state', data: { change, seed: this.seed, now: this.iso(), scenarios: this.active.map((a) => a.name) } })
+    if (this.events.size) this.events.emit({ type: 'state', data: { change, seed: this.seed, now: this.iso(), scenarios: this.inForce().map((a) => a.name) } })
   }
 
   /** Follows state changes as they happen (reset, restore, scenarios, clock); returns the unsubscribe. */
@@ -217,16 +222,52 @@ export class Sandbox {
     this.signingKey = keyBytes(hex)
   }
 
-  /** Turns a scenario on (or replaces its options) and applies its state change. */
-  activate(scenario: ActiveScenario): void {
-    this.active = [...this.active.filter((a) => a.name !== scenario.name), scenario]
+  /**
+   * Every scenario entry with its window (`GET /__sandbox/scenarios` `schedule`): what snapshots,
+   * saved states and storage keep. Which of them shape answers now is `inForce()`.
+   */
+  get active(): ActiveScenario[] {
+    return this.#schedule
+  }
+
+  set active(list: ActiveScenario[]) {
+    this.#schedule = list
+    this.#timed = list.some(timed)
+    this.#lookedAt = this.clock?.now()
+  }
+
+  /**
+   * The entries whose window holds the clock's now, one per name (the later entry wins). A
+   * window entered since the last look turns its scenario on as a PUT would: fresh bookkeeping,
+   * its `activate` hook (session-expired expires the sessions of that moment).
+   */
+  inForce(): ActiveScenario[] {
+    if (!this.#timed) return this.#schedule
+    const now = this.clock.now()
+    const before = this.#lookedAt ?? now
+    this.#lookedAt = now
+    const list = this.#schedule.filter((a) => inWindow(a, now))
+    for (const a of list) if (entered(a, before, now)) this.#turnOn(a)
+    return list.filter((a, i) => !list.slice(i + 1).some((b) => b.name === a.name))
+  }
+
+  #turnOn(scenario: ActiveScenario): void {
+    this.scenarioState.delete(scenario.name)
     this.shared.scenarios.get(scenario.name)?.activate?.(this, scenario.options)
   }
 
-  setScenarios(list: ActiveScenario[]): void {
-    this.active = []
+  /**
+   * Replaces the schedule (`PUT /__sandbox/scenarios`): windows are fixed on the clock now
+   * (`+2m` counts from now), all checked before anything changes (400 naming `field.i`). An
+   * entry replaces an earlier one of the same name and window; those in force now turn on.
+   */
+  setScenarios(list: ActiveScenario[], field = 'active'): void {
+    const now = this.clock.now()
+    const fixed = list.map((a, i) => fixWindow(a, now, `${field}.${i}`))
+    const same = (a: ActiveScenario, b: ActiveScenario) => a.name === b.name && (a.from ?? null) === (b.from ?? null) && (a.until ?? null) === (b.until ?? null)
     this.scenarioState.clear()
-    for (const s of list) this.activate(s)
+    this.active = fixed.filter((a, i) => !fixed.slice(i + 1).some((b) => same(a, b)))
+    for (const a of this.active) if (inWindow(a, now)) this.#turnOn(a)
     this.changed('scenarios')
   }
 
@@ -265,7 +306,8 @@ export class Sandbox {
     if (snapshot === null || typeof snapshot !== 'object' || Array.isArray(snapshot)) throw badRequest('body: a snapshot must be a JSON object keyed by collection name')
     checkBounds(snapshot as Record<string, unknown>, this.journal.capacity)
     const s = validate(snapshotSchema, snapshot, 'body') as unknown as Snapshot
-    const scenarios = s.scenarios.map((a, i) => this.shared.scenarios.parse(a, `scenarios.${i}`))
+    const now = Date.parse(s.clock.now)
+    const scenarios = s.scenarios.map((a, i) => fixWindow(this.shared.scenarios.parse(a, `scenarios.${i}`), now, `scenarios.${i}`))
     // Everything is built before anything is replaced.
     let world: World
     try {
@@ -275,7 +317,7 @@ export class Sandbox {
     }
     this.world = world
     this.seed = s.seed
-    this.clock = new Clock(Date.parse(s.clock.now), Date.now, s.clock.frozen)
+    this.clock = new Clock(now, Date.now, s.clock.frozen)
     this.sessions = new SessionStore(s.sessions)
     this.journal.load(s.journal)
     this.outbox.load(s.outbox)

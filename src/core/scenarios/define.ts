@@ -48,4 +48,8 @@ export function defineScenario<const N extends string, S extends z.ZodType>(
 export interface ActiveScenario {
   name: string
   options: Record<string, unknown>
+  /** Start of its window on the sandbox clock (ISO; `+N` with s, m, h or d until the sandbox fixes it); absent or null: always. */
+  from?: string | null
+  /** End of its window, excluded; absent or null: never ends. */
+  until?: string | null
 }

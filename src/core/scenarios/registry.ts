@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { badRequest } from '../http/reply.js'
 import type { ActiveScenario, ScenarioDefinition } from './define.js'
+import { parseBound } from './window.js'
 
 /**
  * The scenarios an app knows, handed to it by whoever builds it (the adapters pass the files of
@@ -29,6 +30,7 @@ export class ScenarioRegistry {
   parse(input: unknown, field = 'active'): ActiveScenario {
     let name: unknown
     let raw: unknown = {}
+    let when: Pick<ActiveScenario, 'from' | 'until'> = {}
     if (typeof input === 'string') {
       const [head, ...pairs] = input.split(';').map((p) => p.trim())
       name = head
@@ -36,6 +38,9 @@ export class ScenarioRegistry {
     } else if (input && typeof input === 'object' && !Array.isArray(input)) {
       name = (input as { name?: unknown }).name
       raw = (input as { options?: unknown }).options ?? {}
+      const { from, until } = input as { from?: unknown; until?: unknown }
+      // A window, when given (docs/scenarios.md "On a timeline"); fixed on the clock by the sandbox.
+      if (from != null || until != null) when = { from: parseBound(from, `${field}.from`), until: parseBound(until, `${field}.until`) }
     }
     if (typeof name !== 'string' || name === '') throw badRequest(`${field}: each entry must be a scenario name or {name, options}`)
     const def = this.#byName.get(name)
@@ -46,7 +51,7 @@ export class ScenarioRegistry {
       const rule = issue.code === 'unrecognized_keys' ? `unknown option ${issue.keys.join(', ')}; ${name} takes ${optionNames(def) || 'no options'}` : issue.message
       throw badRequest(`${field}: ${name}.options${issue.path.length ? '.' + issue.path.join('.') : ''}: ${rule}`)
     }
-    return { name, options: parsed.data as Record<string, unknown> }
+    return { name, options: parsed.data as Record<string, unknown>, ...when }
   }
 
   /** `a,b;key=value`: the form of `x-sandbox-scenario`, `?sandbox-scenario=` and `--scenario`. */

@@ -1,0 +1,21 @@
+/** How a request names its isolated sandbox (SANDBOX.md: `x-sandbox-id`, or cookie `sandbox-id`). */
+export const SANDBOX_ID_HEADER = 'x-sandbox-id'
+export const SANDBOX_ID_COOKIE = 'sandbox-id'
+const ID_PATTERN = /^[\w.:-]{1,128}$/
+
+/** Which sandbox a request selects: `x-sandbox-id`, else cookie `sandbox-id`, else the default. */
+export function sandboxIdOf(request: Request): string | undefined {
+  const header = request.headers.get(SANDBOX_ID_HEADER)
+  if (header !== null) return header.trim()
+  const cookie = request.headers.get('cookie')
+  if (!cookie) return undefined
+  const m = /(?:^|;\s*)sandbox-id=([^;]*)/.exec(cookie)
+  if (!m) return undefined
+  try {
+    return decodeURIComponent(m[1]).trim()
+  } catch {
+    return m[1].trim()
+  }
+}
+
+export const validSandboxId = (id: string) => ID_PATTERN.test(id)
