@@ -158,7 +158,7 @@ function summarize(ceiling) {
 }
 
 /** Requests taken one by one from a varied sequence (reads and PATCHes). */
-function variedCase(next, headers) {
+export function variedCase(next, headers) {
   const json = { ...headers, 'content-type': 'application/json' }
   return {
     setupRequest(req) {

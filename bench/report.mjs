@@ -200,15 +200,24 @@ export function markdown(r) {
 function engines(w) {
   if (w.skipped) return ['## 6. Engines: workerd beside Node', '', `Skipped: ${w.skipped}`, '']
   const i = w.workerd.isolation
-  const row = (name, e) => [name, ms(e.healthMs), ms(e.firstPageMs), e.list.rps, ms(e.list.p50), ms(e.list.p99), e.list.non2xx || e.list.errors ? `${e.list.non2xx} non-2xx, ${e.list.errors} errors` : '']
+  const notes = (r) => (r.non2xx || r.errors ? `${r.non2xx} non-2xx, ${r.errors} errors` : '')
+  const cpu = (r) => [r.cpuUsPerRequest.node, r.cpuUsPerRequest.workerd].map((v) => (v === null ? '–' : v)).join(' + ')
+  const rows = (name, e) => [
+    [name, `varied, ${w.writeShare * 100}% writes`, e.varied.rps, ms(e.varied.p50), ms(e.varied.p99), cpu(e.varied), notes(e.varied)],
+    [name, 'varied, reads only', e.readsOnly.rps, ms(e.readsOnly.p50), ms(e.readsOnly.p99), cpu(e.readsOnly), notes(e.readsOnly)],
+    [name, `\`GET ${w.path}\``, e.list.rps, ms(e.list.p50), ms(e.list.p99), cpu(e.list), notes(e.list)],
+  ]
+  const b = w.bundle
   return [
     '## 6. Engines: workerd beside Node',
     '',
-    `Default size, \`GET ${w.path}\` under the same load; workerd is \`fleet-sandbox --engine workerd\` (miniflare, one Durable Object per id, every write stored). Ratio workerd/Node: **${x(w.ratio)}**. workerd RSS: ${mb(w.workerd.rssMb)} MB after the load, ${mb(w.workerd.rssAfterIdsMb)} MB after ${i.count * 2} more ids.`,
+    `Size \`${w.size}\` (the default, and what a deployment keeps: a new object seeds it well within a request's budget), ${w.workerd.queries} varied queries, the same load on each over kept-alive connections; workerd is \`fleet-sandbox --engine workerd\` (the Node front, miniflare, one Durable Object per id, every change stored). Ratio workerd/Node: **${x(w.ratio.varied)}** on the varied load with writes, ${x(w.ratio.readsOnly)} reads only, ${x(w.ratio.list)} on the list. CPU per request in µs: the command's Node process + workerd. workerd RSS: ${mb(w.workerd.rssMb)} MB after the load, ${mb(w.workerd.rssAfterIdsMb)} MB after ${i.count * 2} more ids. Start: node ${ms(w.node.healthMs)} ms to health, ${ms(w.node.firstPageMs)} ms to the first page; workerd ${ms(w.workerd.healthMs)} and ${ms(w.workerd.firstPageMs)} ms.`,
     '',
-    table(['engine', 'health 200 ms', 'first page 200 ms', 'req/s', 'p50 ms', 'p99 ms', 'notes'], [row('node', w.node), row('workerd', w.workerd)]),
+    table(['engine', 'load', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'notes'], [...rows('node', w.node), ...rows('workerd', w.workerd)]),
     '',
     `New ids on workerd (\`GET /__sandbox/health\`): one at a time, first request (creates the object, seeds, stores) median ${ms(i.firstMs)} ms (slowest ${ms(i.firstMaxMs)}), warm ${ms(i.warmMs)} ms; ${i.count} new ids at once: all answered in ${ms(i.parallelWallMs)} ms, median ${ms(i.parallelMedianMs)} ms, slowest ${ms(i.parallelMaxMs)} ms.`,
+    '',
+    b.skipped ? `Deploy bundle: not built (${b.skipped}).` : `Deploy bundle (\`wrangler deploy --dry-run\` of examples/cloudflare): ${(b.bytes / 1024).toFixed(0)} KiB, ${(b.gzipBytes / 1024).toFixed(0)} KiB gzipped (the free plan takes 3 MB gzipped).`,
     '',
   ]
 }

@@ -2,14 +2,15 @@ import { parseArgs } from 'node:util'
 import v8 from 'node:v8'
 import * as fixtures from '../../fixtures/accounts.js'
 import { bundledScenarios } from '../sandbox-app.js'
-import { signInLines } from '../core/auth/demo-accounts.js'
-import type { Sandbox } from '../core/sandbox/sandbox.js'
+import { Sandbox } from '../core/sandbox/sandbox.js'
 import { type OptionDef, type OptionValues, appOptionsOf, optionRows, readOptions } from '../core/options/options.js'
 import { startServer, type ServerOptions } from '../adapters/server/index.js'
 import { readFixturesDir } from './fixtures-dir.js'
 import { packageRoot } from './package-root.js'
 import { StateFile } from './state-file.js'
 import { checkUpstream } from './bridge-flags.js'
+import type { StartEngine } from './engine.js'
+import { type SandboxSummary, summarize } from '../core/sandbox/summary.js'
 
 /** The command line's options (the core's schema, without the deployment's own). */
 const flags = optionRows('cli')
@@ -144,28 +145,28 @@ export async function main(argv: string[]): Promise<void> {
     const { drift } = await import('./drift.js')
     return drift(argv.slice(1))
   }
-  const { options: { state: statePath, fixturesDir, ...options }, quiet, help, version } = parseOptions(argv)
+  const { options: { state: statePath, fixturesDir, engine, ...options }, quiet, help, version } = parseOptions(argv)
   if (help) return void console.log(usage())
   if (version) return void console.log(packageVersion())
-  if (options.engine === 'workerd') {
-    const { runWorkerd } = await import('./workerd.js')
-    return runWorkerd({ ...options, state: statePath, fixtures: fixturesDir ? readFixturesDir(fixturesDir) : undefined }, quiet, { password: fixtures.DEMO_PASSWORD, emails: fixtures.users.map((u) => u.email), apiToken: fixtures.apiTokens[0].token })
-  }
-  boundHeapGrowth()
+  if (engine === 'node') boundHeapGrowth()
   const say = quiet ? () => undefined : (line: string) => console.log(line)
   const log = quiet ? undefined : (line: string) => console.log(`${new Date().toISOString().slice(11, 23)} ${line}`)
   // Everything that can be refused is checked before the server starts.
   const fixtureRows = fixturesDir ? readFixturesDir(fixturesDir) : undefined
   const state = statePath ? new StateFile(statePath) : undefined
   const saved = state?.read()
-  let sandbox!: Sandbox
-  const server = await startServer({
+  // Both engines go through the same banner, log, --state, port errors and stop (engine.ts).
+  const start: StartEngine = engine === 'workerd' ? (await import('./workerd.js')).startWorkerdEngine : startNodeEngine
+  const server = await start({
     ...options, fixtures: fixtureRows, log,
     // Fixtures and the saved state are in place before the port opens: nothing reads seeded data.
-    async beforeListen(app) {
-      sandbox = await app.ready()
-      await state?.open(sandbox, saved)
-      if (state && saved !== undefined) say(`restored from ${state.path}`)
+    async beforeListen(target) {
+      if (state && saved !== undefined) {
+        await state.restore(target, saved)
+        say(`restored from ${state.path}`)
+      }
+      // The Node engine's sandbox is in this process: the port follows it, and the save on exit is synchronous.
+      if (state && target instanceof Sandbox) await state.follow(target)
     },
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') throw new Error(`--port ${options.port}: the port is in use on ${options.host} (another fleet-sandbox?); stop it, pick another port, or pass --port 0 for a free one`)
@@ -173,7 +174,7 @@ export async function main(argv: string[]): Promise<void> {
     throw error
   })
   // Even quiet, the URL: with --port 0 nothing else tells a script (or Playwright's webServer) the port.
-  console.log(quiet ? listening(server.url) : banner(server.url, sandbox, options))
+  console.log(quiet ? listening(server.url) : banner(server.url, await server.summary(), options, server.engineLine))
   let closing = false
   const stop = async (signal: string) => {
     if (closing) return
@@ -181,7 +182,7 @@ export async function main(argv: string[]): Promise<void> {
     let code = 0
     if (state) {
       try {
-        state.save()
+        state.save(state.following ? undefined : await server.snapshot())
         say(`saved to ${state.path}`)
       } catch (error) {
         console.error(`--state ${state.given}: the state could not be saved (${(error as Error).message}); the previous file is unchanged`)
@@ -198,19 +199,31 @@ export async function main(argv: string[]): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'))
 }
 
-function banner(url: string, sandbox: Sandbox, options: ServerOptions): string {
-  const perClient = new Map<string, number>()
-  for (const e of sandbox.world.notifications.entries()) perClient.set(e.clientId, (perClient.get(e.clientId) ?? 0) + 1)
-  const counts = sandbox.world.tables.clients.all().map((c) => `${(perClient.get(c.id) ?? 0).toLocaleString('en-US')} for ${c.name}`).join(', ')
+/** `--engine node`: the Hono server in this process. */
+const startNodeEngine: StartEngine = async ({ beforeListen, persist: _, ...options }) => {
+  let sandbox!: Sandbox
+  const server = await startServer({
+    ...options,
+    async beforeListen(app) {
+      sandbox = await app.ready()
+      await beforeListen(sandbox)
+    },
+  })
+  return { url: server.url, summary: async () => summarize(sandbox), snapshot: async () => sandbox.snapshot(), close: server.close }
+}
+
+function banner(url: string, summary: SandboxSummary, options: ServerOptions, engineLine?: string): string {
+  const counts = summary.clients.map((c) => `${c.notifications.toLocaleString('en-US')} for ${c.name}`).join(', ')
   return [
     listening(url),
-    `  seed ${sandbox.seed}, clock ${sandbox.iso()}${options.strict ? ', strict' : ''}`,
+    ...(engineLine ? [engineLine] : []),
+    `  seed ${summary.seed}, clock ${summary.now}${options.strict ? ', strict' : ''}`,
     `  notifications: ${counts}`,
-    `  scenarios: ${sandbox.inForce().map((a) => a.name).join(', ') || 'none (healthy)'}`,
+    `  scenarios: ${summary.scenarios.join(', ') || 'none (healthy)'}`,
     `  control API: ${options.control === false ? 'off' : `${url}/__sandbox${options.control?.token ? ' (token required)' : ''}`}`,
     // The URL only: the token is never printed.
     ...(options.upstream ? [`  upstream: ${options.upstream.url} (unmatched /api/... requests${options.upstream.routes ? ` and ${options.upstream.routes.join(', ')}` : ''}; findings at ${url}/__sandbox/drift)`] : []),
-    ...signInLines(sandbox.world),
+    ...summary.signIn,
   ].join('\n')
 }
 

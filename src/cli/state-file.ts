@@ -49,24 +49,41 @@ export class StateFile {
   }
 
   /**
-   * Restores a state read by `read` (a state of the wrong shape is refused naming the field),
-   * then follows the sandbox's changes. The file is a snapshot, checked as one: the port's own
-   * loading trusts what it stored, a file may have been edited.
+   * Restores a state read by `read` into the default sandbox of either engine (a state of the
+   * wrong shape is refused naming the field).
    */
-  async open(sandbox: Sandbox, state: unknown): Promise<void> {
+  async restore(target: Pick<Sandbox, 'restore'>, state: unknown): Promise<void> {
     try {
-      if (state !== undefined) await sandbox.restore(state)
+      await target.restore(state)
     } catch (error) {
       throw this.#refuse(`it is not a sandbox state: ${(error as Error).message}`)
     }
+  }
+
+  /**
+   * Follows a sandbox in this process (the Node engine) through the persistence port, so the
+   * save on exit needs no snapshot of its own. The file is a snapshot, checked as one on
+   * restore: the port's own loading trusts what it stored, a file may have been edited.
+   */
+  async follow(sandbox: Sandbox): Promise<void> {
     this.#persisted = await PersistedSandbox.open(sandbox, this.#values, { whole: true })
   }
 
-  /** Synchronous from the first line to the rename: nothing the event loop runs can come between. */
-  save(): void {
-    // The memory backend applies a flush before it returns.
-    void this.#persisted!.flush()
-    writeAtomic(this.path, JSON.stringify(snapshotOf(this.#values.values)))
+  get following(): boolean {
+    return this.#persisted !== undefined
+  }
+
+  /**
+   * Writes the followed sandbox's store, or a snapshot an engine gave, atomically. Synchronous
+   * from the first line to the rename: nothing the event loop runs can come between.
+   */
+  save(snapshot?: unknown): void {
+    if (this.#persisted) {
+      // The memory backend applies a flush before it returns.
+      void this.#persisted.flush()
+      snapshot = snapshotOf(this.#values.values)
+    }
+    writeAtomic(this.path, JSON.stringify(snapshot))
   }
 
   #refuse(why: string): Error {

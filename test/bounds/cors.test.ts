@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningServer, startServer } from '../../src/adapters/server/index.js'
 import { parseOptions } from '../../src/cli/cli.js'
-import { NOW } from '../support/runtimes.js'
+import { type Running, runtimes } from '../support/runtimes.js'
 
 const ACAO = 'access-control-allow-origin'
 
-describe('CORS of the Hono server', () => {
-  let server: RunningServer
+// Both engines over HTTP: --cors-origin reaches workerd's objects as it reaches the Hono server.
+describe.each(runtimes.filter((r) => r.http))('CORS through $name', (runtime) => {
+  let server: Running & { url: string }
   beforeAll(async () => {
-    server = await startServer({ seed: 1, now: NOW, size: 'small', port: 0, host: '127.0.0.1', corsOrigins: ['https://tools.example.com'] })
+    server = (await runtime.start({ corsOrigins: ['https://tools.example.com'] })) as Running & { url: string }
   })
   afterAll(() => server.close())
 

@@ -3,7 +3,9 @@ import type { SandboxApp } from '../../src/core/app/app.js'
 import { type AppOptions, createSandboxApp } from '../../src/sandbox-app.js'
 import { createHandlers } from '../../src/adapters/msw/handlers.js'
 import { startServer } from '../../src/adapters/server/index.js'
+import type { CorsOptions } from '../../src/adapters/server/app.js'
 import { startWorkerd } from '../../src/cli/workerd.js'
+import { keepAliveClient } from './keep-alive.js'
 import { TEST_WORKER_BUNDLE } from './worker-bundle.js'
 
 /** A running sandbox behind one runtime; `fetch` takes a path such as `/api/notifications`. */
@@ -11,11 +13,19 @@ export interface Running {
   app: SandboxApp
   fetch(path: string, init?: RequestInit): Promise<Response>
   close(): Promise<void>
+  /** Over HTTP: the origin it listens on. */
+  url?: string
+  /** Over HTTP: requests that failed on their kept-alive connection (none is allowed; useSandbox checks). */
+  connectionErrors?(): string[]
+  /** workerd: what the runtime printed besides the request log (errors, warnings). */
+  output?(): string
 }
 
 export interface Runtime {
   name: string
-  start(options?: Partial<AppOptions>): Promise<Running>
+  /** Served over a socket (not in-process). */
+  http?: boolean
+  start(options?: Partial<AppOptions & CorsOptions>): Promise<Running>
 }
 
 /** Fixed start, so dates in assertions are stable; the clock still runs at real pace. */
@@ -24,9 +34,10 @@ const defaults: AppOptions = { seed: 1, now: NOW, size: 'small' }
 
 const hono: Runtime = {
   name: 'hono server (HTTP)',
+  http: true,
   async start(options) {
     const server = await startServer({ ...defaults, ...options, port: 0, host: '127.0.0.1' })
-    return { app: server.app, fetch: (path, init) => fetch(server.url + path, init), close: server.close }
+    return overKeptAliveConnections(server.app, server.url, server.close)
   },
 }
 
@@ -51,28 +62,31 @@ const mswNode: Runtime = {
  */
 const workerd: Runtime = {
   name: 'workerd',
+  http: true,
   async start(options) {
-    const server = await startWorkerd({ ...defaults, ...options, script: TEST_WORKER_BUNDLE, port: 0, host: '127.0.0.1' })
+    let output = ''
+    const server = await startWorkerd({ ...defaults, ...options, script: TEST_WORKER_BUNDLE, port: 0, host: '127.0.0.1', output: (text) => (output += text) })
     const elsewhere = () => {
       throw new Error('workerd serves its sandboxes in its own process: reach them through HTTP (the control API)')
     }
     const app = Object.create(createSandboxApp({ ...defaults, ...options }), { sandboxes: { get: elsewhere }, ready: { value: elsewhere } }) as SandboxApp
-    return {
-      app,
-      fetch: (path, init) => fetch(server.url + path, { ...init, headers: closing(init?.headers) }),
-      close: server.close,
-    }
+    return { ...overKeptAliveConnections(app, server.url, server.close), output: () => output }
   },
 }
 
-/**
- * One connection per request: under load a kept-alive connection that workerd had just closed
- * was now and then reused (ECONNRESET, "fetch failed").
- */
-function closing(headers: HeadersInit | undefined): Headers {
-  const all = new Headers(headers)
-  all.set('connection', 'close')
-  return all
+/** Requests go as real clients send them: over kept-alive connections, reused (keep-alive.ts). */
+function overKeptAliveConnections(app: SandboxApp, url: string, close: () => Promise<void>): Running {
+  const client = keepAliveClient()
+  return {
+    app,
+    url,
+    fetch: (path, init) => client.fetch(url + path, init),
+    connectionErrors: () => client.errors,
+    async close() {
+      await client.close()
+      await close()
+    },
+  }
 }
 
 /** Every behaviour suite runs once per runtime, so the runtimes cannot drift apart. */

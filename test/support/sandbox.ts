@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { client, freshId, signIn, type Client } from './client.js'
 import type { Running, Runtime } from './runtimes.js'
 
@@ -21,7 +21,12 @@ export function useSandbox(runtime: Runtime, options: Parameters<Runtime['start'
   beforeAll(async () => {
     running = await runtime.start(options)
   })
-  afterAll(() => running?.close())
+  afterAll(async () => {
+    // Every request of the block reached its answer: no connection was dropped under it.
+    const errors = running?.connectionErrors?.() ?? []
+    await running?.close()
+    expect(errors).toEqual([])
+  })
   const current = (): Running => {
     if (!running) throw new Error(`${runtime.name} is not running: use the harness inside tests or hooks`)
     return running

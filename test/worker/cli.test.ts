@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
-import { freePort, startCli } from '../support/cli.js'
+import { freePort, runCli, startCli } from '../support/cli.js'
 import { describe, expect, it } from 'vitest'
 import { parseOptions } from '../../src/cli/cli.js'
 
@@ -13,6 +13,25 @@ const stop = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => new Pr
   child.once('exit', (code) => resolve(code))
   child.kill(signal)
 })
+
+/** The workerd child of a process (miniflare spawns it). */
+function workerdOf(pid: number): number | undefined {
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
+      if (readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('workerd')) return Number(child)
+    }
+  }
+  return undefined
+}
+
+/** Running, and not a zombie waiting for its parent. */
+function alive(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  } catch {
+    return false
+  }
+}
 
 describe('--engine', () => {
   it('is node by default, workerd on request (flag or SANDBOX_ENGINE), nothing else', () => {
@@ -24,7 +43,8 @@ describe('--engine', () => {
   })
 })
 
-describe.skipIf(!existsSync('dist/worker.mjs') || !existsSync('dist/fleet-sandbox.mjs'))('fleet-sandbox --engine workerd (built)', () => {
+// Each case starts workerd once or more: on a busy 2-core machine that alone can take 10 s.
+describe.skipIf(!existsSync('dist/worker.mjs') || !existsSync('dist/fleet-sandbox.mjs'))('fleet-sandbox --engine workerd (built)', { timeout: 120_000 }, () => {
   it('prints the same banner, serves each id from its object, logs requests, stops cleanly on SIGTERM and SIGINT', async () => {
     const port = await freePort()
     const { child, output } = await start(['--port', String(port), '--seed', '5', '--now', '2026-11-22T12:00:00Z', '--size', 'small'])
@@ -58,6 +78,54 @@ describe.skipIf(!existsSync('dist/worker.mjs') || !existsSync('dist/fleet-sandbo
       expect((await (await fetch(`${base}/__sandbox/clock`, { headers: { 'x-sandbox-id': 'kept' } })).json()).now).toBe('2031-01-01T00:00:00.000Z')
       await stop(second.child)
     } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('leaves no workerd behind when the command is killed with SIGKILL', async () => {
+    const { child } = await start(['--port', '0', '--size', 'small'])
+    const workerd = workerdOf(child.pid!)
+    expect(workerd).toBeGreaterThan(0)
+    expect(alive(workerd!)).toBe(true)
+    expect(await stop(child, 'SIGKILL')).toBe(null)
+    await expect.poll(() => alive(workerd!), { timeout: 10_000 }).toBe(false)
+  })
+
+  it('prints what the Node engine prints: banner, request log, port in use, --state errors; only the engine line differs', async () => {
+    const args = ['--port', '0', '--seed', '5', '--now', '2026-11-22T12:00:00Z', '--size', 'small', '--scenario', 'slow;ms=1', '--cors-origin', 'https://tools.example.com']
+    const said = async (engine: string) => {
+      const { child, output } = await startCli(['--engine', engine, ...args])
+      const url = /listening on (\S+)/.exec(output())![1]
+      await fetch(`${url}/api/notifications?limit=1`)
+      await fetch(`${url}/__sandbox/health`, { headers: { 'x-sandbox-id': 'same-1' } })
+      await expect.poll(output, { timeout: 10_000 }).toMatch(/GET \/__sandbox\/health 200/)
+      await stop(child)
+      return output()
+        .replaceAll(url, 'URL')
+        .replace(/\d{2}:\d{2}:\d{2}\.\d{3}(Z?)/g, 'TIME$1')
+        .replace(/ [\d.]+ms/g, ' Nms')
+        .split('\n').filter((line) => !line.startsWith('  engine: '))
+    }
+    const node = await said('node')
+    expect(node.join('\n')).toContain('GET /api/notifications?limit=1 401 Nms [slow]')
+    expect(await said('workerd')).toEqual(node)
+
+    const blocker = createServer().listen(0, '127.0.0.1')
+    await new Promise((resolve) => blocker.once('listening', resolve))
+    const port = (blocker.address() as { port: number }).port
+    const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-cli-same-'))
+    writeFileSync(join(dir, 'state.json'), '{"cut short')
+    try {
+      for (const [extra, message] of [[['--port', String(port)], `--port ${port}: the port is in use on 127.0.0.1`], [['--state', join(dir, 'state.json')], `--state ${join(dir, 'state.json')}: it is not a sandbox state: not valid JSON`]] as const) {
+        const errors = await Promise.all(['node', 'workerd'].map(async (engine) => {
+          const { code, err } = await runCli(['--engine', engine, ...extra])
+          return `exit ${code}: ${err}`
+        }))
+        expect(errors[0]).toContain(message)
+        expect(errors[1]).toBe(errors[0])
+      }
+    } finally {
+      blocker.close()
       rmSync(dir, { recursive: true, force: true })
     }
   })

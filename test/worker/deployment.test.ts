@@ -1,21 +1,11 @@
-import { Miniflare } from 'miniflare'
+import type { Miniflare } from 'miniflare'
 import { afterAll, describe, expect, it } from 'vitest'
+import { startDeployment } from '../support/deployment.js'
 import { TEST_WORKER_BUNDLE } from '../support/worker-bundle.js'
 
 /** The Worker configured as examples/cloudflare/wrangler.jsonc does: `vars` and a secret, no command line. */
 async function deployment(vars: Record<string, string>) {
-  const mf = new Miniflare({
-    modules: true,
-    scriptPath: TEST_WORKER_BUNDLE,
-    compatibilityDate: '2026-04-20',
-    compatibilityFlags: ['nodejs_compat'],
-    cf: false,
-    host: '127.0.0.1',
-    port: 0,
-    durableObjects: { SANDBOX: { className: 'SandboxObject', useSQLite: true }, SANDBOX_DIRECTORY: { className: 'SandboxDirectory', useSQLite: true } },
-    bindings: vars,
-  })
-  const url = await mf.ready
+  const { mf, url } = await startDeployment(TEST_WORKER_BUNDLE, vars)
   return { mf, fetch: (path: string, init?: RequestInit) => fetch(new URL(path, url), init) }
 }
 

@@ -2,6 +2,7 @@ import { type ServerType, serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import type { SandboxApp } from '../../core/app/app.js'
 import { type AppOptions, createSandboxApp } from '../../sandbox-app.js'
+import { afterBody } from '../../core/http/drain.js'
 import { type CorsOptions, httpFetch, incomingOf } from './app.js'
 
 export { createHonoApp } from './app.js'
@@ -35,7 +36,13 @@ export async function startServer(options: ServerOptions = { seed: 1 }): Promise
   await options.beforeListen?.(app)
   const front = httpFetch(app, { corsOrigins: options.corsOrigins })
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: (request, env) => front(request, incomingOf(env)), port: options.port ?? 4010, hostname: host }, () => resolve(s))
+    // An early answer waits for the body it left unread: @hono/node-server's own drain stalls
+    // behind the web stream a partial read leaves on the socket, then drops the connection.
+    const fetch = (request: Request, env: unknown) => {
+      const answer = front(request, incomingOf(env as never))
+      return request.method === 'GET' || request.method === 'HEAD' ? answer : afterBody(request, answer)
+    }
+    const s = serve({ fetch, port: options.port ?? 4010, hostname: host }, () => resolve(s))
     s.once('error', reject)
   })
   const port = (server.address() as AddressInfo).port

@@ -1,5 +1,6 @@
 import { type WorkerVariable, appOptionsOf, optionRows, readOptions } from '../../core/options/options.js'
 import { type AppOptions, bundledScenarios } from '../../sandbox-app.js'
+import type { CorsOptions } from '../server/app.js'
 
 // The few Workers runtime types this adapter uses, so the package needs no Workers type package.
 
@@ -41,7 +42,7 @@ export type WorkerEnv = {
   SANDBOX_OPTIONS?: string
 } & { [V in WorkerVariable]?: string }
 
-export interface WorkerOptions extends AppOptions {
+export interface WorkerOptions extends AppOptions, CorsOptions {
   sandboxIdleMs: number
   maxSandboxes: number
 }
@@ -65,7 +66,11 @@ export function optionsFrom(env: WorkerEnv): WorkerOptions {
   if (!values.controlToken && !values.noControl) {
     throw new Error('SANDBOX_CONTROL_TOKEN: a deployed sandbox needs a control token (npx wrangler secret put SANDBOX_CONTROL_TOKEN; for wrangler dev, in .dev.vars), or SANDBOX_NO_CONTROL=true')
   }
-  return { ...appOptionsOf(values, bundledScenarios, 'SANDBOX_SCENARIO'), log: values.log ? requestLog : undefined }
+  return {
+    ...appOptionsOf(values, bundledScenarios, 'SANDBOX_SCENARIO'),
+    log: values.log ? requestLog : undefined,
+    corsOrigins: values.corsOrigin?.split(',').map((o) => o.trim()).filter(Boolean),
+  }
 }
 
 /** Marks the app's log lines on workerd's standard output, for the command line to pick out. */

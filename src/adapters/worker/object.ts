@@ -1,6 +1,8 @@
 import type { SandboxApp } from '../../core/app/app.js'
 import type { Evictions, Sandbox, SandboxInfo, SandboxRegistry } from '../../core/sandbox/sandbox.js'
+import { summarize } from '../../core/sandbox/summary.js'
 import { createSandboxApp } from '../../sandbox-app.js'
+import { afterBody } from '../../core/http/drain.js'
 import { httpFetch, type Incoming } from '../server/app.js'
 import { INTERNAL_HEADER, OBJECT_HEADER, type ObjectState, type WorkerEnv, type WorkerOptions, call, directoryOf, optionsFrom } from './env.js'
 import { PersistedSandbox, type StoredMeta } from '../../core/persist/persisted.js'
@@ -60,7 +62,9 @@ export class SandboxObject {
         clientAddress: request.headers.get('cf-connecting-ip') ?? undefined,
         rawHeaders: [...request.headers].filter(([name]) => name !== OBJECT_HEADER).flat(),
       }
-      const response = await live.front(request, incoming)
+      // An early answer waits for the body it left unread (drain.ts): workerd closes a
+      // connection whose request body was not read to its end, without telling the client.
+      const response = await afterBody(request, live.front(request, incoming))
       // A write's changes go to storage now; the output gate holds the answer until it has them.
       // A read's (journal, sliding sessions, counters) are stored with the next batch (docs/engines.md).
       if (request.method === 'GET' || request.method === 'HEAD') live.stored.later()
@@ -115,7 +119,7 @@ export class SandboxObject {
     const sandbox = await app.ready()
     const stored = await PersistedSandbox.open(sandbox, objectBackend(storage), { meta: { id, seededAt: seededAt!, createdAt: meta?.createdAt ?? Date.now() } })
     if (id !== 'default') await storage.setAlarm(Date.now() + this.#options.sandboxIdleMs)
-    return { app, sandbox, stored, front: httpFetch(app), inflight: 0, lastUsed: Date.now() }
+    return { app, sandbox, stored, front: httpFetch(app, { corsOrigins: this.#options.corsOrigins }), inflight: 0, lastUsed: Date.now() }
   }
 
   async #info(): Promise<ObjectInfo> {
@@ -150,10 +154,7 @@ export class SandboxObject {
     }
     // The command line: the banner, --state and --fixtures, on the default sandbox.
     const live = await this.#open('default')
-    if (path === '/banner') {
-      const s = live.sandbox
-      return Response.json({ seed: s.seed, now: s.iso(), notifications: s.world.notifications.size, scenarios: s.inForce().map((a) => a.name) })
-    }
+    if (path === '/banner') return Response.json(summarize(live.sandbox))
     if (path === '/snapshot') return Response.json(live.sandbox.snapshot())
     if (path === '/restore') {
       await live.sandbox.restore(body)

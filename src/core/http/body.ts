@@ -9,7 +9,7 @@ export const MULTIPART_LIMIT = 5 * FILE_LIMIT + JSON_LIMIT
 const bodies = new WeakMap<Request, Uint8Array>()
 export const bodyRead = (request: Request): Uint8Array | undefined => bodies.get(request)
 
-/** Reads the body up to `limit` bytes; past it, 413 without reading the rest. */
+/** Reads the body up to `limit` bytes; past it, 413 without reading the rest (the adapter drains it). */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
   const bytes = await readAll(request, limit)
   bodies.set(request, bytes)
@@ -47,7 +47,9 @@ async function readAll(request: Request, limit: number): Promise<Uint8Array> {
     if (done) break
     size += value.byteLength
     if (size > limit) {
-      void reader.cancel().catch(() => undefined)
+      // Not cancelled: the adapter reads the rest after the 413 (drain.ts), so a kept-alive
+      // connection can carry the next request.
+      reader.releaseLock()
       throw tooLarge(limit)
     }
     chunks.push(value)

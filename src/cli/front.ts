@@ -1,0 +1,96 @@
+import { Agent, type IncomingMessage, type Server, type ServerResponse, createServer, request as forward } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/**
+ * The Node engine's HTTP front in front of a local workerd. workerd's own parser answers
+ * malformed HTTP otherwise than Node's (500 and a logged "Uncaught exception" for a request
+ * target in absolute form, `Content-Length: -1` or two Content-Length headers; 501 for an
+ * unknown method), so `--engine workerd` listens with node:http, exactly as the Node engine
+ * does (same parser, limits, time-outs, port errors), and hands each request that parses to
+ * workerd over kept-alive loopback connections.
+ */
+export interface Front {
+  server: Server
+  port: number
+  close(): Promise<void>
+}
+
+/** Hop-by-hop headers (RFC 9110 7.6.1): they describe one connection, not the request. */
+const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade'])
+
+function pairs(raw: string[], skip: (name: string) => boolean): string[] {
+  const out: string[] = []
+  for (let i = 0; i < raw.length; i += 2) if (!skip(raw[i].toLowerCase())) out.push(raw[i], raw[i + 1])
+  return out
+}
+
+/** `GET http://host/path` is served as `/path`, as the Node engine serves it. */
+function originForm(target: string): string {
+  if (target.startsWith('/')) return target
+  try {
+    const url = new URL(target)
+    return url.pathname + url.search
+  } catch {
+    return target
+  }
+}
+
+export async function startFront(options: { host: string; port: number; target: URL }): Promise<Front> {
+  // workerd closes a connection idle for 5 s (kj's pipeline time-out): the pool lets go of it
+  // first, so no request goes out on a connection workerd is closing.
+  const agent = new Agent({ keepAlive: true, timeout: 4000 })
+  const { hostname, port: targetPort } = options.target
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    // The caller's address, as the Node engine reads it from the socket (the rate-limited
+    // bucket of anonymous callers); whatever the caller sent in its place is dropped.
+    const headers = pairs(req.rawHeaders, (name) => HOP.has(name) || name === 'cf-connecting-ip')
+    headers.push('cf-connecting-ip', req.socket.remoteAddress ?? '')
+    // HTTP/1.0 may leave Host out; Node serves it, workerd would answer 400.
+    if (req.headers.host === undefined) headers.push('host', `${options.host.includes(':') ? `[${options.host}]` : options.host}:${(server.address() as AddressInfo).port}`)
+    const upstream = forward({ agent, host: hostname, port: targetPort, method: req.method, path: originForm(req.url ?? '/'), headers }, (answer) => {
+      const headers = pairs(answer.rawHeaders, (name) => HOP.has(name) || name === 'transfer-encoding')
+      // Answered before the body was all sent: the object stopped draining it (past its bound,
+      // or the caller stalled; src/core/http/drain.ts). The connection ends after this answer,
+      // and says so, as the Node engine's does.
+      const early = !req.complete
+      if (early) headers.push('connection', 'close')
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers)
+      // Server-sent events go out as they come (other answers keep head and body in one write).
+      if (/event-stream/.test(String(answer.headers['content-type']))) res.flushHeaders()
+      answer.pipe(res)
+      if (early) answer.once('end', () => {
+        req.unpipe(upstream)
+        upstream.destroy()
+      })
+    })
+    upstream.once('error', () => {
+      // After a whole answer (workerd dropping the rest of a body it would not read): nothing lost.
+      if (res.writableFinished) return
+      if (res.headersSent) return void res.destroy()
+      res.writeHead(502, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ statusCode: 502, message: 'workerd: the engine did not answer', error: 'Bad Gateway' }))
+    })
+    // A caller gone before its whole answer: workerd's request goes too (an answer sent whole
+    // leaves the connection to workerd in the pool).
+    res.once('close', () => {
+      if (!res.writableFinished) upstream.destroy()
+    })
+    req.pipe(upstream)
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeAllConnections()
+      agent.destroy()
+    }),
+  }
+}
