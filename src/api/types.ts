@@ -1112,6 +1112,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox/drift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the upstream differs from this document, each operation's latest check (docs/bridge.md) */
+        get: operations["sandboxGetDrift"];
+        put?: never;
+        /** Walk every GET /api operation against the upstream; answers the report */
+        post: operations["sandboxRunDrift"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__sandbox/openapi.json": {
         parameters: {
             query?: never;
@@ -9130,6 +9148,13 @@ export interface operations {
                         faults: string[];
                         durationMs: number;
                         at: string;
+                        drift?: {
+                            /** @enum {string} */
+                            kind: "status" | "media-type" | "missing" | "extra" | "type" | "enum" | "format";
+                            pointer: string;
+                            expected?: unknown;
+                            actual?: unknown;
+                        }[];
                         url: string;
                         request: {
                             headers: {
@@ -9414,6 +9439,217 @@ export interface operations {
             };
             /** @description No such collection */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+        };
+    };
+    sandboxGetDrift: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                "x-sandbox-id"?: components["parameters"]["SandboxId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        upstream: string | null;
+                        checkedAt: string | null;
+                        operations: {
+                            operation: string;
+                            path: string;
+                            /** @enum {string} */
+                            status: "ok" | "drift" | "unreachable" | "skipped";
+                            httpStatus: number | null;
+                            findings: {
+                                /** @enum {string} */
+                                kind: "status" | "media-type" | "missing" | "extra" | "type" | "enum" | "format";
+                                pointer: string;
+                                expected?: unknown;
+                                actual?: unknown;
+                            }[];
+                            reason?: string;
+                        }[];
+                        summary: {
+                            ok: number;
+                            drift: number;
+                            unreachable: number;
+                            skipped: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Under --control-token: the x-sandbox-control-token header is missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+        };
+    };
+    sandboxRunDrift: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                "x-sandbox-id"?: components["parameters"]["SandboxId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        upstream: string | null;
+                        checkedAt: string | null;
+                        operations: {
+                            operation: string;
+                            path: string;
+                            /** @enum {string} */
+                            status: "ok" | "drift" | "unreachable" | "skipped";
+                            httpStatus: number | null;
+                            findings: {
+                                /** @enum {string} */
+                                kind: "status" | "media-type" | "missing" | "extra" | "type" | "enum" | "format";
+                                pointer: string;
+                                expected?: unknown;
+                                actual?: unknown;
+                            }[];
+                            reason?: string;
+                        }[];
+                        summary: {
+                            ok: number;
+                            drift: number;
+                            unreachable: number;
+                            skipped: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Under --control-token: the x-sandbox-control-token header is missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description The sandbox was started without --upstream */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description A wrong content type, or neither a JSON body (content-type: application/json) nor an x-sandbox-* header: what a form or a no-cors fetch sends */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

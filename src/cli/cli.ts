@@ -9,6 +9,7 @@ import { readFixturesDir } from './fixtures-dir.js'
 import { packageRoot } from './package-root.js'
 import { StateFile } from './state-file.js'
 import { removeStaleSaves } from './state-leftovers.js'
+import { checkUpstream } from './bridge-flags.js'
 import type { StartEngine } from './engine.js'
 import { type SandboxSummary, summarize } from '../core/sandbox/summary.js'
 
@@ -25,6 +26,10 @@ export function usage(): string {
     '',
     'Usage: fleet-sandbox [flags]            start the HTTP server',
     '       fleet-sandbox init <dir>         write the service worker script for the browser (init --help)',
+    '       fleet-sandbox drift --upstream URL --upstream-token T [--json] [--out FILE]',
+    '                                        check a real backend against the sandbox (exit 0 none, 1 drift, 2 cannot run)',
+    '       fleet-sandbox record (--upstream URL --upstream-token T | --har FILE) --out DIR [--redact-emails]',
+    '                                        record a real backend\'s records as a --fixtures folder',
     '',
     `  ${'flag'.padEnd(width)} ${'environment'.padEnd(22)} meaning`,
     ...rows,
@@ -100,6 +105,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       corsOrigins: corsOrigins(values.corsOrigin),
       engine: values.engine!,
       persist: values.persist,
+      upstream: checkUpstream(shared.upstream, values.upstreamToken, fail),
     },
   }
 }
@@ -131,6 +137,14 @@ export async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'init') {
     const { init } = await import('./init.js')
     return init(argv.slice(1))
+  }
+  if (argv[0] === 'record') {
+    const { record } = await import('./record.js')
+    return record(argv.slice(1))
+  }
+  if (argv[0] === 'drift') {
+    const { drift } = await import('./drift.js')
+    return drift(argv.slice(1))
   }
   const { options: { state: statePath, fixturesDir, engine, ...options }, quiet, help, version } = parseOptions(argv)
   if (help) return void console.log(usage())
@@ -209,6 +223,8 @@ function banner(url: string, summary: SandboxSummary, options: ServerOptions, en
     `  notifications: ${counts}`,
     `  scenarios: ${summary.scenarios.join(', ') || 'none (healthy)'}`,
     `  control API: ${options.control === false ? 'off' : `${url}/__sandbox${options.control?.token ? ' (token required)' : ''}`}`,
+    // The URL only: the token is never printed.
+    ...(options.upstream ? [`  upstream: ${options.upstream.url} (unmatched /api/... requests${options.upstream.routes ? ` and ${options.upstream.routes.join(', ')}` : ''}; findings at ${url}/__sandbox/drift)`] : []),
     ...summary.signIn,
   ].join('\n')
 }

@@ -14,6 +14,8 @@ export function fixturesFolder(given: string): string {
   return join(root.dir, 'fixtures', 'examples')
 }
 
+export const RECORD_REPORT = 'record-report.json'
+
 /**
  * `--fixtures DIR`: one `<collection>.json` file per collection (a JSON array of records), each
  * checked here so the message names the file; the server applies them to every world.
@@ -22,7 +24,8 @@ export function readFixturesDir(given: string): FixtureRows {
   const dir = fixturesFolder(given)
   if (!existsSync(dir)) throw new Error(`--fixtures ${given}: no such folder (${resolve(dir)}); the packaged examples are --fixtures ${EXAMPLES}`)
   if (!statSync(dir).isDirectory()) throw new Error(`--fixtures ${dir}: must be a folder of <collection>.json files, not a file`)
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
+  // What `fleet-sandbox record` reports beside the collections it wrote is not a collection.
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== RECORD_REPORT).sort()
   if (files.length === 0) throw new Error(`--fixtures ${dir}: the folder has no .json file; name each after its collection (${collectionNames.join(', ')})`)
   const rows: Record<string, unknown> = {}
   for (const file of files) {

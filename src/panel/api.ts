@@ -23,7 +23,7 @@ export interface Health {
   sandbox: string
 }
 
-export type StreamEvent = { type: 'request'; data: JournalEntry } | { type: 'outbox'; data: OutboxEntry } | { type: 'state'; data: { change: string } }
+export type StreamEvent = { type: 'request'; data: JournalEntry } | { type: 'outbox'; data: OutboxEntry } | { type: 'drift'; data: { id: number; operation: string } } | { type: 'state'; data: { change: string } }
 
 /** An answer other than 2xx, tied to the world (sandbox id) it came from. */
 export class ApiError extends Error {

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiError, ControlApi, type Health, type JournalEntry, type OutboxEntry, type StreamEvent } from './api.js'
 import { Clock, useClock } from './clock.js'
 import { DataBrowser } from './data.js'
+import { Drift } from './drift.js'
 import { Outbox, Requests, save } from './requests.js'
 import { Controls, Dtes, Sandboxes, Snapshot } from './world.js'
 
@@ -57,9 +58,9 @@ const store = (key: string, value: string) => {
   }
 }
 
-const tabs = ['requests', 'outbox', 'data', 'scenarios', 'sandboxes', 'snapshot', 'dte'] as const
+const tabs = ['requests', 'outbox', 'data', 'scenarios', 'sandboxes', 'snapshot', 'dte', 'drift'] as const
 type Tab = (typeof tabs)[number]
-const tabNames: Record<Tab, string> = { requests: 'Requests', outbox: 'Outbox', data: 'Data', scenarios: 'Scenarios & clock', sandboxes: 'Sandboxes', snapshot: 'Snapshot', dte: 'DTE reconciliation' }
+const tabNames: Record<Tab, string> = { requests: 'Requests', outbox: 'Outbox', data: 'Data', scenarios: 'Scenarios & clock', sandboxes: 'Sandboxes', snapshot: 'Snapshot', dte: 'DTE reconciliation', drift: 'Drift' }
 
 export function App({ base, onClose, inPage }: PanelOptions) {
   const [world, setWorld] = useState(stored(WORLD_KEY))
@@ -78,6 +79,8 @@ export function App({ base, onClose, inPage }: PanelOptions) {
   const [version, setVersion] = useState(0)
   /** Bumped by every request that may have written: the data views reload. */
   const [writes, setWrites] = useState(0)
+  /** Bumped by `event: drift` (an upstream answer was checked): the Drift tab reloads. */
+  const [checks, setChecks] = useState(0)
 
   // Errors belong to the world they came from: one from a world no longer on show is dropped.
   const fail = useCallback((e: unknown) => {
@@ -130,6 +133,7 @@ export function App({ base, onClose, inPage }: PanelOptions) {
         for (const arrived of loading.current) arrived.outbox.push(e.data)
         setOutbox((list) => [...list, e.data])
       }
+      else if (e.type === 'drift') setChecks((n) => n + 1)
       else {
         const change = e.data.change
         void load({ journal: change === 'reset' || change === 'restore' || change === 'requests-cleared', outbox: change === 'reset' || change === 'restore' || change === 'outbox-cleared' })
@@ -195,6 +199,7 @@ export function App({ base, onClose, inPage }: PanelOptions) {
         ${tab === 'sandboxes' && html`<${Sandboxes} ...${props} current=${world} open=${openWorld} />`}
         ${tab === 'snapshot' && html`<${Snapshot} ...${props} />`}
         ${tab === 'dte' && html`<${Dtes} ...${props} version=${version + writes} />`}
+        ${tab === 'drift' && html`<${Drift} ...${props} checks=${checks} />`}
       </main>
     </div></div>
   `

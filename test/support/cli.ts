@@ -32,13 +32,14 @@ export function startCli(args: string[], cwd?: string): Promise<{ child: ChildPr
 }
 
 /** Runs the built command line to its end: exit code and both streams. */
-export function runCli(args: string[], cwd?: string): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [`${process.cwd()}/bin/fleet-sandbox.js`, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd })
+export function runCli(args: string[], cwd?: string, env?: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [`${process.cwd()}/bin/fleet-sandbox.js`, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd, env: env && { ...process.env, ...env } })
   let out = ''
   let err = ''
   child.stdout!.on('data', (d) => (out += d))
   child.stderr!.on('data', (d) => (err += d))
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, out, err })))
+  // 'close', not 'exit': the streams may still hold output when the process has exited.
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, out, err })))
 }
 
 /** The URL a started command line printed. */

@@ -7,6 +7,7 @@ import { RouteMatcher } from '../../core/app/matcher.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
 import { parseFixtures } from '../../core/store/fixtures.js'
+import { upstreamOption } from '../../core/bridge/upstream.js'
 import { createHandlers, type HandlerApp } from '../msw/handlers.js'
 import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
 import { type RequestLog, requestLine, showNotice } from './notice.js'
@@ -92,7 +93,7 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   const startup = scenarioList(options.scenario, 'scenario')
   const fromUrl = urlScenarios(options)
   if (options.fixtures) parseFixtures(options.fixtures)
-  const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios: startup, strict: options.strict, control: {}, fixtures: options.fixtures, pageOrigin: location.origin }
+  const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios: startup, strict: options.strict, control: {}, fixtures: options.fixtures, pageOrigin: location.origin, upstream: upstreamOption(options.upstream) }
   // Other fixtures are another world: a saved state made with different ones is not resumed.
   const fingerprint = JSON.stringify({ seed, now: options.now ?? null, size: options.size ?? null, notifications: options.notifications ?? null, scenarios: startup, ...(options.fixtures ? { fixtures: digest(JSON.stringify(options.fixtures)) } : {}) })
   const persist = options.persist !== false && indexedDbAvailable()

@@ -21,7 +21,7 @@ export type HandlerApp = Pick<SandboxApp, 'matcher' | 'fetch'>
  */
 export function createHandlers(app: HandlerApp, options: HandlerOptions = {}): HttpHandler[] {
   const places = new Places(options.origins ?? [])
-  const meta = { clientAddress: options.clientAddress ?? 'page' }
+  const meta = { clientAddress: options.clientAddress ?? 'page', fetch: upstreamFetch }
   const claimed = new WeakMap<Request, string>()
   const claims = ({ request }: { request: Request }) => {
     const place = places.locate(new URL(request.url))
@@ -30,6 +30,21 @@ export function createHandlers(app: HandlerApp, options: HandlerOptions = {}): H
     return true
   }
   return [http.all(claims, ({ request }) => app.fetch(request, { ...meta, path: claimed.get(request) }))]
+}
+
+
+/**
+ * The upstream is reached around MSW, which would otherwise answer the forwarded request itself.
+ * The body is read first: msw's interceptors refuse to send on a streamed request body (they
+ * buffer bodies anyway), so in the MSW runtimes only the answer streams.
+ */
+async function upstreamFetch(request: Request): Promise<Response> {
+  const body = request.body ? await request.arrayBuffer() : undefined
+  // What msw's bypass() marks, on a URL and init: a Request object built here can be another
+  // runtime's subclass (@hono/node-server replaces the global one) that msw's interceptor rebuilds badly.
+  const headers = new Headers(request.headers)
+  headers.append('accept', 'msw/passthrough')
+  return fetch(request.url, { method: request.method, headers, body, redirect: request.redirect, signal: request.signal })
 }
 
 /**

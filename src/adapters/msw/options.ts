@@ -5,6 +5,7 @@ import { bundledScenarios } from '../../sandbox-app.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
 import type { OptionValue } from '../../core/options/options.js'
 import type { FixtureRows } from '../../core/store/fixtures.js'
+import type { UpstreamOptions } from '../../core/bridge/upstream.js'
 
 /** The name of every scenario in `scenarios/`: a typo is a type error. */
 export type ScenarioName = BundledScenario['name']
@@ -58,6 +59,12 @@ export interface MswSandboxOptions {
    * every world: at start, after each reset (any seed) and in each `x-sandbox-id` sandbox.
    */
   fixtures?: FixtureRows
+  /**
+   * The real backend (docs/bridge.md): an `/api/...` request no route matches goes to this URL
+   * (with `routes`, also the routes those patterns name), and its answers are checked against
+   * the sandbox's OpenAPI document. In a browser the upstream must allow the page's origin (CORS).
+   */
+  upstream?: string | UpstreamOptions
   /** What MSW does with requests no route matches. */
   onUnhandledRequest?: UnhandledRequestStrategy
 }

@@ -3,6 +3,7 @@ import type { SandboxApp } from '../../core/app/app.js'
 import { createSandboxApp } from '../../sandbox-app.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import { parseFixtures } from '../../core/store/fixtures.js'
+import { upstreamOption } from '../../core/bridge/upstream.js'
 import { TEST_DOUBLE_SIZE } from '../../core/options/options.js'
 import { createHandlers } from '../msw/handlers.js'
 import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
@@ -49,7 +50,7 @@ export function setupSandboxServer(options: SandboxServerOptions = {}): SandboxS
   const scenarios = scenarioList(options.scenario)
   // Checked now, so a bad fixture fails where the suite sets the sandbox up.
   if (options.fixtures) parseFixtures(options.fixtures)
-  const app = createSandboxApp({ seed, now: options.now, size: options.notifications === undefined ? (options.size ?? TEST_DOUBLE_SIZE) : undefined, notifications: options.notifications, scenarios, strict: options.strict, control: {}, fixtures: options.fixtures })
+  const app = createSandboxApp({ seed, now: options.now, size: options.notifications === undefined ? (options.size ?? TEST_DOUBLE_SIZE) : undefined, notifications: options.notifications, scenarios, strict: options.strict, control: {}, fixtures: options.fixtures, upstream: upstreamOption(options.upstream) })
   const server = setupServer(...createHandlers(app, { origins: options.origins, clientAddress: options.clientAddress ?? '127.0.0.1' }))
   let ready: Sandbox | undefined
 

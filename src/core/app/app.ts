@@ -16,6 +16,9 @@ import type { Sandbox } from '../sandbox/sandbox.js'
 import type { ScenarioRegistry } from '../scenarios/registry.js'
 import { Sandboxes, type SandboxesOptions, sandboxIdOf, validSandboxId } from '../sandbox/sandboxes.js'
 import type { ActiveScenario, AppliedScenario } from '../scenarios/define.js'
+import type { Bridge } from '../bridge/bridge.js'
+import type { UpstreamFetch } from '../bridge/passthrough.js'
+import { goesUpstream, type UpstreamOptions } from '../bridge/upstream.js'
 
 export interface SandboxAppOptions extends SandboxesOptions {
   /** Serve only what the spec documents: assumed routes answer 404. */
@@ -28,6 +31,8 @@ export interface SandboxAppOptions extends SandboxesOptions {
   corsOrigins?: readonly string[]
   /** The page the browser worker serves: its own origin may use `/__sandbox`. */
   pageOrigin?: string
+  /** The real backend: unmatched `/api/...` requests go there, and answers are checked (docs/bridge.md). */
+  upstream?: UpstreamOptions
 }
 
 export interface RequestMeta {
@@ -40,6 +45,8 @@ export interface RequestMeta {
    * keeps them as they are instead of copying a Headers object on every request.
    */
   rawHeaders?: readonly string[]
+  /** How this runtime reaches the upstream (msw's runtimes mark the request so they let it pass). */
+  fetch?: UpstreamFetch
   /** The sandbox id the runtime already read from the request (the Worker routes by it): not parsed again. */
   sandboxId?: string
   /** The path the route table sees, when the runtime serves the sandbox under a base path (`/backend`). */
@@ -66,6 +73,7 @@ export class SandboxApp {
   readonly #queries = new Map<RouteDef, QueryValidator<RouteContext['query']>>()
   #openapi: Record<string, unknown> | undefined
   readonly #origins: ControlOrigins
+  #bridge: Promise<Bridge> | undefined
 
   constructor(readonly options: SandboxAppOptions) {
     this.sandboxes = new Sandboxes(options)
@@ -73,6 +81,33 @@ export class SandboxApp {
     this.scenarios = this.sandboxes.shared.scenarios
     this.routes = servedRoutes(allRoutes, options)
     this.matcher = new RouteMatcher(this.routes)
+  }
+
+  /**
+   * The bridge to `options.upstream`, or none: loaded on first use, so a page without an
+   * upstream never loads the validator (the browser entry's budget, test/browser/sandbox.test.ts).
+   */
+  bridge(): Promise<Bridge> | undefined {
+    const upstream = this.options.upstream
+    if (!upstream) return undefined
+    return (this.#bridge ??= import('../bridge/bridge.js').then(({ Bridge }) => new Bridge(upstream, () => this.openapi())))
+  }
+
+  /** Forwards a request to the upstream in the sandbox it selects, journaled there; `route` is the operation to check it against. */
+  async passthrough(request: Request, meta: RequestMeta = {}, route?: RouteDef): Promise<Response> {
+    let sandbox: Sandbox
+    try {
+      const id = meta.sandboxId ?? sandboxIdOf(request)
+      if (id && !validSandboxId(id)) throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
+      sandbox = await this.sandboxes.acquire(id)
+    } catch (error) {
+      return toResponse(errorReply(undefined, error), meta.headers)
+    }
+    try {
+      return await (await this.bridge()!).pass(request, sandbox, route, { headers: meta.headers, fetch: meta.fetch, log: this.options.log })
+    } finally {
+      this.sandboxes.release(sandbox)
+    }
   }
 
   /** OpenAPI 3.1 of every route this app serves, built once. */
@@ -95,8 +130,11 @@ export class SandboxApp {
     // HEAD is GET without the body, as HTTP servers answer it.
     const head = request.method === 'HEAD'
     const found = this.matcher.match(head ? 'GET' : request.method, meta.path ?? url.path)
-    // Passthrough goes here: a request no route serves in any method (`!found.route &&
-    // !found.allowed.length`, an `/api/...` path) is the one a real backend may answer instead.
+    // A request no route serves in any method (an `/api/...` path), or a route an
+    // `--upstream-route` pattern names, is the upstream's to answer.
+    if (this.options.upstream && goesUpstream(this.options.upstream, meta.path ?? url.path, found.route !== undefined && found.route.auth.kind !== 'control', found.allowed ?? [])) {
+      return this.passthrough(request, meta, found.route)
+    }
     const answer = this.#serve(found.route, found.params ?? {}, found.allowed, request, url, meta)
     return head ? answer.then((r) => new Response(null, r)) : answer
   }

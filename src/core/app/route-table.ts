@@ -15,6 +15,7 @@ import { quotesRoutes } from '../operations/routes/quotes.js'
 import { shipmentsRoutes } from '../operations/routes/shipments.js'
 import { technicianRoutes } from '../operations/routes/technicians.js'
 import { visitsRoutes } from '../operations/routes/visits.js'
+import { driftRoutes } from '../bridge/routes.js'
 
 /** The route table: every endpoint, defined once. Runtimes, validation and OpenAPI derive from it. */
 export const routes: RouteDef[] = [
@@ -32,6 +33,7 @@ export const routes: RouteDef[] = [
   ...portalRoutes,
   ...controlRoutes,
   ...inspectorRoutes,
+  ...driftRoutes,
   ...openapiRoutes,
   ...panelRoutes,
 ]

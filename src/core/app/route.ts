@@ -37,7 +37,7 @@ export interface RouteContext<P = Record<string, string>, Q = Record<string, unk
   /** The sandbox clock, in epoch ms. */
   now(): number
   /** The app answering: its served routes and OpenAPI document. */
-  app: Pick<SandboxApp, 'routes' | 'openapi'>
+  app: Pick<SandboxApp, 'routes' | 'openapi' | 'bridge' | 'options'>
   /** Scenarios in force for this request (the sandbox's and the header's), in their order. */
   applied: readonly AppliedScenario[]
   /** False when a scenario hides the caller's records of `collection` (its `hides` hook); marks the answer. */
@@ -71,6 +71,13 @@ export interface RouteDef<P = any, Q = any, B = any> {
   secret?: readonly string[]
   /** Creation, publication, emission, payment, e-mail, messaging or upload (retry guidance rule 3). */
   effect?: boolean
+  /**
+   * A GET that answers a list of this collection's records (`notifications`, a name of
+   * `tableSchemas`): the drift walk takes ids from it and the recorder maps its records.
+   */
+  lists?: string
+  /** A GET whose path parameter is the id of a record of this collection: the walk takes it from that collection's list. */
+  idOf?: string
   handler: (ctx: RouteContext<P, Q, B>) => Reply | Promise<Reply>
 }
 

@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { findingSchema } from '../bridge/routes.js'
 import { defineRoute } from '../app/route.js'
 import { notFound, ok } from '../http/reply.js'
 import { paginate, paginationSchema } from '../http/pagination.js'
@@ -24,6 +25,7 @@ const message = z.object({
 const journalEntry = z.object({
   id: z.number().int(), method: z.string(), path: z.string(), query: z.string(), status: z.number().int(),
   faults: z.array(z.string()), durationMs: z.number(), at: z.string(),
+  drift: z.array(findingSchema).optional(),
 })
 
 export const getRequest = defineRoute({

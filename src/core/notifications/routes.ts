@@ -35,7 +35,7 @@ export const listQuery = pageQuery.extend({
 
 
 export const listNotifications = defineRoute({
-  id: 'listNotifications', method: 'GET', path: '/api/notifications', tag: 'notifications',
+  id: 'listNotifications', method: 'GET', path: '/api/notifications', lists: 'notifications', tag: 'notifications',
   summary: "Paginated list of the client's notifications, newest first; the last 30 days unless a range is given",
   auth: { kind: 'user', permission: 'notifications:read' }, errorShape: 'error',
   query: listQuery,
@@ -76,7 +76,7 @@ export const reviewNotification = defineRoute({
 })
 
 export const listRules = defineRoute({
-  id: 'listNotificationRules', method: 'GET', path: '/api/notification-config/rules', tag: 'notifications',
+  id: 'listNotificationRules', method: 'GET', path: '/api/notification-config/rules', lists: 'notificationRules', tag: 'notifications',
   summary: 'Notification rules of a module (rule fields are assumed)',
   auth: { kind: 'user', permission: 'rules:read' },
   query: z.object({ module: z.string({ error: 'is required' }).trim().min(1, 'is required') }),

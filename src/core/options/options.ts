@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import type { SandboxAppOptions } from '../app/app.js'
 import type { ScenarioRegistry } from '../scenarios/registry.js'
+import { upstreamProblem } from '../bridge/upstream.js'
 
 /**
  * One option of the sandbox, defined once: its flag, its environment variable, its default,
@@ -75,6 +76,9 @@ export const sandboxOptions = {
   maxSandboxes: option({ flag: 'max-sandboxes', env: 'SANDBOX_MAX_SANDBOXES', value: 'N', default: '200', worker: true, help: 'at most this many isolated sandboxes; a new x-sandbox-id past it evicts the least recently used one with its state (logged, listed in GET /__sandbox/sandboxes)', parse: integer(1, 100_000) }),
   engine: option({ flag: 'engine', env: 'SANDBOX_ENGINE', value: 'node|workerd', default: 'node', help: 'the Hono server, or workerd through miniflare, a Durable Object per sandbox id (docs/engines.md)', parse: oneOf(['node', 'workerd']) }),
   persist: option({ flag: 'persist', env: 'SANDBOX_PERSIST', value: 'DIR', help: 'workerd: folder keeping every sandbox across restarts (default: a fresh temporary one)', parse: text }),
+  upstream: option({ flag: 'upstream', env: 'SANDBOX_UPSTREAM', value: 'URL', worker: true, help: 'a real backend: /api/... requests no route matches go there, its answers are checked (docs/bridge.md)', parse: z.string().refine((v) => !upstreamProblem(v), { error: (issue) => `${upstreamProblem(issue.input as string)}` }).transform((v) => v.replace(/\/+$/, '')) }),
+  upstreamToken: option({ flag: 'upstream-token', env: 'SANDBOX_UPSTREAM_TOKEN', value: 'T', worker: true, help: "bearer token of the sandbox's own upstream requests (drift walk, record); never added to a caller's request", parse: text }),
+  upstreamRoute: option({ flag: 'upstream-route', env: 'SANDBOX_UPSTREAM_ROUTE', value: 'PATTERN', multiple: true, worker: true, help: 'a served /api/ route that goes to the upstream anyway: * one segment, ** the rest; repeat it, or list them comma-separated', parse: text }),
   help: option({ flag: 'help', short: 'h', help: 'show this help', parse: on }),
   version: option({ flag: 'version', help: 'print the version', parse: on }),
 } satisfies Record<string, OptionDef>
@@ -118,8 +122,10 @@ export function readOptions(names: readonly OptionName[], text: (def: OptionDef,
 }
 
 /** The options the command line and a deployment share, as the app takes them, with the defaults above. */
-export function appOptionsOf(values: OptionValues, scenarios: ScenarioRegistry, scenarioField: string): Pick<SandboxAppOptions, 'seed' | 'now' | 'size' | 'notifications' | 'scenarios' | 'strict' | 'control'> & { sandboxIdleMs: number; maxSandboxes: number } {
+export function appOptionsOf(values: OptionValues, scenarios: ScenarioRegistry, scenarioField: string): Pick<SandboxAppOptions, 'seed' | 'now' | 'size' | 'notifications' | 'scenarios' | 'strict' | 'control' | 'upstream'> & { sandboxIdleMs: number; maxSandboxes: number } {
+  const routes = values.upstreamRoute?.split(',').map((p) => p.trim()).filter(Boolean)
   return {
+    ...(values.upstream ? { upstream: { url: values.upstream, ...(values.upstreamToken ? { token: values.upstreamToken } : {}), ...(routes?.length ? { routes } : {}) } } : {}),
     seed: values.seed!,
     now: values.now,
     size: values.size,

@@ -1,5 +1,6 @@
 import type { JournalEntry } from './journal.js'
 import type { OutboxEntry } from './outbox.js'
+import type { Finding } from '../bridge/check.js'
 
 /** What changed in a sandbox besides requests and the outbox (SANDBOX.md `event: state`). */
 export type StateChange = 'scenarios' | 'clock' | 'reset' | 'restore' | 'requests-cleared' | 'outbox-cleared'
@@ -15,6 +16,8 @@ export type SandboxEvent =
   | { type: 'request'; data: JournalEntry }
   | { type: 'outbox'; data: OutboxEntry }
   | { type: 'state'; data: StateEvent }
+  /** A passthrough answer was checked (the bridge): its journal entry's id and what differs. */
+  | { type: 'drift'; data: { id: number; operation: string; path: string; httpStatus: number; findings: Finding[] } }
 
 export interface Listener {
   send(event: SandboxEvent): void

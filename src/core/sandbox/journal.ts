@@ -1,5 +1,6 @@
 import type { BodySource } from '../http/reply.js'
 import type { BudgetedJournal, JournalBudget } from './journal-budget.js'
+import type { Finding } from '../bridge/check.js'
 
 /** A request as the journal keeps it (SANDBOX.md: `{id, method, path, status, faults, durationMs, at}`). */
 export interface JournalEntry {
@@ -11,6 +12,8 @@ export interface JournalEntry {
   faults: string[]
   durationMs: number
   at: string
+  /** Set on a passed-through answer once it is checked (the bridge): what differs from the document. */
+  drift?: Finding[]
 }
 
 /** One side of an exchange as the journal keeps it: bodies as text, cut past `BODY_LIMIT`. */

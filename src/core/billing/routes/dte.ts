@@ -14,7 +14,7 @@ const dteParams = z.object({ dteId: recordId })
 const dteOf = (ctx: RouteContext<{ dteId: string }, any, any>) => owned(ctx, ctx.sandbox.world.tables.dtes.get(ctx.params.dteId), 'DTE', ctx.params.dteId)
 
 export const listDteDocuments = defineRoute({
-  id: 'listDteDocuments', method: 'GET', path: '/api/v1/dte/documents', tag, assumed: true,
+  id: 'listDteDocuments', method: 'GET', path: '/api/v1/dte/documents', lists: 'dtes', tag, assumed: true,
   auth: { kind: 'user', permission: 'billing:read' },
   summary: "The client's DTEs, newest folio first; filter by local_status and invoiceId",
   query: pageQuery.extend({ local_status: repeatable(dteStatusSchema), invoiceId: recordId.optional() }),
@@ -29,7 +29,7 @@ export const listDteDocuments = defineRoute({
 })
 
 export const getDteDocument = defineRoute({
-  id: 'getDteDocument', method: 'GET', path: '/api/v1/dte/documents/:dteId', tag, assumed: true,
+  id: 'getDteDocument', method: 'GET', path: '/api/v1/dte/documents/:dteId', idOf: 'dtes', tag, assumed: true,
   auth: { kind: 'user', permission: 'billing:read' },
   summary: 'One DTE: folio, TrackID, local_status, references and payments',
   params: dteParams,

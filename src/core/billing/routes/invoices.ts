@@ -27,7 +27,7 @@ const invoiceParams = z.object({ id: recordId })
 const invoiceOf = (ctx: RouteContext<{ id: string }, any, any>) => owned(ctx, ctx.sandbox.world.tables.invoices.get(ctx.params.id), 'invoice', ctx.params.id)
 
 export const listInvoices = defineRoute({
-  id: 'listInvoices', method: 'GET', path: '/api/v1/billing/invoices', tag, assumed: true, auth: read,
+  id: 'listInvoices', method: 'GET', path: '/api/v1/billing/invoices', lists: 'invoices', tag, assumed: true, auth: read,
   summary: "The client's invoices by sequence, newest first (order=asc for oldest first); filter by status",
   query: pageQuery.extend({ status: repeatable(invoiceStatusSchema), order: z.enum(['asc', 'desc']).default('desc') }),
   response: { schema: pageEnvelope(publicInvoiceSchema) },
@@ -41,7 +41,7 @@ export const listInvoices = defineRoute({
 })
 
 export const getInvoice = defineRoute({
-  id: 'getInvoice', method: 'GET', path: '/api/v1/billing/invoices/:id', tag, assumed: true, auth: read,
+  id: 'getInvoice', method: 'GET', path: '/api/v1/billing/invoices/:id', idOf: 'invoices', tag, assumed: true, auth: read,
   summary: 'One invoice with its payments and current DTE id',
   params: invoiceParams,
   response: { schema: successEnvelope(publicInvoiceSchema) },

@@ -60,7 +60,7 @@ export const verifyMagicLink = defineRoute({
 })
 
 export const listPortalInvoices = defineRoute({
-  id: 'portalListInvoices', method: 'GET', path: '/api/portal/invoices', tag, assumed: true, auth: invoicesRole,
+  id: 'portalListInvoices', method: 'GET', path: '/api/portal/invoices', lists: 'invoices', tag, assumed: true, auth: invoicesRole,
   summary: "The token client's published and paid invoices, newest first",
   query: pageQuery.extend({ status: repeatable(z.enum(['published', 'paid'])) }),
   response: { schema: pageEnvelope(portalInvoiceSchema) },
@@ -74,7 +74,7 @@ export const listPortalInvoices = defineRoute({
 })
 
 export const getPortalInvoice = defineRoute({
-  id: 'portalGetInvoice', method: 'GET', path: '/api/portal/invoices/:id', tag, assumed: true, auth: invoicesRole,
+  id: 'portalGetInvoice', method: 'GET', path: '/api/portal/invoices/:id', idOf: 'invoices', tag, assumed: true, auth: invoicesRole,
   summary: 'One published or paid invoice of the token client',
   params: z.object({ id: recordId }),
   response: { schema: successEnvelope(portalInvoiceSchema) },
@@ -88,7 +88,7 @@ export const getPortalInvoice = defineRoute({
 })
 
 export const listTickets = defineRoute({
-  id: 'portalListTickets', method: 'GET', path: '/api/portal/support/tickets', tag, assumed: true, auth: supportRole,
+  id: 'portalListTickets', method: 'GET', path: '/api/portal/support/tickets', lists: 'tickets', tag, assumed: true, auth: supportRole,
   summary: "The token client's support tickets, newest first",
   query: pageQuery.extend({ status: repeatable(ticketStatusSchema) }),
   response: { schema: pageEnvelope(publicTicketSchema) },
@@ -102,7 +102,7 @@ export const listTickets = defineRoute({
 })
 
 export const getTicket = defineRoute({
-  id: 'portalGetTicket', method: 'GET', path: '/api/portal/support/tickets/:id', tag, assumed: true, auth: supportRole,
+  id: 'portalGetTicket', method: 'GET', path: '/api/portal/support/tickets/:id', idOf: 'tickets', tag, assumed: true, auth: supportRole,
   summary: 'One support ticket of the token client',
   params: z.object({ id: recordId }),
   response: { schema: successEnvelope(publicTicketSchema) },

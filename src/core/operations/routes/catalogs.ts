@@ -10,7 +10,7 @@ const tag = 'catalogs'
 const read = { kind: 'user', permission: 'catalogs:read' } as const
 
 export const listVehicleTypes = defineRoute({
-  id: 'listVehicleTypes', method: 'GET', path: '/api/vehicle-types', tag, auth: read, errorShape: 'error',
+  id: 'listVehicleTypes', method: 'GET', path: '/api/vehicle-types', lists: 'vehicleTypes', tag, auth: read, errorShape: 'error',
   summary: 'Vehicle types of the catalog',
   response: { schema: successEnvelope(z.array(z.object({ name: z.string(), group: z.string() }))) },
   errors: { 401: 'Not authenticated', 500: 'Internal error' },
@@ -24,7 +24,7 @@ export const listVehicleTypes = defineRoute({
 const layerOut = assumed(layerSchema.omit({ clientId: true }), 'Layer fields are not shown by the spec')
 
 export const listLayers = defineRoute({
-  id: 'listLayers', method: 'GET', path: '/api/layers', tag, auth: read, assumed: true,
+  id: 'listLayers', method: 'GET', path: '/api/layers', lists: 'layers', tag, auth: read, assumed: true,
   summary: "The client's map layers, by name",
   response: { schema: successEnvelope(z.array(layerOut)) },
   handler(ctx) {
@@ -60,7 +60,7 @@ function gpsDetail(ctx: RouteContext<z.infer<typeof gpsParams>>) {
 }
 
 export const listGpsDetails = defineRoute({
-  id: 'listGpsDetails', method: 'GET', path: '/api/v1/gps/list', tag, auth: read, assumed: true,
+  id: 'listGpsDetails', method: 'GET', path: '/api/v1/gps/list', lists: 'gpsDetails', tag, auth: read, assumed: true,
   summary: "The client's GPS device details, by plate",
   response: { schema: successEnvelope(z.array(gpsOut)) },
   handler(ctx) {
@@ -71,7 +71,7 @@ export const listGpsDetails = defineRoute({
 
 // Declared after the list: `/api/v1/gps/list` must not be read as an id by the RESTful route.
 export const getGpsDetailLegacy = defineRoute({
-  id: 'getGpsDetailLegacy', method: 'GET', path: '/api/v1/gps/get/:gps_details_id', tag, auth: read,
+  id: 'getGpsDetailLegacy', method: 'GET', path: '/api/v1/gps/get/:gps_details_id', idOf: 'gpsDetails', tag, auth: read,
   summary: 'One GPS device detail (legacy route; same body as GET /api/v1/gps/{gps_details_id})',
   params: gpsParams,
   response: { schema: successEnvelope(gpsOut) },
@@ -80,7 +80,7 @@ export const getGpsDetailLegacy = defineRoute({
 })
 
 export const getGpsDetail = defineRoute({
-  id: 'getGpsDetail', method: 'GET', path: '/api/v1/gps/:gps_details_id', tag, auth: read,
+  id: 'getGpsDetail', method: 'GET', path: '/api/v1/gps/:gps_details_id', idOf: 'gpsDetails', tag, auth: read,
   summary: 'One GPS device detail (RESTful route)',
   params: gpsParams,
   response: { schema: successEnvelope(gpsOut) },
@@ -94,7 +94,7 @@ const planOut = subscriptionPlanSchema
 const planId = z.string().regex(/^\d{1,9}$/, 'must be an integer').transform(Number)
 
 export const getSubscriptionPlan = defineRoute({
-  id: 'getSubscriptionPlan', method: 'GET', path: '/api/v1/subscription_plan/get/:plan_id', tag, auth: read,
+  id: 'getSubscriptionPlan', method: 'GET', path: '/api/v1/subscription_plan/get/:plan_id', idOf: 'subscriptionPlans', tag, auth: read,
   summary: 'One subscription plan (bare object)',
   params: z.object({ plan_id: planId }),
   response: { schema: planOut },
@@ -107,7 +107,7 @@ export const getSubscriptionPlan = defineRoute({
 })
 
 export const listSubscriptionPlans = defineRoute({
-  id: 'listSubscriptionPlans', method: 'GET', path: '/api/v1/subscription_plan/list', tag, auth: read, assumed: true,
+  id: 'listSubscriptionPlans', method: 'GET', path: '/api/v1/subscription_plan/list', lists: 'subscriptionPlans', tag, auth: read, assumed: true,
   summary: 'Every subscription plan, by id',
   response: { schema: successEnvelope(z.array(planOut)) },
   handler(ctx) {

@@ -48,7 +48,7 @@ export const updateServiceProvider = defineRoute({
 })
 
 export const listServiceProviders = defineRoute({
-  id: 'listServiceProviders', method: 'GET', path: '/api/maintenance/service-providers', tag, assumed: true,
+  id: 'listServiceProviders', method: 'GET', path: '/api/maintenance/service-providers', lists: 'serviceProviders', tag, assumed: true,
   auth: { kind: 'user', permission: 'maintenance:read' },
   summary: "The client's maintenance service providers, by name",
   response: { schema: successEnvelope(z.array(providerOut)) },
@@ -59,7 +59,7 @@ export const listServiceProviders = defineRoute({
 })
 
 export const getServiceProvider = defineRoute({
-  id: 'getServiceProvider', method: 'GET', path: '/api/maintenance/service-providers/:id', tag, assumed: true,
+  id: 'getServiceProvider', method: 'GET', path: '/api/maintenance/service-providers/:id', idOf: 'serviceProviders', tag, assumed: true,
   auth: { kind: 'user', permission: 'maintenance:read' },
   summary: 'One maintenance service provider',
   params: idParam(),

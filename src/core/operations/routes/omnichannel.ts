@@ -36,7 +36,7 @@ export const getWhatsappStatus = defineRoute({
 })
 
 export const listThreads = defineRoute({
-  id: 'listThreads', method: 'GET', path: '/api/omnichannel/threads', tag, auth: read, assumed: true,
+  id: 'listThreads', method: 'GET', path: '/api/omnichannel/threads', lists: 'threads', tag, auth: read, assumed: true,
   summary: "The client's conversation threads, latest message first; optional `status` filter",
   query: z.object({ status: z.enum(['open', 'closed']).optional() }),
   response: { schema: successEnvelope(z.array(threadOut)) },
@@ -48,7 +48,7 @@ export const listThreads = defineRoute({
 })
 
 export const getThread = defineRoute({
-  id: 'getThread', method: 'GET', path: '/api/omnichannel/threads/:threadId', tag, auth: read, assumed: true,
+  id: 'getThread', method: 'GET', path: '/api/omnichannel/threads/:threadId', idOf: 'threads', tag, auth: read, assumed: true,
   summary: 'One conversation thread: read it before replying (closed or reassigned threads refuse messages)',
   params: threadParams,
   response: { schema: successEnvelope(threadOut) },
@@ -57,7 +57,7 @@ export const getThread = defineRoute({
 })
 
 export const listThreadMessages = defineRoute({
-  id: 'listThreadMessages', method: 'GET', path: '/api/omnichannel/threads/:threadId/messages', tag, auth: read, assumed: true,
+  id: 'listThreadMessages', method: 'GET', path: '/api/omnichannel/threads/:threadId/messages', lists: 'messages', idOf: 'threads', tag, auth: read, assumed: true,
   summary: 'Messages of a thread, oldest first',
   params: threadParams,
   response: { schema: successEnvelope(z.array(messageOut)) },

@@ -14,7 +14,7 @@ const quoteOut = quoteSchema.omit({ clientId: true, ai: true }).extend({ hasAiCo
 const aiOut = assumed(quoteAiSchema.extend({ quoteId: z.string(), number: z.string() }), 'AI content fields are not shown by the spec')
 
 export const listQuotes = defineRoute({
-  id: 'listQuotes', method: 'GET', path: '/api/quotes', tag, auth: read, assumed: true,
+  id: 'listQuotes', method: 'GET', path: '/api/quotes', lists: 'quotes', tag, auth: read, assumed: true,
   summary: "The client's quotes, newest first; the AI content is read one quote at a time",
   response: { schema: successEnvelope(z.array(quoteOut)) },
   handler(ctx) {
@@ -25,7 +25,7 @@ export const listQuotes = defineRoute({
 })
 
 export const getQuoteAi = defineRoute({
-  id: 'getQuoteAiContent', method: 'GET', path: '/api/quotes/ai/:quoteId', tag, auth: read,
+  id: 'getQuoteAiContent', method: 'GET', path: '/api/quotes/ai/:quoteId', idOf: 'quotes', tag, auth: read,
   summary: 'The AI-generated content of a quote: text sections, model name and generation time',
   params: z.object({ quoteId: z.string().min(1).max(128) }),
   response: { schema: successEnvelope(aiOut) },

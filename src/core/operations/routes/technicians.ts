@@ -17,7 +17,7 @@ function technicianOf(ctx: RouteContext<Record<string, string>>) {
 }
 
 export const listTechnicians = defineRoute({
-  id: 'listTechnicians', method: 'GET', path: '/api/v1/technician/list', tag, auth: read, assumed: true,
+  id: 'listTechnicians', method: 'GET', path: '/api/v1/technician/list', lists: 'technicians', tag, auth: read, assumed: true,
   summary: "The client's field technicians, by name",
   response: { schema: successEnvelope(z.array(technicianOut)) },
   handler(ctx) {
@@ -27,7 +27,7 @@ export const listTechnicians = defineRoute({
 })
 
 export const getTechnician = defineRoute({
-  id: 'getTechnician', method: 'GET', path: '/api/v1/technician/get/:id', tag, auth: read, assumed: true,
+  id: 'getTechnician', method: 'GET', path: '/api/v1/technician/get/:id', idOf: 'technicians', tag, auth: read, assumed: true,
   summary: 'One field technician',
   params: idParam(),
   response: { schema: successEnvelope(technicianOut) },

@@ -69,7 +69,7 @@ function entityNames(ctx: Ctx, visit: Visit, change: RowOf<'visitHistory'>['chan
 }
 
 export const listVisitDetails = defineRoute({
-  id: 'listVisitDetails', method: 'GET', path: '/api/v1/visit_detail/list', tag, auth: read, assumed: true,
+  id: 'listVisitDetails', method: 'GET', path: '/api/v1/visit_detail/list', lists: 'visitDetails', tag, auth: read, assumed: true,
   summary: "The client's technician visits, latest scheduled first; optional `status` filter",
   query: z.object({ status: z.enum(visitStatuses).optional() }),
   response: { schema: successEnvelope(z.array(visitOut)) },
@@ -81,7 +81,7 @@ export const listVisitDetails = defineRoute({
 })
 
 export const getVisitDetail = defineRoute({
-  id: 'getVisitDetail', method: 'GET', path: '/api/v1/visit_detail/get/:visitDetailId', tag, auth: read, assumed: true,
+  id: 'getVisitDetail', method: 'GET', path: '/api/v1/visit_detail/get/:visitDetailId', idOf: 'visitDetails', tag, auth: read, assumed: true,
   summary: 'One technician visit with its images',
   params: visitParams,
   response: { schema: successEnvelope(visitOut) },
@@ -90,7 +90,7 @@ export const getVisitDetail = defineRoute({
 })
 
 export const getVisitHistory = defineRoute({
-  id: 'getVisitHistory', method: 'GET', path: '/api/v1/visit_history/get/:visitDetailId', tag, auth: read,
+  id: 'getVisitHistory', method: 'GET', path: '/api/v1/visit_history/get/:visitDetailId', lists: 'visitHistory', idOf: 'visitDetails', tag, auth: read,
   summary: 'History of a visit, oldest first (legacy route); entity names resolved from the ids in `change`',
   params: visitParams,
   response: { schema: z.array(visitHistoryEntrySchema) },

@@ -1,0 +1,88 @@
+import type { RouteDef } from '../app/route.js'
+import type { Sandbox } from '../sandbox/sandbox.js'
+import type { Checker, Finding } from './check.js'
+import { driftWalk, type DriftReport, operationName } from './drift.js'
+import { driftLog } from './findings.js'
+import { forward, readUpTo, redactedHeaders, type UpstreamFetch } from './passthrough.js'
+import type { UpstreamOptions } from './upstream.js'
+
+/** Past this many bytes an answer is passed on but not checked: the check holds a copy of it. */
+const CHECK_LIMIT = 4 * 1_048_576
+/** The journal keeps at most this much of a request body it never reads otherwise. */
+const JOURNAL_BODY_LIMIT = 65_536
+
+export interface PassMeta {
+  /** Headers the runtime adds to every answer (CORS). */
+  headers?: Record<string, string>
+  fetch?: UpstreamFetch
+  log?: (line: string) => void
+}
+
+/**
+ * The bridge of one app to its upstream: which requests go there, forwarding them, and
+ * checking what comes back against the app's own OpenAPI document, off the answer's path.
+ */
+export class Bridge {
+  #checker: Promise<Checker> | undefined
+
+  constructor(
+    readonly upstream: UpstreamOptions,
+    private readonly document: () => Record<string, unknown>,
+  ) {}
+
+  /**
+   * Loaded on first use: the validator is a tenth of the browser entry's budget, and a page
+   * without an upstream never needs it (test/browser/sandbox.test.ts holds the budget).
+   */
+  checker(): Promise<Checker> {
+    return (this.#checker ??= import('./check.js').then(({ Checker }) => new Checker(this.document())))
+  }
+
+  /** The walk of every GET operation, its results recorded in the sandbox's findings. */
+  async walk(routes: readonly RouteDef[], sandbox: Sandbox, fetchFn?: (url: string, init: RequestInit) => Promise<Response>): Promise<DriftReport> {
+    const report = await driftWalk(routes, await this.checker(), this.upstream, fetchFn)
+    const log = driftLog(sandbox)
+    for (const op of report.operations) if (op.status !== 'skipped') log.record(op, report.checkedAt!)
+    return report
+  }
+
+  /**
+   * Forwards a request and answers the upstream's answer. The journal entry, the check and its
+   * findings follow once the body has passed: the caller never waits for them.
+   */
+  async pass(request: Request, sandbox: Sandbox, route: RouteDef | undefined, meta: PassMeta = {}): Promise<Response> {
+    const started = performance.now()
+    const url = new URL(request.url)
+    const requestHeaders = redactedHeaders(request.headers)
+    const { response, copy, requestCopy } = await forward(request, this.upstream, meta.fetch)
+    const durationMs = Math.round((performance.now() - started) * 100) / 100
+    for (const [name, value] of Object.entries(meta.headers ?? {})) response.headers.set(name, value)
+    meta.log?.(`${request.method} ${url.pathname}${url.search} ${response.status} ${durationMs}ms [passthrough]`)
+    const responseHeaders = redactedHeaders(response.headers)
+    void this.#after(sandbox, route, request.method, url, { status: response.status, durationMs, requestHeaders, responseHeaders, copy, requestCopy })
+    return response
+  }
+
+  async #after(sandbox: Sandbox, route: RouteDef | undefined, method: string, url: URL, a: {
+    status: number; durationMs: number; requestHeaders: Record<string, string>; responseHeaders: Record<string, string>
+    copy: ReadableStream<Uint8Array> | null; requestCopy: ReadableStream<Uint8Array> | null
+  }): Promise<void> {
+    try {
+      const [sent, answered] = await Promise.all([readUpTo(a.requestCopy, JOURNAL_BODY_LIMIT), readUpTo(a.copy, CHECK_LIMIT)])
+      // Only an operation of the sandbox's own document can be checked; a route it lacks has none.
+      const findings: Finding[] | undefined = route && a.copy && !answered.cut ? (await this.checker()).check(route, a.status, a.responseHeaders['content-type'] ?? null, answered.text) : undefined
+      const entry = sandbox.journal.add(
+        { method, path: url.pathname, query: url.search, status: a.status, faults: [], durationMs: a.durationMs, at: sandbox.iso() },
+        { origin: url.origin, request: { headers: a.requestHeaders, body: sent.text }, response: { headers: a.responseHeaders, body: answered.text } },
+      )
+      if (!route || !findings) return
+      entry.drift = findings
+      const operation = operationName(route)
+      driftLog(sandbox).record({ operation, path: url.pathname, status: findings.length ? 'drift' : 'ok', httpStatus: a.status, findings }, new Date().toISOString())
+      sandbox.events.emit({ type: 'drift', data: { id: entry.id, operation, path: url.pathname, httpStatus: a.status, findings } })
+    } catch (error) {
+      // A failed check must not fail the answer that already left.
+      console.error('fleet-sandbox: checking a passthrough answer failed:', error)
+    }
+  }
+}
