@@ -18,7 +18,7 @@ await app.ready()
 const route = app.routes.find((r) => r.id === 'listNotifications')
 const res = await app.handle(route, new Request('http://sandbox.test/api/notifications?limit=50', { headers: { authorization: 'Bearer atk_sandbox_admin' } }), {})
 const text = await res.text()
-const schema = app.openapi().paths['/api/notifications'].get.responses['200'].content['application/json'].schema
+const schema = (await app.openapi()).paths['/api/notifications'].get.responses['200'].content['application/json'].schema
 const good = JSON.parse(text)
 // Every row drifts: an enum value, a missing field, an extra field.
 const drifted = JSON.parse(text)

@@ -31,7 +31,7 @@ export async function drift(argv: string[], env: NodeJS.ProcessEnv = process.env
     if (parsed.help) return void console.log(USAGE)
     json = parsed.json
     const app = createSandboxApp({ seed: 1, size: 'small', strict: parsed.strict })
-    report = await driftWalk(app.routes, new Checker(app.openapi()), parsed.upstream)
+    report = await driftWalk(app.routes, new Checker(await app.openapi()), parsed.upstream)
     if (parsed.out) writeFileSync(parsed.out, `${JSON.stringify(report, null, 2)}\n`)
   } catch (error) {
     if (!(error instanceof CannotRun)) throw error

@@ -51,7 +51,7 @@ export async function record(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (har) {
     for (const { route, body } of harAnswers(har, lists)) recorder.add(route, body)
   } else {
-    const report = await driftWalk(lists, new Checker(app.openapi()), upstream!, fetch, (route, body) => recorder.add(route, body))
+    const report = await driftWalk(lists, new Checker(await app.openapi()), upstream!, fetch, (route, body) => recorder.add(route, body))
     if (!report.operations.some((o) => o.httpStatus !== null)) fail(`the upstream answered none of the requests (${report.operations.find((o) => o.reason)?.reason ?? 'nothing to walk'})`)
   }
   const { rows, report } = recorder.result()

@@ -6,7 +6,7 @@ import { seededRandom } from '../../src/core/sandbox/random.js'
 import { createSandboxApp } from '../../src/sandbox-app.js'
 import { ADMIN_TOKEN, PASSWORD } from '../support/client.js'
 import { NOW } from '../support/runtimes.js'
-import { type Generated, type Identity, type Pool, generate } from './requests.js'
+import { type Generated, type Identity, type Pool, documentOf, generate } from './requests.js'
 
 /** Requests in all (half valid-looking, half certainly invalid); a fixed seed, so a failure repeats. */
 const TOTAL = 20_000
@@ -62,7 +62,7 @@ async function state(app: SandboxApp, sandbox: string): Promise<string> {
 
 /** The statuses the served OpenAPI document lists for a route. */
 function documented(app: SandboxApp, route: RouteDef): Set<number> {
-  const paths = (app.openapi() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }).paths
+  const paths = (documentOf(app) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }).paths
   return new Set(Object.keys(paths[route.path.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()].responses).map(Number))
 }
 

@@ -1,6 +1,14 @@
 import type { SandboxApp } from '../../src/core/app/app.js'
 import type { RouteDef } from '../../src/core/app/route.js'
 import { example } from '../support/examples.js'
+import { openapiDocument } from '../../src/core/control/openapi.js'
+
+const documents = new WeakMap<SandboxApp, any>()
+/** The app's OpenAPI document, built once per app and read synchronously (`app.openapi()` loads it lazily). */
+export function documentOf(app: SandboxApp): any {
+  if (!documents.has(app)) documents.set(app, openapiDocument(app.routes, { strict: app.options.strict }))
+  return documents.get(app)
+}
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -32,7 +40,7 @@ const oddities = ['', ' ', '0', '-1', '1e309', 'null', 'true', '[]', '{}', '../.
 const oddValues = [null, true, false, 0, -1, 1.5, 2 ** 53, -(2 ** 31), 1e308, '', 'x', [], {}, [1, 'a'], { a: { b: [null] } }]
 
 function operation(app: SandboxApp, route: RouteDef): any {
-  const doc = app.openapi() as { paths: Record<string, Record<string, any>> }
+  const doc = documentOf(app) as { paths: Record<string, Record<string, any>> }
   return doc.paths[route.path.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()]
 }
 

@@ -9,7 +9,6 @@ import { withoutSecrets } from '../sandbox/journal-secrets.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
 import { routes as allRoutes } from './route-table.js'
 import { RouteMatcher, controlPath, ownedPath } from './matcher.js'
-import { openapiDocument } from '../control/openapi.js'
 import { type ControlOrigins, guardControl } from '../control/origin.js'
 import { readSnapshot } from '../control/snapshot-body.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
@@ -71,7 +70,7 @@ export class SandboxApp {
   /** The scenarios this app was given. */
   readonly scenarios: ScenarioRegistry
   readonly #queries = new Map<RouteDef, QueryValidator<RouteContext['query']>>()
-  #openapi: Record<string, unknown> | undefined
+  #openapi: Promise<Record<string, unknown>> | undefined
   readonly #origins: ControlOrigins
   #bridge: Promise<Bridge> | undefined
 
@@ -110,9 +109,13 @@ export class SandboxApp {
     }
   }
 
-  /** OpenAPI 3.1 of every route this app serves, built once. */
-  openapi(): Record<string, unknown> {
-    return (this.#openapi ??= openapiDocument(this.routes, { strict: this.options.strict }))
+  /**
+   * OpenAPI 3.1 of every route this app serves, built once. Loaded on first use: a page that
+   * never asks for the document does not carry its builder (the browser entry's budget,
+   * test/browser/sandbox.test.ts).
+   */
+  openapi(): Promise<Record<string, unknown>> {
+    return (this.#openapi ??= import('../control/openapi.js').then(({ openapiDocument }) => openapiDocument(this.routes, { strict: this.options.strict })))
   }
 
   ready(): Promise<Sandbox> {

@@ -27,7 +27,7 @@ export class Bridge {
 
   constructor(
     readonly upstream: UpstreamOptions,
-    private readonly document: () => Record<string, unknown>,
+    private readonly document: () => Promise<Record<string, unknown>>,
   ) {}
 
   /**
@@ -35,7 +35,7 @@ export class Bridge {
    * without an upstream never needs it (test/browser/sandbox.test.ts holds the budget).
    */
   checker(): Promise<Checker> {
-    return (this.#checker ??= import('./check.js').then(({ Checker }) => new Checker(this.document())))
+    return (this.#checker ??= import('./check.js').then(async ({ Checker }) => new Checker(await this.document())))
   }
 
   /** The walk of every GET operation, its results recorded in the sandbox's findings. */

@@ -9,7 +9,7 @@ async function notificationPage(): Promise<{ checker: Checker; body: any }> {
   await app.ready()
   const route = app.routes.find((r) => r.id === 'listNotifications')!
   const res = await app.handle(route, new Request('http://sandbox.test/api/notifications?limit=50', { headers: { authorization: 'Bearer atk_sandbox_admin' } }), {})
-  return { checker: new Checker(app.openapi()), body: await res.json() }
+  return { checker: new Checker(await app.openapi()), body: await res.json() }
 }
 
 /** A small document with one operation, so each kind is planted on its own. */

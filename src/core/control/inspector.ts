@@ -5,8 +5,6 @@ import { notFound, ok } from '../http/reply.js'
 import { paginate, paginationSchema } from '../http/pagination.js'
 import { integer } from '../http/schemas.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
-import { eventStream } from './event-stream.js'
-import { toHar } from './har.js'
 
 /** SANDBOX.md "The inspector": the routes the control panel is built on, open to any client. */
 const control = { kind: 'control' } as const
@@ -45,15 +43,17 @@ export const getHar = defineRoute({
   id: 'sandboxRequestsHar', method: 'GET', path: '/__sandbox/requests.har', tag, auth: control,
   summary: 'The journal as HAR 1.2 (log.entries oldest first, headers and bodies), to import in a browser\'s devtools',
   response: { description: 'HAR 1.2 document (JSON)', schema: z.object({ log: z.object({ version: z.literal('1.2'), creator: z.object({ name: z.string(), version: z.string() }), pages: z.array(z.unknown()), entries: z.array(z.record(z.string(), z.unknown())) }) }) },
-  handler: (ctx) => ok(toHar(ctx.sandbox.journal.details(), SANDBOX_VERSION), { 'content-disposition': `attachment; filename="fleet-sandbox-${ctx.sandbox.id}.har"` }),
+  // The HAR writer loads on first use: a page that never exports one does not carry it.
+  handler: async (ctx) => ok((await import('./har.js')).toHar(ctx.sandbox.journal.details(), SANDBOX_VERSION), { 'content-disposition': `attachment; filename="fleet-sandbox-${ctx.sandbox.id}.har"` }),
 })
 
 export const events = defineRoute({
   id: 'sandboxEvents', method: 'GET', path: '/__sandbox/events', tag, auth: control,
   summary: 'Server-Sent Events (text/event-stream) as things happen: `request` (a journal entry), `outbox` (an outbox entry), `state` (scenarios, clock, reset, restore or a cleared list changed)',
   response: { description: 'A stream that stays open: `event: request|outbox|state`, `data:` one JSON object; comment lines keep it alive', mediaType: 'text/event-stream' },
-  handler: (ctx) =>
-    ok(eventStream(ctx.sandbox.events, ctx.request.signal), {
+  // Like the HAR writer, the stream's writer loads on first use (the browser entry's budget).
+  handler: async (ctx) =>
+    ok((await import('./event-stream.js')).eventStream(ctx.sandbox.events, ctx.request.signal), {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       // Proxies (nginx) would otherwise hold events back.

@@ -5,7 +5,7 @@ export const getOpenapi = defineRoute({
   id: 'sandboxOpenapi', method: 'GET', path: '/__sandbox/openapi.json', tag: 'sandbox control', auth: { kind: 'control' },
   summary: 'OpenAPI 3.1 document of every route this sandbox serves (assumed ones omitted with --strict)',
   // The app builds its document once; `servers` is this request's origin.
-  handler: (ctx) => ok({ ...ctx.app.openapi(), servers: [{ url: ctx.url.origin }] }),
+  handler: async (ctx) => ok({ ...(await ctx.app.openapi()), servers: [{ url: ctx.url.origin }] }),
 })
 
 export const openapiRoutes = [getOpenapi]

@@ -2,10 +2,7 @@ import * as z from 'zod'
 import type { ErrorShape } from '../http/reply.js'
 import type { RouteDef } from '../app/route.js'
 
-/** Marks a schema (a field, a body) the spec does not document: `x-sandbox-assumed` in the document. */
-export function assumed<T extends z.ZodType>(schema: T, description?: string): T {
-  return schema.meta({ 'x-sandbox-assumed': true, ...(description ? { description } : {}) }) as T
-}
+export { assumed } from './assumed.js'
 
 /** The routes a SandboxApp with these options serves (the same rule as its constructor). */
 type Json = Record<string, unknown>
