@@ -3,7 +3,7 @@ import v8 from 'node:v8'
 import * as fixtures from '../../fixtures/accounts.js'
 import { bundledScenarios } from '../sandbox-app.js'
 import { Sandbox } from '../core/sandbox/sandbox.js'
-import { type OptionDef, type OptionValues, appOptionsOf, optionRows, readOptions } from '../core/options/options.js'
+import { type OptionDef, type OptionValues, appOptionsOf, optionRows, originList, readOptions } from '../core/options/options.js'
 import { startServer, type ServerOptions } from '../adapters/server/index.js'
 import { readFixturesDir } from './fixtures-dir.js'
 import { packageRoot } from './package-root.js'
@@ -110,17 +110,13 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   }
 }
 
-/** `--cors-origin` values (a repeated flag reads as one comma-separated list), each an exact origin. */
+/** `--cors-origin`'s origins, refused with the command line's hint. */
 function corsOrigins(value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined
-  return value.split(',').map((o) => o.trim()).filter(Boolean).map((o) => {
-    let origin: string | undefined
-    try {
-      origin = new URL(o).origin
-    } catch { /* reported below */ }
-    if (origin !== o) fail(`--cors-origin: must be an origin such as https://app.example.com:8443 (scheme, host, optional port), got "${o}"`)
-    return o
-  })
+  try {
+    return originList(value, '--cors-origin')
+  } catch (error) {
+    fail((error as Error).message)
+  }
 }
 
 /**

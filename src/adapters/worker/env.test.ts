@@ -9,6 +9,7 @@ describe('a deployment\'s options (wrangler vars)', () => {
     expect(o).toMatchObject({ seed: 7, size: 'small', strict: true, control: { token: 't' }, sandboxIdleMs: 60_000, maxSandboxes: 200 })
     expect(o.scenarios).toEqual([{ name: 'slow', options: expect.objectContaining({ ms: 5 }) }])
     expect(optionsFrom(env({ SANDBOX_NO_CONTROL: 'true' }))).toMatchObject({ seed: 1, control: false, sandboxIdleMs: 1_800_000 })
+    expect(optionsFrom(env({ SANDBOX_NO_CONTROL: 'true', SANDBOX_CORS_ORIGIN: 'https://a.example, https://b.example:8443' })).corsOrigins).toEqual(['https://a.example', 'https://b.example:8443'])
   })
 
   it('refuses an open control API: a deployment is reachable by anyone', () => {
@@ -21,6 +22,7 @@ describe('a deployment\'s options (wrangler vars)', () => {
     [{ SANDBOX_NOW: 'soon' }, 'SANDBOX_NOW: must be an ISO 8601 date-time'],
     [{ SANDBOX_SCENARIO: 'teleport' }, 'SANDBOX_SCENARIO: unknown scenario "teleport"'],
     [{ SANDBOX_MAX_SANDBOXES: '0' }, 'SANDBOX_MAX_SANDBOXES: must be an integer from 1'],
+    [{ SANDBOX_CORS_ORIGIN: 'https://app.example/path' }, 'SANDBOX_CORS_ORIGIN: must be an origin such as'],
   ])('names the variable that is wrong: %j', (vars, message) => {
     expect(() => optionsFrom(env({ SANDBOX_CONTROL_TOKEN: 't', ...vars }))).toThrow(message)
   })

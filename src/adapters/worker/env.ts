@@ -1,4 +1,4 @@
-import { type WorkerVariable, appOptionsOf, optionRows, readOptions } from '../../core/options/options.js'
+import { type WorkerVariable, appOptionsOf, optionRows, originList, readOptions } from '../../core/options/options.js'
 import { type AppOptions, bundledScenarios } from '../../sandbox-app.js'
 import type { CorsOptions } from '../server/app.js'
 
@@ -69,7 +69,7 @@ export function optionsFrom(env: WorkerEnv): WorkerOptions {
   return {
     ...appOptionsOf(values, bundledScenarios, 'SANDBOX_SCENARIO'),
     log: values.log ? requestLog : undefined,
-    corsOrigins: values.corsOrigin?.split(',').map((o) => o.trim()).filter(Boolean),
+    corsOrigins: originList(values.corsOrigin, 'SANDBOX_CORS_ORIGIN'),
   }
 }
 

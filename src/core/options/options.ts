@@ -141,3 +141,19 @@ export function appOptionsOf(values: OptionValues, scenarios: ScenarioRegistry, 
 /** `--help`'s table and the docs' flag table, in one shape. */
 export const optionRows = (where: 'cli' | 'all') =>
   (Object.entries(sandboxOptions) as [OptionName, OptionDef][]).filter(([, d]) => where === 'all' || !d.workerOnly).map(([name, d]) => ({ name, ...d }))
+
+/**
+ * `--cors-origin` / `SANDBOX_CORS_ORIGIN` (a repeated flag reads as one comma-separated list),
+ * each an exact origin; a wrong one throws naming `field`. The command line and a deployment alike.
+ */
+export function originList(value: string | undefined, field: string): string[] | undefined {
+  if (value === undefined) return undefined
+  return value.split(',').map((o) => o.trim()).filter(Boolean).map((o) => {
+    let origin: string | undefined
+    try {
+      origin = new URL(o).origin
+    } catch { /* reported below */ }
+    if (origin !== o) throw new Error(`${field}: must be an origin such as https://app.example.com:8443 (scheme, host, optional port), got "${o}"`)
+    return o
+  })
+}
