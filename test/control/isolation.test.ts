@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bearer, json, signIn } from '../support/client.js'
+import { ADMIN_TOKEN, bearer, freshId, json, signIn } from '../support/client.js'
 import { NOW, runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 
@@ -46,6 +46,41 @@ describe.each(runtimes)('isolated sandboxes through $name', (runtime) => {
     expect((await unreviewed(undefined, await signIn(rt))).unreviewedCount).toBe(base.unreviewedCount)
     expect((await ctl(undefined, 'GET', '/outbox')).outbox).toEqual([])
     expect((await ctl(undefined, 'GET', '/health')).scenarios).toEqual([])
+  })
+
+  // Isolated sandboxes share the seeded records until they write (copy on write, src/core/store/table.ts).
+  it('a record write in one sandbox shows in no other, nor in the seed; a reset, a snapshot and a restore keep it so', async () => {
+    const a = await rt.isolated()
+    const b = await rt.isolated()
+    const seeded = {
+      layers: (await a.get('/api/layers')).body.data,
+      providers: (await a.get('/api/maintenance/service-providers')).body.data,
+    }
+    const [layer] = seeded.layers
+    const [provider] = seeded.providers
+    const read = async (c: typeof a) => ({ layers: (await c.get('/api/layers')).body.data, providers: (await c.get('/api/maintenance/service-providers')).body.data })
+    expect((await a.send('DELETE', `/api/layers/${layer.id}`)).status).toBe(200)
+    expect((await a.send('PUT', `/api/maintenance/service-providers/${provider.id}`, { email: 'copy@write.test', name: 'Written in a' })).status).toBe(200)
+    const written = await read(a)
+    expect(written.layers.map((l: { id: string }) => l.id)).not.toContain(layer.id)
+    expect(written.providers.find((p: { id: string }) => p.id === provider.id)).toMatchObject({ email: 'copy@write.test', name: 'Written in a' })
+    // Neither a sandbox forked before the write, nor one after it, nor the default sees it.
+    expect(await read(b)).toEqual(seeded)
+    expect(await read(await rt.isolated())).toEqual(seeded)
+    expect(await read(rt.client(ADMIN_TOKEN))).toEqual(seeded)
+    // b writes the same collections its own way; a keeps its own.
+    expect((await b.send('PUT', `/api/maintenance/service-providers/${provider.id}`, { email: 'other@write.test' })).status).toBe(200)
+    expect(await read(a)).toEqual(written)
+    // A snapshot of a restores into a new sandbox as it is; a write there leaves a as it is.
+    const snapshot = (await a.control.get('/snapshot')).body
+    const c = rt.client(ADMIN_TOKEN, freshId('restored'))
+    expect((await c.control.put('/snapshot', snapshot)).status).toBe(200)
+    expect(await read(c)).toEqual(written)
+    expect((await c.send('DELETE', `/api/layers/${seeded.layers[1].id}`)).status).toBe(200)
+    expect(await read(a)).toEqual(written)
+    // A reset brings the seed back.
+    expect((await a.control.post('/reset', {})).status).toBe(200)
+    expect(await read(a.as(ADMIN_TOKEN))).toEqual(seeded)
   })
 
   it('the cookie sandbox-id selects the same sandbox as the header', async () => {

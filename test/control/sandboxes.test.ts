@@ -70,6 +70,32 @@ describe('Sandboxes', () => {
     const all = await Promise.all(Array.from({ length: 8 }, () => sandboxes.get('race')))
     expect(new Set(all).size).toBe(1)
   })
+
+  // What keeps 200 live sandboxes small (docs/bounds.md): a sandbox holds only what it wrote.
+  it('an isolated sandbox shares every seeded collection with the others until it writes one', async () => {
+    const { sandboxes } = registry()
+    const base = await sandboxes.default
+    const a = await sandboxes.get('a')
+    const b = await sandboxes.get('b')
+    const names = Object.keys(base.world.tables) as (keyof typeof base.world.tables)[]
+    for (const name of names) {
+      expect(a.world.tables[name].shares(base.world.tables[name]), name).toBe(true)
+      expect(b.world.tables[name].shares(a.world.tables[name]), name).toBe(true)
+    }
+    const [user] = base.world.tables.users.all()
+    expect(a.world.tables.users.get(user.id)).toBe(user)
+    const [notification] = base.world.notifications.all()
+    expect(b.world.notifications.get(notification.n.id)).toBe(notification)
+    // A write copies that collection alone, for that sandbox alone.
+    const [layer] = a.world.tables.layers.all()
+    await a.world.tables.layers.remove(layer.id)
+    for (const name of names) expect(a.world.tables[name].shares(b.world.tables[name]), name).toBe(name !== 'layers')
+    expect(b.world.tables.layers.get(layer.id)).toBe(layer)
+    expect(base.world.tables.layers.get(layer.id)).toBe(layer)
+    // A reset shares the seed again.
+    await a.reset()
+    for (const name of names) expect(a.world.tables[name].shares(b.world.tables[name]), name).toBe(true)
+  })
 })
 
 describe('sandboxIdOf', () => {

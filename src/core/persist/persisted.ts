@@ -333,10 +333,10 @@ async function applyRecord(world: World, key: string, s: number, v: unknown): Pr
   const table = world.tables[name] as unknown as AnyTable
   if (!table) return
   if (v === null) {
-    table.remove(id)
+    await table.remove(id)
   } else if (s > 0) {
     // Inserted after the base (perhaps over a removed base row): at the end, as it was.
-    table.remove(id)
+    await table.remove(id)
     await table.insert(v as { id: string })
   } else {
     await table.update(id, (draft) => {

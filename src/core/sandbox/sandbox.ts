@@ -6,7 +6,7 @@ import type { ScenarioRegistry } from '../scenarios/registry.js'
 import type { ActiveScenario } from '../scenarios/define.js'
 import { entered, fixWindow, inWindow, timed } from '../scenarios/window.js'
 import type { Accounts, Size } from '../seed/seed.js'
-import { type FixtureRows, parseFixtures, withFixtures } from '../store/fixtures.js'
+import { type FixtureRows, parseFixtures } from '../store/fixtures.js'
 import { World, type WorldRows } from '../store/world.js'
 import { Clock } from './clock.js'
 import { Journal, type JournalEntry } from './journal.js'
@@ -146,9 +146,8 @@ export class Sandbox {
 
   /** Fresh data for `seed`; clears sessions, scenarios, clock, journal and outbox. */
   async reset(seed = this.seed): Promise<void> {
-    const base = this.shared.worlds.base(seed, this.seededAt, this.config.size, this.config.notifications)
     const fixtures = this.config.fixtures && parseFixtures(this.config.fixtures)
-    const world = await World.fromRows(withFixtures(base.rows, fixtures), (fixtures?.notifications ?? base.notifications).fork(), true)
+    const world = await this.shared.worlds.world(seed, this.seededAt, this.config.size, this.config.notifications, fixtures)
     this.seed = seed
     this.world = world
     // Without a fixed --now the clock starts at the real time, the data stays where it was seeded.

@@ -58,8 +58,3 @@ export function parseFixtures(input: FixtureRows): Fixtures {
   parsed.set(input, fixtures)
   return fixtures
 }
-
-/** Seeded rows with the fixture collections in place of theirs. */
-export function withFixtures(seeded: WorldRows, fixtures: Fixtures | undefined): WorldRows {
-  return fixtures ? { ...seeded, ...fixtures.rows, notifications: [] } : seeded
-}

@@ -30,6 +30,16 @@ export class World {
     return new World(tables as unknown as Tables, notifications ?? indexNotifications(rows.notifications))
   }
 
+  /**
+   * A world with the same records whose writes this one never sees, nor this one the fork's:
+   * every table and the notification index are shared until either side writes to them.
+   */
+  fork(): World {
+    const tables = {} as Record<TableName, Table<z.ZodType<{ id: string | number }>>>
+    for (const [name, table] of Object.entries(this.tables) as [TableName, Table<z.ZodType<{ id: string | number }>>][]) tables[name] = table.fork()
+    return new World(tables as unknown as Tables, this.notifications.fork())
+  }
+
   rows(): WorldRows {
     const out = {} as Record<string, unknown[]>
     for (const [name, table] of Object.entries(this.tables)) out[name] = table.rows()

@@ -39,11 +39,11 @@ export const deleteLayer = defineRoute({
   params: idParam(),
   response: { schema: z.object({ status: z.literal('success') }) },
   errors: { 401: 'Not authenticated', 403: 'No permission', 404: 'Unknown layer' },
-  handler(ctx) {
+  async handler(ctx) {
     const { layers } = ctx.sandbox.world.tables
     const layer = layers.get(ctx.params.id)
     if (!layer || layer.clientId !== clientOf(ctx)) throw notFound(`id: no layer with id ${ctx.params.id}`)
-    layers.remove(layer.id)
+    await layers.remove(layer.id)
     return ok({ status: 'success' })
   },
 })

@@ -46,9 +46,9 @@ export const deleteTechnician = defineRoute({
   params: idParam(),
   response: { schema: z.object({}), description: 'An empty JSON object' },
   errors: { 403: 'No permission', 404: 'Unknown technician' },
-  handler(ctx) {
+  async handler(ctx) {
     const technician = technicianOf(ctx)
-    ctx.sandbox.world.tables.technicians.remove(technician.id)
+    await ctx.sandbox.world.tables.technicians.remove(technician.id)
     return ok({})
   },
 })
