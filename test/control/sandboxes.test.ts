@@ -79,8 +79,8 @@ describe('Sandboxes', () => {
     const b = await sandboxes.get('b')
     const names = Object.keys(base.world.tables) as (keyof typeof base.world.tables)[]
     for (const name of names) {
-      expect(a.world.tables[name].shares(base.world.tables[name]), name).toBe(true)
-      expect(b.world.tables[name].shares(a.world.tables[name]), name).toBe(true)
+      expect(a.world.tables[name].collection === base.world.tables[name].collection, name).toBe(true)
+      expect(b.world.tables[name].collection === a.world.tables[name].collection, name).toBe(true)
     }
     const [user] = base.world.tables.users.all()
     expect(a.world.tables.users.get(user.id)).toBe(user)
@@ -89,12 +89,12 @@ describe('Sandboxes', () => {
     // A write copies that collection alone, for that sandbox alone.
     const [layer] = a.world.tables.layers.all()
     await a.world.tables.layers.remove(layer.id)
-    for (const name of names) expect(a.world.tables[name].shares(b.world.tables[name]), name).toBe(name !== 'layers')
+    for (const name of names) expect(a.world.tables[name].collection === b.world.tables[name].collection, name).toBe(name !== 'layers')
     expect(b.world.tables.layers.get(layer.id)).toBe(layer)
     expect(base.world.tables.layers.get(layer.id)).toBe(layer)
     // A reset shares the seed again.
     await a.reset()
-    for (const name of names) expect(a.world.tables[name].shares(b.world.tables[name]), name).toBe(true)
+    for (const name of names) expect(a.world.tables[name].collection === b.world.tables[name].collection, name).toBe(true)
   })
 })
 

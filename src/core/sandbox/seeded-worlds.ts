@@ -3,20 +3,16 @@ import type { Fixtures } from '../store/fixtures.js'
 import type { TableName } from '../store/collections.js'
 import { indexNotifications, World } from '../store/world.js'
 
-interface Base {
-  /** Never written: sandboxes get forks of it. */
-  world: Promise<World>
-  /** The same with each fixture set's collections in place of the seeded ones. */
-  fixtured: WeakMap<Fixtures, Promise<World>>
-}
-
 /**
- * Seeded worlds kept per seed, size and start, so new sandboxes fork instead of re-seeding.
- * A fork shares the seeded records until it writes (World.fork): a sandbox holds only what it
- * changed. One per app: two apps in a process (tests, Storybook) never share or evict each other's.
+ * Seeded worlds kept per seed, size and start (and fixtures), so new sandboxes fork instead of
+ * re-seeding. A fork shares the seeded records until it writes (World.fork): a sandbox holds
+ * only what it changed. The worlds kept here are never written. One per app: two apps in a
+ * process (tests, Storybook) never share or evict each other's.
  */
 export class SeededWorlds {
-  readonly #bases = new Map<string, Base>()
+  readonly #bases = new Map<string, Promise<World>>()
+  /** The same with each fixture set's collections in place of the seeded ones. */
+  readonly #fixtured = new WeakMap<Fixtures, Map<string, Promise<World>>>()
 
   constructor(
     readonly accounts: Accounts,
@@ -25,34 +21,30 @@ export class SeededWorlds {
 
   /** A fork of the seeded world for these figures, with `fixtures` in place of their collections. */
   async world(seed: number, now: number, size: Size | undefined, notifications: number | undefined, fixtures?: Fixtures): Promise<World> {
-    const base = this.#base(seed, now, size, notifications)
-    if (!fixtures) return (await base.world).fork()
-    let world = base.fixtured.get(fixtures)
-    if (!world) base.fixtured.set(fixtures, (world = withFixtures(base.world, fixtures)))
-    return (await world).fork()
-  }
-
-  #base(seed: number, now: number, size: Size | undefined, notifications: number | undefined): Base {
     const key = `${seed}|${now}|${size}|${notifications}`
     let base = this.#bases.get(key)
     if (!base) {
       const rows = seedWorld({ seed, now, size, notifications, accounts: this.accounts })
       // Seeded rows are already what the schemas output (src/core/seed/seed.test.ts): not checked again.
-      const world = World.fromRows({ ...rows, notifications: [] }, indexNotifications(rows.notifications), true)
-      base = { world, fixtured: new WeakMap() }
+      base = World.fromRows(rows, indexNotifications(rows.notifications), true)
       if (this.#bases.size >= this.capacity) this.#bases.delete(this.#bases.keys().next().value!)
       this.#bases.set(key, base)
     }
-    return base
+    if (fixtures) {
+      let worlds = this.#fixtured.get(fixtures)
+      if (!worlds) this.#fixtured.set(fixtures, (worlds = new Map()))
+      let world = worlds.get(key)
+      if (!world) worlds.set(key, (world = withFixtures(base, fixtures)))
+      base = world
+    }
+    return (await base).fork()
   }
 }
 
 /** The seeded world with the fixture collections in place of theirs (fixture rows are checked already). */
 async function withFixtures(seeded: Promise<World>, fixtures: Fixtures): Promise<World> {
   const world = (await seeded).fork()
-  for (const [name, rows] of Object.entries(fixtures.rows)) {
-    if (name !== 'notifications') await world.tables[name as TableName].load(rows as never, true)
-  }
+  for (const [name, rows] of Object.entries(fixtures.rows)) if (name !== 'notifications') await world.tables[name as TableName].load(rows as never, true)
   if (fixtures.notifications) world.notifications = fixtures.notifications
   return world
 }

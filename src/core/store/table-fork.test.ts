@@ -26,15 +26,14 @@ describe('Table forks (copy on first write)', () => {
     base.by('threadId', 't1')
     const a = base.fork()
     const b = base.fork()
-    expect(a.shares(base)).toBe(true)
-    expect(b.shares(a)).toBe(true)
     expect(a.collection).toBe(base.collection)
+    expect(b.collection).toBe(a.collection)
     expect(a.get('m4')).toBe(base.get('m4'))
     expect(a.all()).toBe(base.all())
     expect(a.by('threadId', 't1')).toEqual(base.by('threadId', 't1'))
     // Reads never copy.
     a.where((m) => m.text === '4')
-    expect(a.shares(base)).toBe(true)
+    expect(a.collection).toBe(base.collection)
   })
 
   it('a write on either side of a fork is seen by that side only, and copies only that table', async () => {
@@ -45,8 +44,8 @@ describe('Table forks (copy on first write)', () => {
     await a.update('m4', (m) => void (m.threadId = 't2'))
     await a.insert({ id: 'm12', threadId: 't1', text: 'new' })
     await a.remove('m7')
-    expect(a.shares(base)).toBe(false)
-    expect(b.shares(base)).toBe(true)
+    expect(a.collection).not.toBe(base.collection)
+    expect(b.collection).toBe(base.collection)
     expect(observe(base)).toEqual(pristine)
     expect(observe(b)).toEqual(pristine)
     const seen = observe(a)
@@ -69,12 +68,12 @@ describe('Table forks (copy on first write)', () => {
     const base = await seeded()
     const a = base.fork()
     const aa = a.fork()
-    expect(aa.shares(base)).toBe(true)
+    expect(aa.collection).toBe(base.collection)
     await Promise.all([aa.insert({ id: 'x', threadId: 't0', text: '' }), aa.insert({ id: 'y', threadId: 't0', text: '' }), aa.update('m3', (m) => void (m.text = 'z'))])
     expect(aa.size).toBe(14)
     expect(aa.get('m3')?.text).toBe('z')
     expect(a.size).toBe(12)
-    expect(a.shares(base)).toBe(true)
+    expect(a.collection).toBe(base.collection)
   })
 
   it('a fork checks what it is given: trust is for the rows it copies, not for writes', async () => {

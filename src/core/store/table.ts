@@ -7,12 +7,9 @@ type Row = { id: string | number }
 /** What a table holds: shared by a table and its forks until one of them writes. */
 class Rows {
   readonly byId = new Map<string, Row>()
-  /** Insertion order of each id, so that indexed lists keep the library's order. */
-  readonly order = new Map<string, number>()
-  next = 0
   /**
-   * Field → value → rows in insertion order; built on first use, kept by every write. Building
-   * one on shared rows is safe: every side sharing them sees the same rows.
+   * Field → value → rows in the collection's order; built on first use, kept by inserts, dropped
+   * by updates and removals. Building one on shared rows is safe: every side sees the same rows.
    */
   readonly indexes = new Map<PropertyKey, Map<unknown, Row[]>>()
   readonly collection: Collection<z.ZodType<Row>>
@@ -25,6 +22,21 @@ class Rows {
     // flag is these rows' own: a copy being made trusts no write to the rows it copies.
     const gate = { '~standard': { ...standard, validate: (value: unknown) => (this.trusted ? { value } : standard.validate(value)) } }
     this.collection = new Collection({ schema: gate as unknown as z.ZodType<Row> })
+  }
+
+  /** Adds a row at the end: to the collection, by id, and to every index built. */
+  async add(values: unknown): Promise<Row> {
+    const row = (await this.collection.create(values as never)) as Row
+    this.byId.set(String(row.id), row)
+    for (const [field, index] of this.indexes) place(index, row[field as keyof Row], row)
+    return row
+  }
+
+  async fill(rows: readonly unknown[], trusted: boolean): Promise<this> {
+    this.trusted = trusted
+    for (const values of rows) await this.add(values)
+    this.trusted = false
+    return this
   }
 }
 
@@ -58,7 +70,7 @@ export class Table<S extends z.ZodType<Row>> implements RecordCollection<z.infer
     readonly schema: S,
   ) {}
 
-  /** The library's collection holding the rows (shared with a fork until either side writes). */
+  /** The library's collection holding the rows: the same object as a fork's until either side writes. */
   get collection(): Collection<S> {
     return this.#rows().collection as unknown as Collection<S>
   }
@@ -67,14 +79,8 @@ export class Table<S extends z.ZodType<Row>> implements RecordCollection<z.infer
   fork(): Table<S> {
     const copy = new Table(this.name, this.schema)
     copy.#data = this.#rows()
-    copy.#owned = false
-    this.#owned = false
+    copy.#owned = this.#owned = false
     return copy
-  }
-
-  /** Whether this table and `other` hold the same rows, shared (a fork neither side wrote since). */
-  shares(other: RecordCollection<unknown>): boolean {
-    return other instanceof Table && this.#data !== undefined && this.#data === other.#data
   }
 
   get size(): number {
@@ -90,7 +96,7 @@ export class Table<S extends z.ZodType<Row>> implements RecordCollection<z.infer
   }
 
   where(predicate: (row: z.infer<S>) => boolean): z.infer<S>[] {
-    return this.#rows().collection.findMany((q) => q.where(predicate as never)) as z.infer<S>[]
+    return this.all().filter(predicate)
   }
 
   /** Rows whose `field` equals `value`, in insertion order (a copy: callers may sort it). */
@@ -99,48 +105,37 @@ export class Table<S extends z.ZodType<Row>> implements RecordCollection<z.infer
     let index = data.indexes.get(field)
     if (!index) {
       index = new Map()
-      for (const row of data.collection.all()) place(data, index, row[field as keyof Row], row)
+      for (const row of data.collection.all()) place(index, row[field as keyof Row], row)
       data.indexes.set(field, index)
     }
     return (index.get(value)?.slice() ?? []) as z.infer<S>[]
   }
 
   async insert(values: z.input<S>): Promise<z.infer<S>> {
-    const data = await this.#own()
-    const row = await add(data, values)
-    for (const [field, index] of data.indexes) place(data, index, row[field as keyof Row], row)
+    const row = await (await this.#own())!.add(values)
     this.onChange?.(String(row.id), row as z.infer<S>, true)
     return row as z.infer<S>
   }
 
   async update(id: string | number, change: (draft: z.infer<S>) => void): Promise<z.infer<S> | undefined> {
-    if (!this.get(id)) return undefined
-    const data = await this.#own()
-    const current = data.byId.get(String(id))
+    const data = await this.#own(id)
+    const current = data?.byId.get(String(id))
     if (!current) return undefined
-    // The library changes the record in place: note the indexed values before.
-    const before = [...data.indexes.keys()].map((field) => current[field as keyof Row])
-    const next = (await data.collection.update(current as never, { data: change as never })) as Row
-    data.byId.set(String(id), next)
-    let i = 0
-    for (const [field, index] of data.indexes) {
-      unplace(index, before[i++], current)
-      unplace(index, before[i - 1], next)
-      place(data, index, next[field as keyof Row], next)
-    }
+    const next = (await data!.collection.update(current as never, { data: change as never })) as Row
+    data!.byId.set(String(id), next)
+    // Indexes are rebuilt on next use: the tables joined through them are written by appending.
+    data!.indexes.clear()
     this.onChange?.(String(id), next as z.infer<S>, false)
     return next as z.infer<S>
   }
 
   async remove(id: string | number): Promise<z.infer<S> | undefined> {
-    if (!this.get(id)) return undefined
-    const data = await this.#own()
-    const current = data.byId.get(String(id))
+    const data = await this.#own(id)
+    const current = data?.byId.get(String(id))
     if (!current) return undefined
-    data.collection.delete(current as never)
-    for (const [field, index] of data.indexes) unplace(index, current[field as keyof Row], current)
-    data.byId.delete(String(id))
-    data.order.delete(String(id))
+    data!.collection.delete(current as never)
+    data!.byId.delete(String(id))
+    data!.indexes.clear()
     this.onChange?.(String(id), undefined, false)
     return current as z.infer<S>
   }
@@ -151,18 +146,12 @@ export class Table<S extends z.ZodType<Row>> implements RecordCollection<z.infer
   }
 
   /**
-   * Replaces every row. `trusted` rows came out of this schema already (seeded rows): they are
-   * not checked again. The library stores its own copy of each row either way.
+   * Replaces every row (telling no `onChange`: a new world's tables are loaded before anyone
+   * follows them). `trusted` rows came out of this schema already (seeded rows): they are not
+   * checked again. The library stores its own copy of each row either way.
    */
   async load(rows: readonly z.input<S>[], trusted = false): Promise<void> {
-    const data = this.#empty()
-    data.trusted = trusted
-    for (const row of rows) {
-      const added = await add(data, row)
-      this.onChange?.(String(added.id), added as z.infer<S>, true)
-    }
-    data.trusted = false
-    this.#data = data
+    this.#data = await this.#empty().fill(rows, trusted)
     this.#owned = true
   }
 
@@ -174,44 +163,23 @@ export class Table<S extends z.ZodType<Row>> implements RecordCollection<z.infer
     return new Rows(this.schema)
   }
 
-  /** The rows this side may change: its own, or a copy of the shared ones (copy on first write). */
-  async #own(): Promise<Rows> {
-    if (this.#owned) return this.#rows()
-    const shared = this.#rows()
-    const data = this.#empty()
-    data.trusted = true
-    for (const row of shared.collection.all()) await add(data, row)
-    data.trusted = false
-    data.next = shared.next
-    for (const id of data.byId.keys()) data.order.set(id, shared.order.get(id)!)
-    // Another write may have copied while this one waited.
+  /**
+   * The rows this side may change: its own, or a copy of the shared ones (copy on first write).
+   * With an `id`: none when it names no row, and nothing is copied.
+   */
+  async #own(id?: string | number): Promise<Rows | undefined> {
+    if (id !== undefined && !this.get(id)) return undefined
     if (!this.#owned) {
-      this.#data = data
-      this.#owned = true
+      const data = await this.#empty().fill(this.#rows().collection.all(), true)
+      // Another write may have copied while this one waited.
+      if (!this.#owned) (this.#data = data), (this.#owned = true)
     }
-    return this.#data!
+    return this.#rows()
   }
 }
 
-/** Adds a row to the library's collection and the by-id and order maps (not to indexes). */
-async function add(data: Rows, values: unknown): Promise<Row> {
-  const row = (await data.collection.create(values as never)) as Row
-  data.byId.set(String(row.id), row)
-  data.order.set(String(row.id), data.next++)
-  return row
-}
-
-function place(data: Rows, index: Map<unknown, Row[]>, value: unknown, row: Row) {
-  let list = index.get(value)
-  if (!list) index.set(value, (list = []))
-  const at = data.order.get(String(row.id)) ?? Infinity
-  let i = list.length
-  while (i > 0 && (data.order.get(String(list[i - 1].id)) ?? Infinity) > at) i--
-  list.splice(i, 0, row)
-}
-
-function unplace<R>(index: Map<unknown, R[]>, value: unknown, row: R) {
+function place(index: Map<unknown, Row[]>, value: unknown, row: Row) {
   const list = index.get(value)
-  const i = list?.indexOf(row) ?? -1
-  if (i >= 0) list!.splice(i, 1)
+  if (list) list.push(row)
+  else index.set(value, [row])
 }
