@@ -12,15 +12,15 @@ const marks = (m) => (m && Object.keys(m).length ? Object.entries(m).map(([k, v]
 /** Each target of the issue against this run's figure: met, missed, or not measured (why). */
 /**
  * The memory cases' bounds (docs/bounds.md, "Memory"). Both end with 200 live sandboxes (the
- * --max-sandboxes default) and journals at their process-wide budget (64 MB as the journals count
+ * --max-sandboxes default) and the journals at their process-wide budget (64 MB as they count
  * them). 5,000 ids and 50 full journals: issue 25's target. 200 full journals, derived: the
- * seeded process (125 MB RSS) + 200 sandboxes' own size (at most 100 KB each; about 7 KB while
- * they share the seeded records) + the budget at 3× in RSS (the heap holds 1.2× what the
- * journals count, and keeps about as much again committed: old-space pages the evicted entries
- * left part-free, the young generation's 32 MB) = 337 MB, rounded up.
+ * seeded process (125 MB RSS) + 200 sandboxes' own size (20 MB at 100 KB each; about 7 KB while
+ * they share the seeded records) + the journals' 64 MB in the heap + as much again in old-space
+ * pages their evicted entries leave part free + the young generation's 32 MB = 305 MB, and a
+ * margin for the heap's size from run to run (tens of MB on this machine): 400 MB.
  */
 const MEMORY_BOUND_MB = 400
-const JOURNALS_BOUND_MB = 350
+const JOURNALS_BOUND_MB = 400
 
 export function targets(r) {
   const large = r.sizes.find((s) => s.label === '100k')

@@ -58,8 +58,13 @@ export const JOURNAL_MAX_BYTES = 8 * 1_048_576
 export const TEXT_LIMIT = 2048
 /** Stored bodies are cut past this many bytes (SANDBOX.md "The inspector"). */
 export const BODY_LIMIT = 65_536
-/** Counted for each entry besides its texts: the objects that hold them. */
-const ENTRY_OVERHEAD = 256
+/**
+ * Counted for each entry besides its texts: the objects that hold them (the entry, its record,
+ * headers and a kept body's buffer), as the heap pays for them. Measured with the full-journals
+ * case of `npm run bench -- --only memory` (refused sign-ins): a smaller figure let the 64 MB
+ * budget hold nearly twice its bytes of heap in small entries.
+ */
+const ENTRY_OVERHEAD = 700
 
 /**
  * A message as stored: a body kept as the bytes it came in (decoded when asked for), or text;
