@@ -24,3 +24,6 @@ export function sandboxIdOf(request: { headers: HeadersLike }): string | undefin
 }
 
 export const validSandboxId = (id: string) => ID_PATTERN.test(id)
+
+/** A valid id made of `parts` (a test's worker, id and retry): what the pattern refuses becomes `-`, cut to its length. */
+export const sandboxIdFrom = (parts: readonly (string | number)[]) => parts.join('-').replace(/[^\w.:-]/g, '-').slice(0, 128)
