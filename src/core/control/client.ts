@@ -71,7 +71,7 @@ export class ControlClient<Scenario = string | { name: string; options?: Record<
     return this.#call('POST', '/reset', seed === undefined ? {} : { seed })
   }
 
-  /** Exactly these scenarios, windows included (`{ name: 'degraded', from: '+2m', until: '+7m' }`); none is healthy. */
+  /** Exactly these scenarios, windows included (`from`, `until` on the sandbox clock, as `'+2m'`); none is healthy. */
   async use(...scenarios: Scenario[]): Promise<ScheduleEntry[]> {
     return (await this.#call<{ schedule: ScheduleEntry[] }>('PUT', '/scenarios', { active: scenarios })).schedule
   }
