@@ -8,6 +8,9 @@ export interface HeadersLike {
   get(name: string): string | null
 }
 
+/** A valid id made of `parts` (a test's worker, id and retry): what the pattern refuses becomes `-`, cut to its length. */
+export const sandboxIdFrom = (parts: readonly (string | number)[]) => parts.join('-').replace(/[^\w.:-]/g, '-').slice(0, 128)
+
 /** Which sandbox a request selects: `x-sandbox-id`, else cookie `sandbox-id`, else the default. */
 export function sandboxIdOf(request: { headers: HeadersLike }): string | undefined {
   const header = request.headers.get(SANDBOX_ID_HEADER)
@@ -24,6 +27,3 @@ export function sandboxIdOf(request: { headers: HeadersLike }): string | undefin
 }
 
 export const validSandboxId = (id: string) => ID_PATTERN.test(id)
-
-/** A valid id made of `parts` (a test's worker, id and retry): what the pattern refuses becomes `-`, cut to its length. */
-export const sandboxIdFrom = (parts: readonly (string | number)[]) => parts.join('-').replace(/[^\w.:-]/g, '-').slice(0, 128)
