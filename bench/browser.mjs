@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
-import { basename, join } from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { join } from 'node:path'
+import { bundleBrowserEntry } from '../scripts/browser-bundle.mjs'
 import { API_TOKEN, FILTERED } from './http-cases.mjs'
 import { HOST, ROOT, target } from './processes.mjs'
 
@@ -10,46 +10,21 @@ export const CHROMIUM = '/usr/bin/chromium'
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
 /**
- * The browser entry as an app's bundler ships it: esbuild for the browser, minified, chunks
- * split at dynamic imports. The figure is what a page loads before `startSandbox` can run: the
- * entry and the chunks it imports statically, gzipped. Chunks loaded only when needed (the
- * in-page panel when opened, msw's GraphQL support) are reported beside it.
+ * The browser entry as an app's bundler ships it (scripts/browser-bundle.mjs, the count the
+ * budget test makes too): what a page loads before `startSandbox` can run, the entry and the
+ * chunks it imports statically, each gzipped at level 6. Chunks loaded only when needed (the
+ * in-page panel when opened, the bridge, msw's GraphQL support) are reported beside it.
  */
 export async function bundleEntry() {
   const ENTRY = join(target.root, 'src/adapters/browser/index.ts')
   if (!existsSync(ENTRY)) return { skipped: 'src/adapters/browser/index.ts does not exist yet' }
-  const { build } = await import('esbuild')
   try {
-    const result = await build({
-      entryPoints: [ENTRY], bundle: true, splitting: true, outdir: join(target.root, '.tmp/bench-browser'), platform: 'browser', format: 'esm',
-      minify: true, write: false, metafile: true, entryNames: 'sandbox', target: 'es2022', define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent',
-    })
-    const files = Object.fromEntries(result.outputFiles.map((f) => [`/${basename(f.path)}`, f.contents]))
-    const outputs = Object.fromEntries(Object.entries(result.metafile.outputs).map(([path, o]) => [`/${basename(path)}`, o]))
-    const loaded = new Set()
-    const visit = (name) => {
-      if (loaded.has(name)) return
-      loaded.add(name)
-      for (const i of outputs[name].imports) if (i.kind === 'import-statement') visit(`/${basename(i.path)}`)
-    }
-    visit('/sandbox.js')
-    const size = (names) => names.reduce((n, name) => n + files[name].byteLength, 0)
-    const gzip = (names) => names.reduce((n, name) => n + gzipSync(files[name]).byteLength, 0)
-    const lazy = Object.keys(files).filter((name) => !loaded.has(name))
-    return {
-      files, bytes: size([...loaded]), gzipBytes: gzip([...loaded]),
-      lazy: lazy.map((name) => ({ name: name.slice(1), from: origin(outputs[name]), gzipBytes: gzip([name]) })),
-    }
+    const bundle = await bundleBrowserEntry({ root: target.root, outdir: join(target.root, '.tmp/bench-browser'), entryName: 'sandbox' })
+    const files = Object.fromEntries(Object.entries(bundle.files).map(([path, contents]) => [`/${path}`, contents]))
+    return { files, bytes: bundle.bytes, gzipBytes: bundle.gzipBytes, lazy: bundle.lazy }
   } catch (error) {
     return { skipped: `esbuild could not bundle src/adapters/browser/index.ts: ${error.message.split('\n').slice(0, 3).join(' ')}` }
   }
-}
-
-/** Where a chunk's code comes from: its largest input, as a package name or a path in the project. */
-function origin(output) {
-  const [path] = Object.entries(output.inputs).sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput)[0] ?? ['?']
-  const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)
-  return inPackage ? inPackage[1] : path
 }
 
 const page = `<!doctype html><meta charset="utf-8"><title>bench</title><script type="module">
