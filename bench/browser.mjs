@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
+import { build } from 'esbuild'
 import { bundleBrowserEntry } from '../scripts/browser-bundle.mjs'
 import { API_TOKEN, FILTERED } from './http-cases.mjs'
 import { HOST, ROOT, target } from './processes.mjs'
@@ -157,6 +158,51 @@ export async function measureVaried(browser, url, seconds, { onLoaded, options }
       return { rps: Math.round(latencies.length / elapsed), p50: pct(50), p99: pct(99), requests: latencies.length, non2xx, concurrency: 10, seconds: elapsed }
     }, { seconds, token: API_TOKEN })
     return { notifications: VARIED_NOTIFICATIONS, readyMs: ready.answeredMs, ...result, ...(loaded ? { profile: await loaded() } : {}) }
+  } finally {
+    await context.close()
+  }
+}
+
+/**
+ * MSW alone, the ceiling the browser figures are read against: one handler answering a fixed
+ * 20-record page (no sandbox, no IndexedDB), served as `/sandbox.js` to the same bench page.
+ */
+export async function mswCeiling() {
+  const contents = `import { setupWorker } from 'msw/browser'
+import { http } from 'msw'
+const body = JSON.stringify({ status: 'success', data: { notifications: Array.from({ length: 20 }, (_, i) => ({ id: String(i), name: 'x'.repeat(300) })) } })
+export async function startSandbox() {
+  await setupWorker(http.all('*/api/*', () => new Response(body, { headers: { 'content-type': 'application/json' } }))).start({ quiet: true, onUnhandledRequest: 'bypass' })
+}`
+  const built = await build({ stdin: { contents, resolveDir: ROOT, loader: 'js' }, bundle: true, format: 'esm', write: false, minify: true, platform: 'browser', outfile: 'sandbox.js' })
+  return { '/sandbox.js': built.outputFiles[0].contents }
+}
+
+/** 10 callers for `seconds` on one path, as the varied load calls (the ceiling has no data to vary). */
+export async function fixedLoad(browser, url, seconds, { onLoaded } = {}) {
+  const context = await browser.newContext()
+  try {
+    const tab = await context.newPage()
+    await tab.goto(url)
+    await tab.waitForFunction(() => window.__bench, undefined, { timeout: 60_000 })
+    const loaded = await onLoaded?.(context, tab)
+    const result = await tab.evaluate(async (seconds) => {
+      const latencies = []
+      const end = performance.now() + seconds * 1000
+      const caller = async () => {
+        while (performance.now() < end) {
+          const t = performance.now()
+          await (await fetch('/api/notifications?limit=20')).arrayBuffer()
+          latencies.push(performance.now() - t)
+        }
+      }
+      const started = performance.now()
+      await Promise.all(Array.from({ length: 10 }, caller))
+      latencies.sort((a, b) => a - b)
+      const pct = (p) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]
+      return { rps: Math.round(latencies.length / ((performance.now() - started) / 1000)), p50: pct(50), p99: pct(99), requests: latencies.length, concurrency: 10 }
+    }, seconds)
+    return { ...result, ...(loaded ? { profile: await loaded() } : {}) }
   } finally {
     await context.close()
   }
