@@ -66,7 +66,7 @@ export const mark = (name: string) => globalThis.performance?.mark?.(`fleet-sand
  * Object's output gate holds one, so a reload right after it loses nothing; what a read changed
  * (journal, sliding sessions) is stored in a batch.
  */
-export function durableApp(options: { strict?: boolean }, state: Promise<Resumed>): Pick<SandboxApp, 'matcher' | 'fetch'> {
+export function durableApp(options: { strict?: boolean; control?: unknown }, state: Promise<Resumed>): Pick<SandboxApp, 'matcher' | 'fetch'> {
   return {
     matcher: new RouteMatcher(servedRoutes(routes, options)),
     async fetch(request, meta) {
