@@ -104,11 +104,17 @@ export async function measureBrowser(bundle, log, runs = 1, variedSeconds = 0) {
     const failed = [...firsts, ...reloads].find((r) => r.error || r.status !== 200)
     if (failed) return { skipped: `the page got no answer from the sandbox: ${failed.error ?? `status ${failed.status}`}`.slice(0, 400) }
     let varied
+    let mswAlone
     if (variedSeconds) {
+      const failed = (error) => ({ skipped: error.message.split('\n')[0].slice(0, 300) })
       log(`browser: varied load through the worker (${VARIED_NOTIFICATIONS} notifications, ${variedSeconds} s)`)
-      varied = await measureVaried(browser, url, variedSeconds).catch((error) => ({ skipped: error.message.split('\n')[0].slice(0, 300) }))
+      varied = await measureVaried(browser, url, variedSeconds).catch(failed)
+      // Right after, the same 10 callers against MSW alone: what the worker's messaging costs without the sandbox.
+      log(`browser: MSW alone, one handler (${variedSeconds} s)`)
+      const ceiling = await serveStatic(await mswCeiling())
+      mswAlone = await fixedLoad(browser, `http://${HOST}:${ceiling.address().port}/`, variedSeconds).catch(failed).finally(() => ceiling.close())
     }
-    return { runs, first: medianVisit(firsts), reload: medianVisit(reloads), samples: { first: firsts, reload: reloads }, varied }
+    return { runs, first: medianVisit(firsts), reload: medianVisit(reloads), samples: { first: firsts, reload: reloads }, varied, mswAlone }
   } catch (error) {
     return { skipped: `headless Chromium failed: ${error.message.split('\n')[0]}` }
   } finally {
