@@ -87,6 +87,8 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   const seed = options.seed ?? 1
   const scenarios = scenarioList(options.scenario, 'scenario')
   const fromUrl = urlScenarios(options)
+  // entryAppOptions by hand: the options schema it reads (help texts included) would add ~2 KB
+  // gzip to the entry, over its budget (scripts/browser-bundle.mjs, test/browser/sandbox.test.ts).
   if (options.fixtures) parseFixtures(options.fixtures)
   const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios, strict: options.strict, control: {}, fixtures: options.fixtures, pageOrigin: location.origin, upstream: upstreamOption(options.upstream) }
   const persist = options.persist !== false && typeof indexedDB !== 'undefined'
