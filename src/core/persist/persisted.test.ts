@@ -29,7 +29,7 @@ const state = (s: Sandbox) => JSON.parse(JSON.stringify(s.snapshot()))
 async function live(sandbox: Sandbox) {
   const t = sandbox.world.tables
   const layer = t.layers.all()[0]
-  t.layers.remove(layer.id)
+  await t.layers.remove(layer.id)
   await t.layers.insert({ ...t.layers.all()[0], id: 'lay_new', name: 'A new layer' })
   await t.invoices.update(t.invoices.all()[0].id, (d) => void (d.status = 'published'))
   const e = sandbox.world.notifications.entries()[0]

@@ -28,7 +28,7 @@ describe('resuming a page\'s state', () => {
     const backend = new MemoryBackend()
     const first = await resumeApp(create, backend, 'a')
     expect(first.resumed).toBe(false)
-    first.sandbox.world.tables.layers.remove(first.sandbox.world.tables.layers.all()[0].id)
+    await first.sandbox.world.tables.layers.remove(first.sandbox.world.tables.layers.all()[0].id)
     await first.persisted!.flush()
     const again = await resumeApp(create, backend, 'a')
     expect(again.resumed).toBe(true)

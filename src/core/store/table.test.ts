@@ -16,7 +16,7 @@ describe('Table.by (foreign-key index)', () => {
     await t.insert({ id: 'm30', threadId: 't1', text: 'late' })
     await t.update('m4', (m) => void (m.threadId = 't2'))
     await t.update('m7', (m) => void (m.text = 'edited'))
-    t.remove('m10')
+    await t.remove('m10')
     for (const thread of ['t0', 't1', 't2', 'nobody']) expect(by(thread)).toEqual(scan(thread))
     expect(t.by('threadId', 't1').find((m) => m.id === 'm7')?.text).toBe('edited')
     // A caller sorting the answer does not reorder the index.
