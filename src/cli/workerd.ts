@@ -60,6 +60,9 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     // Only the front (front.ts) listens where the user asked; workerd listens for it alone.
     host: '127.0.0.1',
     port: 0,
+    // The front talks to the Worker on a socket of its own: miniflare's entry worker (which
+    // rebuilds every request and answer) is left out of the way (docs/engines.md, bench/workerd.mjs).
+    unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
     durableObjects: {
       SANDBOX: { className: 'SandboxObject', useSQLite: true },
       SANDBOX_DIRECTORY: { className: 'SandboxDirectory', useSQLite: true },
@@ -79,7 +82,8 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
   let front: Front
   let call: RunningWorkerd['call']
   try {
-    const target = await mf.ready
+    await mf.ready
+    const target = await mf.unsafeGetDirectURL()
     runtime.push(...workerdChildren().filter((pid) => !others.has(pid)))
     runtime.forEach(guard)
     const namespace = (await mf.getDurableObjectNamespace('SANDBOX')) as unknown as ObjectNamespace

@@ -47,13 +47,19 @@ export interface WorkerOptions extends AppOptions, CorsOptions {
   maxSandboxes: number
 }
 
-/** Set by the Worker on every request it forwards: the sandbox id the object serves. */
-export const OBJECT_HEADER = 'x-sandbox-object'
 /** Calls between the Worker's own objects; the Worker strips it from every outside request. */
 export const INTERNAL_HEADER = 'x-sandbox-internal'
 
-/** The sandbox options of this deployment; a wrong variable throws naming it. */
+const read = new WeakMap<WorkerEnv, WorkerOptions>()
+
+/** The sandbox options of this deployment, read once per isolate; a wrong variable throws naming it. */
 export function optionsFrom(env: WorkerEnv): WorkerOptions {
+  let options = read.get(env)
+  if (!options) read.set(env, (options = parse(env)))
+  return options
+}
+
+function parse(env: WorkerEnv): WorkerOptions {
   const vars = env as unknown as Record<string, string | undefined>
   const read = (given: boolean) => readOptions(variables.map((o) => o.name), (o) => (given && o.env && vars[o.env]) || undefined, (o) => o.env!)
   if (env.SANDBOX_OPTIONS) {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import type { ObjectState, ObjectStorage, WorkerEnv } from './env.js'
-import { OBJECT_HEADER } from './env.js'
 import { SandboxObject } from './object.js'
 
 /** A Durable Object's storage in memory, counting the calls that write it. */
@@ -39,7 +38,7 @@ describe('a Durable Object and its storage', () => {
     const send = (method: string, path: string, body?: unknown) =>
       object.fetch(new Request(`http://sandbox.test${path}`, {
         method,
-        headers: { [OBJECT_HEADER]: 'default', authorization: 'Bearer atk_sandbox_admin', ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: { authorization: 'Bearer atk_sandbox_admin', ...(body ? { 'content-type': 'application/json' } : {}) },
         body: body === undefined ? undefined : JSON.stringify(body),
       }))
     const layers = await (await send('GET', '/api/layers')).json()

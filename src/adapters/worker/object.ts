@@ -4,7 +4,8 @@ import { summarize } from '../../core/sandbox/summary.js'
 import { createSandboxApp } from '../../sandbox-app.js'
 import { afterBody } from '../../core/http/drain.js'
 import { httpFetch, type Incoming } from '../server/app.js'
-import { INTERNAL_HEADER, OBJECT_HEADER, type ObjectState, type WorkerEnv, type WorkerOptions, call, directoryOf, optionsFrom } from './env.js'
+import { servingSandbox } from '../../core/sandbox/sandbox-id.js'
+import { INTERNAL_HEADER, type ObjectState, type WorkerEnv, type WorkerOptions, call, directoryOf, optionsFrom } from './env.js'
 import { PersistedSandbox, type StoredMeta } from '../../core/persist/persisted.js'
 import { objectBackend } from './storage.js'
 
@@ -49,19 +50,14 @@ export class SandboxObject {
     if (request.headers.has(INTERNAL_HEADER)) {
       return this.#internal(request).catch((error: Error & { status?: number }) => new Response(error.message, { status: error.status ?? 500 }))
     }
-    const id = request.headers.get(OBJECT_HEADER) ?? 'default'
+    const id = servingSandbox(request)
     await this.#expireIfIdle(id)
     const live = await this.#open(id)
     live.inflight++
     live.lastUsed = Date.now()
     try {
-      // The Worker read the id (an invalid one comes without, for the pipeline to refuse); the
-      // journal keeps the caller's headers, not the Worker's.
-      const incoming = {
-        sandboxId: request.headers.get(OBJECT_HEADER) ?? undefined,
-        clientAddress: request.headers.get('cf-connecting-ip') ?? undefined,
-        rawHeaders: [...request.headers].filter(([name]) => name !== OBJECT_HEADER).flat(),
-      }
+      // The pipeline reads the id again, and refuses a malformed one.
+      const incoming = { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined }
       // An early answer waits for the body it left unread (drain.ts): workerd closes a
       // connection whose request body was not read to its end, without telling the client.
       const response = await afterBody(request, live.front(request, incoming))
