@@ -8,7 +8,7 @@ import type { Miniflare } from 'miniflare'
 import { isLoopback, type ServerOptions } from '../adapters/server/index.js'
 import type { SandboxSummary } from '../core/sandbox/summary.js'
 import type { StartEngine } from './engine.js'
-import { INTERNAL_HEADER, LOG_MARK, type ObjectNamespace } from '../adapters/worker/env.js'
+import { LOG_MARK, type ObjectNamespace, call as callObject } from '../adapters/worker/env.js'
 import { type Front, startFront } from './front.js'
 import { guard, release, workerdChildren } from './watchdog.js'
 
@@ -27,7 +27,7 @@ export interface RunningWorkerd {
   url: string
   port: number
   /** A call to the default sandbox's object that skips the Worker (banner, --state, --fixtures). */
-  call<T>(path: string, body?: unknown): Promise<T>
+  call<T>(name: string, ...args: unknown[]): Promise<T>
   close(): Promise<void>
 }
 
@@ -88,14 +88,9 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     runtime.forEach(guard)
     const namespace = (await mf.getDurableObjectNamespace('SANDBOX')) as unknown as ObjectNamespace
     const object = namespace.get(namespace.idFromName('default'))
-    call = async <T>(path: string, body?: unknown): Promise<T> => {
-      const res = await object.fetch(`https://sandbox.internal${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { [INTERNAL_HEADER]: '1' }, body: body === undefined ? undefined : JSON.stringify(body) })
-      const text = await res.text()
-      if (!res.ok) throw new Error(text)
-      return JSON.parse(text) as T
-    }
+    call = (name, ...args) => callObject(object, name, ...args)
     // Seeds the default sandbox before the port opens, as the Node server does.
-    await call('/banner')
+    await call('banner')
     await options.beforeListen?.(call)
     front = await startFront({ host, port: port ?? 4010, target })
   } catch (error) {
@@ -131,7 +126,7 @@ export const startWorkerdEngine: StartEngine = async ({ beforeListen, ...options
   const server = await startWorkerd({
     ...options, script,
     output: (text) => process.stderr.write(text),
-    beforeListen: (call) => beforeListen({ restore: (state) => call('/restore', state) }),
+    beforeListen: (call) => beforeListen({ restore: (state) => call('restore', state) }),
   })
   // miniflare's own handlers exit at once (code 130): the command line stops it, as it stops the Node engine.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -140,8 +135,8 @@ export const startWorkerdEngine: StartEngine = async ({ beforeListen, ...options
   return {
     url: server.url,
     engineLine: `  engine: workerd (miniflare), one Durable Object per sandbox id, ${options.persist ? `kept in ${options.persist}` : 'gone on exit (--persist DIR keeps them)'}`,
-    summary: () => server.call<SandboxSummary>('/banner'),
-    snapshot: () => server.call('/snapshot'),
+    summary: () => server.call<SandboxSummary>('banner'),
+    snapshot: () => server.call('snapshot'),
     close: server.close,
   }
 }
