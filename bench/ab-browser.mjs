@@ -3,10 +3,9 @@
 // alternating), beside MSW's own ceiling (one handler answering a fixed 20-record page to the
 // same 10 callers, no sandbox). On a shared machine the ratios within a round are what hold.
 // Usage: node bench/ab-browser.mjs DIR_A DIR_B [...] [--rounds 2] [--seconds 10]
-import { build } from 'esbuild'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { CHROMIUM, CHROMIUM_ARGS, bundleEntry, measureVaried, serveStatic } from './browser.mjs'
+import { CHROMIUM, CHROMIUM_ARGS, bundleEntry, fixedLoad, measureVaried, mswCeiling, serveStatic } from './browser.mjs'
 import { HOST, target } from './processes.mjs'
 
 const { values: flags, positionals: roots } = parseArgs({ allowPositionals: true, options: { rounds: { type: 'string' }, seconds: { type: 'string' } } })
@@ -14,46 +13,11 @@ const rounds = Number(flags.rounds ?? 2)
 const seconds = Number(flags.seconds ?? 10)
 const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1]
 
-const CEILING = `import { setupWorker } from 'msw/browser'
-import { http } from 'msw'
-const body = JSON.stringify({ status: 'success', data: { notifications: Array.from({ length: 20 }, (_, i) => ({ id: String(i), name: 'x'.repeat(300) })) } })
-export async function startSandbox() {
-  await setupWorker(http.all('*/api/*', () => new Response(body, { headers: { 'content-type': 'application/json' } }))).start({ quiet: true, onUnhandledRequest: 'bypass' })
-}`
-
-/** 10 callers for \`seconds\` on one path: the varied load needs a sandbox's data, the ceiling has none. */
-async function fixedLoad(browser, url) {
-  const context = await browser.newContext()
-  try {
-    const tab = await context.newPage()
-    await tab.goto(url)
-    await tab.waitForFunction(() => window.__bench, undefined, { timeout: 60_000 })
-    return await tab.evaluate(async (seconds) => {
-      const latencies = []
-      const end = performance.now() + seconds * 1000
-      const caller = async () => {
-        while (performance.now() < end) {
-          const t = performance.now()
-          await (await fetch('/api/notifications?limit=20')).arrayBuffer()
-          latencies.push(performance.now() - t)
-        }
-      }
-      const started = performance.now()
-      await Promise.all(Array.from({ length: 10 }, caller))
-      latencies.sort((a, b) => a - b)
-      return { rps: Math.round(latencies.length / ((performance.now() - started) / 1000)), p99: latencies[Math.ceil(0.99 * latencies.length) - 1] }
-    }, seconds)
-  } finally {
-    await context.close()
-  }
-}
-
 const { chromium } = await import('playwright-core')
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true })
 const servers = []
 try {
-  const ceiling = await build({ stdin: { contents: CEILING, resolveDir: process.cwd(), loader: 'js' }, bundle: true, format: 'esm', write: false, minify: true, platform: 'browser', outfile: 'sandbox.js' })
-  const ceilingServer = await serveStatic({ '/sandbox.js': ceiling.outputFiles[0].contents })
+  const ceilingServer = await serveStatic(await mswCeiling())
   servers.push(ceilingServer)
   const builds = []
   for (const root of roots) {
@@ -66,7 +30,7 @@ try {
   }
   const msw = []
   for (let round = 0; round < rounds; round++) {
-    msw.push(await fixedLoad(browser, `http://${HOST}:${ceilingServer.address().port}/`))
+    msw.push(await fixedLoad(browser, `http://${HOST}:${ceilingServer.address().port}/`, seconds))
     for (const b of round % 2 ? builds.slice().reverse() : builds) b.runs.push(await measureVaried(browser, b.url, seconds))
     console.error(`round ${round + 1}: msw ceiling ${msw.at(-1).rps} req/s p99 ${msw.at(-1).p99.toFixed(0)} ms | ${builds.map((b) => `${b.root}: ${b.runs.at(-1).rps} req/s p99 ${b.runs.at(-1).p99.toFixed(0)} ms`).join(' | ')}`)
   }

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
-import { basename, join } from 'node:path'
-import { gzipSync } from 'node:zlib'
+import { join } from 'node:path'
+import { build } from 'esbuild'
+import { bundleBrowserEntry } from '../scripts/browser-bundle.mjs'
 import { API_TOKEN, FILTERED } from './http-cases.mjs'
 import { HOST, ROOT, target } from './processes.mjs'
 
@@ -10,46 +11,21 @@ export const CHROMIUM = '/usr/bin/chromium'
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
 /**
- * The browser entry as an app's bundler ships it: esbuild for the browser, minified, chunks
- * split at dynamic imports. The figure is what a page loads before `startSandbox` can run: the
- * entry and the chunks it imports statically, gzipped. Chunks loaded only when needed (the
- * in-page panel when opened, msw's GraphQL support) are reported beside it.
+ * The browser entry as an app's bundler ships it (scripts/browser-bundle.mjs, the count the
+ * budget test makes too): what a page loads before `startSandbox` can run, the entry and the
+ * chunks it imports statically, each gzipped at level 6. Chunks loaded only when needed (the
+ * in-page panel when opened, the bridge, msw's GraphQL support) are reported beside it.
  */
 export async function bundleEntry() {
   const ENTRY = join(target.root, 'src/adapters/browser/index.ts')
   if (!existsSync(ENTRY)) return { skipped: 'src/adapters/browser/index.ts does not exist yet' }
-  const { build } = await import('esbuild')
   try {
-    const result = await build({
-      entryPoints: [ENTRY], bundle: true, splitting: true, outdir: join(target.root, '.tmp/bench-browser'), platform: 'browser', format: 'esm',
-      minify: true, write: false, metafile: true, entryNames: 'sandbox', target: 'es2022', define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent',
-    })
-    const files = Object.fromEntries(result.outputFiles.map((f) => [`/${basename(f.path)}`, f.contents]))
-    const outputs = Object.fromEntries(Object.entries(result.metafile.outputs).map(([path, o]) => [`/${basename(path)}`, o]))
-    const loaded = new Set()
-    const visit = (name) => {
-      if (loaded.has(name)) return
-      loaded.add(name)
-      for (const i of outputs[name].imports) if (i.kind === 'import-statement') visit(`/${basename(i.path)}`)
-    }
-    visit('/sandbox.js')
-    const size = (names) => names.reduce((n, name) => n + files[name].byteLength, 0)
-    const gzip = (names) => names.reduce((n, name) => n + gzipSync(files[name]).byteLength, 0)
-    const lazy = Object.keys(files).filter((name) => !loaded.has(name))
-    return {
-      files, bytes: size([...loaded]), gzipBytes: gzip([...loaded]),
-      lazy: lazy.map((name) => ({ name: name.slice(1), from: origin(outputs[name]), gzipBytes: gzip([name]) })),
-    }
+    const bundle = await bundleBrowserEntry({ root: target.root, outdir: join(target.root, '.tmp/bench-browser'), entryName: 'sandbox' })
+    const files = Object.fromEntries(Object.entries(bundle.files).map(([path, contents]) => [`/${path}`, contents]))
+    return { files, bytes: bundle.bytes, gzipBytes: bundle.gzipBytes, lazy: bundle.lazy }
   } catch (error) {
     return { skipped: `esbuild could not bundle src/adapters/browser/index.ts: ${error.message.split('\n').slice(0, 3).join(' ')}` }
   }
-}
-
-/** Where a chunk's code comes from: its largest input, as a package name or a path in the project. */
-function origin(output) {
-  const [path] = Object.entries(output.inputs).sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput)[0] ?? ['?']
-  const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)
-  return inPackage ? inPackage[1] : path
 }
 
 const page = `<!doctype html><meta charset="utf-8"><title>bench</title><script type="module">
@@ -128,11 +104,17 @@ export async function measureBrowser(bundle, log, runs = 1, variedSeconds = 0) {
     const failed = [...firsts, ...reloads].find((r) => r.error || r.status !== 200)
     if (failed) return { skipped: `the page got no answer from the sandbox: ${failed.error ?? `status ${failed.status}`}`.slice(0, 400) }
     let varied
+    let mswAlone
     if (variedSeconds) {
+      const failed = (error) => ({ skipped: error.message.split('\n')[0].slice(0, 300) })
       log(`browser: varied load through the worker (${VARIED_NOTIFICATIONS} notifications, ${variedSeconds} s)`)
-      varied = await measureVaried(browser, url, variedSeconds).catch((error) => ({ skipped: error.message.split('\n')[0].slice(0, 300) }))
+      varied = await measureVaried(browser, url, variedSeconds).catch(failed)
+      // Right after, the same 10 callers against MSW alone: what the worker's messaging costs without the sandbox.
+      log(`browser: MSW alone, one handler (${variedSeconds} s)`)
+      const ceiling = await serveStatic(await mswCeiling())
+      mswAlone = await fixedLoad(browser, `http://${HOST}:${ceiling.address().port}/`, variedSeconds).catch(failed).finally(() => ceiling.close())
     }
-    return { runs, first: medianVisit(firsts), reload: medianVisit(reloads), samples: { first: firsts, reload: reloads }, varied }
+    return { runs, first: medianVisit(firsts), reload: medianVisit(reloads), samples: { first: firsts, reload: reloads }, varied, mswAlone }
   } catch (error) {
     return { skipped: `headless Chromium failed: ${error.message.split('\n')[0]}` }
   } finally {
@@ -182,6 +164,51 @@ export async function measureVaried(browser, url, seconds, { onLoaded, options }
       return { rps: Math.round(latencies.length / elapsed), p50: pct(50), p99: pct(99), requests: latencies.length, non2xx, concurrency: 10, seconds: elapsed }
     }, { seconds, token: API_TOKEN })
     return { notifications: VARIED_NOTIFICATIONS, readyMs: ready.answeredMs, ...result, ...(loaded ? { profile: await loaded() } : {}) }
+  } finally {
+    await context.close()
+  }
+}
+
+/**
+ * MSW alone, the ceiling the browser figures are read against: one handler answering a fixed
+ * 20-record page (no sandbox, no IndexedDB), served as `/sandbox.js` to the same bench page.
+ */
+export async function mswCeiling() {
+  const contents = `import { setupWorker } from 'msw/browser'
+import { http } from 'msw'
+const body = JSON.stringify({ status: 'success', data: { notifications: Array.from({ length: 20 }, (_, i) => ({ id: String(i), name: 'x'.repeat(300) })) } })
+export async function startSandbox() {
+  await setupWorker(http.all('*/api/*', () => new Response(body, { headers: { 'content-type': 'application/json' } }))).start({ quiet: true, onUnhandledRequest: 'bypass' })
+}`
+  const built = await build({ stdin: { contents, resolveDir: ROOT, loader: 'js' }, bundle: true, format: 'esm', write: false, minify: true, platform: 'browser', outfile: 'sandbox.js' })
+  return { '/sandbox.js': built.outputFiles[0].contents }
+}
+
+/** 10 callers for `seconds` on one path, as the varied load calls (the ceiling has no data to vary). */
+export async function fixedLoad(browser, url, seconds, { onLoaded } = {}) {
+  const context = await browser.newContext()
+  try {
+    const tab = await context.newPage()
+    await tab.goto(url)
+    await tab.waitForFunction(() => window.__bench, undefined, { timeout: 60_000 })
+    const loaded = await onLoaded?.(context, tab)
+    const result = await tab.evaluate(async (seconds) => {
+      const latencies = []
+      const end = performance.now() + seconds * 1000
+      const caller = async () => {
+        while (performance.now() < end) {
+          const t = performance.now()
+          await (await fetch('/api/notifications?limit=20')).arrayBuffer()
+          latencies.push(performance.now() - t)
+        }
+      }
+      const started = performance.now()
+      await Promise.all(Array.from({ length: 10 }, caller))
+      latencies.sort((a, b) => a - b)
+      const pct = (p) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]
+      return { rps: Math.round(latencies.length / ((performance.now() - started) / 1000)), p50: pct(50), p99: pct(99), requests: latencies.length, concurrency: 10 }
+    }, seconds)
+    return { ...result, ...(loaded ? { profile: await loaded() } : {}) }
   } finally {
     await context.close()
   }

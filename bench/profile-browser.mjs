@@ -1,32 +1,60 @@
-// Profiles the browser runtime under the bench's varied load (issue 20): the page's CPU profile
-// (Chrome DevTools protocol) while 10 callers load the worker at 100k notifications, then the
-// hottest functions by self time. Usage: node bench/profile-browser.mjs [--seconds 10] [--root DIR] [--out FILE]
-//   [--options JSON] (more startSandbox options: '{"persist":false}' measures the load without IndexedDB)
+// Profiles the browser runtime under the bench's varied load (issue 20), beside MSW alone in the
+// same run: (a) one MSW handler answering a fixed page (bench/browser.mjs mswCeiling), (b) the
+// sandbox at 100k notifications, both with 10 callers in the page. For each, the CPU profiles of
+// the page and of the service worker (Chrome DevTools protocol; the worker through its target),
+// how busy each thread was, and the hottest functions by self time.
+// Usage: node bench/profile-browser.mjs [--seconds 10] [--root DIR] [--out PREFIX] [--top 30]
+//   [--only ceiling|sandbox] [--options JSON] (more startSandbox options: '{"persist":false}' measures the load without IndexedDB)
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { CHROMIUM, CHROMIUM_ARGS, bundleEntry, measureVaried, serveStatic } from './browser.mjs'
+import { CHROMIUM, CHROMIUM_ARGS, bundleEntry, fixedLoad, measureVaried, mswCeiling, serveStatic } from './browser.mjs'
 import { HOST, target } from './processes.mjs'
 
-const { values: flags } = parseArgs({ options: { seconds: { type: 'string' }, root: { type: 'string' }, out: { type: 'string' }, top: { type: 'string' }, options: { type: 'string' } } })
+const { values: flags } = parseArgs({ options: { seconds: { type: 'string' }, root: { type: 'string' }, out: { type: 'string' }, top: { type: 'string' }, options: { type: 'string' }, only: { type: 'string' } } })
 if (flags.root) target.root = resolve(flags.root)
+const seconds = Number(flags.seconds ?? 10)
 const bundle = await bundleEntry()
 if (bundle.skipped) throw new Error(bundle.skipped)
 const { chromium } = await import('playwright-core')
-const server = await serveStatic(bundle.files)
+const servers = [await serveStatic(await mswCeiling()), await serveStatic(bundle.files)]
+const [ceilingUrl, sandboxUrl] = servers.map((s) => `http://${HOST}:${s.address().port}/`)
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true })
-try {
-  const onLoaded = async (context, tab) => {
-    const cdp = await context.newCDPSession(tab)
-    await cdp.send('Profiler.enable')
-    await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
-    await cdp.send('Profiler.start')
-    return async () => (await cdp.send('Profiler.stop')).profile
+
+/** Starts the profiler in the page and in its service worker; returns what stops both. */
+async function onLoaded(context, tab) {
+  const page = await context.newCDPSession(tab)
+  const start = async (send) => {
+    await send('Profiler.enable')
+    await send('Profiler.setSamplingInterval', { interval: 500 })
+    await send('Profiler.start')
   }
-  const { profile, ...result } = await measureVaried(browser, `http://${HOST}:${server.address().port}/`, Number(flags.seconds ?? 10), { onLoaded, options: flags.options ? JSON.parse(flags.options) : undefined })
-  console.log(JSON.stringify(result))
-  if (flags.out) writeFileSync(flags.out, JSON.stringify(profile))
-  // Self time per function (name, file, line), from the samples' nodes.
+  await start((method, params) => page.send(method, params))
+  // The worker is another target: a browser session attached to it (not flattened), messages by id.
+  const browserSession = await browser.newBrowserCDPSession()
+  const { targetInfos } = await browserSession.send('Target.getTargets')
+  const worker = targetInfos.find((t) => t.type === 'service_worker')
+  let toWorker
+  if (worker) {
+    const { sessionId } = await browserSession.send('Target.attachToTarget', { targetId: worker.targetId, flatten: false })
+    const waiting = new Map()
+    let next = 0
+    browserSession.on('Target.receivedMessageFromTarget', (e) => {
+      const m = JSON.parse(e.message)
+      waiting.get(m.id)?.(m.result)
+      waiting.delete(m.id)
+    })
+    toWorker = (method, params = {}) => new Promise((resolve) => {
+      const id = ++next
+      waiting.set(id, resolve)
+      void browserSession.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) })
+    })
+    await start(toWorker)
+  }
+  return async () => ({ page: (await page.send('Profiler.stop')).profile, worker: toWorker && (await toWorker('Profiler.stop')).profile })
+}
+
+function summary(label, profile) {
   const self = new Map()
   const counts = new Map(profile.nodes.map((n) => [n.id, 0]))
   for (const id of profile.samples) counts.set(id, counts.get(id) + 1)
@@ -36,8 +64,26 @@ try {
     self.set(key, (self.get(key) ?? 0) + counts.get(n.id))
   }
   const total = profile.samples.length
+  const idle = [...self].find(([k]) => k.startsWith('(idle)'))?.[1] ?? 0
+  console.log(`\n${label}: busy ${((100 * (total - idle)) / total).toFixed(0)}% of ${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s`)
   for (const [key, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(flags.top ?? 30))) console.log(`${((100 * n) / total).toFixed(1).padStart(5)}%  ${key}`)
+}
+
+try {
+  const runs = {
+    ceiling: () => fixedLoad(browser, ceilingUrl, seconds, { onLoaded }),
+    sandbox: () => measureVaried(browser, sandboxUrl, seconds, { onLoaded, options: flags.options ? JSON.parse(flags.options) : undefined }),
+  }
+  for (const name of flags.only ? [flags.only] : Object.keys(runs)) {
+    const { profile, ...result } = await runs[name]()
+    console.log(`${name === 'ceiling' ? '(a) MSW alone' : '(b) the sandbox'}: ${JSON.stringify(result)}`)
+    for (const [thread, p] of Object.entries(profile)) {
+      if (!p) continue
+      summary(`${name}, ${thread}`, p)
+      if (flags.out) writeFileSync(`${flags.out}-${name}-${thread}.cpuprofile`, JSON.stringify(p))
+    }
+  }
 } finally {
   await browser.close()
-  server.close()
+  for (const s of servers) s.close()
 }

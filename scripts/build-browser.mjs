@@ -5,14 +5,13 @@
 //   node scripts/build-browser.mjs [--outdir DIR] [--max-gzip-kb N] [--json] [--top N]
 //
 // Writes DIR/fleet-sandbox.js (ESM, minified; default DIR: dist/browser) and, as an app's bundler
-// would, the chunks it loads on demand (the inspector panel) beside it in DIR/chunks/. The sizes
-// measured are the entry's: what the page loads to start.
-import * as esbuild from 'esbuild'
+// would, its chunks beside it in DIR/chunks/. The size measured is what the page loads to start
+// (scripts/browser-bundle.mjs: the entry and its static chunks, each gzipped at level 6).
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { gzipSync } from 'node:zlib'
+import { GZIP_LEVEL, bundleBrowserEntry } from './browser-bundle.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
@@ -20,65 +19,25 @@ const { values } = parseArgs({
 })
 const outdir = resolve(values.outdir ?? join(root, 'dist/browser'))
 
-const result = await esbuild.build({
-  absWorkingDir: root,
-  entryPoints: { 'fleet-sandbox': 'src/adapters/browser/index.ts' },
-  bundle: true,
-  splitting: true,
-  outdir,
-  chunkNames: 'chunks/[name]-[hash]',
-  platform: 'browser',
-  format: 'esm',
-  target: 'es2022',
-  minify: true,
-  write: false,
-  metafile: true,
-  logLevel: 'silent',
-}).catch((error) => {
+const bundle = await bundleBrowserEntry({ root, outdir }).catch((error) => {
   // platform 'browser' refuses Node built-ins: the message names the file that imports one.
   console.error(`browser bundle failed (a Node built-in or an unresolvable import?):\n${error.message}`)
   process.exit(1)
 })
+for (const [path, contents] of Object.entries(bundle.files)) {
+  mkdirSync(dirname(join(outdir, path)), { recursive: true })
+  writeFileSync(join(outdir, path), contents)
+}
 
 const file = join(outdir, 'fleet-sandbox.js')
-const outputs = result.metafile.outputs
-const entryOutput = Object.values(outputs).find((o) => o.entryPoint)
-/** The entry and every chunk it imports statically: what the page loads to start. */
-function startFiles(path, seen = new Set()) {
-  if (seen.has(path)) return seen
-  seen.add(path)
-  for (const i of outputs[path].imports) if (i.kind === 'import-statement') startFiles(i.path, seen)
-  return seen
-}
-const entryPath = Object.keys(outputs).find((p) => outputs[p] === entryOutput)
-const starting = [...startFiles(entryPath)]
-const code = Buffer.concat(result.outputFiles.filter((f) => starting.some((p) => resolve(root, p) === f.path)).map((f) => f.contents))
-const inputs = Object.keys(result.metafile.inputs)
-const builtins = inputs.filter((f) => f.startsWith('node:') || /^(fs|path|os|crypto|http|net|stream|util|module|url|zlib|child_process)$/.test(f))
-for (const out of result.outputFiles) {
-  mkdirSync(dirname(out.path), { recursive: true })
-  writeFileSync(out.path, out.contents)
-}
-
-/** Bytes in the output per package (or `src` for the project's own code). */
-function byPackage() {
-  const totals = new Map()
-  for (const [path, { bytesInOutput }] of starting.flatMap((p) => Object.entries(outputs[p].inputs))) {
-    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)
-    const name = m ? m[1] : path.split('/')[0]
-    totals.set(name, (totals.get(name) ?? 0) + bytesInOutput)
-  }
-  return [...totals].sort((a, b) => b[1] - a[1])
-}
-
-const summary = { file, bytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length, builtins, packages: byPackage().slice(0, Number(values.top ?? 8)) }
+const summary = { file, bytes: bundle.bytes, gzipBytes: bundle.gzipBytes, gzipLevel: GZIP_LEVEL, startFiles: bundle.startFiles, builtins: bundle.builtins, packages: bundle.packages.slice(0, Number(values.top ?? 8)) }
 if (values.json) console.log(JSON.stringify(summary))
 else {
-  console.log(`${file}: ${(summary.bytes / 1024).toFixed(0)} KB minified, ${(summary.gzipBytes / 1024).toFixed(1)} KB gzip`)
+  console.log(`${file} and its static chunks (${bundle.startFiles.length} files): ${(summary.bytes / 1024).toFixed(0)} KB minified, ${(summary.gzipBytes / 1024).toFixed(1)} KB gzip (level ${GZIP_LEVEL})`)
   console.log(`largest parts (minified): ${summary.packages.map(([n, b]) => `${n} ${(b / 1024).toFixed(0)} KB`).join(', ')}`)
 }
-if (builtins.length) {
-  console.error(`the browser bundle imports Node built-ins: ${builtins.join(', ')}`)
+if (bundle.builtins.length) {
+  console.error(`the browser bundle imports Node built-ins: ${bundle.builtins.join(', ')}`)
   process.exit(1)
 }
 const max = values['max-gzip-kb'] === undefined ? undefined : Number(values['max-gzip-kb'])

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseOptions } from '../src/cli/cli.js'
 import { type WorkerEnv, optionsFrom } from '../src/adapters/worker/env.js'
-import { integer, optionRows, readOptions, sandboxOptions } from '../src/core/options/options.js'
+import { entryAppOptions, integer, optionRows, readOptions, sandboxOptions } from '../src/core/options/options.js'
 
 describe('the options schema', () => {
   it('gives the command line and a deployment the same defaults', () => {
@@ -9,6 +9,22 @@ describe('the options schema', () => {
     const worker = optionsFrom({ SANDBOX_NO_CONTROL: 'true' } as unknown as WorkerEnv)
     const shared = ['seed', 'now', 'size', 'notifications', 'scenarios', 'strict', 'sandboxIdleMs', 'maxSandboxes'] as const
     for (const key of shared) expect(worker[key], key).toEqual(cli[key])
+  })
+
+  it('gives the entries (node, browser, storybook) the command line\'s defaults, but the size each names', () => {
+    const cli = parseOptions([], {}).options
+    const entry = entryAppOptions({}, [])
+    for (const key of ['seed', 'now', 'notifications', 'scenarios'] as const) expect(entry[key], key).toEqual(cli[key])
+    expect(entry.control).toEqual({})
+    expect(entryAppOptions({}, [], 'small').size).toBe('small')
+    expect(entryAppOptions({ size: 'large' }, [], 'small').size).toBe('large')
+    expect(entryAppOptions({ size: 'large', notifications: 5 }, []).size).toBeUndefined()
+  })
+
+  it('checks an entry\'s fixtures and upstream where it is set up, naming the field', () => {
+    expect(() => entryAppOptions({ fixtures: { lairs: [] } as never }, [])).toThrow('fixtures: lairs is no collection')
+    expect(() => entryAppOptions({ upstream: 'ftp://staging' }, [])).toThrow(/^upstream: /)
+    expect(entryAppOptions({ upstream: 'https://staging.example.com' }, []).upstream).toEqual({ url: 'https://staging.example.com' })
   })
 
   it('names each flag and variable once', () => {

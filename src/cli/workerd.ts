@@ -5,7 +5,8 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import type { Readable } from 'node:stream'
 import type { Miniflare } from 'miniflare'
-import { isLoopback, type ServerOptions } from '../adapters/server/index.js'
+import type { ServerOptions } from '../adapters/server/index.js'
+import { checkControlExposure } from '../core/control/origin.js'
 import type { SandboxSummary } from '../core/sandbox/summary.js'
 import type { StartEngine } from './engine.js'
 import { LOG_MARK, type ObjectNamespace, call as callObject } from '../adapters/worker/env.js'
@@ -45,9 +46,7 @@ async function loadMiniflare(): Promise<typeof import('miniflare')> {
 /** The same sandbox served by workerd through miniflare: one Durable Object per sandbox id. */
 export async function startWorkerd(options: WorkerdOptions): Promise<RunningWorkerd> {
   const host = options.host ?? '127.0.0.1'
-  if (!isLoopback(host) && options.control !== false && !options.control?.token) {
-    throw new Error(`--host ${host} is not loopback: the control API needs --control-token T, or turn it off with --no-control`)
-  }
+  checkControlExposure(host, options.control)
   const { Miniflare } = await loadMiniflare()
   const persist = options.persist ?? mkdtempSync(join(tmpdir(), 'fleet-sandbox-workerd-'))
   const { script, persist: _p, output, log, port, host: _h, beforeListen: _b, ...sandbox } = options

@@ -1,4 +1,5 @@
-// The bundle's entry: one global the sandbox's page and the browser runtime both call.
+// The bundle's entry: one global the sandbox's page (`mount`) and the browser runtime (`install`, the in-page panel) call.
+import { installPanel } from './host.js'
 import { mountPanel } from './index.js'
 
-;(globalThis as { fleetSandboxPanel?: { mount: typeof mountPanel } }).fleetSandboxPanel = { mount: mountPanel }
+;(globalThis as { fleetSandboxPanel?: object }).fleetSandboxPanel = { mount: mountPanel, install: installPanel }

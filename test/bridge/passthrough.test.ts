@@ -56,6 +56,16 @@ describe.each(runtimes)('passthrough to an upstream through $name', (runtime) =>
     expect(JSON.stringify(seen)).not.toContain(UPSTREAM_TOKEN)
   })
 
+  it('refuses a malformed x-sandbox-id with the 400 a served route gives, and forwards nothing', async () => {
+    const before = upstream.seen.length
+    for (const path of ['/api/echo/things', '/api/layers']) {
+      const res = await send('has space', path)
+      expect(res.status).toBe(400)
+      expect((await res.json()).message).toContain('x-sandbox-id: must be 1 to 128')
+    }
+    expect(upstream.seen.length).toBe(before)
+  })
+
   it('journals a passed-through request with its authorization redacted, in the entry and the HAR', async () => {
     const sandbox = freshId('pass')
     expect((await send(sandbox, '/api/echo/journal', { method: 'PUT', body: 'x', headers: { 'content-type': 'text/plain' } })).status).toBe(201)

@@ -45,11 +45,13 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
   it('bundles without Node built-ins, and measures the entry', () => {
     const { bundle } = app
     const parts = bundle.packages.map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(0)} KB`).join(', ')
-    console.log(`browser entry: ${(bundle.bytes / 1024).toFixed(0)} KB minified, ${(bundle.gzipBytes / 1024).toFixed(1)} KB gzip; largest parts: ${parts}`)
+    console.log(`browser entry and its ${bundle.startFiles.length - 1} static chunks: ${(bundle.bytes / 1024).toFixed(0)} KB minified, ${(bundle.gzipBytes / 1024).toFixed(1)} KB gzip (level ${bundle.gzipLevel}); largest parts: ${parts}`)
     expect(bundle.builtins).toEqual([])
   })
 
-  it(`stays within ${GZIP_BUDGET / 1024} KB gzip`, () => {
+  // What a page loads before startSandbox runs, counted as the bench counts it (scripts/browser-bundle.mjs).
+  it(`stays within ${GZIP_BUDGET / 1024} KB gzip: the entry and the chunks it imports statically`, () => {
+    expect(app.bundle.startFiles).toContain('fleet-sandbox.js')
     expect(app.bundle.gzipBytes, budgetAdvice(app.bundle)).toBeLessThanOrEqual(GZIP_BUDGET)
   })
 
@@ -462,7 +464,7 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
 function budgetAdvice(bundle: BundleSummary): string {
   const zod = bundle.packages.find(([name]) => name === 'zod')?.[1] ?? 0
   return [
-    `the browser entry is ${(bundle.gzipBytes / 1024).toFixed(1)} KB gzip, over ${GZIP_BUDGET / 1024} KB.`,
+    `the browser entry and its static chunks (${bundle.startFiles.join(', ')}) are ${(bundle.gzipBytes / 1024).toFixed(1)} KB gzip, over ${GZIP_BUDGET / 1024} KB.`,
     zod > 200 * 1024 ? `zod is ${(zod / 1024).toFixed(0)} KB minified: \`import { z } from 'zod'\` keeps every zod locale; \`import * as z from 'zod'\` lets the bundler drop them (about -60 KB gzip).` : '',
   ].join(' ')
 }

@@ -1,20 +1,16 @@
 import { type SetupWorker, setupWorker } from 'msw/browser'
 import type { SandboxApp } from '../../core/app/app.js'
-import type { AppOptions } from '../../sandbox-app.js'
-import { servedRoutes } from '../../core/app/route.js'
-import { routes as allRoutes } from '../../core/app/route-table.js'
-import { RouteMatcher } from '../../core/app/matcher.js'
+import { type AppOptions, createSandboxApp } from '../../sandbox-app.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
 import { parseFixtures } from '../../core/store/fixtures.js'
 import { upstreamOption } from '../../core/bridge/upstream.js'
-import { createHandlers, type HandlerApp } from '../msw/handlers.js'
+import { type Resumed, durableApp, fingerprintOf, mark, resumeApp, save } from '../../core/persist/resume.js'
+import { createHandlers } from '../msw/handlers.js'
 import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
 import { type RequestLog, requestLine, showNotice } from './notice.js'
-import type { PersistedSandbox } from '../../core/persist/persisted.js'
-import { mark, prepare } from './resume.js'
-import { indexedDbAvailable, indexedDbBackend } from './store.js'
-import { type InPagePanel, installPanel, panelBase, panelWanted } from './panel.js'
+import { indexedDbBackend } from './store.js'
+import { type InPagePanel, installPanel, panelWanted } from './panel.js'
 
 export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
@@ -65,7 +61,6 @@ export interface SandboxHandle {
   readonly panel: InPagePanel | undefined
 }
 
-const URL_PARAM = 'sandbox-scenario'
 let current: SandboxHandle | undefined
 let starting: Promise<unknown> = Promise.resolve()
 
@@ -90,19 +85,21 @@ export function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox
 async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   await current?.stop()
   const seed = options.seed ?? 1
-  const startup = scenarioList(options.scenario, 'scenario')
+  const scenarios = scenarioList(options.scenario, 'scenario')
   const fromUrl = urlScenarios(options)
+  // entryAppOptions by hand: the options schema it reads (help texts included) would add ~2 KB
+  // gzip to the entry, over its budget (scripts/browser-bundle.mjs, test/browser/sandbox.test.ts).
   if (options.fixtures) parseFixtures(options.fixtures)
-  const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios: startup, strict: options.strict, control: {}, fixtures: options.fixtures, pageOrigin: location.origin, upstream: upstreamOption(options.upstream) }
-  // Other fixtures are another world: a saved state made with different ones is not resumed.
-  const fingerprint = JSON.stringify({ seed, now: options.now ?? null, size: options.size ?? null, notifications: options.notifications ?? null, scenarios: startup, ...(options.fixtures ? { fixtures: digest(JSON.stringify(options.fixtures)) } : {}) })
-  const persist = options.persist !== false && indexedDbAvailable()
+  const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios, strict: options.strict, control: {}, fixtures: options.fixtures, pageOrigin: location.origin, upstream: upstreamOption(options.upstream) }
+  const persist = options.persist !== false && typeof indexedDB !== 'undefined'
   const store = persist ? indexedDbBackend(typeof options.persist === 'string' ? options.persist : 'default') : undefined
 
   // Installing the worker happens on another thread: it starts before the state is built,
   // which keeps this one busy. Requests wait for the state.
-  const ready = deferred<{ app: SandboxApp; persisted?: PersistedSandbox }>()
-  const worker = setupWorker(...createHandlers(pendingApp(appOptions, ready.promise), { origins: options.origins, clientAddress: 'page' }))
+  let ready!: (state: Resumed) => void, failed!: (error: unknown) => void
+  const state = new Promise<Resumed>((resolve, reject) => ((ready = resolve), (failed = reject)))
+  state.catch(() => undefined) // a failed start is reported by startSandbox; waiting requests fail with it
+  const worker = setupWorker(...createHandlers(durableApp(appOptions, state), { origins: options.origins, clientAddress: 'page' }))
   const requestLog = options.quiet ? false : (options.requestLog ?? 'line')
   if (requestLog === 'line') worker.events.on('response:mocked', ({ request, response }) => console.info(requestLine(request, response)))
   const workerUrl = options.serviceWorkerUrl ?? '/mockServiceWorker.js'
@@ -111,24 +108,23 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   })
   controlling.catch(() => undefined) // awaited below, after the state
 
-  let app: SandboxApp
-  let sandbox: Sandbox
-  let resumed: boolean
-  let persisted: PersistedSandbox | undefined
+  let resumed: Resumed
   try {
-    await registering()
-    ;({ app, sandbox, resumed, persisted } = await prepare(appOptions, store, fingerprint))
-    if (fromUrl) sandbox.setScenarios(fromUrl)
-    await save(persisted)
-    ready.resolve({ app, persisted })
+    // MSW asks the browser for the worker first thing: the browser installs it on its own from there.
+    await navigator.serviceWorker?.getRegistrations().catch(() => undefined)
+    resumed = await resumeApp((seededAt) => createSandboxApp({ ...appOptions, seededAt }), store, fingerprintOf({ ...options, seed, scenarios }))
+    if (fromUrl) resumed.sandbox.setScenarios(fromUrl)
+    await save(resumed.persisted)
+    ready(resumed)
     await controlling
     mark('controlling')
   } catch (error) {
-    ready.reject(error)
+    failed(error)
     void controlling.then(() => worker.stop(), () => undefined)
     store?.close()
     throw error
   }
+  const { app, sandbox, persisted } = resumed
 
   // What reads changed (journal, sliding sessions) waits for its batch: the page going stores it now.
   const onHide = () => void save(persisted)
@@ -139,18 +135,17 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   }
   if (!options.quiet) {
     const active = sandbox.inForce().map((a) => a.name).join(', ') || 'none (healthy)'
-    console.info(`fleet-sandbox: ${resumed ? 'resumed the saved state' : 'fresh state'}, seed ${sandbox.seed}, clock ${sandbox.iso()}, scenarios: ${active}${persist ? '' : ' (not persisted)'}`)
+    console.info(`fleet-sandbox: ${resumed.resumed ? 'resumed the saved state' : 'fresh state'}, seed ${sandbox.seed}, clock ${sandbox.iso()}, scenarios: ${active}${persist ? '' : ' (not persisted)'}`)
   }
-
   const asked = panelWanted(location.search)
-  const panel = options.panel || asked.wanted ? installPanel({ base: panelBase(options.origins), open: asked.fromUrl }) : undefined
+  const panel = options.panel || asked.wanted ? await installPanel({ origins: options.origins, open: asked.fromUrl }).catch(say(options)) : undefined
 
   let stopped = false
   const handle: SandboxHandle = {
     panel,
     app,
     worker,
-    resumed,
+    resumed: resumed.resumed,
     sandbox: () => (persisted?.later(), sandbox),
     async stop() {
       if (stopped) return
@@ -179,72 +174,24 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   return handle
 }
 
-/**
- * The app as the handlers see it while its state is prepared: the same routes; requests wait
- * for the state. A write's answer waits until IndexedDB has its changes, as a Durable Object's
- * output gate holds one, so a reload right after it loses nothing; a read's are stored in a batch.
- */
-function pendingApp(options: AppOptions, ready: Promise<{ app: SandboxApp; persisted?: PersistedSandbox }>): HandlerApp {
-  return {
-    matcher: new RouteMatcher(servedRoutes(allRoutes, options)),
-    async fetch(request, meta) {
-      const { app, persisted } = await ready
-      const response = await app.fetch(request, meta)
-      if (request.method === 'GET' || request.method === 'HEAD') persisted?.later()
-      else await save(persisted)
-      return response
-    },
-  }
-}
-
-let warned = false
-/** Stores what changed; a failed write (a full quota) is said once and does not fail the answer. */
-function save(persisted: PersistedSandbox | undefined): Promise<void> {
-  return (persisted?.flush() ?? Promise.resolve()).catch((error: unknown) => {
-    if (!warned) console.warn('fleet-sandbox: could not save the sandbox state; it will not survive a reload.', error)
-    warned = true
-  })
-}
-
-/** Resolves once MSW has asked the browser for the worker (it does so first thing): the browser installs it on its own from there. */
-async function registering(): Promise<void> {
-  await navigator.serviceWorker?.getRegistrations().catch(() => undefined)
-}
-
-/** FNV-1a of a text: fixtures named in the fingerprint without storing them twice. */
-function digest(text: string): string {
-  let h = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
-  return (h >>> 0).toString(16)
-}
-
-function deferred<T>() {
-  let resolve!: (value: T) => void
-  let reject!: (error: unknown) => void
-  const promise = new Promise<T>((yes, no) => ((resolve = yes), (reject = no)))
-  promise.catch(() => undefined) // a failed start is reported by startSandbox; waiting requests fail with it
-  return { promise, resolve, reject }
+/** Says what went wrong in the console and, unless `notice: false`, over the page; the app goes on without it. */
+const say = (options: StartSandboxOptions, after = '') => (error: unknown): undefined => {
+  const message = `${String((error as Error)?.message ?? error)}${after}`
+  console.error(message)
+  if (options.notice !== false) showNotice(message)
 }
 
 /**
- * The page URL's scenarios. A wrong one does not stop the app: it is ignored, and said in the
- * console and over the page, naming the parameter and the rule.
+ * `?sandbox-scenario=a,b` sets the active scenarios, like `PUT /__sandbox/scenarios`; an empty
+ * value is healthy. A wrong one does not stop the app: it is ignored, and said, naming the parameter and the rule.
  */
 function urlScenarios(options: StartSandboxOptions): ActiveScenario[] | undefined {
+  const value = new URLSearchParams(location.search).get('sandbox-scenario')
   try {
-    return scenariosFromUrl(location.search)
+    return value === null ? undefined : scenarioList(value, '?sandbox-scenario')
   } catch (error) {
-    const message = `fleet-sandbox: ${(error as Error).message}; the parameter is ignored, the active scenarios stay as they were`
-    console.error(message)
-    if (options.notice !== false) showNotice(message)
-    return undefined
+    return say(options, '; the parameter is ignored, the active scenarios stay as they were')(new Error(`fleet-sandbox: ${(error as Error).message}`))
   }
-}
-
-/** `?sandbox-scenario=a,b` sets the active scenarios, like `PUT /__sandbox/scenarios`; an empty value is healthy. */
-export function scenariosFromUrl(search: string): ActiveScenario[] | undefined {
-  const value = new URLSearchParams(search).get(URL_PARAM)
-  return value === null ? undefined : scenarioList(value, `?${URL_PARAM}`)
 }
 
 async function controlled(registration: ServiceWorkerRegistration | undefined): Promise<void> {
@@ -254,8 +201,5 @@ async function controlled(registration: ServiceWorkerRegistration | undefined): 
   if (!location.href.startsWith(registration.scope)) {
     throw new Error(`fleet-sandbox: the worker's scope ${registration.scope} does not cover this page (${location.href}); serve mockServiceWorker.js from the app's root or a folder above the page`)
   }
-  await new Promise<void>((resolve) => {
-    sw.addEventListener('controllerchange', () => resolve(), { once: true })
-    if (sw.controller) resolve()
-  })
+  await new Promise((resolve) => sw.addEventListener('controllerchange', resolve, { once: true }))
 }

@@ -1,28 +1,16 @@
 import type { StateBackend } from '../../core/persist/backend.js'
 
 /**
- * The persistence port's backend in the browser: IndexedDB, one value per key of the port,
- * keyed `[name, key]` so several saved states (the `persist` name) share one database.
- * IndexedDB rather than sessionStorage: a world of the default size is megabytes, near that
- * quota, and the `large` size twenty times that.
- *
- * Not @msw/data's `persist()`, measured (bench/persist.mjs, default size): it covers no
- * notifications (not a @msw/data collection) and no sandbox state, saves to localStorage only on
- * `unload` (which bfcache and mobile browsers skip), and keys each collection by a creation
- * counter that isolated sandboxes shift from one page load to the next.
+ * The persistence port's backend in the browser: IndexedDB (not sessionStorage, whose quota a
+ * world of the default size nears; not @msw/data's `persist()`: docs/data-layer.md), one value
+ * per key of the port, keyed `[name, key]` so several saved states (the `persist` name) share one database.
  */
 const DB_NAME = 'fleet-sandbox'
 /** Version 2 keeps the port's keys; version 1 held one whole snapshot per name, dropped on upgrade. */
 const DB_VERSION = 2
 const STORE = 'parts'
 
-export interface PageBackend extends StateBackend {
-  close(): void
-}
-
-export const indexedDbAvailable = () => typeof indexedDB !== 'undefined'
-
-export function indexedDbBackend(name: string): PageBackend {
+export function indexedDbBackend(name: string): StateBackend & { close(): void } {
   let db: Promise<IDBDatabase> | undefined
   const open = () =>
     (db ??= new Promise((resolve, reject) => {
@@ -41,17 +29,12 @@ export function indexedDbBackend(name: string): PageBackend {
     each(tx.objectStore(STORE))
     const done = new Promise<void>((resolve, reject) => {
       tx.oncomplete = () => resolve()
-      tx.onerror = () => reject(tx.error)
-      tx.onabort = () => reject(tx.error ?? new Error('IndexedDB write aborted'))
+      tx.onerror = tx.onabort = () => reject(tx.error ?? new Error('IndexedDB write aborted'))
     })
     tx.commit?.()
     return done
   }
-  const request = <T>(req: IDBRequest<T>) =>
-    new Promise<T>((resolve, reject) => {
-      req.onsuccess = () => resolve(req.result)
-      req.onerror = () => reject(req.error)
-    })
+  const request = <T>(req: IDBRequest<T>) => new Promise<T>((resolve, reject) => ((req.onsuccess = () => resolve(req.result)), (req.onerror = () => reject(req.error))))
   const reading = async () => (await open()).transaction(STORE, 'readonly').objectStore(STORE)
   return {
     get: async (key) => request((await reading()).get([name, key])),

@@ -2,11 +2,10 @@ import { type SetupServer, setupServer } from 'msw/node'
 import type { SandboxApp } from '../../core/app/app.js'
 import { createSandboxApp } from '../../sandbox-app.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
-import { parseFixtures } from '../../core/store/fixtures.js'
-import { upstreamOption } from '../../core/bridge/upstream.js'
-import { TEST_DOUBLE_SIZE } from '../../core/options/options.js'
+import { TEST_DOUBLE_SIZE, entryAppOptions } from '../../core/options/options.js'
+import { type ScenarioInput, scenarioList } from '../../scenario-input.js'
 import { createHandlers } from '../msw/handlers.js'
-import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
+import type { MswSandboxOptions } from '../msw/options.js'
 
 export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
@@ -15,7 +14,7 @@ export type { FixtureRows } from '../../core/store/fixtures.js'
 export { SandboxApp } from '../../core/app/app.js'
 export { createHandlers } from '../msw/handlers.js'
 
-export type { ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText, ScenarioWindow, ScenarioWindowBound } from '../msw/options.js'
+export type { ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText, ScenarioWindow, ScenarioWindowBound } from '../../scenario-input.js'
 
 /** `size` defaults to `small` here (tests start fast) and `onUnhandledRequest` to `warn`. */
 export interface SandboxServerOptions extends MswSandboxOptions {
@@ -46,11 +45,9 @@ export interface SandboxServer {
  * test process with the same handlers as the server and the browser worker.
  */
 export function setupSandboxServer(options: SandboxServerOptions = {}): SandboxServer {
-  const seed = options.seed ?? 1
   const scenarios = scenarioList(options.scenario)
-  // Checked now, so a bad fixture fails where the suite sets the sandbox up.
-  if (options.fixtures) parseFixtures(options.fixtures)
-  const app = createSandboxApp({ seed, now: options.now, size: options.notifications === undefined ? (options.size ?? TEST_DOUBLE_SIZE) : undefined, notifications: options.notifications, scenarios, strict: options.strict, control: {}, fixtures: options.fixtures, upstream: upstreamOption(options.upstream) })
+  const appOptions = entryAppOptions(options, scenarios, TEST_DOUBLE_SIZE)
+  const app = createSandboxApp(appOptions)
   const server = setupServer(...createHandlers(app, { origins: options.origins, clientAddress: options.clientAddress ?? '127.0.0.1' }))
   let ready: Sandbox | undefined
 
@@ -72,7 +69,7 @@ export function setupSandboxServer(options: SandboxServerOptions = {}): SandboxS
     async reset() {
       server.resetHandlers()
       const sandbox = current()
-      await sandbox.reset(seed)
+      await sandbox.reset(appOptions.seed)
       sandbox.setScenarios(scenarios, 'scenario')
       for (const id of app.sandboxes.ids()) app.sandboxes.drop(id)
     },

@@ -1,8 +1,7 @@
-import { type APIRequestContext, type APIResponse, test as base, expect } from '@playwright/test'
-import type { JournalEntry } from '../../core/sandbox/journal.js'
-import type { OutboxEntry, OutboxKind } from '../../core/sandbox/outbox.js'
-import { SANDBOX_ID_COOKIE, SANDBOX_ID_HEADER } from '../../core/sandbox/sandbox-id.js'
-import type { ScenarioInput } from '../msw/options.js'
+import { type APIRequestContext, test as base, expect } from '@playwright/test'
+import { ControlClient } from '../../core/control/client.js'
+import { SANDBOX_ID_COOKIE, SANDBOX_ID_HEADER, sandboxIdFrom } from '../../core/sandbox/sandbox-id.js'
+import type { ScenarioInput } from '../../scenario-input.js'
 
 /**
  * `fleet-sandbox/playwright`: Playwright's `test` and `expect`, extended so each test works in
@@ -12,90 +11,18 @@ import type { ScenarioInput } from '../msw/options.js'
  */
 export { expect }
 
-export interface Health {
-  status: 'ok'
-  seed: number
-  now: string
-  scenarios: string[]
-  sandbox: string
-}
+export type { Health, ScenarioInfo, ScheduleEntry } from '../../core/control/client.js'
 
-export interface ScheduleEntry {
-  name: string
-  options: Record<string, unknown>
-  from: string | null
-  until: string | null
-}
-
-export interface ScenarioInfo {
-  name: string
-  description: string
-  options: Record<string, unknown>
-  active: boolean
-}
-
-/** The control API (`/__sandbox/...`) of one world, typed. */
-export class SandboxControl {
+/** The control API (`/__sandbox/...`) of one world, typed: the core's client over Playwright's `request`. */
+export class SandboxControl extends ControlClient<ScenarioInput> {
   constructor(
     readonly request: APIRequestContext,
     readonly sandboxId: string,
-  ) {}
-
-  async #call<T>(method: string, path: string, data?: unknown): Promise<T> {
-    const res: APIResponse = await this.request.fetch(`/__sandbox${path}`, { method, headers: { [SANDBOX_ID_HEADER]: this.sandboxId }, ...(data === undefined ? {} : { data }) })
-    if (!res.ok()) throw new Error(`fleet-sandbox/playwright: ${method} /__sandbox${path} answered ${res.status()}: ${await res.text()}`)
-    return (await res.json()) as T
-  }
-
-  health(): Promise<Health> {
-    return this.#call('GET', '/health')
-  }
-
-  /** Fresh data (the same seed unless given); scenarios, clock, journal and outbox cleared. */
-  reset(seed?: number): Promise<Health> {
-    return this.#call('POST', '/reset', seed === undefined ? {} : { seed })
-  }
-
-  /** Exactly these scenarios, windows included (`{ name: 'degraded', from: '+2m', until: '+7m' }`); none is healthy. */
-  async use(...scenarios: ScenarioInput[]): Promise<ScheduleEntry[]> {
-    return (await this.#call<{ schedule: ScheduleEntry[] }>('PUT', '/scenarios', { active: scenarios })).schedule
-  }
-
-  scenarios(): Promise<{ scenarios: ScenarioInfo[]; schedule: ScheduleEntry[] }> {
-    return this.#call('GET', '/scenarios')
-  }
-
-  clock(): Promise<{ now: string; frozen: boolean }> {
-    return this.#call('GET', '/clock')
-  }
-
-  /** `'31d'`, `'2m'` or seconds, as `POST /__sandbox/clock {advanceBy}`. */
-  advanceClock(by: string | number): Promise<{ now: string; frozen: boolean }> {
-    return this.#call('POST', '/clock', { advanceBy: by })
-  }
-
-  /** An ISO date-time; `freeze` stops the clock there (or lets it run again with false). */
-  setClock(at: string, freeze?: boolean): Promise<{ now: string; frozen: boolean }> {
-    return this.#call('POST', '/clock', freeze === undefined ? { set: at } : { set: at, freeze })
-  }
-
-  /** The request journal, oldest first. */
-  async journal(): Promise<JournalEntry[]> {
-    return (await this.#call<{ requests: JournalEntry[] }>('GET', '/requests')).requests
-  }
-
-  async clearJournal(): Promise<void> {
-    await this.#call('DELETE', '/requests')
-  }
-
-  /** E-mails, messages, tokens, uploads: `outbox({ kind: 'email' })`. */
-  async outbox(filter: { kind?: OutboxKind; to?: string } = {}): Promise<OutboxEntry[]> {
-    const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== undefined) as [string, string][]).toString()
-    return (await this.#call<{ outbox: OutboxEntry[] }>('GET', `/outbox${query ? `?${query}` : ''}`)).outbox
-  }
-
-  async clearOutbox(): Promise<void> {
-    await this.#call('DELETE', '/outbox')
+  ) {
+    super(async (method, path, data) => {
+      const res = await request.fetch(path, { method, headers: { [SANDBOX_ID_HEADER]: sandboxId }, ...(data === undefined ? {} : { data }) })
+      return { status: res.status(), text: () => res.text(), header: (name) => res.headers()[name] ?? null }
+    }, 'fleet-sandbox/playwright')
   }
 }
 
@@ -116,8 +43,7 @@ let next = 0
 export const test = base.extend<SandboxFixtures & SandboxOptions>({
   sandboxURL: [undefined, { option: true }],
   sandboxId: async ({}, use, testInfo) => {
-    const id = `pw-${testInfo.workerIndex}-${testInfo.testId}-${testInfo.retry}-${next++}`.replace(/[^\w.:-]/g, '-').slice(0, 128)
-    await use(id)
+    await use(sandboxIdFrom(['pw', testInfo.workerIndex, testInfo.testId, testInfo.retry, next++]))
   },
   extraHTTPHeaders: async ({ extraHTTPHeaders, sandboxId }, use) => {
     await use({ ...extraHTTPHeaders, [SANDBOX_ID_HEADER]: sandboxId })

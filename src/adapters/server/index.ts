@@ -3,9 +3,12 @@ import type { AddressInfo } from 'node:net'
 import type { SandboxApp } from '../../core/app/app.js'
 import { type AppOptions, createSandboxApp } from '../../sandbox-app.js'
 import { afterBody } from '../../core/http/drain.js'
-import { type CorsOptions, httpFetch, incomingOf } from './app.js'
+import { type CorsOptions, httpFetch } from '../../core/http/cors.js'
+import { checkControlExposure } from '../../core/control/origin.js'
+import { incomingOf } from './app.js'
 
 export { createHonoApp } from './app.js'
+export { isLoopback } from '../../core/control/origin.js'
 
 export interface ServerOptions extends AppOptions, CorsOptions {
   port?: number
@@ -21,16 +24,10 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/
-
-export const isLoopback = (host: string) => LOOPBACK.test(host)
-
 /** Starts the Hono server; resolves once it listens and the default sandbox is seeded. */
 export async function startServer(options: ServerOptions = { seed: 1 }): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
-  if (!isLoopback(host) && options.control !== false && !options.control?.token) {
-    throw new Error(`--host ${host} is not loopback: the control API needs --control-token T, or turn it off with --no-control`)
-  }
+  checkControlExposure(host, options.control)
   const app = createSandboxApp(options)
   await app.ready()
   await options.beforeListen?.(app)

@@ -1,4 +1,5 @@
 import { type SandboxHandle, type ScenarioInput, type ScenarioListText, type StartSandboxOptions, startSandbox } from '../browser/index.js'
+import { ControlClient, fetchSend, signIn } from '../../core/control/client.js'
 
 export type { SandboxHandle, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioWindow, ScenarioWindowBound, StartSandboxOptions } from '../browser/index.js'
 
@@ -30,6 +31,7 @@ interface StoryContextLike {
 }
 
 const DEMO_PASSWORD = 'sandbox'
+const WHO = 'fleet-sandbox/storybook'
 let started: Promise<SandboxHandle> | undefined
 let queue: Promise<unknown> = Promise.resolve()
 
@@ -63,28 +65,14 @@ async function prepare(handle: SandboxHandle, params: SandboxParameters, options
   await handle.reset(params.seed ?? options.seed ?? 1)
   const sandbox = handle.sandbox()
   const email = params.signIn === undefined ? 'admin@fleet.test' : params.signIn
-  let token: string | undefined
-  if (email) token = await signIn(options.origins?.[0] ?? location.origin, email)
-  if (params.advanceBy !== undefined) await control(options.origins?.[0] ?? location.origin, '/__sandbox/clock', { advanceBy: params.advanceBy })
+  // Through the front door, as the app would: the same rules, the same session store.
+  const send = fetchSend(options.origins?.[0] ?? location.origin)
+  const token = email ? await signIn(send, email, DEMO_PASSWORD, WHO) : undefined
+  if (params.advanceBy !== undefined) await new ControlClient(send, WHO).advanceClock(params.advanceBy)
   const scenarios = params.scenario ?? []
   // Text pieces are checked by use() at run time, as the whole text was by its type.
   await handle.use(...(typeof scenarios === 'string' ? (scenarios.split(',').map((s) => s.trim()).filter(Boolean) as ScenarioInput[]) : scenarios))
   // The story's journal starts empty: only what its component asked.
   sandbox.journal.clear()
   return { handle, token, seed: sandbox.seed, scenarios: sandbox.inForce().map((a) => a.name) }
-}
-
-/** Through the front door, as the app would: the same rules, the same session store. */
-async function signIn(origin: string, email: string): Promise<string> {
-  const res = await fetch(`${origin}/api/session-auth/sign-in/email`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: DEMO_PASSWORD }),
-  })
-  const token = res.headers.get('set-auth-token')
-  if (res.status !== 200 || !token) throw new Error(`fleet-sandbox/storybook: signing ${email} in answered ${res.status}: ${await res.text()}`)
-  return token
-}
-
-async function control(origin: string, path: string, body: unknown): Promise<void> {
-  const res = await fetch(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  if (!res.ok) throw new Error(`fleet-sandbox/storybook: ${path} answered ${res.status}: ${await res.text()}`)
 }

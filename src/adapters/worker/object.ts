@@ -3,7 +3,7 @@ import { HostedSandbox } from '../../core/persist/hosted.js'
 import { servingSandbox } from '../../core/sandbox/sandbox-id.js'
 import { summarize } from '../../core/sandbox/summary.js'
 import { createSandboxApp } from '../../sandbox-app.js'
-import { httpFetch } from '../server/app.js'
+import { httpFetch } from '../../core/http/cors.js'
 import { INTERNAL_HEADER, type ObjectState, type WorkerEnv, answerCall, call, directoryOf, optionsFrom } from './env.js'
 
 /**

@@ -96,9 +96,7 @@ export class SandboxApp {
   async passthrough(request: Request, meta: RequestMeta = {}, route?: RouteDef): Promise<Response> {
     let sandbox: Sandbox
     try {
-      const id = meta.sandboxId ?? sandboxIdOf(request)
-      if (id && !validSandboxId(id)) throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
-      sandbox = await this.sandboxes.acquire(id)
+      sandbox = await this.#acquire(request, meta)
     } catch (error) {
       return toResponse(errorReply(undefined, error), meta.headers)
     }
@@ -107,6 +105,13 @@ export class SandboxApp {
     } finally {
       this.sandboxes.release(sandbox)
     }
+  }
+
+  /** The sandbox a request selects (`x-sandbox-id` read once, by the runtime or here), held until `release`. */
+  #acquire(request: Request, meta: RequestMeta): Promise<Sandbox> {
+    const id = meta.sandboxId ?? sandboxIdOf(request)
+    if (id && !validSandboxId(id)) throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
+    return this.sandboxes.acquire(id)
   }
 
   /**
@@ -156,9 +161,7 @@ export class SandboxApp {
       // Before anything else: a foreign page's request creates no sandbox and reads no body, on
       // every /__sandbox path, matched or not.
       if (route ? route.auth.kind === 'control' : controlPath(url.path)) guardControl(request, this.#origins, url.origin, route?.auth.kind === 'control' && route.auth.page)
-      const id = meta.sandboxId ?? sandboxIdOf(request)
-      if (id && !validSandboxId(id)) throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
-      sandbox = await this.sandboxes.acquire(id)
+      sandbox = await this.#acquire(request, meta)
       reply = route ? await this.#run(route, request, url, params, sandbox, faults, meta) : unmatchedReply(request.method, url.path, allowed!)
     } catch (error) {
       reply = errorReply(route, error)

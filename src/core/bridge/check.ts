@@ -1,6 +1,6 @@
 import { type OutputUnit, Validator } from '@cfworker/json-schema'
 import type { RouteDef } from '../app/route.js'
-import { documentPath } from './upstream.js'
+import { documentPath } from './reach.js'
 
 /** What can differ between an upstream's answer and the sandbox's own OpenAPI document. */
 export type FindingKind = 'status' | 'media-type' | 'missing' | 'extra' | 'type' | 'enum' | 'format'

@@ -1,7 +1,8 @@
 import type { RouteDef } from '../app/route.js'
 import type { Checker } from './check.js'
 import { type DriftOperation, type DriftReport, report } from './findings.js'
-import { documentPath, type UpstreamOptions, UPSTREAM_TIMEOUT_MS, unreachable, upstreamUrl } from './upstream.js'
+import { documentPath, UPSTREAM_TIMEOUT_MS, unreachable, upstreamUrl } from './reach.js'
+import type { UpstreamOptions } from './upstream.js'
 
 type Fetch = (input: string, init: RequestInit) => Promise<Response>
 

@@ -1,5 +1,6 @@
-import { errorBody } from '../http/reply.js'
-import { type UpstreamOptions, UPSTREAM_TIMEOUT_MS, unreachable, upstreamUrl } from './upstream.js'
+import { errorBody } from '../http/status.js'
+import { UPSTREAM_TIMEOUT_MS, unreachable, upstreamUrl } from './reach.js'
+import type { UpstreamOptions } from './upstream.js'
 
 export const UPSTREAM_HEADER = 'x-sandbox-upstream'
 

@@ -1,7 +1,6 @@
 import * as z from 'zod'
 import { defineRoute } from '../app/route.js'
 import { conflict, ok } from '../http/reply.js'
-import { driftLog } from './findings.js'
 
 const control = { kind: 'control' } as const
 const tag = 'sandbox control'
@@ -31,7 +30,8 @@ export const getDrift = defineRoute({
   id: 'sandboxGetDrift', method: 'GET', path: '/__sandbox/drift', tag, auth: control,
   summary: "Where the upstream differs from this document, each operation's latest check (docs/bridge.md)",
   response: { schema: driftReportSchema },
-  handler: (ctx) => ok(driftLog(ctx.sandbox).report(ctx.app.options.upstream?.url ?? null)),
+  // Findings exist only once the bridge has run: loaded with it, not with every start.
+  handler: async (ctx) => ok((await import('./findings.js')).driftLog(ctx.sandbox).report(ctx.app.options.upstream?.url ?? null)),
 })
 
 export const runDrift = defineRoute({

@@ -13,9 +13,6 @@ export interface UpstreamOptions {
   timeoutMs?: number
 }
 
-/** Long enough for a slow staging host, short enough that a dead one does not hold a page. */
-export const UPSTREAM_TIMEOUT_MS = 30_000
-
 /** Why a URL cannot be an upstream, or undefined: http(s), no credentials, no query or fragment. */
 export function upstreamProblem(url: string): string | undefined {
   let parsed: URL
@@ -29,25 +26,6 @@ export function upstreamProblem(url: string): string | undefined {
   if (parsed.username || parsed.password) return 'must not carry a user or password (give the credential with --upstream-token)'
   if (parsed.search || parsed.hash) return 'must not have a query or a fragment'
   return undefined
-}
-
-/** The upstream URL of a path and query: the base (its own path prefix kept), then the path. */
-export function upstreamUrl(base: string, pathAndQuery: string): string {
-  return base.replace(/\/+$/, '') + pathAndQuery
-}
-
-/** `host:port` of the upstream, as errors name it. */
-export function upstreamHost(base: string): string {
-  const url = new URL(base)
-  return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`
-}
-
-/** Why a request to the upstream failed, in words that name the host and never a credential. */
-export function unreachable(base: string, error: unknown, timeoutMs: number): string {
-  const e = error as { name?: string; cause?: { code?: string; message?: string }; message?: string }
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `upstream ${upstreamHost(base)} did not answer within ${timeoutMs / 1000} s`
-  const why = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? 'unknown error'
-  return `upstream ${upstreamHost(base)} could not be reached (${why})`
 }
 
 /** Whether a path matches an `--upstream-route` pattern: `*` one segment, `**` the rest (any number of segments). */
@@ -84,6 +62,3 @@ export function upstreamOption(value: string | UpstreamOptions | undefined, fiel
   if (problem) throw new Error(`${field}: ${problem}, got ${JSON.stringify(options?.url)}`)
   return options
 }
-
-/** `/api/layers/:id` as the OpenAPI document writes it: `/api/layers/{id}`. */
-export const documentPath = (path: string) => path.replace(/:(\w+)/g, '{$1}')

@@ -1,4 +1,4 @@
-import { reasonPhrase } from '../http/reply.js'
+import { reasonPhrase } from '../http/status.js'
 import type { JournalDetail, Message } from '../sandbox/journal.js'
 
 type NameValue = { name: string; value: string }

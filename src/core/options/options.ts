@@ -1,7 +1,9 @@
 import * as z from 'zod'
 import type { SandboxAppOptions } from '../app/app.js'
 import type { ScenarioRegistry } from '../scenarios/registry.js'
-import { upstreamProblem } from '../bridge/upstream.js'
+import { type UpstreamOptions, upstreamOption, upstreamProblem } from '../bridge/upstream.js'
+import { type FixtureRows, parseFixtures } from '../store/fixtures.js'
+import type { ActiveScenario } from '../scenarios/define.js'
 
 /**
  * One option of the sandbox, defined once: its flag, its environment variable, its default,
@@ -135,6 +137,54 @@ export function appOptionsOf(values: OptionValues, scenarios: ScenarioRegistry, 
     control: values.noControl ? false : values.controlToken ? { token: values.controlToken } : {},
     sandboxIdleMs: values.sandboxIdle! * 1000,
     maxSandboxes: values.maxSandboxes!,
+  }
+}
+
+/**
+ * What the entries (`fleet-sandbox/node`, `/browser`, `/storybook`) take that the command line
+ * takes too, typed from the schema above (where their defaults and help are).
+ */
+export interface EntryOptions {
+  /** Seed of the generated data (default 1). */
+  seed?: OptionValue<'seed'>
+  /** ISO date-time the sandbox clock starts at (default: the real time). */
+  now?: OptionValue<'now'>
+  /** `small`, `medium` or `large` (default `medium`; `small` in `fleet-sandbox/node`). */
+  size?: OptionValue<'size'>
+  /** Exact number of notifications of the demo client, instead of `size`. */
+  notifications?: OptionValue<'notifications'>
+  /** Serve only what the spec documents. */
+  strict?: OptionValue<'strict'>
+  /**
+   * Collections that replace the seeded ones, keyed by collection name (docs/fixtures.md), in
+   * every world: at start, after each reset (any seed) and in each `x-sandbox-id` sandbox.
+   */
+  fixtures?: FixtureRows
+  /**
+   * The real backend (docs/bridge.md): an `/api/...` request no route matches goes to this URL
+   * (with `routes`, also the routes those patterns name), and its answers are checked against
+   * the sandbox's OpenAPI document. In a browser the upstream must allow the page's origin (CORS).
+   */
+  upstream?: string | UpstreamOptions
+}
+
+/**
+ * An entry's options as the app takes them, with the schema's defaults (`size`: the entry's
+ * own, see TEST_DOUBLE_SIZE); fixtures and the upstream are checked now, so a bad one fails
+ * where the entry is set up. The control API is open: the entries serve no network.
+ */
+export function entryAppOptions(options: EntryOptions, scenarios: ActiveScenario[], size?: OptionValue<'size'>): Pick<SandboxAppOptions, 'seed' | 'now' | 'size' | 'notifications' | 'scenarios' | 'strict' | 'control' | 'fixtures' | 'upstream'> {
+  if (options.fixtures) parseFixtures(options.fixtures)
+  return {
+    seed: options.seed ?? sandboxOptions.seed.parse.parse(sandboxOptions.seed.default),
+    now: options.now,
+    size: options.notifications === undefined ? (options.size ?? size) : undefined,
+    notifications: options.notifications,
+    scenarios,
+    strict: options.strict,
+    control: {},
+    fixtures: options.fixtures,
+    upstream: upstreamOption(options.upstream),
   }
 }
 

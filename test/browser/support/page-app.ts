@@ -10,7 +10,10 @@ export const NOW = '2026-11-22T12:00:00.000Z'
 export interface BundleSummary {
   file: string
   bytes: number
+  /** The entry and the chunks it imports statically, each gzipped at `gzipLevel` (scripts/browser-bundle.mjs). */
   gzipBytes: number
+  gzipLevel: number
+  startFiles: string[]
   builtins: string[]
   packages: [string, number][]
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { panelBase } from './panel.js'
+import { panelBase } from './host.js'
 
 describe('panelBase', () => {
   it('is the first explicit origin the sandbox answers, else the page itself', () => {

@@ -1,0 +1,66 @@
+import { type RouteMatcher, ownedPath } from './matcher.js'
+
+/**
+ * Where the sandbox answers: named places (an origin, `*` standing for anything in it, and an
+ * optional base path; a relative entry such as `/backend` is resolved against the page, as MSW
+ * resolves relative paths), or, with none named, any origin.
+ */
+export class Places {
+  readonly #entries: Place[]
+
+  constructor(entries: readonly string[]) {
+    this.#entries = entries.map((text) => new Place(text))
+  }
+
+  /**
+   * The path the route table sees at `url` when the request is the sandbox's: on the app's own
+   * place (named, or the page's origin) its paths (`/api/...`, `/__sandbox...`); elsewhere only
+   * what a route serves, so a third-party SDK's `/api/...` call goes to the network untouched.
+   */
+  claim(url: URL, method: string, matcher: Pick<RouteMatcher, 'serves'>): string | undefined {
+    const place = this.#locate(url)
+    if (place && (place.home ? ownedPath(place.path) : matcher.serves(method, place.path))) return place.path
+    return undefined
+  }
+
+  #locate(url: URL): { path: string; home: boolean } | undefined {
+    if (!this.#entries.length) return { path: url.pathname, home: typeof location !== 'undefined' && url.origin === location.origin }
+    for (const entry of this.#entries) {
+      const path = entry.path(url)
+      if (path !== undefined) return { path, home: true }
+    }
+    return undefined
+  }
+}
+
+class Place {
+  readonly #relative: boolean
+  #parsed: { href: string | undefined; origin: RegExp; base: string } | undefined
+
+  constructor(readonly text: string) {
+    this.#relative = !/^[a-z][a-z\d+\-.]*:\/\//i.test(text)
+  }
+
+  /** The rest of `url`'s path after this place, or undefined when `url` is elsewhere. */
+  path(url: URL): string | undefined {
+    const place = this.#resolve()
+    if (!place || !place.origin.test(url.origin)) return undefined
+    const { pathname } = url
+    if (!place.base) return pathname
+    if (pathname !== place.base && !pathname.startsWith(`${place.base}/`)) return undefined
+    return pathname.slice(place.base.length) || '/'
+  }
+
+  #resolve() {
+    // A relative entry follows the page as it navigates.
+    const href = this.#relative ? (typeof location === 'undefined' ? undefined : location.href) : undefined
+    if (this.#relative && href === undefined) return undefined
+    if (this.#parsed && this.#parsed.href === href) return this.#parsed
+    const absolute = href === undefined ? this.text : decodeURI(new URL(`${encodeURI(this.text)}/`, href).href)
+    let [, origin, base] = /^([a-z][a-z\d+\-.]*:\/\/[^/]*)(.*)$/i.exec(absolute)!
+    // As URL writes an origin (`https://x:443` is `https://x`), unless a wildcard stands in it.
+    if (!origin.includes('*')) origin = new URL(origin).origin
+    const pattern = new RegExp(`^${origin.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`, 'i')
+    return (this.#parsed = { href, origin: pattern, base: base.replace(/\/+$/, '') })
+  }
+}

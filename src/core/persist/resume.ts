@@ -1,0 +1,89 @@
+import type { SandboxApp } from '../app/app.js'
+import { RouteMatcher } from '../app/matcher.js'
+import { servedRoutes } from '../app/route.js'
+import { routes } from '../app/route-table.js'
+import type { Sandbox } from '../sandbox/sandbox.js'
+import type { StateBackend } from './backend.js'
+import { PersistedSandbox, type StoredMeta } from './persisted.js'
+
+export interface Resumed {
+  app: SandboxApp
+  sandbox: Sandbox
+  /** The default sandbox kept in the backend; none without a backend. */
+  persisted?: PersistedSandbox
+  /** Whether the saved state was resumed. */
+  resumed: boolean
+}
+
+/**
+ * An app whose default sandbox resumes what `backend` holds when it was made from the same
+ * options (`fingerprint`), else starts fresh and is stored at once (a few kilobytes: the seed
+ * and the instant it was seeded at). `create` makes the app, seeded from the instant the saved
+ * world was first seeded at, so its dates, resets and isolated sandboxes stay where they were.
+ * A state that cannot be read or put back is said in the console and replaced by a fresh one.
+ */
+export async function resumeApp(create: (seededAt?: number) => SandboxApp, backend: StateBackend | undefined, fingerprint: string): Promise<Resumed> {
+  const saved = (await backend?.get('meta').catch((error: unknown) => void console.warn('fleet-sandbox: the saved state could not be read; starting fresh.', error))) as StoredMeta | undefined
+  const usable = saved?.fingerprint === fingerprint && typeof saved.seededAt === 'number'
+  const app = create(usable ? (saved.seededAt as number) : undefined)
+  const sandbox = await app.ready()
+  mark('seeded')
+  if (!backend) return { app, sandbox, resumed: false }
+  const keep = (s: Sandbox, accepts: (m: StoredMeta) => boolean) => PersistedSandbox.open(s, backend, { meta: { fingerprint, seededAt: s.seededAt }, accepts })
+  try {
+    const persisted = await keep(sandbox, (m) => usable && m.fingerprint === fingerprint)
+    mark(usable ? 'resumed' : 'fresh')
+    return { app, sandbox, persisted, resumed: usable }
+  } catch (error) {
+    console.warn('fleet-sandbox: the saved state could not be restored; starting fresh.', error)
+    const again = create()
+    const fresh = await again.ready()
+    mark('fresh')
+    return { app: again, sandbox: fresh, persisted: await keep(fresh, () => false), resumed: false }
+  }
+}
+
+/** What a saved state was made from: other options (or other fixtures) are another world, not resumed. */
+export function fingerprintOf(options: { seed: number; now?: string; size?: string; notifications?: number; scenarios: unknown; fixtures?: unknown }): string {
+  const { seed, now = null, size = null, notifications = null, scenarios, fixtures } = options
+  return JSON.stringify({ seed, now, size, notifications, scenarios, ...(fixtures ? { fixtures: digest(JSON.stringify(fixtures)) } : {}) })
+}
+
+/** FNV-1a of a text: fixtures named in the fingerprint without storing them twice. */
+function digest(text: string): string {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  return (h >>> 0).toString(16)
+}
+
+/** Marks in the runtime's performance timeline (a page's devtools, Performance panel): where start-up time goes. */
+export const mark = (name: string) => globalThis.performance?.mark?.(`fleet-sandbox:${name}`)
+
+/**
+ * The front door of an app whose state is still being prepared: the routes `options` serve
+ * match at once, requests wait for the state. A write's
+ * answer (any method but GET and HEAD) waits until the backend has its changes, as a Durable
+ * Object's output gate holds one, so a reload right after it loses nothing; what a read changed
+ * (journal, sliding sessions) is stored in a batch.
+ */
+export function durableApp(options: { strict?: boolean; control?: unknown }, state: Promise<Resumed>): Pick<SandboxApp, 'matcher' | 'fetch'> {
+  return {
+    matcher: new RouteMatcher(servedRoutes(routes, options)),
+    async fetch(request, meta) {
+      const { app, persisted } = await state
+      const response = await app.fetch(request, meta)
+      if (request.method === 'GET' || request.method === 'HEAD') persisted?.later()
+      else await save(persisted)
+      return response
+    },
+  }
+}
+
+let warned = false
+/** Stores what changed; a failed write (a full quota) is said once and does not fail the answer. */
+export function save(persisted: PersistedSandbox | undefined): Promise<void> {
+  return (persisted?.flush() ?? Promise.resolve()).catch((error: unknown) => {
+    if (!warned) console.warn('fleet-sandbox: could not save the sandbox state; it will not survive a reload.', error)
+    warned = true
+  })
+}

@@ -1,0 +1,76 @@
+import { request as playwrightRequest } from '@playwright/test'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type RunningServer, startServer } from '../../src/adapters/server/index.js'
+import { SandboxControl } from '../../src/adapters/playwright/index.js'
+import { ControlClient, fetchSend, signIn } from '../../src/core/control/client.js'
+import { freshId, PASSWORD } from '../support/client.js'
+
+/**
+ * The typed control client (src/core/control/client.ts) over real HTTP: as Storybook's loader
+ * drives it (fetch) and as fleet-sandbox/playwright's `sandbox` fixture does (Playwright's
+ * `request`, the world's id on every call).
+ */
+describe('the control client over the Node server', () => {
+  let server: RunningServer
+  beforeAll(async () => {
+    server = await startServer({ seed: 1, size: 'small', port: 0, now: '2026-11-22T12:00:00.000Z' })
+  })
+  afterAll(() => server?.close())
+
+  /** Every method against one world, through `client`; `world` is its id as health names it. */
+  async function drive(client: ControlClient<any>, world: string) {
+    expect(await client.reset(3)).toMatchObject({ status: 'ok', seed: 3, scenarios: [], sandbox: world })
+    const schedule = await client.use('empty', { name: 'slow', options: { ms: 1 } })
+    expect(schedule.map((s) => s.name)).toEqual(['empty', 'slow'])
+    const { scenarios } = await client.scenarios()
+    expect(scenarios.filter((s) => s.active).map((s) => s.name).sort()).toEqual(['empty', 'slow'])
+    expect((await client.health()).scenarios).toEqual(['empty', 'slow'])
+    await client.use()
+
+    const set = await client.setClock('2027-01-01T00:00:00.000Z', true)
+    expect(set).toEqual({ now: '2027-01-01T00:00:00.000Z', frozen: true })
+    expect((await client.advanceClock('1d')).now).toBe('2027-01-02T00:00:00.000Z')
+    expect(await client.clock()).toEqual({ now: '2027-01-02T00:00:00.000Z', frozen: true })
+
+    const send = fetchSend(server.url, (input, init) => fetch(input, { ...init, headers: { ...init?.headers, 'x-sandbox-id': world } }))
+    await send('POST', '/api/auth/password-reset/request', { email: 'admin@fleet.test' })
+    const outbox = await client.outbox({ kind: 'password-reset' })
+    expect(outbox.map((e) => [e.kind, e.to])).toEqual([['password-reset', 'admin@fleet.test']])
+    expect(await client.outbox({ kind: 'email' })).toEqual([])
+    expect((await client.journal()).map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /api/auth/password-reset/request 200'])
+    await client.clearJournal()
+    await client.clearOutbox()
+    expect(await client.journal()).toEqual([])
+    expect(await client.outbox()).toEqual([])
+  }
+
+  it('drives the default world over fetch, and says which call failed and why', async () => {
+    const client = new ControlClient(fetchSend(server.url), 'fleet-sandbox/test')
+    await drive(client, 'default')
+    await expect(client.advanceClock('soon')).rejects.toThrow(/^fleet-sandbox\/test: POST \/__sandbox\/clock answered 400: .*advanceBy/)
+  })
+
+  it('signs a demo account in through the API, and names the account it could not sign in', async () => {
+    const send = fetchSend(server.url)
+    const token = await signIn(send, 'admin@fleet.test', PASSWORD, 'fleet-sandbox/test')
+    expect((await fetch(`${server.url}/api/auth/users/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200)
+    await expect(signIn(send, 'disabled@fleet.test', PASSWORD, 'fleet-sandbox/test')).rejects.toThrow(/^fleet-sandbox\/test: signing disabled@fleet.test in answered 403/)
+  })
+
+  it("drives a test's own world as fleet-sandbox/playwright's fixture does, leaving the default world alone", async () => {
+    const id = freshId('pw')
+    const request = await playwrightRequest.newContext({ baseURL: server.url })
+    try {
+      const main = new ControlClient(fetchSend(server.url), 'fleet-sandbox/test')
+      await main.reset(1)
+      const control = new SandboxControl(request, id)
+      expect(control.sandboxId).toBe(id)
+      await drive(control, id)
+      expect(await main.health()).toMatchObject({ seed: 1, sandbox: 'default' })
+      expect((await main.clock()).frozen).toBe(false)
+      await expect(control.use('no-such-scenario' as never)).rejects.toThrow(/^fleet-sandbox\/playwright: PUT \/__sandbox\/scenarios answered 400/)
+    } finally {
+      await request.dispose()
+    }
+  })
+})
