@@ -2,7 +2,6 @@ import { Hono } from 'hono'
 import type { SandboxApp } from '../../core/app/app.js'
 import { type CorsOptions, type Incoming, httpFetch } from '../../core/http/cors.js'
 
-export { type CorsOptions, type Incoming, httpFetch } from '../../core/http/cors.js'
 
 type Env = { Bindings: { incoming?: { socket?: { remoteAddress?: string }; rawHeaders?: string[] } } }
 
