@@ -219,6 +219,13 @@ export function markdown(r) {
   return out.join('\n')
 }
 
+/** What workerd costs before the sandbox's work (bench/workerd-floor.mjs). */
+function floorLine(f) {
+  if (!f || f.skipped) return `The engine's floor: not measured (${f?.skipped ?? 'not run'}).`
+  const each = f.map((c) => `${c.name} ${c.rps} req/s, ${c.cpuUsPerRequest.workerd ?? '–'} µs workerd + ${c.cpuUsPerRequest.bench ?? '–'} µs in the bench process (client${c.name.startsWith('front') ? ' and front' : ''})`)
+  return `The engine's floor, no sandbox (a fixed answer of a list page's size, the same connections): ${each.join('; ')}. What the engine adds before any sandbox work is the hop to the object and the front (docs/engines.md).`
+}
+
 /** Section 6: the workerd engine beside the Node server (bench/workerd.mjs). */
 function engines(w) {
   if (w.skipped) return ['## 6. Engines: workerd beside Node', '', `Skipped: ${w.skipped}`, '']
@@ -237,6 +244,8 @@ function engines(w) {
     `Size \`${w.size}\` (the default, and what a deployment keeps: a new object seeds it well within a request's budget), ${w.workerd.queries} varied queries, the same load on each over kept-alive connections; workerd is \`fleet-sandbox --engine workerd\` (the Node front, miniflare, one Durable Object per id, every change stored). Ratio workerd/Node: **${x(w.ratio.varied)}** on the varied load with writes, ${x(w.ratio.readsOnly)} reads only, ${x(w.ratio.list)} on the list. CPU per request in µs: the command's Node process + workerd. workerd RSS: ${mb(w.workerd.rssMb)} MB after the load, ${mb(w.workerd.rssAfterIdsMb)} MB after ${i.count * 2} more ids. Start: node ${ms(w.node.healthMs)} ms to health, ${ms(w.node.firstPageMs)} ms to the first page; workerd ${ms(w.workerd.healthMs)} and ${ms(w.workerd.firstPageMs)} ms.`,
     '',
     table(['engine', 'load', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'notes'], [...rows('node', w.node), ...rows('workerd', w.workerd)]),
+    '',
+    floorLine(w.floor),
     '',
     `New ids on workerd (\`GET /__sandbox/health\`): one at a time, first request (creates the object, seeds, stores) median ${ms(i.firstMs)} ms (slowest ${ms(i.firstMaxMs)}), warm ${ms(i.warmMs)} ms; ${i.count} new ids at once: all answered in ${ms(i.parallelWallMs)} ms, median ${ms(i.parallelMedianMs)} ms, slowest ${ms(i.parallelMaxMs)} ms.`,
     '',

@@ -9,7 +9,7 @@ import type { ServerOptions } from '../adapters/server/index.js'
 import { checkControlExposure } from '../core/control/origin.js'
 import type { SandboxSummary } from '../core/sandbox/summary.js'
 import type { StartEngine } from './engine.js'
-import { INTERNAL_HEADER, LOG_MARK, type ObjectNamespace } from '../adapters/worker/env.js'
+import { LOG_MARK, type ObjectNamespace, call as callObject } from '../adapters/worker/env.js'
 import { type Front, startFront } from './front.js'
 import { guard, release, workerdChildren } from './watchdog.js'
 
@@ -28,7 +28,7 @@ export interface RunningWorkerd {
   url: string
   port: number
   /** A call to the default sandbox's object that skips the Worker (banner, --state, --fixtures). */
-  call<T>(path: string, body?: unknown): Promise<T>
+  call<T>(name: string, ...args: unknown[]): Promise<T>
   close(): Promise<void>
 }
 
@@ -59,6 +59,9 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     // Only the front (front.ts) listens where the user asked; workerd listens for it alone.
     host: '127.0.0.1',
     port: 0,
+    // The front talks to the Worker on a socket of its own: miniflare's entry worker (which
+    // rebuilds every request and answer) is left out of the way (docs/engines.md, bench/workerd.mjs).
+    unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
     durableObjects: {
       SANDBOX: { className: 'SandboxObject', useSQLite: true },
       SANDBOX_DIRECTORY: { className: 'SandboxDirectory', useSQLite: true },
@@ -78,19 +81,15 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
   let front: Front
   let call: RunningWorkerd['call']
   try {
-    const target = await mf.ready
+    await mf.ready
+    const target = await mf.unsafeGetDirectURL()
     runtime.push(...workerdChildren().filter((pid) => !others.has(pid)))
     runtime.forEach(guard)
     const namespace = (await mf.getDurableObjectNamespace('SANDBOX')) as unknown as ObjectNamespace
     const object = namespace.get(namespace.idFromName('default'))
-    call = async <T>(path: string, body?: unknown): Promise<T> => {
-      const res = await object.fetch(`https://sandbox.internal${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { [INTERNAL_HEADER]: '1' }, body: body === undefined ? undefined : JSON.stringify(body) })
-      const text = await res.text()
-      if (!res.ok) throw new Error(text)
-      return JSON.parse(text) as T
-    }
+    call = (name, ...args) => callObject(object, name, ...args)
     // Seeds the default sandbox before the port opens, as the Node server does.
-    await call('/banner')
+    await call('banner')
     await options.beforeListen?.(call)
     front = await startFront({ host, port: port ?? 4010, target })
   } catch (error) {
@@ -126,7 +125,7 @@ export const startWorkerdEngine: StartEngine = async ({ beforeListen, ...options
   const server = await startWorkerd({
     ...options, script,
     output: (text) => process.stderr.write(text),
-    beforeListen: (call) => beforeListen({ restore: (state) => call('/restore', state) }),
+    beforeListen: (call) => beforeListen({ restore: (state) => call('restore', state) }),
   })
   // miniflare's own handlers exit at once (code 130): the command line stops it, as it stops the Node engine.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -135,8 +134,8 @@ export const startWorkerdEngine: StartEngine = async ({ beforeListen, ...options
   return {
     url: server.url,
     engineLine: `  engine: workerd (miniflare), one Durable Object per sandbox id, ${options.persist ? `kept in ${options.persist}` : 'gone on exit (--persist DIR keeps them)'}`,
-    summary: () => server.call<SandboxSummary>('/banner'),
-    snapshot: () => server.call('/snapshot'),
+    summary: () => server.call<SandboxSummary>('banner'),
+    snapshot: () => server.call('snapshot'),
     close: server.close,
   }
 }

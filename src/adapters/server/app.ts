@@ -2,8 +2,6 @@ import { Hono } from 'hono'
 import type { SandboxApp } from '../../core/app/app.js'
 import { type CorsOptions, type Incoming, httpFetch } from '../../core/http/cors.js'
 
-export { type CorsOptions, type Incoming, httpFetch } from '../../core/http/cors.js'
-
 type Env = { Bindings: { incoming?: { socket?: { remoteAddress?: string }; rawHeaders?: string[] } } }
 
 /** The sandbox as a Hono app, to mount in one of your own: every path goes to the front door. */

@@ -1,9 +1,8 @@
-import { type WorkerVariable, appOptionsOf, optionRows, originList, readOptions } from '../../core/options/options.js'
-import { type AppOptions, bundledScenarios } from '../../sandbox-app.js'
-import type { CorsOptions } from '../server/app.js'
+import type { WorkerVariable } from '../../core/options/options.js'
+import { type DeploymentOptions, deploymentOptions } from '../../core/options/deployment.js'
+import { bundledScenarios } from '../../sandbox-app.js'
 
 // The few Workers runtime types this adapter uses, so the package needs no Workers type package.
-
 export interface ObjectStorage {
   get<T = unknown>(key: string): Promise<T | undefined>
   list<T = unknown>(options?: { prefix?: string }): Promise<Map<string, T>>
@@ -13,83 +12,61 @@ export interface ObjectStorage {
   setAlarm(scheduledTime: number): Promise<void>
   deleteAlarm(): Promise<void>
 }
-
 export interface ObjectState {
   readonly storage: ObjectStorage
-  blockConcurrencyWhile<T>(fn: () => Promise<T>): Promise<T>
 }
-
 export interface ObjectStub {
   fetch(input: Request | string, init?: RequestInit): Promise<Response>
 }
-
 export interface ObjectNamespace {
   idFromName(name: string): unknown
   get(id: unknown): ObjectStub
 }
-
-/** The option variables a deployment reads (`vars` in wrangler.jsonc, the token as a secret). */
-const variables = optionRows('all').filter((o) => o.worker)
 
 /**
  * Bindings of the Worker: the two Durable Object classes, and the options either as one JSON
  * value (what `fleet-sandbox --engine workerd` passes) or as the command line's environment
  * variables (what a `wrangler.jsonc` sets under `vars`, the token as a secret).
  */
-export type WorkerEnv = {
-  SANDBOX: ObjectNamespace
-  SANDBOX_DIRECTORY: ObjectNamespace
-  SANDBOX_OPTIONS?: string
-} & { [V in WorkerVariable]?: string }
+export type WorkerEnv = { SANDBOX: ObjectNamespace; SANDBOX_DIRECTORY: ObjectNamespace; SANDBOX_OPTIONS?: string } & { [V in WorkerVariable]?: string }
+export type WorkerOptions = DeploymentOptions & { log?: (line: string) => void }
 
-export interface WorkerOptions extends AppOptions, CorsOptions {
-  sandboxIdleMs: number
-  maxSandboxes: number
-}
-
-/** Set by the Worker on every request it forwards: the sandbox id the object serves. */
-export const OBJECT_HEADER = 'x-sandbox-object'
 /** Calls between the Worker's own objects; the Worker strips it from every outside request. */
 export const INTERNAL_HEADER = 'x-sandbox-internal'
-
-/** The sandbox options of this deployment; a wrong variable throws naming it. */
-export function optionsFrom(env: WorkerEnv): WorkerOptions {
-  const vars = env as unknown as Record<string, string | undefined>
-  const read = (given: boolean) => readOptions(variables.map((o) => o.name), (o) => (given && o.env && vars[o.env]) || undefined, (o) => o.env!)
-  if (env.SANDBOX_OPTIONS) {
-    const { logRequests, ...options } = JSON.parse(env.SANDBOX_OPTIONS) as WorkerOptions & { logRequests?: boolean }
-    const defaults = appOptionsOf(read(false), bundledScenarios, 'SANDBOX_SCENARIO')
-    return { ...options, sandboxIdleMs: options.sandboxIdleMs ?? defaults.sandboxIdleMs, maxSandboxes: options.maxSandboxes ?? defaults.maxSandboxes, log: logRequests ? requestLog : undefined }
-  }
-  const values = read(true)
-  // A deployment is reachable by anyone: as with a non-loopback --host, no open control API.
-  if (!values.controlToken && !values.noControl) {
-    throw new Error('SANDBOX_CONTROL_TOKEN: a deployed sandbox needs a control token (npx wrangler secret put SANDBOX_CONTROL_TOKEN; for wrangler dev, in .dev.vars), or SANDBOX_NO_CONTROL=true')
-  }
-  return {
-    ...appOptionsOf(values, bundledScenarios, 'SANDBOX_SCENARIO'),
-    log: values.log ? requestLog : undefined,
-    corsOrigins: originList(values.corsOrigin, 'SANDBOX_CORS_ORIGIN'),
-  }
-}
-
 /** Marks the app's log lines on workerd's standard output, for the command line to pick out. */
 export const LOG_MARK = '[fleet-sandbox] '
-/** The app's log (requests, evictions); a deployment's reaches `wrangler tail`. */
-const requestLog = (line: string) => console.log(LOG_MARK + line)
 
-/** The object of one sandbox id (`default` without one). */
+const read = new WeakMap<WorkerEnv, WorkerOptions>()
+
+/** The deployment's options, read once per isolate (on every request it was a sixth of the Worker's CPU: bench/workerd.mjs). */
+export function optionsFrom(env: WorkerEnv): WorkerOptions {
+  let options = read.get(env)
+  if (!options) {
+    const o = deploymentOptions(env as unknown as Record<string, string | undefined>, bundledScenarios)
+    // The app's log (requests, evictions); a deployment's reaches `wrangler tail`.
+    read.set(env, (options = { ...o, log: o.logRequests ? (line) => console.log(LOG_MARK + line) : undefined }))
+  }
+  return options
+}
+
+/** The object of one sandbox id (`default` without one), and the directory of them all. */
 export const objectFor = (env: WorkerEnv, id: string): ObjectStub => env.SANDBOX.get(env.SANDBOX.idFromName(id))
-
 export const directoryOf = (env: WorkerEnv): ObjectStub => env.SANDBOX_DIRECTORY.get(env.SANDBOX_DIRECTORY.idFromName('directory'))
 
-/** A call to one of the Worker's own objects (never reachable from outside: see INTERNAL_HEADER). */
-export async function call<T>(stub: ObjectStub, path: string, body?: unknown): Promise<T> {
-  const res = await stub.fetch(`https://sandbox.internal${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { [INTERNAL_HEADER]: '1', 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`)
+/** A call to a method of one of the Worker's own objects (never reachable from outside: INTERNAL_HEADER). */
+export async function call<T>(stub: ObjectStub, name: string, ...args: unknown[]): Promise<T> {
+  const res = await stub.fetch(`https://sandbox.internal/${name}`, { method: 'POST', headers: { [INTERNAL_HEADER]: '1' }, body: JSON.stringify(args) })
+  if (!res.ok) throw new Error(await res.text())
   return (await res.json()) as T
+}
+
+/** The other end of `call`: one of `methods`, by name. */
+export async function answerCall(request: Request, methods: Record<string, (...args: never[]) => unknown>): Promise<Response> {
+  const name = new URL(request.url).pathname.slice(1)
+  if (!Object.hasOwn(methods, name)) return new Response('no such call', { status: 404 })
+  try {
+    return Response.json((await methods[name](...((await request.json()) as never[]))) ?? null)
+  } catch (error) {
+    return new Response((error as Error).message, { status: (error as { status?: number }).status ?? 500 })
+  }
 }

@@ -1,8 +1,8 @@
-import { sandboxIdOf, validSandboxId } from '../../core/sandbox/sandboxes.js'
+import { servingSandbox } from '../../core/sandbox/sandbox-id.js'
 import { HttpError, errorBody } from '../../core/http/reply.js'
 import { guardControl } from '../../core/control/origin.js'
 import { controlPath } from '../../core/app/matcher.js'
-import { INTERNAL_HEADER, OBJECT_HEADER, type WorkerEnv, objectFor, optionsFrom } from './env.js'
+import { INTERNAL_HEADER, type WorkerEnv, objectFor, optionsFrom } from './env.js'
 
 export { SandboxObject } from './object.js'
 export { SandboxDirectory } from './directory.js'
@@ -12,9 +12,8 @@ const PANEL_PATH = /^\/__sandbox\/?$/
 
 /**
  * The Worker: each request goes to the Durable Object of its sandbox id (`x-sandbox-id`, else
- * cookie `sandbox-id`, else `default`), read here once and handed on in OBJECT_HEADER. A
- * malformed id goes to the default object without it, whose pipeline answers the 400 naming
- * the header.
+ * cookie `sandbox-id`, else `default`). A malformed id goes to the default object, whose
+ * pipeline answers the 400 naming the header.
  */
 export default {
   async fetch(request: Request, env: WorkerEnv): Promise<Response> {
@@ -35,13 +34,12 @@ export default {
         return Response.json(errorBody('standard', e.status, e.message), { status: e.status, headers: { vary: 'Origin' } })
       }
     }
-    const asked = sandboxIdOf(request)
-    const valid = asked === undefined || asked === '' || validSandboxId(asked)
-    const id = asked && valid ? asked : 'default'
+    // Handed on as it came (the object reads the id again): a copy per request costs workerd
+    // more than the read (bench/workerd.mjs). Only a caller posing as the Worker's own calls is copied.
+    const id = servingSandbox(request)
+    if (!request.headers.has(INTERNAL_HEADER)) return objectFor(env, id).fetch(request)
     const headers = new Headers(request.headers)
     headers.delete(INTERNAL_HEADER)
-    if (valid) headers.set(OBJECT_HEADER, id)
-    else headers.delete(OBJECT_HEADER)
     return objectFor(env, id).fetch(new Request(request, { headers }))
   },
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ObjectState, ObjectStorage, WorkerEnv } from './env.js'
-import { OBJECT_HEADER } from './env.js'
+import type { ObjectStorage, WorkerEnv } from './env.js'
 import { SandboxObject } from './object.js'
 
 /** A Durable Object's storage in memory, counting the calls that write it. */
@@ -25,7 +24,7 @@ function memoryStorage() {
   return { storage, values, writes }
 }
 
-const directory = { fetch: async () => Response.json({ seededAt: Date.parse('2026-11-22T12:00:00.000Z') }) }
+const directory = { fetch: async () => Response.json(Date.parse('2026-11-22T12:00:00.000Z')) }
 const env = {
   SANDBOX_OPTIONS: JSON.stringify({ seed: 1, now: '2026-11-22T12:00:00.000Z', size: 'small', control: {} }),
   SANDBOX_DIRECTORY: { idFromName: () => 'directory', get: () => directory },
@@ -35,11 +34,11 @@ const env = {
 describe('a Durable Object and its storage', () => {
   it('stores a write before its answer, and nothing for reads until the next batch', async () => {
     const { storage, values, writes } = memoryStorage()
-    const object = new SandboxObject({ storage, blockConcurrencyWhile: (fn) => fn() } as ObjectState, env)
+    const object = new SandboxObject({ storage }, env)
     const send = (method: string, path: string, body?: unknown) =>
       object.fetch(new Request(`http://sandbox.test${path}`, {
         method,
-        headers: { [OBJECT_HEADER]: 'default', authorization: 'Bearer atk_sandbox_admin', ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: { authorization: 'Bearer atk_sandbox_admin', ...(body ? { 'content-type': 'application/json' } : {}) },
         body: body === undefined ? undefined : JSON.stringify(body),
       }))
     const layers = await (await send('GET', '/api/layers')).json()

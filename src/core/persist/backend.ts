@@ -33,3 +33,26 @@ export class MemoryBackend implements StateBackend {
     for (const k of keys) this.values.delete(k)
   }
 }
+
+/** A store that takes plain records and at most `batch` keys a call: a Durable Object's storage. */
+export interface RecordStore {
+  get(key: string): Promise<unknown>
+  list(options?: { prefix?: string }): Promise<Map<string, unknown>>
+  put(entries: Record<string, unknown>): Promise<void>
+  delete(keys: string[]): Promise<unknown>
+}
+
+/** The port's backend over a RecordStore: large puts and deletes split into calls issued at once. */
+export function recordBackend(store: RecordStore, batch = 128): StateBackend {
+  const split = <T>(items: T[], each: (part: T[]) => Promise<unknown>) => {
+    const calls: Promise<unknown>[] = []
+    for (let i = 0; i < items.length; i += batch) calls.push(each(items.slice(i, i + batch)))
+    return Promise.all(calls).then(() => undefined)
+  }
+  return {
+    get: (key) => store.get(key),
+    list: (prefix) => store.list(prefix ? { prefix } : undefined),
+    put: (entries) => split([...entries], (part) => store.put(Object.fromEntries(part))),
+    delete: (keys) => split(keys, (part) => store.delete(part)),
+  }
+}

@@ -1,0 +1,135 @@
+import type { RequestMeta, SandboxApp } from '../app/app.js'
+import { afterBody } from '../http/drain.js'
+import type { HostedInfo } from '../sandbox/directory.js'
+import type { Sandbox, SandboxRegistry } from '../sandbox/sandbox.js'
+import type { StateBackend } from './backend.js'
+import { PersistedSandbox, type StoredMeta } from './persisted.js'
+
+type Meta = StoredMeta & { id: string; seededAt: number; createdAt: number }
+type DirectoryCall = 'hello' | 'forget' | 'list' | 'drop' | 'evicted'
+
+/** What a runtime gives the sandbox it hosts apart (a Durable Object per id). */
+export interface HostOptions {
+  /** The runtime's storage, and how to wipe it (and its alarm) when the sandbox is dropped. */
+  backend: StateBackend
+  wipe(): Promise<void>
+  /** Wakes the host at an instant (an alarm), to drop itself once idle. */
+  wakeAt(at: number): Promise<void>
+  idleMs: number
+  maxSandboxes: number
+  /** `--now`: the seed instant of every sandbox; else the directory's. */
+  now?: string
+  /** The deployment's directory (src/core/sandbox/directory.ts), however the runtime reaches it. */
+  directory<T>(name: DirectoryCall, ...args: unknown[]): Promise<T>
+  /** The app of the one sandbox, and the runtime's HTTP front of it (CORS). */
+  app(options: { only: string; seededAt: number; registry: SandboxRegistry }): SandboxApp
+  front(app: SandboxApp): (request: Request, meta: RequestMeta) => Promise<Response>
+}
+
+interface Live {
+  sandbox: Sandbox
+  stored: PersistedSandbox
+  front: (request: Request, meta: RequestMeta) => Promise<Response>
+  inflight: number
+  lastUsed: number
+}
+
+/**
+ * One sandbox hosted apart, kept in its runtime's storage through the persistence port: a
+ * write is stored before its answer leaves, what reads change goes in batches
+ * (docs/engines.md), and all of it is reloaded after an eviction. Idle past `idleMs`, an
+ * isolated sandbox drops itself, as the Node server's sweep does.
+ */
+export class HostedSandbox {
+  #live: Promise<Live> | undefined
+  /** The started sandbox; unset while it starts (the directory may ask about it meanwhile). */
+  #ready: Live | undefined
+
+  constructor(private readonly host: HostOptions) {}
+
+  async fetch(request: Request, id: string, meta: RequestMeta): Promise<Response> {
+    await this.#expireIfIdle(id)
+    const live = await this.open(id)
+    live.inflight++
+    live.lastUsed = Date.now()
+    try {
+      // An early answer waits for the body it left unread (drain.ts): workerd closes a
+      // connection whose request body was not read to its end, without telling the client.
+      const response = await afterBody(request, live.front(request, meta))
+      // A write's changes are stored now (a Durable Object's output gate holds the answer until
+      // they are); a read's (journal, sliding sessions, counters) with the next batch.
+      if (request.method === 'GET' || request.method === 'HEAD') live.stored.later()
+      else live.stored.flush().catch((error) => console.error('fleet-sandbox: storing failed', error))
+      return response
+    } finally {
+      live.inflight--
+      live.lastUsed = Date.now()
+    }
+  }
+
+  /** The host's alarm: drops the sandbox once idle, else wakes again when it may be. */
+  async alarm(): Promise<void> {
+    const meta = (await this.host.backend.get('meta')) as Meta | undefined
+    if (!meta || meta.id === 'default') return
+    const info = await this.info()
+    const due = info.lastUsed + this.host.idleMs
+    if (info.inflight > 0 || due > Date.now()) return this.host.wakeAt(Math.max(due, Date.now() + 1000))
+    await this.#forget(meta.id)
+  }
+
+  /** Idle past `idleMs` though the alarm has not run yet: the id starts fresh, as on Node. */
+  async #expireIfIdle(id: string): Promise<void> {
+    if (id === 'default') return
+    const info = await this.info()
+    if (!info.gone && info.inflight === 0 && Date.now() - info.lastUsed >= this.host.idleMs) await this.#forget(id)
+  }
+
+  async #forget(id: string): Promise<void> {
+    await this.host.directory('forget', id, 'idle')
+    await this.drop()
+  }
+
+  open(id: string): Promise<Live> {
+    this.#live ??= this.#start(id).then(
+      (live) => (this.#ready = live),
+      (error) => {
+        this.#live = undefined
+        throw error
+      },
+    )
+    return this.#live
+  }
+
+  async #start(id: string): Promise<Live> {
+    const { host } = this
+    const meta = (await host.backend.get('meta')) as Meta | undefined
+    // Every sandbox of a deployment seeds relative to one instant, so ids read in one sandbox
+    // mean the same records in another: fixed by --now, else stored once by the directory.
+    const seededAt = meta?.seededAt ?? (await host.directory<number>('hello', id, host.now ? Date.parse(host.now) : undefined))
+    // The other sandboxes live in other hosts: the directory knows them.
+    const registry: SandboxRegistry = { idleMs: host.idleMs, maxSandboxes: host.maxSandboxes, list: () => host.directory('list'), drop: (other) => host.directory('drop', other), evicted: () => host.directory('evicted') }
+    const app = host.app({ only: id, seededAt, registry })
+    const sandbox = await app.ready()
+    const stored = await PersistedSandbox.open(sandbox, host.backend, { meta: { id, seededAt, createdAt: meta?.createdAt ?? Date.now() } })
+    if (id !== 'default') await host.wakeAt(Date.now() + host.idleMs)
+    return { sandbox, stored, front: host.front(app), inflight: 0, lastUsed: Date.now() }
+  }
+
+  /** What the directory asks, without waking the sandbox. */
+  async info(): Promise<HostedInfo> {
+    if (this.#ready) return { lastUsed: this.#ready.lastUsed, inflight: this.#ready.inflight }
+    if (this.#live) return { lastUsed: Date.now(), inflight: 1 }
+    const meta = (await this.host.backend.get('meta')) as Meta | undefined
+    if (!meta) return { gone: true, lastUsed: 0, inflight: 0 }
+    const used = (await this.host.backend.get('k:used')) as string | undefined
+    return { lastUsed: used ? Number(JSON.parse(used)) : meta.createdAt, inflight: 0 }
+  }
+
+  /** Dropped with its storage: a request still running finishes but writes nothing back; its event streams end. */
+  async drop(): Promise<void> {
+    this.#ready?.stored.close()
+    this.#ready?.sandbox.events.end()
+    this.#live = this.#ready = undefined
+    await this.host.wipe()
+  }
+}
