@@ -1,8 +1,8 @@
 import type { StateBackend } from '../persist/backend.js'
 import type { Evictions, SandboxInfo } from './sandbox.js'
+import { EVICTIONS_KEPT, evictionLine } from './sandboxes.js'
 
 type Reason = Evictions['recent'][number]['reason']
-const EVICTIONS_KEPT = 100
 
 /** What the directory asks of a sandbox that lives apart under its id (a Durable Object), without waking it. */
 export interface HostedInfo {
@@ -93,8 +93,7 @@ export class Directory {
     evicted.count++
     evicted.recent = [...evicted.recent, { id, reason, at: new Date().toISOString() }].slice(-EVICTIONS_KEPT)
     await this.storage.put(new Map([['evicted', evicted]]))
-    const why = reason === 'idle' ? `unused for ${this.options.idleMs / 1000} s (--sandbox-idle)` : `the least recently used of ${this.options.maxSandboxes} (--max-sandboxes)`
-    this.options.log?.(`sandbox "${id}" evicted with its state: ${why}`)
+    this.options.log?.(evictionLine(id, reason, this.options))
   }
 
   async #trim(keep: string): Promise<void> {

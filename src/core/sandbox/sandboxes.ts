@@ -49,7 +49,14 @@ export interface Eviction {
 }
 
 /** Evictions kept for `GET /__sandbox/sandboxes`, newest last. */
-const EVICTIONS_KEPT = 100
+/** How many evictions `GET /__sandbox/sandboxes` lists (the latest). */
+export const EVICTIONS_KEPT = 100
+
+/** The log line of an eviction, the Node server's registry and the Workers directory alike. */
+export function evictionLine(id: string, reason: Eviction['reason'], bounds: { idleMs: number; maxSandboxes: number }): string {
+  const why = reason === 'idle' ? `unused for ${bounds.idleMs / 1000} s (--sandbox-idle)` : `the least recently used of ${bounds.maxSandboxes} (--max-sandboxes)`
+  return `sandbox "${id}" evicted with its state: ${why}`
+}
 
 export interface IsolatedInfo {
   id: string
@@ -178,7 +185,6 @@ export class Sandboxes implements SandboxRegistry {
     this.#evicted++
     this.#evictions.push({ id, reason, at: new Date(this.realNow()).toISOString() })
     if (this.#evictions.length > EVICTIONS_KEPT) this.#evictions.shift()
-    const why = reason === 'idle' ? `unused for ${this.idleMs / 1000} s (--sandbox-idle)` : `the least recently used of ${this.maxSandboxes} (--max-sandboxes)`
-    this.options.log?.(`sandbox "${id}" evicted with its state: ${why}`)
+    this.options.log?.(evictionLine(id, reason, this))
   }
 }
