@@ -58,8 +58,7 @@ export class HostedSandbox {
       const response = await afterBody(request, live.front(request, meta))
       // A write's changes are stored now (a Durable Object's output gate holds the answer until
       // they are); a read's (journal, sliding sessions, counters) with the next batch.
-      if (request.method === 'GET' || request.method === 'HEAD') live.stored.later()
-      else live.stored.flush().catch((error) => console.error('fleet-sandbox: storing failed', error))
+      live.stored.answered(request.method).catch((error) => console.error('fleet-sandbox: storing failed', error))
       return response
     } finally {
       live.inflight--

@@ -138,6 +138,16 @@ export class PersistedSandbox {
   }
 
   /**
+   * After an answer to a `method` request: a read's changes (journal, sliding sessions) wait for
+   * the batch; a write's are stored now, and the promise says when the backend has them.
+   */
+  answered(method: string): Promise<void> {
+    if (method !== 'GET' && method !== 'HEAD') return this.flush()
+    this.later()
+    return Promise.resolve()
+  }
+
+  /**
    * Stores every change since the last flush, in one batch of puts and deletes issued at once;
    * resolves once the backend has them. A write's answer waits for it.
    */

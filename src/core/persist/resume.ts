@@ -72,17 +72,21 @@ export function durableApp(options: { strict?: boolean; control?: unknown }, sta
     async fetch(request, meta) {
       const { app, persisted } = await state
       const response = await app.fetch(request, meta)
-      if (request.method === 'GET' || request.method === 'HEAD') persisted?.later()
-      else await save(persisted)
+      await quietly(persisted?.answered(request.method))
       return response
     },
   }
 }
 
 let warned = false
-/** Stores what changed; a failed write (a full quota) is said once and does not fail the answer. */
+/** Stores what changed, now. */
 export function save(persisted: PersistedSandbox | undefined): Promise<void> {
-  return (persisted?.flush() ?? Promise.resolve()).catch((error: unknown) => {
+  return quietly(persisted?.flush())
+}
+
+/** A failed write (a full quota) is said once and does not fail the answer. */
+function quietly(storing: Promise<void> | undefined): Promise<void> {
+  return (storing ?? Promise.resolve()).catch((error: unknown) => {
     if (!warned) console.warn('fleet-sandbox: could not save the sandbox state; it will not survive a reload.', error)
     warned = true
   })
