@@ -49,8 +49,7 @@ export class Directory {
   }
 
   async drop(id: string): Promise<boolean> {
-    if ((await this.storage.get(`s:${id}`)) === undefined) return false
-    await this.storage.delete([`s:${id}`])
+    if (!(await this.#unlist(id))) return false
     await this.options.drop(id)
     return true
   }
@@ -61,9 +60,15 @@ export class Directory {
 
   /** A sandbox that dropped itself (idle): no longer listed. */
   async forget(id: string, reason?: Reason): Promise<boolean> {
+    if (!(await this.#unlist(id))) return false
+    if (reason) await this.#evicted(id, reason)
+    return true
+  }
+
+  /** Takes `id` off the list: whether it was on it. */
+  async #unlist(id: string): Promise<boolean> {
     if ((await this.storage.get(`s:${id}`)) === undefined) return false
     await this.storage.delete([`s:${id}`])
-    if (reason) await this.#evicted(id, reason)
     return true
   }
 
