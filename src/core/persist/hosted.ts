@@ -109,9 +109,14 @@ export class HostedSandbox {
     const registry: SandboxRegistry = { idleMs: host.idleMs, maxSandboxes: host.maxSandboxes, list: () => host.directory('list'), drop: (other) => host.directory('drop', other), evicted: () => host.directory('evicted') }
     const app = host.app({ only: id, seededAt, registry })
     const sandbox = await app.ready()
-    const stored = await PersistedSandbox.open(sandbox, host.backend, { meta: { id, seededAt, createdAt: meta?.createdAt ?? Date.now() } })
+    const stored = await PersistedSandbox.open(sandbox, host.backend, { meta: { id, seededAt, createdAt: meta?.createdAt ?? Date.now() }, journalInBatches: true })
     if (id !== 'default') await host.wakeAt(Date.now() + host.idleMs)
     return { sandbox, stored, front: host.front(app), inflight: 0, lastUsed: Date.now() }
+  }
+
+  /** Stores what waits for the batch now (the command line stops cleanly: nothing is lost). */
+  async flush(): Promise<void> {
+    await this.#ready?.stored.flush()
   }
 
   /** What the directory asks, without waking the sandbox. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createSandboxApp } from '../../sandbox-app.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import { MemoryBackend } from './backend.js'
@@ -86,6 +86,71 @@ describe('the persistence port', () => {
     expect(backend.puts).toEqual([])
     await kept.flush()
     expect(backend.puts.flat()).toContain('j:000000000001')
+    kept.close()
+  })
+
+  it('keeps the journal in the slots of its ring: a new entry replaces one gone, nothing is deleted', async () => {
+    const backend = new CountingBackend()
+    const sandbox = await fresh()
+    const kept = await PersistedSandbox.open(sandbox, backend)
+    const add = (n: number) => {
+      for (let i = 0; i < n; i++) sandbox.journal.add({ method: 'GET', path: `/api/layers/${i}`, query: '', status: 200, faults: [], durationMs: 1, at: sandbox.iso() })
+    }
+    const capacity = sandbox.journal.capacity
+    add(capacity + 50)
+    await kept.flush()
+    const journalKeys = () => [...backend.values.keys()].filter((k) => k.startsWith('j:'))
+    expect(journalKeys()).toHaveLength(capacity)
+    backend.puts = []
+    backend.deletes = []
+    add(10)
+    await kept.flush()
+    expect(backend.puts.flat().filter((k) => k.startsWith('j:'))).toHaveLength(10)
+    expect(backend.puts.flat()).toContain('k:jfirst')
+    expect(backend.deletes.flat()).toEqual([])
+    expect(journalKeys()).toHaveLength(capacity)
+
+    const again = await fresh(sandbox.seededAt)
+    await PersistedSandbox.open(again, backend)
+    expect(again.journal.list()).toEqual(sandbox.journal.list())
+    expect(again.journal.firstId).toBe(61)
+    // A cleared journal stays cleared after a reload, though its entries' values remain in their slots.
+    sandbox.journal.clear()
+    await kept.flush()
+    const cleared = await fresh(sandbox.seededAt)
+    await PersistedSandbox.open(cleared, backend)
+    expect(cleared.journal.list()).toEqual([])
+    kept.close()
+  })
+
+  it('reads a journal stored one key per id (before slots) and moves it into its slots', async () => {
+    const { backend, sandbox, kept } = await stored()
+    kept.close()
+    const entry = sandbox.journal.list()[0]
+    // As an older store kept it: key by id, past the ring's size, and no `k:jfirst`.
+    backend.values.delete('k:jfirst')
+    for (const key of [...backend.values.keys()]) if (key.startsWith('j:')) backend.values.delete(key)
+    backend.values.set('j:000000001500', { ...entry, id: 1500 })
+    backend.values.set('j:000000001501', { ...entry, id: 1501, path: '/api/later' })
+    const again = await fresh(sandbox.seededAt)
+    const reopened = await PersistedSandbox.open(again, backend)
+    expect(again.journal.list().map((e) => [e.id, e.path])).toEqual([[1500, entry.path], [1501, '/api/later']])
+    const keys = [...backend.values.keys()].filter((k) => k.startsWith('j:')).sort()
+    expect(keys).toEqual(['j:000000000500', 'j:000000000501'])
+    reopened.close()
+  })
+
+  it('with the journal in batches, a write stores its records now and the journal with the next batch', async () => {
+    const backend = new CountingBackend()
+    const sandbox = await fresh()
+    const kept = await PersistedSandbox.open(sandbox, backend, { journalInBatches: true, readBatchMs: 20 })
+    backend.puts = []
+    sandbox.journal.add({ method: 'PATCH', path: '/api/layers/x', query: '', status: 200, faults: [], durationMs: 1, at: sandbox.iso() })
+    await sandbox.world.tables.invoices.update(sandbox.world.tables.invoices.all()[0].id, (d) => void (d.status = 'published'))
+    await kept.answered('PATCH')
+    expect(backend.puts.flat().some((k) => k.startsWith('r:invoices:'))).toBe(true)
+    expect(backend.puts.flat().some((k) => k.startsWith('j:'))).toBe(false)
+    await vi.waitFor(() => expect(backend.puts.flat()).toContain('j:000000000001'))
     kept.close()
   })
 

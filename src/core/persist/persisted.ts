@@ -19,7 +19,9 @@ import type { StateBackend } from './backend.js'
  *   once removed), from the tables' and the notification index's change events; a backend
  *   copies a value when it is put (IndexedDB and Durable Object storage clone it), or keeps the
  *   row itself (the file's store in memory, written out whole at the save);
- * - `j:`, `o:`, `t:`: one journal entry, outbox entry, session each;
+ * - `j:`, `o:`, `t:`: one journal entry, outbox entry, session each; a journal entry is kept in
+ *   the slot of its id in the journal's ring (`k:jfirst` says which are current), so a new
+ *   entry replaces one gone from the ring rather than adding a key and deleting another;
  * - `k:*`: ids, scenarios, per-scenario counters, draws of the seeded generator, the signing
  *   key, the clock (kept relative to real time), the last use.
  */
@@ -39,6 +41,13 @@ export interface PersistOptions {
   accepts?: (meta: StoredMeta) => boolean
   /** How long what reads change (journal, sliding sessions, scenario counters) may wait to be stored, batched. */
   readBatchMs?: number
+  /**
+   * The journal is stored with the batch only, a write's too (its records are stored with its
+   * answer): a Durable Object's writes then store a few values, not the journal since the last
+   * one (docs/engines.md). Off, a write stores the journal too (the browser: a reload right
+   * after a request finds it in the journal).
+   */
+  journalInBatches?: boolean
 }
 
 const PAD = 12
@@ -69,7 +78,10 @@ export class PersistedSandbox {
   #keys = new Set<string>()
   #seqs = new Map<string, number>()
   #small = new Map<string, string>()
-  #journal: number[] = []
+  /** The newest journal entry stored, the first current one (`k:jfirst`), and keys of entries stored as before slots. */
+  #journalSaved = 0
+  #journalFirst = NaN
+  #journalStale: string[] = []
   #outbox: number[] = []
   /** Token to what was stored of it, and its place (order survives a reload). */
   #sessions = new Map<string, { mark: string; o: number }>()
@@ -142,16 +154,22 @@ export class PersistedSandbox {
    * the batch; a write's are stored now, and the promise says when the backend has them.
    */
   answered(method: string): Promise<void> {
-    if (method !== 'GET' && method !== 'HEAD') return this.flush()
+    if (method === 'GET' || method === 'HEAD') {
+      this.later()
+      return Promise.resolve()
+    }
+    if (!this.options.journalInBatches) return this.flush()
+    const stored = this.flush(false)
     this.later()
-    return Promise.resolve()
+    return stored
   }
 
   /**
-   * Stores every change since the last flush, in one batch of puts and deletes issued at once;
-   * resolves once the backend has them. A write's answer waits for it.
+   * Stores every change since the last flush (the journal's too, unless `journal` is false), in
+   * one batch of puts and deletes issued at once; resolves once the backend has them. A write's
+   * answer waits for it.
    */
-  flush(): Promise<void> {
+  flush(journal = true): Promise<void> {
     clearTimeout(this.#timer)
     this.#timer = undefined
     if (this.#closed) return Promise.resolve()
@@ -165,7 +183,7 @@ export class PersistedSandbox {
       if (this.meta.base === null) this.#allRecords(puts)
     }
     this.#smallChanges(puts)
-    this.#logChanges('j:', sandbox.journal.list(), (e) => e.id, this.#journal, puts, deletes)
+    if (journal) this.#journalChanges(puts, deletes)
     this.#logChanges('o:', sandbox.outbox.list(), outboxNumber, this.#outbox, puts, deletes)
     this.#sessionChanges(puts, deletes)
     const now = Date.now()
@@ -193,7 +211,9 @@ export class PersistedSandbox {
     this.#pending.clear()
     this.#seqs.clear()
     this.#small.clear()
-    this.#journal = []
+    this.#journalSaved = 0
+    this.#journalFirst = NaN
+    this.#journalStale = []
     this.#outbox = []
     this.#sessions.clear()
     this.#sessionOrder = 0
@@ -226,9 +246,10 @@ export class PersistedSandbox {
     const values = <T>(prefix: string) => [...all].filter(([k]) => k.startsWith(prefix)).map(([, v]) => copy(v) as T)
     const small = (key: string) => (all.has(key) ? JSON.parse(all.get(key) as string, decode) : undefined)
     const clock = small('k:clock') as { now: number; frozen: boolean; real: number } | undefined
+    const journal = this.#loadJournal(all, copy)
     await sandbox.resume({
       sessions: values<{ o: number; s: Session }>('t:').sort((a, b) => a.o - b.o).map((x) => x.s),
-      journal: values<JournalEntry>('j:'),
+      journal,
       outbox: values<OutboxEntry>('o:'),
       ids: small('k:ids'),
       scenarios: small('k:scenarios') ?? [],
@@ -243,7 +264,9 @@ export class PersistedSandbox {
     // What the backend holds now, so the next flush writes only the difference.
     this.#observe(sandbox.world)
     for (const key of SMALL) if (all.has(key)) this.#small.set(key, all.get(key) as string)
-    this.#journal = sandbox.journal.list().map((e) => e.id)
+    // Entries stored as before slots are stored again in theirs (and the old keys deleted).
+    this.#journalSaved = this.#journalStale.length ? 0 : (journal.at(-1)?.id ?? 0)
+    this.#journalFirst = small('k:jfirst') ?? NaN
     this.#outbox = sandbox.outbox.list().map(outboxNumber)
     this.#sessions = new Map(sandbox.sessions.all().map((s, o) => [s.token, { mark: sessionMark(s), o }]))
     this.#sessionOrder = this.#sessions.size
@@ -294,7 +317,31 @@ export class PersistedSandbox {
     this.#clock = clock
   }
 
-  /** Journal and outbox: entries only ever join at the end and leave from the front (or all at once). */
+  /** The current stored journal entries, oldest first; keys of any not in their slot are noted to delete. */
+  #loadJournal(all: Map<string, unknown>, copy: (value: unknown) => unknown): JournalEntry[] {
+    const first = all.has('k:jfirst') ? (JSON.parse(all.get('k:jfirst') as string) as number) : -Infinity
+    const { capacity } = this.sandbox.journal
+    const stored = [...all].filter(([k]) => k.startsWith('j:')).map(([key, v]) => ({ key, e: copy(v) as JournalEntry }))
+    stored.sort((a, b) => a.e.id - b.e.id)
+    this.#journalStale = stored.filter((x) => x.key !== journalKey(x.e.id, capacity)).map((x) => x.key)
+    return stored.filter((x) => x.e.id >= first).slice(-capacity).map((x) => x.e)
+  }
+
+  /** New journal entries into their slots; the first current id when it moved. */
+  #journalChanges(puts: Map<string, unknown>, deletes: string[]): void {
+    const { journal } = this.sandbox
+    deletes.push(...this.#journalStale)
+    this.#journalStale = []
+    const first = journal.firstId
+    if (first !== this.#journalFirst) puts.set('k:jfirst', JSON.stringify(first))
+    this.#journalFirst = first
+    for (const e of journal.since(Math.max(this.#journalSaved, first - 1))) {
+      puts.set(journalKey(e.id, journal.capacity), e)
+      this.#journalSaved = e.id
+    }
+  }
+
+  /** The outbox: entries only ever join at the end and leave from the front (or all at once). */
   #logChanges<E>(prefix: string, list: E[], number: (e: E) => number, saved: number[], puts: Map<string, unknown>, deletes: string[]): void {
     const first = list.length ? number(list[0]) : Infinity
     let drop = 0
@@ -327,6 +374,7 @@ export class PersistedSandbox {
   }
 }
 
+const journalKey = (id: number, capacity: number) => `j:${pad(id % capacity)}`
 const sessionMark = (s: Session) => `${s.lastSeenAt}|${s.expiresAt}|${s.ttlMs}`
 const clockMark = (clock: Clock) => ({ frozen: clock.frozen, offset: clock.frozen ? clock.now() : clock.now() - Date.now() })
 

@@ -21,6 +21,9 @@ export function snapshotOf(values: Map<string, unknown>): Record<string, unknown
     else if (kind in logs) logs[kind].push([key, stored(value)])
   }
   const log = (kind: string) => logs[kind].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, v]) => v)
+  // Journal entries sit in the slots of a ring: in the order of their ids, the current ones (persisted.ts).
+  const first = (parse('k:jfirst') as number | undefined) ?? -Infinity
+  const journal = logs['j:'].map(([, v]) => v as { id: number }).filter((e) => e.id >= first).sort((a, b) => a.id - b.id)
   const clock = parse('k:clock') as { now: number; frozen: boolean }
   // Rows in insertion order (`s`); notifications have none (every one is 0), the index orders them.
   const inOrder = (name: string, list: { s: number; v: unknown }[]) => (name === 'notifications' ? list : list.sort((a, b) => a.s - b.s))
@@ -31,7 +34,7 @@ export function snapshotOf(values: Map<string, unknown>): Record<string, unknown
     clock: { now: new Date(clock.now).toISOString(), frozen: clock.frozen },
     scenarios: parse('k:scenarios') ?? [],
     sessions: sessions.sort((a, b) => a.o - b.o).map((x) => x.s),
-    journal: log('j:'),
+    journal,
     outbox: log('o:'),
     nextId: parse('k:ids'),
     signingKey: parse('k:key'),

@@ -145,6 +145,20 @@ export class Journal implements BudgetedJournal {
     return this.#entries.map((s) => s.entry)
   }
 
+  /** The oldest entry's id; with none, the id the next one gets. */
+  get firstId(): number {
+    return this.#entries[0]?.entry.id ?? this.#next
+  }
+
+  /** Entries after `id`, oldest first, without copying the rest (a store's flush asks on every batch). */
+  since(id: number): JournalEntry[] {
+    let i = this.#entries.length
+    while (i > 0 && this.#entries[i - 1].entry.id > id) i--
+    const out: JournalEntry[] = []
+    for (; i < this.#entries.length; i++) out.push(this.#entries[i].entry)
+    return out
+  }
+
   /** An entry with its exchange; entries restored from a snapshot carry no headers or bodies. */
   get(id: number): JournalDetail | undefined {
     const s = this.#entries.find((x) => x.entry.id === id)
