@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util'
 import { signIn } from './http-cases.mjs'
 import { cpuMs, startSandbox, stopAll, target } from './processes.mjs'
 import { variedInputs, variedQueries, variedSequence } from './queries.mjs'
+import { summarize } from './cpuprofile.mjs'
 
 const { values: flags } = parseArgs({ options: { writes: { type: 'string' }, seconds: { type: 'string' }, root: { type: 'string' }, out: { type: 'string' }, top: { type: 'string' }, notifications: { type: 'string' } } })
 if (flags.root) target.root = resolve(flags.root)
@@ -44,40 +45,5 @@ try {
 const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))
 if (!file) throw new Error(`no profile written in ${dir}`)
 const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'))
-summarize(profile, Number(flags.top ?? 25))
+summarize(profile, { top: Number(flags.top ?? 25), fromMs: loadFromMs })
 console.log(`profile: ${join(dir, file)}`)
-
-/** Self and inclusive time per function (name, file:line), as shares of the sampled time. */
-function summarize({ nodes, samples, timeDeltas }, top) {
-  let clock = 0
-  const during = samples.map((_, i) => (clock += timeDeltas[i] ?? 0) / 1000 >= loadFromMs)
-  const byId = new Map(nodes.map((n) => [n.id, n]))
-  const parent = new Map()
-  for (const n of nodes) for (const c of n.children ?? []) parent.set(c, n.id)
-  const selfTime = new Map()
-  samples.forEach((id, i) => during[i] && selfTime.set(id, (selfTime.get(id) ?? 0) + (timeDeltas[i] ?? 0)))
-  const key = (n) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`
-  const self = new Map()
-  const total = new Map()
-  let all = 0
-  for (const [id, t] of selfTime) {
-    all += t
-    const n = byId.get(id)
-    self.set(key(n), (self.get(key(n)) ?? 0) + t)
-    const seen = new Set()
-    for (let at = id; at !== undefined; at = parent.get(at)) {
-      const k = key(byId.get(at))
-      if (seen.has(k)) continue
-      seen.add(k)
-      total.set(k, (total.get(k) ?? 0) + t)
-    }
-  }
-  const idle = ['(idle)', '(program)', '(garbage collector)']
-  const busy = all - [...self].filter(([k]) => idle.some((i) => k.startsWith(i))).reduce((a, [, t]) => a + t, 0)
-  const show = (title, m) => {
-    console.log(`\n${title} (share of all samples; busy ${((busy / all) * 100).toFixed(0)}%)`)
-    for (const [k, t] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((t / all) * 100).toFixed(1).padStart(5)}%  ${k}`)
-  }
-  show('self', self)
-  show('inclusive', total)
-}

@@ -1,5 +1,9 @@
 import { Agent, type IncomingMessage, type Server, type ServerResponse, createServer, request as forward } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { BATCH_BODY_MAX, type BatchAnswer } from '../core/http/batch.js'
+import { controlPath } from '../core/app/matcher.js'
+import { sandboxIdOf, validSandboxId } from '../core/sandbox/sandbox-id.js'
+import { Batcher } from './front-batch.js'
 
 /**
  * The Node engine's HTTP front in front of a local workerd. workerd's own parser answers
@@ -7,11 +11,14 @@ import type { AddressInfo } from 'node:net'
  * target in absolute form, `Content-Length: -1` or two Content-Length headers; 501 for an
  * unknown method), so `--engine workerd` listens with node:http, exactly as the Node engine
  * does (same parser, limits, time-outs, port errors), and hands each request that parses to
- * workerd over kept-alive loopback connections.
+ * workerd over kept-alive loopback connections: given workerd's `batchKey`, the API's requests
+ * to one sandbox that arrive together go in one batch (front-batch.ts).
  */
 export interface Front {
   server: Server
   port: number
+  /** Batches sent, when batching (tests check that they happen). */
+  batches?: Batcher['sent']
   close(): Promise<void>
 }
 
@@ -35,19 +42,55 @@ function originForm(target: string): string {
   }
 }
 
-export async function startFront(options: { host: string; port: number; target: URL }): Promise<Front> {
+/** The sandbox a request names, read as the Worker reads it; the object checks it again. */
+function sandboxOf(req: IncomingMessage): string {
+  const asked = sandboxIdOf({ headers: { get: (name) => [req.headers[name] ?? null].flat().join(', ') || null } })
+  return asked && validSandboxId(asked) ? asked : 'default'
+}
+
+/**
+ * Whether a request may ride in a batch: an API request whose body (if any) has a length the
+ * batch takes. Control calls (event streams among them), uploads of unknown length and upgrades
+ * go on their own.
+ */
+function batchable(req: IncomingMessage, target: string): boolean {
+  if (req.headers.upgrade !== undefined || req.headers['transfer-encoding'] !== undefined) return false
+  const length = req.headers['content-length']
+  if (length !== undefined && !(Number(length) <= BATCH_BODY_MAX && (Number(length) === 0 || (req.method !== 'GET' && req.method !== 'HEAD')))) return false
+  const q = target.indexOf('?')
+  return target.startsWith('/') && !controlPath(q < 0 ? target : target.slice(0, q))
+}
+
+/** Reads a body of a known, small length (batchable). */
+function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  if (req.headers['content-length'] === undefined || req.headers['content-length'] === '0') return Promise.resolve(null)
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.once('end', () => resolve(Buffer.concat(chunks)))
+    req.once('error', reject)
+  })
+}
+
+const answerHeaders = (raw: string[]) => pairs(raw, (name) => HOP.has(name) || name === 'transfer-encoding' || name === 'content-length')
+
+function badGateway(res: ServerResponse): void {
+  if (res.writableFinished) return
+  if (res.headersSent) return void res.destroy()
+  res.writeHead(502, { 'content-type': 'application/json' })
+  res.end(JSON.stringify({ statusCode: 502, message: 'workerd: the engine did not answer', error: 'Bad Gateway' }))
+}
+
+export async function startFront(options: { host: string; port: number; target: URL; batchKey?: string }): Promise<Front> {
   // workerd closes a connection idle for 5 s (kj's pipeline time-out): the pool lets go of it
   // first, so no request goes out on a connection workerd is closing.
   const agent = new Agent({ keepAlive: true, timeout: 4000 })
   const { hostname, port: targetPort } = options.target
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    // The caller's address, as the Node engine reads it from the socket (the rate-limited
-    // bucket of anonymous callers); whatever the caller sent in its place is dropped.
-    const headers = pairs(req.rawHeaders, (name) => HOP.has(name) || name === 'cf-connecting-ip')
-    headers.push('cf-connecting-ip', req.socket.remoteAddress ?? '')
-    // HTTP/1.0 may leave Host out; Node serves it, workerd would answer 400.
-    if (req.headers.host === undefined) headers.push('host', `${options.host.includes(':') ? `[${options.host}]` : options.host}:${(server.address() as AddressInfo).port}`)
-    const upstream = forward({ agent, host: hostname, port: targetPort, method: req.method, path: originForm(req.url ?? '/'), headers }, (answer) => {
+  const batcher = options.batchKey ? new Batcher({ agent, hostname, port: targetPort, key: options.batchKey }) : undefined
+
+  /** One request, on its own hop (a `body` the front already read goes as it is). */
+  const alone = (req: IncomingMessage, res: ServerResponse, headers: string[], target: string, body?: Buffer | null) => {
+    const upstream = forward({ agent, host: hostname, port: targetPort, method: req.method, path: target, headers }, (answer) => {
       const headers = pairs(answer.rawHeaders, (name) => HOP.has(name) || name === 'transfer-encoding')
       // Answered before the body was all sent: the object stopped draining it (past its bound,
       // or the caller stalled; src/core/http/drain.ts). The connection ends after this answer,
@@ -69,21 +112,49 @@ export async function startFront(options: { host: string; port: number; target: 
         upstream.destroy()
       })
     })
-    upstream.once('error', () => {
-      // After a whole answer (workerd dropping the rest of a body it would not read): nothing lost.
-      if (res.writableFinished) return
-      if (res.headersSent) return void res.destroy()
-      res.writeHead(502, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ statusCode: 502, message: 'workerd: the engine did not answer', error: 'Bad Gateway' }))
-    })
+    // After a whole answer (workerd dropping the rest of a body it would not read): nothing lost.
+    upstream.once('error', () => badGateway(res))
     // A caller gone before its whole answer: workerd's request goes too (an answer sent whole
     // leaves the connection to workerd in the pool).
     res.once('close', () => {
       if (!res.writableFinished) upstream.destroy()
     })
     // A request without a body ends at once; a pipe would cost more than the rest of the hop.
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) upstream.end()
+    if (body !== undefined) upstream.end(body)
+    else if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) upstream.end()
     else req.pipe(upstream)
+  }
+
+  const batched = async (req: IncomingMessage, res: ServerResponse, headers: string[], target: string) => {
+    let body: Buffer | null
+    let answer: BatchAnswer
+    try {
+      body = await readBody(req)
+      answer = await batcher!.send(sandboxOf(req), { method: req.method!, target, headers, body })
+    } catch {
+      return badGateway(res)
+    }
+    if ('reroute' in answer) {
+      batcher!.sent.rerouted++
+      return alone(req, res, headers, target, body)
+    }
+    const out = answerHeaders(answer.headers)
+    // The length of what the object sent (none for HEAD, 204 and 304, whose bodies are empty).
+    if (answer.body.length || !(req.method === 'HEAD' || answer.status === 204 || answer.status === 304)) out.push('content-length', String(answer.body.length))
+    res.writeHead(answer.status, answer.statusText || undefined, out)
+    res.end(answer.body)
+  }
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    // The caller's address, as the Node engine reads it from the socket (the rate-limited
+    // bucket of anonymous callers); whatever the caller sent in its place is dropped.
+    const headers = pairs(req.rawHeaders, (name) => HOP.has(name) || name === 'cf-connecting-ip')
+    headers.push('cf-connecting-ip', req.socket.remoteAddress ?? '')
+    // HTTP/1.0 may leave Host out; Node serves it, workerd would answer 400.
+    if (req.headers.host === undefined) headers.push('host', `${options.host.includes(':') ? `[${options.host}]` : options.host}:${(server.address() as AddressInfo).port}`)
+    const target = originForm(req.url ?? '/')
+    if (batcher && batchable(req, target)) void batched(req, res, headers, target)
+    else alone(req, res, headers, target)
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -95,6 +166,7 @@ export async function startFront(options: { host: string; port: number; target: 
   return {
     server,
     port: (server.address() as AddressInfo).port,
+    batches: batcher?.sent,
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve())
       server.closeAllConnections()

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,6 +23,8 @@ export interface WorkerdOptions extends Omit<ServerOptions, 'beforeListen'> {
   output?: (text: string) => void
   /** Runs once the default sandbox is seeded and before the port opens (the command line restores `--state` here). */
   beforeListen?(call: RunningWorkerd['call']): Promise<void>
+  /** Opens workerd's V8 inspector on this loopback port (bench/profile-workerd.mjs). */
+  inspectorPort?: number
 }
 
 export interface RunningWorkerd {
@@ -29,6 +32,8 @@ export interface RunningWorkerd {
   port: number
   /** A call to the default sandbox's object that skips the Worker (banner, --state, --fixtures). */
   call<T>(name: string, ...args: unknown[]): Promise<T>
+  /** Batches the front sent, the requests in them, and those sent back to go alone (src/cli/front-batch.ts). */
+  batches: { batches: number; requests: number; rerouted: number }
   close(): Promise<void>
 }
 
@@ -49,8 +54,10 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
   checkControlExposure(host, options.control)
   const { Miniflare } = await loadMiniflare()
   const persist = options.persist ?? mkdtempSync(join(tmpdir(), 'fleet-sandbox-workerd-'))
-  const { script, persist: _p, output, log, port, host: _h, beforeListen: _b, ...sandbox } = options
+  const { script, persist: _p, output, log, port, host: _h, beforeListen: _b, inspectorPort, ...sandbox } = options
   const others = new Set(workerdChildren())
+  // Only this process's front may batch requests (src/core/http/batch.ts).
+  const batchKey = randomUUID()
   const mf: Miniflare = new Miniflare({
     modules: true,
     scriptPath: script,
@@ -67,9 +74,10 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
       SANDBOX_DIRECTORY: { className: 'SandboxDirectory', useSQLite: true },
     },
     durableObjectsPersist: persist,
+    inspectorPort,
     // No placeholder download of Cloudflare's request metadata: nothing leaves the machine.
     cf: false,
-    bindings: { SANDBOX_OPTIONS: JSON.stringify({ ...sandbox, logRequests: Boolean(log) }) },
+    bindings: { SANDBOX_OPTIONS: JSON.stringify({ ...sandbox, logRequests: Boolean(log) }), SANDBOX_FRONT_KEY: batchKey },
     handleRuntimeStdio(stdout: Readable, stderr: Readable) {
       // The app's log lines (requests, evictions) go to `log`, as the Node engine's do.
       createInterface({ input: stdout }).on('line', (line) => (line.startsWith(LOG_MARK) ? log?.(line.slice(LOG_MARK.length)) : output?.(`${line}\n`)))
@@ -80,6 +88,7 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
   const runtime: number[] = []
   let front: Front
   let call: RunningWorkerd['call']
+  let flushAll: () => Promise<void>
   try {
     await mf.ready
     const target = await mf.unsafeGetDirectURL()
@@ -88,10 +97,16 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     const namespace = (await mf.getDurableObjectNamespace('SANDBOX')) as unknown as ObjectNamespace
     const object = namespace.get(namespace.idFromName('default'))
     call = (name, ...args) => callObject(object, name, ...args)
+    const directory = (await mf.getDurableObjectNamespace('SANDBOX_DIRECTORY')) as unknown as ObjectNamespace
+    // What waits for the objects' batches (the journal's last second) is stored before a clean stop.
+    flushAll = async () => {
+      const listed = await callObject<{ id: string }[]>(directory.get(directory.idFromName('directory')), 'list')
+      await Promise.all(['default', ...listed.map((s) => s.id)].map((id) => callObject(namespace.get(namespace.idFromName(id)), 'flush')))
+    }
     // Seeds the default sandbox before the port opens, as the Node server does.
     await call('banner')
     await options.beforeListen?.(call)
-    front = await startFront({ host, port: port ?? 4010, target })
+    front = await startFront({ host, port: port ?? 4010, target, batchKey })
   } catch (error) {
     // A port in use or refused is the listen's error (EADDRINUSE, EACCES), as on the Node engine.
     await mf.dispose().catch(() => undefined)
@@ -104,8 +119,10 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     url: `http://${shown}:${front.port}`,
     port: front.port,
     call: call!,
+    batches: front.batches!,
     async close() {
       await front.close()
+      await flushAll().catch((error) => output?.(`fleet-sandbox: storing the sandboxes before the stop failed: ${(error as Error).message}\n`))
       await mf.dispose()
       runtime.forEach(release)
       if (!options.persist) rmSync(persist, { recursive: true, force: true })

@@ -28,7 +28,13 @@ export interface ObjectNamespace {
  * value (what `fleet-sandbox --engine workerd` passes) or as the command line's environment
  * variables (what a `wrangler.jsonc` sets under `vars`, the token as a secret).
  */
-export type WorkerEnv = { SANDBOX: ObjectNamespace; SANDBOX_DIRECTORY: ObjectNamespace; SANDBOX_OPTIONS?: string } & { [V in WorkerVariable]?: string }
+export type WorkerEnv = {
+  SANDBOX: ObjectNamespace
+  SANDBOX_DIRECTORY: ObjectNamespace
+  SANDBOX_OPTIONS?: string
+  /** Set by the command line only: the key its front sends with a batch of requests (src/core/http/batch.ts). */
+  SANDBOX_FRONT_KEY?: string
+} & { [V in WorkerVariable]?: string }
 export type WorkerOptions = DeploymentOptions & { log?: (line: string) => void }
 
 /** Calls between the Worker's own objects; the Worker strips it from every outside request. */

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { BATCH_HEADER, decodeAnswers, encodeRequests } from '../../core/http/batch.js'
 import type { ObjectStorage, WorkerEnv } from './env.js'
 import { SandboxObject } from './object.js'
 
@@ -49,8 +50,35 @@ describe('a Durable Object and its storage', () => {
     const gone = layers.data[0].id
     expect((await send('DELETE', `/api/layers/${gone}`)).status).toBe(200)
     expect(values.get(`r:layers:${gone}`)).toEqual({ s: 0, v: null })
-    // The reads' journal entries went with the write.
-    const journal = [...values.keys()].filter((k) => k.startsWith('j:'))
-    expect(journal).toHaveLength(22)
+    // The journal (the reads' entries and the write's) goes with the next batch, not with the write.
+    const journal = () => [...values.keys()].filter((k) => k.startsWith('j:'))
+    expect(journal()).toEqual([])
+    await vi.waitFor(() => expect(journal()).toHaveLength(22), { timeout: 5000 })
+  })
+
+  it('answers a batch sent with the front key, each request as on its own; without the key the header means nothing', async () => {
+    const { storage } = memoryStorage()
+    const object = new SandboxObject({ storage }, { ...env, SANDBOX_FRONT_KEY: 'k1' } as WorkerEnv)
+    const auth = ['authorization', 'Bearer atk_sandbox_admin', 'host', 'sandbox.test']
+    const batch = (key: string) =>
+      object.fetch(new Request('http://sandbox.test/', {
+        method: 'POST',
+        headers: { [BATCH_HEADER]: key },
+        body: encodeRequests([
+          { method: 'GET', target: '/api/layers', headers: auth, body: null },
+          { method: 'GET', target: '/api/nope', headers: auth, body: null },
+          { method: 'GET', target: '/api/layers', headers: [...auth, 'x-sandbox-id', 'other'], body: null },
+        ]) as Uint8Array<ArrayBuffer>,
+      }))
+    const answers = decodeAnswers(new Uint8Array(await (await batch('k1')).arrayBuffer()))
+    expect(answers.map((a) => ('reroute' in a ? 'reroute' : a.status))).toEqual([200, 404, 'reroute'])
+    const first = answers[0] as { body: Uint8Array; headers: string[] }
+    const alone = await object.fetch(new Request('http://sandbox.test/api/layers', { headers: { authorization: 'Bearer atk_sandbox_admin' } }))
+    expect(JSON.parse(new TextDecoder().decode(first.body))).toEqual(await alone.json())
+    expect(first.headers).toContain('content-type')
+    // A caller who does not know the key is served as anyone posting to `/`: the app's 404.
+    expect((await batch('guess')).status).toBe(404)
+    const keyless = new SandboxObject({ storage: memoryStorage().storage }, env)
+    expect((await keyless.fetch(new Request('http://sandbox.test/', { method: 'POST', headers: { [BATCH_HEADER]: '' }, body: 'x' }))).status).toBe(404)
   })
 })

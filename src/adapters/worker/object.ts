@@ -4,6 +4,7 @@ import { servingSandbox } from '../../core/sandbox/sandbox-id.js'
 import { summarize } from '../../core/sandbox/summary.js'
 import { createSandboxApp } from '../../sandbox-app.js'
 import { httpFetch } from '../../core/http/cors.js'
+import { BATCH_HEADER, serveBatch } from '../../core/http/batch.js'
 import { INTERNAL_HEADER, type ObjectState, type WorkerEnv, answerCall, call, directoryOf, optionsFrom } from './env.js'
 
 /**
@@ -13,9 +14,11 @@ import { INTERNAL_HEADER, type ObjectState, type WorkerEnv, answerCall, call, di
  */
 export class SandboxObject {
   readonly #hosted: HostedSandbox
+  readonly #frontKey: string | undefined
 
   constructor(state: ObjectState, env: WorkerEnv) {
     const options = optionsFrom(env)
+    this.#frontKey = env.SANDBOX_FRONT_KEY || undefined
     const { storage } = state
     this.#hosted = new HostedSandbox({
       ...options,
@@ -31,8 +34,20 @@ export class SandboxObject {
 
   fetch(request: Request): Promise<Response> {
     if (request.headers.has(INTERNAL_HEADER)) return this.#internal(request)
+    if (this.#frontKey && request.headers.get(BATCH_HEADER) === this.#frontKey) return this.#batch(request)
+    return this.#serve(request)
+  }
+
+  #serve(request: Request, id = servingSandbox(request)): Promise<Response> {
     // The pipeline reads the id again, and refuses a malformed one.
-    return this.#hosted.fetch(request, servingSandbox(request), { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined })
+    return this.#hosted.fetch(request, id, { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined })
+  }
+
+  /** Requests the command line's front sent together (src/core/http/batch.ts), each served as on its own. */
+  async #batch(request: Request): Promise<Response> {
+    const id = servingSandbox(request)
+    const body = await serveBatch(new Uint8Array(await request.arrayBuffer()), new URL(request.url).origin, (one) => servingSandbox(one) === id, (one) => this.#serve(one, id))
+    return new Response(body as Uint8Array<ArrayBuffer>)
   }
 
   alarm(): Promise<void> {
@@ -46,6 +61,7 @@ export class SandboxObject {
     return answerCall(request, {
       info: () => hosted.info(),
       drop: () => hosted.drop(),
+      flush: () => hosted.flush(),
       banner: async () => summarize((await open()).sandbox),
       snapshot: async () => (await open()).sandbox.snapshot(),
       restore: async (state: unknown) => {

@@ -1,0 +1,127 @@
+/**
+ * Many HTTP requests to one sandbox carried as one: how `--engine workerd`'s front hands
+ * workerd the requests that arrive together (docs/engines.md, "Batches"). Each hop from the
+ * Worker to a Durable Object costs workerd about what a whole request costs the Node engine;
+ * one hop per batch shares it (bench/workerd.mjs). Runtime-free: the front encodes with it,
+ * the object decodes and answers with it.
+ *
+ * A frame is `[u32 head bytes][u32 body bytes, or NONE][head JSON][body]`, big-endian; a batch
+ * is its frames one after another, answers in the order of their requests.
+ */
+
+/** A request as the batch carries it: method, origin-form target, header pairs (as received), body. */
+export interface BatchRequest {
+  method: string
+  target: string
+  headers: string[]
+  body: Uint8Array | null
+}
+
+/** An answer, or `reroute`: the object does not serve the sandbox the request names (send it on its own). */
+export type BatchAnswer = { status: number; statusText: string; headers: string[]; body: Uint8Array } | { reroute: true }
+
+/** Sent with a batch: the key the command line gave this workerd (`SANDBOX_FRONT_KEY`), so no one else can batch. */
+export const BATCH_HEADER = 'x-sandbox-batch'
+/** Requests in one batch, at most. */
+export const BATCH_MAX = 64
+/** A body up to this size rides in a batch; a larger one, or one of unknown length, goes on its own. */
+export const BATCH_BODY_MAX = 65_536
+
+const NONE = 0xffffffff
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+function frames(items: { head: unknown; body: Uint8Array | null }[]): Uint8Array {
+  const heads = items.map((i) => encoder.encode(JSON.stringify(i.head)))
+  let size = 0
+  for (let i = 0; i < items.length; i++) size += 8 + heads[i].length + (items[i].body?.length ?? 0)
+  const out = new Uint8Array(size)
+  const view = new DataView(out.buffer)
+  let at = 0
+  for (let i = 0; i < items.length; i++) {
+    const body = items[i].body
+    view.setUint32(at, heads[i].length)
+    view.setUint32(at + 4, body ? body.length : NONE)
+    out.set(heads[i], at + 8)
+    at += 8 + heads[i].length
+    if (body) out.set(body, at), (at += body.length)
+  }
+  return out
+}
+
+function unframe(bytes: Uint8Array): { head: unknown; body: Uint8Array | null }[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const out: { head: unknown; body: Uint8Array | null }[] = []
+  let at = 0
+  while (at < bytes.length) {
+    if (at + 8 > bytes.length) throw new Error('batch: a frame is cut short')
+    const headSize = view.getUint32(at)
+    const bodySize = view.getUint32(at + 4)
+    const bodyAt = at + 8 + headSize
+    const end = bodyAt + (bodySize === NONE ? 0 : bodySize)
+    if (end > bytes.length) throw new Error('batch: a frame is cut short')
+    out.push({ head: JSON.parse(decoder.decode(bytes.subarray(at + 8, bodyAt))), body: bodySize === NONE ? null : bytes.subarray(bodyAt, end) })
+    at = end
+  }
+  return out
+}
+
+export const encodeRequests = (requests: BatchRequest[]): Uint8Array => frames(requests.map((r) => ({ head: [r.method, r.target, r.headers], body: r.body })))
+
+export function decodeRequests(bytes: Uint8Array): BatchRequest[] {
+  return unframe(bytes).map(({ head, body }) => {
+    const [method, target, headers] = head as [string, string, string[]]
+    return { method, target, headers, body }
+  })
+}
+
+export const encodeAnswers = (answers: BatchAnswer[]): Uint8Array =>
+  frames(answers.map((a) => ('reroute' in a ? { head: 0, body: null } : { head: [a.status, a.statusText, a.headers], body: a.body })))
+
+export function decodeAnswers(bytes: Uint8Array): BatchAnswer[] {
+  return unframe(bytes).map(({ head, body }): BatchAnswer => {
+    if (head === 0) return { reroute: true }
+    const [status, statusText, headers] = head as [number, string, string[]]
+    return { status, statusText, headers, body: body ?? new Uint8Array(0) }
+  })
+}
+
+/** A Response's headers as pairs; every `set-cookie` its own pair. */
+function headerPairs(headers: Headers): string[] {
+  const out: string[] = []
+  headers.forEach((value, name) => {
+    if (name !== 'set-cookie') out.push(name, value)
+  })
+  for (const cookie of headers.getSetCookie()) out.push('set-cookie', cookie)
+  return out
+}
+
+/**
+ * Answers a batch: each request is made a Request (at its Host, else `origin`) and served by
+ * `serve`, as it would be on its own, all at once; one `serves` refuses (another sandbox's) or
+ * no Request can carry is sent back to go on its own. The answers' bodies are read whole: an event stream never rides in a batch (the
+ * front sends `/__sandbox` requests on their own).
+ */
+export async function serveBatch(bytes: Uint8Array, origin: string, serves: (request: Request) => boolean, serve: (request: Request) => Promise<Response>): Promise<Uint8Array> {
+  const requests = decodeRequests(bytes)
+  const answers = await Promise.all(
+    requests.map(async (r): Promise<BatchAnswer> => {
+      let request: Request
+      try {
+        const headers = new Headers()
+        for (let i = 0; i < r.headers.length; i += 2) headers.append(r.headers[i], r.headers[i + 1])
+        // As the runtime makes a request's URL: its Host header, else the batch's own origin.
+        const host = headers.get('host')
+        request = new Request(new URL(r.target, host ? `http://${host}` : origin), { method: r.method, headers, body: r.body as Uint8Array<ArrayBuffer> | null })
+      } catch {
+        // What the Request constructor refuses (a forbidden method, a Host no URL takes), the
+        // runtime's own HTTP front answers: on its own.
+        return { reroute: true }
+      }
+      if (!serves(request)) return { reroute: true }
+      const response = await serve(request)
+      return { status: response.status, statusText: response.statusText, headers: headerPairs(response.headers), body: new Uint8Array(await response.arrayBuffer()) }
+    }),
+  )
+  return encodeAnswers(answers)
+}

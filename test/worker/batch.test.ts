@@ -1,0 +1,88 @@
+import { connect } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startWorkerd, type RunningWorkerd } from '../../src/cli/workerd.js'
+import { keepAliveClient } from '../support/keep-alive.js'
+import { NOW } from '../support/runtimes.js'
+import { TEST_WORKER_BUNDLE } from '../support/worker-bundle.js'
+
+const AUTH = { authorization: 'Bearer atk_sandbox_admin' }
+
+/** One request as bytes on a socket of its own: headers a fetch client would merge stay apart. */
+function raw(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text))
+    let out = ''
+    socket.on('data', (chunk) => (out += chunk))
+    socket.on('end', () => resolve(out))
+    socket.on('error', reject)
+  })
+}
+
+/**
+ * `--engine workerd`'s front sends requests to one sandbox that arrive together in one batch
+ * (src/core/http/batch.ts): each answered as it is alone, writes where they belong, and no
+ * caller can pose as the front.
+ */
+describe('workerd: batches from the front', () => {
+  let server: RunningWorkerd
+  beforeAll(async () => {
+    server = await startWorkerd({ script: TEST_WORKER_BUNDLE, seed: 1, now: NOW, size: 'small', port: 0, host: '127.0.0.1' })
+  })
+  afterAll(() => server?.close())
+
+  it('answers requests that arrive together in batches, each as it is answered alone, over kept-alive connections', async () => {
+    const client = keepAliveClient({ connections: 16 })
+    const paths = Array.from({ length: 48 }, (_, i) => `/api/notifications?page=${(i % 6) + 1}&limit=${5 + (i % 4)}`)
+    const get = async (path: string, id: string) => {
+      const res = await client.fetch(server.url + path, { headers: { ...AUTH, 'x-sandbox-id': id } })
+      return { status: res.status, type: res.headers.get('content-type'), body: await res.text() }
+    }
+    const before = { ...server.batches }
+    const together = await Promise.all(paths.map((p) => get(p, 'batched')))
+    expect(server.batches.requests - before.requests).toBe(48)
+    expect(server.batches.batches - before.batches, 'requests that arrived together went in fewer batches').toBeLessThan(48)
+    const alone: typeof together = []
+    for (const p of paths) alone.push(await get(p, 'batched'))
+    expect(together).toEqual(alone)
+    expect(together.every((a) => a.status === 200 && a.type?.startsWith('application/json'))).toBe(true)
+
+    // Writes and reads together, in two sandboxes: each write lands in its own.
+    const unreviewed = await get('/api/notifications?status=unreviewed&limit=5', 'batched')
+    const list = JSON.parse(unreviewed.body).data.notifications as { id: string }[]
+    expect(list).toHaveLength(5)
+    const writes = await Promise.all(list.flatMap((n) => ['w1', 'w2'].map(async (id) => {
+      const res = await client.fetch(`${server.url}/api/notifications/${n.id}`, { method: 'PATCH', headers: { ...AUTH, 'x-sandbox-id': id, 'content-type': 'application/json' }, body: JSON.stringify({ status: id === 'w1' ? 'reviewed' : 'false_positive' }) })
+      return res.status
+    })))
+    expect(writes.every((s) => s === 200)).toBe(true)
+    const ids = async (id: string, status: string) => {
+      const res = await client.fetch(`${server.url}/api/notifications?status=${status}&limit=50`, { headers: { ...AUTH, 'x-sandbox-id': id } })
+      return ((await res.json()).data.notifications as { id: string }[]).map((n) => n.id)
+    }
+    const written = list.map((n) => n.id)
+    expect(await ids('w1', 'reviewed')).toEqual(expect.arrayContaining(written))
+    expect(await ids('w2', 'false_positive')).toEqual(expect.arrayContaining(written))
+    expect(await ids('batched', 'unreviewed')).toEqual(expect.arrayContaining(written))
+    expect(client.errors).toEqual([])
+    await client.close()
+  })
+
+  it('sends a request back to go alone when the object reads its sandbox otherwise than the front (two Cookie headers)', async () => {
+    const before = server.batches.rerouted
+    const text = await raw(server.port, `GET /__sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
+    expect(text).toMatch(/^HTTP\/1.1 200/)
+    // node:http joins two Cookie headers with "; ", the Workers runtime with ", ": the front
+    // reads sandbox "b", the object the default one.
+    const answer = await raw(server.port, `GET /api/layers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer atk_sandbox_admin\r\nCookie: a=1\r\nCookie: sandbox-id=b\r\nConnection: close\r\n\r\n`)
+    expect(answer).toMatch(/^HTTP\/1.1 200/)
+    expect(server.batches.rerouted).toBe(before + 1)
+  })
+
+  it('serves a caller posing as the front (an x-sandbox-batch header) as any other request', async () => {
+    for (const body of ['x', 'x'.repeat(100_000)]) {
+      const res = await fetch(server.url + '/', { method: 'POST', headers: { 'x-sandbox-batch': 'a guess', 'x-sandbox-id': 'posing' }, body })
+      expect(res.status).toBe(404)
+      expect((await res.json()).message).toMatch(/no route POST \//)
+    }
+  })
+})
