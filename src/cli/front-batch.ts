@@ -1,5 +1,5 @@
 import { type Agent, request as forward } from 'node:http'
-import { BATCH_HEADER, BATCH_MAX, type BatchAnswer, type BatchRequest, decodeAnswers, encodeRequests } from '../core/http/batch.js'
+import { AnswerReader, BATCH_HEADER, BATCH_MAX, type BatchAnswer, type BatchRequest, encodeRequests } from '../core/http/batch.js'
 
 interface Waiting {
   request: BatchRequest
@@ -52,29 +52,45 @@ export class Batcher {
     queue.inFlight++
     this.sent.batches++
     this.sent.requests += batch.length
-    let settled = false
-    const finish = (answers: BatchAnswer[] | Error) => {
-      if (settled) return
-      settled = true
-      batch.forEach((w, i) => w.done(answers instanceof Error ? answers : (answers[i] ?? new Error('workerd: an answer is missing from the batch'))))
+    // The batch holds its place until the object has answered what it could at once (READY):
+    // answers that wait on a timer (`slow`) or on storage then hold up no other batch.
+    let holding = true
+    const release = () => {
+      if (!holding) return
+      holding = false
       queue.inFlight--
       if (queue.waiting.length) this.#schedule(id)
       else if (!queue.inFlight) this.#queues.delete(id)
     }
+    const left = new Set(batch.keys())
+    const finish = (error?: Error) => {
+      for (const i of left) batch[i].done(error ?? new Error('workerd: an answer is missing from the batch'))
+      left.clear()
+      release()
+    }
     const body = encodeRequests(batch.map((w) => w.request))
     const { agent, hostname, port, key } = this.options
     const upstream = forward({ agent, host: hostname, port, method: 'POST', path: '/', headers: { 'x-sandbox-id': id, [BATCH_HEADER]: key, 'content-length': body.length } }, (answer) => {
-      const chunks: Buffer[] = []
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk))
-      answer.once('error', (error) => finish(error))
-      answer.once('end', () => {
-        if (answer.statusCode !== 200) return finish(new Error(`workerd: the batch was answered ${answer.statusCode}`))
+      if (answer.statusCode !== 200) {
+        answer.resume()
+        return finish(new Error(`workerd: the batch was answered ${answer.statusCode}`))
+      }
+      const reader = new AnswerReader()
+      answer.on('data', (chunk: Buffer) => {
+        let frames
         try {
-          finish(decodeAnswers(Buffer.concat(chunks)))
+          frames = reader.push(chunk)
         } catch (error) {
-          finish(error as Error)
+          answer.destroy()
+          return finish(error as Error)
+        }
+        for (const frame of frames) {
+          if (frame === 'ready') release()
+          else if (left.delete(frame.index)) batch[frame.index].done(frame.answer)
         }
       })
+      answer.once('error', (error) => finish(error))
+      answer.once('end', () => finish())
     })
     upstream.once('error', (error) => finish(error))
     upstream.end(body)

@@ -67,6 +67,30 @@ describe('workerd: batches from the front', () => {
     await client.close()
   })
 
+  it('answers the requests that arrive with a slow one (the `slow` scenario\'s timer) without waiting for it', async () => {
+    const client = keepAliveClient({ connections: 12 })
+    const done: string[] = []
+    const send = async (name: string, headers: Record<string, string>) => {
+      const res = await client.fetch(`${server.url}/api/layers`, { headers: { ...AUTH, 'x-sandbox-id': 'slowly', ...headers } })
+      expect(res.status).toBe(200)
+      await res.arrayBuffer()
+      done.push(name)
+    }
+    const fast = (round: number) => Promise.all(Array.from({ length: 7 }, (_, i) => send(`fast ${round}.${i}`, {})))
+    // One slow request in a batch with others, another alone: both batches under way hold a
+    // request on a timer, and the batches after them go all the same.
+    const slow = [send('slow', { 'x-sandbox-scenario': 'slow;ms=3000' })]
+    await fast(0)
+    slow.push(send('slow', { 'x-sandbox-scenario': 'slow;ms=3000' }))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    for (let round = 1; round < 4; round++) await fast(round)
+    await Promise.all(slow)
+    expect(done.slice(-2)).toEqual(['slow', 'slow'])
+    expect(done).toHaveLength(30)
+    expect(client.errors).toEqual([])
+    await client.close()
+  })
+
   it('sends a request back to go alone when the object reads its sandbox otherwise than the front (two Cookie headers)', async () => {
     const before = server.batches.rerouted
     const text = await raw(server.port, `GET /__sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)

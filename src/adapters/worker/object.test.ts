@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { BATCH_HEADER, decodeAnswers, encodeRequests } from '../../core/http/batch.js'
+import { AnswerReader, BATCH_HEADER, type BatchAnswer, encodeRequests } from '../../core/http/batch.js'
 import type { ObjectStorage, WorkerEnv } from './env.js'
 import { SandboxObject } from './object.js'
 
@@ -70,7 +70,8 @@ describe('a Durable Object and its storage', () => {
           { method: 'GET', target: '/api/layers', headers: [...auth, 'x-sandbox-id', 'other'], body: null },
         ]) as Uint8Array<ArrayBuffer>,
       }))
-    const answers = decodeAnswers(new Uint8Array(await (await batch('k1')).arrayBuffer()))
+    const answers: BatchAnswer[] = []
+    for (const frame of new AnswerReader().push(new Uint8Array(await (await batch('k1')).arrayBuffer()))) if (frame !== 'ready') answers[frame.index] = frame.answer
     expect(answers.map((a) => ('reroute' in a ? 'reroute' : a.status))).toEqual([200, 404, 'reroute'])
     const first = answers[0] as { body: Uint8Array; headers: string[] }
     const alone = await object.fetch(new Request('http://sandbox.test/api/layers', { headers: { authorization: 'Bearer atk_sandbox_admin' } }))

@@ -46,8 +46,7 @@ export class SandboxObject {
   /** Requests the command line's front sent together (src/core/http/batch.ts), each served as on its own. */
   async #batch(request: Request): Promise<Response> {
     const id = servingSandbox(request)
-    const body = await serveBatch(new Uint8Array(await request.arrayBuffer()), new URL(request.url).origin, (one) => servingSandbox(one) === id, (one) => this.#serve(one, id))
-    return new Response(body as Uint8Array<ArrayBuffer>)
+    return new Response(serveBatch(new Uint8Array(await request.arrayBuffer()), new URL(request.url).origin, (one) => servingSandbox(one) === id, (one) => this.#serve(one, id), () => this.#hosted.stored()))
   }
 
   alarm(): Promise<void> {

@@ -5,8 +5,11 @@
  * one hop per batch shares it (bench/workerd.mjs). Runtime-free: the front encodes with it,
  * the object decodes and answers with it.
  *
- * A frame is `[u32 head bytes][u32 body bytes, or NONE][head JSON][body]`, big-endian; a batch
- * is its frames one after another, answers in the order of their requests.
+ * A frame is `[u32 head bytes][u32 body bytes, or NONE][head JSON][body]`, big-endian. A batch
+ * is its requests' frames one after another; its answer is a stream of frames, each answer as
+ * it is ready (its head names its request), and one READY frame once every request that could
+ * be answered at once was: what is left waits on a timer (`slow`) or on storage, and must not
+ * hold up the next batch.
  */
 
 /** A request as the batch carries it: method, origin-form target, header pairs (as received), body. */
@@ -75,15 +78,50 @@ export function decodeRequests(bytes: Uint8Array): BatchRequest[] {
   })
 }
 
-export const encodeAnswers = (answers: BatchAnswer[]): Uint8Array =>
-  frames(answers.map((a) => ('reroute' in a ? { head: 0, body: null } : { head: [a.status, a.statusText, a.headers], body: a.body })))
+/** Head of the frame that says the rest of the batch waits on timers or storage. */
+const READY = -1
 
-export function decodeAnswers(bytes: Uint8Array): BatchAnswer[] {
-  return unframe(bytes).map(({ head, body }): BatchAnswer => {
-    if (head === 0) return { reroute: true }
-    const [status, statusText, headers] = head as [number, string, string[]]
-    return { status, statusText, headers, body: body ?? new Uint8Array(0) }
-  })
+const answerFrame = (index: number, a: BatchAnswer) => frames([{ head: 'reroute' in a ? [index] : [index, a.status, a.statusText, a.headers], body: 'reroute' in a ? null : a.body }])
+
+/** What an answer stream carries: the answer to one request (by its place in the batch), or `ready`. */
+export type AnswerFrame = { index: number; answer: BatchAnswer } | 'ready'
+
+/** Reads an answer stream as its chunks come: the frames each chunk completes. */
+export class AnswerReader {
+  #pending = new Uint8Array(0)
+
+  push(chunk: Uint8Array): AnswerFrame[] {
+    const bytes = this.#pending.length ? concat(this.#pending, chunk) : chunk
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    let at = 0
+    const whole: Uint8Array[] = []
+    while (at + 8 <= bytes.length) {
+      const bodySize = view.getUint32(at + 4)
+      const end = at + 8 + view.getUint32(at) + (bodySize === NONE ? 0 : bodySize)
+      if (end > bytes.length) break
+      whole.push(bytes.subarray(at, end))
+      at = end
+    }
+    this.#pending = bytes.slice(at)
+    return whole.flatMap((frame) => unframe(frame)).map(({ head, body }): AnswerFrame => {
+      const [index, status, statusText, headers] = head as [number, number?, string?, string[]?]
+      if (index === READY) return 'ready'
+      if (status === undefined) return { index, answer: { reroute: true } }
+      return { index, answer: { status, statusText: statusText!, headers: headers!, body: body ?? new Uint8Array(0) } }
+    })
+  }
+
+  /** Whether the stream ended inside a frame. */
+  get cut(): boolean {
+    return this.#pending.length > 0
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a)
+  out.set(b, a.length)
+  return out
 }
 
 /** A Response's headers as pairs; every `set-cookie` its own pair. */
@@ -96,32 +134,57 @@ function headerPairs(headers: Headers): string[] {
   return out
 }
 
+/** What went wrong inside `serve`, as the pipeline answers what it did not expect. */
+const failed = (): BatchAnswer => ({ status: 500, statusText: '', headers: ['content-type', 'application/json'], body: encoder.encode(JSON.stringify({ statusCode: 500, message: 'internal error: the sandbox failed to handle this request', error: 'Internal Server Error' })) })
+
+async function answer(r: BatchRequest, origin: string, serves: (request: Request) => boolean, serve: (request: Request) => Promise<Response>): Promise<BatchAnswer> {
+  let request: Request
+  try {
+    const headers = new Headers()
+    for (let i = 0; i < r.headers.length; i += 2) headers.append(r.headers[i], r.headers[i + 1])
+    // As the runtime makes a request's URL: its Host header, else the batch's own origin.
+    const host = headers.get('host')
+    request = new Request(new URL(r.target, host ? `http://${host}` : origin), { method: r.method, headers, body: r.body as Uint8Array<ArrayBuffer> | null })
+  } catch {
+    // What the Request constructor refuses (a forbidden method, a Host no URL takes), the
+    // runtime's own HTTP front answers: on its own.
+    return { reroute: true }
+  }
+  if (!serves(request)) return { reroute: true }
+  const response = await serve(request)
+  return { status: response.status, statusText: response.statusText, headers: headerPairs(response.headers), body: new Uint8Array(await response.arrayBuffer()) }
+}
+
 /**
  * Answers a batch: each request is made a Request (at its Host, else `origin`) and served by
  * `serve`, as it would be on its own, all at once; one `serves` refuses (another sandbox's) or
- * no Request can carry is sent back to go on its own. The answers' bodies are read whole: an event stream never rides in a batch (the
- * front sends `/__sandbox` requests on their own).
+ * no Request can carry is sent back to go on its own. Each answer goes out as it is ready, its
+ * body read whole: an event stream never rides in a batch (the front sends `/__sandbox`
+ * requests on their own).
  */
-export async function serveBatch(bytes: Uint8Array, origin: string, serves: (request: Request) => boolean, serve: (request: Request) => Promise<Response>): Promise<Uint8Array> {
+export function serveBatch(
+  bytes: Uint8Array,
+  origin: string,
+  serves: (request: Request) => boolean,
+  serve: (request: Request) => Promise<Response>,
+  /** Resolves once the writes being stored are: no frame leaves before (a read must not show a write storage may yet lose). */
+  stored: () => Promise<unknown> = () => Promise.resolve(),
+): ReadableStream<Uint8Array> {
   const requests = decodeRequests(bytes)
-  const answers = await Promise.all(
-    requests.map(async (r): Promise<BatchAnswer> => {
-      let request: Request
-      try {
-        const headers = new Headers()
-        for (let i = 0; i < r.headers.length; i += 2) headers.append(r.headers[i], r.headers[i + 1])
-        // As the runtime makes a request's URL: its Host header, else the batch's own origin.
-        const host = headers.get('host')
-        request = new Request(new URL(r.target, host ? `http://${host}` : origin), { method: r.method, headers, body: r.body as Uint8Array<ArrayBuffer> | null })
-      } catch {
-        // What the Request constructor refuses (a forbidden method, a Host no URL takes), the
-        // runtime's own HTTP front answers: on its own.
-        return { reroute: true }
-      }
-      if (!serves(request)) return { reroute: true }
-      const response = await serve(request)
-      return { status: response.status, statusText: response.statusText, headers: headerPairs(response.headers), body: new Uint8Array(await response.arrayBuffer()) }
-    }),
-  )
-  return encodeAnswers(answers)
+  // The answers and READY: the stream ends after the last of them.
+  let left = requests.length + 1
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const out = (frame: Uint8Array) =>
+        void stored().then(() => {
+          controller.enqueue(frame)
+          if (--left === 0) controller.close()
+        })
+      requests.forEach((r, index) => {
+        answer(r, origin, serves, serve).then((a) => out(answerFrame(index, a)), () => out(answerFrame(index, failed())))
+      })
+      // A task after this one: every request that needed neither a timer nor storage is answered by then.
+      setTimeout(() => out(frames([{ head: [READY], body: null }])), 0)
+    },
+  })
 }

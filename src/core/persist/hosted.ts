@@ -45,7 +45,18 @@ export class HostedSandbox {
   /** The started sandbox; unset while it starts (the directory may ask about it meanwhile). */
   #ready: Live | undefined
 
+  /** Writes being stored: nothing the sandbox answers leaves before they are (`stored`). */
+  readonly #storing = new Set<Promise<void>>()
+
   constructor(private readonly host: HostOptions) {}
+
+  /**
+   * Resolves once the writes being stored now are: what a Durable Object's output gate does
+   * for a whole answer, for answers that stream out one by one (a batch's, src/core/http/batch.ts).
+   */
+  stored(): Promise<unknown> {
+    return this.#storing.size ? Promise.all(this.#storing) : Promise.resolve()
+  }
 
   async fetch(request: Request, id: string, meta: RequestMeta): Promise<Response> {
     await this.#expireIfIdle(id)
@@ -56,9 +67,15 @@ export class HostedSandbox {
       // An early answer waits for the body it left unread (drain.ts): workerd closes a
       // connection whose request body was not read to its end, without telling the client.
       const response = await afterBody(request, live.front(request, meta))
-      // A write's changes are stored now (a Durable Object's output gate holds the answer until
-      // they are); a read's (journal, sliding sessions, counters) with the next batch.
-      live.stored.answered(request.method).catch((error) => console.error('fleet-sandbox: storing failed', error))
+      // A write's changes are stored now, and its answer waits for them (a Durable Object's
+      // output gate holds answers meanwhile too, but a batch's answers stream out one by one:
+      // src/core/http/batch.ts); a read's (journal, sliding sessions, counters) with the next batch.
+      const stored = live.stored.answered(request.method).catch((error) => console.error('fleet-sandbox: storing failed', error))
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        this.#storing.add(stored)
+        await stored
+        this.#storing.delete(stored)
+      }
       return response
     } finally {
       live.inflight--
