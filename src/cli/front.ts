@@ -1,5 +1,6 @@
 import { Agent, type IncomingMessage, type Server, type ServerResponse, createServer, request as forward } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { buffer } from 'node:stream/consumers'
 import { BATCH_BODY_MAX, type BatchAnswer } from '../core/http/batch.js'
 import { controlPath } from '../core/app/matcher.js'
 import { sandboxIdOf, validSandboxId } from '../core/sandbox/sandbox-id.js'
@@ -56,7 +57,8 @@ function sandboxOf(req: IncomingMessage): string {
 function batchable(req: IncomingMessage, target: string): boolean {
   if (req.headers.upgrade !== undefined || req.headers['transfer-encoding'] !== undefined) return false
   const length = req.headers['content-length']
-  if (length !== undefined && !(Number(length) <= BATCH_BODY_MAX && (Number(length) === 0 || (req.method !== 'GET' && req.method !== 'HEAD')))) return false
+  // A body rides within the bound, and never on GET or HEAD (no Request carries one there).
+  if (length !== undefined && Number(length) !== 0 && (!(Number(length) <= BATCH_BODY_MAX) || req.method === 'GET' || req.method === 'HEAD')) return false
   const q = target.indexOf('?')
   return target.startsWith('/') && !controlPath(q < 0 ? target : target.slice(0, q))
 }
@@ -64,12 +66,7 @@ function batchable(req: IncomingMessage, target: string): boolean {
 /** Reads a body of a known, small length (batchable). */
 function readBody(req: IncomingMessage): Promise<Buffer | null> {
   if (req.headers['content-length'] === undefined || req.headers['content-length'] === '0') return Promise.resolve(null)
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.once('end', () => resolve(Buffer.concat(chunks)))
-    req.once('error', reject)
-  })
+  return buffer(req)
 }
 
 const answerHeaders = (raw: string[]) => pairs(raw, (name) => HOP.has(name) || name === 'transfer-encoding' || name === 'content-length')

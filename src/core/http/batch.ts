@@ -93,17 +93,16 @@ export class AnswerReader {
   push(chunk: Uint8Array): AnswerFrame[] {
     const bytes = this.#pending.length ? concat(this.#pending, chunk) : chunk
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    // Up to the end of the last whole frame; the rest waits for the next chunk.
     let at = 0
-    const whole: Uint8Array[] = []
     while (at + 8 <= bytes.length) {
       const bodySize = view.getUint32(at + 4)
       const end = at + 8 + view.getUint32(at) + (bodySize === NONE ? 0 : bodySize)
       if (end > bytes.length) break
-      whole.push(bytes.subarray(at, end))
       at = end
     }
     this.#pending = bytes.slice(at)
-    return whole.flatMap((frame) => unframe(frame)).map(({ head, body }): AnswerFrame => {
+    return unframe(bytes.subarray(0, at)).map(({ head, body }): AnswerFrame => {
       const [index, status, statusText, headers] = head as [number, number?, string?, string[]?]
       if (index === READY) return 'ready'
       if (status === undefined) return { index, answer: { reroute: true } }
