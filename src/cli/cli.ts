@@ -12,6 +12,7 @@ import { removeStaleSaves } from './state-leftovers.js'
 import { checkUpstream } from './bridge-flags.js'
 import type { StartEngine } from './engine.js'
 import { type SandboxSummary, summarize } from '../core/sandbox/summary.js'
+import { stopWhenOrphaned } from './orphan.js'
 
 /** The command line's options (the core's schema, without the deployment's own). */
 const flags = optionRows('cli')
@@ -195,6 +196,7 @@ export async function main(argv: string[]): Promise<void> {
   // manager's repeat) would end the process with Node's default action in the middle of the save.
   process.on('SIGINT', () => void stop('SIGINT'))
   process.on('SIGTERM', () => void stop('SIGTERM'))
+  stopWhenOrphaned(() => void stop('SIGTERM'))
 }
 
 /** `--engine node`: the Hono server in this process. */
