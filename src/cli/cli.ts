@@ -5,12 +5,12 @@ import { bundledScenarios } from '../sandbox-app.js'
 import { Sandbox } from '../core/sandbox/sandbox.js'
 import { type OptionDef, type OptionValues, appOptionsOf, optionRows, originList, readOptions } from '../core/options/options.js'
 import { startServer, type ServerOptions } from '../adapters/server/index.js'
-import { readFixturesDir } from './fixtures-dir.js'
-import { packageRoot } from './package-root.js'
-import { StateFile } from './state-file.js'
-import { removeStaleSaves } from './state-leftovers.js'
-import { checkUpstream } from './bridge-flags.js'
-import type { StartEngine } from './engine.js'
+import { readFixturesDir } from './serve/fixtures-dir.js'
+import { packageRoot } from './serve/package-root.js'
+import { StateFile } from './state/state-file.js'
+import { removeStaleSaves } from './state/state-leftovers.js'
+import { checkUpstream } from './commands/bridge-flags.js'
+import type { StartEngine } from './serve/engine.js'
 import { type SandboxSummary, summarize } from '../core/sandbox/summary.js'
 
 /** The command line's options (the core's schema, without the deployment's own). */
@@ -131,15 +131,15 @@ function boundHeapGrowth(): void {
 
 export async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'init') {
-    const { init } = await import('./init.js')
+    const { init } = await import('./commands/init.js')
     return init(argv.slice(1))
   }
   if (argv[0] === 'record') {
-    const { record } = await import('./record.js')
+    const { record } = await import('./commands/record.js')
     return record(argv.slice(1))
   }
   if (argv[0] === 'drift') {
-    const { drift } = await import('./drift.js')
+    const { drift } = await import('./commands/drift.js')
     return drift(argv.slice(1))
   }
   const { options: { state: statePath, fixturesDir, engine, ...options }, quiet, help, version } = parseOptions(argv)
@@ -154,7 +154,7 @@ export async function main(argv: string[]): Promise<void> {
   const saved = state?.read()
   if (state) for (const name of removeStaleSaves(state.path)) say(`removed ${name}, left by a save that was cut short`)
   // Both engines go through the same banner, log, --state, port errors and stop (engine.ts).
-  const start: StartEngine = engine === 'workerd' ? (await import('./workerd.js')).startWorkerdEngine : startNodeEngine
+  const start: StartEngine = engine === 'workerd' ? (await import('../workerd/front/launch.js')).startWorkerdEngine : startNodeEngine
   const server = await start({
     ...options, fixtures: fixtureRows, log,
     // Fixtures and the saved state are in place before the port opens: nothing reads seeded data.

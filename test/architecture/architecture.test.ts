@@ -22,6 +22,13 @@ describe('the import graph', () => {
     expect(outside.map((e) => `${e.from} -> ${e.to}`)).toEqual([])
   })
 
+  it("keeps the workerd engine's runtime-free parts to the core: no Node built-in, no adapter or CLI", () => {
+    const files = sourceFiles('src/workerd/core')
+    expect(files.length).toBeGreaterThan(0)
+    const outside = files.flatMap(importsOf).filter((e) => (e.to.includes('/') && !e.to.startsWith('@') ? !e.to.startsWith('src/core/') && !e.to.startsWith('src/workerd/core/') : !CORE_PACKAGES.includes(e.to)))
+    expect(outside.map((e) => `${e.from} -> ${e.to}`)).toEqual([])
+  })
+
   it('never names a scenario in the core: scenarios act through hooks', () => {
     const named = core.flatMap((f) => {
       const text = readFileSync(join(root, f), 'utf8')

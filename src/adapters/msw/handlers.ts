@@ -18,7 +18,7 @@ export type HandlerApp = Pick<SandboxApp, 'matcher' | 'fetch'>
  */
 export function createHandlers(app: HandlerApp, options: HandlerOptions = {}): HttpHandler[] {
   const places = new Places(options.origins ?? [])
-  const meta = { clientAddress: options.clientAddress ?? 'page', fetch: upstreamFetch }
+  const meta = { clientAddress: options.clientAddress ?? 'page', fetch: upstreamFetch, via: 'msw' as const }
   const claimed = new WeakMap<Request, string>()
   const claims = ({ request }: { request: Request }) => {
     const path = places.claim(new URL(request.url), request.method, app.matcher)

@@ -1,5 +1,5 @@
 import { authorize, CONTROL_TOKEN_HEADER } from '../auth/guard.js'
-import { HttpError, RawBody, RawJson, type Reply, badRequest, errorBody, notFound, responseHeaders, toResponse } from '../http/reply.js'
+import { RawBody, RawJson, type Reply, badRequest, errorBody, errorReply, notFound, responseHeaders, toResponse } from '../http/reply.js'
 import { validate } from '../http/validate.js'
 import { splitUrl, type UrlParts } from '../http/url.js'
 import { QueryValidator } from '../http/query.js'
@@ -18,6 +18,13 @@ import type { ActiveScenario, AppliedScenario } from '../scenarios/define.js'
 import type { Bridge } from '../bridge/bridge.js'
 import type { UpstreamFetch } from '../bridge/passthrough.js'
 import { goesUpstream, type UpstreamOptions } from '../bridge/upstream.js'
+import { type RequestMeta, frontDoor } from './front-door.js'
+
+export type { RequestMeta }
+export { errorReply }
+
+/** What the pipeline carries besides a runtime's meta: the headers the front door adds to every answer (CORS). */
+type Served = RequestMeta & { headers?: Record<string, string> }
 
 export interface SandboxAppOptions extends SandboxesOptions {
   /** Serve only what the spec documents: assumed routes answer 404. */
@@ -34,23 +41,6 @@ export interface SandboxAppOptions extends SandboxesOptions {
   upstream?: UpstreamOptions
 }
 
-export interface RequestMeta {
-  /** Who is calling when there is no token: the client address, or the page in a browser. */
-  clientAddress?: string
-  /** Headers the runtime adds to every answer (the server's CORS); the journal keeps them too. */
-  headers?: Record<string, string>
-  /**
-   * The request's headers as received, name/value pairs (node:http's `rawHeaders`): the journal
-   * keeps them as they are instead of copying a Headers object on every request.
-   */
-  rawHeaders?: readonly string[]
-  /** How this runtime reaches the upstream (msw's runtimes mark the request so they let it pass). */
-  fetch?: UpstreamFetch
-  /** The sandbox id the runtime already read from the request (the Worker routes by it): not parsed again. */
-  sandboxId?: string
-  /** The path the route table sees, when the runtime serves the sandbox under a base path (`/backend`). */
-  path?: string
-}
 
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
 export const FAULT_HEADER = 'x-sandbox-fault'
@@ -80,6 +70,8 @@ export class SandboxApp {
     this.scenarios = this.sandboxes.shared.scenarios
     this.routes = servedRoutes(allRoutes, options)
     this.matcher = new RouteMatcher(this.routes)
+    const door = frontDoor(this.#origins, (request, meta, url, headers) => this.#answer(request, headers ? { ...meta, headers } : meta, url))
+    this.fetch = (request, meta = {}) => door(request, meta)
   }
 
   /**
@@ -93,7 +85,7 @@ export class SandboxApp {
   }
 
   /** Forwards a request to the upstream in the sandbox it selects, journaled there; `route` is the operation to check it against. */
-  async passthrough(request: Request, meta: RequestMeta = {}, route?: RouteDef): Promise<Response> {
+  async passthrough(request: Request, meta: Served = {}, route?: RouteDef): Promise<Response> {
     let sandbox: Sandbox
     try {
       sandbox = await this.#acquire(request, meta)
@@ -128,13 +120,15 @@ export class SandboxApp {
   }
 
   /**
-   * The front door, all a runtime calls: matches the request with the one matcher, selects its
+   * The front door, all a runtime calls (front-door.ts: preflights, CORS and the unread body
+   * over HTTP), then the pipeline: matches the request with the one matcher, selects its
    * sandbox (`x-sandbox-id`, parsed once) and answers. A request no route matches is answered
    * 404 (405 with `allow` for a path served in other methods), journaled like any other when
    * it is in the sandbox's paths (`/api/...`, `/__sandbox...`).
    */
-  fetch(request: Request, meta: RequestMeta = {}): Promise<Response> {
-    const url = splitUrl(request.url)
+  readonly fetch: (request: Request, meta?: RequestMeta) => Promise<Response>
+
+  #answer(request: Request, meta: Served, url: UrlParts): Promise<Response> {
     // HEAD is GET without the body, as HTTP servers answer it.
     const head = request.method === 'HEAD'
     const found = this.matcher.match(head ? 'GET' : request.method, meta.path ?? url.path)
@@ -152,7 +146,7 @@ export class SandboxApp {
     return this.#serve(route, params, undefined, request, splitUrl(request.url), meta)
   }
 
-  async #serve(route: RouteDef | undefined, params: Record<string, string>, allowed: string[] | undefined, request: Request, url: UrlParts, meta: RequestMeta): Promise<Response> {
+  async #serve(route: RouteDef | undefined, params: Record<string, string>, allowed: string[] | undefined, request: Request, url: UrlParts, meta: Served): Promise<Response> {
     const started = performance.now()
     const faults: string[] = []
     let sandbox: Sandbox | undefined
@@ -305,11 +299,6 @@ function encoded(body: unknown): { body: unknown; text: BodyInput } {
   return { body: new RawJson(json), text: json }
 }
 
-export function errorReply(route: Pick<RouteDef, 'errorShape'> | undefined, error: unknown): Reply {
-  const e = error instanceof HttpError ? error : new HttpError(500, 'internal error: the sandbox failed to handle this request')
-  if (!(error instanceof HttpError)) console.error(error)
-  return { status: e.status, body: errorBody(route?.errorShape ?? 'standard', e.status, e.message), headers: e.headers, error: e }
-}
 
 /** 404 and 405 answers for requests no route matches, in the standard error shape. */
 function unmatchedReply(method: string, path: string, allowed: string[]): Reply {

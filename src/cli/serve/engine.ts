@@ -1,5 +1,5 @@
-import type { SandboxSummary } from '../core/sandbox/summary.js'
-import type { ServerOptions } from '../adapters/server/index.js'
+import type { SandboxSummary } from '../../core/sandbox/summary.js'
+import type { ServerOptions } from '../../adapters/server/index.js'
 
 /**
  * One engine as the command line drives it, so the banner, the request log, `--state`, the

@@ -1,10 +1,10 @@
 import { Agent, type IncomingMessage, type Server, type ServerResponse, createServer, request as forward } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { buffer } from 'node:stream/consumers'
-import { BATCH_BODY_MAX, type BatchAnswer } from '../core/http/batch.js'
-import { controlPath } from '../core/app/matcher.js'
-import { sandboxIdOf, validSandboxId } from '../core/sandbox/sandbox-id.js'
-import { Batcher } from './front-batch.js'
+import { BATCH_BODY_MAX, type BatchAnswer } from '../core/batch.js'
+import { controlPath } from '../../core/app/matcher.js'
+import { sandboxIdOf, validSandboxId } from '../../core/sandbox/sandbox-id.js'
+import { Batcher } from './batcher.js'
 
 /**
  * The Node engine's HTTP front in front of a local workerd. workerd's own parser answers
@@ -13,7 +13,7 @@ import { Batcher } from './front-batch.js'
  * unknown method), so `--engine workerd` listens with node:http, exactly as the Node engine
  * does (same parser, limits, time-outs, port errors), and hands each request that parses to
  * workerd over kept-alive loopback connections: given workerd's `batchKey`, the API's requests
- * to one sandbox that arrive together go in one batch (front-batch.ts).
+ * to one sandbox that arrive together go in one batch (batcher.ts).
  */
 export interface Front {
   server: Server

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { collectionNames, type FixtureRows, parseFixtures } from '../core/store/fixtures.js'
+import { collectionNames, type FixtureRows, parseFixtures } from '../../core/store/fixtures.js'
 import { packageRoot } from './package-root.js'
 
 /** `--fixtures examples`: the package's own examples, wherever the package is installed. */
