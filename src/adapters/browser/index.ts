@@ -11,11 +11,13 @@ import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw
 import { type RequestLog, requestLine, showNotice } from './notice.js'
 import { indexedDbBackend } from './store.js'
 import { type InPagePanel, installPanel, panelWanted } from './panel.js'
+import type { OverrideInfo, OverrideInput } from '../../core/control/client.js'
 
 export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
 export type { Size } from '../../core/seed/seed.js'
 export type { FixtureRows } from '../../core/store/fixtures.js'
+export type { OverrideInfo, OverrideInput } from '../../core/control/client.js'
 export { SandboxApp } from '../../core/app/app.js'
 
 export type { ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText, ScenarioWindow, ScenarioWindowBound } from '../msw/options.js'
@@ -59,6 +61,8 @@ export interface SandboxHandle {
   save(): Promise<void>
   /** The in-page inspector, when `panel` or `?sandbox-panel` asked for it. */
   readonly panel: InPagePanel | undefined
+  /** One answer of your own, like `POST /__sandbox/overrides`; `reset()` clears it. */
+  override(override: OverrideInput): Promise<OverrideInfo>
 }
 
 let current: SandboxHandle | undefined
@@ -169,6 +173,13 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
       await save(persisted)
     },
     save: () => save(persisted),
+    async override(override) {
+      // Loaded on first use: the entry's gzip budget (test/browser/sandbox.test.ts).
+      const { ControlClient, appSend } = await import('../../core/control/client.js')
+      const created = await new ControlClient(appSend(app), 'fleet-sandbox/browser').override(override)
+      await save(persisted)
+      return created
+    },
   }
   current = handle
   return handle

@@ -1,4 +1,4 @@
-import { http, type HttpHandler } from 'msw'
+import { http, HttpResponse, type HttpHandler } from 'msw'
 import type { SandboxApp } from '../../core/app/app.js'
 import { Places } from '../../core/app/places.js'
 
@@ -25,7 +25,8 @@ export function createHandlers(app: HandlerApp, options: HandlerOptions = {}): H
     if (path !== undefined) claimed.set(request, path)
     return path !== undefined
   }
-  return [http.all(claims, ({ request }) => app.fetch(request, { ...meta, path: claimed.get(request) }))]
+  // A cut connection (an override's `{error: "network"}`) is MSW's network error: the fetch fails.
+  return [http.all(claims, ({ request }) => app.fetch(request, { ...meta, path: claimed.get(request) }).then((r) => (r.status === 0 ? HttpResponse.error() : r)))]
 }
 
 /**

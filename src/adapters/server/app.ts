@@ -6,7 +6,17 @@ type Env = { Bindings: { incoming?: { socket?: { remoteAddress?: string }; rawHe
 
 /** The sandbox as a Hono app, to mount in one of your own: every path goes to the front door. */
 export function createHonoApp(app: SandboxApp): Hono<Env> {
-  return new Hono<Env>().all('*', (c) => app.fetch(c.req.raw, incomingOf(c.env)))
+  return new Hono<Env>().all('*', (c) => app.fetch(c.req.raw, incomingOf(c.env)).then((response) => cutIfAsked(response, c.env)))
+}
+
+/**
+ * An override's `{error: "network"}` answers `Response.error()`: the socket ends with no answer,
+ * so the caller sees a failed request (curl's "empty reply", a browser's failed fetch).
+ */
+export function cutIfAsked(response: Response, env: Env['Bindings'] | undefined): Response {
+  if (response.type !== 'error') return response
+  ;(env?.incoming?.socket as { destroy?: () => void } | undefined)?.destroy?.()
+  return new Response(null, { status: 502 })
 }
 
 /** @hono/node-server hands node:http's request as `incoming`. */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { SandboxApp } from '../../core/app/app.js'
 import { type AppOptions, createSandboxApp } from '../../sandbox-app.js'
 import { checkControlExposure } from '../../core/control/origin.js'
-import { incomingOf } from './app.js'
+import { cutIfAsked, incomingOf } from './app.js'
 
 export { createHonoApp } from './app.js'
 export { isLoopback } from '../../core/control/origin.js'
@@ -30,7 +30,7 @@ export async function startServer(options: ServerOptions = { seed: 1 }): Promise
   await app.ready()
   await options.beforeListen?.(app)
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const fetch = (request: Request, env: unknown) => app.fetch(request, incomingOf(env as never))
+    const fetch = (request: Request, env: unknown) => app.fetch(request, incomingOf(env as never)).then((response) => cutIfAsked(response, env as never))
     const s = serve({ fetch, port: options.port ?? 4010, hostname: host }, () => resolve(s))
     s.once('error', reject)
   })

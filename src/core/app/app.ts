@@ -4,6 +4,7 @@ import { validate } from '../http/validate.js'
 import { splitUrl, type UrlParts } from '../http/url.js'
 import { QueryValidator } from '../http/query.js'
 import { bodyRead, readForm, readJson } from '../http/body.js'
+import { overrideReply } from '../overrides/answer.js'
 import type { BodyInput } from '../sandbox/journal.js'
 import { withoutSecrets } from '../sandbox/journal-secrets.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
@@ -163,7 +164,8 @@ export class SandboxApp {
       if (sandbox) this.sandboxes.release(sandbox)
     }
     const own: Record<string, string> = { ...reply.headers }
-    if (faults.length) own[FAULT_HEADER] = [...new Set(faults)].join(',')
+    const label = reply.override && ((f: string) => (f === `override:${reply.override!.id}` ? `override:${reply.override!.label}` : f))
+    if (faults.length) own[FAULT_HEADER] = [...new Set(faults)].map(label || String).join(',')
     if (route?.assumed) own['x-sandbox-assumed'] = 'true'
     const durationMs = Math.round((performance.now() - started) * 100) / 100
     this.options.log?.(`${request.method} ${url.path}${url.search} ${reply.status} ${durationMs}ms${faults.length ? ` [${faults.join(',')}]` : ''}`)
@@ -174,7 +176,8 @@ export class SandboxApp {
     const { body, text } = encoded(reply.body)
     const answer = { ...reply, headers: own, body }
     const headers = responseHeaders(answer, meta.headers)
-    const response = toResponse(answer, undefined, headers)
+    // A cut connection is journaled as status 0; each runtime ends the connection (docs/your-own-answers.md).
+    const response = reply.cut ? Response.error() : toResponse(answer, undefined, headers)
     sandbox.journal.add(
       { method: request.method, path: url.path, query: url.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso() },
       // A body the route refused before reading it (401, 403) is not waited for: null.
@@ -213,7 +216,7 @@ export class SandboxApp {
       reply = errorReply(route, error)
     }
     for (const a of applied) {
-      if (!a.def.after) continue
+      if (!a.def.after || reply.override) continue
       try {
         reply = await a.def.after(ctx, reply, a.options)
       } catch (error) {
@@ -224,11 +227,17 @@ export class SandboxApp {
   }
 
   async #stages(route: RouteDef, ctx: RouteContext, applied: Applied[], sandbox: Sandbox): Promise<Reply> {
+    // A world's own answers: an anonymous override before anything, the others after auth.
+    const overrides = sandbox.overrides.size > 0 && route.auth.kind !== 'control'
+    const anonymous = overrides && (await overrideReply(route, ctx, true))
+    if (anonymous) return anonymous
     for (const a of applied) {
       const early = await a.def.edge?.(ctx, a.options)
       if (early) return early
     }
     await authorize(route, ctx, (this.options.control || undefined)?.token)
+    const overridden = overrides && (await overrideReply(route, ctx, false))
+    if (overridden) return overridden
     if (route.params) ctx.params = validate(route.params, ctx.params, 'path')
     if (route.query) ctx.query = this.#validQuery(route, ctx.search)
     // Every body is read here, before the write lock below: a slow upload holds up no other write.

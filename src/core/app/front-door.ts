@@ -89,6 +89,24 @@ function corsHeaders(request: Request, origins: ControlOrigins, url: UrlParts, c
   return { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', 'access-control-expose-headers': exposed }
 }
 
+const TOKEN = /^[!#$%&'*+.^_`|~0-9a-z-]{1,64}$/
+const REQUESTED_MAX = 50
+
+/**
+ * The headers a page may send: ours, and those its preflight asks for (`traceparent`,
+ * `x-request-id`, ...), each a valid header name, at most 50; anything else is left out, so the
+ * browser refuses the request and says which header.
+ */
+export function allowHeaders(requested: string | null): string {
+  if (!requested) return corsAllowHeaders.join(',')
+  const names = new Set(corsAllowHeaders)
+  for (const raw of requested.split(',', REQUESTED_MAX + 1).slice(0, REQUESTED_MAX)) {
+    const name = raw.trim().toLowerCase()
+    if (TOKEN.test(name)) names.add(name)
+  }
+  return [...names].join(',')
+}
+
 /** Every OPTIONS request over HTTP is a preflight: 204 with what the browser may send. */
 function preflight(request: Request, origins: ControlOrigins, url: UrlParts, control: boolean): Response {
   const origin = allowedOrigin(request, origins, url, control)
@@ -101,7 +119,7 @@ function preflight(request: Request, origins: ControlOrigins, url: UrlParts, con
       'access-control-expose-headers': exposed,
       'access-control-max-age': PREFLIGHT_MAX_AGE,
       'access-control-allow-methods': corsAllowMethods,
-      'access-control-allow-headers': corsAllowHeaders.join(','),
+      'access-control-allow-headers': allowHeaders(request.headers.get('access-control-request-headers')),
       vary: 'Origin, Access-Control-Request-Headers',
     },
   })

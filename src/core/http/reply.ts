@@ -25,6 +25,10 @@ export interface Reply {
   headers?: Record<string, string>
   /** Set on error replies, so scenarios can reshape the body. */
   error?: HttpError
+  /** An override's answer (docs/your-own-answers.md): final, no scenario reshapes it; `label` names it in `x-sandbox-fault`. */
+  override?: { id: string; label: string }
+  /** The override cuts the connection: no answer at all (a browser sees a failed fetch). */
+  cut?: boolean
 }
 
 /** A body that is already JSON text: lets hot list routes reuse cached record JSON. */

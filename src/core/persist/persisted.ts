@@ -54,7 +54,7 @@ const PAD = 12
 const pad = (n: number) => String(n).padStart(PAD, '0')
 const outboxNumber = (e: OutboxEntry) => Number(/^out_(\d+)$/.exec(e.id)?.[1] ?? 0)
 const USED_EVERY_MS = 30_000
-const SMALL = ['k:ids', 'k:scenarios', 'k:state', 'k:draws', 'k:key'] as const
+const SMALL = ['k:ids', 'k:scenarios', 'k:state', 'k:draws', 'k:key', 'k:overrides'] as const
 
 /** Maps and Sets (scenario bookkeeping) as JSON. */
 const encode = (_: string, v: unknown) => (v instanceof Map ? { $map: [...v] } : v instanceof Set ? { $set: [...v] } : v)
@@ -254,6 +254,7 @@ export class PersistedSandbox {
       ids: small('k:ids'),
       scenarios: small('k:scenarios') ?? [],
       scenarioState: small('k:state') ?? new Map(),
+      overrides: small('k:overrides') ?? [],
       draws: small('k:draws') ?? 0,
       // Tokens signed before the reload stay valid.
       signingKey: small('k:key'),
@@ -304,7 +305,7 @@ export class PersistedSandbox {
 
   #smallChanges(puts: Map<string, unknown>): void {
     const { sandbox } = this
-    const small: [string, unknown][] = [['k:ids', sandbox.ids.value], ['k:scenarios', sandbox.active], ['k:state', sandbox.scenarioState], ['k:draws', sandbox.draws], ['k:key', sandbox.signingKeyHex]]
+    const small: [string, unknown][] = [['k:ids', sandbox.ids.value], ['k:scenarios', sandbox.active], ['k:state', sandbox.scenarioState], ['k:draws', sandbox.draws], ['k:key', sandbox.signingKeyHex], ['k:overrides', sandbox.overrides.list()]]
     for (const [key, value] of small) {
       const json = JSON.stringify(value, encode)
       if (this.#small.get(key) !== json) puts.set(key, json)

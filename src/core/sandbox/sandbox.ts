@@ -12,6 +12,8 @@ import { Clock } from './clock.js'
 import { Journal, type JournalEntry } from './journal.js'
 import type { JournalBudget } from './journal-budget.js'
 import { Outbox, type OutboxEntry } from './outbox.js'
+import { Overrides } from '../overrides/overrides.js'
+import type { Override } from '../overrides/override.js'
 import { SandboxEvents, type StateChange } from './events.js'
 import { seededRandom, Sequence } from './random.js'
 import type { SeededWorlds } from './seeded-worlds.js'
@@ -30,6 +32,7 @@ export interface ResumedParts {
   outbox?: OutboxEntry[]
   scenarios?: ActiveScenario[]
   scenarioState?: Map<string, unknown>
+  overrides?: Override[]
   ids?: number
   draws?: number
   signingKey?: string
@@ -98,6 +101,8 @@ export class Sandbox {
   readonly events = new SandboxEvents()
   journal: Journal
   outbox = new Outbox(undefined, (data) => this.events.emit({ type: 'outbox', data }))
+  /** The world's own answers (`/__sandbox/overrides`), indexed by operation. */
+  readonly overrides = new Overrides()
   #schedule: ActiveScenario[] = []
   /** Whether an entry has a window: without one, every entry is in force and nothing is checked per request. */
   #timed = false
@@ -158,6 +163,7 @@ export class Sandbox {
     this.sessions.open(imp.userId, 'cli_acme', start, undefined, 'impersonation', imp.impersonatorId, imp.token)
     this.journal.clear()
     this.outbox.clear()
+    this.overrides.clear()
     this.active = []
     this.ids = new Sequence()
     this.scenarioState.clear()
@@ -214,6 +220,7 @@ export class Sandbox {
     if (parts.outbox) this.outbox.load(parts.outbox)
     if (parts.scenarios) this.active = parts.scenarios
     if (parts.scenarioState) this.scenarioState = parts.scenarioState
+    if (parts.overrides) this.overrides.load(parts.overrides)
     if (parts.ids !== undefined) this.ids.value = parts.ids
     if (parts.draws !== undefined) this.#reseed(this.seed, parts.draws)
     if (parts.signingKey) this.setKey(parts.signingKey)
@@ -300,6 +307,7 @@ export class Sandbox {
       outbox: this.outbox.list(),
       nextId: this.ids.value,
       signingKey: this.#key,
+      overrides: this.overrides.list(),
     }
   }
 
@@ -310,6 +318,8 @@ export class Sandbox {
     const s = validate(snapshotSchema, snapshot, 'body') as unknown as Snapshot
     const now = Date.parse(s.clock.now)
     const scenarios = s.scenarios.map((a, i) => fixWindow(this.shared.scenarios.parse(a, `scenarios.${i}`), now, `scenarios.${i}`))
+    // Checked here with a schema loaded on first use (the browser entry's budget).
+    const overrides = s.overrides?.length ? (await import('../overrides/override.js')).storedOverrides(s.overrides) : []
     // Everything is built before anything is replaced.
     let world: World
     try {
@@ -323,6 +333,7 @@ export class Sandbox {
     this.sessions = new SessionStore(s.sessions)
     this.journal.load(s.journal)
     this.outbox.load(s.outbox)
+    this.overrides.load(overrides)
     this.active = scenarios
     this.ids.value = s.nextId
     this.scenarioState.clear()

@@ -62,7 +62,7 @@ export class HostedSandbox {
     live.inflight++
     live.lastUsed = Date.now()
     try {
-      const response = await live.app.fetch(request, meta)
+      const response = cutMarked(await live.app.fetch(request, meta))
       // A write's changes are stored now, and its answer waits for them (a Durable Object's
       // output gate holds answers meanwhile too, but a batch's answers stream out one by one:
       // src/workerd/core/batch.ts); a read's (journal, sliding sessions, counters) with the next batch.
@@ -149,4 +149,13 @@ export class HostedSandbox {
     this.#live = this.#ready = undefined
     await this.host.wipe()
   }
+}
+
+/** How an object tells the front to cut the caller's connection (an override's `{error: "network"}`): workerd sends no error response. */
+export const CUT_HEADER = 'x-sandbox-cut'
+
+/** A deployed Worker has no front: its caller sees this 502, marked, instead of a cut connection (docs/your-own-answers.md). */
+function cutMarked(response: Response): Response {
+  if (response.type !== 'error') return response
+  return new Response(JSON.stringify({ statusCode: 502, message: 'override: the connection is cut (respond.error "network")', error: 'Bad Gateway' }), { status: 502, headers: { 'content-type': 'application/json', [CUT_HEADER]: '1' } })
 }
