@@ -5,6 +5,7 @@ import { splitUrl, type UrlParts } from '../http/url.js'
 import { QueryValidator } from '../http/query.js'
 import { bodyRead, readForm, readJson } from '../http/body.js'
 import { overrideReply } from '../overrides/answer.js'
+import { scopeIds } from '../scenarios/routes-option.js'
 import type { BodyInput } from '../sandbox/journal.js'
 import { withoutSecrets } from '../sandbox/journal-secrets.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
@@ -71,6 +72,7 @@ export class SandboxApp {
     this.scenarios = this.sandboxes.shared.scenarios
     this.routes = servedRoutes(allRoutes, options)
     this.matcher = new RouteMatcher(this.routes)
+    this.scenarios.serve(this.routes)
     const door = frontDoor(this.#origins, (request, meta, url, headers) => this.#answer(request, headers ? { ...meta, headers } : meta, url))
     this.fetch = (request, meta = {}) => door(request, meta)
   }
@@ -190,7 +192,7 @@ export class SandboxApp {
    * Scenarios in force for a request: the sandbox's plus those its header names (the header's
    * options win for a name in both), in the order of their `order`.
    */
-  scenariosFor(sandbox: Sandbox, request: Request): Applied[] {
+  scenariosFor(sandbox: Sandbox, request: Request, route?: RouteDef): Applied[] {
     let active: ActiveScenario[] = sandbox.inForce()
     const header = request.headers.get(SCENARIO_HEADER)
     const named = header !== null && header.trim() !== ''
@@ -202,12 +204,13 @@ export class SandboxApp {
     }
     return active
       .map((a) => ({ def: this.scenarios.get(a.name)!, options: a.options }))
-      .filter((a) => a.def)
+      // A scenario scoped with `routes` acts on those routes only (routes-option.ts).
+      .filter((a) => a.def && (!route || !a.options.routes || scopeIds(a.options.routes as string[], this.routes).has(route.id)))
       .sort((a, b) => (a.def.order ?? 50) - (b.def.order ?? 50))
   }
 
   async #run(route: RouteDef, request: Request, url: UrlParts, params: Record<string, string>, sandbox: Sandbox, faults: string[], meta: RequestMeta): Promise<Reply> {
-    const applied = route.auth.kind === 'control' ? [] : this.scenariosFor(sandbox, request)
+    const applied = route.auth.kind === 'control' ? [] : this.scenariosFor(sandbox, request, route)
     const ctx = new Context(request, url.search, params, sandbox, route, this, meta.clientAddress, applied, faults)
     let reply: Reply
     try {
