@@ -2,6 +2,9 @@ import { parseArgs } from 'node:util'
 import v8 from 'node:v8'
 import * as fixtures from '../../fixtures/accounts.js'
 import { bundledScenarios } from '../sandbox-app.js'
+import { ScenarioRegistry } from '../core/scenarios/registry.js'
+import type { ScenarioDefinition } from '../core/scenarios/define.js'
+import { loadScenarioFiles } from './serve/scenario-files.js'
 import { Sandbox } from '../core/sandbox/sandbox.js'
 import { type OptionDef, type OptionValues, appOptionsOf, optionRows, originList, readOptions } from '../core/options/options.js'
 import { startServer, type ServerOptions } from '../adapters/server/index.js'
@@ -17,7 +20,7 @@ import { type SandboxSummary, summarize } from '../core/sandbox/summary.js'
 const flags = optionRows('cli')
 type Flag = (typeof flags)[number]
 
-export function usage(): string {
+export function usage(definitions: readonly ScenarioDefinition[] = bundledScenarios.list()): string {
   const shown = (f: Flag) => `${f.short ? `-${f.short}, ` : '    '}--${f.flag}${f.value ? ` ${f.value}` : ''}`
   const width = Math.max(...flags.map((f) => shown(f).length)) + 1
   const rows = flags.map((f) => `  ${shown(f).padEnd(width)} ${(f.env ?? '').padEnd(22)} ${f.help}${f.default ? ` (default ${f.default})` : ''}`)
@@ -33,6 +36,9 @@ export function usage(): string {
     '',
     `  ${'flag'.padEnd(width)} ${'environment'.padEnd(22)} meaning`,
     ...rows,
+    '',
+    `Scenarios (--scenario, x-sandbox-scenario; each takes routes=a|b): ${definitions.map((s) => s.name).join(', ')}`,
+    'Operation ids (for routes= and overrides): docs/routes.md, or GET /__sandbox/openapi.json',
   ].join('\n')
 }
 
@@ -86,7 +92,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   let shared: ReturnType<typeof appOptionsOf>
   try {
     values = readOptions(flags.map((f) => f.name), text, (f) => `--${f.flag}`)
-    shared = appOptionsOf(values, bundledScenarios, '--scenario')
+    // With --scenarios, --scenario is read once the files are loaded (they may name theirs).
+    shared = appOptionsOf(values.scenarios ? { ...values, scenario: undefined } : values, bundledScenarios, '--scenario')
   } catch (error) {
     fail((error as Error).message)
   }
@@ -142,8 +149,10 @@ export async function main(argv: string[]): Promise<void> {
     const { drift } = await import('./commands/drift.js')
     return drift(argv.slice(1))
   }
-  const { options: { state: statePath, fixturesDir, engine, ...options }, quiet, help, version } = parseOptions(argv)
-  if (help) return void console.log(usage())
+  const { options: { state: statePath, fixturesDir, engine, ...options }, values, quiet, help, version } = parseOptions(argv)
+  const own = values.scenarios ? await ownScenarios(values.scenarios, values.scenario, engine) : undefined
+  if (own) Object.assign(options, own)
+  if (help) return void console.log(usage(own?.scenarioDefinitions))
   if (version) return void console.log(packageVersion())
   if (engine === 'node') boundHeapGrowth()
   const say = quiet ? () => undefined : (line: string) => console.log(line)
@@ -195,6 +204,19 @@ export async function main(argv: string[]): Promise<void> {
   // manager's repeat) would end the process with Node's default action in the middle of the save.
   process.on('SIGINT', () => void stop('SIGINT'))
   process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+/** `--scenarios DIR`: your scenario files beside the bundled ones, and `--scenario` read with them. */
+async function ownScenarios(dir: string, active: string | undefined, engine: string): Promise<Pick<ServerOptions, 'scenarioDefinitions' | 'scenarios'>> {
+  if (engine === 'workerd') fail('--scenarios: only with --engine node for now (the Worker bundle is built ahead, without your files)')
+  const bundled = bundledScenarios.list()
+  const files = await loadScenarioFiles(dir, bundled.map((s) => s.name)).catch((error: Error) => fail(error.message))
+  const scenarioDefinitions = [...bundled, ...files.map((f) => f.def)]
+  try {
+    return { scenarioDefinitions, scenarios: new ScenarioRegistry(scenarioDefinitions).parseList(active ?? '', '--scenario') }
+  } catch (error) {
+    return fail((error as Error).message)
+  }
 }
 
 /** `--engine node`: the Hono server in this process. */

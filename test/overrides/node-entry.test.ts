@@ -45,3 +45,20 @@ describe('fleet-sandbox/node: override()', () => {
     await expect(sandbox.override({ match: { method: 'GET', path: '/api/nope' }, respond: { status: 200 } })).rejects.toThrow(/answered 400: .*match\.path: no route answers GET \/api\/nope/)
   })
 })
+
+describe('fleet-sandbox/node: answers of your own server.use() handlers', () => {
+  it('are journaled like the sandbox\'s, marked "use", in the world the request names; other origins are not', async () => {
+    sandbox.server.use(
+      http.get(`${ORIGIN}/api/vehicle-types`, () => HttpResponse.json({ mine: true }, { status: 202 })),
+      http.get('http://maps.example/tiles', () => HttpResponse.json({ tiles: [] })),
+    )
+    const res = await fetch(`${ORIGIN}/api/vehicle-types?x=1`, { headers: { 'x-sandbox-id': 'node-entry-use' } })
+    expect(res.status).toBe(202)
+    await fetch('http://maps.example/tiles')
+    const world = await sandbox.isolated('node-entry-use')
+    await expect.poll(() => world.journal.list().length).toBe(1)
+    expect(world.journal.list()[0]).toMatchObject({ method: 'GET', path: '/api/vehicle-types', query: '?x=1', status: 202, faults: ['use'] })
+    expect(world.journal.details().at(-1)?.response.body).toBe('{"mine":true}')
+    expect(sandbox.sandbox().journal.list().some((e) => e.path === '/tiles')).toBe(false)
+  })
+})

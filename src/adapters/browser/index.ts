@@ -6,7 +6,7 @@ import type { ActiveScenario } from '../../core/scenarios/define.js'
 import { parseFixtures } from '../../core/store/fixtures.js'
 import { upstreamOption } from '../../core/bridge/upstream.js'
 import { type Resumed, durableApp, fingerprintOf, mark, resumeApp, save } from '../../core/persist/resume.js'
-import { createHandlers } from '../msw/handlers.js'
+import { createHandlers, journalOthers } from '../msw/handlers.js'
 import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
 import { type RequestLog, requestLine, showNotice } from './notice.js'
 import { indexedDbBackend } from './store.js'
@@ -103,7 +103,10 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   let ready!: (state: Resumed) => void, failed!: (error: unknown) => void
   const state = new Promise<Resumed>((resolve, reject) => ((ready = resolve), (failed = reject)))
   state.catch(() => undefined) // a failed start is reported by startSandbox; waiting requests fail with it
-  const worker = setupWorker(...createHandlers(durableApp(appOptions, state), { origins: options.origins, clientAddress: 'page' }))
+  const front = durableApp(appOptions, state)
+  const worker = setupWorker(...createHandlers(front, { origins: options.origins, clientAddress: 'page' }))
+  // Answers of the app's own worker.use() handlers are journaled like the sandbox's.
+  journalOthers(worker.events, front, { origins: options.origins })
   const requestLog = options.quiet ? false : (options.requestLog ?? 'line')
   if (requestLog === 'line') worker.events.on('response:mocked', ({ request, response }) => console.info(requestLine(request, response)))
   const workerUrl = options.serviceWorkerUrl ?? '/mockServiceWorker.js'

@@ -4,7 +4,7 @@ import { createSandboxApp } from '../../sandbox-app.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import { TEST_DOUBLE_SIZE, entryAppOptions } from '../../core/options/options.js'
 import { type ScenarioInput, scenarioList } from '../../scenario-input.js'
-import { createHandlers } from '../msw/handlers.js'
+import { createHandlers, journalOthers } from '../msw/handlers.js'
 import { ControlClient, type OverrideInfo, type OverrideInput, appSend } from '../../core/control/client.js'
 import type { MswSandboxOptions } from '../msw/options.js'
 
@@ -53,6 +53,7 @@ export function setupSandboxServer(options: SandboxServerOptions = {}): SandboxS
   const appOptions = entryAppOptions(options, scenarios, TEST_DOUBLE_SIZE)
   const app = createSandboxApp(appOptions)
   const server = setupServer(...createHandlers(app, { origins: options.origins, clientAddress: options.clientAddress ?? '127.0.0.1' }))
+  journalOthers(server.events, app, { origins: options.origins })
   let ready: Sandbox | undefined
 
   const current = (): Sandbox => {

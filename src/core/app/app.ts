@@ -144,6 +144,32 @@ export class SandboxApp {
     return head ? answer.then((r) => new Response(null, r)) : answer
   }
 
+  /**
+   * Journals an answer the sandbox did not give: an app's own MSW handler (`server.use()`,
+   * `worker.use()`) answered a request in the sandbox's paths. Marked `faults: ["use"]`, in the
+   * world the request selects, with its bodies as the journal keeps any other.
+   */
+  async journalAnswer(request: Request, response: Response, path: string): Promise<void> {
+    let sandbox: Sandbox
+    try {
+      sandbox = await this.#acquire(request, {})
+    } catch {
+      return
+    }
+    try {
+      const url = splitUrl(request.url)
+      const [requestBody, responseBody] = await Promise.all([bodyOf(request), bodyOf(response)])
+      const headers: Record<string, string> = {}
+      response.headers.forEach((v, k) => (headers[k] = v))
+      sandbox.journal.add(
+        { method: request.method, path, query: url.search, status: response.status, faults: ['use'], durationMs: 0, at: sandbox.iso() },
+        { origin: url.origin, request: { headers: request.headers, body: requestBody }, response: { headers, body: responseBody } },
+      )
+    } finally {
+      this.sandboxes.release(sandbox)
+    }
+  }
+
   /** A request already matched to `route` (benchmarks and tests that skip matching). */
   handle(route: RouteDef, request: Request, params: Record<string, string>, meta: RequestMeta = {}): Promise<Response> {
     return this.#serve(route, params, undefined, request, splitUrl(request.url), meta)
@@ -300,6 +326,16 @@ class Context implements RouteContext {
   }
 
   fault = (name: string): void => void this.faults.push(name)
+}
+
+/** A copy of a body for the journal (the original goes on to the app), none when it cannot be read. */
+async function bodyOf(message: Request | Response): Promise<Uint8Array | null> {
+  if (!message.body || message.bodyUsed) return null
+  try {
+    return new Uint8Array(await message.clone().arrayBuffer())
+  } catch {
+    return null
+  }
 }
 
 /** A reply's body as sent, and its text or bytes for the journal. */
