@@ -125,6 +125,15 @@ export async function measureSize({ label, args, settings, tmpDir, log, varied =
           log(`${label}: ${name}`)
           out.cases.push({ name, path: 'see "The varied load"', varied: true, writeShare: share, ...(await run('/', sequence(share))) })
         }
+        // Your own answers (docs/your-own-answers.md): 100 overrides that never match, spread over
+        // the API's routes (the varied load's among them), and one scenario scoped to a route.
+        const plain = out.cases.at(-2)
+        log(`${label}: varied with 100 overrides and a scoped scenario`)
+        await installOverrides(sandbox.url, 100)
+        const name = `varied: ${out.varied.queries} queries, ${WRITE_SHARE * 100}% writes, 100 overrides + a scoped scenario`
+        const withOverrides = { name, path: 'see "The varied load"', varied: true, writeShare: WRITE_SHARE, ...(await run('/', sequence(WRITE_SHARE))) }
+        withOverrides.vsPlain = plain.rps ? Math.round((withOverrides.rps / plain.rps) * 100) / 100 : null
+        out.cases.push(withOverrides)
       }
       log(`${label}: ceiling (after)`)
       out.ceiling.after = await runCeiling()
@@ -155,6 +164,19 @@ function summarize(ceiling) {
   ceiling.rps = Math.round((ceiling.before.rps + ceiling.after.rps) / 2)
   const cpu = [ceiling.before.cpuUsPerRequest, ceiling.after.cpuUsPerRequest].filter((v) => v !== null)
   ceiling.cpuUsPerRequest = cpu.length ? Math.round(cpu.reduce((a, b) => a + b, 0) / cpu.length) : null
+}
+
+/** `count` overrides that never match (a header no request sends), round-robin over the API's operations, and `rate-limit-exhausted` on one route. */
+async function installOverrides(url, count) {
+  const doc = await (await fetch(`${url}/__sandbox/openapi.json`)).json()
+  const ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).filter(([, op]) => op.operationId && path.startsWith('/api/')).map(([method, op]) => ({ method: method.toUpperCase(), operation: op.operationId })))
+  for (let i = 0; i < count; i++) {
+    const { method, operation } = ops[i % ops.length]
+    const res = await fetch(`${url}/__sandbox/overrides`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ match: { method, operation, headers: { 'x-never-sent': String(i) } }, respond: { status: 418, body: {} } }) })
+    if (res.status !== 201) throw new Error(`override ${i}: ${res.status} ${await res.text()}`)
+  }
+  const scoped = await fetch(`${url}/__sandbox/scenarios`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ active: [{ name: 'rate-limit-exhausted', options: { routes: ['listVehicleTypes'] } }] }) })
+  if (scoped.status !== 200) throw new Error(`scoped scenario: ${scoped.status} ${await scoped.text()}`)
 }
 
 /** Requests taken one by one from a varied sequence (reads and PATCHes). */

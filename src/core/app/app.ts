@@ -227,7 +227,20 @@ export class SandboxApp {
     if (named) {
       const extra = this.scenarios.parseList(header, SCENARIO_HEADER)
       active = [...active.filter((a) => !extra.some((e) => e.name === a.name)), ...extra]
+      return this.#apply(active, route)
     }
+    // The sandbox's own schedule is one array until it changes: its list per route is worked out once.
+    let byRoute = this.#applied.get(active)
+    if (!byRoute) this.#applied.set(active, (byRoute = new Map()))
+    const key = route?.id ?? ''
+    let list = byRoute.get(key)
+    if (!list) byRoute.set(key, (list = this.#apply(active, route)))
+    return list
+  }
+
+  readonly #applied = new WeakMap<readonly ActiveScenario[], Map<string, Applied[]>>()
+
+  #apply(active: readonly ActiveScenario[], route: RouteDef | undefined): Applied[] {
     return active
       .map((a) => ({ def: this.scenarios.get(a.name)!, options: a.options }))
       // A scenario scoped with `routes` acts on those routes only (routes-option.ts).
@@ -257,15 +270,16 @@ export class SandboxApp {
 
   async #stages(route: RouteDef, ctx: RouteContext, applied: Applied[], sandbox: Sandbox): Promise<Reply> {
     // A world's own answers: an anonymous override before anything, the others after auth.
-    const overrides = sandbox.overrides.size > 0 && route.auth.kind !== 'control'
-    const anonymous = overrides && (await overrideReply(route, ctx, true))
+    // Only the overrides of this route are looked at (an index by operation).
+    const overrides = sandbox.overrides.size > 0 && route.auth.kind !== 'control' ? sandbox.overrides.of(route.id) : undefined
+    const anonymous = overrides?.anonymous && (await overrideReply(overrides, ctx, true))
     if (anonymous) return anonymous
     for (const a of applied) {
       const early = await a.def.edge?.(ctx, a.options)
       if (early) return early
     }
     await authorize(route, ctx, (this.options.control || undefined)?.token)
-    const overridden = overrides && (await overrideReply(route, ctx, false))
+    const overridden = overrides?.signedIn && (await overrideReply(overrides, ctx, false))
     if (overridden) return overridden
     if (route.params) ctx.params = validate(route.params, ctx.params, 'path')
     if (route.query) ctx.query = this.#validQuery(route, ctx.search)

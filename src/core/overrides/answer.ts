@@ -1,4 +1,5 @@
-import type { RouteContext, RouteDef } from '../app/route.js'
+import type { RouteContext } from '../app/route.js'
+import type { RouteOverrides } from './overrides.js'
 import { RawBody, type Reply } from '../http/reply.js'
 import { readJson } from '../http/body.js'
 
@@ -6,9 +7,10 @@ import { readJson } from '../http/body.js'
  * The answer of the override that matches this request, or none: `anonymous` asks for those
  * that answer before auth (`match.anonymous`), else those that answer after it.
  */
-export async function overrideReply(route: RouteDef, ctx: RouteContext, anonymous: boolean): Promise<Reply | undefined> {
-  const o = await ctx.sandbox.overrides.find(route.id, anonymous, { params: ctx.params, search: ctx.search, headers: ctx.request.headers, body: () => readJson(ctx.request) }, ctx.now())
+export async function overrideReply(overrides: RouteOverrides, ctx: RouteContext, anonymous: boolean): Promise<Reply | undefined> {
+  const o = await overrides.find(anonymous, { params: ctx.params, search: ctx.search, headers: ctx.request.headers, body: () => readJson(ctx.request) }, ctx.now())
   if (!o) return undefined
+  ctx.sandbox.overrides.version++
   ctx.fault(`override:${o.id}`)
   const override = { id: o.id, label: o.name ?? o.id }
   if (o.respond.delayMs) await new Promise((resolve) => setTimeout(resolve, o.respond.delayMs))

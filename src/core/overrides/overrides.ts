@@ -16,8 +16,48 @@ export interface Asked {
  * One world's overrides, indexed by operation: a request looks only at the overrides of its
  * own route, so a hundred others cost it one map lookup (the bench's overrides case).
  */
+/** One route's overrides, highest priority and newest first, and whether any answers before auth or after it. */
+export class RouteOverrides {
+  readonly anonymous: boolean
+  readonly signedIn: boolean
+
+  constructor(readonly list: Override[]) {
+    this.anonymous = list.some((o) => o.match.anonymous)
+    this.signedIn = list.some((o) => !o.match.anonymous)
+  }
+
+  /**
+   * The override that answers this request, counted as used, or none. Higher priority first,
+   * then the newest; one whose window does not hold `now` or whose `times` ran out steps aside.
+   */
+  async find(anonymousOnly: boolean, asked: Asked, now: number): Promise<Override | undefined> {
+    let body: unknown
+    let bodyRead = false
+    for (const o of this.list) {
+      if (o.match.anonymous !== anonymousOnly) continue
+      if (o.times !== null && o.used >= o.times) continue
+      if ((o.from !== null && now < Date.parse(o.from)) || (o.until !== null && now >= Date.parse(o.until))) continue
+      if (o.match.params && !Object.entries(o.match.params).every(([k, v]) => asked.params[k] === v)) continue
+      if (o.match.query && !queryHolds(o.match.query, asked.search)) continue
+      if (o.match.headers && !Object.entries(o.match.headers).every(([k, v]) => asked.headers.get(k) === v)) continue
+      if (o.match.body !== null) {
+        if (!bodyRead) {
+          bodyRead = true
+          body = await asked.body().catch(() => undefined)
+        }
+        if (!containsJson(body, o.match.body)) continue
+      }
+      o.used++
+      return o
+    }
+    return undefined
+  }
+}
+
 export class Overrides {
-  #byOperation = new Map<string, Override[]>()
+  /** Bumped by every change, a use included: storage writes the list again only then. */
+  version = 0
+  #byOperation = new Map<string, RouteOverrides>()
   #all: Override[] = []
   #seq = 0
 
@@ -63,6 +103,7 @@ export class Overrides {
   }
 
   clear(): void {
+    this.version++
     this.#all = []
     this.#byOperation = new Map()
   }
@@ -74,44 +115,20 @@ export class Overrides {
     this.#index()
   }
 
-  /**
-   * The override that answers this request, counted as used, or none. Higher priority first,
-   * then the newest; one whose window does not hold `now` or whose `times` ran out steps aside.
-   */
-  async find(operation: string, anonymousOnly: boolean, asked: Asked, now: number): Promise<Override | undefined> {
-    const list = this.#byOperation.get(operation)
-    if (!list) return undefined
-    let body: unknown
-    let bodyRead = false
-    for (const o of list) {
-      if (o.match.anonymous !== anonymousOnly) continue
-      if (o.times !== null && o.used >= o.times) continue
-      if ((o.from !== null && now < Date.parse(o.from)) || (o.until !== null && now >= Date.parse(o.until))) continue
-      if (o.match.params && !Object.entries(o.match.params).every(([k, v]) => asked.params[k] === v)) continue
-      if (o.match.query && !queryHolds(o.match.query, asked.search)) continue
-      if (o.match.headers && !Object.entries(o.match.headers).every(([k, v]) => asked.headers.get(k) === v)) continue
-      if (o.match.body !== null) {
-        if (!bodyRead) {
-          bodyRead = true
-          body = await asked.body().catch(() => undefined)
-        }
-        if (!containsJson(body, o.match.body)) continue
-      }
-      o.used++
-      return o
-    }
-    return undefined
+  /** The overrides of one operation, or none: a request looks at these only. */
+  of(operation: string): RouteOverrides | undefined {
+    return this.#byOperation.get(operation)
   }
 
   #index(): void {
-    const map = new Map<string, Override[]>()
+    this.version++
+    const lists = new Map<string, Override[]>()
     for (const o of this.#all) {
-      let list = map.get(o.operation)
-      if (!list) map.set(o.operation, (list = []))
+      let list = lists.get(o.operation)
+      if (!list) lists.set(o.operation, (list = []))
       list.push(o)
     }
-    for (const list of map.values()) list.sort((a, b) => b.priority - a.priority || b.seq - a.seq)
-    this.#byOperation = map
+    this.#byOperation = new Map([...lists].map(([operation, list]) => [operation, new RouteOverrides(list.sort((a, b) => b.priority - a.priority || b.seq - a.seq))]))
   }
 }
 

@@ -211,6 +211,7 @@ export class PersistedSandbox {
     this.#pending.clear()
     this.#seqs.clear()
     this.#small.clear()
+    this.#overridesVersion = -1
     this.#journalSaved = 0
     this.#journalFirst = NaN
     this.#journalStale = []
@@ -303,9 +304,16 @@ export class PersistedSandbox {
     for (const e of this.sandbox.world.notifications.entries()) puts.set(`n:${e.n.id}`, { s: 0, v: { ...e.n, clientId: e.clientId } })
   }
 
+  #overridesVersion = -1
+
   #smallChanges(puts: Map<string, unknown>): void {
     const { sandbox } = this
-    const small: [string, unknown][] = [['k:ids', sandbox.ids.value], ['k:scenarios', sandbox.active], ['k:state', sandbox.scenarioState], ['k:draws', sandbox.draws], ['k:key', sandbox.signingKeyHex], ['k:overrides', sandbox.overrides.list()]]
+    const small: [string, unknown][] = [['k:ids', sandbox.ids.value], ['k:scenarios', sandbox.active], ['k:state', sandbox.scenarioState], ['k:draws', sandbox.draws], ['k:key', sandbox.signingKeyHex]]
+    // A hundred overrides are tens of KB of JSON: written again only when they changed.
+    if (sandbox.overrides.version !== this.#overridesVersion) {
+      this.#overridesVersion = sandbox.overrides.version
+      small.push(['k:overrides', sandbox.overrides.list()])
+    }
     for (const [key, value] of small) {
       const json = JSON.stringify(value, encode)
       if (this.#small.get(key) !== json) puts.set(key, json)
