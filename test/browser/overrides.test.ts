@@ -47,7 +47,7 @@ describe.skipIf(!chromiumAvailable())('overrides in headless Chromium', () => {
     expect(listed.map((o: { name: string | null; used: number }) => [o.name, o.used])).toEqual([['types-down', 1], [null, 0]])
     expect((await call(page, 'GET', '/api/vehicle-types', { token })).status).toBe(500)
     expect((await call(page, 'GET', '/api/vehicle-types', { token })).status).toBe(200)
-    const failed = await page.evaluate(() => fetch('/api/layers').then(() => 'answered', (e: Error) => `failed: ${e.name}`))
+    const failed = await page.evaluate((token) => fetch('/api/layers', { headers: { authorization: `Bearer ${token}` } }).then((r) => `answered ${r.status}`, (e: Error) => `failed: ${e.name}`), token)
     expect(failed).toBe('failed: TypeError')
     const journal = (await call(page, 'GET', '/__sandbox/requests')).body.requests
     expect(journal.filter((e: { faults: string[] }) => e.faults.some((f) => f.startsWith('override:'))).map((e: { status: number }) => e.status)).toEqual([500, 500, 0])
