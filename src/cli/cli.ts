@@ -5,6 +5,7 @@ import { bundledScenarios } from '../sandbox-app.js'
 import { ScenarioRegistry } from '../core/scenarios/registry.js'
 import type { ScenarioDefinition } from '../core/scenarios/define.js'
 import { loadScenarioFiles } from './serve/scenario-files.js'
+import { watchFolders } from './serve/watch.js'
 import { Sandbox } from '../core/sandbox/sandbox.js'
 import { type OptionDef, type OptionValues, appOptionsOf, optionRows, originList, readOptions } from '../core/options/options.js'
 import { startServer, type ServerOptions } from '../adapters/server/index.js'
@@ -151,7 +152,9 @@ export async function main(argv: string[]): Promise<void> {
   }
   const { options: { state: statePath, fixturesDir, engine, ...options }, values, quiet, help, version } = parseOptions(argv)
   const own = values.scenarios ? await ownScenarios(values.scenarios, values.scenario, engine) : undefined
-  if (own) Object.assign(options, own)
+  if (own) Object.assign(options, { scenarioDefinitions: own.scenarioDefinitions, scenarios: own.scenarios })
+  if (values.watch && engine === 'workerd') fail('--watch: only with --engine node for now (the Worker reads its fixtures and scenarios once)')
+  if (values.watch && !fixturesDir && !values.scenarios) fail('--watch: give --fixtures DIR or --scenarios DIR to watch')
   if (help) return void console.log(usage(own?.scenarioDefinitions))
   if (version) return void console.log(packageVersion())
   if (engine === 'node') boundHeapGrowth()
@@ -182,6 +185,17 @@ export async function main(argv: string[]): Promise<void> {
   })
   // Even quiet, the URL: with --port 0 nothing else tells a script (or Playwright's webServer) the port.
   console.log(quiet ? listening(server.url) : banner(server.url, await server.summary(), options, server.engineLine))
+  const app = server.app
+  const unwatch = values.watch && app
+    ? watchFolders({
+      fixturesDir, scenariosDir: values.scenarios, bundled: bundledScenarios.list().map((s) => s.name),
+      scenarioFiles: new Map(own?.files.map((f) => [f.file, f.def.name])),
+      fixtures: (rows) => app.sandboxes.replaceFixtures(rows),
+      scenario: (def) => app.scenarios.replace(def),
+      say, warn: (line) => console.error(line),
+    })
+    : undefined
+  if (unwatch) say(`  watching ${[fixturesDir && `--fixtures ${fixturesDir}`, values.scenarios && `--scenarios ${values.scenarios}`].filter(Boolean).join(' and ')} for changes`)
   let closing = false
   const stop = async (signal: string) => {
     if (closing) return
@@ -196,6 +210,7 @@ export async function main(argv: string[]): Promise<void> {
         code = 1
       }
     }
+    unwatch?.()
     await server.close()
     say(`fleet-sandbox stopped (${signal})`)
     process.exit(code)
@@ -207,13 +222,13 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 /** `--scenarios DIR`: your scenario files beside the bundled ones, and `--scenario` read with them. */
-async function ownScenarios(dir: string, active: string | undefined, engine: string): Promise<Pick<ServerOptions, 'scenarioDefinitions' | 'scenarios'>> {
+async function ownScenarios(dir: string, active: string | undefined, engine: string): Promise<Pick<ServerOptions, 'scenarioDefinitions' | 'scenarios'> & { files: { file: string; def: ScenarioDefinition }[] }> {
   if (engine === 'workerd') fail('--scenarios: only with --engine node for now (the Worker bundle is built ahead, without your files)')
   const bundled = bundledScenarios.list()
   const files = await loadScenarioFiles(dir, bundled.map((s) => s.name)).catch((error: Error) => fail(error.message))
   const scenarioDefinitions = [...bundled, ...files.map((f) => f.def)]
   try {
-    return { scenarioDefinitions, scenarios: new ScenarioRegistry(scenarioDefinitions).parseList(active ?? '', '--scenario') }
+    return { scenarioDefinitions, scenarios: new ScenarioRegistry(scenarioDefinitions).parseList(active ?? '', '--scenario'), files }
   } catch (error) {
     return fail((error as Error).message)
   }
@@ -229,7 +244,7 @@ const startNodeEngine: StartEngine = async ({ beforeListen, persist: _, ...optio
       await beforeListen(sandbox)
     },
   })
-  return { url: server.url, summary: async () => summarize(sandbox), snapshot: async () => sandbox.snapshot(), close: server.close }
+  return { url: server.url, summary: async () => summarize(sandbox), snapshot: async () => sandbox.snapshot(), close: server.close, app: server.app }
 }
 
 function banner(url: string, summary: SandboxSummary, options: ServerOptions, engineLine?: string): string {

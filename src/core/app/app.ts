@@ -229,7 +229,12 @@ export class SandboxApp {
       active = [...active.filter((a) => !extra.some((e) => e.name === a.name)), ...extra]
       return this.#apply(active, route)
     }
-    // The sandbox's own schedule is one array until it changes: its list per route is worked out once.
+    // The sandbox's own schedule is one array until it changes: its list per route is worked out
+    // once (again after a scenario file was reloaded).
+    if (this.#appliedFor !== this.scenarios.version) {
+      this.#applied = new WeakMap()
+      this.#appliedFor = this.scenarios.version
+    }
     let byRoute = this.#applied.get(active)
     if (!byRoute) this.#applied.set(active, (byRoute = new Map()))
     const key = route?.id ?? ''
@@ -238,7 +243,8 @@ export class SandboxApp {
     return list
   }
 
-  readonly #applied = new WeakMap<readonly ActiveScenario[], Map<string, Applied[]>>()
+  #applied = new WeakMap<readonly ActiveScenario[], Map<string, Applied[]>>()
+  #appliedFor = 0
 
   #apply(active: readonly ActiveScenario[], route: RouteDef | undefined): Applied[] {
     return active

@@ -103,7 +103,8 @@ export class PersistedSandbox {
   ) {
     this.meta = meta
     this.#unwatch = sandbox.watch((change) => {
-      if ((change === 'reset' || change === 'restore') && !this.#loading) this.#replaced()
+      // A collection replaced in place (--watch) is stored whole, as after a restore.
+      if ((change === 'reset' || change === 'restore' || change === 'fixtures') && !this.#loading) this.#replaced()
     })
   }
 

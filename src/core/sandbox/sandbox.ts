@@ -7,7 +7,8 @@ import type { ActiveScenario } from '../scenarios/define.js'
 import { entered, fixWindow, inWindow, timed } from '../scenarios/window.js'
 import type { Accounts, Size } from '../seed/seed.js'
 import { type FixtureRows, parseFixtures } from '../store/fixtures.js'
-import { World, type WorldRows } from '../store/world.js'
+import { World, type WorldRows, indexNotifications } from '../store/world.js'
+import type { TableName } from '../store/collections.js'
 import { Clock } from './clock.js'
 import { Journal, type JournalEntry } from './journal.js'
 import type { JournalBudget } from './journal-budget.js'
@@ -278,6 +279,23 @@ export class Sandbox {
     this.active = fixed.filter((a, i) => !fixed.slice(i + 1).some((b) => same(a, b)))
     for (const a of this.active) if (inWindow(a, now)) this.#turnOn(a)
     this.changed('scenarios')
+  }
+
+  /**
+   * Replaces these collections of the world with fixture rows (`--watch`, docs/your-own-answers.md):
+   * every other collection, the clock, sessions, scenarios, journal and outbox stay. Checked
+   * first (a 400 naming the collection and record); nothing changes on a refusal.
+   */
+  async replaceCollections(input: FixtureRows): Promise<void> {
+    const fixtures = parseFixtures(input)
+    await this.exclusive(async () => {
+      for (const [name, rows] of Object.entries(fixtures.rows)) if (name !== 'notifications') await this.world.tables[name as TableName].load(rows as never, true)
+      // Each world its own store: a write in one is never seen in another.
+      if (fixtures.rows.notifications) this.world.notifications = indexNotifications(fixtures.rows.notifications)
+    })
+    // A reset of this world brings the new rows back, not the old ones.
+    this.config.fixtures = { ...this.config.fixtures, ...input }
+    this.changed('fixtures')
   }
 
   /** Writes run one at a time, so racing requests see each other's effects (invariants hold). */

@@ -11,6 +11,8 @@ export class ScenarioRegistry {
   readonly #byName: Map<string, ScenarioDefinition>
   /** The served routes, once an app is built on this registry: `routes` entries are checked against them. */
   #served: readonly ScopedRoute[] | undefined
+  /** Bumped when a definition is replaced: what was worked out from the old one is stale. */
+  version = 0
 
   constructor(definitions: readonly ScenarioDefinition[] = []) {
     this.#byName = new Map(definitions.map((d) => [d.name, d]))
@@ -19,6 +21,12 @@ export class ScenarioRegistry {
   /** The app's served routes: from now on an unknown operation id in `routes` is a 400. */
   serve(routes: readonly ScopedRoute[]): void {
     this.#served = routes
+  }
+
+  /** A scenario file changed (`--watch`): its new version from now on; active ones stay active. */
+  replace(definition: ScenarioDefinition): void {
+    this.#byName.set(definition.name, definition)
+    this.version++
   }
 
   get(name: string): ScenarioDefinition | undefined {
