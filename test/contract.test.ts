@@ -6,7 +6,7 @@ import { runtimes } from './support/runtimes.js'
 import { useSandbox } from './support/sandbox.js'
 import { acme, other } from './billing/seeded.js'
 
-/** What SANDBOX.md promises and issue 15 found missing, through each runtime's front door. */
+/** What docs/contract.md promises and issue 15 found missing, through each runtime's front door. */
 const OPEN_UNDER_FORBIDDEN = new Set(['getMe', 'signOut'])
 const concrete = (path: string) => path.replace(/:(\w+)/g, 'x')
 

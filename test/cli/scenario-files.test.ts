@@ -47,7 +47,7 @@ export default {
 
 describe('--scenarios DIR: your own scenario files', () => {
   it('loads .ts (no build step) and .mjs files: in the catalog, at start with --scenario, in the header, scoped, counted per world', async () => {
-    const dir = folder('good', { 'maintenance-window.ts': MAINTENANCE, 'teapot.mjs': TEAPOT, 'notes.md': 'not a scenario' })
+    const dir = folder('good', { 'maintenance-window.ts': MAINTENANCE, 'teapot.mjs': TEAPOT, 'notes.txt': 'not a scenario' })
     const { child, output } = await startCli(['--port', '0', '--quiet', '--scenarios', dir, '--scenario', 'maintenance-window;minutes=5;routes=listVehicleTypes'])
     try {
       const url = urlOf(output())

@@ -1,7 +1,7 @@
 import type { JournalEntry } from '../sandbox/journal.js'
 import type { OutboxEntry, OutboxKind } from '../sandbox/outbox.js'
 
-/** The answers of the control API, as its routes write them (SANDBOX.md, docs/control-api.md). */
+/** The answers of the control API, as its routes write them (docs/contract.md, docs/control-api.md). */
 export interface Health {
   status: 'ok'
   seed: number

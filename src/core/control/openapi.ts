@@ -112,7 +112,7 @@ function parameters(route: RouteDef): Json[] {
 function requestBody(route: RouteDef): Json | undefined {
   if (!route.body) return undefined
   if (route.body === 'multipart') {
-    // SANDBOX.md: every multipart route takes its files in the field `file`.
+    // docs/assumptions.md: every multipart route takes its files in the field `file`.
     return {
       required: true,
       content: {

@@ -56,7 +56,7 @@ export const snapshotSchema = z.object({
 export const COLLECTION_LIMIT = 2_000_000
 /** Characters per string in a snapshot: no JSON body the API accepts (1 MB) can make a longer one. */
 export const STRING_LIMIT = 1_048_576
-/** The journal's bound in bytes (SANDBOX.md "Bounds and trust"), measured as its JSON. */
+/** The journal's bound in bytes (docs/contract.md "Bounds and trust"), measured as its JSON. */
 /** Active scenarios: each is parsed on restore, and a name counts once, so more is never a real state. */
 export const SCENARIO_LIMIT = 100
 
