@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli, startCli, urlOf } from '../support/cli.js'
@@ -45,7 +45,7 @@ export default {
 }
 `
 
-describe('--scenarios DIR: your own scenario files', () => {
+describe.skipIf(!existsSync('dist/fleet-sandbox.mjs'))('--scenarios DIR: your own scenario files', () => {
   it('loads .ts (no build step) and .mjs files: in the catalog, at start with --scenario, in the header, scoped, counted per world', async () => {
     const dir = folder('good', { 'maintenance-window.ts': MAINTENANCE, 'teapot.mjs': TEAPOT, 'notes.txt': 'not a scenario' })
     const { child, output } = await startCli(['--port', '0', '--quiet', '--scenarios', dir, '--scenario', 'maintenance-window;minutes=5;routes=listVehicleTypes'])

@@ -1,19 +1,20 @@
 import { describe, expect, it } from 'vitest'
-import { freshId } from '../support/client.js'
+import { type Client, freshId } from '../support/client.js'
 import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
+
+/** POST /__sandbox/overrides in `c`'s world, asserting the 201. */
+async function add(c: Client, override: unknown) {
+  const res = await c.control.post('/overrides', override)
+  expect(res.status, JSON.stringify(res.body)).toBe(201)
+  return res.body
+}
 
 const ONE_500 = { match: { method: 'GET', path: '/api/vehicle-types' }, respond: { status: 500, body: { error: 'boom', message: 'mine' } }, times: 1 }
 
 describe.each(runtimes)('overrides through $name', (runtime) => {
   const rt = useSandbox(runtime)
 
-  /** POST /__sandbox/overrides in `c`'s world, asserting the 201. */
-  const add = async (c: Awaited<ReturnType<typeof rt.isolated>>, override: unknown) => {
-    const res = await c.control.post('/overrides', override)
-    expect(res.status, JSON.stringify(res.body)).toBe(201)
-    return res.body
-  }
 
   it('answers one route with my status and body, once, then steps aside; marked in the header and the journal', async () => {
     const c = await rt.isolated()
@@ -94,19 +95,6 @@ describe.each(runtimes)('overrides through $name', (runtime) => {
     const started = Date.now()
     expect((await c.get('/api/vehicle-types')).body).toEqual({ slow: true })
     expect(Date.now() - started).toBeGreaterThanOrEqual(290)
-  })
-
-  // msw/node's own case is test/overrides/node-entry.test.ts: here the Node server's lightweight
-  // Response (another runtime in this process) stands in for the global one msw checks.
-  it.runIf(runtime.http)('{error: "network"} cuts the connection: the fetch fails; the journal keeps status 0', async () => {
-    const c = await rt.isolated()
-    const { id } = await add(c, { match: { method: 'GET', path: '/api/vehicle-types' }, respond: { error: 'network' }, times: 1 })
-    // Its own client (not the suite's kept-alive one, which counts every failed connection).
-    const send = () => fetch(`${rt.url}/api/vehicle-types`, { headers: { ...c.headers, authorization: `Bearer ${c.token}` } })
-    await expect(send()).rejects.toThrow()
-    expect((await send()).status).toBe(200)
-    const entry = (await c.control.get('/requests')).body.requests.find((e: { faults: string[] }) => e.faults.includes(`override:${id}`))
-    expect(entry).toMatchObject({ status: 0, path: '/api/vehicle-types' })
   })
 
   it('lives in its own world: other sandboxes never see it; reset clears it; a snapshot carries it', async () => {
@@ -191,4 +179,22 @@ describe.each(runtimes)('overrides under --strict through $name', (runtime) => {
     expect(res.body.message).toMatch(/^respond: the served document refuses this answer for listVehicleTypes \(--strict\)/)
     expect((await c.control.post('/overrides', { match: { method: 'GET', path: '/api/vehicle-types' }, respond: { status: 200, body: { status: 'success', data: [] } } })).status).toBe(201)
   })
+})
+
+// Over HTTP only: msw/node's own case is test/overrides/node-entry.test.ts, where no other
+// runtime in the process replaces the global Response that msw checks.
+describe.each(runtimes.filter((r) => r.http))('a cut connection through $name', (runtime) => {
+  const rt = useSandbox(runtime)
+
+  it('{error: "network"} cuts the connection: the fetch fails; the journal keeps status 0', async () => {
+    const c = await rt.isolated()
+    const { id } = await add(c, { match: { method: 'GET', path: '/api/vehicle-types' }, respond: { error: 'network' }, times: 1 })
+    // Its own client (not the suite's kept-alive one, which counts every failed connection).
+    const send = () => fetch(`${rt.url}/api/vehicle-types`, { headers: { ...c.headers, authorization: `Bearer ${c.token}` } })
+    await expect(send()).rejects.toThrow()
+    expect((await send()).status).toBe(200)
+    const entry = (await c.control.get('/requests')).body.requests.find((e: { faults: string[] }) => e.faults.includes(`override:${id}`))
+    expect(entry).toMatchObject({ status: 0, path: '/api/vehicle-types' })
+  })
+
 })
