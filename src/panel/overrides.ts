@@ -1,21 +1,10 @@
 import { html } from 'htm/preact'
 import { useEffect, useState } from 'preact/hooks'
 import type { ViewProps } from './app.js'
+import type { Override as Stored } from '../core/overrides/override.js'
 
-interface Override {
-  id: string
-  name: string | null
-  operation: string
-  match: { method: string; path: string; anonymous: boolean; query: unknown; headers: unknown; body: unknown }
-  respond: { status?: number; error?: 'network'; delayMs: number; body?: unknown; headers?: Record<string, string> }
-  times: number | null
-  used: number
-  remaining: number | null
-  from: string | null
-  until: string | null
-  priority: number
-  findings?: { kind: string; pointer: string }[]
-}
+/** An override as `GET /__sandbox/overrides` lists it: as the sandbox keeps it, with what is left. */
+type Override = Omit<Stored, 'seq'> & { remaining: number | null; findings?: { kind: string; pointer: string }[] }
 
 const TEMPLATE = { match: { method: 'GET', path: '/api/vehicle-types' }, respond: { status: 500, body: { message: 'down' } }, times: 1 }
 
@@ -103,7 +92,7 @@ export function Overrides({ api, version, fail, requests }: ViewProps & { reques
               <tr data-override=${o.id}>
                 <td>${o.name ?? o.id}</td>
                 <td><code>${o.match.method} ${o.match.path}</code>${o.match.anonymous ? ' (before auth)' : ''}</td>
-                <td>${o.respond.error ? 'cut connection' : o.respond.status}${o.respond.delayMs ? ` after ${o.respond.delayMs} ms` : ''}</td>
+                <td>${'error' in o.respond ? 'cut connection' : o.respond.status}${o.respond.delayMs ? ` after ${o.respond.delayMs} ms` : ''}</td>
                 <td class="used">${o.used}</td>
                 <td>${o.remaining ?? '∞'}</td>
                 <td>${o.from || o.until ? `${o.from ?? '…'} → ${o.until ?? '…'}` : 'always'}</td>
