@@ -125,6 +125,34 @@ export async function measureSize({ label, args, settings, tmpDir, log, varied =
           log(`${label}: ${name}`)
           out.cases.push({ name, path: 'see "The varied load"', varied: true, writeShare: share, ...(await run('/', sequence(share))) })
         }
+        // Your own answers (docs/your-own-answers.md): 100 overrides that never match, spread over
+        // the API's routes (the varied load's among them), and one scenario scoped to a route.
+        const plain = out.cases.at(-2)
+        // The first override builds the OpenAPI document (its body is checked against it), and a
+        // built document is seen to cost the server's later answers: measured apart, once built,
+        // the plain load is the one the overrides are compared with.
+        await fetch(`${sandbox.url}/__sandbox/openapi.json`).then((r) => r.arrayBuffer())
+        log(`${label}: varied with the OpenAPI document built`)
+        const documented = await run('/', sequence(WRITE_SHARE))
+        log(`${label}: varied with 100 overrides and a scoped scenario`)
+        await installOverrides(sandbox.url, 100)
+        const name = `varied: ${out.varied.queries} queries, ${WRITE_SHARE * 100}% writes, 100 overrides + a scoped scenario`
+        const first = await run('/', sequence(WRITE_SHARE))
+        // Interleaved with the plain load (with, without, with), so the machine's drift over the
+        // run is not charged to the overrides: the mean of each side is compared.
+        await removeOverrides(sandbox.url)
+        log(`${label}: varied again without them`)
+        const again = await run('/', sequence(WRITE_SHARE))
+        await installOverrides(sandbox.url, 100)
+        log(`${label}: varied with them again`)
+        const second = await run('/', sequence(WRITE_SHARE))
+        const withOverrides = { name, path: 'see "The varied load"', varied: true, writeShare: WRITE_SHARE, ...second, rps: Math.round((first.rps + second.rps) / 2) }
+        const plainRps = (documented.rps + again.rps) / 2
+        withOverrides.plainBefore = documented.rps
+        withOverrides.plainAfter = again.rps
+        withOverrides.documentCost = Math.round((documented.rps / plain.rps) * 100) / 100
+        withOverrides.vsPlain = plainRps ? Math.round((withOverrides.rps / plainRps) * 100) / 100 : null
+        out.cases.push(withOverrides)
       }
       log(`${label}: ceiling (after)`)
       out.ceiling.after = await runCeiling()
@@ -155,6 +183,24 @@ function summarize(ceiling) {
   ceiling.rps = Math.round((ceiling.before.rps + ceiling.after.rps) / 2)
   const cpu = [ceiling.before.cpuUsPerRequest, ceiling.after.cpuUsPerRequest].filter((v) => v !== null)
   ceiling.cpuUsPerRequest = cpu.length ? Math.round(cpu.reduce((a, b) => a + b, 0) / cpu.length) : null
+}
+
+/** `count` overrides that never match (a header no request sends), round-robin over the API's operations, and `rate-limit-exhausted` on one route. */
+async function installOverrides(url, count) {
+  const doc = await (await fetch(`${url}/__sandbox/openapi.json`)).json()
+  const ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).filter(([, op]) => op.operationId && path.startsWith('/api/')).map(([method, op]) => ({ method: method.toUpperCase(), operation: op.operationId })))
+  for (let i = 0; i < count; i++) {
+    const { method, operation } = ops[i % ops.length]
+    const res = await fetch(`${url}/__sandbox/overrides`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ match: { method, operation, headers: { 'x-never-sent': String(i) } }, respond: { status: 418, body: {} } }) })
+    if (res.status !== 201) throw new Error(`override ${i}: ${res.status} ${await res.text()}`)
+  }
+  const scoped = await fetch(`${url}/__sandbox/scenarios`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ active: [{ name: 'rate-limit-exhausted', options: { routes: ['listVehicleTypes'] } }] }) })
+  if (scoped.status !== 200) throw new Error(`scoped scenario: ${scoped.status} ${await scoped.text()}`)
+}
+
+async function removeOverrides(url) {
+  await fetch(`${url}/__sandbox/overrides`, { method: 'DELETE' })
+  await fetch(`${url}/__sandbox/scenarios`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ active: [] }) })
 }
 
 /** Requests taken one by one from a varied sequence (reads and PATCHes). */

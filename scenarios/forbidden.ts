@@ -3,7 +3,7 @@ import { bearerToken, resolvePrincipal } from '../src/core/auth/principal.js'
 import { HttpError } from '../src/core/http/reply.js'
 import { defineScenario } from '../src/core/scenarios/define.js'
 
-/** Left open so the app can still show who is signed in and sign out (SANDBOX.md). */
+/** Left open so the app can still show who is signed in and sign out (docs/contract.md). */
 const OPEN = new Set(['getMe', 'signOut'])
 
 export default defineScenario({

@@ -11,7 +11,8 @@ await build({
   target: 'node20',
   // Some bundled CommonJS dependencies call require() for Node built-ins.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  // Optional peer: only `--engine workerd` loads it, and says how to install it when missing.
-  external: ['miniflare'],
+  // Optional peers: only `--engine workerd` loads miniflare, only a `.ts` scenario file on a Node
+  // without type stripping loads esbuild; each says how to install it when missing.
+  external: ['miniflare', 'esbuild'],
   logLevel: 'warning',
 })

@@ -50,9 +50,9 @@ const errorBodies = { standard: 'standard', error: '`{error}`, 5xx `{message}`',
 export function routesBlock({ routes, rolePermissions }) {
   const tags = [...new Set(routes.map((r) => r.tag))]
   return tags.map((tag) => `### ${tag}\n\n${table(
-    ['method', 'path', 'who may call (roles)', 'source', 'error body', 'what it does'],
+    ['method', 'path', 'operation id', 'who may call (roles)', 'source', 'error body', 'what it does'],
     routes.filter((r) => r.tag === tag).map((r) => [
-      r.method, `\`${openapiPath(r.path)}\``, who(r.auth, rolePermissions),
+      r.method, `\`${openapiPath(r.path)}\``, `\`${r.id}\``, who(r.auth, rolePermissions),
       (r.assumed ? 'assumed' : 'spec') + (r.effect ? ', effect' : ''),
       errorBodies[r.errorShape ?? 'standard'], r.summary,
     ]),

@@ -9,7 +9,11 @@ import type { ActiveScenario } from './core/scenarios/define.js'
 /** The name of every scenario in `scenarios/`: a typo is a type error. */
 export type ScenarioName = BundledScenario['name']
 /** The options a scenario takes, as given (those with defaults may be left out). */
-export type ScenarioOptions<N extends ScenarioName> = z.input<Extract<BundledScenario, { name: N }>['options']>
+export type ScenarioOptions<N extends ScenarioName> = z.input<Extract<BundledScenario, { name: N }>['options']> & ScenarioScope
+/** Every scenario takes `routes`: it then acts on those routes only (operation ids or `METHOD /path`, `*` one segment). */
+export interface ScenarioScope {
+  routes?: readonly string[] | string
+}
 /** One scenario in text form: `'slow'` or `'slow;ms=300'` (the name is checked, the options at run time). */
 export type ScenarioText = ScenarioName | `${ScenarioName};${string}`
 /** A bound of a scenario's window on the sandbox clock: `'+2m'` (s, m, h or d from now) or an ISO date-time. */

@@ -6,7 +6,7 @@ import { runtimes } from './support/runtimes.js'
 import { useSandbox } from './support/sandbox.js'
 
 /**
- * `fleet-sandbox/api` (SANDBOX.md "The app's side"): the committed document and types are what
+ * `fleet-sandbox/api` (docs/contract.md "The app's side"): the committed document and types are what
  * the route table generates (else `node scripts/gen-api.mjs`), the document is the served one
  * but for `servers`, and the build ships them as committed.
  */

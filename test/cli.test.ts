@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { parseOptions, usage } from '../src/cli/cli.js'
 
 describe('command line options', () => {
-  it('has defaults from SANDBOX.md', () => {
+  it('has defaults from docs/contract.md', () => {
     const { options } = parseOptions([], {})
     expect(options).toMatchObject({ port: 4010, host: '127.0.0.1', seed: 1, strict: false, scenarios: [], control: {} })
   })

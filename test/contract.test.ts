@@ -6,7 +6,7 @@ import { runtimes } from './support/runtimes.js'
 import { useSandbox } from './support/sandbox.js'
 import { acme, other } from './billing/seeded.js'
 
-/** What SANDBOX.md promises and issue 15 found missing, through each runtime's front door. */
+/** What docs/contract.md promises and issue 15 found missing, through each runtime's front door. */
 const OPEN_UNDER_FORBIDDEN = new Set(['getMe', 'signOut'])
 const concrete = (path: string) => path.replace(/:(\w+)/g, 'x')
 
@@ -33,12 +33,13 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
   it('GET /__sandbox/scenarios names every documented option, optional ones included', async () => {
     const { scenarios } = (await rt.fresh('contract-options', ADMIN_TOKEN).control.get('/scenarios')).body
     const names = (name: string) => scenarios.find((s: { name: string }) => s.name === name).optionList.map((o: { name: string }) => o.name)
-    expect(names('commit-then-fail')).toEqual(['timeoutMs'])
-    expect(names('session-expired')).toEqual(['ttl'])
-    expect(names('slow')).toEqual(['ms', 'min', 'max'])
-    expect(names('rate-limited')).toEqual(['failures', 'retryAfter'])
-    expect(names('dte-pending')).toEqual(expect.arrayContaining(['pendingSyncs', 'outcome']))
-    expect(names('empty')).toEqual([])
+    // Every scenario takes `routes` too (docs/your-own-answers.md#scoped-scenarios).
+    expect(names('commit-then-fail')).toEqual(['timeoutMs', 'routes'])
+    expect(names('session-expired')).toEqual(['ttl', 'routes'])
+    expect(names('slow')).toEqual(['ms', 'min', 'max', 'routes'])
+    expect(names('rate-limited')).toEqual(['failures', 'retryAfter', 'routes'])
+    expect(names('dte-pending')).toEqual(expect.arrayContaining(['pendingSyncs', 'outcome', 'routes']))
+    expect(names('empty')).toEqual(['routes'])
     const slow = scenarios.find((s: { name: string }) => s.name === 'slow')
     expect(slow.optionList[0]).toEqual({ name: 'ms', type: 'integer', default: 1000 })
     expect(slow.optionList[1]).toEqual({ name: 'min', type: 'integer' })

@@ -37,6 +37,20 @@ describe('docs', () => {
     expect(missing).toEqual([])
   })
 
+  it('cite only pages in the repository: every *.md a file names (code, tests, docs) is one of its own', () => {
+    const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean)
+    const names = new Set(tracked.map((f) => f.split('/').at(-1)))
+    const cited: string[] = []
+    for (const file of tracked.filter((f) => /\.(ts|tsx|mjs|js|md)$/.test(f) && !f.startsWith('src/api/') && existsSync(join(root, f)))) {
+      for (const [token] of read(file).matchAll(/(?<![\w/.:-])[\w./-]*[\w-]\.md\b/g)) {
+        const exists = token.includes('/') ? existsSync(join(root, token)) || existsSync(join(root, dirname(file), token)) : names.has(token)
+        if (!exists) cited.push(`${file}: ${token}`)
+      }
+    }
+    expect(cited.length).toBeLessThan(tracked.length)
+    expect(cited).toEqual([])
+  })
+
   it('link only pages that exist, or pages announced to land', () => {
     const broken: string[] = []
     for (const doc of docs) {

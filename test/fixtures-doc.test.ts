@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { fixtureExamples, fixturesMarkdown } from '../src/cli/fixtures-doc.js'
+import { fixtureExamples, fixturesMarkdown } from '../src/docs-gen/fixtures-doc.js'
 import { collectionNames, type FixtureRows, parseFixtures } from '../src/core/store/fixtures.js'
 import { runtimes } from './support/runtimes.js'
 

@@ -2,15 +2,19 @@ import { parseArgs } from 'node:util'
 import v8 from 'node:v8'
 import * as fixtures from '../../fixtures/accounts.js'
 import { bundledScenarios } from '../sandbox-app.js'
+import { ScenarioRegistry } from '../core/scenarios/registry.js'
+import type { ScenarioDefinition } from '../core/scenarios/define.js'
+import { loadScenarioFiles } from './serve/scenario-files.js'
+import { watchFolders } from './serve/watch.js'
 import { Sandbox } from '../core/sandbox/sandbox.js'
 import { type OptionDef, type OptionValues, appOptionsOf, optionRows, originList, readOptions } from '../core/options/options.js'
 import { startServer, type ServerOptions } from '../adapters/server/index.js'
-import { readFixturesDir } from './fixtures-dir.js'
-import { packageRoot } from './package-root.js'
-import { StateFile } from './state-file.js'
-import { removeStaleSaves } from './state-leftovers.js'
-import { checkUpstream } from './bridge-flags.js'
-import type { StartEngine } from './engine.js'
+import { readFixturesDir } from './serve/fixtures-dir.js'
+import { packageRoot } from './serve/package-root.js'
+import { StateFile } from './state/state-file.js'
+import { removeStaleSaves } from './state/state-leftovers.js'
+import { checkUpstream } from './commands/bridge-flags.js'
+import type { StartEngine } from './serve/engine.js'
 import { type SandboxSummary, summarize } from '../core/sandbox/summary.js'
 import { stopWhenOrphaned } from './orphan.js'
 
@@ -18,7 +22,7 @@ import { stopWhenOrphaned } from './orphan.js'
 const flags = optionRows('cli')
 type Flag = (typeof flags)[number]
 
-export function usage(): string {
+export function usage(definitions: readonly ScenarioDefinition[] = bundledScenarios.list()): string {
   const shown = (f: Flag) => `${f.short ? `-${f.short}, ` : '    '}--${f.flag}${f.value ? ` ${f.value}` : ''}`
   const width = Math.max(...flags.map((f) => shown(f).length)) + 1
   const rows = flags.map((f) => `  ${shown(f).padEnd(width)} ${(f.env ?? '').padEnd(22)} ${f.help}${f.default ? ` (default ${f.default})` : ''}`)
@@ -34,6 +38,9 @@ export function usage(): string {
     '',
     `  ${'flag'.padEnd(width)} ${'environment'.padEnd(22)} meaning`,
     ...rows,
+    '',
+    `Scenarios (--scenario, x-sandbox-scenario; each takes routes=a|b): ${definitions.map((s) => s.name).join(', ')}`,
+    'Operation ids (for routes= and overrides): docs/routes.md, or GET /__sandbox/openapi.json',
   ].join('\n')
 }
 
@@ -87,7 +94,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   let shared: ReturnType<typeof appOptionsOf>
   try {
     values = readOptions(flags.map((f) => f.name), text, (f) => `--${f.flag}`)
-    shared = appOptionsOf(values, bundledScenarios, '--scenario')
+    // With --scenarios, --scenario is read once the files are loaded (they may name theirs).
+    shared = appOptionsOf(values.scenarios ? { ...values, scenario: undefined } : values, bundledScenarios, '--scenario')
   } catch (error) {
     fail((error as Error).message)
   }
@@ -132,19 +140,23 @@ function boundHeapGrowth(): void {
 
 export async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'init') {
-    const { init } = await import('./init.js')
+    const { init } = await import('./commands/init.js')
     return init(argv.slice(1))
   }
   if (argv[0] === 'record') {
-    const { record } = await import('./record.js')
+    const { record } = await import('./commands/record.js')
     return record(argv.slice(1))
   }
   if (argv[0] === 'drift') {
-    const { drift } = await import('./drift.js')
+    const { drift } = await import('./commands/drift.js')
     return drift(argv.slice(1))
   }
-  const { options: { state: statePath, fixturesDir, engine, ...options }, quiet, help, version } = parseOptions(argv)
-  if (help) return void console.log(usage())
+  const { options: { state: statePath, fixturesDir, engine, ...options }, values, quiet, help, version } = parseOptions(argv)
+  const own = values.scenarios ? await ownScenarios(values.scenarios, values.scenario, engine) : undefined
+  if (own) Object.assign(options, { scenarioDefinitions: own.scenarioDefinitions, scenarios: own.scenarios })
+  if (values.watch && engine === 'workerd') fail('--watch: only with --engine node for now (the Worker reads its fixtures and scenarios once)')
+  if (values.watch && !fixturesDir && !values.scenarios) fail('--watch: give --fixtures DIR or --scenarios DIR to watch')
+  if (help) return void console.log(usage(own?.scenarioDefinitions))
   if (version) return void console.log(packageVersion())
   if (engine === 'node') boundHeapGrowth()
   const say = quiet ? () => undefined : (line: string) => console.log(line)
@@ -155,7 +167,7 @@ export async function main(argv: string[]): Promise<void> {
   const saved = state?.read()
   if (state) for (const name of removeStaleSaves(state.path)) say(`removed ${name}, left by a save that was cut short`)
   // Both engines go through the same banner, log, --state, port errors and stop (engine.ts).
-  const start: StartEngine = engine === 'workerd' ? (await import('./workerd.js')).startWorkerdEngine : startNodeEngine
+  const start: StartEngine = engine === 'workerd' ? (await import('../workerd/front/launch.js')).startWorkerdEngine : startNodeEngine
   const server = await start({
     ...options, fixtures: fixtureRows, log,
     // Fixtures and the saved state are in place before the port opens: nothing reads seeded data.
@@ -174,6 +186,17 @@ export async function main(argv: string[]): Promise<void> {
   })
   // Even quiet, the URL: with --port 0 nothing else tells a script (or Playwright's webServer) the port.
   console.log(quiet ? listening(server.url) : banner(server.url, await server.summary(), options, server.engineLine))
+  const app = server.app
+  const unwatch = values.watch && app
+    ? watchFolders({
+      fixturesDir, scenariosDir: values.scenarios, bundled: bundledScenarios.list().map((s) => s.name),
+      scenarioFiles: new Map(own?.files.map((f) => [f.file, f.def.name])),
+      fixtures: (rows) => app.sandboxes.replaceFixtures(rows),
+      scenario: (def) => app.scenarios.replace(def),
+      say, warn: (line) => console.error(line),
+    })
+    : undefined
+  if (unwatch) say(`  watching ${[fixturesDir && `--fixtures ${fixturesDir}`, values.scenarios && `--scenarios ${values.scenarios}`].filter(Boolean).join(' and ')} for changes`)
   let closing = false
   const stop = async (signal: string) => {
     if (closing) return
@@ -188,6 +211,7 @@ export async function main(argv: string[]): Promise<void> {
         code = 1
       }
     }
+    unwatch?.()
     await server.close()
     say(`fleet-sandbox stopped (${signal})`)
     process.exit(code)
@@ -197,6 +221,19 @@ export async function main(argv: string[]): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'))
   process.on('SIGTERM', () => void stop('SIGTERM'))
   stopWhenOrphaned(() => void stop('SIGTERM'))
+}
+
+/** `--scenarios DIR`: your scenario files beside the bundled ones, and `--scenario` read with them. */
+async function ownScenarios(dir: string, active: string | undefined, engine: string): Promise<Pick<ServerOptions, 'scenarioDefinitions' | 'scenarios'> & { files: { file: string; def: ScenarioDefinition }[] }> {
+  if (engine === 'workerd') fail('--scenarios: only with --engine node for now (the Worker bundle is built ahead, without your files)')
+  const bundled = bundledScenarios.list()
+  const files = await loadScenarioFiles(dir, bundled.map((s) => s.name)).catch((error: Error) => fail(error.message))
+  const scenarioDefinitions = [...bundled, ...files.map((f) => f.def)]
+  try {
+    return { scenarioDefinitions, scenarios: new ScenarioRegistry(scenarioDefinitions).parseList(active ?? '', '--scenario'), files }
+  } catch (error) {
+    return fail((error as Error).message)
+  }
 }
 
 /** `--engine node`: the Hono server in this process. */
@@ -209,7 +246,7 @@ const startNodeEngine: StartEngine = async ({ beforeListen, persist: _, ...optio
       await beforeListen(sandbox)
     },
   })
-  return { url: server.url, summary: async () => summarize(sandbox), snapshot: async () => sandbox.snapshot(), close: server.close }
+  return { url: server.url, summary: async () => summarize(sandbox), snapshot: async () => sandbox.snapshot(), close: server.close, app: server.app }
 }
 
 function banner(url: string, summary: SandboxSummary, options: ServerOptions, engineLine?: string): string {

@@ -4,6 +4,7 @@ import { ApiError, ControlApi, type Health, type JournalEntry, type OutboxEntry,
 import { Clock, useClock } from './clock.js'
 import { DataBrowser } from './data.js'
 import { Drift } from './drift.js'
+import { Overrides } from './overrides.js'
 import { Outbox, Requests, save } from './requests.js'
 import { Controls, Dtes, Sandboxes, Snapshot } from './world.js'
 
@@ -58,9 +59,9 @@ const store = (key: string, value: string) => {
   }
 }
 
-const tabs = ['requests', 'outbox', 'data', 'scenarios', 'sandboxes', 'snapshot', 'dte', 'drift'] as const
+const tabs = ['requests', 'outbox', 'data', 'scenarios', 'overrides', 'sandboxes', 'snapshot', 'dte', 'drift'] as const
 type Tab = (typeof tabs)[number]
-const tabNames: Record<Tab, string> = { requests: 'Requests', outbox: 'Outbox', data: 'Data', scenarios: 'Scenarios & clock', sandboxes: 'Sandboxes', snapshot: 'Snapshot', dte: 'DTE reconciliation', drift: 'Drift' }
+const tabNames: Record<Tab, string> = { requests: 'Requests', outbox: 'Outbox', data: 'Data', scenarios: 'Scenarios & clock', overrides: 'Overrides', sandboxes: 'Sandboxes', snapshot: 'Snapshot', dte: 'DTE reconciliation', drift: 'Drift' }
 
 export function App({ base, onClose, inPage }: PanelOptions) {
   const [world, setWorld] = useState(stored(WORLD_KEY))
@@ -196,6 +197,7 @@ export function App({ base, onClose, inPage }: PanelOptions) {
         ${tab === 'outbox' && html`<${Outbox} ...${props} entries=${outbox} />`}
         ${tab === 'data' && html`<${DataBrowser} ...${props} version=${version + writes} />`}
         ${tab === 'scenarios' && html`<${Controls} ...${props} clock=${clock} />`}
+        ${tab === 'overrides' && html`<${Overrides} ...${props} requests=${journal.at(-1)?.id ?? 0} />`}
         ${tab === 'sandboxes' && html`<${Sandboxes} ...${props} current=${world} open=${openWorld} />`}
         ${tab === 'snapshot' && html`<${Snapshot} ...${props} />`}
         ${tab === 'dte' && html`<${Dtes} ...${props} version=${version + writes} />`}

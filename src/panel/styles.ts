@@ -95,6 +95,9 @@ export const styles = `
   .fsp .requests > .split { flex: 1; min-height: 0; }
   .fsp .requests > .split > .scroll, .fsp .requests > .split > .details { max-height: 100%; overflow: auto; }
 }
+.fsp .editor label { display: flex; flex-direction: column; gap: .3rem; }
+.fsp .editor textarea { width: 100%; box-sizing: border-box; font: 12px/1.4 ui-monospace, monospace; }
+.fsp .overrides td.used { font-weight: 600; }
 @media (max-width: 760px) {
   .fsp { padding: .5rem .6rem 2rem; }
 }

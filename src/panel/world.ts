@@ -1,5 +1,5 @@
 import { html } from 'htm/preact'
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import type { ViewProps } from './app.js'
 import { Clock } from './clock.js'
 import { save } from './requests.js'
@@ -50,6 +50,8 @@ export function Controls({ api, fail, version, clock }: ViewProps & { clock: { n
   const [setTo, setSetTo] = useState('')
   const [seed, setSeed] = useState('')
   const [windowed, setWindowed] = useState<ScheduleEntry[]>([])
+  /** Options typed and not yet committed, as `name\nkey`. */
+  const editing = useRef(new Set<string>())
 
   useEffect(() => {
     api.call<{ scenarios: Scenario[]; schedule: ScheduleEntry[] }>('GET', '/scenarios').then((r) => {
@@ -57,17 +59,26 @@ export function Controls({ api, fail, version, clock }: ViewProps & { clock: { n
       setWindowed(r.schedule.filter((e) => e.from !== null || e.until !== null))
       // A tick is an entry without a window; one in force through a window shows on the timeline.
       const always = (name: string) => r.schedule.some((e) => e.name === name && e.from === null && e.until === null)
-      setChosen(Object.fromEntries(r.scenarios.map((s) => [s.name, { on: always(s.name), options: Object.fromEntries(Object.entries(s.options).map(([k, v]) => [k, v === null ? 'null' : v === undefined ? '' : String(v)])) }])))
+      // An option being typed (not yet committed) keeps what the person typed: a reload that a
+      // change elsewhere started must not put the old value back under their cursor.
+      setChosen((typed) => Object.fromEntries(r.scenarios.map((s) => [s.name, {
+        on: always(s.name),
+        options: Object.fromEntries(Object.entries(s.options).map(([k, v]) => [k, editing.current.has(`${s.name}\n${k}`) ? typed[s.name]?.options[k] ?? '' : v === null ? 'null' : v === undefined ? '' : Array.isArray(v) ? v.join('|') : String(v)])),
+      }])))
     }, fail)
   }, [api, version])
 
   const run = (fn: () => Promise<unknown>) => () => void fn().catch(fail)
   const apply = (next: Chosen) => {
+    editing.current.clear()
     setChosen(next)
     void api.call('PUT', '/scenarios', activeBody(scenarios ?? [], next, windowed)).catch(fail)
   }
   const toggle = (name: string, on: boolean) => apply({ ...chosen, [name]: { ...chosen[name], on } })
-  const option = (name: string, key: string, value: string) => setChosen({ ...chosen, [name]: { ...chosen[name], options: { ...chosen[name].options, [key]: value } } })
+  const option = (name: string, key: string, value: string) => {
+    editing.current.add(`${name}\n${key}`)
+    setChosen((now) => ({ ...now, [name]: { ...now[name], options: { ...now[name].options, [key]: value } } }))
+  }
   const commit = (name: string) => chosen[name]?.on && apply(chosen)
 
   return html`

@@ -22,6 +22,20 @@ describe('the import graph', () => {
     expect(outside.map((e) => `${e.from} -> ${e.to}`)).toEqual([])
   })
 
+  it("keeps the workerd engine's runtime-free parts to the core: no Node built-in, no adapter or CLI", () => {
+    const files = sourceFiles('src/workerd/core')
+    expect(files.length).toBeGreaterThan(0)
+    const outside = files.flatMap(importsOf).filter((e) => (e.to.includes('/') && !e.to.startsWith('@') ? !e.to.startsWith('src/core/') && !e.to.startsWith('src/workerd/core/') : !CORE_PACKAGES.includes(e.to)))
+    expect(outside.map((e) => `${e.from} -> ${e.to}`)).toEqual([])
+  })
+
+  it('keeps the domains below the control API: auth, notifications, billing and operations import nothing of src/core/control', () => {
+    const domains = ['auth', 'notifications', 'billing', 'operations'].flatMap((d) => sourceFiles(`src/core/${d}`))
+    expect(domains.length).toBeGreaterThan(10)
+    const up = domains.flatMap(importsOf).filter((e) => !e.typeOnly && e.to.startsWith('src/core/control/'))
+    expect(up.map((e) => `${e.from} -> ${e.to}`)).toEqual([])
+  })
+
   it('never names a scenario in the core: scenarios act through hooks', () => {
     const named = core.flatMap((f) => {
       const text = readFileSync(join(root, f), 'utf8')

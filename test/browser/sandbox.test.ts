@@ -6,7 +6,10 @@ import { chromiumAvailable, launch } from './support/chromium.js'
 import { type BundleSummary, buildPageApp, call, open, reload, signIn, waitStarted } from './support/page-app.js'
 import { serveStatic, type StaticServer } from './support/static-server.js'
 
-const GZIP_BUDGET = 250 * 1024
+// 250 KB until this round; the front door and overrides (a world's own answers, in the route
+// table and the request path) cost 2.9 KB gzip, and lazy loading them costs more in chunks than
+// it saves (measured with scripts/build-browser.mjs). Nothing more fits without a saving.
+const GZIP_BUDGET = 254 * 1024
 
 describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromium', () => {
   let app: ReturnType<typeof buildPageApp>

@@ -17,7 +17,7 @@ const APP = join(ROOT, 'examples/ssr-react-router')
 const installed = existsSync(join(APP, 'node_modules/@react-router/dev/bin.js'))
 
 /**
- * Server-rendered pages in the test's world (SANDBOX.md "The app's side"): a React Router
+ * Server-rendered pages in the test's world (docs/contract.md "The app's side"): a React Router
  * (framework mode) app, built and served by its production server, calls the sandbox from its
  * loaders and actions with fleet-sandbox/ssr; Playwright runs two workers at once with
  * fleet-sandbox/playwright, each writing through the page and reading back only its own writes.

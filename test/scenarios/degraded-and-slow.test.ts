@@ -67,8 +67,8 @@ describe.each(runtimes)('degraded and slow through $name', (runtime) => {
     ['slow;min=5', 'x-sandbox-scenario: slow.options.max: min and max go together'],
     ['slow;min=50;max=10', 'x-sandbox-scenario: slow.options.min: must not be above max'],
     ['slow;ms=999999', 'x-sandbox-scenario: slow.options.ms: must be at most 60000'],
-    ['slow;fast=1', 'x-sandbox-scenario: slow.options: unknown option fast; slow takes ms, min, max'],
-    ['empty;x=1', 'x-sandbox-scenario: empty.options: unknown option x; empty takes no options'],
+    ['slow;fast=1', 'x-sandbox-scenario: slow.options: unknown option fast; slow takes ms, min, max, routes'],
+    ['empty;x=1', 'x-sandbox-scenario: empty.options: unknown option x; empty takes routes'],
     ['degraded;rate=2', 'x-sandbox-scenario: degraded.options.rate: must be at most 1'],
     ['degraded;rate', 'x-sandbox-scenario: "rate" in degraded must be key=value'],
   ])('refuses %s with a 400 naming the option', async (header, message) => {

@@ -3,7 +3,7 @@ import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 
 /**
- * Scenarios on a timeline (SANDBOX.md "The app's side"): "rate-limited for two minutes, then
+ * Scenarios on a timeline (docs/contract.md "The app's side"): "rate-limited for two minutes, then
  * degraded for five, then healthy", played out by moving the sandbox clock. The clock is
  * frozen first, so "exactly at until" is an instant the test names, never a race.
  */

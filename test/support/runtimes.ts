@@ -3,8 +3,7 @@ import type { SandboxApp } from '../../src/core/app/app.js'
 import { type AppOptions, createSandboxApp } from '../../src/sandbox-app.js'
 import { createHandlers } from '../../src/adapters/msw/handlers.js'
 import { startServer } from '../../src/adapters/server/index.js'
-import type { CorsOptions } from '../../src/core/http/cors.js'
-import { startWorkerd } from '../../src/cli/workerd.js'
+import { startWorkerd } from '../../src/workerd/front/launch.js'
 import { keepAliveClient } from './keep-alive.js'
 import { TEST_WORKER_BUNDLE } from './worker-bundle.js'
 
@@ -25,7 +24,7 @@ export interface Runtime {
   name: string
   /** Served over a socket (not in-process). */
   http?: boolean
-  start(options?: Partial<AppOptions & CorsOptions>): Promise<Running>
+  start(options?: Partial<AppOptions>): Promise<Running>
 }
 
 /** Fixed start, so dates in assertions are stable; the clock still runs at real pace. */

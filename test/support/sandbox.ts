@@ -35,6 +35,9 @@ export function useSandbox(runtime: Runtime, options: Parameters<Runtime['start'
     get app() {
       return current().app
     },
+    get url() {
+      return current().url
+    },
     fetch: (path, init) => current().fetch(path, init),
     close: () => current().close(),
     async isolated(email = 'admin@fleet.test', label) {

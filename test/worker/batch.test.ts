@@ -1,6 +1,6 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startWorkerd, type RunningWorkerd } from '../../src/cli/workerd.js'
+import { startWorkerd, type RunningWorkerd } from '../../src/workerd/front/launch.js'
 import { keepAliveClient } from '../support/keep-alive.js'
 import { NOW } from '../support/runtimes.js'
 import { TEST_WORKER_BUNDLE } from '../support/worker-bundle.js'
@@ -20,7 +20,7 @@ function raw(port: number, text: string): Promise<string> {
 
 /**
  * `--engine workerd`'s front sends requests to one sandbox that arrive together in one batch
- * (src/core/http/batch.ts): each answered as it is alone, writes where they belong, and no
+ * (src/workerd/core/batch.ts): each answered as it is alone, writes where they belong, and no
  * caller can pose as the front.
  */
 describe('workerd: batches from the front', () => {

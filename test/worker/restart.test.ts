@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { startWorkerd, type RunningWorkerd } from '../../src/cli/workerd.js'
+import { startWorkerd, type RunningWorkerd } from '../../src/workerd/front/launch.js'
 import { NOW } from '../support/runtimes.js'
 import { TEST_WORKER_BUNDLE } from '../support/worker-bundle.js'
 

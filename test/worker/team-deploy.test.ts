@@ -12,7 +12,7 @@ import { keepAliveClient } from '../support/keep-alive.js'
  * account), then that very bundle served by workerd as the example's wrangler.jsonc configures
  * it, with 50 sandbox ids at once over kept-alive connections.
  */
-describe.skipIf(!existsSync('dist/src/adapters/worker/index.js'))('the team deploy (examples/cloudflare)', () => {
+describe.skipIf(!existsSync('dist/src/workerd/worker/index.js'))('the team deploy (examples/cloudflare)', () => {
   const out = mkdtempSync(join(tmpdir(), 'fleet-sandbox-deploy-'))
   let mf: Miniflare
   let url: URL

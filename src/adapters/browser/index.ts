@@ -6,16 +6,18 @@ import type { ActiveScenario } from '../../core/scenarios/define.js'
 import { parseFixtures } from '../../core/store/fixtures.js'
 import { upstreamOption } from '../../core/bridge/upstream.js'
 import { type Resumed, durableApp, fingerprintOf, mark, resumeApp, save } from '../../core/persist/resume.js'
-import { createHandlers } from '../msw/handlers.js'
+import { createHandlers, journalOthers } from '../msw/handlers.js'
 import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
 import { type RequestLog, requestLine, showNotice } from './notice.js'
 import { indexedDbBackend } from './store.js'
 import { type InPagePanel, installPanel, panelWanted } from './panel.js'
+import type { OverrideInfo, OverrideInput } from '../../core/control/client.js'
 
 export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
 export type { Size } from '../../core/seed/seed.js'
 export type { FixtureRows } from '../../core/store/fixtures.js'
+export type { OverrideInfo, OverrideInput } from '../../core/control/client.js'
 export { SandboxApp } from '../../core/app/app.js'
 
 export type { ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText, ScenarioWindow, ScenarioWindowBound } from '../msw/options.js'
@@ -59,6 +61,8 @@ export interface SandboxHandle {
   save(): Promise<void>
   /** The in-page inspector, when `panel` or `?sandbox-panel` asked for it. */
   readonly panel: InPagePanel | undefined
+  /** One answer of your own, like `POST /__sandbox/overrides`; `reset()` clears it. */
+  override(override: OverrideInput): Promise<OverrideInfo>
 }
 
 let current: SandboxHandle | undefined
@@ -99,7 +103,10 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   let ready!: (state: Resumed) => void, failed!: (error: unknown) => void
   const state = new Promise<Resumed>((resolve, reject) => ((ready = resolve), (failed = reject)))
   state.catch(() => undefined) // a failed start is reported by startSandbox; waiting requests fail with it
-  const worker = setupWorker(...createHandlers(durableApp(appOptions, state), { origins: options.origins, clientAddress: 'page' }))
+  const front = durableApp(appOptions, state)
+  const worker = setupWorker(...createHandlers(front, { origins: options.origins, clientAddress: 'page' }))
+  // Answers of the app's own worker.use() handlers are journaled like the sandbox's.
+  journalOthers(worker.events, front, { origins: options.origins })
   const requestLog = options.quiet ? false : (options.requestLog ?? 'line')
   if (requestLog === 'line') worker.events.on('response:mocked', ({ request, response }) => console.info(requestLine(request, response)))
   const workerUrl = options.serviceWorkerUrl ?? '/mockServiceWorker.js'
@@ -169,6 +176,13 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
       await save(persisted)
     },
     save: () => save(persisted),
+    async override(override) {
+      // Loaded on first use: the entry's gzip budget (test/browser/sandbox.test.ts).
+      const { ControlClient, appSend } = await import('../../core/control/client.js')
+      const created = await new ControlClient(appSend(app), 'fleet-sandbox/browser').override(override)
+      await save(persisted)
+      return created
+    },
   }
   current = handle
   return handle

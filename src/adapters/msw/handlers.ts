@@ -1,4 +1,4 @@
-import { http, type HttpHandler } from 'msw'
+import { http, HttpResponse, type HttpHandler } from 'msw'
 import type { SandboxApp } from '../../core/app/app.js'
 import { Places } from '../../core/app/places.js'
 
@@ -10,7 +10,30 @@ export interface HandlerOptions {
 }
 
 /** What the handlers use of the app: the browser entry passes one whose state is still being prepared. */
-export type HandlerApp = Pick<SandboxApp, 'matcher' | 'fetch'>
+export type HandlerApp = Pick<SandboxApp, 'matcher' | 'fetch'> & Partial<Pick<SandboxApp, 'journalAnswer'>>
+
+/** What `setupServer()` and `setupWorker()` both have: their life-cycle events. */
+interface Events {
+  on(event: 'request:start', listener: (args: { request: Request; requestId: string }) => void): void
+  on(event: 'response:mocked', listener: (args: { request: Request; requestId: string; response: Response }) => void): void
+}
+
+/**
+ * Journals the answers an app's own handlers (`server.use()`, `worker.use()`) give in the
+ * sandbox's places, like the sandbox's own: the same `Places.claim`, marked `faults: ["use"]`.
+ * What the sandbox answered itself is journaled by its pipeline.
+ */
+export function journalOthers(events: Events, app: HandlerApp, options: HandlerOptions = {}): void {
+  const places = new Places(options.origins ?? [])
+  events.on('response:mocked', ({ request, requestId, response }) => {
+    if (answeredHere.delete(requestId) || !app.journalAnswer) return
+    const path = places.claim(new URL(request.url), request.method, app.matcher)
+    if (path !== undefined) void app.journalAnswer(request, response, path).catch(() => undefined)
+  })
+}
+
+/** The ids of requests the sandbox's own handler answered (their journal entry is the pipeline's); each is taken off when its answer is seen. */
+const answeredHere = new Set<string>()
 
 /**
  * The MSW handler of the browser worker, msw/node and Storybook: one handler that hands the
@@ -18,14 +41,18 @@ export type HandlerApp = Pick<SandboxApp, 'matcher' | 'fetch'>
  */
 export function createHandlers(app: HandlerApp, options: HandlerOptions = {}): HttpHandler[] {
   const places = new Places(options.origins ?? [])
-  const meta = { clientAddress: options.clientAddress ?? 'page', fetch: upstreamFetch }
+  const meta = { clientAddress: options.clientAddress ?? 'page', fetch: upstreamFetch, via: 'msw' as const }
   const claimed = new WeakMap<Request, string>()
   const claims = ({ request }: { request: Request }) => {
     const path = places.claim(new URL(request.url), request.method, app.matcher)
     if (path !== undefined) claimed.set(request, path)
     return path !== undefined
   }
-  return [http.all(claims, ({ request }) => app.fetch(request, { ...meta, path: claimed.get(request) }))]
+  // A cut connection (an override's `{error: "network"}`) is MSW's network error: the fetch fails.
+  return [http.all(claims, ({ request, requestId }) => {
+    answeredHere.add(requestId)
+    return app.fetch(request, { ...meta, path: claimed.get(request) }).then((r) => (r.status === 0 ? HttpResponse.error() : r))
+  })]
 }
 
 /**

@@ -4,13 +4,15 @@ import { createSandboxApp } from '../../sandbox-app.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import { TEST_DOUBLE_SIZE, entryAppOptions } from '../../core/options/options.js'
 import { type ScenarioInput, scenarioList } from '../../scenario-input.js'
-import { createHandlers } from '../msw/handlers.js'
+import { createHandlers, journalOthers } from '../msw/handlers.js'
+import { ControlClient, type OverrideInfo, type OverrideInput, appSend } from '../../core/control/client.js'
 import type { MswSandboxOptions } from '../msw/options.js'
 
 export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
 export type { Size } from '../../core/seed/seed.js'
 export type { FixtureRows } from '../../core/store/fixtures.js'
+export type { OverrideInfo, OverrideInput } from '../../core/control/client.js'
 export { SandboxApp } from '../../core/app/app.js'
 export { createHandlers } from '../msw/handlers.js'
 
@@ -38,6 +40,8 @@ export interface SandboxServer {
   sandbox(): Sandbox
   /** The sandbox an `x-sandbox-id` selects (created from the same seed on first use). */
   isolated(id: string): Promise<Sandbox>
+  /** One answer of your own (`POST /__sandbox/overrides`), in the default world or the one `sandboxId` names; `reset()` clears it. */
+  override(override: OverrideInput, sandboxId?: string): Promise<OverrideInfo>
 }
 
 /**
@@ -49,6 +53,7 @@ export function setupSandboxServer(options: SandboxServerOptions = {}): SandboxS
   const appOptions = entryAppOptions(options, scenarios, TEST_DOUBLE_SIZE)
   const app = createSandboxApp(appOptions)
   const server = setupServer(...createHandlers(app, { origins: options.origins, clientAddress: options.clientAddress ?? '127.0.0.1' }))
+  journalOthers(server.events, app, { origins: options.origins })
   let ready: Sandbox | undefined
 
   const current = (): Sandbox => {
@@ -78,5 +83,6 @@ export function setupSandboxServer(options: SandboxServerOptions = {}): SandboxS
     },
     sandbox: current,
     isolated: (id) => app.sandboxes.get(id),
+    override: (override, sandboxId) => new ControlClient(appSend(app, sandboxId), 'fleet-sandbox/node').override(override),
   }
 }

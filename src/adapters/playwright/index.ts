@@ -11,7 +11,7 @@ import type { ScenarioInput } from '../../scenario-input.js'
  */
 export { expect }
 
-export type { Health, ScenarioInfo, ScheduleEntry } from '../../core/control/client.js'
+export type { Health, OverrideInfo, OverrideInput, ScenarioInfo, ScheduleEntry } from '../../core/control/client.js'
 
 /** The control API (`/__sandbox/...`) of one world, typed: the core's client over Playwright's `request`. */
 export class SandboxControl extends ControlClient<ScenarioInput> {

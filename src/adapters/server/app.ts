@@ -1,14 +1,23 @@
 import { Hono } from 'hono'
 import type { SandboxApp } from '../../core/app/app.js'
-import { type CorsOptions, type Incoming, httpFetch } from '../../core/http/cors.js'
+import type { RequestMeta } from '../../core/app/front-door.js'
 
 type Env = { Bindings: { incoming?: { socket?: { remoteAddress?: string }; rawHeaders?: string[] } } }
 
 /** The sandbox as a Hono app, to mount in one of your own: every path goes to the front door. */
-export function createHonoApp(app: SandboxApp, cors: CorsOptions = {}): Hono<Env> {
-  const front = httpFetch(app, cors)
-  return new Hono<Env>().all('*', (c) => front(c.req.raw, incomingOf(c.env)))
+export function createHonoApp(app: SandboxApp): Hono<Env> {
+  return new Hono<Env>().all('*', (c) => app.fetch(c.req.raw, incomingOf(c.env)).then((response) => cutIfAsked(response, c.env)))
+}
+
+/**
+ * An override's `{error: "network"}` answers `Response.error()`: the socket ends with no answer,
+ * so the caller sees a failed request (curl's "empty reply", a browser's failed fetch).
+ */
+export function cutIfAsked(response: Response, env: Env['Bindings'] | undefined): Response {
+  if (response.type !== 'error') return response
+  ;(env?.incoming?.socket as { destroy?: () => void } | undefined)?.destroy?.()
+  return new Response(null, { status: 502 })
 }
 
 /** @hono/node-server hands node:http's request as `incoming`. */
-export const incomingOf = (env: Env['Bindings'] | undefined): Incoming => ({ clientAddress: env?.incoming?.socket?.remoteAddress, rawHeaders: env?.incoming?.rawHeaders })
+export const incomingOf = (env: Env['Bindings'] | undefined): RequestMeta => ({ clientAddress: env?.incoming?.socket?.remoteAddress, rawHeaders: env?.incoming?.rawHeaders })

@@ -1,5 +1,5 @@
 import { type SandboxHandle, type ScenarioInput, type ScenarioListText, type StartSandboxOptions, startSandbox } from '../browser/index.js'
-import { ControlClient, fetchSend, signIn } from '../../core/control/client.js'
+import { ControlClient, type OverrideInput, fetchSend, signIn } from '../../core/control/client.js'
 
 export type { SandboxHandle, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioWindow, ScenarioWindowBound, StartSandboxOptions } from '../browser/index.js'
 
@@ -15,6 +15,8 @@ export interface SandboxParameters {
   advanceBy?: string | number
   /** No sandbox for this story: requests go to the network. */
   disable?: boolean
+  /** Answers of your own for the story (`POST /__sandbox/overrides` bodies), added after the scenarios. */
+  overrides?: OverrideInput[]
 }
 
 /** What the loader hands the story in `context.loaded.sandbox`. */
@@ -72,6 +74,7 @@ async function prepare(handle: SandboxHandle, params: SandboxParameters, options
   const scenarios = params.scenario ?? []
   // Text pieces are checked by use() at run time, as the whole text was by its type.
   await handle.use(...(typeof scenarios === 'string' ? (scenarios.split(',').map((s) => s.trim()).filter(Boolean) as ScenarioInput[]) : scenarios))
+  for (const override of params.overrides ?? []) await handle.override(override)
   // The story's journal starts empty: only what its component asked.
   sandbox.journal.clear()
   return { handle, token, seed: sandbox.seed, scenarios: sandbox.inForce().map((a) => a.name) }

@@ -1,9 +1,11 @@
 import { authorize, CONTROL_TOKEN_HEADER } from '../auth/guard.js'
-import { HttpError, RawBody, RawJson, type Reply, badRequest, errorBody, notFound, responseHeaders, toResponse } from '../http/reply.js'
+import { RawBody, RawJson, type Reply, badRequest, errorBody, errorReply, notFound, responseHeaders, toResponse } from '../http/reply.js'
 import { validate } from '../http/validate.js'
 import { splitUrl, type UrlParts } from '../http/url.js'
 import { QueryValidator } from '../http/query.js'
 import { bodyRead, readForm, readJson } from '../http/body.js'
+import { overrideReply } from '../overrides/answer.js'
+import { scopeIds } from '../scenarios/routes-option.js'
 import type { BodyInput } from '../sandbox/journal.js'
 import { withoutSecrets } from '../sandbox/journal-secrets.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
@@ -18,6 +20,13 @@ import type { ActiveScenario, AppliedScenario } from '../scenarios/define.js'
 import type { Bridge } from '../bridge/bridge.js'
 import type { UpstreamFetch } from '../bridge/passthrough.js'
 import { goesUpstream, type UpstreamOptions } from '../bridge/upstream.js'
+import { type RequestMeta, frontDoor } from './front-door.js'
+
+export type { RequestMeta }
+export { errorReply }
+
+/** What the pipeline carries besides a runtime's meta: the headers the front door adds to every answer (CORS). */
+type Served = RequestMeta & { headers?: Record<string, string> }
 
 export interface SandboxAppOptions extends SandboxesOptions {
   /** Serve only what the spec documents: assumed routes answer 404. */
@@ -34,23 +43,6 @@ export interface SandboxAppOptions extends SandboxesOptions {
   upstream?: UpstreamOptions
 }
 
-export interface RequestMeta {
-  /** Who is calling when there is no token: the client address, or the page in a browser. */
-  clientAddress?: string
-  /** Headers the runtime adds to every answer (the server's CORS); the journal keeps them too. */
-  headers?: Record<string, string>
-  /**
-   * The request's headers as received, name/value pairs (node:http's `rawHeaders`): the journal
-   * keeps them as they are instead of copying a Headers object on every request.
-   */
-  rawHeaders?: readonly string[]
-  /** How this runtime reaches the upstream (msw's runtimes mark the request so they let it pass). */
-  fetch?: UpstreamFetch
-  /** The sandbox id the runtime already read from the request (the Worker routes by it): not parsed again. */
-  sandboxId?: string
-  /** The path the route table sees, when the runtime serves the sandbox under a base path (`/backend`). */
-  path?: string
-}
 
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
 export const FAULT_HEADER = 'x-sandbox-fault'
@@ -80,6 +72,9 @@ export class SandboxApp {
     this.scenarios = this.sandboxes.shared.scenarios
     this.routes = servedRoutes(allRoutes, options)
     this.matcher = new RouteMatcher(this.routes)
+    this.scenarios.serve(this.routes)
+    const door = frontDoor(this.#origins, (request, meta, url, headers) => this.#answer(request, headers ? { ...meta, headers } : meta, url))
+    this.fetch = (request, meta = {}) => door(request, meta)
   }
 
   /**
@@ -93,7 +88,7 @@ export class SandboxApp {
   }
 
   /** Forwards a request to the upstream in the sandbox it selects, journaled there; `route` is the operation to check it against. */
-  async passthrough(request: Request, meta: RequestMeta = {}, route?: RouteDef): Promise<Response> {
+  async passthrough(request: Request, meta: Served = {}, route?: RouteDef): Promise<Response> {
     let sandbox: Sandbox
     try {
       sandbox = await this.#acquire(request, meta)
@@ -128,13 +123,15 @@ export class SandboxApp {
   }
 
   /**
-   * The front door, all a runtime calls: matches the request with the one matcher, selects its
+   * The front door, all a runtime calls (front-door.ts: preflights, CORS and the unread body
+   * over HTTP), then the pipeline: matches the request with the one matcher, selects its
    * sandbox (`x-sandbox-id`, parsed once) and answers. A request no route matches is answered
    * 404 (405 with `allow` for a path served in other methods), journaled like any other when
    * it is in the sandbox's paths (`/api/...`, `/__sandbox...`).
    */
-  fetch(request: Request, meta: RequestMeta = {}): Promise<Response> {
-    const url = splitUrl(request.url)
+  readonly fetch: (request: Request, meta?: RequestMeta) => Promise<Response>
+
+  #answer(request: Request, meta: Served, url: UrlParts): Promise<Response> {
     // HEAD is GET without the body, as HTTP servers answer it.
     const head = request.method === 'HEAD'
     const found = this.matcher.match(head ? 'GET' : request.method, meta.path ?? url.path)
@@ -147,12 +144,38 @@ export class SandboxApp {
     return head ? answer.then((r) => new Response(null, r)) : answer
   }
 
+  /**
+   * Journals an answer the sandbox did not give: an app's own MSW handler (`server.use()`,
+   * `worker.use()`) answered a request in the sandbox's paths. Marked `faults: ["use"]`, in the
+   * world the request selects, with its bodies as the journal keeps any other.
+   */
+  async journalAnswer(request: Request, response: Response, path: string): Promise<void> {
+    let sandbox: Sandbox
+    try {
+      sandbox = await this.#acquire(request, {})
+    } catch {
+      return
+    }
+    try {
+      const url = splitUrl(request.url)
+      const [requestBody, responseBody] = await Promise.all([bodyOf(request), bodyOf(response)])
+      const headers: Record<string, string> = {}
+      response.headers.forEach((v, k) => (headers[k] = v))
+      sandbox.journal.add(
+        { method: request.method, path, query: url.search, status: response.status, faults: ['use'], durationMs: 0, at: sandbox.iso() },
+        { origin: url.origin, request: { headers: request.headers, body: requestBody }, response: { headers, body: responseBody } },
+      )
+    } finally {
+      this.sandboxes.release(sandbox)
+    }
+  }
+
   /** A request already matched to `route` (benchmarks and tests that skip matching). */
   handle(route: RouteDef, request: Request, params: Record<string, string>, meta: RequestMeta = {}): Promise<Response> {
     return this.#serve(route, params, undefined, request, splitUrl(request.url), meta)
   }
 
-  async #serve(route: RouteDef | undefined, params: Record<string, string>, allowed: string[] | undefined, request: Request, url: UrlParts, meta: RequestMeta): Promise<Response> {
+  async #serve(route: RouteDef | undefined, params: Record<string, string>, allowed: string[] | undefined, request: Request, url: UrlParts, meta: Served): Promise<Response> {
     const started = performance.now()
     const faults: string[] = []
     let sandbox: Sandbox | undefined
@@ -169,7 +192,8 @@ export class SandboxApp {
       if (sandbox) this.sandboxes.release(sandbox)
     }
     const own: Record<string, string> = { ...reply.headers }
-    if (faults.length) own[FAULT_HEADER] = [...new Set(faults)].join(',')
+    const label = reply.override && ((f: string) => (f === `override:${reply.override!.id}` ? `override:${reply.override!.label}` : f))
+    if (faults.length) own[FAULT_HEADER] = [...new Set(faults)].map(label || String).join(',')
     if (route?.assumed) own['x-sandbox-assumed'] = 'true'
     const durationMs = Math.round((performance.now() - started) * 100) / 100
     this.options.log?.(`${request.method} ${url.path}${url.search} ${reply.status} ${durationMs}ms${faults.length ? ` [${faults.join(',')}]` : ''}`)
@@ -180,7 +204,8 @@ export class SandboxApp {
     const { body, text } = encoded(reply.body)
     const answer = { ...reply, headers: own, body }
     const headers = responseHeaders(answer, meta.headers)
-    const response = toResponse(answer, undefined, headers)
+    // A cut connection is journaled as status 0; each runtime ends the connection (docs/your-own-answers.md).
+    const response = reply.cut ? Response.error() : toResponse(answer, undefined, headers)
     sandbox.journal.add(
       { method: request.method, path: url.path, query: url.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso() },
       // A body the route refused before reading it (401, 403) is not waited for: null.
@@ -193,7 +218,7 @@ export class SandboxApp {
    * Scenarios in force for a request: the sandbox's plus those its header names (the header's
    * options win for a name in both), in the order of their `order`.
    */
-  scenariosFor(sandbox: Sandbox, request: Request): Applied[] {
+  scenariosFor(sandbox: Sandbox, request: Request, route?: RouteDef): Applied[] {
     let active: ActiveScenario[] = sandbox.inForce()
     const header = request.headers.get(SCENARIO_HEADER)
     const named = header !== null && header.trim() !== ''
@@ -202,15 +227,35 @@ export class SandboxApp {
     if (named) {
       const extra = this.scenarios.parseList(header, SCENARIO_HEADER)
       active = [...active.filter((a) => !extra.some((e) => e.name === a.name)), ...extra]
+      return this.#apply(active, route)
     }
+    // The sandbox's own schedule is one array until it changes: its list per route is worked out
+    // once (again after a scenario file was reloaded).
+    if (this.#appliedFor !== this.scenarios.version) {
+      this.#applied = new WeakMap()
+      this.#appliedFor = this.scenarios.version
+    }
+    let byRoute = this.#applied.get(active)
+    if (!byRoute) this.#applied.set(active, (byRoute = new Map()))
+    const key = route?.id ?? ''
+    let list = byRoute.get(key)
+    if (!list) byRoute.set(key, (list = this.#apply(active, route)))
+    return list
+  }
+
+  #applied = new WeakMap<readonly ActiveScenario[], Map<string, Applied[]>>()
+  #appliedFor = 0
+
+  #apply(active: readonly ActiveScenario[], route: RouteDef | undefined): Applied[] {
     return active
       .map((a) => ({ def: this.scenarios.get(a.name)!, options: a.options }))
-      .filter((a) => a.def)
+      // A scenario scoped with `routes` acts on those routes only (routes-option.ts).
+      .filter((a) => a.def && (!route || !a.options.routes || scopeIds(a.options.routes as string[], this.routes).has(route.id)))
       .sort((a, b) => (a.def.order ?? 50) - (b.def.order ?? 50))
   }
 
   async #run(route: RouteDef, request: Request, url: UrlParts, params: Record<string, string>, sandbox: Sandbox, faults: string[], meta: RequestMeta): Promise<Reply> {
-    const applied = route.auth.kind === 'control' ? [] : this.scenariosFor(sandbox, request)
+    const applied = route.auth.kind === 'control' ? [] : this.scenariosFor(sandbox, request, route)
     const ctx = new Context(request, url.search, params, sandbox, route, this, meta.clientAddress, applied, faults)
     let reply: Reply
     try {
@@ -219,7 +264,7 @@ export class SandboxApp {
       reply = errorReply(route, error)
     }
     for (const a of applied) {
-      if (!a.def.after) continue
+      if (!a.def.after || reply.override) continue
       try {
         reply = await a.def.after(ctx, reply, a.options)
       } catch (error) {
@@ -230,11 +275,18 @@ export class SandboxApp {
   }
 
   async #stages(route: RouteDef, ctx: RouteContext, applied: Applied[], sandbox: Sandbox): Promise<Reply> {
+    // A world's own answers: an anonymous override before anything, the others after auth.
+    // Only the overrides of this route are looked at (an index by operation).
+    const overrides = sandbox.overrides.size > 0 && route.auth.kind !== 'control' ? sandbox.overrides.of(route.id) : undefined
+    const anonymous = overrides?.anonymous && (await overrideReply(overrides, ctx, true))
+    if (anonymous) return anonymous
     for (const a of applied) {
       const early = await a.def.edge?.(ctx, a.options)
       if (early) return early
     }
     await authorize(route, ctx, (this.options.control || undefined)?.token)
+    const overridden = overrides?.signedIn && (await overrideReply(overrides, ctx, false))
+    if (overridden) return overridden
     if (route.params) ctx.params = validate(route.params, ctx.params, 'path')
     if (route.query) ctx.query = this.#validQuery(route, ctx.search)
     // Every body is read here, before the write lock below: a slow upload holds up no other write.
@@ -296,6 +348,16 @@ class Context implements RouteContext {
   fault = (name: string): void => void this.faults.push(name)
 }
 
+/** A copy of a body for the journal (the original goes on to the app), none when it cannot be read. */
+async function bodyOf(message: Request | Response): Promise<Uint8Array | null> {
+  if (!message.body || message.bodyUsed) return null
+  try {
+    return new Uint8Array(await message.clone().arrayBuffer())
+  } catch {
+    return null
+  }
+}
+
 /** A reply's body as sent, and its text or bytes for the journal. */
 function encoded(body: unknown): { body: unknown; text: BodyInput } {
   if (body === undefined || body === null || body instanceof ReadableStream) return { body, text: null }
@@ -305,11 +367,6 @@ function encoded(body: unknown): { body: unknown; text: BodyInput } {
   return { body: new RawJson(json), text: json }
 }
 
-export function errorReply(route: Pick<RouteDef, 'errorShape'> | undefined, error: unknown): Reply {
-  const e = error instanceof HttpError ? error : new HttpError(500, 'internal error: the sandbox failed to handle this request')
-  if (!(error instanceof HttpError)) console.error(error)
-  return { status: e.status, body: errorBody(route?.errorShape ?? 'standard', e.status, e.message), headers: e.headers, error: e }
-}
 
 /** 404 and 405 answers for requests no route matches, in the standard error shape. */
 function unmatchedReply(method: string, path: string, allowed: string[]): Reply {

@@ -3,6 +3,7 @@ import { authRoutes } from '../auth/routes.js'
 import { billingRoutes } from '../billing/routes/invoices.js'
 import { catalogsRoutes } from '../operations/routes/catalogs.js'
 import { controlRoutes } from '../control/routes.js'
+import { overrideRoutes } from '../overrides/routes.js'
 import { inspectorRoutes } from '../control/inspector.js'
 import { dteRoutes } from '../billing/routes/dte.js'
 import { maintenanceRoutes } from '../operations/routes/maintenance.js'
@@ -32,6 +33,7 @@ export const routes: RouteDef[] = [
   ...dteRoutes,
   ...portalRoutes,
   ...controlRoutes,
+  ...overrideRoutes,
   ...inspectorRoutes,
   ...driftRoutes,
   ...openapiRoutes,

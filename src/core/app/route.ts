@@ -37,7 +37,7 @@ export interface RouteContext<P = Record<string, string>, Q = Record<string, unk
   /** The sandbox clock, in epoch ms. */
   now(): number
   /** The app answering: its served routes and OpenAPI document. */
-  app: Pick<SandboxApp, 'routes' | 'openapi' | 'bridge' | 'options'>
+  app: Pick<SandboxApp, 'routes' | 'openapi' | 'bridge' | 'options' | 'matcher'>
   /** Scenarios in force for this request (the sandbox's and the header's), in their order. */
   applied: readonly AppliedScenario[]
   /** False when a scenario hides the caller's records of `collection` (its `hides` hook); marks the answer. */

@@ -17,7 +17,7 @@ export interface Session {
   ttlMs: number
 }
 
-/** Sessions kept per sandbox; past it the oldest sign-in goes first (SANDBOX.md "Bounds and trust"). */
+/** Sessions kept per sandbox; past it the oldest sign-in goes first (docs/contract.md "Bounds and trust"). */
 export const SESSION_LIMIT = 10_000
 
 export class SessionStore {

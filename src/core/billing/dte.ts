@@ -13,14 +13,14 @@ export const DTE_TYPE = '33'
 /** Folios are unique per client, so they make the id. */
 export const dteIdFor = (clientId: string, folio: number) => `dte_${clientSlug(clientId)}_${folio}`
 
-/** The public DTE: SANDBOX.md's fields, without the tenant key and the authority's bookkeeping. */
+/** The public DTE: the fields of docs/billing.md, without the tenant key and the authority's bookkeeping. */
 export function dteView({ clientId: _c, syncs: _s, ...rest }: Dte) {
   return rest
 }
 
 const subject = (dte: Dte) => `DTE ${dte.id} (folio ${dte.folio})`
 
-/** SANDBOX.md: a published invoice with a receiver tax id and positive lines, else 422. */
+/** docs/billing.md: a published invoice with a receiver tax id and positive lines, else 422. */
 export function checkDtePreconditions(invoice: Invoice): void {
   invoiceLifecycle.allow(invoice.status, 'emit-dte', invoiceSubject(invoice))
   if (!invoice.receiver.taxId?.trim()) throw unprocessable(`receiver.taxId: invoice ${invoice.id} has no receiver tax id (RUT); a DTE needs one`)

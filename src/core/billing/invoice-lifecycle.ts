@@ -7,7 +7,7 @@ export type InvoiceEvent = (typeof invoiceEvents)[number]
 /**
  * Invoice: draft -> published -> paid. Every state x event is listed. State conflicts answer
  * 409 (spec: "published out of sequence", "a payment has an incompatible state"); emit-dte on a
- * draft is a DTE precondition, 422 (SANDBOX.md: "needs a published invoice ... else 422").
+ * draft is a DTE precondition, 422 (docs/billing.md: emit-dte needs a published invoice, else 422).
  * Publishing also needs every predecessor in the sequence published (checked in publish).
  */
 export const invoiceLifecycle = new Lifecycle<InvoiceStatus, InvoiceEvent>('status', [

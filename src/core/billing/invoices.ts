@@ -14,7 +14,7 @@ export const invoiceNumber = (sequence: number) => `F-${String(sequence).padStar
 
 export const invoiceTotal = (lines: Invoice['lines']) => lines.reduce((sum, l) => sum + l.quantity * l.unitPrice, 0)
 
-/** The public invoice: SANDBOX.md's Invoice fields (clientId included) and its payments. */
+/** The public invoice: the Invoice fields of docs/billing.md (clientId included) and its payments. */
 export function invoiceView(invoice: Invoice): Invoice {
   return { ...invoice }
 }

@@ -20,7 +20,7 @@ export const paymentSchema = z.object({
 
 export const invoiceLineSchema = z.object({ description: z.string(), quantity: z.number(), unitPrice: z.number() })
 
-/** Invoice and DTE fields as SANDBOX.md assumes them; `payments` records what register-payment adds. */
+/** Invoice and DTE fields as docs/billing.md and docs/assumptions.md assume them; `payments` records what register-payment adds. */
 export const invoiceSchema = z.object({
   id: z.string(),
   clientId: z.string(),
@@ -84,7 +84,7 @@ export const ticketSchema = z.object({
   createdAt: z.string(),
 })
 
-/** Public shapes (OpenAPI): what the routes answer, without bookkeeping (an invoice keeps its clientId, SANDBOX.md). */
+/** Public shapes (OpenAPI): what the routes answer, without bookkeeping (an invoice keeps its clientId, docs/billing.md). */
 export const publicInvoiceSchema = invoiceSchema
 export const publicDteSchema = dteSchema.omit({ clientId: true, syncs: true })
 export const publicTicketSchema = ticketSchema.omit({ clientId: true })

@@ -1,7 +1,7 @@
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { Finding } from './check.js'
 
-/** One operation of a drift report (SANDBOX.md "The bridge to a real backend"). */
+/** One operation of a drift report (docs/contract.md "The bridge to a real backend"). */
 export interface DriftOperation {
   /** `GET /api/vehicle-types`: the method and the document's path. */
   operation: string

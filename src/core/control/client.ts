@@ -1,7 +1,7 @@
 import type { JournalEntry } from '../sandbox/journal.js'
 import type { OutboxEntry, OutboxKind } from '../sandbox/outbox.js'
 
-/** The answers of the control API, as its routes write them (SANDBOX.md, docs/control-api.md). */
+/** The answers of the control API, as its routes write them (docs/contract.md, docs/control-api.md). */
 export interface Health {
   status: 'ok'
   seed: number
@@ -24,6 +24,48 @@ export interface ScenarioInfo {
   active: boolean
 }
 
+/** What `override()` takes (docs/your-own-answers.md): the body of `POST /__sandbox/overrides`. */
+export interface OverrideInput {
+  match: {
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
+    /** A route of the table with `{params}`, or a concrete path; or give `operation` instead. */
+    path?: string
+    /** The route's operation id (docs/routes.md). */
+    operation?: string
+    query?: Record<string, string | string[]>
+    headers?: Record<string, string>
+    /** A JSON subset the request body must contain. */
+    body?: unknown
+    /** Answer before auth runs (default: auth first). */
+    anonymous?: boolean
+  }
+  respond: { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number } | { error: 'network'; delayMs?: number }
+  /** Answers this many times, then steps aside. */
+  times?: number
+  /** A window on the sandbox clock: ISO or `+N` with s, m, h or d. */
+  from?: string
+  until?: string
+  /** Higher wins first; the newest among equals. */
+  priority?: number
+  name?: string
+}
+
+/** An override as the sandbox keeps it, with how often it answered. */
+export interface OverrideInfo extends Omit<OverrideInput, 'from' | 'until' | 'name' | 'times' | 'priority'> {
+  id: string
+  name: string | null
+  operation: string
+  times: number | null
+  used: number
+  remaining: number | null
+  from: string | null
+  until: string | null
+  priority: number
+  createdAt: string
+  /** Differences between the answer and the served document (the bridge's checker), on creation. */
+  findings?: { kind: string; pointer: string; expected?: unknown; actual?: unknown }[]
+}
+
 /** One call as the client's HTTP stack makes it: `path` from the sandbox's root, `data` sent as JSON. */
 export type Send = (method: string, path: string, data?: unknown) => Promise<Answer>
 
@@ -36,6 +78,17 @@ export interface Answer {
 /** `Send` over a fetch, to the sandbox at `origin`. */
 export const fetchSend = (origin: string, fetchFn: typeof fetch = fetch): Send => async (method, path, data) => {
   const res = await fetchFn(`${origin}${path}`, { method, ...(data === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(data) }) })
+  return { status: res.status, text: () => res.text(), header: (name) => res.headers.get(name) }
+}
+
+/**
+ * `Send` straight into an app's front door, in process (the node, browser and Storybook entries):
+ * the same routes and checks as over HTTP, no socket. `sandboxId` picks an isolated world.
+ */
+export const appSend = (app: { fetch(request: Request, meta?: { via?: 'msw'; clientAddress?: string }): Promise<Response> }, sandboxId?: string): Send => async (method, path, data) => {
+  const headers: Record<string, string> = sandboxId ? { 'x-sandbox-id': sandboxId } : {}
+  if (data !== undefined) headers['content-type'] = 'application/json'
+  const res = await app.fetch(new Request(`http://sandbox.local${path}`, { method, headers, body: data === undefined ? undefined : JSON.stringify(data) }), { via: 'msw', clientAddress: '127.0.0.1' })
   return { status: res.status, text: () => res.text(), header: (name) => res.headers.get(name) }
 }
 
@@ -111,6 +164,20 @@ export class ControlClient<Scenario = string | { name: string; options?: Record<
 
   async clearOutbox(): Promise<void> {
     await this.#call('DELETE', '/outbox')
+  }
+
+  /** One answer of your own for a route, in this world: `POST /__sandbox/overrides`; the 201 with its id and findings. */
+  override(override: OverrideInput): Promise<OverrideInfo> {
+    return this.#call('POST', '/overrides', override)
+  }
+
+  async overrides(): Promise<OverrideInfo[]> {
+    return (await this.#call<{ overrides: OverrideInfo[] }>('GET', '/overrides')).overrides
+  }
+
+  /** One override by id or name; without one, every override of this world. */
+  async removeOverride(idOrName?: string): Promise<void> {
+    await this.#call('DELETE', idOrName === undefined ? '/overrides' : `/overrides/${encodeURIComponent(idOrName)}`)
   }
 }
 

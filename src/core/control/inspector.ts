@@ -6,7 +6,7 @@ import { paginate, paginationSchema } from '../http/pagination.js'
 import { integer } from '../http/schemas.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 
-/** SANDBOX.md "The inspector": the routes the control panel is built on, open to any client. */
+/** docs/contract.md "The inspector": the routes the control panel is built on, open to any client. */
 const control = { kind: 'control' } as const
 const tag = 'sandbox control'
 

@@ -2,7 +2,7 @@ import * as z from 'zod'
 import type { ErrorShape } from '../http/reply.js'
 import type { RouteDef } from '../app/route.js'
 
-export { assumed } from './assumed.js'
+export { assumed } from '../http/assumed.js'
 
 /** The routes a SandboxApp with these options serves (the same rule as its constructor). */
 type Json = Record<string, unknown>
@@ -112,7 +112,7 @@ function parameters(route: RouteDef): Json[] {
 function requestBody(route: RouteDef): Json | undefined {
   if (!route.body) return undefined
   if (route.body === 'multipart') {
-    // SANDBOX.md: every multipart route takes its files in the field `file`.
+    // docs/assumptions.md: every multipart route takes its files in the field `file`.
     return {
       required: true,
       content: {

@@ -1,13 +1,13 @@
 import { HttpError } from '../http/reply.js'
 
-/** Pages on loopback may use the control API (SANDBOX.md, "Bounds and trust"). */
+/** Pages on loopback may use the control API (docs/contract.md, "Bounds and trust"). */
 export const LOOPBACK_ORIGIN = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/
 
 const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/
 
 export const isLoopback = (host: string) => LOOPBACK_HOST.test(host)
 
-/** Bound off loopback, the control API needs a token or is off (SANDBOX.md): every engine refuses to start otherwise. */
+/** Bound off loopback, the control API needs a token or is off (docs/contract.md): every engine refuses to start otherwise. */
 export function checkControlExposure(host: string, control: { token?: string } | false | undefined): void {
   if (!isLoopback(host) && control !== false && !control?.token) {
     throw new Error(`--host ${host} is not loopback: the control API needs --control-token T, or turn it off with --no-control`)

@@ -21,39 +21,9 @@ export const health = defineRoute({
 export const listScenarios = defineRoute({
   id: 'sandboxListScenarios', method: 'GET', path: '/__sandbox/scenarios', tag, auth: control,
   summary: 'Every scenario: name, description, options (defaults and the active values), whether active now; every entry with its window (schedule)',
-  handler(ctx) {
-    const inForce = ctx.sandbox.inForce()
-    return ok({
-      scenarios: ctx.sandbox.shared.scenarios.list().map((s) => {
-        const active = inForce.find((a) => a.name === s.name)
-        const schema = z.toJSONSchema(s.options, { io: 'input' })
-        return { name: s.name, description: s.description, advice: s.advice, options: active?.options ?? s.options.parse({}), optionList: optionList(schema as Parameters<typeof optionList>[0]), schema, active: Boolean(active) }
-      }),
-      schedule: ctx.sandbox.active.map((a) => ({ name: a.name, options: a.options, from: a.from ?? null, until: a.until ?? null })),
-    })
-  },
+  // The options' JSON Schemas are written on first use (zod's JSON Schema writer: the browser entry's budget).
+  handler: async (ctx) => ok((await import('./scenario-list.js')).scenarioList(ctx.sandbox)),
 })
-
-type OptionSchema = { type?: string | string[]; enum?: unknown[]; anyOf?: OptionSchema[]; default?: unknown; description?: string }
-
-/**
- * Every option a scenario takes, optional ones included (`options` shows only those with a
- * value): name, JSON type, whether it has a default, the default.
- */
-function optionList(schema: { properties?: Record<string, OptionSchema>; required?: string[] }) {
-  return Object.entries(schema.properties ?? {}).map(([name, p]) => ({
-    name,
-    type: typeOf(p),
-    ...('default' in p ? { default: p.default } : {}),
-    ...(p.description ? { description: p.description } : {}),
-  }))
-}
-
-function typeOf(p: OptionSchema): string {
-  if (p.enum) return p.enum.map((v) => JSON.stringify(v)).join(' | ')
-  if (p.anyOf) return p.anyOf.map(typeOf).join(' | ')
-  return [p.type ?? 'any'].flat().join(' | ')
-}
 
 export const setScenarios = defineRoute({
   id: 'sandboxSetScenarios', method: 'PUT', path: '/__sandbox/scenarios', tag, auth: control,

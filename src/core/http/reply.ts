@@ -1,3 +1,5 @@
+import { type ErrorShape, errorBody } from './status.js'
+
 /** Errors are values with a status and a message that names the field and the rule. */
 export class HttpError extends Error {
   constructor(
@@ -23,6 +25,10 @@ export interface Reply {
   headers?: Record<string, string>
   /** Set on error replies, so scenarios can reshape the body. */
   error?: HttpError
+  /** An override's answer (docs/your-own-answers.md): final, no scenario reshapes it; `label` names it in `x-sandbox-fault`. */
+  override?: { id: string; label: string }
+  /** The override cuts the connection: no answer at all (a browser sees a failed fetch). */
+  cut?: boolean
 }
 
 /** A body that is already JSON text: lets hot list routes reuse cached record JSON. */
@@ -84,4 +90,11 @@ function bodyOf(body: unknown): BodyInit {
   if (body instanceof ReadableStream) return body
   if (body instanceof RawBody) return body.text
   return (body instanceof RawJson ? body.text : JSON.stringify(body)) as BodyInit
+}
+
+/** The reply to an error thrown while answering: its own status and message, or a 500 (logged). */
+export function errorReply(route: { errorShape?: ErrorShape } | undefined, error: unknown): Reply {
+  const e = error instanceof HttpError ? error : new HttpError(500, 'internal error: the sandbox failed to handle this request')
+  if (!(error instanceof HttpError)) console.error(error)
+  return { status: e.status, body: errorBody(route?.errorShape ?? 'standard', e.status, e.message), headers: e.headers, error: e }
 }

@@ -45,8 +45,8 @@ export interface NotificationQuery {
 type Scope = (List | undefined)[]
 
 /**
- * A sorted list: its entries, newest first, and their times beside them in a packed array of
- * doubles. Binary searches and the merge read the times, not entries spread over the heap
+ * A sorted list: its entries, newest first, and their times beside them in a plain number
+ * array. Binary searches and the merge read the times, not entries spread over the heap
  * (`npm run bench -- --only varied`).
  */
 interface List {

@@ -54,7 +54,7 @@ const PAD = 12
 const pad = (n: number) => String(n).padStart(PAD, '0')
 const outboxNumber = (e: OutboxEntry) => Number(/^out_(\d+)$/.exec(e.id)?.[1] ?? 0)
 const USED_EVERY_MS = 30_000
-const SMALL = ['k:ids', 'k:scenarios', 'k:state', 'k:draws', 'k:key'] as const
+const SMALL = ['k:ids', 'k:scenarios', 'k:state', 'k:draws', 'k:key', 'k:overrides'] as const
 
 /** Maps and Sets (scenario bookkeeping) as JSON. */
 const encode = (_: string, v: unknown) => (v instanceof Map ? { $map: [...v] } : v instanceof Set ? { $set: [...v] } : v)
@@ -103,7 +103,8 @@ export class PersistedSandbox {
   ) {
     this.meta = meta
     this.#unwatch = sandbox.watch((change) => {
-      if ((change === 'reset' || change === 'restore') && !this.#loading) this.#replaced()
+      // A collection replaced in place (--watch) is stored whole, as after a restore.
+      if ((change === 'reset' || change === 'restore' || change === 'fixtures') && !this.#loading) this.#replaced()
     })
   }
 
@@ -211,6 +212,7 @@ export class PersistedSandbox {
     this.#pending.clear()
     this.#seqs.clear()
     this.#small.clear()
+    this.#overridesVersion = -1
     this.#journalSaved = 0
     this.#journalFirst = NaN
     this.#journalStale = []
@@ -254,6 +256,7 @@ export class PersistedSandbox {
       ids: small('k:ids'),
       scenarios: small('k:scenarios') ?? [],
       scenarioState: small('k:state') ?? new Map(),
+      overrides: small('k:overrides') ?? [],
       draws: small('k:draws') ?? 0,
       // Tokens signed before the reload stay valid.
       signingKey: small('k:key'),
@@ -302,9 +305,16 @@ export class PersistedSandbox {
     for (const e of this.sandbox.world.notifications.entries()) puts.set(`n:${e.n.id}`, { s: 0, v: { ...e.n, clientId: e.clientId } })
   }
 
+  #overridesVersion = -1
+
   #smallChanges(puts: Map<string, unknown>): void {
     const { sandbox } = this
     const small: [string, unknown][] = [['k:ids', sandbox.ids.value], ['k:scenarios', sandbox.active], ['k:state', sandbox.scenarioState], ['k:draws', sandbox.draws], ['k:key', sandbox.signingKeyHex]]
+    // A hundred overrides are tens of KB of JSON: written again only when they changed.
+    if (sandbox.overrides.version !== this.#overridesVersion) {
+      this.#overridesVersion = sandbox.overrides.version
+      small.push(['k:overrides', sandbox.overrides.list()])
+    }
     for (const [key, value] of small) {
       const json = JSON.stringify(value, encode)
       if (this.#small.get(key) !== json) puts.set(key, json)

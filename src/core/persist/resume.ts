@@ -66,8 +66,13 @@ export const mark = (name: string) => globalThis.performance?.mark?.(`fleet-sand
  * Object's output gate holds one, so a reload right after it loses nothing; what a read changed
  * (journal, sliding sessions) is stored in a batch.
  */
-export function durableApp(options: { strict?: boolean; control?: unknown }, state: Promise<Resumed>): Pick<SandboxApp, 'matcher' | 'fetch'> {
+export function durableApp(options: { strict?: boolean; control?: unknown }, state: Promise<Resumed>): Pick<SandboxApp, 'matcher' | 'fetch' | 'journalAnswer'> {
   return {
+    async journalAnswer(request, response, path) {
+      const { app, persisted } = await state
+      await app.journalAnswer(request, response, path)
+      await quietly(persisted?.answered('GET'))
+    },
     matcher: new RouteMatcher(servedRoutes(routes, options)),
     async fetch(request, meta) {
       const { app, persisted } = await state

@@ -38,6 +38,7 @@ export function snapshotOf(values: Map<string, unknown>): Record<string, unknown
     outbox: log('o:'),
     nextId: parse('k:ids'),
     signingKey: parse('k:key'),
+    overrides: parse('k:overrides') ?? [],
     ...rows,
   }
 }

@@ -2,8 +2,8 @@ import type { JournalEntry } from './journal.js'
 import type { OutboxEntry } from './outbox.js'
 import type { Finding } from '../bridge/check.js'
 
-/** What changed in a sandbox besides requests and the outbox (SANDBOX.md `event: state`). */
-export type StateChange = 'scenarios' | 'clock' | 'reset' | 'restore' | 'requests-cleared' | 'outbox-cleared'
+/** What changed in a sandbox besides requests and the outbox (docs/contract.md `event: state`). */
+export type StateChange = 'scenarios' | 'clock' | 'reset' | 'restore' | 'requests-cleared' | 'outbox-cleared' | 'overrides' | 'fixtures'
 
 export interface StateEvent {
   change: StateChange

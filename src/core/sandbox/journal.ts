@@ -2,7 +2,7 @@ import type { BodySource } from '../http/reply.js'
 import type { BudgetedJournal, JournalBudget } from './journal-budget.js'
 import type { Finding } from '../bridge/check.js'
 
-/** A request as the journal keeps it (SANDBOX.md: `{id, method, path, status, faults, durationMs, at}`). */
+/** A request as the journal keeps it (docs/contract.md: `{id, method, path, status, faults, durationMs, at}`). */
 export interface JournalEntry {
   id: number
   method: string
@@ -51,12 +51,12 @@ export interface ExchangeInput {
   response: { headers: HeadersInput; body: BodyInput }
 }
 
-/** SANDBOX.md "Bounds and trust": anonymous callers must not grow memory through the journal. */
+/** docs/contract.md "Bounds and trust": anonymous callers must not grow memory through the journal. */
 export const JOURNAL_MAX_ENTRIES = 1000
 export const JOURNAL_MAX_BYTES = 8 * 1_048_576
 /** Stored paths, queries and header values are cut past this many bytes. */
 export const TEXT_LIMIT = 2048
-/** Stored bodies are cut past this many bytes (SANDBOX.md "The inspector"). */
+/** Stored bodies are cut past this many bytes (docs/contract.md "The inspector"). */
 export const BODY_LIMIT = 65_536
 /**
  * Counted for each entry besides its texts: the objects that hold them (the entry, its record,

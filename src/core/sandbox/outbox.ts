@@ -12,7 +12,7 @@ export interface OutboxEntry {
   at: string
 }
 
-/** Entries kept per sandbox; past it the oldest go first (SANDBOX.md "Bounds and trust"). */
+/** Entries kept per sandbox; past it the oldest go first (docs/contract.md "Bounds and trust"). */
 export const OUTBOX_LIMIT = 10_000
 
 export class Outbox {

@@ -1,4 +1,4 @@
-/** How a request names its isolated sandbox (SANDBOX.md: `x-sandbox-id`, or cookie `sandbox-id`). */
+/** How a request names its isolated sandbox (docs/contract.md: `x-sandbox-id`, or cookie `sandbox-id`). */
 export const SANDBOX_ID_HEADER = 'x-sandbox-id'
 export const SANDBOX_ID_COOKIE = 'sandbox-id'
 const ID_PATTERN = /^[\w.:-]{1,128}$/

@@ -7,11 +7,14 @@ import type { ActiveScenario } from '../scenarios/define.js'
 import { entered, fixWindow, inWindow, timed } from '../scenarios/window.js'
 import type { Accounts, Size } from '../seed/seed.js'
 import { type FixtureRows, parseFixtures } from '../store/fixtures.js'
-import { World, type WorldRows } from '../store/world.js'
+import { World, type WorldRows, indexNotifications } from '../store/world.js'
+import type { TableName } from '../store/collections.js'
 import { Clock } from './clock.js'
 import { Journal, type JournalEntry } from './journal.js'
 import type { JournalBudget } from './journal-budget.js'
 import { Outbox, type OutboxEntry } from './outbox.js'
+import { Overrides } from '../overrides/overrides.js'
+import type { Override } from '../overrides/override.js'
 import { SandboxEvents, type StateChange } from './events.js'
 import { seededRandom, Sequence } from './random.js'
 import type { SeededWorlds } from './seeded-worlds.js'
@@ -30,6 +33,7 @@ export interface ResumedParts {
   outbox?: OutboxEntry[]
   scenarios?: ActiveScenario[]
   scenarioState?: Map<string, unknown>
+  overrides?: Override[]
   ids?: number
   draws?: number
   signingKey?: string
@@ -98,6 +102,8 @@ export class Sandbox {
   readonly events = new SandboxEvents()
   journal: Journal
   outbox = new Outbox(undefined, (data) => this.events.emit({ type: 'outbox', data }))
+  /** The world's own answers (`/__sandbox/overrides`), indexed by operation. */
+  readonly overrides = new Overrides()
   #schedule: ActiveScenario[] = []
   /** Whether an entry has a window: without one, every entry is in force and nothing is checked per request. */
   #timed = false
@@ -158,6 +164,7 @@ export class Sandbox {
     this.sessions.open(imp.userId, 'cli_acme', start, undefined, 'impersonation', imp.impersonatorId, imp.token)
     this.journal.clear()
     this.outbox.clear()
+    this.overrides.clear()
     this.active = []
     this.ids = new Sequence()
     this.scenarioState.clear()
@@ -214,6 +221,7 @@ export class Sandbox {
     if (parts.outbox) this.outbox.load(parts.outbox)
     if (parts.scenarios) this.active = parts.scenarios
     if (parts.scenarioState) this.scenarioState = parts.scenarioState
+    if (parts.overrides) this.overrides.load(parts.overrides)
     if (parts.ids !== undefined) this.ids.value = parts.ids
     if (parts.draws !== undefined) this.#reseed(this.seed, parts.draws)
     if (parts.signingKey) this.setKey(parts.signingKey)
@@ -273,6 +281,23 @@ export class Sandbox {
     this.changed('scenarios')
   }
 
+  /**
+   * Replaces these collections of the world with fixture rows (`--watch`, docs/your-own-answers.md):
+   * every other collection, the clock, sessions, scenarios, journal and outbox stay. Checked
+   * first (a 400 naming the collection and record); nothing changes on a refusal.
+   */
+  async replaceCollections(input: FixtureRows): Promise<void> {
+    const fixtures = parseFixtures(input)
+    await this.exclusive(async () => {
+      for (const [name, rows] of Object.entries(fixtures.rows)) if (name !== 'notifications') await this.world.tables[name as TableName].load(rows as never, true)
+      // Each world its own store: a write in one is never seen in another.
+      if (fixtures.rows.notifications) this.world.notifications = indexNotifications(fixtures.rows.notifications)
+    })
+    // A reset of this world brings the new rows back, not the old ones.
+    this.config.fixtures = { ...this.config.fixtures, ...input }
+    this.changed('fixtures')
+  }
+
   /** Writes run one at a time, so racing requests see each other's effects (invariants hold). */
   exclusive<T>(fn: () => Promise<T> | T): Promise<T> {
     const run = this.#lock.then(fn, fn)
@@ -300,6 +325,7 @@ export class Sandbox {
       outbox: this.outbox.list(),
       nextId: this.ids.value,
       signingKey: this.#key,
+      overrides: this.overrides.list(),
     }
   }
 
@@ -310,6 +336,8 @@ export class Sandbox {
     const s = validate(snapshotSchema, snapshot, 'body') as unknown as Snapshot
     const now = Date.parse(s.clock.now)
     const scenarios = s.scenarios.map((a, i) => fixWindow(this.shared.scenarios.parse(a, `scenarios.${i}`), now, `scenarios.${i}`))
+    // Checked here with a schema loaded on first use (the browser entry's budget).
+    const overrides = s.overrides?.length ? (await import('../overrides/override.js')).storedOverrides(s.overrides) : []
     // Everything is built before anything is replaced.
     let world: World
     try {
@@ -323,6 +351,7 @@ export class Sandbox {
     this.sessions = new SessionStore(s.sessions)
     this.journal.load(s.journal)
     this.outbox.load(s.outbox)
+    this.overrides.load(overrides)
     this.active = scenarios
     this.ids.value = s.nextId
     this.scenarioState.clear()

@@ -4,6 +4,7 @@ import { Sandbox, type SandboxConfig, type SandboxRegistry, type SandboxShared }
 import { SeededWorlds } from './seeded-worlds.js'
 import { PageWriter } from '../notifications/page.js'
 import { JournalBudget } from './journal-budget.js'
+import { type FixtureRows, parseFixtures } from '../store/fixtures.js'
 
 export interface SandboxesOptions extends SandboxConfig {
   /** Every scenario the sandboxes know (the adapters pass the files of `scenarios/`). */
@@ -140,6 +141,18 @@ export class Sandboxes implements SandboxRegistry {
 
   ids(): string[] {
     return [...this.#isolated.keys()]
+  }
+
+  /**
+   * `--watch`: collections of changed fixture files, in every world from now on (resets and new
+   * sandboxes too) and in each world alive now, whose other state stays (Sandbox.replaceCollections).
+   */
+  async replaceFixtures(rows: FixtureRows): Promise<void> {
+    parseFixtures(rows)
+    // A new object: checked fixtures are kept per object (parseFixtures), and the seeded worlds with them.
+    this.options.fixtures = { ...this.options.fixtures, ...rows }
+    const live = [this.default, ...[...this.#isolated.values()].map((e) => e.pending)]
+    for (const sandbox of await Promise.all(live)) await sandbox.replaceCollections(rows)
   }
 
   drop(id: string): boolean {

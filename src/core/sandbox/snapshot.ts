@@ -8,6 +8,8 @@ import { HttpError } from '../http/reply.js'
 import { JOURNAL_MAX_BYTES, type JournalEntry } from './journal.js'
 import { OUTBOX_LIMIT, outboxKinds, type OutboxEntry } from './outbox.js'
 import { SESSION_LIMIT } from '../auth/sessions.js'
+import type { Override } from '../overrides/override.js'
+import { OVERRIDE_LIMIT } from '../overrides/overrides.js'
 
 export type Snapshot = { version: 1 } & SandboxState & WorldRows
 export interface SandboxState {
@@ -20,6 +22,8 @@ export interface SandboxState {
   nextId: number
   /** The key of the portal and agent tokens this sandbox signed (hex; optional in older snapshots). */
   signingKey?: string
+  /** The world's overrides with their used counts (optional in older snapshots). */
+  overrides?: Override[]
 }
 
 const isoDateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
@@ -43,6 +47,8 @@ export const snapshotSchema = z.object({
   })),
   nextId: z.number().int().positive(),
   signingKey: z.string().regex(SIGNING_KEY_PATTERN, 'must be 64 hexadecimal digits').optional(),
+  // Checked one by one on restore (Sandbox.restore), with a schema loaded then: the browser entry's budget.
+  overrides: z.array(z.unknown()).optional(),
   ...collectionSchemas,
 })
 
@@ -50,7 +56,7 @@ export const snapshotSchema = z.object({
 export const COLLECTION_LIMIT = 2_000_000
 /** Characters per string in a snapshot: no JSON body the API accepts (1 MB) can make a longer one. */
 export const STRING_LIMIT = 1_048_576
-/** The journal's bound in bytes (SANDBOX.md "Bounds and trust"), measured as its JSON. */
+/** The journal's bound in bytes (docs/contract.md "Bounds and trust"), measured as its JSON. */
 /** Active scenarios: each is parsed on restore, and a name counts once, so more is never a real state. */
 export const SCENARIO_LIMIT = 100
 
@@ -61,7 +67,7 @@ export const SCENARIO_LIMIT = 100
  * string at `STRING_LIMIT`.
  */
 export function checkBounds(snapshot: Record<string, unknown>, journalCapacity: number): void {
-  const caps: Record<string, number> = { journal: journalCapacity, outbox: OUTBOX_LIMIT, sessions: SESSION_LIMIT, scenarios: SCENARIO_LIMIT }
+  const caps: Record<string, number> = { journal: journalCapacity, outbox: OUTBOX_LIMIT, sessions: SESSION_LIMIT, scenarios: SCENARIO_LIMIT, overrides: OVERRIDE_LIMIT }
   for (const [name, value] of Object.entries(snapshot)) {
     const cap = caps[name] ?? COLLECTION_LIMIT
     if (Array.isArray(value) && value.length > cap) throw new HttpError(413, `${name}: must hold at most ${cap} entries; the snapshot has ${value.length}`)

@@ -1,7 +1,7 @@
-import * as z from 'zod'
 import { badRequest } from '../http/reply.js'
 import type { ActiveScenario, ScenarioDefinition } from './define.js'
 import { parseBound } from './window.js'
+import { ROUTES_OPTION, type ScopedRoute, parseRoutes } from './routes-option.js'
 
 /**
  * The scenarios an app knows, handed to it by whoever builds it (the adapters pass the files of
@@ -9,9 +9,24 @@ import { parseBound } from './window.js'
  */
 export class ScenarioRegistry {
   readonly #byName: Map<string, ScenarioDefinition>
+  /** The served routes, once an app is built on this registry: `routes` entries are checked against them. */
+  #served: readonly ScopedRoute[] | undefined
+  /** Bumped when a definition is replaced: what was worked out from the old one is stale. */
+  version = 0
 
   constructor(definitions: readonly ScenarioDefinition[] = []) {
     this.#byName = new Map(definitions.map((d) => [d.name, d]))
+  }
+
+  /** The app's served routes: from now on an unknown operation id in `routes` is a 400. */
+  serve(routes: readonly ScopedRoute[]): void {
+    this.#served = routes
+  }
+
+  /** A scenario file changed (`--watch`): its new version from now on; active ones stay active. */
+  replace(definition: ScenarioDefinition): void {
+    this.#byName.set(definition.name, definition)
+    this.version++
   }
 
   get(name: string): ScenarioDefinition | undefined {
@@ -45,13 +60,21 @@ export class ScenarioRegistry {
     if (typeof name !== 'string' || name === '') throw badRequest(`${field}: each entry must be a scenario name or {name, options}`)
     const def = this.#byName.get(name)
     if (!def) throw badRequest(`${field}: unknown scenario "${name}"; known: ${[...this.#byName.keys()].join(', ')}`)
+    // Every scenario takes `routes` (routes-option.ts): taken out before its own options are read.
+    let routes: string[] | undefined
+    if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && Object.hasOwn(raw, ROUTES_OPTION)) {
+      const { [ROUTES_OPTION]: given, ...rest } = raw as Record<string, unknown>
+      routes = parseRoutes(given, `${field}: ${name}.options.routes`, this.#served)
+      raw = rest
+    }
     const parsed = def.options.safeParse(raw)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
-      const rule = issue.code === 'unrecognized_keys' ? `unknown option ${issue.keys.join(', ')}; ${name} takes ${optionNames(def) || 'no options'}` : issue.message
+      const rule = issue.code === 'unrecognized_keys' ? `unknown option ${issue.keys.join(', ')}; ${name} takes ${[optionNames(def), ROUTES_OPTION].filter(Boolean).join(', ')}` : issue.message
       throw badRequest(`${field}: ${name}.options${issue.path.length ? '.' + issue.path.join('.') : ''}: ${rule}`)
     }
-    return { name, options: parsed.data as Record<string, unknown>, ...when }
+    const options = parsed.data as Record<string, unknown>
+    return { name, options: routes ? { ...options, [ROUTES_OPTION]: routes } : options, ...when }
   }
 
   /** `a,b;key=value`: the form of `x-sandbox-scenario`, `?sandbox-scenario=` and `--scenario`. */
@@ -62,9 +85,11 @@ export class ScenarioRegistry {
   }
 }
 
+/** The options a scenario names, read from its object schema through wrappers (default, optional, pipe). */
 function optionNames(def: ScenarioDefinition): string {
-  const schema = z.toJSONSchema(def.options, { io: 'input', unrepresentable: 'any' }) as { properties?: object }
-  return Object.keys(schema.properties ?? {}).join(', ')
+  let schema = def.options as unknown as { shape?: object; def?: { innerType?: unknown; in?: unknown } }
+  for (let i = 0; i < 8 && !schema.shape && schema.def; i++) schema = (schema.def.innerType ?? schema.def.in ?? {}) as typeof schema
+  return Object.keys(schema.shape ?? {}).join(', ')
 }
 
 function optionPair(pair: string, name: string, field: string): [string, unknown] {

@@ -3,7 +3,7 @@ import { checkInstant } from '../sandbox/clock.js'
 import type { ActiveScenario } from './define.js'
 
 /**
- * Scenarios on a timeline (SANDBOX.md "The app's side"): an entry may carry `from` and `until`,
+ * Scenarios on a timeline (docs/contract.md "The app's side"): an entry may carry `from` and `until`,
  * each an ISO date-time or `+N` with s, m, h or d counted from the sandbox clock's now when the
  * entry is set. It shapes answers only while the clock is in [from, until).
  */

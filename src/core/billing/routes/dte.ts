@@ -48,7 +48,7 @@ export const syncDteDocument = defineRoute({
   handler: async (ctx) => success(dteView(await syncDte(ctx, dteOf(ctx)))),
 })
 
-/** Control API: the tax authority settles an uncertain or pending DTE (SANDBOX.md). */
+/** Control API: the tax authority settles an uncertain or pending DTE (docs/contract.md). */
 export const resolveDteControl = defineRoute({
   id: 'sandboxResolveDte', method: 'POST', path: '/__sandbox/dte/:dteId/resolve', tag: 'sandbox control',
   auth: { kind: 'control' },

@@ -15,7 +15,7 @@ const write = { kind: 'user', permission: 'billing:write' } as const
 /** Ids of invoices, DTEs and tickets: what a path segment may be before it is looked up. */
 export const recordId = z.string().regex(/^[\w-]{1,128}$/, 'must be 1 to 128 letters, digits, "_" or "-"')
 
-/** Paginated lists answer `{status:'success', data:{items, pagination}}` (SANDBOX.md). */
+/** Paginated lists answer `{status:'success', data:{items, pagination}}` (docs/routes.md). */
 export const pageEnvelope = (item: z.ZodType) =>
   successEnvelope(z.object({ items: z.array(item), pagination: paginationSchema }))
 

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { conflict, notFound, ok, reply, success } from '../../http/reply.js'
 import { messageSchema, threadSchema } from '../model.js'
-import { assumed } from '../../control/assumed.js'
+import { assumed } from '../../http/assumed.js'
 import { defineRoute, type RouteContext } from '../../app/route.js'
 import { byTime } from '../../sandbox/clock.js'
 import { clientOf, clientRows, publicRow, userOf } from '../../http/tenant.js'

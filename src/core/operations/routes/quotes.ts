@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { notFound, success } from '../../http/reply.js'
 import { quoteAiSchema, quoteSchema } from '../model.js'
-import { assumed } from '../../control/assumed.js'
+import { assumed } from '../../http/assumed.js'
 import { defineRoute } from '../../app/route.js'
 import { byTime } from '../../sandbox/clock.js'
 import { clientOf, clientRows } from '../../http/tenant.js'

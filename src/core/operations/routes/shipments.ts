@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { success } from '../../http/reply.js'
 import { MAX_KG, quoteOptions } from '../quoting.js'
-import { assumed } from '../../control/assumed.js'
+import { assumed } from '../../http/assumed.js'
 import { defineRoute } from '../../app/route.js'
 import { successEnvelope } from '../../http/schemas.js'
 

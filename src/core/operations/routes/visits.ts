@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { notFound, reply, success } from '../../http/reply.js'
 import { visitDetailSchema, visitHistoryEntrySchema, visitImageSchema, visitStatuses } from '../model.js'
-import { assumed } from '../../control/assumed.js'
+import { assumed } from '../../http/assumed.js'
 import { checkFiles } from '../files.js'
 import { defineRoute, type RouteContext } from '../../app/route.js'
 import type { RowOf } from '../../store/world.js'

@@ -1,9 +1,8 @@
-import type { RequestMeta, SandboxApp } from '../app/app.js'
-import { afterBody } from '../http/drain.js'
-import type { HostedInfo } from '../sandbox/directory.js'
-import type { Sandbox, SandboxRegistry } from '../sandbox/sandbox.js'
-import type { StateBackend } from './backend.js'
-import { PersistedSandbox, type StoredMeta } from './persisted.js'
+import type { RequestMeta, SandboxApp } from '../../core/app/app.js'
+import type { HostedInfo } from './directory.js'
+import type { Sandbox, SandboxRegistry } from '../../core/sandbox/sandbox.js'
+import type { StateBackend } from '../../core/persist/backend.js'
+import { PersistedSandbox, type StoredMeta } from '../../core/persist/persisted.js'
 
 type Meta = StoredMeta & { id: string; seededAt: number; createdAt: number }
 type DirectoryCall = 'hello' | 'forget' | 'list' | 'drop' | 'evicted'
@@ -19,17 +18,16 @@ export interface HostOptions {
   maxSandboxes: number
   /** `--now`: the seed instant of every sandbox; else the directory's. */
   now?: string
-  /** The deployment's directory (src/core/sandbox/directory.ts), however the runtime reaches it. */
+  /** The deployment's directory (src/workerd/core/directory.ts), however the runtime reaches it. */
   directory<T>(name: DirectoryCall, ...args: unknown[]): Promise<T>
-  /** The app of the one sandbox, and the runtime's HTTP front of it (CORS). */
+  /** The app of the one sandbox: its `fetch` is the whole HTTP contract (CORS, the unread body). */
   app(options: { only: string; seededAt: number; registry: SandboxRegistry }): SandboxApp
-  front(app: SandboxApp): (request: Request, meta: RequestMeta) => Promise<Response>
 }
 
 interface Live {
   sandbox: Sandbox
   stored: PersistedSandbox
-  front: (request: Request, meta: RequestMeta) => Promise<Response>
+  app: SandboxApp
   inflight: number
   lastUsed: number
 }
@@ -52,7 +50,7 @@ export class HostedSandbox {
 
   /**
    * Resolves once the writes being stored now are: what a Durable Object's output gate does
-   * for a whole answer, for answers that stream out one by one (a batch's, src/core/http/batch.ts).
+   * for a whole answer, for answers that stream out one by one (a batch's, src/workerd/core/batch.ts).
    */
   stored(): Promise<unknown> {
     return this.#storing.size ? Promise.all(this.#storing) : Promise.resolve()
@@ -64,12 +62,10 @@ export class HostedSandbox {
     live.inflight++
     live.lastUsed = Date.now()
     try {
-      // An early answer waits for the body it left unread (drain.ts): workerd closes a
-      // connection whose request body was not read to its end, without telling the client.
-      const response = await afterBody(request, live.front(request, meta))
+      const response = cutMarked(await live.app.fetch(request, meta))
       // A write's changes are stored now, and its answer waits for them (a Durable Object's
       // output gate holds answers meanwhile too, but a batch's answers stream out one by one:
-      // src/core/http/batch.ts); a read's (journal, sliding sessions, counters) with the next batch.
+      // src/workerd/core/batch.ts); a read's (journal, sliding sessions, counters) with the next batch.
       const stored = live.stored.answered(request.method).catch((error) => console.error('fleet-sandbox: storing failed', error))
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         this.#storing.add(stored)
@@ -128,7 +124,7 @@ export class HostedSandbox {
     const sandbox = await app.ready()
     const stored = await PersistedSandbox.open(sandbox, host.backend, { meta: { id, seededAt, createdAt: meta?.createdAt ?? Date.now() }, journalInBatches: true })
     if (id !== 'default') await host.wakeAt(Date.now() + host.idleMs)
-    return { sandbox, stored, front: host.front(app), inflight: 0, lastUsed: Date.now() }
+    return { sandbox, stored, app, inflight: 0, lastUsed: Date.now() }
   }
 
   /** Stores what waits for the batch now (the command line stops cleanly: nothing is lost). */
@@ -153,4 +149,13 @@ export class HostedSandbox {
     this.#live = this.#ready = undefined
     await this.host.wipe()
   }
+}
+
+/** How an object tells the front to cut the caller's connection (an override's `{error: "network"}`): workerd sends no error response. */
+export const CUT_HEADER = 'x-sandbox-cut'
+
+/** A deployed Worker has no front: its caller sees this 502, marked, instead of a cut connection (docs/your-own-answers.md). */
+function cutMarked(response: Response): Response {
+  if (response.type !== 'error') return response
+  return new Response(JSON.stringify({ statusCode: 502, message: 'override: the connection is cut (respond.error "network")', error: 'Bad Gateway' }), { status: 502, headers: { 'content-type': 'application/json', [CUT_HEADER]: '1' } })
 }

@@ -6,11 +6,11 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import type { Readable } from 'node:stream'
 import type { Miniflare } from 'miniflare'
-import type { ServerOptions } from '../adapters/server/index.js'
-import { checkControlExposure } from '../core/control/origin.js'
-import type { SandboxSummary } from '../core/sandbox/summary.js'
-import type { StartEngine } from './engine.js'
-import { LOG_MARK, type ObjectNamespace, call as callObject } from '../adapters/worker/env.js'
+import type { ServerOptions } from '../../adapters/server/index.js'
+import { checkControlExposure } from '../../core/control/origin.js'
+import type { SandboxSummary } from '../../core/sandbox/summary.js'
+import type { StartEngine } from '../../cli/serve/engine.js'
+import { LOG_MARK, type ObjectNamespace, call as callObject } from '../worker/env.js'
 import { type Front, startFront } from './front.js'
 import { guard, release, workerdChildren } from './watchdog.js'
 
@@ -32,7 +32,7 @@ export interface RunningWorkerd {
   port: number
   /** A call to the default sandbox's object that skips the Worker (banner, --state, --fixtures). */
   call<T>(name: string, ...args: unknown[]): Promise<T>
-  /** Batches the front sent, the requests in them, and those sent back to go alone (src/cli/front-batch.ts). */
+  /** Batches the front sent, the requests in them, and those sent back to go alone (src/workerd/front/batcher.ts). */
   batches: { batches: number; requests: number; rerouted: number }
   close(): Promise<void>
 }
@@ -56,7 +56,7 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
   const persist = options.persist ?? mkdtempSync(join(tmpdir(), 'fleet-sandbox-workerd-'))
   const { script, persist: _p, output, log, port, host: _h, beforeListen: _b, inspectorPort, ...sandbox } = options
   const others = new Set(workerdChildren())
-  // Only this process's front may batch requests (src/core/http/batch.ts).
+  // Only this process's front may batch requests (src/workerd/core/batch.ts).
   const batchKey = randomUUID()
   const mf: Miniflare = new Miniflare({
     modules: true,

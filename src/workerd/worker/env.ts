@@ -32,7 +32,7 @@ export type WorkerEnv = {
   SANDBOX: ObjectNamespace
   SANDBOX_DIRECTORY: ObjectNamespace
   SANDBOX_OPTIONS?: string
-  /** Set by the command line only: the key its front sends with a batch of requests (src/core/http/batch.ts). */
+  /** Set by the command line only: the key its front sends with a batch of requests (src/workerd/core/batch.ts). */
   SANDBOX_FRONT_KEY?: string
 } & { [V in WorkerVariable]?: string }
 export type WorkerOptions = DeploymentOptions & { log?: (line: string) => void }

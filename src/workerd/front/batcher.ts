@@ -1,5 +1,5 @@
 import { type Agent, request as forward } from 'node:http'
-import { AnswerReader, BATCH_HEADER, BATCH_MAX, type BatchAnswer, type BatchRequest, encodeRequests } from '../core/http/batch.js'
+import { AnswerReader, BATCH_HEADER, BATCH_MAX, type BatchAnswer, type BatchRequest, encodeRequests } from '../core/batch.js'
 
 interface Waiting {
   request: BatchRequest
@@ -14,7 +14,7 @@ interface Waiting {
 const IN_FLIGHT = 2
 
 /**
- * The front's side of the batches (src/core/http/batch.ts): requests to one sandbox that arrive
+ * The front's side of the batches (src/workerd/core/batch.ts): requests to one sandbox that arrive
  * while its batches are under way wait and go together in the next one, one hop from the
  * Worker to the object for all of them. A request that arrives alone goes alone, at once.
  */

@@ -1,16 +1,15 @@
 import { recordBackend } from '../../core/persist/backend.js'
-import { HostedSandbox } from '../../core/persist/hosted.js'
-import { servingSandbox } from '../../core/sandbox/sandbox-id.js'
+import { HostedSandbox } from '../core/hosted.js'
+import { sandboxIdOf, servingSandbox, validSandboxId } from '../../core/sandbox/sandbox-id.js'
 import { summarize } from '../../core/sandbox/summary.js'
 import { createSandboxApp } from '../../sandbox-app.js'
-import { httpFetch } from '../../core/http/cors.js'
-import { BATCH_HEADER, serveBatch } from '../../core/http/batch.js'
+import { BATCH_HEADER, serveBatch } from '../core/batch.js'
 import { INTERNAL_HEADER, type ObjectState, type WorkerEnv, answerCall, call, directoryOf, optionsFrom } from './env.js'
 
 /**
  * The Durable Object of one sandbox id: the same SandboxApp, route table and pipeline as the
  * Node server, serving the one sandbox the Worker routed here, kept in the object's storage
- * (src/core/persist/hosted.ts).
+ * (src/workerd/core/hosted.ts).
  */
 export class SandboxObject {
   readonly #hosted: HostedSandbox
@@ -28,7 +27,6 @@ export class SandboxObject {
       wakeAt: (at) => storage.setAlarm(at),
       directory: (name, ...args) => call(directoryOf(env), name, ...args),
       app: (more) => createSandboxApp({ ...options, ...more }),
-      front: (app) => httpFetch(app, options),
     })
   }
 
@@ -38,15 +36,16 @@ export class SandboxObject {
     return this.#serve(request)
   }
 
-  #serve(request: Request, id = servingSandbox(request)): Promise<Response> {
-    // The pipeline reads the id again, and refuses a malformed one.
-    return this.#hosted.fetch(request, id, { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined })
+  /** The id is read here once: the pipeline takes it from `meta` ('' for none) and refuses a malformed one with its 400. */
+  #serve(request: Request, asked = sandboxIdOf(request) ?? ''): Promise<Response> {
+    const id = asked && validSandboxId(asked) ? asked : 'default'
+    return this.#hosted.fetch(request, id, { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined, sandboxId: asked })
   }
 
-  /** Requests the command line's front sent together (src/core/http/batch.ts), each served as on its own. */
+  /** Requests the command line's front sent together (src/workerd/core/batch.ts), each served as on its own. */
   async #batch(request: Request): Promise<Response> {
     const id = servingSandbox(request)
-    return new Response(serveBatch(new Uint8Array(await request.arrayBuffer()), new URL(request.url).origin, (one) => servingSandbox(one) === id, (one) => this.#serve(one, id), () => this.#hosted.stored()))
+    return new Response(serveBatch(new Uint8Array(await request.arrayBuffer()), new URL(request.url).origin, (one) => servingSandbox(one) === id, (one) => this.#serve(one), () => this.#hosted.stored()))
   }
 
   alarm(): Promise<void> {

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { Checker } from '../core/bridge/check.js'
-import { type DriftReport, driftWalk, exitCode } from '../core/bridge/drift.js'
-import { createSandboxApp } from '../sandbox-app.js'
+import { Checker } from '../../core/bridge/check.js'
+import { type DriftReport, driftWalk, exitCode } from '../../core/bridge/drift.js'
+import { createSandboxApp } from '../../sandbox-app.js'
 import { bridgeFlags, upstreamFromFlags } from './bridge-flags.js'
 
 const USAGE = [

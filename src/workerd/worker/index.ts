@@ -5,7 +5,7 @@ import { controlPath } from '../../core/app/matcher.js'
 import { INTERNAL_HEADER, type WorkerEnv, objectFor, optionsFrom } from './env.js'
 
 export { SandboxObject } from './object.js'
-export { SandboxDirectory } from './directory.js'
+export { SandboxDirectory } from './directory-object.js'
 export type { WorkerEnv } from './env.js'
 
 const PANEL_PATH = /^\/__sandbox\/?$/

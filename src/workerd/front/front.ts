@@ -1,10 +1,11 @@
 import { Agent, type IncomingMessage, type Server, type ServerResponse, createServer, request as forward } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { buffer } from 'node:stream/consumers'
-import { BATCH_BODY_MAX, type BatchAnswer } from '../core/http/batch.js'
-import { controlPath } from '../core/app/matcher.js'
-import { sandboxIdOf, validSandboxId } from '../core/sandbox/sandbox-id.js'
-import { Batcher } from './front-batch.js'
+import { BATCH_BODY_MAX, type BatchAnswer } from '../core/batch.js'
+import { CUT_HEADER } from '../core/hosted.js'
+import { controlPath } from '../../core/app/matcher.js'
+import { sandboxIdOf, validSandboxId } from '../../core/sandbox/sandbox-id.js'
+import { Batcher } from './batcher.js'
 
 /**
  * The Node engine's HTTP front in front of a local workerd. workerd's own parser answers
@@ -13,7 +14,7 @@ import { Batcher } from './front-batch.js'
  * unknown method), so `--engine workerd` listens with node:http, exactly as the Node engine
  * does (same parser, limits, time-outs, port errors), and hands each request that parses to
  * workerd over kept-alive loopback connections: given workerd's `batchKey`, the API's requests
- * to one sandbox that arrive together go in one batch (front-batch.ts).
+ * to one sandbox that arrive together go in one batch (batcher.ts).
  */
 export interface Front {
   server: Server
@@ -78,6 +79,12 @@ function badGateway(res: ServerResponse): void {
   res.end(JSON.stringify({ statusCode: 502, message: 'workerd: the engine did not answer', error: 'Bad Gateway' }))
 }
 
+/** An override cut the connection: the caller's socket ends with no answer, as on the Node engine. */
+function cut(req: IncomingMessage, answer: IncomingMessage): void {
+  answer.resume()
+  req.socket.destroy()
+}
+
 export async function startFront(options: { host: string; port: number; target: URL; batchKey?: string }): Promise<Front> {
   // workerd closes a connection idle for 5 s (kj's pipeline time-out): the pool lets go of it
   // first, so no request goes out on a connection workerd is closing.
@@ -88,6 +95,7 @@ export async function startFront(options: { host: string; port: number; target: 
   /** One request, on its own hop (a `body` the front already read goes as it is). */
   const alone = (req: IncomingMessage, res: ServerResponse, headers: string[], target: string, body?: Buffer | null) => {
     const upstream = forward({ agent, host: hostname, port: targetPort, method: req.method, path: target, headers }, (answer) => {
+      if (answer.headers[CUT_HEADER] !== undefined) return cut(req, answer)
       const headers = pairs(answer.rawHeaders, (name) => HOP.has(name) || name === 'transfer-encoding')
       // Answered before the body was all sent: the object stopped draining it (past its bound,
       // or the caller stalled; src/core/http/drain.ts). The connection ends after this answer,
@@ -135,6 +143,7 @@ export async function startFront(options: { host: string; port: number; target: 
       batcher!.sent.rerouted++
       return alone(req, res, headers, target, body)
     }
+    if (answer.headers.some((h, i) => i % 2 === 0 && h.toLowerCase() === CUT_HEADER)) return void req.socket.destroy()
     const out = answerHeaders(answer.headers)
     // The length of what the object sent (none for HEAD, 204 and 304, whose bodies are empty).
     if (answer.body.length || !(req.method === 'HEAD' || answer.status === 204 || answer.status === 304)) out.push('content-length', String(answer.body.length))

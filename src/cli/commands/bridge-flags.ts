@@ -1,5 +1,5 @@
-import { type OptionName, readOptions, sandboxOptions } from '../core/options/options.js'
-import type { UpstreamOptions } from '../core/bridge/upstream.js'
+import { type OptionName, readOptions, sandboxOptions } from '../../core/options/options.js'
+import type { UpstreamOptions } from '../../core/bridge/upstream.js'
 
 const names = ['upstream', 'upstreamToken', 'upstreamRoute'] as const satisfies readonly OptionName[]
 

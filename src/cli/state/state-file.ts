@@ -1,9 +1,9 @@
 import { accessSync, closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
-import { MemoryBackend } from '../core/persist/backend.js'
-import { PersistedSandbox } from '../core/persist/persisted.js'
-import { snapshotOf } from '../core/persist/snapshot-codec.js'
-import type { Sandbox } from '../core/sandbox/sandbox.js'
+import { MemoryBackend } from '../../core/persist/backend.js'
+import { PersistedSandbox } from '../../core/persist/persisted.js'
+import { snapshotOf } from '../../core/persist/snapshot-codec.js'
+import type { Sandbox } from '../../core/sandbox/sandbox.js'
 
 /**
  * `--state FILE`: checked before the server starts (a state that cannot be read, or a folder

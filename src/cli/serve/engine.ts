@@ -1,5 +1,6 @@
-import type { SandboxSummary } from '../core/sandbox/summary.js'
-import type { ServerOptions } from '../adapters/server/index.js'
+import type { SandboxSummary } from '../../core/sandbox/summary.js'
+import type { ServerOptions } from '../../adapters/server/index.js'
+import type { SandboxApp } from '../../core/app/app.js'
 
 /**
  * One engine as the command line drives it, so the banner, the request log, `--state`, the
@@ -14,6 +15,8 @@ export interface Served {
   /** The default sandbox's whole state (`--state` on exit). */
   snapshot(): Promise<unknown>
   close(): Promise<void>
+  /** The app in this process (the Node engine): what `--watch` reloads into. */
+  app?: SandboxApp
 }
 
 export interface EngineOptions extends Omit<ServerOptions, 'beforeListen'> {

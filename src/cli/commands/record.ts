@@ -1,15 +1,15 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import * as accounts from '../../fixtures/accounts.js'
-import type { RouteDef } from '../core/app/route.js'
-import { Checker } from '../core/bridge/check.js'
-import { driftWalk } from '../core/bridge/drift.js'
-import { Recorder } from '../core/bridge/record.js'
-import type { CollectionName } from '../core/store/fixtures.js'
-import { createSandboxApp } from '../sandbox-app.js'
+import * as accounts from '../../../fixtures/accounts.js'
+import type { RouteDef } from '../../core/app/route.js'
+import { Checker } from '../../core/bridge/check.js'
+import { driftWalk } from '../../core/bridge/drift.js'
+import { Recorder } from '../../core/bridge/record.js'
+import type { CollectionName } from '../../core/store/fixtures.js'
+import { createSandboxApp } from '../../sandbox-app.js'
 import { bridgeFlags, upstreamFromFlags } from './bridge-flags.js'
-import { RECORD_REPORT } from './fixtures-dir.js'
+import { RECORD_REPORT } from '../serve/fixtures-dir.js'
 
 const USAGE = [
   'Usage: fleet-sandbox record --upstream URL --upstream-token T --out DIR [--redact-emails]',

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { AnswerReader, BATCH_HEADER, type BatchAnswer, encodeRequests } from '../../core/http/batch.js'
+import { AnswerReader, BATCH_HEADER, type BatchAnswer, encodeRequests } from '../core/batch.js'
 import type { ObjectStorage, WorkerEnv } from './env.js'
 import { SandboxObject } from './object.js'
 

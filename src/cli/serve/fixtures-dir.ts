@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { collectionNames, type FixtureRows, parseFixtures } from '../core/store/fixtures.js'
+import { collectionNames, type FixtureRows, parseFixtures } from '../../core/store/fixtures.js'
 import { packageRoot } from './package-root.js'
 
 /** `--fixtures examples`: the package's own examples, wherever the package is installed. */
@@ -28,22 +28,26 @@ export function readFixturesDir(given: string): FixtureRows {
   const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== RECORD_REPORT).sort()
   if (files.length === 0) throw new Error(`--fixtures ${dir}: the folder has no .json file; name each after its collection (${collectionNames.join(', ')})`)
   const rows: Record<string, unknown> = {}
-  for (const file of files) {
-    const where = `--fixtures ${join(dir, file)}`
-    const name = file.slice(0, -'.json'.length)
-    if (!(collectionNames as string[]).includes(name)) throw new Error(`${where}: ${name} is no collection; collections: ${collectionNames.join(', ')}`)
-    let records: unknown
-    try {
-      records = JSON.parse(readFileSync(join(dir, file), 'utf8'))
-    } catch (error) {
-      throw new Error(`${where}: must be a JSON array of ${name} records (${(error as Error).message})`)
-    }
-    try {
-      parseFixtures({ [name]: records } as FixtureRows)
-    } catch (error) {
-      throw new Error(`${where}: ${(error as Error).message}`)
-    }
-    rows[name] = records
-  }
+  for (const file of files) Object.assign(rows, readFixtureFile(dir, file))
   return rows as FixtureRows
+}
+
+/** One `<collection>.json` file of a fixtures folder, checked: an error names the file. */
+export function readFixtureFile(dir: string, file: string): FixtureRows {
+  const where = `--fixtures ${join(dir, file)}`
+  const name = file.slice(0, -'.json'.length)
+  if (!(collectionNames as string[]).includes(name)) throw new Error(`${where}: ${name} is no collection; collections: ${collectionNames.join(', ')}`)
+  let records: unknown
+  try {
+    records = JSON.parse(readFileSync(join(dir, file), 'utf8'))
+  } catch (error) {
+    throw new Error(`${where}: must be a JSON array of ${name} records (${(error as Error).message})`)
+  }
+  const rows = { [name]: records } as FixtureRows
+  try {
+    parseFixtures(rows)
+  } catch (error) {
+    throw new Error(`${where}: ${(error as Error).message}`)
+  }
+  return rows
 }

@@ -1,0 +1,100 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runCli, startCli, urlOf } from '../support/cli.js'
+
+// Inside the package, so `import { defineScenario } from 'fleet-sandbox'` resolves to it, as in an app that installed it.
+mkdirSync('.tmp', { recursive: true })
+const root = mkdtempSync(join(process.cwd(), '.tmp', 'scenario-files-'))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+const folder = (name: string, files: Record<string, string>) => {
+  const dir = join(root, name)
+  mkdirSync(dir, { recursive: true })
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text)
+  return dir
+}
+
+/** A TypeScript scenario with types, counters kept per world, and an option with a default. */
+const MAINTENANCE = `import * as z from 'zod'
+import { defineScenario, type RouteContext } from 'fleet-sandbox'
+
+interface Counter { count: number }
+
+export default defineScenario({
+  name: 'maintenance-window',
+  description: 'every API route answers 503 with a maintenance notice; the nth call counts per world',
+  advice: 'Show a maintenance banner and retry after the window',
+  options: z.strictObject({ minutes: z.number().int().min(1).default(30) }),
+  edge(ctx: RouteContext, o: { minutes: number }) {
+    const state = (ctx.sandbox.scenarioState.get('maintenance-window') as Counter | undefined) ?? { count: 0 }
+    state.count++
+    ctx.sandbox.scenarioState.set('maintenance-window', state)
+    ctx.fault('maintenance-window')
+    return { status: 503, body: { message: 'maintenance for ' + o.minutes + ' minutes', call: state.count } }
+  },
+})
+`
+const TEAPOT = `import * as z from 'zod'
+export default {
+  name: 'teapot',
+  description: 'answers 418 after the handler',
+  advice: 'none: it is a test',
+  options: z.strictObject({}),
+  after: () => ({ status: 418, body: { message: 'teapot' } }),
+}
+`
+
+describe.skipIf(!existsSync('dist/fleet-sandbox.mjs'))('--scenarios DIR: your own scenario files', () => {
+  it('loads .ts (no build step) and .mjs files: in the catalog, at start with --scenario, in the header, scoped, counted per world', async () => {
+    const dir = folder('good', { 'maintenance-window.ts': MAINTENANCE, 'teapot.mjs': TEAPOT, 'notes.txt': 'not a scenario' })
+    const { child, output } = await startCli(['--port', '0', '--quiet', '--scenarios', dir, '--scenario', 'maintenance-window;minutes=5;routes=listVehicleTypes'])
+    try {
+      const url = urlOf(output())
+      const catalog = await (await fetch(`${url}/__sandbox/scenarios`)).json()
+      expect(catalog.scenarios.map((s: { name: string }) => s.name)).toEqual(expect.arrayContaining(['maintenance-window', 'teapot', 'slow']))
+      expect(catalog.scenarios.find((s: { name: string }) => s.name === 'maintenance-window')).toMatchObject({ active: true, options: { minutes: 5, routes: ['listVehicleTypes'] } })
+      const call = (path: string, headers: Record<string, string> = {}) => fetch(url + path, { headers })
+      const first = await call('/api/vehicle-types')
+      expect(first.status).toBe(503)
+      expect(await first.json()).toEqual({ message: 'maintenance for 5 minutes', call: 1 })
+      expect((await call('/api/layers')).status).toBe(401)
+      expect(await (await call('/api/vehicle-types')).json()).toMatchObject({ call: 2 })
+      // Another world has its own counter, and its own scenarios.
+      await fetch(`${url}/__sandbox/scenarios`, { method: 'PUT', headers: { 'x-sandbox-id': 'other', 'content-type': 'application/json' }, body: JSON.stringify({ active: ['maintenance-window'] }) })
+      expect(await (await call('/api/layers', { 'x-sandbox-id': 'other' })).json()).toMatchObject({ call: 1 })
+      expect((await call('/api/layers', { 'x-sandbox-scenario': 'teapot' })).status).toBe(418)
+    } finally {
+      child.kill('SIGKILL')
+    }
+  })
+
+  it('refuses at start, naming the file and the field: a clash with a bundled name, a wrong field, no default export', async () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ 'slow.mjs': TEAPOT.replace("'teapot'", "'slow'") }, /--scenarios: slow\.mjs: name "slow" is taken by a bundled scenario/],
+      [{ 'a.mjs': TEAPOT, 'b.mjs': TEAPOT }, /--scenarios: b\.mjs: name "teapot" is taken by a\.mjs/],
+      [{ 'bad.mjs': TEAPOT.replace("'teapot'", "'Bad Name'") }, /--scenarios: bad\.mjs: name: must be 1 to 64 lower-case letters/],
+      [{ 'bad.mjs': TEAPOT.replace("advice: 'none: it is a test',", '') }, /--scenarios: bad\.mjs: advice: must be a text/],
+      [{ 'bad.mjs': TEAPOT.replace("after: () =>", "after: 'x', other: () =>") }, /--scenarios: bad\.mjs: after: must be a function/],
+      [{ 'bad.mjs': 'export const x = 1\n' }, /--scenarios: bad\.mjs: it has no default export/],
+      [{ 'bad.mjs': TEAPOT.replace('z.strictObject({})', '{ safeParse: () => ({ success: true }) }') }, /--scenarios: bad\.mjs: options: must be a zod 4 schema/],
+      [{ 'bad.ts': 'export default {\n' }, /--scenarios: bad\.ts: /],
+    ]
+    let i = 0
+    for (const [files, message] of cases) {
+      const { code, err } = await runCli(['--port', '0', '--scenarios', folder(`bad-${i++}`, files)])
+      expect(code, err).toBe(1)
+      expect(err).toMatch(message)
+    }
+    const missing = await runCli(['--port', '0', '--scenarios', join(root, 'nowhere')])
+    expect(missing.err).toMatch(/--scenarios .*nowhere: not a folder/)
+    const unknown = await runCli(['--port', '0', '--scenarios', folder('good2', { 'teapot.mjs': TEAPOT }), '--scenario', 'coffee'])
+    expect(unknown.err).toMatch(/--scenario: unknown scenario "coffee"; known: .*teapot/)
+  })
+
+  it('--help lists them beside the bundled scenarios and says where the operation ids are', async () => {
+    const { out } = await runCli(['--help', '--scenarios', folder('help', { 'teapot.mjs': TEAPOT })])
+    expect(out).toMatch(/Scenarios \(--scenario, x-sandbox-scenario; each takes routes=a\|b\): .*slow.*teapot/)
+    expect(out).toContain('docs/routes.md')
+  })
+})
