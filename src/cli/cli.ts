@@ -16,7 +16,7 @@ import { removeStaleSaves } from './state/state-leftovers.js'
 import { checkUpstream } from './commands/bridge-flags.js'
 import type { StartEngine } from './serve/engine.js'
 import { type SandboxSummary, summarize } from '../core/sandbox/summary.js'
-import { stopWhenOrphaned } from './orphan.js'
+import { stopWhenOrphaned } from './serve/orphan.js'
 
 /** The command line's options (the core's schema, without the deployment's own). */
 const flags = optionRows('cli')
