@@ -61,4 +61,13 @@ describe('fleet-sandbox/node: answers of your own server.use() handlers', () => 
     expect(world.journal.details().at(-1)?.response.body).toBe('{"mine":true}')
     expect(sandbox.sandbox().journal.list().some((e) => e.path === '/tiles')).toBe(false)
   })
+
+  it('keep a route\'s secrets out of the journal, as the sandbox\'s own answers do', async () => {
+    sandbox.server.use(http.post(`${ORIGIN}/api/session-auth/sign-in/email`, () => HttpResponse.json({ mine: true })))
+    await fetch(`${ORIGIN}/api/session-auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox-secret-1' }) })
+    await expect.poll(() => sandbox.sandbox().journal.list().filter((e) => e.faults.includes('use')).length).toBe(1)
+    const body = sandbox.sandbox().journal.details().at(-1)!.request.body ?? ''
+    expect(body).toContain('admin@fleet.test')
+    expect(body).not.toContain('sandbox-secret-1')
+  })
 })

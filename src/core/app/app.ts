@@ -158,7 +158,10 @@ export class SandboxApp {
     }
     try {
       const url = splitUrl(request.url)
-      const [requestBody, responseBody] = await Promise.all([bodyOf(request), bodyOf(response)])
+      const [read, responseBody] = await Promise.all([bodyOf(request), bodyOf(response)])
+      // The route's secrets (a sign-in's password) stay out, as for the sandbox's own answers.
+      const secret = this.matcher.match(request.method === 'HEAD' ? 'GET' : request.method, path).route?.secret
+      const requestBody = secret && read ? withoutSecrets(read, secret) : read
       const headers: Record<string, string> = {}
       response.headers.forEach((v, k) => (headers[k] = v))
       sandbox.journal.add(
