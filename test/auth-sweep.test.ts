@@ -31,7 +31,7 @@ describe.each(runtimes)('every protected route of the table refuses bad tokens t
 
   it.each(protectedRoutes.map((r) => [r.method, r.path] as const))('%s %s', async (method, path) => {
     for (const [what, headers] of cases) {
-      const res = await rt.fetch(concrete(path), { method, headers })
+      const res = await rt.fetch(concrete(path), { method, headers: { ...sid, ...headers } })
       expect(res.status, `${method} ${path} with ${what}`).toBe(401)
       const body = await res.json()
       expect(JSON.stringify(body), `${method} ${path} with ${what}`).toMatch(/authorization/)

@@ -6,10 +6,10 @@ import { useSandbox } from './support/sandbox.js'
 
 describe.each(runtimes)('authentication through $name', (runtime) => {
   const rt = useSandbox(runtime)
-  const me = (token: string) => rt.fetch('/api/auth/users/me', bearer(token))
+  const me = (token: string, sid: Record<string, string> = {}) => rt.fetch('/api/auth/users/me', bearer(token, sid))
 
   it('signs in: token only in set-auth-token, body {user:{id,email}}', async () => {
-    const res = await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'admin@fleet.test', password: 'sandbox' }))
+    const res = await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'admin@fleet.test', password: 'sandbox' }, rt.fresh('sign-in').headers))
     expect(res.status).toBe(200)
     const token = res.headers.get('set-auth-token')!
     expect(token).toMatch(/^ses_/)
@@ -19,19 +19,21 @@ describe.each(runtimes)('authentication through $name', (runtime) => {
   })
 
   it('refuses wrong credentials with 401 and the disabled account with 403', async () => {
-    const wrong = await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'admin@fleet.test', password: 'nope' }))
+    const sid = rt.fresh('refused').headers
+    const wrong = await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'admin@fleet.test', password: 'nope' }, sid))
     expect(wrong.status).toBe(401)
-    const unknown = await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'ghost@fleet.test', password: 'sandbox' }))
+    const unknown = await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'ghost@fleet.test', password: 'sandbox' }, sid))
     expect(unknown.status).toBe(401)
-    const disabled = await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'disabled@fleet.test', password: 'sandbox' }))
+    const disabled = await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'disabled@fleet.test', password: 'sandbox' }, sid))
     expect(disabled.status).toBe(403)
-    const missing = await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'admin@fleet.test' }))
+    const missing = await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'admin@fleet.test' }, sid))
     expect(missing.status).toBe(400)
     expect((await missing.json()).message).toContain('password: is required')
   })
 
   it('users/me shows identity and permissions per role', async () => {
-    const body = await (await me(await signIn(rt, 'viewer@fleet.test'))).json()
+    const sid = rt.fresh('me').headers
+    const body = await (await me(await signIn(rt, 'viewer@fleet.test', sid), sid)).json()
     expect(body.status).toBe('success')
     expect(body.data.user.email).toBe('viewer@fleet.test')
     expect(body.data.client).toEqual({ id: 'cli_acme', name: 'Acme Logistics' })
@@ -41,20 +43,21 @@ describe.each(runtimes)('authentication through $name', (runtime) => {
   })
 
   it('a viewer cannot review notifications (403); an operator can', async () => {
-    const viewer = rt.client(await signIn(rt, 'viewer@fleet.test'))
+    const viewer = await rt.isolated('viewer@fleet.test', 'review')
     const list = await (await viewer.get('/api/notifications?limit=1')).json()
     const id = list.data.notifications[0].id
     expect((await viewer.send('PATCH', `/api/notifications/${id}`, { status: 'reviewed' })).status).toBe(403)
-    const operator = rt.client(await signIn(rt, 'operator@fleet.test'))
+    const operator = await viewer.user('operator@fleet.test')
     expect((await operator.send('PATCH', `/api/notifications/${id}`, { status: 'reviewed' })).status).toBe(200)
   })
 
   it('sign-out invalidates only the current session', async () => {
-    const a = await signIn(rt)
-    const b = await signIn(rt)
-    expect((await rt.fetch('/api/session-auth/sign-out', { method: 'POST', ...bearer(a) })).status).toBe(200)
-    expect((await me(a)).status).toBe(401)
-    expect((await me(b)).status).toBe(200)
+    const sid = rt.fresh('sign-out').headers
+    const a = await signIn(rt, 'admin@fleet.test', sid)
+    const b = await signIn(rt, 'admin@fleet.test', sid)
+    expect((await rt.fetch('/api/session-auth/sign-out', { method: 'POST', ...bearer(a, sid) })).status).toBe(200)
+    expect((await me(a, sid)).status).toBe(401)
+    expect((await me(b, sid)).status).toBe(200)
   })
 
   it('accepts the atk_ API token and refuses unknown atk_ tokens and legacy JWTs', async () => {
@@ -67,7 +70,7 @@ describe.each(runtimes)('authentication through $name', (runtime) => {
 
   it('the removed /api/auth endpoints answer 404', async () => {
     for (const path of ['login', 'refresh', 'logout', 'session/upgrade']) {
-      expect((await rt.fetch(`/api/auth/${path}`, json({}))).status).toBe(404)
+      expect((await rt.fetch(`/api/auth/${path}`, json({}, rt.fresh('removed').headers))).status).toBe(404)
     }
   })
 
@@ -123,7 +126,8 @@ describe.each(runtimes)('authentication through $name', (runtime) => {
     const access = (token: string, headers: Record<string, string> = {}) => rt.fetch('/api/auth/service-access', bearer(token, headers))
 
     it('answers the link for a direct session of a linked, allowed user', async () => {
-      const res = await access(await signIn(rt))
+      const sid = rt.fresh('linked').headers
+      const res = await access(await signIn(rt, 'admin@fleet.test', sid), sid)
       expect(res.status).toBe(200)
       const body = await res.json()
       expect(body).toEqual({ status: 'success', data: { userId: 'usr_acme_admin', clientId: 'cli_acme', serviceUserId: 'svc-user-admin-001', serviceTenantId: 'tenant-acme', authenticatedAt: expect.any(String) } })
@@ -131,8 +135,9 @@ describe.each(runtimes)('authentication through $name', (runtime) => {
 
     it('refuses API tokens, agent tokens and impersonation (rule 5)', async () => {
       expect((await access('atk_sandbox_admin')).status).toBe(403)
-      const { token } = (await rt.client().control.post('/tokens/agent', { email: 'admin@fleet.test' })).body
-      expect((await access(token)).status).toBe(403)
+      const s = rt.fresh('rule-5')
+      const { token } = (await s.control.post('/tokens/agent', { email: 'admin@fleet.test' })).body
+      expect((await access(token, s.headers)).status).toBe(403)
       const imp = await access('ses_impersonation_operator')
       expect(imp.status).toBe(403)
       expect((await imp.json()).message).toContain('impersonation')
@@ -150,8 +155,9 @@ describe.each(runtimes)('authentication through $name', (runtime) => {
     })
 
     it('refuses a user without a link (rule 4) and a tenant off the allow-list (rule 2)', async () => {
-      expect((await access(await signIn(rt, 'operator@fleet.test'))).status).toBe(403)
-      const other = await access(await signIn(rt, 'admin@other.test'))
+      const sid = rt.fresh('rules-2-4').headers
+      expect((await access(await signIn(rt, 'operator@fleet.test', sid), sid)).status).toBe(403)
+      const other = await access(await signIn(rt, 'admin@other.test', sid), sid)
       expect(other.status).toBe(403)
       expect((await other.json()).message).toContain('allow-list')
     })

@@ -5,6 +5,7 @@ import { ADMIN_TOKEN, type Client, freshId } from './support/client.js'
 import { runtimes } from './support/runtimes.js'
 import { useSandbox } from './support/sandbox.js'
 import { acme, other } from './billing/seeded.js'
+import { expectEach } from './support/each.js'
 
 /** What docs/contract.md promises and issue 15 found missing, through each runtime's front door. */
 const OPEN_UNDER_FORBIDDEN = new Set(['getMe', 'signOut'])
@@ -24,7 +25,7 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
     expect((await s.get(`/api/v1/billing/invoices/${acme.paid}`)).body.data.clientId).toBe('cli_acme')
     const list = (await s.get('/api/v1/billing/invoices?limit=50')).body.data.items
     expect(list.length).toBeGreaterThan(0)
-    expect(list.every((i: { clientId: string }) => i.clientId === 'cli_acme')).toBe(true)
+    expectEach(list, (i: { clientId: string }) => i.clientId === 'cli_acme')
     expect((await s.post(`/api/v1/billing/invoices/${acme.drafts[0]}/publish`, {})).body.data.clientId).toBe('cli_acme')
     const portal = s.as(await portalSignIn(s, 'billing@acme.test'))
     expect((await portal.get(`/api/portal/invoices/${acme.paid}`)).body.data.clientId).toBe('cli_acme')
@@ -72,7 +73,7 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
     })
 
     it('still answers 401 first to a caller without a valid token', async () => {
-      const res = await rt.fetch('/api/v1/shipments/quote', { method: 'POST', headers: { 'x-sandbox-scenario': 'forbidden', 'content-type': 'text/plain' }, body: 'x' })
+      const res = await rt.fetch('/api/v1/shipments/quote', { method: 'POST', headers: { ...rt.fresh('quote').headers, 'x-sandbox-scenario': 'forbidden', 'content-type': 'text/plain' }, body: 'x' })
       expect(res.status).toBe(401)
     })
   })

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { bearer, type Client, signIn } from './support/client.js'
+import { ADMIN_TOKEN, type Client } from './support/client.js'
 import { NOW, runtimes } from './support/runtimes.js'
 import { useSandbox } from './support/sandbox.js'
+import { expectEach } from './support/each.js'
 
 const DAY = 86_400_000
 
@@ -9,7 +10,7 @@ describe.each(runtimes)('notifications through $name', (runtime) => {
   const rt = useSandbox(runtime, { size: 'medium' })
   let api: Client
   beforeAll(async () => {
-    api = rt.client(await signIn(rt))
+    api = await rt.isolated(undefined, 'notifications')
   })
 
   const list = async (query = '') => {
@@ -36,8 +37,8 @@ describe.each(runtimes)('notifications through $name', (runtime) => {
     const all = await list()
     const one = await list('?types=geofence&status=unreviewed&limit=50')
     const two = await list('?types=geofence&types=ignition&limit=50')
-    expect(one.body.data.notifications.every((n: { type: string; status: string }) => n.type === 'geofence' && n.status === 'unreviewed')).toBe(true)
-    expect(two.body.data.notifications.every((n: { type: string }) => ['geofence', 'ignition'].includes(n.type))).toBe(true)
+    expectEach(one.body.data.notifications, (n: { type: string; status: string }) => n.type === 'geofence' && n.status === 'unreviewed')
+    expectEach(two.body.data.notifications, (n: { type: string }) => ['geofence', 'ignition'].includes(n.type))
     expect(two.body.data.pagination.total).toBeGreaterThan(one.body.data.pagination.total)
     expect(one.body.data.unreviewedCount).toBe(all.body.data.unreviewedCount)
   })
@@ -45,7 +46,7 @@ describe.each(runtimes)('notifications through $name', (runtime) => {
   it('filters by asset ids and by an explicit date range', async () => {
     const first = (await list('?limit=1')).body.data.notifications[0]
     const byAsset = await list(`?assetIds=${first.asset._id}&limit=50`)
-    expect(byAsset.body.data.notifications.every((n: { asset: { _id: string } }) => n.asset._id === first.asset._id)).toBe(true)
+    expectEach(byAsset.body.data.notifications, (n: { asset: { _id: string } }) => n.asset._id === first.asset._id)
     const older = await list('?startDate=2026-09-23&endDate=2026-10-10&limit=50')
     const times = older.body.data.notifications.map((n: { createdAt: string }) => n.createdAt)
     expect(times.length).toBeGreaterThan(0)
@@ -99,7 +100,7 @@ describe.each(runtimes)('notifications through $name', (runtime) => {
   })
 
   it('never shows another client\'s notifications', async () => {
-    const other = rt.client(await signIn(rt, 'admin@other.test'))
+    const other = await api.user('admin@other.test')
     const mine = (await list('?limit=50')).body.data.notifications.map((n: { id: string }) => n.id)
     const theirs = (await (await other.get('/api/notifications?limit=50')).json()).data.notifications.map((n: { id: string }) => n.id)
     expect(theirs.filter((id: string) => mine.includes(id))).toEqual([])
@@ -108,11 +109,8 @@ describe.each(runtimes)('notifications through $name', (runtime) => {
   })
 
   it('the default window follows the sandbox clock', async () => {
-    const c = rt.client().control
-    await c.post('/clock', { advanceBy: '90d' })
-    const token = await signIn(rt)
-    const res = await rt.fetch('/api/notifications', bearer(token))
-    expect((await res.json()).data.pagination.total).toBe(0)
-    await c.post('/clock', { set: NOW })
+    const s = rt.fresh('window', ADMIN_TOKEN) // a session would expire in 90 days; the API token does not
+    await s.control.post('/clock', { advanceBy: '90d' })
+    expect((await s.get('/api/notifications')).body.data.pagination.total).toBe(0)
   })
 })

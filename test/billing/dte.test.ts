@@ -3,6 +3,7 @@ import { ADMIN_TOKEN, type Client } from '../support/client.js'
 import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 import { DTES, acme, inv, other } from './seeded.js'
+import { expectEach } from '../support/each.js'
 
 const UNCERTAIN = { 'x-sandbox-scenario': 'dte-upload-uncertain' }
 const sync = (s: Client, dteId: string, headers: Record<string, string> = {}) => s.post(`${DTES}/${dteId}/sync`, undefined, headers)
@@ -100,7 +101,7 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
     expect(paidDte.local_status).toBe('SII_ACCEPTED')
 
     const theirs = (await s.as(await s.signIn('admin@other.test')).get(DTES)).body.data.items
-    expect(theirs.every((d: { folio: number }) => d.folio >= 20001)).toBe(true)
+    expectEach(theirs, (d: { folio: number }) => d.folio >= 20001)
     expect((await s.get(`${DTES}/${theirs[0].id}`)).status).toBe(404)
     expect((await sync(s, theirs[0].id)).status).toBe(404)
     expect((await s.get(`${DTES}?local_status=SII_LOST`)).status).toBe(400)

@@ -3,6 +3,7 @@ import { ADMIN_TOKEN } from '../support/client.js'
 import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 import { INVOICES, acme, inv, other } from './seeded.js'
+import { expectEach } from '../support/each.js'
 
 describe.each(runtimes)('invoices through $name', (runtime) => {
   const rt = useSandbox(runtime)
@@ -29,7 +30,7 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
       const s = rt.fresh('filter', ADMIN_TOKEN)
       const drafts = (await s.get(`${INVOICES}?status=draft&order=asc`)).body.data.items
       expect(drafts.map((i: { id: string }) => i.id)).toEqual(acme.drafts)
-      expect(drafts.every((i: { number: null; publishedAt: null }) => i.number === null && i.publishedAt === null)).toBe(true)
+      expectEach(drafts, (i: { number: null; publishedAt: null }) => i.number === null && i.publishedAt === null)
       const both = (await s.get(`${INVOICES}?status=draft&status=paid`)).body.data.items
       expect(new Set(both.map((i: { status: string }) => i.status))).toEqual(new Set(['draft', 'paid']))
       const page2 = (await s.get(`${INVOICES}?limit=5&page=2`)).body.data

@@ -4,6 +4,7 @@ import { ADMIN_TOKEN, type Client } from '../support/client.js'
 import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 import { acme, other } from './seeded.js'
+import { expectEach } from '../support/each.js'
 
 const MAGIC = '/api/portal/auth/magic-link'
 const VERIFY = '/api/portal/auth/verify'
@@ -90,11 +91,11 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
       expect(res.headers.get('x-sandbox-assumed')).toBe('true')
       const { items, pagination } = res.body.data
       expect(pagination.total).toBe(13)
-      expect(items.every((i: { status: string }) => i.status !== 'draft')).toBe(true)
+      expectEach(items, (i: { status: string }) => i.status !== 'draft')
       const pending = items.find((i: { id: string }) => i.id === acme.pending)
       expect(pending.dte).toEqual({ id: 'dte_acme_1011', folio: 1011, local_status: 'SII_PENDING' })
       expect(items.find((i: { id: string }) => i.id === acme.noDte).dte).toBeNull()
-      expect((await portal.get(`${INVOICES}?status=paid`)).body.data.items.every((i: { status: string }) => i.status === 'paid')).toBe(true)
+      expectEach((await portal.get(`${INVOICES}?status=paid`)).body.data.items, (i: { status: string }) => i.status === 'paid')
       expect((await portal.get(`${INVOICES}?status=draft`)).status).toBe(400)
 
       expect((await portal.get(`${INVOICES}/${acme.paid}`)).body.data).toMatchObject({ id: acme.paid, status: 'paid' })
@@ -135,7 +136,7 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
       expect(after.pagination.total).toBe(before.pagination.total + 1)
       expect(after.items[0].id).toBe(created.body.data.id)
       expect((await portal.get(`${TICKETS}/${created.body.data.id}`)).body.data).toEqual(created.body.data)
-      expect((await portal.get(`${TICKETS}?status=open`)).body.data.items.every((t: { status: string }) => t.status === 'open')).toBe(true)
+      expectEach((await portal.get(`${TICKETS}?status=open`)).body.data.items, (t: { status: string }) => t.status === 'open')
     })
 
     it.each([

@@ -3,6 +3,7 @@ import { ADMIN_TOKEN, type Client } from '../support/client.js'
 import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 import { DTES, INVOICES, acme, inv } from './seeded.js'
+import { expectEach } from '../support/each.js'
 
 /** Each race runs this many times, each time in a fresh isolated sandbox. */
 const ROUNDS = 20
@@ -26,7 +27,7 @@ async function checkInvariants(s: Client) {
   // Never a published invoice after a draft in the sequence.
   const bySequence = [...invoices].sort((a: { sequence: number }, b: { sequence: number }) => a.sequence - b.sequence)
   const firstDraft = bySequence.findIndex((i: { status: string }) => i.status === 'draft')
-  if (firstDraft >= 0) expect(bySequence.slice(firstDraft).every((i: { status: string }) => i.status === 'draft')).toBe(true)
+  if (firstDraft >= 0) expectEach(bySequence.slice(firstDraft), (i: { status: string }) => i.status === 'draft')
 }
 
 describe.each(runtimes)('racing requests on one invoice through $name', (runtime) => {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli, startCli, urlOf } from '../support/cli.js'
 import { type FakeUpstream, startUpstream, UPSTREAM_TOKEN } from '../support/upstream.js'
+import { expectEach } from '../support/each.js'
 
 const CALLER = 'caller-c0ffee'
 
@@ -71,7 +72,7 @@ describe('credentials of the bridge, as a user runs the server', () => {
     expect(everything).not.toContain(UPSTREAM_TOKEN)
     expect(everything).not.toContain(CALLER)
     // The token went only where it belongs: the walk's own requests to the configured upstream.
-    expect(upstream.seen.filter((s) => s.headers.authorization === `Bearer ${UPSTREAM_TOKEN}`).every((s) => s.method === 'GET')).toBe(true)
+    expectEach(upstream.seen.filter((s) => s.headers.authorization === `Bearer ${UPSTREAM_TOKEN}`), (s) => s.method === 'GET')
     expect(upstream.seen.find((s) => s.url === '/api/echo/one')?.headers.authorization).toBe(`Bearer ${CALLER}`)
   })
 

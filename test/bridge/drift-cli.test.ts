@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, runCli } from '../support/cli.js'
 import { type FakeUpstream, PLANTED, startUpstream, UPSTREAM_TOKEN } from '../support/upstream.js'
+import { expectEach } from '../support/each.js'
 
 describe('fleet-sandbox drift, run as a CI step runs it', () => {
   let planted: FakeUpstream
@@ -38,7 +39,7 @@ describe('fleet-sandbox drift, run as a CI step runs it', () => {
     expect(report.operations.find((o: { operation: string }) => o.operation === 'GET /api/portal/invoices')).toMatchObject({ status: 'skipped' })
     // GET only, never a write; the token only as the walk's own credential, and never printed.
     expect(new Set(planted.seen.map((s) => s.method))).toEqual(new Set(['GET']))
-    expect(planted.seen.every((s) => s.headers.authorization === `Bearer ${UPSTREAM_TOKEN}`)).toBe(true)
+    expectEach(planted.seen, (s) => s.headers.authorization === `Bearer ${UPSTREAM_TOKEN}`)
     expect(run.out + readFileSync(out, 'utf8')).not.toContain(UPSTREAM_TOKEN)
   })
 

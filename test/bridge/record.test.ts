@@ -6,6 +6,7 @@ import { chromiumAvailable, launch } from '../browser/support/chromium.js'
 import { ADMIN_TOKEN } from '../support/client.js'
 import { runCli, startCli, urlOf } from '../support/cli.js'
 import { type FakeUpstream, startUpstream, UPSTREAM_TOKEN } from '../support/upstream.js'
+import { expectEach } from '../support/each.js'
 
 const folder = () => mkdtempSync(join(tmpdir(), 'recorded-'))
 const read = (dir: string, file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8'))
@@ -40,7 +41,7 @@ describe('fleet-sandbox record, then --fixtures', () => {
     const layers = read(dir, 'layers.json')
     const theirs = await (await fetch(`${upstream.url}/api/layers`, { headers: { authorization: `Bearer ${UPSTREAM_TOKEN}` } })).json()
     expect(layers.map((l: { id: string }) => l.id)).toEqual(theirs.data.map((l: { id: string }) => l.id))
-    expect(layers.every((l: { clientId: string }) => l.clientId === 'cli_acme')).toBe(true)
+    expectEach(layers, (l: { clientId: string }) => l.clientId === 'cli_acme')
     const report = read(dir, 'record-report.json')
     // The planted differences: a missing color filled, an extra field left out, refused values dropped.
     expect(report.collections.layers.filled[0]).toEqual({ id: layers[0].id, fields: ['color'] })
@@ -72,7 +73,7 @@ describe('fleet-sandbox record, then --fixtures', () => {
     expect((await runCli(['record', '--upstream', conforming.url, '--upstream-token', UPSTREAM_TOKEN, '--out', redacted, '--redact-emails'])).code).toBe(0)
     expect(read(kept, 'technicians.json')[0].email).toMatch(/@/)
     expect(read(kept, 'technicians.json')[0].email).not.toBe('redacted@example.test')
-    expect(read(redacted, 'technicians.json').every((t: { email: string }) => t.email === 'redacted@example.test')).toBe(true)
+    expectEach(read(redacted, 'technicians.json'), (t: { email: string }) => t.email === 'redacted@example.test')
   })
 
   it.runIf(chromiumAvailable())('records a HAR that Chromium itself saved against the upstream', async () => {

@@ -4,6 +4,7 @@ import { freshId, json } from '../support/client.js'
 import { runtimes } from '../support/runtimes.js'
 import { listen } from '../support/events.js'
 import { useSandbox } from '../support/sandbox.js'
+import { expectEach } from '../support/each.js'
 
 const require = createRequire(import.meta.url)
 /** A real HAR 1.2 validator (JSON Schema of the HAR spec, through ajv). */
@@ -217,7 +218,7 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
     }
     const left = (await w.get('/requests')).body.requests as { path: string }[]
     expect(left.length).toBeLessThan(200)
-    expect(left.every((e) => e.path === '/api/auth/password-reset/request')).toBe(true)
+    expectEach(left, (e) => e.path === '/api/auth/password-reset/request')
     if (sandbox) {
       expect(sandbox.journal.bytes).toBeLessThanOrEqual(8 * 1_048_576)
       expect(sandbox.journal.bytes).toBeGreaterThan(7 * 1_048_576)

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 import type { Client } from '../support/client.js'
+import { expectEach } from '../support/each.js'
 
 interface Thread { id: string; status: string; assignedTo: string | null; channel: string; contactPhone: string; contactEmail: string | null; lastMessageAt: string }
 
@@ -41,14 +42,14 @@ describe.each(runtimes)('omnichannel through $name', (runtime) => {
     expect([...times].sort().reverse()).toEqual(times)
     const closed = (await admin.get('/api/omnichannel/threads?status=closed')).body.data as Thread[]
     expect(closed.length).toBeGreaterThan(0)
-    expect(closed.every((t) => t.status === 'closed')).toBe(true)
+    expectEach(closed, (t) => t.status === 'closed')
     expect((await admin.get('/api/omnichannel/threads?status=archived')).status).toBe(400)
     const thread = list[0]
     expect((await admin.get(`/api/omnichannel/threads/${thread.id}`)).body).toEqual({ status: 'success', data: thread })
     const messages = (await admin.get(`/api/omnichannel/threads/${thread.id}/messages`)).body.data
     expect(messages.length).toBeGreaterThan(0)
     expect(messages.at(-1).sentAt).toBe(thread.lastMessageAt)
-    expect(messages.every((m: { threadId: string }) => m.threadId === thread.id)).toBe(true)
+    expectEach(messages, (m: { threadId: string }) => m.threadId === thread.id)
   })
 
   it('sends a message: appended to the thread and recorded in the outbox', async () => {

@@ -3,6 +3,7 @@ import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 import type { Client } from '../support/client.js'
 import { bytes, form } from './uploads.js'
+import { expectEach } from '../support/each.js'
 
 const HISTORY_FIELDS = ['action', 'change', 'datetime', 'entity_names_new', 'entity_names_old', 'id', 'user_email', 'user_id', 'user_name', 'visit_detail_id']
 const MB = 1_048_576
@@ -25,7 +26,7 @@ describe.each(runtimes)('visits through $name', (runtime) => {
     expect([...times].sort().reverse()).toEqual(times)
     const completed = (await admin.get('/api/v1/visit_detail/list?status=completed')).body.data
     expect(completed.length).toBeGreaterThan(0)
-    expect(completed.every((v: { status: string }) => v.status === 'completed')).toBe(true)
+    expectEach(completed, (v: { status: string }) => v.status === 'completed')
     expect((await admin.get('/api/v1/visit_detail/list?status=done')).body.message).toContain('status: must be one of')
     expect((await admin.get(`/api/v1/visit_detail/get/${visits[0].id}`)).body).toEqual({ status: 'success', data: visits[0] })
   })

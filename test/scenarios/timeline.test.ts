@@ -80,6 +80,7 @@ describe.each(runtimes)('scenarios on a timeline through $name', (runtime) => {
       [{ name: 'degraded', until: '+2w' }, 'active.0.until: must be an ISO 8601 date-time or +N'],
       [{ name: 'degraded', until: 120 }, 'active.0.until: must be an ISO 8601 date-time or +N'],
       [{ name: 'degraded', from: '2026-13-40T00:00:00Z' }, 'active.0.from: must be an ISO 8601 date-time'],
+      [{ name: 'degraded', to: '+2m' }, 'active.0: unknown key \\"to\\"; an entry takes name, options, from, until'],
     ]
     for (const [entry, message] of bad) {
       const res = await s.control.put('/scenarios', { active: [entry] })

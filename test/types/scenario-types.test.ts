@@ -1,4 +1,4 @@
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, expectTypeOf, it, onTestFinished } from 'vitest'
 import { setupSandboxServer } from '../../src/adapters/node/index.js'
 import type { StartSandboxOptions } from '../../src/adapters/browser/index.js'
 import type { SandboxParameters } from '../../src/adapters/storybook/index.js'
@@ -42,9 +42,11 @@ describe('typed scenario names and options', () => {
     expect(node.app).toBeDefined()
     const browser: StartSandboxOptions = { scenario: [{ name: 'slow', options: { min: 10, max: 20 } }, 'empty', 'dte-pending;outcome=rejected'] }
     const story: SandboxParameters = { scenario: [{ name: 'commit-then-fail', options: { timeoutMs: 500 } }, { name: 'session-expired', options: { ttl: 60 } }] }
-    // @ts-expect-error: the storybook parameter is typed the same way
-    const typo: SandboxParameters = { scenario: 'forbiden' }
-    expect([browser, story, typo]).toHaveLength(3)
+    expectTypeOf(browser).toExtend<StartSandboxOptions>()
+    expectTypeOf(story).toExtend<SandboxParameters>()
+    // The storybook parameter is typed the same way.
+    expectTypeOf({ scenario: 'forbiden' as const }).not.toExtend<SandboxParameters>()
+    expectTypeOf({ scenario: 'forbidden' as const }).toExtend<SandboxParameters>()
   })
 
   it('types windows on the sandbox clock the same way in use() and in Storybook parameters', async () => {
@@ -56,12 +58,14 @@ describe('typed scenario names and options', () => {
     // @ts-expect-error: a bound is '+N' with s, m, h or d, or an ISO date-time
     expect(() => sandbox.use({ name: 'slow', from: '2m' })).toThrow('use.0.from: must be an ISO 8601 date-time or +N')
     // @ts-expect-error: the window is from and until
-    expect(() => sandbox.use({ name: 'slow', to: '+2m' })).not.toThrow()
+    expect(() => sandbox.use({ name: 'slow', to: '+2m' })).toThrow('use.0: unknown key "to"; an entry takes name, options, from, until')
     expect(() => sandbox.use({ name: 'slow', from: '+5m', until: '+1m' })).toThrow('use.0.until: must be later than from')
 
-    const story: SandboxParameters = { scenario: [{ name: 'rate-limited', until: '+2m' }, { name: 'degraded', options: { rate: 0.5 }, from: '+2m', until: '+7m' }] }
-    // @ts-expect-error: w is no unit of a window
-    const weeks: SandboxParameters = { scenario: [{ name: 'degraded', until: '+1w' }] }
-    expect([story, weeks]).toHaveLength(2)
+    expectTypeOf({ scenario: [{ name: 'rate-limited' as const, until: '+2m' as const }, { name: 'degraded' as const, options: { rate: 0.5 }, from: '+2m' as const, until: '+7m' as const }] }).toExtend<SandboxParameters>()
+    // w is no unit of a window.
+    expectTypeOf({ scenario: [{ name: 'degraded' as const, until: '+1w' as const }] }).not.toExtend<SandboxParameters>()
+    const parameters = (p: SandboxParameters) => p
+    // @ts-expect-error: the window is from and until, in a story too
+    expect(parameters({ scenario: [{ name: 'degraded', to: '+1m' }] })).toBeDefined()
   })
 })

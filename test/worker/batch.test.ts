@@ -4,6 +4,7 @@ import { startWorkerd, type RunningWorkerd } from '../../src/workerd/front/launc
 import { keepAliveClient } from '../support/keep-alive.js'
 import { NOW } from '../support/runtimes.js'
 import { TEST_WORKER_BUNDLE } from '../support/worker-bundle.js'
+import { expectEach } from '../support/each.js'
 
 const AUTH = { authorization: 'Bearer atk_sandbox_admin' }
 
@@ -44,7 +45,7 @@ describe('workerd: batches from the front', () => {
     const alone: typeof together = []
     for (const p of paths) alone.push(await get(p, 'batched'))
     expect(together).toEqual(alone)
-    expect(together.every((a) => a.status === 200 && a.type?.startsWith('application/json'))).toBe(true)
+    expectEach(together, (a) => a.status === 200 && a.type?.startsWith('application/json'))
 
     // Writes and reads together, in two sandboxes: each write lands in its own.
     const unreviewed = await get('/api/notifications?status=unreviewed&limit=5', 'batched')
@@ -54,7 +55,7 @@ describe('workerd: batches from the front', () => {
       const res = await client.fetch(`${server.url}/api/notifications/${n.id}`, { method: 'PATCH', headers: { ...AUTH, 'x-sandbox-id': id, 'content-type': 'application/json' }, body: JSON.stringify({ status: id === 'w1' ? 'reviewed' : 'false_positive' }) })
       return res.status
     })))
-    expect(writes.every((s) => s === 200)).toBe(true)
+    expectEach(writes, (s) => s === 200)
     const ids = async (id: string, status: string) => {
       const res = await client.fetch(`${server.url}/api/notifications?status=${status}&limit=50`, { headers: { ...AUTH, 'x-sandbox-id': id } })
       return ((await res.json()).data.notifications as { id: string }[]).map((n) => n.id)

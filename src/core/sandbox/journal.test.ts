@@ -64,8 +64,9 @@ describe('Journal bounds in bytes', () => {
     const headers = new Headers(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`x-h${String(i).padStart(2, '0')}`, 'v'.repeat(5000)])))
     const id = journal.add(request('/h'), { origin: 'http://x.test', request: { headers, body: null }, response: { headers: new Headers(), body: null } }).id
     const kept = journal.get(id)!.request.headers
-    expect(Object.values(kept).every((v) => v.length === TEXT_LIMIT)).toBe(true)
+    expect(Object.keys(kept).length).toBeGreaterThan(0)
     expect(Object.keys(kept).length).toBeLessThan(20)
+    expect(Object.values(kept).filter((v) => v.length !== TEXT_LIMIT)).toEqual([])
     expect(journal.bytes).toBeLessThan(20_000)
   })
 
@@ -78,8 +79,9 @@ describe('Journal bounds in bytes', () => {
     expect(d.response).toMatchObject({ headers: { 'content-type': 'text/plain' }, body: 'hi', size: 2 })
     const long = Array.from({ length: 20 }, (_, i) => [`X-H${i}`, 'v'.repeat(5000)]).flat()
     const cut = journal.get(journal.add(request('/q'), { origin: 'http://x.test', request: { headers: long, body: null }, response: { headers: {}, body: null } }).id)!
-    expect(Object.values(cut.request.headers).every((v) => v.length === TEXT_LIMIT)).toBe(true)
+    expect(Object.keys(cut.request.headers).length).toBeGreaterThan(0)
     expect(Object.keys(cut.request.headers).length).toBeLessThan(20)
+    expect(Object.values(cut.request.headers).filter((v) => v.length !== TEXT_LIMIT)).toEqual([])
     expect(journal.bytes).toBeLessThan(25_000)
   })
 

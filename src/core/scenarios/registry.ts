@@ -3,6 +3,9 @@ import type { ActiveScenario, ScenarioDefinition } from './define.js'
 import { parseBound } from './window.js'
 import { ROUTES_OPTION, type ScopedRoute, parseRoutes } from './routes-option.js'
 
+/** The keys of a scenario entry in its object form. */
+const ENTRY_KEYS = new Set(['name', 'options', 'from', 'until'])
+
 /**
  * The scenarios an app knows, handed to it by whoever builds it (the adapters pass the files of
  * `scenarios/`): the core never imports a scenario.
@@ -51,6 +54,9 @@ export class ScenarioRegistry {
       name = head
       raw = Object.fromEntries(pairs.filter(Boolean).map((pair) => optionPair(pair, head, field)))
     } else if (input && typeof input === 'object' && !Array.isArray(input)) {
+      // A misspelt key (`to` for `until`) would otherwise leave the scenario on for good.
+      const unknown = Object.keys(input).find((key) => !ENTRY_KEYS.has(key))
+      if (unknown !== undefined) throw badRequest(`${field}: unknown key "${unknown}"; an entry takes ${[...ENTRY_KEYS].join(', ')}`)
       name = (input as { name?: unknown }).name
       raw = (input as { options?: unknown }).options ?? {}
       const { from, until } = input as { from?: unknown; until?: unknown }
