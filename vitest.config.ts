@@ -11,6 +11,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    globalSetup: ['test/support/worker-bundle.ts', 'test/support/skip-notice.ts'],
+    globalSetup: ['test/support/worker-bundle.ts', 'test/support/skipped.ts'],
   },
 })

@@ -1,6 +1,6 @@
 // `npm run docs`: writes the reference tables the code knows (routes from the route table,
 // scenarios from the registry, flags from the options schema) into the docs, between generated
-// markers. `--check` writes nothing and exits 1 naming each file that drifted (test/docs.test.ts runs it).
+// markers. `--check` writes nothing and exits 1 naming each file that drifted (test/docs/docs.test.ts runs it).
 import { build } from 'esbuild'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

@@ -2,7 +2,7 @@
 // serves without --strict, but for `servers`) and src/api/types.ts (its `paths` and
 // `components`, written by openapi-typescript). The build runs it; both files are committed so
 // a reader sees the types. `--check` writes nothing and exits 1 naming each stale file
-// (test/api.test.ts runs it).
+// (test/package/api.test.ts runs it).
 //
 // openapi-typescript 7 prints with TypeScript 5's compiler API, which TypeScript 7 (the
 // project's) no longer has: it lives with its own TypeScript in tools/openapi-types.

@@ -1,5 +1,5 @@
 // Writes docs/fixtures.md and fixtures/examples/<collection>.json from the collection schemas
-// (src/docs-gen/fixtures-doc.ts, built): `npm run docs:fixtures`. test/fixtures-doc.test.ts fails when they are stale.
+// (src/docs-gen/fixtures-doc.ts, built): `npm run docs:fixtures`. test/docs/fixtures-doc.test.ts fails when they are stale.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { fixtureExamples, fixturesMarkdown } from '../dist/src/docs-gen/fixtures-doc.js'
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { scenarios } from '../../scenarios/index.js'
 import { generateScenarioIndex } from '../../scripts/gen-scenarios.mjs'
 import { importsOf, root, sourceFiles, valueCycles } from './imports.js'
+import { unbuilt } from '../support/needs.js'
 
 const core = sourceFiles('src/core')
 /** The only packages the core may use: each runs in a browser, a worker and Node alike. */
@@ -67,7 +68,7 @@ describe('scenarios', () => {
   })
 })
 
-describe.skipIf(!existsSync(join(root, 'dist/src')))('the build', () => {
+describe.skipIf(unbuilt(join(root, 'dist/src')))('the build', () => {
   it('ships no tests', () => {
     const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)]))
     expect(walk(join(root, 'dist')).filter((f) => /\.test\.(js|d\.ts)$/.test(f) || f.includes('/dist/test/'))).toEqual([])

@@ -3,7 +3,7 @@ export const INVOICES = '/api/v1/billing/invoices'
 export const DTES = '/api/v1/dte/documents'
 export const inv = (id: string, action?: string) => `${INVOICES}/${id}${action ? `/${action}` : ''}`
 
-/** Seeded layout of the demo client (src/core/seed/billing.ts), by sequence. */
+/** Seeded layout of the demo client (src/core/billing/seed.ts), by sequence. */
 export const acme = {
   paid: 'inv_acme_0001',
   partlyPaid: 'inv_acme_0008',

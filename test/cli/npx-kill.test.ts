@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { unbuilt } from '../support/needs.js'
 
 /**
  * `kill <pid of npx fleet-sandbox>`: npm passes the SIGTERM to its `sh -c`, which dies without
@@ -20,7 +21,7 @@ afterAll(() => {
   if (npx?.pid) try { process.kill(-npx.pid, 'SIGKILL') } catch {}
 })
 
-describe('npx fleet-sandbox', () => {
+describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('npx fleet-sandbox', () => {
   it('stops the server when the npx process gets SIGTERM', async () => {
     npx = spawn('npx', ['--no-install', 'fleet-sandbox', '--port', '0'], { cwd: app, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { unbuilt } from '../support/needs.js'
 import { runCli, startCli, urlOf } from '../support/cli.js'
 
 // Inside the package, so `import { defineScenario } from 'fleet-sandbox'` resolves to it, as in an app that installed it.
@@ -45,7 +46,7 @@ export default {
 }
 `
 
-describe.skipIf(!existsSync('dist/fleet-sandbox.mjs'))('--scenarios DIR: your own scenario files', () => {
+describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('--scenarios DIR: your own scenario files', () => {
   it('loads .ts (no build step) and .mjs files: in the catalog, at start with --scenario, in the header, scoped, counted per world', async () => {
     const dir = folder('good', { 'maintenance-window.ts': MAINTENANCE, 'teapot.mjs': TEAPOT, 'notes.txt': 'not a scenario' })
     const { child, output } = await startCli(['--port', '0', '--quiet', '--scenarios', dir, '--scenario', 'maintenance-window;minutes=5;routes=listVehicleTypes'])

@@ -1,6 +1,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { unbuilt } from '../support/needs.js'
 import { startCli, urlOf } from '../support/cli.js'
 
 mkdirSync('.tmp', { recursive: true })
@@ -17,7 +18,7 @@ const scenario = (status: number) => `export default {
 `
 const types = (names: string[]) => JSON.stringify(names.map((name, i) => ({ id: `vt_${i}`, name, group: 'Pasajeros' })))
 
-describe.skipIf(!existsSync('dist/fleet-sandbox.mjs'))('--watch: fixtures and scenario files reload without a restart', () => {
+describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('--watch: fixtures and scenario files reload without a restart', () => {
   it('a changed collection is replaced in every world, the rest kept; a broken file keeps the last good version and says why; a changed scenario replaces its own', async () => {
     const fixtures = join(root, 'fixtures')
     const scenarios = join(root, 'scenarios')

@@ -193,7 +193,7 @@ describe.each(runtimes)('control API guard through $name', (runtime) => {
     const rt = useSandbox(runtime, { control: false })
 
     it('with control off the routes are gone (404) and the API still works', async () => {
-      // msw/node passes a bare /__sandbox through when no route claims it (src/msw/handlers.ts).
+      // msw/node passes a bare /__sandbox through when no route claims it (src/adapters/msw/handlers.ts).
       const paths = ['/__sandbox/health', '/__sandbox/scenarios', '/__sandbox/snapshot', ...(runtime.name.startsWith('hono') ? ['/__sandbox'] : [])]
       for (const path of paths) {
         const res = await rt.fetch(path)

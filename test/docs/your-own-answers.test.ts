@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { unbuilt } from '../support/needs.js'
 import { startServer } from '../../src/adapters/server/index.js'
 
 const page = readFileSync(new URL('../../docs/your-own-answers.md', import.meta.url), 'utf8')
@@ -35,14 +36,14 @@ describe('docs/your-own-answers.md: the recipes run as written', () => {
     expect(JSON.parse(lines[4])).toEqual({ removed: 1, overrides: [] })
   })
 
-  it.runIf(existsSync('dist/src/adapters/node/index.js'))('vitest: the fleet-sandbox/node recipe passes', async () => {
+  it.skipIf(unbuilt('dist/src/adapters/node/index.js'))('vitest: the fleet-sandbox/node recipe passes', async () => {
     writeFileSync(join(dir, 'recipe.test.ts'), block('In vitest', 'ts'))
     writeFileSync(join(dir, 'vitest.config.mjs'), "export default { test: { include: ['recipe.test.ts'] } }\n")
     const { stdout } = await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--root', dir, '--config', join(dir, 'vitest.config.mjs')], { encoding: 'utf8', timeout: 120_000 })
     expect(stdout).toMatch(/1 passed/)
   })
 
-  it.runIf(existsSync('dist/src/adapters/playwright/index.d.ts'))('Playwright and Storybook: the recipes type-check against the package', async () => {
+  it.skipIf(unbuilt('dist/src/adapters/playwright/index.d.ts'))('Playwright and Storybook: the recipes type-check against the package', async () => {
     writeFileSync(join(dir, 'playwright-recipe.ts'), block('In Playwright', 'ts'))
     writeFileSync(join(dir, 'storybook-recipe.ts'), block('In Storybook', 'ts'))
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, files: ['playwright-recipe.ts', 'storybook-recipe.ts'] }))

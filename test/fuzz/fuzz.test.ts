@@ -4,8 +4,6 @@ import { FAULT_HEADER, type SandboxApp } from '../../src/core/app/app.js'
 import type { RouteDef } from '../../src/core/app/route.js'
 import { seededRandom } from '../../src/core/sandbox/random.js'
 import { createSandboxApp } from '../../src/sandbox-app.js'
-import { httpFetch } from '../../src/core/http/cors.js'
-import { afterBody } from '../../src/core/http/drain.js'
 import { ADMIN_TOKEN, PASSWORD } from '../support/client.js'
 import { NOW } from '../support/runtimes.js'
 import { type Generated, type Identity, type Pool, documentOf, generate } from './requests.js'
@@ -18,24 +16,19 @@ const PER_REQUEST_MS = 10_000
 /** Invalid requests between two comparisons of the state. */
 const BATCH = 250
 
-const fronts = new WeakMap<SandboxApp, ReturnType<typeof httpFetch>>()
-
 /**
  * Through the front door the Node server and the Durable Object call: preflights and CORS,
  * the matcher (the generated route is what the request means, not what is called), the
  * pipeline, and the drain of a body an early answer left unread.
  */
 async function send(app: SandboxApp, g: Pick<Generated, 'request'>): Promise<Response> {
-  let front = fronts.get(app)
-  if (!front) fronts.set(app, (front = httpFetch(app)))
   const { request } = g
   let timer: ReturnType<typeof setTimeout> | undefined
   const hang = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`hang: ${request.method} ${request.url} took over ${PER_REQUEST_MS} ms`)), PER_REQUEST_MS)
   })
   try {
-    const answer = front(request, { clientAddress: '127.0.0.1' })
-    return await Promise.race([request.method === 'GET' || request.method === 'HEAD' ? answer : afterBody(request, answer), hang])
+    return await Promise.race([app.fetch(request, { clientAddress: '127.0.0.1', via: 'http' }), hang])
   } finally {
     clearTimeout(timer)
   }

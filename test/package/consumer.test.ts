@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { unbuilt } from '../support/needs.js'
 
 /**
  * A fresh app outside the repository installs the tarball `npm pack` makes, as a user's app
@@ -79,7 +80,7 @@ results.browser = await startSandbox().then(() => 'started', (error: Error) => e
 console.log(JSON.stringify(results))
 `
 
-describe.skipIf(!existsSync('dist/src/index.js'))('a fresh consumer app installing the packed package', () => {
+describe.skipIf(unbuilt('dist/src/index.js'))('a fresh consumer app installing the packed package', () => {
   let tarball: string
   beforeAll(() => {
     // The suite builds first (npm test); --ignore-scripts keeps this run from rebuilding dist under the other suites.

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { freePort, runCli, startCli } from '../support/cli.js'
 import { describe, expect, it } from 'vitest'
 import { parseOptions } from '../../src/cli/cli.js'
+import { unbuilt } from '../support/needs.js'
 
 const start = (args: string[]) => startCli(['--engine', 'workerd', ...args])
 
@@ -44,7 +45,7 @@ describe('--engine', () => {
 })
 
 // Each case starts workerd once or more: on a busy 2-core machine that alone can take 10 s.
-describe.skipIf(!existsSync('dist/worker.mjs') || !existsSync('dist/fleet-sandbox.mjs'))('fleet-sandbox --engine workerd (built)', { timeout: 120_000 }, () => {
+describe.skipIf(unbuilt('dist/worker.mjs', 'dist/fleet-sandbox.mjs'))('fleet-sandbox --engine workerd (built)', { timeout: 120_000 }, () => {
   it('prints the same banner, serves each id from its object, logs requests, stops cleanly on SIGTERM and SIGINT', async () => {
     const port = await freePort()
     const { child, output } = await start(['--port', String(port), '--seed', '5', '--now', '2026-11-22T12:00:00Z', '--size', 'small'])

@@ -6,13 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { deployDryRun } from '../../scripts/deploy-dry-run.mjs'
 import { startDeployment } from '../support/deployment.js'
 import { keepAliveClient } from '../support/keep-alive.js'
+import { unbuilt } from '../support/needs.js'
 
 /**
  * The team deploy of examples/cloudflare/ as `wrangler deploy` would upload it (dry run: no
  * account), then that very bundle served by workerd as the example's wrangler.jsonc configures
  * it, with 50 sandbox ids at once over kept-alive connections.
  */
-describe.skipIf(!existsSync('dist/src/workerd/worker/index.js'))('the team deploy (examples/cloudflare)', () => {
+describe.skipIf(unbuilt('dist/src/workerd/worker/index.js'))('the team deploy (examples/cloudflare)', () => {
   const out = mkdtempSync(join(tmpdir(), 'fleet-sandbox-deploy-'))
   let mf: Miniflare
   let url: URL

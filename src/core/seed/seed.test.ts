@@ -37,7 +37,7 @@ describe('seed', () => {
     expect(seedWorld({ accounts, seed: 1, now, notifications: 10 }).notifications.filter((n) => n.clientId === 'cli_acme')).toHaveLength(10)
   })
 
-  // The first sandbox loads seeded rows without re-validating them (src/core/sandbox.ts): they
+  // The first sandbox loads seeded rows without re-validating them (src/core/sandbox/sandbox.ts): they
   // must already be what the schemas output.
   it.each([[1, 'small'], [7, 'medium'], [3, 'small']] as const)('seed %i, %s: every row is what its schema outputs', (seed, size) => {
     const rows = seedWorld({ accounts, seed, now, size })

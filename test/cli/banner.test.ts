@@ -3,10 +3,11 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { runCli, startCli, urlOf } from './support/cli.js'
+import { runCli, startCli, urlOf } from '../support/cli.js'
+import { unbuilt } from '../support/needs.js'
 
 /** What the command line prints at start, as a script or a person reads it. */
-describe.skipIf(!existsSync('dist/fleet-sandbox.mjs'))('the banner (built)', () => {
+describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('the banner (built)', () => {
   const children: ChildProcess[] = []
   // SIGTERM, the clean stop: a killed workerd engine would leave its workerd process behind.
   afterEach(() => Promise.all(children.splice(0).filter((c) => c.exitCode === null).map((c) => new Promise((resolve) => {

@@ -1,11 +1,11 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { RouteDef } from '../src/core/app/route.js'
-import { ADMIN_TOKEN } from './support/client.js'
-import { example } from './support/examples.js'
-import { runtimes } from './support/runtimes.js'
-import { useSandbox } from './support/sandbox.js'
+import type { RouteDef } from '../../src/core/app/route.js'
+import { ADMIN_TOKEN } from '../support/client.js'
+import { example } from '../support/examples.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Doc = { paths: Record<string, Record<string, any>>; components: Record<string, any> }

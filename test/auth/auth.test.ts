@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { LEGACY_JWT } from '../fixtures/accounts.js'
-import { bearer, json, signIn } from './support/client.js'
-import { runtimes } from './support/runtimes.js'
-import { useSandbox } from './support/sandbox.js'
+import { LEGACY_JWT } from '../../fixtures/accounts.js'
+import { bearer, json, signIn } from '../support/client.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
 
 describe.each(runtimes)('authentication through $name', (runtime) => {
   const rt = useSandbox(runtime)

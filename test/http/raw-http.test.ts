@@ -1,6 +1,6 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Running, runtimes } from './support/runtimes.js'
+import { type Running, runtimes } from '../support/runtimes.js'
 
 /** One request as bytes on a fresh socket; the answer's status line and body as text. */
 function raw(url: string, text: string): Promise<{ status: number; body: string }> {

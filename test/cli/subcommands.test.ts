@@ -2,10 +2,11 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runCli } from './support/cli.js'
+import { runCli } from '../support/cli.js'
+import { unbuilt } from '../support/needs.js'
 
 /** Subcommands read their flags as strictly as the main command: `init --help` is help, not a folder. */
-describe.skipIf(!existsSync('dist/fleet-sandbox.mjs'))('fleet-sandbox init (built)', () => {
+describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('fleet-sandbox init (built)', () => {
   it.each([['--help'], ['-h']])('%s prints its usage and writes nothing', async (flag) => {
     const cwd = mkdtempSync(join(tmpdir(), 'fleet-sandbox-init-'))
     const { code, out } = await runCli(['init', flag], cwd)

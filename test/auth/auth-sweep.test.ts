@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { LEGACY_JWT } from '../fixtures/accounts.js'
-import { routes } from '../src/core/app/route-table.js'
-import { signIn } from './support/client.js'
-import { runtimes } from './support/runtimes.js'
-import { useSandbox } from './support/sandbox.js'
+import { LEGACY_JWT } from '../../fixtures/accounts.js'
+import { routes } from '../../src/core/app/route-table.js'
+import { signIn } from '../support/client.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
 
 const protectedRoutes = routes.filter((r) => r.auth.kind === 'user' || r.auth.kind === 'portal')
 const concrete = (path: string) => path.replace(/:(\w+)/g, 'x')

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN_TOKEN, freshId } from './support/client.js'
-import { keepAliveClient, type KeepAliveClient } from './support/keep-alive.js'
-import { type Running, runtimes } from './support/runtimes.js'
+import { ADMIN_TOKEN, freshId } from '../support/client.js'
+import { keepAliveClient, type KeepAliveClient } from '../support/keep-alive.js'
+import { type Running, runtimes } from '../support/runtimes.js'
 
 const MiB = 1_048_576
 const json = { 'content-type': 'application/json' }

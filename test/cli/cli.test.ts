@@ -2,9 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort, startCli } from './support/cli.js'
+import { freePort, startCli } from '../support/cli.js'
 import { describe, expect, it } from 'vitest'
-import { parseOptions, usage } from '../src/cli/cli.js'
+import { parseOptions, usage } from '../../src/cli/cli.js'
+import { unbuilt } from '../support/needs.js'
 
 describe('command line options', () => {
   it('has defaults from docs/contract.md', () => {
@@ -73,7 +74,7 @@ const stop = (child: ChildProcess) => new Promise<number | null>((resolve) => {
   child.kill('SIGTERM')
 })
 
-describe.skipIf(!existsSync('dist/src/cli/cli.js'))('the fleet-sandbox process (built)', () => {
+describe.skipIf(unbuilt('dist/src/cli/cli.js'))('the fleet-sandbox process (built)', () => {
   it('prints URL, seed, scenarios and demo accounts, serves, and stops cleanly on SIGTERM', async () => {
     const port = await freePort()
     const { child, output } = await start(['--port', String(port), '--seed', '5', '--now', '2026-11-22T12:00:00Z', '--size', 'small'])

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { parseOptions } from '../src/cli/cli.js'
-import { type WorkerEnv, optionsFrom } from '../src/workerd/worker/env.js'
-import { entryAppOptions, integer, optionRows, readOptions, sandboxOptions } from '../src/core/options/options.js'
+import { parseOptions } from '../../src/cli/cli.js'
+import { type WorkerEnv, optionsFrom } from '../../src/workerd/worker/env.js'
+import { entryAppOptions, integer, optionRows, readOptions, sandboxOptions } from '../../src/core/options/options.js'
 
 describe('the options schema', () => {
   it('gives the command line and a deployment the same defaults', () => {

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
-import { freePort, startCli } from './support/cli.js'
+import { freePort, startCli } from '../support/cli.js'
+import { unbuilt } from '../support/needs.js'
 
 const ADMIN = { authorization: 'Bearer atk_sandbox_admin', 'content-type': 'application/json' }
 
-describe.skipIf(!existsSync('dist/src/cli/cli.js'))('--state across a stop', () => {
+describe.skipIf(unbuilt('dist/src/cli/cli.js'))('--state across a stop', () => {
   // A process manager or a double Ctrl+C repeats the signal while the first one's save runs.
   it.each(['SIGTERM', 'SIGINT'] as const)('a second %s soon after the first still leaves the whole state, saved', async (signal) => {
     const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-signals-'))

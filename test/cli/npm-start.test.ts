@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { urlOf } from './support/cli.js'
+import { urlOf } from '../support/cli.js'
+import { unbuilt } from '../support/needs.js'
 
 const refused = (port: number) => new Promise<boolean>((resolve) => {
   const socket = connect(port, '127.0.0.1')
@@ -11,7 +12,7 @@ const refused = (port: number) => new Promise<boolean>((resolve) => {
 })
 
 /** `npm start` as a process manager or a terminal stops it: npm's shell sits between npm and the server. */
-describe.skipIf(!existsSync('dist/fleet-sandbox.mjs'))('npm start (built)', () => {
+describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('npm start (built)', () => {
   // A process manager sends SIGTERM to npm alone; a terminal's Ctrl-C sends SIGINT to the whole group.
   // npm start builds first when the sources changed: minutes on a busy machine.
   it.each([['SIGTERM to npm', 'SIGTERM', false], ['Ctrl-C (SIGINT to the group)', 'SIGINT', true]] as const)('%s stops the server: the port closes', { timeout: 300_000 }, async (_, signal, group) => {

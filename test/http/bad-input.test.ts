@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { bearer, freshId, signIn } from './support/client.js'
-import { runtimes } from './support/runtimes.js'
-import { useSandbox } from './support/sandbox.js'
+import { bearer, freshId, signIn } from '../support/client.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
 
 describe.each(runtimes)('bad input through $name', (runtime) => {
   const rt = useSandbox(runtime)

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { fixtureExamples, fixturesMarkdown } from '../src/docs-gen/fixtures-doc.js'
-import { collectionNames, type FixtureRows, parseFixtures } from '../src/core/store/fixtures.js'
-import { runtimes } from './support/runtimes.js'
+import { fixtureExamples, fixturesMarkdown } from '../../src/docs-gen/fixtures-doc.js'
+import { collectionNames, type FixtureRows, parseFixtures } from '../../src/core/store/fixtures.js'
+import { runtimes } from '../support/runtimes.js'
 
 const examples = Object.fromEntries(readdirSync('fixtures/examples').map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(`fixtures/examples/${f}`, 'utf8'))])) as FixtureRows
 

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { unbuilt } from '../support/needs.js'
 
 /** The built command line, as a user runs it: flags, start-up refusals, --state and --fixtures. */
 const BIN = 'bin/fleet-sandbox.js'
@@ -51,7 +52,7 @@ function start(args: string[], firstPath = '/__sandbox/health') {
   return { child, ready, stop, output: () => out }
 }
 
-describe.skipIf(!existsSync('dist/fleet-sandbox.mjs'))('the command line as a user meets it (built)', () => {
+describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('the command line as a user meets it (built)', () => {
   it('prints the version of package.json', async () => {
     const { code, out } = await run(['--version'])
     expect(code).toBe(0)

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { routes } from '../src/core/app/route-table.js'
-import { communes } from '../src/core/seed/chile.js'
-import { ADMIN_TOKEN, type Client, freshId } from './support/client.js'
-import { runtimes } from './support/runtimes.js'
-import { useSandbox } from './support/sandbox.js'
-import { acme, other } from './billing/seeded.js'
-import { expectEach } from './support/each.js'
+import { routes } from '../../src/core/app/route-table.js'
+import { communes } from '../../src/core/seed/chile.js'
+import { ADMIN_TOKEN, type Client, freshId } from '../support/client.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
+import { acme, other } from '../billing/seeded.js'
+import { expectEach } from '../support/each.js'
 
 /** What docs/contract.md promises and issue 15 found missing, through each runtime's front door. */
 const OPEN_UNDER_FORBIDDEN = new Set(['getMe', 'signOut'])

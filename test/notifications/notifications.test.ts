@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN_TOKEN, type Client } from './support/client.js'
-import { NOW, runtimes } from './support/runtimes.js'
-import { useSandbox } from './support/sandbox.js'
-import { expectEach } from './support/each.js'
+import { ADMIN_TOKEN, type Client } from '../support/client.js'
+import { NOW, runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
+import { expectEach } from '../support/each.js'
 
 const DAY = 86_400_000
 

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { setupSandboxServer } from '../src/adapters/node/index.js'
-import { at, client, signIn as signInAs } from './support/client.js'
+import { setupSandboxServer } from '../../src/adapters/node/index.js'
+import { at, client, signIn as signInAs } from '../support/client.js'
 
 const API = 'http://api.fleet.test'
 const api = at(API)

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { openapi } from '../src/api/index.js'
-import { runtimes } from './support/runtimes.js'
-import { useSandbox } from './support/sandbox.js'
+import { openapi } from '../../src/api/index.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
+import { unbuilt } from '../support/needs.js'
 
 /**
  * `fleet-sandbox/api` (docs/contract.md "The app's side"): the committed document and types are what
@@ -26,7 +27,7 @@ describe('fleet-sandbox/api, as committed', () => {
     expect(types).toMatch(/^export interface components \{/m)
   })
 
-  it.skipIf(!existsSync('dist/src/api/index.js'))('is shipped by the build as committed (else npm run build)', () => {
+  it.skipIf(unbuilt('dist/src/api/index.js'))('is shipped by the build as committed (else npm run build)', () => {
     // tsc writes the JSON again with its own indentation: the same document.
     expect(JSON.parse(readFileSync('dist/src/api/openapi.json', 'utf8'))).toEqual(committed)
     const built = readFileSync('dist/src/api/types.d.ts', 'utf8')

@@ -1,9 +1,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { RouteDef } from '../src/core/app/route.js'
-import { routes } from '../src/core/app/route-table.js'
-import { runtimes } from './support/runtimes.js'
-import { useSandbox } from './support/sandbox.js'
+import type { RouteDef } from '../../src/core/app/route.js'
+import { routes } from '../../src/core/app/route-table.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
 
 type Doc = { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, Record<string, any>>>; components: Record<string, any>; 'x-sandbox-strict': boolean }
 

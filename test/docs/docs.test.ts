@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
-const root = fileURLToPath(new URL('..', import.meta.url))
+const root = fileURLToPath(new URL('../..', import.meta.url))
 const read = (file: string) => readFileSync(join(root, file), 'utf8')
 
 /** Every page: the README and each page of docs/, so a new page is checked without being listed here. */

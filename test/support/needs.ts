@@ -1,0 +1,43 @@
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { CHROMIUM, chromiumAvailable } from '../browser/support/chromium.js'
+
+/** Where suites note why they skipped; `skipped.ts` (the run's global setup) prints it at the end. */
+export const SKIPPED_LOG = '.tmp/skipped/skipped.jsonl'
+
+export interface Skip {
+  file: string
+  why: string
+  run: string
+}
+
+/** The test file that called, from the stack: the note names the suite, not this helper. */
+function caller(): string {
+  const frames = new Error().stack?.split('\n') ?? []
+  const frame = frames.find((line) => /[/\\]test[/\\].+\.test\.ts/.test(line)) ?? ''
+  const path = /(?:file:\/\/)?([^\s()]+\.test\.ts)/.exec(frame)?.[1] ?? 'a suite'
+  const at = path.replace(/\\/g, '/').lastIndexOf('/test/')
+  return at >= 0 ? path.slice(at + 1) : path
+}
+
+function note(why: string, run: string): void {
+  mkdirSync(dirname(SKIPPED_LOG), { recursive: true })
+  appendFileSync(SKIPPED_LOG, `${JSON.stringify({ file: caller(), why, run } satisfies Skip)}\n`)
+}
+
+/**
+ * True (skip) when a file of the build is missing: `describe.skipIf(unbuilt('dist/x.mjs'))`.
+ * The skip is listed at the end of the run, so a plain `npx vitest` cannot pass it silently.
+ */
+export function unbuilt(...paths: string[]): boolean {
+  const missing = paths.filter((path) => !existsSync(path))
+  if (missing.length > 0) note(`needs the build (${missing.join(', ')} is missing)`, 'npm run build, then run it again')
+  return missing.length > 0
+}
+
+/** True (skip) without Chromium (CI fails instead: chromiumAvailable). */
+export function noChromium(): boolean {
+  if (chromiumAvailable()) return false
+  note(`needs Chromium at ${CHROMIUM}`, 'sudo apt-get install -y chromium, or set CHROMIUM_PATH')
+  return true
+}
