@@ -2,20 +2,26 @@ import type { z } from 'zod'
 import type { BundledScenario } from '../scenarios/index.js'
 import { bundledScenarios } from './sandbox-app.js'
 import type { ActiveScenario } from './core/scenarios/define.js'
+import type { ScenarioRegistry } from './core/scenarios/registry.js'
 
 // How the entries (`fleet-sandbox/node`, `/browser`, `/storybook`, `/playwright`) name the
 // bundled scenarios, typed from the files of `scenarios/`.
 
-/** The name of every scenario in `scenarios/`: a typo is a type error. */
-export type ScenarioName = BundledScenario['name']
+/** A scenario's type as the entries read it: its name and its options schema (defineScenario keeps both). */
+export interface NamedScenario {
+  name: string
+  options: z.ZodType
+}
+/** The name of every scenario in `scenarios/` (and of your own, `D`): a typo is a type error. */
+export type ScenarioName<D extends NamedScenario = BundledScenario> = D['name']
 /** The options a scenario takes, as given (those with defaults may be left out). */
-export type ScenarioOptions<N extends ScenarioName> = z.input<Extract<BundledScenario, { name: N }>['options']> & ScenarioScope
+export type ScenarioOptions<N extends string, D extends NamedScenario = BundledScenario> = z.input<Extract<D, { name: N }>['options']> & ScenarioScope
 /** Every scenario takes `routes`: it then acts on those routes only (operation ids or `METHOD /path`, `*` one segment). */
 export interface ScenarioScope {
   routes?: readonly string[] | string
 }
 /** One scenario in text form: `'slow'` or `'slow;ms=300'` (the name is checked, the options at run time). */
-export type ScenarioText = ScenarioName | `${ScenarioName};${string}`
+export type ScenarioText<D extends NamedScenario = BundledScenario> = D['name'] | `${D['name']};${string}`
 /** A bound of a scenario's window on the sandbox clock: `'+2m'` (s, m, h or d from now) or an ISO date-time. */
 export type ScenarioWindowBound = `+${number}${'s' | 'm' | 'h' | 'd'}` | `${number}-${number}-${number}T${string}`
 /** A window: the scenario shapes answers while the sandbox clock is in [from, until) (docs/scenarios.md). */
@@ -26,8 +32,9 @@ export interface ScenarioWindow {
 /**
  * A scenario by name, or with typed options and an optional window: `'rate-limited'`,
  * `{ name: 'slow', options: { ms: 300 } }`, `{ name: 'degraded', from: '+2m', until: '+7m' }`.
+ * `D` adds your own scenarios (an entry's `scenarios` option) to the bundled ones.
  */
-export type ScenarioInput = ScenarioText | { [N in ScenarioName]: { name: N; options?: ScenarioOptions<N> } & ScenarioWindow }[ScenarioName]
+export type ScenarioInput<D extends NamedScenario = BundledScenario> = ScenarioText<D> | { [N in D['name']]: { name: N; options?: ScenarioOptions<N, D> } & ScenarioWindow }[D['name']]
 /**
  * Several in text form, comma-separated (`'empty,slow;ms=300'`), or `''` for none. Only the first
  * name is checked at compile time: an option value may hold any text, so no type (without a
@@ -35,10 +42,12 @@ export type ScenarioInput = ScenarioText | { [N in ScenarioName]: { name: N; opt
  * would be too large to compile. The rest is checked at run time; the array form
  * (`['empty', 'slow']`) checks every name.
  */
-export type ScenarioListText = '' | ScenarioText | `${ScenarioText},${string}`
+export type ScenarioListText<D extends NamedScenario = BundledScenario> = '' | ScenarioText<D> | `${ScenarioText<D>},${string}`
+/** The bundled scenarios and those of an entry's `scenarios` option (`S`), as one union. */
+export type KnownScenario<S extends readonly NamedScenario[]> = BundledScenario | S[number]
 
 /** Checked at run time too: JavaScript callers and casts reach here untyped. */
-export function scenarioList(input: string | readonly unknown[] | undefined, field = 'scenario'): ActiveScenario[] {
-  if (typeof input === 'string') return bundledScenarios.parseList(input, field)
-  return (input ?? []).map((s, i) => bundledScenarios.parse(s, `${field}.${i}`))
+export function scenarioList(input: string | readonly unknown[] | undefined, field = 'scenario', known: ScenarioRegistry = bundledScenarios): ActiveScenario[] {
+  if (typeof input === 'string') return known.parseList(input, field)
+  return (input ?? []).map((s, i) => known.parse(s, `${field}.${i}`))
 }

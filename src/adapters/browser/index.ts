@@ -7,7 +7,8 @@ import { parseFixtures } from '../../core/store/fixtures.js'
 import { upstreamOption } from '../../core/bridge/upstream.js'
 import { type Resumed, durableApp, fingerprintOf, mark, resumeApp, save } from '../../core/persist/resume.js'
 import { createHandlers, journalOthers } from '../msw/handlers.js'
-import { type MswSandboxOptions, type ScenarioInput, scenarioList } from '../msw/options.js'
+import { type KnownScenario, type MswSandboxOptions, type NamedScenario, type ScenarioInput, scenarioList } from '../msw/options.js'
+import type { ScenarioRegistry } from '../../core/scenarios/registry.js'
 import { type RequestLog, requestLine, showNotice } from './notice.js'
 import { indexedDbBackend } from './store.js'
 import { type InPagePanel, installPanel, panelWanted } from './panel.js'
@@ -20,9 +21,9 @@ export type { FixtureRows } from '../../core/store/fixtures.js'
 export type { OverrideInfo, OverrideInput } from '../../core/control/client.js'
 export { SandboxApp } from '../../core/app/app.js'
 
-export type { ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText, ScenarioWindow, ScenarioWindowBound } from '../msw/options.js'
+export type { KnownScenario, NamedScenario, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText, ScenarioWindow, ScenarioWindowBound } from '../msw/options.js'
 
-export interface StartSandboxOptions extends MswSandboxOptions {
+export interface StartSandboxOptions<S extends readonly NamedScenario[] = readonly []> extends MswSandboxOptions<S> {
   /** Keep the state across reloads (default on); a string names the saved state, for several apps on one origin. */
   persist?: boolean | string
   /** Where `mockServiceWorker.js` is served (default `/mockServiceWorker.js`). */
@@ -44,7 +45,7 @@ export interface StartSandboxOptions extends MswSandboxOptions {
   panel?: boolean
 }
 
-export interface SandboxHandle {
+export interface SandboxHandle<S extends readonly NamedScenario[] = readonly []> {
   readonly app: SandboxApp
   readonly worker: SetupWorker
   /** Whether this start resumed a state saved by an earlier page. */
@@ -56,7 +57,7 @@ export interface SandboxHandle {
   /** Like `POST /__sandbox/reset`: fresh data for `seed` (default: the current one); scenarios, clock, journal and outbox cleared. */
   reset(seed?: number): Promise<void>
   /** Like `PUT /__sandbox/scenarios`: exactly these scenarios are active; none is healthy. */
-  use(...scenarios: ScenarioInput[]): Promise<void>
+  use(...scenarios: ScenarioInput<KnownScenario<S>>[]): Promise<void>
   /** Saves the state now (every write is saved before its answer; what reads change, within a second and when the page is hidden). */
   save(): Promise<void>
   /** The in-page inspector, when `panel` or `?sandbox-panel` asked for it. */
@@ -65,7 +66,7 @@ export interface SandboxHandle {
   override(override: OverrideInput): Promise<OverrideInfo>
 }
 
-let current: SandboxHandle | undefined
+let current: SandboxHandle<readonly NamedScenario[]> | undefined
 let starting: Promise<unknown> = Promise.resolve()
 
 /**
@@ -73,12 +74,12 @@ let starting: Promise<unknown> = Promise.resolve()
  * handlers as the Node server. Resolves once the worker controls the page and the state is
  * ready (resumed or fresh), so the app can render and fetch right after it.
  */
-export function startSandbox(options: StartSandboxOptions = {}): Promise<SandboxHandle> {
+export function startSandbox<const S extends readonly NamedScenario[] = readonly []>(options: StartSandboxOptions<S> = {}): Promise<SandboxHandle<S>> {
   if (typeof window === 'undefined' || typeof navigator === 'undefined') {
     return Promise.reject(new Error('startSandbox runs in a browser page; in Node tests use setupSandboxServer from fleet-sandbox/node'))
   }
   // One sandbox per page: a second start (React strict mode, hot reload) waits for the first, then replaces it.
-  const run = starting.then(() => start(options))
+  const run = starting.then(() => start(options as StartSandboxOptions<readonly NamedScenario[]>)) as Promise<SandboxHandle<S>>
   starting = run.catch(() => undefined)
   // The rejection is the caller's to handle (the README's recipe logs it and renders anyway);
   // the page says it too, so a recipe that forgets still shows why the API answers nothing.
@@ -86,15 +87,20 @@ export function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox
   return run
 }
 
-async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
+type AnyOptions = StartSandboxOptions<readonly NamedScenario[]>
+
+async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedScenario[]>> {
   await current?.stop()
   const seed = options.seed ?? 1
-  const scenarios = scenarioList(options.scenario, 'scenario')
-  const fromUrl = urlScenarios(options)
+  // Your own scenarios: their checks load only when there are some (the entry's gzip budget).
+  const own = options.scenarios === undefined ? undefined : (await import('../msw/own-scenarios.js')).entryScenarios(options.scenarios)
+  const known = own?.known
+  const scenarios = scenarioList(options.scenario, 'scenario', known)
+  const fromUrl = urlScenarios(options, known)
   // entryAppOptions by hand: the options schema it reads (help texts included) would add ~2 KB
   // gzip to the entry, over its budget (scripts/browser-bundle.mjs, test/browser/sandbox.test.ts).
   if (options.fixtures) parseFixtures(options.fixtures)
-  const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios, strict: options.strict, control: {}, fixtures: options.fixtures, pageOrigin: location.origin, upstream: upstreamOption(options.upstream) }
+  const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios, strict: options.strict, control: {}, fixtures: options.fixtures, pageOrigin: location.origin, upstream: upstreamOption(options.upstream), ...(own?.definitions && { scenarioDefinitions: own.definitions }) }
   const persist = options.persist !== false && typeof indexedDB !== 'undefined'
   const store = persist ? indexedDbBackend(typeof options.persist === 'string' ? options.persist : 'default') : undefined
 
@@ -148,7 +154,7 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
   const panel = options.panel || asked.wanted ? await installPanel({ origins: options.origins, open: asked.fromUrl }).catch(say(options)) : undefined
 
   let stopped = false
-  const handle: SandboxHandle = {
+  const handle: SandboxHandle<readonly NamedScenario[]> = {
     panel,
     app,
     worker,
@@ -172,7 +178,7 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
       await save(persisted)
     },
     async use(...scenarios) {
-      sandbox.setScenarios(scenarioList(scenarios, 'use'), 'use')
+      sandbox.setScenarios(scenarioList(scenarios, 'use', app.scenarios), 'use')
       await save(persisted)
     },
     save: () => save(persisted),
@@ -189,7 +195,7 @@ async function start(options: StartSandboxOptions): Promise<SandboxHandle> {
 }
 
 /** Says what went wrong in the console and, unless `notice: false`, over the page; the app goes on without it. */
-const say = (options: StartSandboxOptions, after = '') => (error: unknown): undefined => {
+const say = (options: AnyOptions, after = '') => (error: unknown): undefined => {
   const message = `${String((error as Error)?.message ?? error)}${after}`
   console.error(message)
   if (options.notice !== false) showNotice(message)
@@ -199,10 +205,10 @@ const say = (options: StartSandboxOptions, after = '') => (error: unknown): unde
  * `?sandbox-scenario=a,b` sets the active scenarios, like `PUT /__sandbox/scenarios`; an empty
  * value is healthy. A wrong one does not stop the app: it is ignored, and said, naming the parameter and the rule.
  */
-function urlScenarios(options: StartSandboxOptions): ActiveScenario[] | undefined {
+function urlScenarios(options: AnyOptions, known: ScenarioRegistry | undefined): ActiveScenario[] | undefined {
   const value = new URLSearchParams(location.search).get('sandbox-scenario')
   try {
-    return value === null ? undefined : scenarioList(value, '?sandbox-scenario')
+    return value === null ? undefined : scenarioList(value, '?sandbox-scenario', known)
   } catch (error) {
     return say(options, '; the parameter is ignored, the active scenarios stay as they were')(new Error(`fleet-sandbox: ${(error as Error).message}`))
   }

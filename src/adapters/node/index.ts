@@ -3,10 +3,11 @@ import type { SandboxApp } from '../../core/app/app.js'
 import { createSandboxApp } from '../../sandbox-app.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import { TEST_DOUBLE_SIZE, entryAppOptions } from '../../core/options/options.js'
-import { type ScenarioInput, scenarioList } from '../../scenario-input.js'
+import { type KnownScenario, type NamedScenario, type ScenarioInput, scenarioList } from '../../scenario-input.js'
 import { createHandlers, journalOthers } from '../msw/handlers.js'
 import { ControlClient, type OverrideInfo, type OverrideInput, appSend } from '../../core/control/client.js'
 import type { MswSandboxOptions } from '../msw/options.js'
+import { entryScenarios } from '../msw/own-scenarios.js'
 
 export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
@@ -16,15 +17,16 @@ export type { OverrideInfo, OverrideInput } from '../../core/control/client.js'
 export { SandboxApp } from '../../core/app/app.js'
 export { createHandlers } from '../msw/handlers.js'
 
-export type { ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText, ScenarioWindow, ScenarioWindowBound } from '../../scenario-input.js'
+export type { KnownScenario, NamedScenario, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText, ScenarioWindow, ScenarioWindowBound } from '../../scenario-input.js'
+export { defineScenario, type ScenarioDefinition } from '../../core/scenarios/define.js'
 
 /** `size` defaults to `small` here (tests start fast) and `onUnhandledRequest` to `warn`. */
-export interface SandboxServerOptions extends MswSandboxOptions {
+export interface SandboxServerOptions<S extends readonly NamedScenario[] = readonly []> extends MswSandboxOptions<S> {
   /** Who calls when there is no token (the `rate-limited` key); default `127.0.0.1`. */
   clientAddress?: string
 }
 
-export interface SandboxServer {
+export interface SandboxServer<S extends readonly NamedScenario[] = readonly []> {
   /** The msw/node server, for `server.use(...)` overrides of your own. */
   readonly server: SetupServer
   readonly app: SandboxApp
@@ -35,7 +37,7 @@ export interface SandboxServer {
   /** Back to the configured world (seed and scenarios), drops `x-sandbox-id` worlds and `server.use` overrides: `afterEach(sandbox.reset)`. */
   reset(): Promise<void>
   /** Exactly these scenarios are active until the next `reset()`; none is healthy. */
-  use(...scenarios: ScenarioInput[]): void
+  use(...scenarios: ScenarioInput<KnownScenario<S>>[]): void
   /** The default sandbox: journal, outbox, clock, records. */
   sandbox(): Sandbox
   /** The sandbox an `x-sandbox-id` selects (created from the same seed on first use). */
@@ -48,10 +50,11 @@ export interface SandboxServer {
  * The sandbox as the test double of a vitest or jest suite: `msw/node` answers the API in the
  * test process with the same handlers as the server and the browser worker.
  */
-export function setupSandboxServer(options: SandboxServerOptions = {}): SandboxServer {
-  const scenarios = scenarioList(options.scenario)
+export function setupSandboxServer<const S extends readonly NamedScenario[] = readonly []>(options: SandboxServerOptions<S> = {}): SandboxServer<S> {
+  const { definitions, known } = entryScenarios(options.scenarios)
+  const scenarios = scenarioList(options.scenario, 'scenario', known)
   const appOptions = entryAppOptions(options, scenarios, TEST_DOUBLE_SIZE)
-  const app = createSandboxApp(appOptions)
+  const app = createSandboxApp({ ...appOptions, ...(definitions && { scenarioDefinitions: definitions }) })
   const server = setupServer(...createHandlers(app, { origins: options.origins, clientAddress: options.clientAddress ?? '127.0.0.1' }))
   journalOthers(server.events, app, { origins: options.origins })
   let ready: Sandbox | undefined
@@ -79,7 +82,7 @@ export function setupSandboxServer(options: SandboxServerOptions = {}): SandboxS
       for (const id of app.sandboxes.ids()) app.sandboxes.drop(id)
     },
     use(...list) {
-      current().setScenarios(scenarioList(list, 'use'), 'use')
+      current().setScenarios(scenarioList(list, 'use', app.scenarios), 'use')
     },
     sandbox: current,
     isolated: (id) => app.sandboxes.get(id),

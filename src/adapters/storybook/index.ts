@@ -1,14 +1,17 @@
-import { type SandboxHandle, type ScenarioInput, type ScenarioListText, type StartSandboxOptions, startSandbox } from '../browser/index.js'
+import { type KnownScenario, type NamedScenario, type SandboxHandle, type ScenarioInput, type ScenarioListText, type StartSandboxOptions, startSandbox } from '../browser/index.js'
 import { ControlClient, type OverrideInput, fetchSend, signIn } from '../../core/control/client.js'
 
-export type { SandboxHandle, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioWindow, ScenarioWindowBound, StartSandboxOptions } from '../browser/index.js'
+export type { KnownScenario, NamedScenario, SandboxHandle, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioWindow, ScenarioWindowBound, StartSandboxOptions } from '../browser/index.js'
 
-/** What a story writes: `parameters: { sandbox: { scenario: 'rate-limited', seed: 7 } }`. */
-export interface SandboxParameters {
+/**
+ * What a story writes: `parameters: { sandbox: { scenario: 'rate-limited', seed: 7 } }`.
+ * `S`: the loader's own scenarios (`typeof myScenarios`), to type their names here too.
+ */
+export interface SandboxParameters<S extends readonly NamedScenario[] = readonly []> {
   /** Seed of the story's world (default: the loader's, else 1). */
   seed?: number
   /** Scenarios active for the story: `'a,b'`, `'rate-limited;failures=1'` or a list. */
-  scenario?: ScenarioListText | ScenarioInput[]
+  scenario?: ScenarioListText<KnownScenario<S>> | ScenarioInput<KnownScenario<S>>[]
   /** Demo account signed in before the scenarios turn on (default `admin@fleet.test`); `false` for none. */
   signIn?: string | false
   /** Moves the clock before the story renders: `'31d'` or seconds, as `POST /__sandbox/clock`. */
@@ -21,29 +24,35 @@ export interface SandboxParameters {
 
 /** What the loader hands the story in `context.loaded.sandbox`. */
 export interface SandboxLoaded {
-  handle: SandboxHandle
+  handle: SandboxHandle<readonly NamedScenario[]>
   /** Token of the signed-in demo account (send as `Authorization: Bearer <token>`), if any. */
   token?: string
   seed: number
   scenarios: string[]
 }
 
+type AnyParameters = SandboxParameters<readonly NamedScenario[]>
+type AnyOptions = StartSandboxOptions<readonly NamedScenario[]>
+type AnyHandle = SandboxHandle<readonly NamedScenario[]>
+
 interface StoryContextLike {
-  parameters?: { sandbox?: SandboxParameters }
+  parameters?: { sandbox?: AnyParameters }
 }
 
 const DEMO_PASSWORD = 'sandbox'
 const WHO = 'fleet-sandbox/storybook'
-let started: Promise<SandboxHandle> | undefined
+let started: Promise<AnyHandle> | undefined
 let queue: Promise<unknown> = Promise.resolve()
 
 /**
  * A Storybook loader: starts the sandbox once per preview, then before each story resets it to
  * the story's seed, signs a demo account in, and turns the story's scenarios on, so every story
  * sees its own world whatever ran before it. State is not persisted: a story is the same on
- * every load. In `.storybook/preview.ts`: `loaders: [sandboxLoader({ now: '2026-11-22T12:00:00Z' })]`.
+ * every load. In `.storybook/preview.ts`: `loaders: [sandboxLoader({ now: '2026-11-22T12:00:00Z' })]`;
+ * `scenarios: [maintenanceWindow]` adds scenarios of your own, for every story to switch on.
  */
-export function sandboxLoader(options: StartSandboxOptions = {}) {
+export function sandboxLoader<const S extends readonly NamedScenario[] = readonly []>(given: StartSandboxOptions<S> = {}) {
+  const options = given as AnyOptions
   return async function sandbox(context: StoryContextLike): Promise<{ sandbox?: SandboxLoaded }> {
     const params = context.parameters?.sandbox ?? {}
     if (params.disable) {
@@ -63,7 +72,7 @@ export function sandboxLoader(options: StartSandboxOptions = {}) {
   }
 }
 
-async function prepare(handle: SandboxHandle, params: SandboxParameters, options: StartSandboxOptions): Promise<SandboxLoaded> {
+async function prepare(handle: AnyHandle, params: AnyParameters, options: AnyOptions): Promise<SandboxLoaded> {
   await handle.reset(params.seed ?? options.seed ?? 1)
   const sandbox = handle.sandbox()
   const email = params.signIn === undefined ? 'admin@fleet.test' : params.signIn
@@ -73,7 +82,7 @@ async function prepare(handle: SandboxHandle, params: SandboxParameters, options
   if (params.advanceBy !== undefined) await new ControlClient(send, WHO).advanceClock(params.advanceBy)
   const scenarios = params.scenario ?? []
   // Text pieces are checked by use() at run time, as the whole text was by its type.
-  await handle.use(...(typeof scenarios === 'string' ? (scenarios.split(',').map((s) => s.trim()).filter(Boolean) as ScenarioInput[]) : scenarios))
+  await handle.use(...(typeof scenarios === 'string' ? (scenarios.split(',').map((s) => s.trim()).filter(Boolean) as ScenarioInput<NamedScenario>[]) : scenarios))
   for (const override of params.overrides ?? []) await handle.override(override)
   // The story's journal starts empty: only what its component asked.
   sandbox.journal.clear()

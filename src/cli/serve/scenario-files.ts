@@ -2,11 +2,11 @@ import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:f
 import { basename, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { ScenarioDefinition } from '../../core/scenarios/define.js'
+import { OWN_SCENARIOS_MAX, checkScenario } from '../../core/scenarios/check.js'
+
+export { checkScenario }
 
 const FILE = /\.(m?js|ts)$/
-const NAME = /^[a-z][a-z0-9-]{0,63}$/
-const HOOKS = ['activate', 'edge', 'before', 'after', 'hides'] as const
-const FILES_MAX = 100
 
 /**
  * The scenarios of `--scenarios DIR` (docs/your-own-answers.md): every `*.js`, `*.mjs` and `*.ts`
@@ -18,12 +18,12 @@ export async function loadScenarioFiles(dir: string, bundled: readonly string[])
   const folder = resolve(dir)
   if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new Error(`--scenarios ${dir}: not a folder`)
   const files = readdirSync(folder).filter((f) => FILE.test(f) && !/\.(test|spec|d)\.[mc]?[jt]s$/.test(f) && !f.startsWith('.')).sort()
-  if (files.length > FILES_MAX) throw new Error(`--scenarios ${dir}: at most ${FILES_MAX} scenario files; the folder has ${files.length}`)
+  if (files.length > OWN_SCENARIOS_MAX) throw new Error(`--scenarios ${dir}: at most ${OWN_SCENARIOS_MAX} scenario files; the folder has ${files.length}`)
   const out: { file: string; def: ScenarioDefinition }[] = []
   const taken = new Map(bundled.map((n) => [n, 'a bundled scenario']))
   for (const name of files) {
     const file = join(folder, name)
-    const def = checkScenario(await importScenario(file), name)
+    const def = checkScenario(await importScenario(file), `--scenarios: ${name}`)
     const clash = taken.get(def.name)
     if (clash) throw new Error(`--scenarios: ${name}: name "${def.name}" is taken by ${clash}; rename it`)
     taken.set(def.name, name)
@@ -65,24 +65,4 @@ async function transpiled(file: string): Promise<string> {
   const temp = join(resolve(file, '..'), `.${basename(file)}.${process.pid}.mjs`)
   writeFileSync(temp, result.outputFiles[0].text)
   return temp
-}
-
-/** The fields a scenario must have, each checked with a message naming it. */
-export function checkScenario(value: unknown, file: string): ScenarioDefinition {
-  const at = (field: string, rule: string) => new Error(`--scenarios: ${file}: ${field}: ${rule}`)
-  if (value === null || typeof value !== 'object') throw at('default export', 'must be a scenario: defineScenario({ name, description, advice, options, ...hooks })')
-  const s = value as Record<string, unknown>
-  if (typeof s.name !== 'string' || !NAME.test(s.name)) throw at('name', 'must be 1 to 64 lower-case letters, digits or "-", starting with a letter')
-  for (const field of ['description', 'advice'] as const) {
-    if (typeof s[field] !== 'string' || s[field] === '' || (s[field] as string).length > 2000) throw at(field, 'must be a text of 1 to 2,000 characters')
-  }
-  const options = s.options as { safeParse?: unknown; _zod?: unknown } | undefined
-  // zod 4 (its schemas carry `_zod`): the catalog writes their JSON Schema with it.
-  if (!options || typeof options.safeParse !== 'function' || typeof options._zod !== 'object') throw at('options', 'must be a zod 4 schema, such as z.strictObject({}) for none')
-  if (s.order !== undefined && (typeof s.order !== 'number' || !Number.isInteger(s.order) || s.order < 0 || s.order > 100)) throw at('order', 'must be a whole number from 0 to 100')
-  for (const hook of HOOKS) if (s[hook] !== undefined && typeof s[hook] !== 'function') throw at(hook, 'must be a function')
-  if (s.taxAuthority !== undefined && (s.taxAuthority === null || typeof s.taxAuthority !== 'object')) throw at('taxAuthority', 'must be an object of hooks')
-  const defaults = (options as { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }).safeParse({})
-  if (!defaults.success) throw at('options', `must accept {} (give every option a default): ${defaults.error?.issues[0]?.message}`)
-  return value as ScenarioDefinition
 }

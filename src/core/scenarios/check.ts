@@ -1,0 +1,50 @@
+import type { ScenarioDefinition } from './define.js'
+
+const NAME = /^[a-z][a-z0-9-]{0,63}$/
+const HOOKS = ['activate', 'edge', 'before', 'after', 'hides'] as const
+/** Scenarios of your own one app may hold (files of `--scenarios DIR`, or an entry's `scenarios`). */
+export const OWN_SCENARIOS_MAX = 100
+
+/**
+ * A scenario of your own is untrusted input: each field checked, a wrong one named with `where`
+ * (`--scenarios: file.ts` or `scenarios.0`), so a typo stops the start instead of a request.
+ */
+export function checkScenario(value: unknown, where: string): ScenarioDefinition {
+  const at = (field: string, rule: string) => new Error(`${where}: ${field}: ${rule}`)
+  if (value === null || typeof value !== 'object') throw at('default export', 'must be a scenario: defineScenario({ name, description, advice, options, ...hooks })')
+  const s = value as Record<string, unknown>
+  if (typeof s.name !== 'string' || !NAME.test(s.name)) throw at('name', 'must be 1 to 64 lower-case letters, digits or "-", starting with a letter')
+  for (const field of ['description', 'advice'] as const) {
+    if (typeof s[field] !== 'string' || s[field] === '' || (s[field] as string).length > 2000) throw at(field, 'must be a text of 1 to 2,000 characters')
+  }
+  const options = s.options as { safeParse?: unknown; _zod?: unknown } | undefined
+  // zod 4 (its schemas carry `_zod`): the catalog writes their JSON Schema with it.
+  if (!options || typeof options.safeParse !== 'function' || typeof options._zod !== 'object') throw at('options', 'must be a zod 4 schema, such as z.strictObject({}) for none')
+  if (s.order !== undefined && (typeof s.order !== 'number' || !Number.isInteger(s.order) || s.order < 0 || s.order > 100)) throw at('order', 'must be a whole number from 0 to 100')
+  for (const hook of HOOKS) if (s[hook] !== undefined && typeof s[hook] !== 'function') throw at(hook, 'must be a function')
+  if (s.taxAuthority !== undefined && (s.taxAuthority === null || typeof s.taxAuthority !== 'object')) throw at('taxAuthority', 'must be an object of hooks')
+  const defaults = (options as { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }).safeParse({})
+  if (!defaults.success) throw at('options', `must accept {} (give every option a default): ${defaults.error?.issues[0]?.message}`)
+  return value as ScenarioDefinition
+}
+
+/**
+ * The bundled scenarios and an entry's own (`scenarios` of `fleet-sandbox/node`, `/browser`,
+ * `/storybook`), each own one checked; a name taken by a bundled scenario or an earlier entry is
+ * refused naming both, as `--scenarios DIR` refuses a clashing file.
+ */
+export function withOwnScenarios(bundled: readonly ScenarioDefinition[], own: unknown, field = 'scenarios'): ScenarioDefinition[] {
+  if (own === undefined) return [...bundled]
+  if (!Array.isArray(own)) throw new Error(`${field}: must be a list of scenarios (defineScenario({...}) each)`)
+  if (own.length > OWN_SCENARIOS_MAX) throw new Error(`${field}: at most ${OWN_SCENARIOS_MAX} scenarios of your own; got ${own.length}`)
+  const taken = new Map(bundled.map((d) => [d.name, 'a bundled scenario']))
+  const out = [...bundled]
+  own.forEach((value, i) => {
+    const def = checkScenario(value, `${field}.${i}`)
+    const clash = taken.get(def.name)
+    if (clash) throw new Error(`${field}.${i}: name "${def.name}" is taken by ${clash}; rename it`)
+    taken.set(def.name, `${field}.${i}`)
+    out.push(def)
+  })
+  return out
+}
