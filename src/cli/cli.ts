@@ -152,9 +152,8 @@ export async function main(argv: string[]): Promise<void> {
     return drift(argv.slice(1))
   }
   const { options: { state: statePath, fixturesDir, engine, ...options }, values, quiet, help, version } = parseOptions(argv)
-  const own = values.scenarios ? await ownScenarios(values.scenarios, values.scenario, engine) : undefined
+  const own = values.scenarios ? await ownScenarios(values.scenarios, values.scenario) : undefined
   if (own) Object.assign(options, { scenarioDefinitions: own.scenarioDefinitions, scenarios: own.scenarios })
-  if (values.watch && engine === 'workerd') fail('--watch: only with --engine node for now (the Worker reads its fixtures and scenarios once)')
   if (values.watch && !fixturesDir && !values.scenarios) fail('--watch: give --fixtures DIR or --scenarios DIR to watch')
   if (help) return void console.log(usage(own?.scenarioDefinitions))
   if (version) return void console.log(packageVersion())
@@ -169,7 +168,7 @@ export async function main(argv: string[]): Promise<void> {
   // Both engines go through the same banner, log, --state, port errors and stop (engine.ts).
   const start: StartEngine = engine === 'workerd' ? (await import('../workerd/front/launch.js')).startWorkerdEngine : startNodeEngine
   const server = await start({
-    ...options, fixtures: fixtureRows, log,
+    ...options, fixtures: fixtureRows, log, scenarioFiles: own?.files.map((f) => f.file),
     // Fixtures and the saved state are in place before the port opens: nothing reads seeded data.
     async beforeListen(target) {
       if (state && saved !== undefined) {
@@ -186,13 +185,11 @@ export async function main(argv: string[]): Promise<void> {
   })
   // Even quiet, the URL: with --port 0 nothing else tells a script (or Playwright's webServer) the port.
   console.log(quiet ? listening(server.url) : banner(server.url, await server.summary(), options, server.engineLine))
-  const app = server.app
-  const unwatch = values.watch && app
+  const unwatch = values.watch
     ? watchFolders({
       fixturesDir, scenariosDir: values.scenarios, bundled: bundledScenarios.list().map((s) => s.name),
       scenarioFiles: new Map(own?.files.map((f) => [f.file, f.def.name])),
-      fixtures: (rows) => app.sandboxes.replaceFixtures(rows),
-      scenario: (def) => app.scenarios.replace(def),
+      ...server.reload,
       say, warn: (line) => console.error(line),
     })
     : undefined
@@ -224,8 +221,7 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 /** `--scenarios DIR`: your scenario files beside the bundled ones, and `--scenario` read with them. */
-async function ownScenarios(dir: string, active: string | undefined, engine: string): Promise<Pick<ServerOptions, 'scenarioDefinitions' | 'scenarios'> & { files: { file: string; def: ScenarioDefinition }[] }> {
-  if (engine === 'workerd') fail('--scenarios: only with --engine node for now (the Worker bundle is built ahead, without your files)')
+async function ownScenarios(dir: string, active: string | undefined): Promise<Pick<ServerOptions, 'scenarioDefinitions' | 'scenarios'> & { files: { file: string; def: ScenarioDefinition }[] }> {
   const bundled = bundledScenarios.list()
   const files = await loadScenarioFiles(dir, bundled.map((s) => s.name)).catch((error: Error) => fail(error.message))
   const scenarioDefinitions = [...bundled, ...files.map((f) => f.def)]
@@ -237,7 +233,7 @@ async function ownScenarios(dir: string, active: string | undefined, engine: str
 }
 
 /** `--engine node`: the Hono server in this process. */
-const startNodeEngine: StartEngine = async ({ beforeListen, persist: _, ...options }) => {
+const startNodeEngine: StartEngine = async ({ beforeListen, persist: _, scenarioFiles: _f, ...options }) => {
   let sandbox!: Sandbox
   const server = await startServer({
     ...options,
@@ -246,7 +242,12 @@ const startNodeEngine: StartEngine = async ({ beforeListen, persist: _, ...optio
       await beforeListen(sandbox)
     },
   })
-  return { url: server.url, summary: async () => summarize(sandbox), snapshot: async () => sandbox.snapshot(), close: server.close, app: server.app }
+  return { url: server.url, summary: async () => summarize(sandbox), snapshot: async () => sandbox.snapshot(), close: server.close,
+    reload: {
+      fixtures: (rows) => server.app.sandboxes.replaceFixtures(rows),
+      scenario: async (def) => server.app.scenarios.replace(def),
+    },
+  }
 }
 
 function banner(url: string, summary: SandboxSummary, options: ServerOptions, engineLine?: string): string {

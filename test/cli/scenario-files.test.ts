@@ -46,10 +46,11 @@ export default {
 }
 `
 
-describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('--scenarios DIR: your own scenario files', () => {
-  it('loads .ts (no build step) and .mjs files: in the catalog, at start with --scenario, in the header, scoped, counted per world', async () => {
-    const dir = folder('good', { 'maintenance-window.ts': MAINTENANCE, 'teapot.mjs': TEAPOT, 'notes.txt': 'not a scenario' })
-    const { child, output } = await startCli(['--port', '0', '--quiet', '--scenarios', dir, '--scenario', 'maintenance-window;minutes=5;routes=listVehicleTypes'])
+describe.skipIf(unbuilt('dist/fleet-sandbox.mjs', 'dist/worker.mjs'))('--scenarios DIR: your own scenario files', () => {
+  // workerd cannot load TypeScript or a package by name: the files are bundled beside the Worker (src/workerd/front/own-modules.ts).
+  it.each(['node', 'workerd'])('--engine %s loads .ts (no build step) and .mjs files: in the catalog, at start with --scenario, in the header, scoped, counted per world', async (engine) => {
+    const dir = folder(`good-${engine}`, { 'maintenance-window.ts': MAINTENANCE, 'teapot.mjs': TEAPOT, 'notes.txt': 'not a scenario' })
+    const { child, output } = await startCli(['--engine', engine, '--port', '0', '--quiet', '--scenarios', dir, '--scenario', 'maintenance-window;minutes=5;routes=listVehicleTypes'])
     try {
       const url = urlOf(output())
       const catalog = await (await fetch(`${url}/__sandbox/scenarios`)).json()
@@ -91,6 +92,13 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('--scenarios DIR: your own sc
     expect(missing.err).toMatch(/--scenarios .*nowhere: not a folder/)
     const unknown = await runCli(['--port', '0', '--scenarios', folder('good2', { 'teapot.mjs': TEAPOT }), '--scenario', 'coffee'])
     expect(unknown.err).toMatch(/--scenario: unknown scenario "coffee"; known: .*teapot/)
+  })
+
+  it('--engine workerd refuses at start a file that imports a part of the package the Worker cannot answer, naming it', async () => {
+    const dir = folder('workerd-bad', { 'teapot.mjs': `import 'fleet-sandbox/api'\n${TEAPOT}` })
+    const { code, err } = await runCli(['--engine', 'workerd', '--port', '0', '--scenarios', dir])
+    expect(code, err).toBe(1)
+    expect(err).toMatch(/--scenarios: teapot\.mjs: imports fleet-sandbox\/api: on workerd a scenario file may import only "fleet-sandbox"/)
   })
 
   it('--help lists them beside the bundled scenarios and says where the operation ids are', async () => {

@@ -1,6 +1,7 @@
 import type { SandboxSummary } from '../../core/sandbox/summary.js'
 import type { ServerOptions } from '../../adapters/server/index.js'
-import type { SandboxApp } from '../../core/app/app.js'
+import type { ScenarioDefinition } from '../../core/scenarios/define.js'
+import type { FixtureRows } from '../../core/store/fixtures.js'
 
 /**
  * One engine as the command line drives it, so the banner, the request log, `--state`, the
@@ -15,12 +16,21 @@ export interface Served {
   /** The default sandbox's whole state (`--state` on exit). */
   snapshot(): Promise<unknown>
   close(): Promise<void>
-  /** The app in this process (the Node engine): what `--watch` reloads into. */
-  app?: SandboxApp
+  /** What `--watch` reloads into (watch.ts). */
+  reload: Reload
+}
+
+export interface Reload {
+  /** A changed fixture file: its collection replaced in every world alive and every world made from now on. */
+  fixtures(rows: FixtureRows): Promise<void>
+  /** A changed or added scenario file (`files`: every scenario file, this one included). */
+  scenario(definition: ScenarioDefinition, files: readonly string[]): Promise<void>
 }
 
 export interface EngineOptions extends Omit<ServerOptions, 'beforeListen'> {
   persist?: string
+  /** Your scenario files (`--scenarios DIR`), for an engine that loads them itself (workerd). */
+  scenarioFiles?: readonly string[]
   /** The default sandbox, seeded and not yet listening: `--state` is restored here. */
   beforeListen(sandbox: { restore(state: unknown): Promise<void> }): Promise<void>
 }

@@ -13,7 +13,8 @@ export interface WatchOptions {
   /** Names no file may take (the bundled scenarios'). */
   bundled: readonly string[]
   fixtures(rows: FixtureRows): Promise<void>
-  scenario(definition: ScenarioDefinition): void
+  /** `files`: every scenario file, this one included (workerd rebuilds its Worker with them). */
+  scenario(definition: ScenarioDefinition, files: readonly string[]): Promise<void>
   /** What a reload changed, one line each. */
   say(line: string): void
   /** A file that failed: one line naming it and the reason; the last good version stays. */
@@ -31,9 +32,11 @@ const SETTLE_MS = 150
 export function watchFolders(options: WatchOptions): () => void {
   const watchers: FSWatcher[] = []
   const timers = new Map<string, ReturnType<typeof setTimeout>>()
+  // One reload at a time: on workerd each one restarts the runtime.
+  let queue = Promise.resolve()
   const later = (key: string, run: () => Promise<void>) => {
     clearTimeout(timers.get(key))
-    timers.set(key, setTimeout(() => void run(), SETTLE_MS))
+    timers.set(key, setTimeout(() => (queue = queue.then(run)), SETTLE_MS))
   }
   if (options.fixturesDir) {
     const dir = fixturesFolder(options.fixturesDir)
@@ -79,8 +82,8 @@ async function reloadScenario(file: string, options: WatchOptions): Promise<void
     const other = [...options.scenarioFiles].find(([f, n]) => n === def.name && f !== file)
     if (other) throw new Error(`--scenarios: ${name}: name "${def.name}" is taken by ${basename(other[0])}`)
     if (before !== undefined && before !== def.name) throw new Error(`--scenarios: ${name}: the name changed from "${before}" to "${def.name}"; restart to rename a scenario`)
+    await options.scenario(def, [...new Set([...options.scenarioFiles.keys(), file])])
     options.scenarioFiles.set(file, def.name)
-    options.scenario(def)
     options.say(`--watch: ${file}: scenario ${def.name} ${before === undefined ? 'added' : 'reloaded'}; active ones stay active`)
   } catch (error) {
     options.warn(`${(error as Error).message.replace(/^--scenarios: /, `--watch: ${file}: `).replace(`${file}: ${name}: `, `${file}: `)}; the last good version stays`)

@@ -21,6 +21,8 @@ export interface Front {
   port: number
   /** Batches sent, when batching (tests check that they happen). */
   batches?: Batcher['sent']
+  /** Runs `work` (a restart of workerd) with requests held at the door: those under way finish first (or 2 s pass), new ones wait for it. */
+  hold<T>(work: () => Promise<T>): Promise<T>
   close(): Promise<void>
 }
 
@@ -151,7 +153,16 @@ export async function startFront(options: { host: string; port: number; target: 
     res.end(answer.body)
   }
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  // --watch restarts workerd (launch.ts): requests wait at the door meanwhile instead of failing.
+  let gate: Promise<unknown> | undefined
+  let underWay = 0
+  const quiet = new Set<() => void>()
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    underWay++
+    res.once('close', () => {
+      underWay--
+      if (underWay === 0) for (const done of quiet) done()
+    })
     // The caller's address, as the Node engine reads it from the socket (the rate-limited
     // bucket of anonymous callers); whatever the caller sent in its place is dropped.
     const headers = pairs(req.rawHeaders, (name) => HOP.has(name) || name === 'cf-connecting-ip')
@@ -161,7 +172,30 @@ export async function startFront(options: { host: string; port: number; target: 
     const target = originForm(req.url ?? '/')
     if (batcher && batchable(req, target)) void batched(req, res, headers, target)
     else alone(req, res, headers, target)
+  }
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (gate) void gate.then(() => serve(req, res), () => serve(req, res))
+    else serve(req, res)
   })
+  const hold = async <T>(work: () => Promise<T>): Promise<T> => {
+    let open!: () => void
+    const held = new Promise<void>((resolve) => (open = resolve))
+    gate = held
+    try {
+      // An event stream never ends by itself: after 2 s it is cut (EventSource reconnects).
+      if (underWay > 0) await new Promise<void>((resolve) => {
+        const done = () => (clearTimeout(timer), quiet.delete(done), resolve())
+        const timer = setTimeout(done, 2000)
+        quiet.add(done)
+      })
+      return await work()
+    } finally {
+      // The pooled connections went with the old workerd.
+      for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy()
+      gate = undefined
+      open()
+    }
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host, () => {
@@ -173,6 +207,7 @@ export async function startFront(options: { host: string; port: number; target: 
     server,
     port: (server.address() as AddressInfo).port,
     batches: batcher?.sent,
+    hold,
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve())
       server.closeAllConnections()

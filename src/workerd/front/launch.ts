@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import type { Readable } from 'node:stream'
-import type { Miniflare } from 'miniflare'
+import type { Miniflare, MiniflareOptions } from 'miniflare'
+import type { FixtureRows } from '../../core/store/fixtures.js'
+import { workerWithScenarios } from './own-modules.js'
 import type { ServerOptions } from '../../adapters/server/index.js'
 import { checkControlExposure } from '../../core/control/origin.js'
 import type { SandboxSummary } from '../../core/sandbox/summary.js'
@@ -25,6 +27,8 @@ export interface WorkerdOptions extends Omit<ServerOptions, 'beforeListen'> {
   beforeListen?(call: RunningWorkerd['call']): Promise<void>
   /** Opens workerd's V8 inspector on this loopback port (bench/profile-workerd.mjs). */
   inspectorPort?: number
+  /** Your scenario files (`--scenarios DIR`), bundled beside the Worker at start (own-modules.ts). */
+  scenarioFiles?: readonly string[]
 }
 
 export interface RunningWorkerd {
@@ -34,6 +38,10 @@ export interface RunningWorkerd {
   call<T>(name: string, ...args: unknown[]): Promise<T>
   /** Batches the front sent, the requests in them, and those sent back to go alone (src/workerd/front/batcher.ts). */
   batches: { batches: number; requests: number; rerouted: number }
+  /** `--watch`: a changed fixture file, replaced in every world alive and in every world made from now on. */
+  replaceFixtures(rows: FixtureRows): Promise<void>
+  /** `--watch`: a changed scenario file: the Worker is rebuilt with these files and workerd restarted; state stays in storage. */
+  reloadScenarios(files: readonly string[]): Promise<void>
   close(): Promise<void>
 }
 
@@ -54,13 +62,18 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
   checkControlExposure(host, options.control)
   const { Miniflare } = await loadMiniflare()
   const persist = options.persist ?? mkdtempSync(join(tmpdir(), 'fleet-sandbox-workerd-'))
-  const { script, persist: _p, output, log, port, host: _h, beforeListen: _b, inspectorPort, ...sandbox } = options
+  const { script, persist: _p, output, log, port, host: _h, beforeListen: _b, inspectorPort, scenarioFiles, scenarioDefinitions: _d, ...sandbox } = options
   const others = new Set(workerdChildren())
   // Only this process's front may batch requests (src/workerd/core/batch.ts).
   const batchKey = randomUUID()
-  const mf: Miniflare = new Miniflare({
+  let own = scenarioFiles?.length ? await workerWithScenarios(script, scenarioFiles) : undefined
+  // The Worker's own socket: the same port when --watch restarts workerd, so the front keeps its target.
+  let directPort = 0
+  const config = (): MiniflareOptions => ({
     modules: true,
-    scriptPath: script,
+    scriptPath: own?.script ?? script,
+    // Module names are paths from here: the folder of the entry (own-modules.ts writes it in a temporary one).
+    modulesRoot: dirname(own?.script ?? script),
     compatibilityDate: COMPATIBILITY_DATE,
     compatibilityFlags: ['nodejs_compat'],
     // Only the front (front.ts) listens where the user asked; workerd listens for it alone.
@@ -68,7 +81,7 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     port: 0,
     // The front talks to the Worker on a socket of its own: miniflare's entry worker (which
     // rebuilds every request and answer) is left out of the way (docs/engines.md, bench/workerd.mjs).
-    unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }],
+    unsafeDirectSockets: [{ host: '127.0.0.1', port: directPort }],
     durableObjects: {
       SANDBOX: { className: 'SandboxObject', useSQLite: true },
       SANDBOX_DIRECTORY: { className: 'SandboxDirectory', useSQLite: true },
@@ -84,25 +97,33 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
       stderr.on('data', (chunk: Buffer) => output?.(chunk.toString()))
     },
   })
+  const mf: Miniflare = new Miniflare(config())
   // SIGKILL of this process runs no handler: the watchdog stops workerd then.
   const runtime: number[] = []
   let front: Front
-  let call: RunningWorkerd['call']
-  let flushAll: () => Promise<void>
+  // miniflare's stubs die with the runtime they came from: taken again after a restart (--watch).
+  let namespaces: { sandbox: ObjectNamespace; directory: ObjectNamespace }
+  const bind = async () => {
+    namespaces = {
+      sandbox: (await mf.getDurableObjectNamespace('SANDBOX')) as unknown as ObjectNamespace,
+      directory: (await mf.getDurableObjectNamespace('SANDBOX_DIRECTORY')) as unknown as ObjectNamespace,
+    }
+  }
+  const objectOf = (id: string) => namespaces.sandbox.get(namespaces.sandbox.idFromName(id))
+  const call: RunningWorkerd['call'] = (name, ...args) => callObject(objectOf('default'), name, ...args)
+  const eachObject = async (method: string, args: (id: string) => unknown[] = () => []) => {
+    const listed = await callObject<{ id: string }[]>(namespaces.directory.get(namespaces.directory.idFromName('directory')), 'list')
+    await Promise.all(['default', ...listed.map((s) => s.id)].map((id) => callObject(objectOf(id), method, ...args(id))))
+  }
+  // What waits for the objects' batches (the journal's last second) is stored before a clean stop.
+  const flushAll = () => eachObject('flush')
   try {
     await mf.ready
     const target = await mf.unsafeGetDirectURL()
+    directPort = Number(target.port)
     runtime.push(...workerdChildren().filter((pid) => !others.has(pid)))
     runtime.forEach(guard)
-    const namespace = (await mf.getDurableObjectNamespace('SANDBOX')) as unknown as ObjectNamespace
-    const object = namespace.get(namespace.idFromName('default'))
-    call = (name, ...args) => callObject(object, name, ...args)
-    const directory = (await mf.getDurableObjectNamespace('SANDBOX_DIRECTORY')) as unknown as ObjectNamespace
-    // What waits for the objects' batches (the journal's last second) is stored before a clean stop.
-    flushAll = async () => {
-      const listed = await callObject<{ id: string }[]>(directory.get(directory.idFromName('directory')), 'list')
-      await Promise.all(['default', ...listed.map((s) => s.id)].map((id) => callObject(namespace.get(namespace.idFromName(id)), 'flush')))
-    }
+    await bind()
     // Seeds the default sandbox before the port opens, as the Node server does.
     await call('banner')
     await options.beforeListen?.(call)
@@ -111,20 +132,47 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     // A port in use or refused is the listen's error (EADDRINUSE, EACCES), as on the Node engine.
     await mf.dispose().catch(() => undefined)
     runtime.forEach(release)
+    own?.remove()
     if (!options.persist) rmSync(persist, { recursive: true, force: true })
     throw error
   }
+  // --watch on workerd: the objects are in storage, so a restart of workerd loses nothing once they are stored.
+  const restart = (before?: () => Promise<void>) => front.hold(async () => {
+    await before?.()
+    await flushAll()
+    await mf.setOptions(config())
+    await bind()
+    for (const pid of workerdChildren()) if (!others.has(pid) && !runtime.includes(pid)) (runtime.push(pid), guard(pid))
+  })
   const shown = host.includes(':') ? `[${host}]` : host
   return {
     url: `http://${shown}:${front.port}`,
     port: front.port,
-    call: call!,
+    call,
     batches: front.batches!,
+    async replaceFixtures(rows) {
+      // Worlds alive take the rows now (stored whole); worlds made later read them from the options.
+      await restart(async () => {
+        await eachObject('replaceFixtures', (id) => [id, rows])
+        sandbox.fixtures = { ...sandbox.fixtures, ...rows }
+      })
+    },
+    async reloadScenarios(files) {
+      const next = await workerWithScenarios(script, files)
+      const old = own
+      own = next
+      try {
+        await restart()
+      } finally {
+        old?.remove()
+      }
+    },
     async close() {
       await front.close()
       await flushAll().catch((error) => output?.(`fleet-sandbox: storing the sandboxes before the stop failed: ${(error as Error).message}\n`))
       await mf.dispose()
       runtime.forEach(release)
+      own?.remove()
       if (!options.persist) rmSync(persist, { recursive: true, force: true })
     },
   }
@@ -154,5 +202,6 @@ export const startWorkerdEngine: StartEngine = async ({ beforeListen, ...options
     summary: () => server.call<SandboxSummary>('banner'),
     snapshot: () => server.call('snapshot'),
     close: server.close,
+    reload: { fixtures: server.replaceFixtures, scenario: (_, files) => server.reloadScenarios(files) },
   }
 }

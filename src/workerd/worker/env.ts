@@ -1,6 +1,6 @@
 import type { WorkerVariable } from '../../core/options/options.js'
 import { type DeploymentOptions, deploymentOptions } from '../../core/options/deployment.js'
-import { bundledScenarios } from '../../sandbox-app.js'
+import { knownScenarios } from './own-scenarios.js'
 
 // The few Workers runtime types this adapter uses, so the package needs no Workers type package.
 export interface ObjectStorage {
@@ -48,7 +48,7 @@ const read = new WeakMap<WorkerEnv, WorkerOptions>()
 export function optionsFrom(env: WorkerEnv): WorkerOptions {
   let options = read.get(env)
   if (!options) {
-    const o = deploymentOptions(env as unknown as Record<string, string | undefined>, bundledScenarios)
+    const o = deploymentOptions(env as unknown as Record<string, string | undefined>, knownScenarios())
     // The app's log (requests, evictions); a deployment's reaches `wrangler tail`.
     read.set(env, (options = { ...o, log: o.logRequests ? (line) => console.log(LOG_MARK + line) : undefined }))
   }

@@ -1,8 +1,10 @@
 import { recordBackend } from '../../core/persist/backend.js'
+import type { FixtureRows } from '../../core/store/fixtures.js'
 import { HostedSandbox } from '../core/hosted.js'
 import { sandboxIdOf, servingSandbox, validSandboxId } from '../../core/sandbox/sandbox-id.js'
 import { summarize } from '../../core/sandbox/summary.js'
 import { createSandboxApp } from '../../sandbox-app.js'
+import { ownDefinitions } from './own-scenarios.js'
 import { BATCH_HEADER, serveBatch } from '../core/batch.js'
 import { INTERNAL_HEADER, type ObjectState, type WorkerEnv, answerCall, call, directoryOf, optionsFrom } from './env.js'
 
@@ -26,7 +28,7 @@ export class SandboxObject {
       wipe: () => storage.deleteAlarm().then(() => storage.deleteAll()),
       wakeAt: (at) => storage.setAlarm(at),
       directory: (name, ...args) => call(directoryOf(env), name, ...args),
-      app: (more) => createSandboxApp({ ...options, ...more }),
+      app: (more) => createSandboxApp({ ...options, ...more, ...(ownDefinitions() && { scenarioDefinitions: ownDefinitions() }) }),
     })
   }
 
@@ -62,6 +64,12 @@ export class SandboxObject {
       flush: () => hosted.flush(),
       banner: async () => summarize((await open()).sandbox),
       snapshot: async () => (await open()).sandbox.snapshot(),
+      // --watch: a changed --fixtures file replaces its collection in this object's world (then stored whole).
+      replaceFixtures: async (id: string, rows: FixtureRows) => {
+        const live = await hosted.open(id)
+        await live.app.sandboxes.replaceFixtures(rows)
+        await live.stored.flush()
+      },
       restore: async (state: unknown) => {
         const live = await open()
         await live.sandbox.restore(state)

@@ -1,0 +1,22 @@
+import type { ScenarioDefinition } from '../../core/scenarios/define.js'
+import { withOwnScenarios } from '../../core/scenarios/check.js'
+import { ScenarioRegistry } from '../../core/scenarios/registry.js'
+import { bundledScenarios } from '../../sandbox-app.js'
+
+let definitions: ScenarioDefinition[] | undefined
+let known: ScenarioRegistry = bundledScenarios
+
+/**
+ * Your scenario files on workerd: `fleet-sandbox --engine workerd --scenarios DIR` bundles each
+ * file into a module beside this Worker and an entry module that hands them here before the
+ * first request (src/workerd/front/own-modules.ts). Checked again here, as every entry checks them.
+ */
+export function useScenarios(own: readonly unknown[]): void {
+  definitions = withOwnScenarios(bundledScenarios.list(), own, 'scenarios')
+  known = new ScenarioRegistry(definitions)
+}
+
+/** The scenarios `SANDBOX_SCENARIO` is read with: the bundled ones and yours. */
+export const knownScenarios = (): ScenarioRegistry => known
+/** What the objects' apps are built with; undefined: the bundled ones (the app's default). */
+export const ownDefinitions = (): ScenarioDefinition[] | undefined => definitions
