@@ -59,6 +59,8 @@ describe.skipIf(!chromiumAvailable())('the Storybook example in headless Chromiu
     ['empty', 'ready', /0 unreviewed\s+No notifications\./],
     ['idle-for-a-month', 'expired', /session has expired/],
     ['without-sandbox', 'error', /The API answered 404/],
+    ['maintenance-window', 'error', /The API answered 503: maintenance for 5 minutes/],
+    ['list-fails-once', 'error', /The API answered 500: the list is down/],
   ])('renders the %s story in its state', async (id, state, text) => {
     const shown = await story(id)
     try {
@@ -67,6 +69,22 @@ describe.skipIf(!chromiumAvailable())('the Storybook example in headless Chromiu
       if (id === 'healthy') expect(await shown.page.locator('section[aria-label="Notifications"] li').count()).toBe(5)
     } finally {
       await shown.page.close()
+    }
+  })
+
+  it("a story's override answers once, journaled with its fault; the next request is the sandbox's own", async () => {
+    const { page } = await story('list-fails-once')
+    try {
+      const after = await page.evaluate(async () => {
+        const journal = await (await fetch('/__sandbox/requests')).json()
+        const token = (await fetch('/api/session-auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }) })).headers.get('set-auth-token')
+        const again = await fetch('/api/notifications?limit=5', { headers: { authorization: `Bearer ${token}` } })
+        return { faults: journal.requests.map((e: { faults: string[] }) => e.faults).flat(), status: again.status }
+      })
+      expect(after.faults.filter((f: string) => f.startsWith('override:'))).toHaveLength(1)
+      expect(after.status).toBe(200)
+    } finally {
+      await page.close()
     }
   })
 

@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import type { SandboxLoaded } from 'fleet-sandbox/storybook'
+import type { SandboxLoaded, SandboxParameters } from 'fleet-sandbox/storybook'
+import type { teamScenarios } from './sandbox-scenarios'
 import { NotificationList } from './NotificationList'
 
 const meta = {
@@ -43,4 +44,18 @@ export const IdleForAMonth: Story = {
 
 export const WithoutSandbox: Story = {
   parameters: { sandbox: { disable: true } },
+}
+
+/** A scenario of the team's own (preview.ts passes it to the loader), typed by its name and options. */
+export const MaintenanceWindow: Story = {
+  parameters: { sandbox: { scenario: [{ name: 'maintenance-window', options: { minutes: 5 } }] } satisfies SandboxParameters<typeof teamScenarios> },
+}
+
+/** One answer of the story's own: the list fails once with the body it gives; Retry then loads it. */
+export const ListFailsOnce: Story = {
+  parameters: {
+    sandbox: {
+      overrides: [{ match: { method: 'GET', operation: 'listNotifications' }, respond: { status: 500, body: { message: 'the list is down' } }, times: 1 }],
+    } satisfies SandboxParameters,
+  },
 }

@@ -1,14 +1,14 @@
 import { type SetupWorker, setupWorker } from 'msw/browser'
 import type { SandboxApp } from '../../core/app/app.js'
-import { type AppOptions, createSandboxApp } from '../../sandbox-app.js'
+import { type AppOptions, bundledScenarios, createSandboxApp } from '../../sandbox-app.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
-import { parseFixtures } from '../../core/store/fixtures.js'
+import { type FixtureRows, parseFixtures } from '../../core/store/fixtures.js'
 import { upstreamOption } from '../../core/bridge/upstream.js'
-import { type Resumed, durableApp, fingerprintOf, mark, resumeApp, save } from '../../core/persist/resume.js'
+import { type Resumed, durableApp, fingerprintOf, fixtureDigests, mark, resumeApp, save } from '../../core/persist/resume.js'
 import { createHandlers, journalOthers } from '../msw/handlers.js'
 import { type KnownScenario, type MswSandboxOptions, type NamedScenario, type ScenarioInput, scenarioList } from '../msw/options.js'
-import type { ScenarioRegistry } from '../../core/scenarios/registry.js'
+import { ScenarioRegistry } from '../../core/scenarios/registry.js'
 import { type RequestLog, requestLine, showNotice } from './notice.js'
 import { indexedDbBackend } from './store.js'
 import { type InPagePanel, installPanel, panelWanted } from './panel.js'
@@ -20,6 +20,7 @@ export type { Size } from '../../core/seed/seed.js'
 export type { FixtureRows } from '../../core/store/fixtures.js'
 export type { OverrideInfo, OverrideInput } from '../../core/control/client.js'
 export { SandboxApp } from '../../core/app/app.js'
+export { defineScenario, type ScenarioDefinition } from '../../core/scenarios/define.js'
 
 export type { KnownScenario, NamedScenario, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText, ScenarioWindow, ScenarioWindowBound } from '../msw/options.js'
 
@@ -64,6 +65,12 @@ export interface SandboxHandle<S extends readonly NamedScenario[] = readonly []>
   readonly panel: InPagePanel | undefined
   /** One answer of your own, like `POST /__sandbox/overrides`; `reset()` clears it. */
   override(override: OverrideInput): Promise<OverrideInfo>
+  /**
+   * Replaces these collections in every world, the rest of the state kept (as `--watch` does):
+   * for a fixture module under Vite's hot update (docs/your-own-answers.md). Saved, so a reload
+   * keeps it; a wrong row throws naming the collection, the row and the field, and changes nothing.
+   */
+  replaceFixtures(rows: FixtureRows): Promise<void>
 }
 
 let current: SandboxHandle<readonly NamedScenario[]> | undefined
@@ -92,15 +99,16 @@ type AnyOptions = StartSandboxOptions<readonly NamedScenario[]>
 async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedScenario[]>> {
   await current?.stop()
   const seed = options.seed ?? 1
-  // Your own scenarios: their checks load only when there are some (the entry's gzip budget).
-  const own = options.scenarios === undefined ? undefined : (await import('../msw/own-scenarios.js')).entryScenarios(options.scenarios)
-  const known = own?.known
+  // Your own scenarios: their checks load only when there are some (the entry's gzip budget),
+  // and from a module that imports nothing else, so the entry splits into no more chunks.
+  const definitions = options.scenarios === undefined ? undefined : (await import('../../core/scenarios/check.js')).withOwnScenarios(bundledScenarios.list(), options.scenarios)
+  const known = definitions && new ScenarioRegistry(definitions)
   const scenarios = scenarioList(options.scenario, 'scenario', known)
   const fromUrl = urlScenarios(options, known)
   // entryAppOptions by hand: the options schema it reads (help texts included) would add ~2 KB
   // gzip to the entry, over its budget (scripts/browser-bundle.mjs, test/browser/sandbox.test.ts).
   if (options.fixtures) parseFixtures(options.fixtures)
-  const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios, strict: options.strict, control: {}, fixtures: options.fixtures, pageOrigin: location.origin, upstream: upstreamOption(options.upstream), ...(own?.definitions && { scenarioDefinitions: own.definitions }) }
+  const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios, strict: options.strict, control: {}, fixtures: options.fixtures, pageOrigin: location.origin, upstream: upstreamOption(options.upstream), ...(definitions && { scenarioDefinitions: definitions }) }
   const persist = options.persist !== false && typeof indexedDB !== 'undefined'
   const store = persist ? indexedDbBackend(typeof options.persist === 'string' ? options.persist : 'default') : undefined
 
@@ -125,7 +133,7 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
   try {
     // MSW asks the browser for the worker first thing: the browser installs it on its own from there.
     await navigator.serviceWorker?.getRegistrations().catch(() => undefined)
-    resumed = await resumeApp((seededAt) => createSandboxApp({ ...appOptions, seededAt }), store, fingerprintOf({ ...options, seed, scenarios }))
+    resumed = await resumeApp((seededAt) => createSandboxApp({ ...appOptions, seededAt }), store, fingerprintOf({ ...options, seed, scenarios }), options.fixtures)
     if (fromUrl) resumed.sandbox.setScenarios(fromUrl)
     await save(resumed.persisted)
     ready(resumed)
@@ -182,6 +190,12 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
       await save(persisted)
     },
     save: () => save(persisted),
+    async replaceFixtures(rows) {
+      parseFixtures(rows)
+      if (persisted) persisted.meta.fixtures = { ...(persisted.meta.fixtures as Record<string, string>), ...fixtureDigests(rows) }
+      await app.sandboxes.replaceFixtures(rows)
+      await save(persisted)
+    },
     async override(override) {
       // Loaded on first use: the entry's gzip budget (test/browser/sandbox.test.ts).
       const { ControlClient, appSend } = await import('../../core/control/client.js')

@@ -7,7 +7,6 @@ import { bundledScenarios } from '../../sandbox-app.js'
  * The scenarios an entry knows: the bundled ones, plus its `scenarios` option checked as
  * untrusted input (a wrong field or a bundled name throws, naming `scenarios.<i>.<field>`).
  * `definitions` is undefined when there are none of your own: the app's default then.
- * The browser entry loads this file only when `scenarios` is given (its gzip budget).
  */
 export function entryScenarios(own: unknown): { definitions?: ScenarioDefinition[]; known: ScenarioRegistry } {
   if (own === undefined) return { known: bundledScenarios }

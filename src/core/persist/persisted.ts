@@ -104,7 +104,7 @@ export class PersistedSandbox {
     this.meta = meta
     this.#unwatch = sandbox.watch((change) => {
       // A collection replaced in place (--watch) is stored whole, as after a restore.
-      if ((change === 'reset' || change === 'restore' || change === 'fixtures') && !this.#loading) this.#replaced()
+      if ((change === 'reset' || change === 'restore' || change === 'fixtures') && !this.#loading) this.#replaced(change === 'fixtures')
     })
   }
 
@@ -205,8 +205,11 @@ export class PersistedSandbox {
     return Promise.all(ops).then(() => undefined)
   }
 
-  /** A reset or a restore replaced the records: everything is stored again from here. */
-  #replaced(): void {
+  /**
+   * A reset or a restore replaced the records: everything is stored again from here. After a
+   * replaced collection (`fixtures`) the world is no longer its seed plus changes: every record is stored.
+   */
+  #replaced(whole = false): void {
     const { sandbox } = this
     this.#wipe = true
     this.#pending.clear()
@@ -221,7 +224,7 @@ export class PersistedSandbox {
     this.#sessionOrder = 0
     this.#clock = { offset: NaN, frozen: false }
     this.meta.seq = 0
-    this.meta.base = this.options.whole ? null : sandbox.recordsBase
+    this.meta.base = this.options.whole || whole ? null : sandbox.recordsBase
     this.#observe(sandbox.world)
   }
 

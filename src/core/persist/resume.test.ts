@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
 import { createSandboxApp } from '../../sandbox-app.js'
 import { MemoryBackend } from './backend.js'
@@ -21,7 +22,28 @@ describe('resuming a page\'s state', () => {
   it('names a state by the options it was made from, as saved states before this module named them', () => {
     // Saved states of earlier versions carry this text: a change here would start every page fresh.
     expect(fingerprintOf({ seed: 1, scenarios: [] })).toBe('{"seed":1,"now":null,"size":null,"notifications":null,"scenarios":[]}')
-    expect(fingerprintOf({ seed: 1, size: 'small', scenarios: [], fixtures: { layers: [] } })).toBe('{"seed":1,"now":null,"size":"small","notifications":null,"scenarios":[],"fixtures":"ab0d4429"}')
+    // Fixtures by their collections: changed rows are replaced in the resumed world (below), not a new world.
+    expect(fingerprintOf({ seed: 1, size: 'small', scenarios: [], fixtures: { layers: [], vehicleTypes: [] } })).toBe('{"seed":1,"now":null,"size":"small","notifications":null,"scenarios":[],"fixtures":"layers,vehicleTypes"}')
+  })
+
+  it('resumes with changed fixture rows: that collection replaced, the rest of the state kept', async () => {
+    const types = JSON.parse(readFileSync('fixtures/examples/vehicleTypes.json', 'utf8')) as { id: string; name: string; group: string }[]
+    const withTypes = (rows: { id: string; name: string; group: string }[]) => (seededAt?: number) => createSandboxApp({ ...options, seededAt, fixtures: { vehicleTypes: rows } })
+    const backend = new MemoryBackend()
+    const first = await resumeApp(withTypes(types), backend, 'a', { vehicleTypes: types })
+    const layers = first.sandbox.world.tables.layers
+    await layers.remove(layers.all()[0].id)
+    await first.persisted!.flush()
+    const edited = types.map((t, i) => (i === 0 ? { ...t, name: 'Edited under hot update' } : t))
+    const again = await resumeApp(withTypes(edited), backend, 'a', { vehicleTypes: edited })
+    expect(again.resumed).toBe(true)
+    expect(again.sandbox.world.tables.layers.size).toBe(layers.size)
+    expect(again.sandbox.world.tables.vehicleTypes.all().map((t) => t.name)).toContain('Edited under hot update')
+    await again.persisted!.flush()
+    // Stored: a third start with the same rows finds them, and does not replace again.
+    const third = await resumeApp(withTypes(edited), backend, 'a', { vehicleTypes: edited })
+    expect(third.sandbox.world.tables.vehicleTypes.all().map((t) => t.name)).toContain('Edited under hot update')
+    expect(third.sandbox.world.tables.layers.size).toBe(layers.size)
   })
 
   it('resumes a state made from the same options, starts fresh from other ones', async () => {

@@ -3,6 +3,7 @@ import { RouteMatcher } from '../app/matcher.js'
 import { servedRoutes } from '../app/route.js'
 import { routes } from '../app/route-table.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
+import type { FixtureRows } from '../store/fixtures.js'
 import type { StateBackend } from './backend.js'
 import { PersistedSandbox, type StoredMeta } from './persisted.js'
 
@@ -22,16 +23,23 @@ export interface Resumed {
  * world was first seeded at, so its dates, resets and isolated sandboxes stay where they were.
  * A state that cannot be read or put back is said in the console and replaced by a fresh one.
  */
-export async function resumeApp(create: (seededAt?: number) => SandboxApp, backend: StateBackend | undefined, fingerprint: string): Promise<Resumed> {
+export async function resumeApp(create: (seededAt?: number) => SandboxApp, backend: StateBackend | undefined, fingerprint: string, fixtures?: FixtureRows): Promise<Resumed> {
   const saved = (await backend?.get('meta').catch((error: unknown) => void console.warn('fleet-sandbox: the saved state could not be read; starting fresh.', error))) as StoredMeta | undefined
   const usable = saved?.fingerprint === fingerprint && typeof saved.seededAt === 'number'
   const app = create(usable ? (saved.seededAt as number) : undefined)
   const sandbox = await app.ready()
   mark('seeded')
   if (!backend) return { app, sandbox, resumed: false }
-  const keep = (s: Sandbox, accepts: (m: StoredMeta) => boolean) => PersistedSandbox.open(s, backend, { meta: { fingerprint, seededAt: s.seededAt }, accepts })
+  const digests = fixtures && fixtureDigests(fixtures)
+  const keep = (s: Sandbox, accepts: (m: StoredMeta) => boolean) => PersistedSandbox.open(s, backend, { meta: { fingerprint, seededAt: s.seededAt, ...(digests && { fixtures: digests }) }, accepts })
   try {
     const persisted = await keep(sandbox, (m) => usable && m.fingerprint === fingerprint)
+    // A fixture that changed since the state was saved replaces its collection; the rest of the world stays.
+    if (usable && fixtures) {
+      const before = (saved.fixtures ?? {}) as Record<string, string>
+      const changed = Object.fromEntries(Object.entries(fixtures).filter(([name]) => before[name] !== digests![name]))
+      if (Object.keys(changed).length > 0) await app.sandboxes.replaceFixtures(changed)
+    }
     mark(usable ? 'resumed' : 'fresh')
     return { app, sandbox, persisted, resumed: usable }
   } catch (error) {
@@ -43,10 +51,19 @@ export async function resumeApp(create: (seededAt?: number) => SandboxApp, backe
   }
 }
 
-/** What a saved state was made from: other options (or other fixtures) are another world, not resumed. */
-export function fingerprintOf(options: { seed: number; now?: string; size?: string; notifications?: number; scenarios: unknown; fixtures?: unknown }): string {
+/**
+ * What a saved state was made from: other options (or fixtures for other collections) are
+ * another world, not resumed. Changed rows of the same collections are not: resumeApp replaces
+ * those collections in the resumed world (a fixture edited under Vite's hot update, then a reload).
+ */
+export function fingerprintOf(options: { seed: number; now?: string; size?: string; notifications?: number; scenarios: unknown; fixtures?: FixtureRows }): string {
   const { seed, now = null, size = null, notifications = null, scenarios, fixtures } = options
-  return JSON.stringify({ seed, now, size, notifications, scenarios, ...(fixtures ? { fixtures: digest(JSON.stringify(fixtures)) } : {}) })
+  return JSON.stringify({ seed, now, size, notifications, scenarios, ...(fixtures ? { fixtures: Object.keys(fixtures).sort().join(',') } : {}) })
+}
+
+/** Each collection's rows, named by a digest: kept in the saved state's meta. */
+export function fixtureDigests(fixtures: FixtureRows): Record<string, string> {
+  return Object.fromEntries(Object.entries(fixtures).map(([name, rows]) => [name, digest(JSON.stringify(rows))]))
 }
 
 /** FNV-1a of a text: fixtures named in the fingerprint without storing them twice. */
