@@ -99,7 +99,8 @@ describe.skipIf(unbuilt('dist/src/index.js'))('a fresh consumer app installing t
     writeFileSync(join(app, 'app.ts'), consumer)
     run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', tarball])
     // openapi-fetch, the client the fleet-sandbox/api recipe types (docs/api-types.md); linked after the install, which prunes what the app does not list.
-    for (const dep of ['openapi-fetch', 'openapi-typescript-helpers']) symlinkSync(join(repo, 'node_modules', dep), join(app, 'node_modules', dep), 'dir')
+    // msw too: the app's own (a peer: fleet-sandbox/node and /browser run on the msw the app has, 2 or 3).
+    for (const dep of ['openapi-fetch', 'openapi-typescript-helpers', 'msw']) symlinkSync(join(repo, 'node_modules', dep), join(app, 'node_modules', dep), 'dir')
   }, 120_000)
   afterAll(() => rmSync(app, { recursive: true, force: true }))
 

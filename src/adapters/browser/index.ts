@@ -7,6 +7,7 @@ import { type FixtureRows, parseFixtures } from '../../core/store/fixtures.js'
 import { upstreamOption } from '../../core/bridge/upstream.js'
 import { type Resumed, durableApp, fingerprintOf, fixtureDigests, mark, resumeApp, save } from '../../core/persist/resume.js'
 import { createHandlers, journalOthers } from '../msw/handlers.js'
+import { joinHandlers } from '../msw/join.js'
 import { type KnownScenario, type MswSandboxOptions, type NamedScenario, type ScenarioInput, scenarioList } from '../msw/options.js'
 import { ScenarioRegistry } from '../../core/scenarios/registry.js'
 import { type RequestLog, requestLine, showNotice } from './notice.js'
@@ -29,6 +30,12 @@ export interface StartSandboxOptions<S extends readonly NamedScenario[] = readon
   persist?: boolean | string
   /** Where `mockServiceWorker.js` is served (default `/mockServiceWorker.js`). */
   serviceWorkerUrl?: string
+  /**
+   * Your app's own `setupWorker(...)`, not started yet: the sandbox joins it (its handlers go
+   * first, kept by your `resetHandlers()`) and starts it, so your handlers and the sandbox
+   * answer from one service worker. msw 2 or 3, whichever your app has (docs/browser.md).
+   */
+  worker?: SetupWorker
   /** No console messages (and no request log). */
   quiet?: boolean
   /**
@@ -109,8 +116,6 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
   // gzip to the entry, over its budget (scripts/browser-bundle.mjs, test/browser/sandbox.test.ts).
   if (options.fixtures) parseFixtures(options.fixtures)
   const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios, strict: options.strict, control: {}, fixtures: options.fixtures, pageOrigin: location.origin, upstream: upstreamOption(options.upstream), ...(definitions && { scenarioDefinitions: definitions }) }
-  const persist = options.persist !== false && typeof indexedDB !== 'undefined'
-  const store = persist ? indexedDbBackend(typeof options.persist === 'string' ? options.persist : 'default') : undefined
 
   // Installing the worker happens on another thread: it starts before the state is built,
   // which keeps this one busy. Requests wait for the state.
@@ -118,15 +123,22 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
   const state = new Promise<Resumed>((resolve, reject) => ((ready = resolve), (failed = reject)))
   state.catch(() => undefined) // a failed start is reported by startSandbox; waiting requests fail with it
   const front = durableApp(appOptions, state)
-  const worker = setupWorker(...createHandlers(front, { origins: options.origins, clientAddress: 'page' }))
+  const workerUrl = options.serviceWorkerUrl ?? '/mockServiceWorker.js'
+  const worker = options.worker ?? setupWorker()
+  // Loaded apart: the entry's gzip budget (test/browser/sandbox.test.ts).
+  const checks = await import('./worker-script.js')
+  await checks.checkWorkerScript(workerUrl, worker)
+  joinHandlers(worker, createHandlers(front, { origins: options.origins, clientAddress: 'page' }))
   // Answers of the app's own worker.use() handlers are journaled like the sandbox's.
   journalOthers(worker.events, front, { origins: options.origins })
   const requestLog = options.quiet ? false : (options.requestLog ?? 'line')
   if (requestLog === 'line') worker.events.on('response:mocked', ({ request, response }) => console.info(requestLine(request, response)))
-  const workerUrl = options.serviceWorkerUrl ?? '/mockServiceWorker.js'
-  const controlling = worker.start({ serviceWorker: { url: workerUrl }, onUnhandledRequest: options.onUnhandledRequest ?? 'bypass', quiet: requestLog !== 'msw' }).then(controlled, (error: Error) => {
-    throw new Error(`fleet-sandbox: the service worker at ${workerUrl} did not start (${error.message}). Write it with \`npx fleet-sandbox init <publicDir>\` into the folder served at the app's root, or pass serviceWorkerUrl.`)
-  })
+  const persist = options.persist !== false && typeof indexedDB !== 'undefined'
+  const store = persist ? indexedDbBackend(typeof options.persist === 'string' ? options.persist : 'default') : undefined
+  const unhandled = options.onUnhandledRequest ?? 'bypass'
+  // msw 3 calls it onUnhandledFrame; each msw ignores the other's name.
+  const startOptions = { serviceWorker: { url: workerUrl }, onUnhandledRequest: unhandled, onUnhandledFrame: unhandled, quiet: requestLog !== 'msw' }
+  const controlling = checks.startWithin(worker.start(startOptions), workerUrl).then(controlled)
   controlling.catch(() => undefined) // awaited below, after the state
 
   let resumed: Resumed
@@ -139,6 +151,7 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
     ready(resumed)
     await controlling
     mark('controlling')
+    await checks.checkAnswering(options.origins)
   } catch (error) {
     failed(error)
     void controlling.then(() => worker.stop(), () => undefined)

@@ -5,6 +5,7 @@ import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import { TEST_DOUBLE_SIZE, entryAppOptions } from '../../core/options/options.js'
 import { type KnownScenario, type NamedScenario, type ScenarioInput, scenarioList } from '../../scenario-input.js'
 import { createHandlers, journalOthers } from '../msw/handlers.js'
+import { joinHandlers } from '../msw/join.js'
 import { ControlClient, type OverrideInfo, type OverrideInput, appSend } from '../../core/control/client.js'
 import type { MswSandboxOptions } from '../msw/options.js'
 import { entryScenarios } from '../msw/own-scenarios.js'
@@ -24,6 +25,11 @@ export { defineScenario, type ScenarioDefinition } from '../../core/scenarios/de
 export interface SandboxServerOptions<S extends readonly NamedScenario[] = readonly []> extends MswSandboxOptions<S> {
   /** Who calls when there is no token (the `rate-limited` key); default `127.0.0.1`. */
   clientAddress?: string
+  /**
+   * Your suite's own `setupServer(...)`, not listening yet: the sandbox joins it (its handlers go
+   * first, kept by your `resetHandlers()`), and `listen()` starts it. msw 2 or 3.
+   */
+  server?: SetupServer
 }
 
 export interface SandboxServer<S extends readonly NamedScenario[] = readonly []> {
@@ -55,7 +61,9 @@ export function setupSandboxServer<const S extends readonly NamedScenario[] = re
   const scenarios = scenarioList(options.scenario, 'scenario', known)
   const appOptions = entryAppOptions(options, scenarios, TEST_DOUBLE_SIZE)
   const app = createSandboxApp({ ...appOptions, ...(definitions && { scenarioDefinitions: definitions }) })
-  const server = setupServer(...createHandlers(app, { origins: options.origins, clientAddress: options.clientAddress ?? '127.0.0.1' }))
+  const handlers = createHandlers(app, { origins: options.origins, clientAddress: options.clientAddress ?? '127.0.0.1' })
+  const server = options.server ?? setupServer(...handlers)
+  if (options.server) joinHandlers(options.server, handlers)
   journalOthers(server.events, app, { origins: options.origins })
   let ready: Sandbox | undefined
 
@@ -69,7 +77,10 @@ export function setupSandboxServer<const S extends readonly NamedScenario[] = re
     app,
     async listen() {
       ready = await app.ready()
-      server.listen({ onUnhandledRequest: options.onUnhandledRequest ?? 'warn' })
+      const unhandled = options.onUnhandledRequest ?? 'warn'
+      // msw 3 calls it onUnhandledFrame; each msw ignores the other's name.
+      const listenOptions = { onUnhandledRequest: unhandled, onUnhandledFrame: unhandled }
+      server.listen(listenOptions)
     },
     close() {
       server.close()

@@ -45,7 +45,8 @@ export interface RunningWorkerd {
   close(): Promise<void>
 }
 
-export const MINIFLARE_HINT = '--engine workerd needs the miniflare package: npm install -D miniflare@4.20260426.0 (current releases need Node 22)'
+// Current miniflare needs Node 22; Node 20 keeps the last release that runs there.
+export const MINIFLARE_HINT = `--engine workerd needs the miniflare package: npm install -D ${Number(process.versions.node.split('.')[0]) >= 22 ? 'miniflare' : 'miniflare@4.20260426.0 (the last release for Node 20; current ones need Node 22)'}`
 const COMPATIBILITY_DATE = '2026-04-20'
 
 async function loadMiniflare(): Promise<typeof import('miniflare')> {
