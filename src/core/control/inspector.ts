@@ -4,7 +4,6 @@ import { defineRoute } from '../app/route.js'
 import { notFound, ok } from '../http/reply.js'
 import { paginate, paginationSchema } from '../http/pagination.js'
 import { integer } from '../http/schemas.js'
-import type { Sandbox } from '../sandbox/sandbox.js'
 
 /** docs/contract.md "The inspector": the routes the control panel is built on, open to any client. */
 const control = { kind: 'control' } as const
@@ -61,34 +60,12 @@ export const events = defineRoute({
     }),
 })
 
-/** Every collection of the world: the tables and the notifications. */
-function collectionRows(sandbox: Sandbox): Map<string, () => unknown[]> {
-  const out = new Map<string, () => unknown[]>()
-  for (const [name, table] of Object.entries(sandbox.world.tables)) out.set(name, () => table.all())
-  out.set('notifications', () => sandbox.world.notifications.entries().map((e) => ({ ...e.n, clientId: e.clientId })))
-  return out
-}
-
-/** The inspector's search: a scan, fine for a person typing (100,000 notifications at most). */
-function search<R extends { id?: unknown }>(rows: R[], { id, q }: { id?: string; q?: string }): R[] {
-  let out = id === undefined ? rows : rows.filter((r) => String(r.id) === id)
-  if (q !== undefined) {
-    const text = q.toLowerCase()
-    out = out.filter((r) => JSON.stringify(r).toLowerCase().includes(text))
-  }
-  return out
-}
-
-function collectionCount(sandbox: Sandbox, name: string): number {
-  if (name === 'notifications') return sandbox.world.notifications.size
-  return (sandbox.world.tables as unknown as Record<string, { size: number }>)[name].size
-}
-
 export const listCollections = defineRoute({
   id: 'sandboxListCollections', method: 'GET', path: '/__sandbox/collections', tag, auth: control,
   summary: 'Every collection of the sandbox\'s data with its record count',
   response: { schema: z.object({ collections: z.array(z.object({ name: z.string(), count: z.number().int() })) }) },
-  handler: (ctx) => ok({ collections: [...collectionRows(ctx.sandbox).keys()].map((name) => ({ name, count: collectionCount(ctx.sandbox, name) })) }),
+  // The collections' readers load on first use, as the HAR writer does (the browser entry's budget).
+  handler: async (ctx) => ok({ collections: (await import('./collections.js')).collectionList(ctx.sandbox) }),
 })
 
 export const getCollection = defineRoute({
@@ -103,11 +80,10 @@ export const getCollection = defineRoute({
   }),
   response: { schema: z.object({ items: z.array(z.record(z.string(), z.unknown())), pagination: paginationSchema }) },
   errors: { 404: 'No such collection' },
-  handler(ctx) {
-    const all = collectionRows(ctx.sandbox)
-    const rows = all.get(ctx.params.name)
-    if (!rows) throw notFound(`name: no collection ${ctx.params.name}; known: ${[...all.keys()].join(', ')}`)
-    return ok(paginate(search(rows() as { id?: unknown }[], ctx.query), ctx.query.page, ctx.query.limit))
+  async handler(ctx) {
+    const { rows, known } = (await import('./collections.js')).collectionRowsOf(ctx.sandbox, ctx.params.name, ctx.query)
+    if (!rows) throw notFound(`name: no collection ${ctx.params.name}; known: ${known.join(', ')}`)
+    return ok(paginate(rows, ctx.query.page, ctx.query.limit))
   },
 })
 
