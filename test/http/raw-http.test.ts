@@ -53,6 +53,8 @@ describe.each(runtimes.filter((r) => r.http))('raw HTTP through $name', (runtime
     ['a declared body over 1 MB is 413 before it is sent', `${signIn}Content-Length: 2000000\r\n${close}\r\n{}`, 413, '1048576 bytes'],
     ['an unknown route is 404 JSON', `GET /api/nope HTTP/1.1\r\nHost: x\r\n${close}\r\n`, 404, '/api/nope'],
     ['a wrong method is 405', `PUT /api/notifications HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n${close}\r\n`, 405, 'method: PUT is not allowed'],
+    ['a target with a user in it is 400 naming the rule', `POST http://x@127.0.0.1/api/layers HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n${close}\r\n{}`, 400, 'request target: must not carry user information'],
+    ['OPTIONS * is 400 naming the rule', `OPTIONS * HTTP/1.1\r\nHost: x\r\n${close}\r\n`, 400, 'request target: \\"*\\" (a server-wide OPTIONS) is not served'],
     ['a bad x-sandbox-id is 400 naming the header', `GET /__sandbox/health HTTP/1.1\r\nHost: x\r\nx-sandbox-id: no spaces!\r\n${close}\r\n`, 400, 'x-sandbox-id'],
   ])('%s', async (_, text, status, message) => {
     const answer = await raw(rt.url, text)

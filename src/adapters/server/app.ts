@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import type { SandboxApp } from '../../core/app/app.js'
 import type { RequestMeta } from '../../core/app/front-door.js'
+import { nodeUpstreamFetch } from './upstream-fetch.js'
 
 type Env = { Bindings: { incoming?: { socket?: { remoteAddress?: string }; rawHeaders?: string[] } } }
 
@@ -19,5 +20,5 @@ export function cutIfAsked(response: Response, env: Env['Bindings'] | undefined)
   return new Response(null, { status: 502 })
 }
 
-/** @hono/node-server hands node:http's request as `incoming`. */
-export const incomingOf = (env: Env['Bindings'] | undefined): RequestMeta => ({ clientAddress: env?.incoming?.socket?.remoteAddress, rawHeaders: env?.incoming?.rawHeaders })
+/** @hono/node-server hands node:http's request as `incoming`; the upstream is reached with node:http (upstream-fetch.ts). */
+export const incomingOf = (env: Env['Bindings'] | undefined): RequestMeta => ({ clientAddress: env?.incoming?.socket?.remoteAddress, rawHeaders: env?.incoming?.rawHeaders, fetch: nodeUpstreamFetch })

@@ -1,9 +1,11 @@
 import { type ServerType, serve } from '@hono/node-server'
+import { type RequestListener, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { SandboxApp } from '../../core/app/app.js'
 import { type AppOptions, createSandboxApp } from '../../sandbox-app.js'
 import { checkControlExposure } from '../../core/control/origin.js'
 import { cutIfAsked, incomingOf } from './app.js'
+import { targetProblem, targetRefusal } from '../../core/http/target.js'
 
 export { createHonoApp } from './app.js'
 export { isLoopback } from '../../core/control/origin.js'
@@ -31,7 +33,7 @@ export async function startServer(options: ServerOptions = { seed: 1 }): Promise
   await options.beforeListen?.(app)
   const server = await new Promise<ServerType>((resolve, reject) => {
     const fetch = (request: Request, env: unknown) => app.fetch(request, incomingOf(env as never)).then((response) => cutIfAsked(response, env as never))
-    const s = serve({ fetch, port: options.port ?? 4010, hostname: host }, () => resolve(s))
+    const s = serve({ fetch, port: options.port ?? 4010, hostname: host, createServer: refusingOddTargets as never }, () => resolve(s))
     s.once('error', reject)
   })
   const port = (server.address() as AddressInfo).port
@@ -45,4 +47,20 @@ export async function startServer(options: ServerOptions = { seed: 1 }): Promise
       ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
     }),
   }
+}
+
+/**
+ * node:http's server, with a request target no URL of ours can hold (`OPTIONS *`, a user in an
+ * absolute-form target) answered 400 naming the rule before @hono/node-server sees it: it
+ * would answer an empty 400, or a 500 when the request's URL is read.
+ */
+function refusingOddTargets(options: object, listener: RequestListener): ReturnType<typeof createServer> {
+  return createServer(options, (req, res) => {
+    const problem = req.url?.startsWith('/') ? undefined : targetProblem(req.url ?? '')
+    if (problem === undefined) return listener(req, res)
+    const body = targetRefusal(problem)
+    req.resume()
+    res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+    res.end(body)
+  })
 }

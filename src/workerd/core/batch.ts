@@ -86,22 +86,38 @@ const answerFrame = (index: number, a: BatchAnswer) => frames([{ head: 'reroute'
 /** What an answer stream carries: the answer to one request (by its place in the batch), or `ready`. */
 export type AnswerFrame = { index: number; answer: BatchAnswer } | 'ready'
 
-/** Reads an answer stream as its chunks come: the frames each chunk completes. */
+/**
+ * Reads an answer stream as its chunks come: the frames each chunk completes. Chunks of a frame
+ * not yet whole are kept apart and joined once it is (joining on every chunk would copy a large
+ * answer over and over).
+ */
 export class AnswerReader {
-  #pending = new Uint8Array(0)
+  #pending: Uint8Array[] = []
+  #size = 0
+  /** Bytes the pending chunks must reach before a frame can be whole. */
+  #need = 8
 
   push(chunk: Uint8Array): AnswerFrame[] {
-    const bytes = this.#pending.length ? concat(this.#pending, chunk) : chunk
+    this.#pending.push(chunk)
+    this.#size += chunk.length
+    if (this.#size < this.#need) return []
+    const bytes = this.#pending.length === 1 ? this.#pending[0] : concat(this.#pending, this.#size)
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     // Up to the end of the last whole frame; the rest waits for the next chunk.
     let at = 0
+    this.#need = 8
     while (at + 8 <= bytes.length) {
       const bodySize = view.getUint32(at + 4)
       const end = at + 8 + view.getUint32(at) + (bodySize === NONE ? 0 : bodySize)
-      if (end > bytes.length) break
+      if (end > bytes.length) {
+        this.#need = end - at
+        break
+      }
       at = end
     }
-    this.#pending = bytes.slice(at)
+    const rest = bytes.slice(at)
+    this.#pending = rest.length ? [rest] : []
+    this.#size = rest.length
     return unframe(bytes.subarray(0, at)).map(({ head, body }): AnswerFrame => {
       const [index, status, statusText, headers] = head as [number, number?, string?, string[]?]
       if (index === READY) return 'ready'
@@ -112,14 +128,14 @@ export class AnswerReader {
 
   /** Whether the stream ended inside a frame. */
   get cut(): boolean {
-    return this.#pending.length > 0
+    return this.#size > 0
   }
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length)
-  out.set(a)
-  out.set(b, a.length)
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) out.set(chunk, at), (at += chunk.length)
   return out
 }
 

@@ -3,6 +3,7 @@ import type { HostedInfo } from './directory.js'
 import type { Sandbox, SandboxRegistry } from '../../core/sandbox/sandbox.js'
 import type { StateBackend } from '../../core/persist/backend.js'
 import { PersistedSandbox, type StoredMeta } from '../../core/persist/persisted.js'
+import { goesUpstream } from '../../core/bridge/upstream.js'
 
 type Meta = StoredMeta & { id: string; seededAt: number; createdAt: number }
 type DirectoryCall = 'hello' | 'forget' | 'list' | 'drop' | 'evicted'
@@ -54,6 +55,20 @@ export class HostedSandbox {
    */
   stored(): Promise<unknown> {
     return this.#storing.size ? Promise.all(this.#storing) : Promise.resolve()
+  }
+
+  /**
+   * Whether a request goes to the upstream (`--upstream`), as the app decides it: such an answer
+   * streams, so it never rides in a batch. Before the app is up nobody knows: it may.
+   */
+  goesUpstream(request: Request): boolean {
+    const app = this.#ready?.app
+    if (!app) return true
+    const upstream = app.options.upstream
+    if (!upstream) return false
+    const path = new URL(request.url).pathname
+    const found = app.matcher.match(request.method === 'HEAD' ? 'GET' : request.method, path)
+    return goesUpstream(upstream, path, found.route !== undefined && found.route.auth.kind !== 'control', found.allowed ?? [])
   }
 
   async fetch(request: Request, id: string, meta: RequestMeta): Promise<Response> {
@@ -150,6 +165,20 @@ export class HostedSandbox {
     await this.host.wipe()
   }
 }
+
+/**
+ * With an upstream, the front numbers each request it sends alone, and tells the object when
+ * its caller left (`leave`): workerd does not notice a caller gone while an upstream body is
+ * silent, and the object then aborts the upstream's request itself.
+ */
+export const FRONT_REQUEST_HEADER = 'x-sandbox-front-request'
+/**
+ * Marks an upstream's answer to a numbered request as framed: each chunk after its length (4
+ * bytes, big-endian), then a length 0 once the body is whole. workerd ends a body that failed
+ * (an upstream gone silent past its bound) as if it were whole; the front, missing the last
+ * frame, cuts the caller's connection instead.
+ */
+export const FRAMED_HEADER = 'x-sandbox-framed'
 
 /** How an object tells the front to cut the caller's connection (an override's `{error: "network"}`): workerd sends no error response. */
 export const CUT_HEADER = 'x-sandbox-cut'

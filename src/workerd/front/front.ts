@@ -2,8 +2,10 @@ import { Agent, type IncomingMessage, type Server, type ServerResponse, createSe
 import type { AddressInfo } from 'node:net'
 import { buffer } from 'node:stream/consumers'
 import { BATCH_BODY_MAX, type BatchAnswer } from '../core/batch.js'
-import { CUT_HEADER } from '../core/hosted.js'
+import { CUT_HEADER, FRAMED_HEADER, FRONT_REQUEST_HEADER } from '../core/hosted.js'
 import { controlPath } from '../../core/app/matcher.js'
+import { targetProblem, targetRefusal } from '../../core/http/target.js'
+import { UPSTREAM_HEADER } from '../../core/bridge/passthrough.js'
 import { sandboxIdOf, validSandboxId } from '../../core/sandbox/sandbox-id.js'
 import { Batcher } from './batcher.js'
 
@@ -33,6 +35,21 @@ function pairs(raw: string[], skip: (name: string) => boolean): string[] {
   const out: string[] = []
   for (let i = 0; i < raw.length; i += 2) if (!skip(raw[i].toLowerCase())) out.push(raw[i], raw[i + 1])
   return out
+}
+
+/** The headers a request's `connection` header names, if any. */
+function connectionNamed(req: IncomingMessage): Set<string> | undefined {
+  const connection = req.headers.connection
+  if (connection === undefined || connection === 'keep-alive' || connection === 'close') return undefined
+  return new Set(connection.split(',').map((name) => name.trim().toLowerCase()))
+}
+
+/** A request target no URL holds (`OPTIONS *`, a user in it): 400 naming the rule, as on the Node engine. */
+function refuse(req: IncomingMessage, res: ServerResponse, problem: string): void {
+  const body = targetRefusal(problem)
+  req.resume()
+  res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+  res.end(body)
 }
 
 /** `GET http://host/path` is served as `/path`, as the Node engine serves it. */
@@ -81,50 +98,99 @@ function badGateway(res: ServerResponse): void {
   res.end(JSON.stringify({ statusCode: 502, message: 'workerd: the engine did not answer', error: 'Bad Gateway' }))
 }
 
+/**
+ * An upstream's answer framed by the object (FRAMED_HEADER) to its caller: the chunks as they
+ * come, and the end only after the last frame; without it the body was cut on the way (an
+ * upstream silent past its bound), and so is the caller's connection.
+ */
+function unframe(answer: IncomingMessage, res: ServerResponse): void {
+  let length = Buffer.alloc(0)
+  let left = 0
+  let whole = false
+  answer.on('data', (chunk: Buffer) => {
+    let at = 0
+    while (at < chunk.length && !whole) {
+      if (left > 0) {
+        const part = chunk.subarray(at, at + left)
+        at += part.length
+        left -= part.length
+        if (!res.write(part) && !answer.isPaused()) {
+          answer.pause()
+          res.once('drain', () => answer.resume())
+        }
+        continue
+      }
+      const taken = chunk.subarray(at, at + 4 - length.length)
+      at += taken.length
+      length = Buffer.concat([length, taken])
+      if (length.length < 4) break
+      left = length.readUInt32BE(0)
+      length = Buffer.alloc(0)
+      whole = left === 0
+    }
+  })
+  answer.once('end', () => (whole ? res.end() : res.destroy()))
+}
+
 /** An override cut the connection: the caller's socket ends with no answer, as on the Node engine. */
 function cut(req: IncomingMessage, answer: IncomingMessage): void {
   answer.resume()
   req.socket.destroy()
 }
 
-export async function startFront(options: { host: string; port: number; target: URL; batchKey?: string }): Promise<Front> {
+export async function startFront(options: {
+  host: string; port: number; target: URL; batchKey?: string
+  /** With an upstream: requests sent alone are numbered, and the object of `sandbox` told when the caller of one left. */
+  leave?: (sandbox: string, number: string) => void
+}): Promise<Front> {
   // workerd closes a connection idle for 5 s (kj's pipeline time-out): the pool lets go of it
   // first, so no request goes out on a connection workerd is closing.
   const agent = new Agent({ keepAlive: true, timeout: 4000 })
   const { hostname, port: targetPort } = options.target
   const batcher = options.batchKey ? new Batcher({ agent, hostname, port: targetPort, key: options.batchKey }) : undefined
 
+  let numbered = 0
   /** One request, on its own hop (a `body` the front already read goes as it is). */
   const alone = (req: IncomingMessage, res: ServerResponse, headers: string[], target: string, body?: Buffer | null) => {
+    const { leave } = options
+    const number = leave ? String(++numbered) : undefined
+    if (number) headers = [...headers, FRONT_REQUEST_HEADER, number]
     const upstream = forward({ agent, host: hostname, port: targetPort, method: req.method, path: target, headers }, (answer) => {
       if (answer.headers[CUT_HEADER] !== undefined) return cut(req, answer)
-      const headers = pairs(answer.rawHeaders, (name) => HOP.has(name) || name === 'transfer-encoding')
+      const headers = pairs(answer.rawHeaders, (name) => HOP.has(name) || name === 'transfer-encoding' || name === FRAMED_HEADER)
       // Answered before the body was all sent: the object stopped draining it (past its bound,
       // or the caller stalled; src/core/http/drain.ts). The connection ends after this answer,
       // and says so, as the Node engine's does.
       const early = !req.complete
       if (early) headers.push('connection', 'close')
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers)
-      // Server-sent events go out as they come; any other answer is read whole and written with
-      // its head in one call, which costs the front less than a pipe (bench/workerd.mjs).
-      if (/event-stream/.test(String(answer.headers['content-type']))) {
+      const finish = () => early && answer.once('end', () => {
+        req.unpipe(upstream)
+        upstream.destroy()
+      })
+      // Server-sent events and the upstream's answers (passthrough: any size, perhaps slow) go
+      // out as they come, head first; any other answer is read whole and written with its head
+      // in one call, which costs the front less than a pipe (bench/workerd.mjs).
+      if (answer.headers[UPSTREAM_HEADER] !== undefined || /event-stream/.test(String(answer.headers['content-type']))) {
         res.flushHeaders()
-        return void answer.pipe(res)
+        answer.once('error', () => res.destroy())
+        if (answer.headers[FRAMED_HEADER] !== undefined) unframe(answer, res)
+        else answer.pipe(res)
+        return void finish()
       }
       const chunks: Buffer[] = []
       answer.on('data', (chunk: Buffer) => chunks.push(chunk))
       answer.once('end', () => res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
-      if (early) answer.once('end', () => {
-        req.unpipe(upstream)
-        upstream.destroy()
-      })
+      finish()
     })
     // After a whole answer (workerd dropping the rest of a body it would not read): nothing lost.
     upstream.once('error', () => badGateway(res))
     // A caller gone before its whole answer: workerd's request goes too (an answer sent whole
     // leaves the connection to workerd in the pool).
     res.once('close', () => {
-      if (!res.writableFinished) upstream.destroy()
+      if (res.writableFinished) return
+      upstream.destroy()
+      if (number) leave!(sandboxOf(req), number)
     })
     // A request without a body ends at once; a pipe would cost more than the rest of the hop.
     if (body !== undefined) upstream.end(body)
@@ -163,9 +229,13 @@ export async function startFront(options: { host: string; port: number; target: 
       underWay--
       if (underWay === 0) for (const done of quiet) done()
     })
+    const problem = targetProblem(req.url ?? '/')
+    if (problem) return refuse(req, res, problem)
     // The caller's address, as the Node engine reads it from the socket (the rate-limited
-    // bucket of anonymous callers); whatever the caller sent in its place is dropped.
-    const headers = pairs(req.rawHeaders, (name) => HOP.has(name) || name === 'cf-connecting-ip')
+    // bucket of anonymous callers); whatever the caller sent in its place is dropped. Headers
+    // the caller's `connection` names are hop-by-hop too (RFC 9110 7.6.1).
+    const named = connectionNamed(req)
+    const headers = pairs(req.rawHeaders, (name) => HOP.has(name) || name === 'cf-connecting-ip' || name === FRONT_REQUEST_HEADER || named?.has(name) === true)
     headers.push('cf-connecting-ip', req.socket.remoteAddress ?? '')
     // HTTP/1.0 may leave Host out; Node serves it, workerd would answer 400.
     if (req.headers.host === undefined) headers.push('host', `${options.host.includes(':') ? `[${options.host}]` : options.host}:${(server.address() as AddressInfo).port}`)

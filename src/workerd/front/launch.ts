@@ -91,6 +91,9 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     inspectorPort,
     // No placeholder download of Cloudflare's request metadata: nothing leaves the machine.
     cf: false,
+    // The upstream sees the caller's request: no `cf-worker` header added on the way out (the
+    // object drops the front's `cf-connecting-ip` itself, object.ts).
+    stripCfConnectingIp: false,
     bindings: { SANDBOX_OPTIONS: JSON.stringify({ ...sandbox, logRequests: Boolean(log) }), SANDBOX_FRONT_KEY: batchKey },
     handleRuntimeStdio(stdout: Readable, stderr: Readable) {
       // The app's log lines (requests, evictions) go to `log`, as the Node engine's do.
@@ -128,7 +131,9 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     // Seeds the default sandbox before the port opens, as the Node server does.
     await call('banner')
     await options.beforeListen?.(call)
-    front = await startFront({ host, port: port ?? 4010, target, batchKey })
+    // A caller gone while an upstream body is silent: workerd does not notice, the object is told.
+    const leave = sandbox.upstream ? (id: string, number: string) => void callObject(objectOf(id), 'leave', number).catch(() => undefined) : undefined
+    front = await startFront({ host, port: port ?? 4010, target, batchKey, leave })
   } catch (error) {
     // A port in use or refused is the listen's error (EADDRINUSE, EACCES), as on the Node engine.
     await mf.dispose().catch(() => undefined)

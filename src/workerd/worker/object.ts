@@ -1,12 +1,20 @@
 import { recordBackend } from '../../core/persist/backend.js'
 import type { FixtureRows } from '../../core/store/fixtures.js'
-import { HostedSandbox } from '../core/hosted.js'
+import { FRAMED_HEADER, FRONT_REQUEST_HEADER, HostedSandbox } from '../core/hosted.js'
+import { UPSTREAM_HEADER } from '../../core/bridge/passthrough.js'
 import { sandboxIdOf, servingSandbox, validSandboxId } from '../../core/sandbox/sandbox-id.js'
 import { summarize } from '../../core/sandbox/summary.js'
 import { createSandboxApp } from '../../sandbox-app.js'
 import { ownDefinitions } from './own-scenarios.js'
 import { BATCH_HEADER, serveBatch } from '../core/batch.js'
 import { INTERNAL_HEADER, type ObjectState, type WorkerEnv, answerCall, call, directoryOf, optionsFrom } from './env.js'
+
+/** The front's `cf-connecting-ip` (the caller's address, for the sandbox's rate limits) is not the upstream's to see. */
+function upstreamFetch(request: Request): Promise<Response> {
+  const headers = new Headers(request.headers)
+  headers.delete('cf-connecting-ip')
+  return fetch(new Request(request, { headers }))
+}
 
 /**
  * The Durable Object of one sandbox id: the same SandboxApp, route table and pipeline as the
@@ -16,10 +24,15 @@ import { INTERNAL_HEADER, type ObjectState, type WorkerEnv, answerCall, call, di
 export class SandboxObject {
   readonly #hosted: HostedSandbox
   readonly #frontKey: string | undefined
+  /** Only with an upstream may a batched request have to go alone (its answer streams). */
+  readonly #upstream: boolean
+  /** Requests the front numbered (FRONT_REQUEST_HEADER) whose answers are under way: aborted when their caller leaves. */
+  readonly #callers = new Map<string, AbortController>()
 
   constructor(state: ObjectState, env: WorkerEnv) {
     const options = optionsFrom(env)
     this.#frontKey = env.SANDBOX_FRONT_KEY || undefined
+    this.#upstream = options.upstream !== undefined
     const { storage } = state
     this.#hosted = new HostedSandbox({
       ...options,
@@ -35,19 +48,58 @@ export class SandboxObject {
   fetch(request: Request): Promise<Response> {
     if (request.headers.has(INTERNAL_HEADER)) return this.#internal(request)
     if (this.#frontKey && request.headers.get(BATCH_HEADER) === this.#frontKey) return this.#batch(request)
-    return this.#serve(request)
+    const numbered = this.#upstream ? request.headers.get(FRONT_REQUEST_HEADER) : null
+    return numbered ? this.#followed(request, numbered) : this.#serve(request)
+  }
+
+  /** A request the front numbered: its signal aborts when the front says its caller left, until its answer has passed. */
+  async #followed(request: Request, number: string): Promise<Response> {
+    const caller = new AbortController()
+    this.#callers.set(number, caller)
+    const forget = () => this.#callers.delete(number)
+    let response: Response
+    try {
+      // The number is the front's, not the caller's: neither the journal nor the upstream sees it.
+      const headers = new Headers(request.headers)
+      headers.delete(FRONT_REQUEST_HEADER)
+      response = await this.#serve(new Request(request, { headers, signal: caller.signal }))
+    } catch (error) {
+      forget()
+      throw error
+    }
+    if (!response.body || !response.headers.has(UPSTREAM_HEADER)) return (forget(), response)
+    // Framed for the front (FRAMED_HEADER): the last frame says the body is whole.
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        if (!chunk.byteLength) return
+        const length = new Uint8Array(4)
+        new DataView(length.buffer).setUint32(0, chunk.byteLength)
+        controller.enqueue(length)
+        controller.enqueue(chunk)
+      },
+      flush(controller) {
+        controller.enqueue(new Uint8Array(4))
+        forget()
+      },
+    })
+    void response.body.pipeTo(writable).catch(forget)
+    const headers = new Headers(response.headers)
+    headers.set(FRAMED_HEADER, '1')
+    return new Response(readable, { status: response.status, statusText: response.statusText, headers })
   }
 
   /** The id is read here once: the pipeline takes it from `meta` ('' for none) and refuses a malformed one with its 400. */
   #serve(request: Request, asked = sandboxIdOf(request) ?? ''): Promise<Response> {
     const id = asked && validSandboxId(asked) ? asked : 'default'
-    return this.#hosted.fetch(request, id, { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined, sandboxId: asked })
+    return this.#hosted.fetch(request, id, { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined, sandboxId: asked, fetch: upstreamFetch })
   }
 
   /** Requests the command line's front sent together (src/workerd/core/batch.ts), each served as on its own. */
   async #batch(request: Request): Promise<Response> {
     const id = servingSandbox(request)
-    return new Response(serveBatch(new Uint8Array(await request.arrayBuffer()), new URL(request.url).origin, (one) => servingSandbox(one) === id, (one) => this.#serve(one), () => this.#hosted.stored()))
+    // A passthrough answer is the upstream's, of any size and pace: it goes alone, streamed.
+    const serves = (one: Request) => servingSandbox(one) === id && !(this.#upstream && this.#hosted.goesUpstream(one))
+    return new Response(serveBatch(new Uint8Array(await request.arrayBuffer()), new URL(request.url).origin, serves, (one) => this.#serve(one), () => this.#hosted.stored()))
   }
 
   alarm(): Promise<void> {
@@ -62,6 +114,7 @@ export class SandboxObject {
       info: () => hosted.info(),
       drop: () => hosted.drop(),
       flush: () => hosted.flush(),
+      leave: (number: string) => void this.#callers.get(number)?.abort(new DOMException('the caller left', 'AbortError')),
       banner: async () => summarize((await open()).sandbox),
       snapshot: async () => (await open()).sandbox.snapshot(),
       // --watch: a changed --fixtures file replaces its collection in this object's world (then stored whole).
