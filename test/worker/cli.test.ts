@@ -83,6 +83,37 @@ describe.skipIf(unbuilt('dist/worker.mjs', 'dist/fleet-sandbox.mjs'))('fleet-san
     }
   })
 
+  // A terminal's Ctrl-C; SIGTERM to the group workerd takes over (docs/engines.md).
+  it.each(['SIGINT'] as const)('stops cleanly on %s to the whole process group (Ctrl-C in a terminal): --state written, the last requests in it', async (signal) => {
+    const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-cli-workerd-'))
+    try {
+      const port = await freePort()
+      const state = join(dir, 'state.json')
+      // In a process group of its own, as a shell starts a command in a terminal.
+      const child = spawn(process.execPath, [`${process.cwd()}/bin/fleet-sandbox.js`, '--engine', 'workerd', '--port', String(port), '--size', 'small', '--state', state], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+      let out = ''
+      child.stdout!.on('data', (d) => (out += d))
+      child.stderr!.on('data', (d) => (out += d))
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+      await expect.poll(() => out, { timeout: 60_000 }).toContain('listening on')
+      const workerd = workerdOf(child.pid!)
+      expect(workerd).toBeGreaterThan(0)
+      const base = `http://127.0.0.1:${port}`
+      expect((await fetch(`${base}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ set: '2030-01-01T00:00:00Z', freeze: true }) })).status).toBe(200)
+      // A read's journal entry waits for the object's next batch: a clean stop keeps it.
+      expect((await fetch(`${base}/api/notifications?last=1`)).status).toBe(401)
+      process.kill(-child.pid!, signal)
+      expect(await exited, out).toBe(0)
+      expect(out).toContain(`fleet-sandbox stopped (${signal})`)
+      const saved = JSON.parse(readFileSync(state, 'utf8'))
+      expect(saved.clock.now).toBe('2030-01-01T00:00:00.000Z')
+      expect(saved.journal.map((e: { path: string; query: string }) => e.path + e.query)).toContain('/api/notifications?last=1')
+      await expect.poll(() => alive(workerd!), { timeout: 10_000 }).toBe(false)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('leaves no workerd behind when the command is killed with SIGKILL', async () => {
     const { child } = await start(['--port', '0', '--size', 'small'])
     const workerd = workerdOf(child.pid!)

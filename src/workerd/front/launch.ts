@@ -15,6 +15,7 @@ import type { StartEngine } from '../../cli/serve/engine.js'
 import { LOG_MARK, type ObjectNamespace, call as callObject } from '../worker/env.js'
 import { type Front, startFront } from './front.js'
 import { guard, release, workerdChildren } from './watchdog.js'
+import { shieldFromGroupSignals } from './signals.js'
 
 export interface WorkerdOptions extends Omit<ServerOptions, 'beforeListen'> {
   /** The bundled Worker (`dist/worker.mjs`, scripts/build-worker.mjs). */
@@ -101,6 +102,8 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
       stderr.on('data', (chunk: Buffer) => output?.(chunk.toString()))
     },
   })
+  // A terminal's Ctrl-C reaches the whole process group: workerd waits for the clean stop.
+  shieldFromGroupSignals()
   const mf: Miniflare = new Miniflare(config())
   // SIGKILL of this process runs no handler: the watchdog stops workerd then.
   const runtime: number[] = []
