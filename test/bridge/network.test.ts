@@ -1,7 +1,7 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { freshId } from '../support/client.js'
-import { type Running, runtimes } from '../support/runtimes.js'
+import { type Running, type Runtime, runtimes } from '../support/runtimes.js'
 import { MB, type NetworkUpstream, send, startNetworkUpstream } from '../support/network-upstream.js'
 
 /**
@@ -39,71 +39,67 @@ function headOf(url: string, headers: Record<string, string>): Promise<{ status:
   })
 }
 
-describe.each(runtimes)('what the upstream sees through $name', (runtime) => {
-  let upstream: NetworkUpstream
-  let rt: Running
+/** A fake upstream and `runtime` bridged to it for the block, with this bound on the upstream's silences. */
+function useBridged(runtime: Runtime, timeoutMs?: number): { upstream: NetworkUpstream; rt: Running & { url: string } } {
+  const running = {} as { upstream: NetworkUpstream; rt: Running & { url: string } }
   beforeAll(async () => {
-    upstream = await startNetworkUpstream()
-    rt = await runtime.start({ upstream: { url: upstream.url } })
+    running.upstream = await startNetworkUpstream()
+    running.rt = (await runtime.start({ upstream: { url: running.upstream.url, timeoutMs } })) as Running & { url: string }
   })
   afterAll(async () => {
-    await rt?.close()
-    await upstream?.close()
+    await running.rt?.close()
+    await running.upstream?.close()
   })
+  return running
+}
+
+describe.each(runtimes)('what the upstream sees through $name', (runtime) => {
+  const bridged = useBridged(runtime)
 
   it('never the control token: not forwarded, and <redacted> in the journal and the HAR, of passed-through and served requests', async () => {
     const sandbox = freshId('net')
     const token = 'ctl-secret-4b1d'
     const headers = { 'x-sandbox-id': sandbox, 'x-sandbox-control-token': token }
-    expect((await rt.fetch('/api/echo/token', { method: 'POST', headers: { ...headers, 'content-type': 'text/plain' }, body: 'abc' })).status).toBe(201)
-    expect((await rt.fetch('/__sandbox/health', { headers })).status).toBe(200)
-    expect((await rt.fetch('/api/layers', { headers })).status).toBe(401)
-    const seen = upstream.seen.find((s) => s.url === '/api/echo/token')!
+    expect((await bridged.rt.fetch('/api/echo/token', { method: 'POST', headers: { ...headers, 'content-type': 'text/plain' }, body: 'abc' })).status).toBe(201)
+    expect((await bridged.rt.fetch('/__sandbox/health', { headers })).status).toBe(200)
+    expect((await bridged.rt.fetch('/api/layers', { headers })).status).toBe(401)
+    const seen = bridged.upstream.seen.find((s) => s.url === '/api/echo/token')!
     expect(seen.headers.map(([name]) => name)).not.toContain('x-sandbox-control-token')
-    const entries = await journalOf(rt, sandbox, (list) => (list.length >= 2 ? list : undefined))
+    const entries = await journalOf(bridged.rt, sandbox, (list) => (list.length >= 2 ? list : undefined))
     for (const entry of entries) {
-      const detail = await (await rt.fetch(`/__sandbox/requests/${entry.id}`, { headers: { 'x-sandbox-id': sandbox } })).json()
+      const detail = await (await bridged.rt.fetch(`/__sandbox/requests/${entry.id}`, { headers: { 'x-sandbox-id': sandbox } })).json()
       expect(detail.request.headers['x-sandbox-control-token'], entry.path).toBe('<redacted>')
     }
-    const har = await (await rt.fetch('/__sandbox/requests.har', { headers: { 'x-sandbox-id': sandbox } })).text()
+    const har = await (await bridged.rt.fetch('/__sandbox/requests.har', { headers: { 'x-sandbox-id': sandbox } })).text()
     expect(har).toContain('/api/echo/token')
     expect(har).not.toContain(token)
   })
 })
 
 describe.each(http)('the bridge on the wire through $name', (runtime) => {
-  let upstream: NetworkUpstream
-  let rt: Running & { url: string }
-  beforeAll(async () => {
-    upstream = await startNetworkUpstream()
-    // A bound no test here waits for: a stalled body is let go because its caller left.
-    rt = (await runtime.start({ upstream: { url: upstream.url, timeoutMs: 120_000 } })) as Running & { url: string }
-  })
-  afterAll(async () => {
-    await rt?.close()
-    await upstream?.close()
-  })
+  // A bound no test here waits for: a stalled body is let go because its caller left.
+  const bridged = useBridged(runtime, 120_000)
 
   it("forwards the caller's headers and nothing of its own: none the caller's connection names, no cf-worker, no fetch defaults, the body with its length", async () => {
     const sandbox = freshId('net')
-    const res = await send(`${rt.url}/api/echo/headers`, {
+    const res = await send(`${bridged.rt.url}/api/echo/headers`, {
       method: 'POST',
       headers: { connection: 'keep-alive, x-hop', 'x-hop': 'one hop only', 'x-kept': 'yes', 'content-type': 'text/plain', 'content-length': 5, 'x-sandbox-id': sandbox },
       body: 'hello',
     })
     expect(res.status, res.body.toString()).toBe(201)
-    const seen = upstream.seen.find((s) => s.url === '/api/echo/headers')!
+    const seen = bridged.upstream.seen.find((s) => s.url === '/api/echo/headers')!
     expect(seen.bodyLength).toBe(5)
     // node:http's own `connection` aside (it describes the sandbox's connection to the upstream).
     const names = seen.headers.map(([name]) => name).filter((name) => name !== 'connection').sort()
     expect(names).toEqual(['content-length', 'content-type', 'host', 'x-kept', 'x-sandbox-id'])
-    expect(Object.fromEntries(seen.headers)).toMatchObject({ 'content-length': '5', 'x-kept': 'yes', host: new URL(upstream.url).host })
+    expect(Object.fromEntries(seen.headers)).toMatchObject({ 'content-length': '5', 'x-kept': 'yes', host: new URL(bridged.upstream.url).host })
   })
 
   it('refuses a target with a user in it with a 400 naming the rule, and forwards nothing', async () => {
-    const before = upstream.seen.length
+    const before = bridged.upstream.seen.length
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const { port } = new URL(rt.url)
+      const { port } = new URL(bridged.rt.url)
       const req = request({ host: '127.0.0.1', port, method: 'POST', path: `http://x@127.0.0.1:${port}/api/echo/user`, headers: { 'content-type': 'application/json', 'content-length': 2 }, agent: false }, (res) => {
         let body = ''
         res.setEncoding('utf8').on('data', (d) => (body += d)).once('end', () => resolve({ status: res.statusCode!, body }))
@@ -113,20 +109,20 @@ describe.each(http)('the bridge on the wire through $name', (runtime) => {
     })
     expect(answer.status).toBe(400)
     expect(JSON.parse(answer.body).message).toContain('request target: must not carry user information')
-    expect(upstream.seen.length).toBe(before)
-    expect(rt.output?.() ?? '').not.toMatch(/TypeError/)
+    expect(bridged.upstream.seen.length).toBe(before)
+    expect(bridged.rt.output?.() ?? '').not.toMatch(/TypeError/)
   })
 
   it('passes a body sent with Expect: 100-continue (curl does past 1 MB) through whole', async () => {
     const body = Buffer.alloc(1.5 * MB, 120)
-    const res = await send(`${rt.url}/api/echo/continue`, { method: 'POST', headers: { expect: '100-continue', 'content-type': 'application/octet-stream', 'content-length': body.length, 'x-sandbox-id': freshId('net') }, body })
+    const res = await send(`${bridged.rt.url}/api/echo/continue`, { method: 'POST', headers: { expect: '100-continue', 'content-type': 'application/octet-stream', 'content-length': body.length, 'x-sandbox-id': freshId('net') }, body })
     expect(res.status, res.body.toString()).toBe(201)
     expect(JSON.parse(res.body.toString())).toEqual({ method: 'POST', url: '/api/echo/continue', bodyLength: body.length })
-    expect(upstream.seen.find((s) => s.url === '/api/echo/continue')!.headers.map(([name]) => name)).not.toContain('expect')
+    expect(bridged.upstream.seen.find((s) => s.url === '/api/echo/continue')!.headers.map(([name]) => name)).not.toContain('expect')
   })
 
   it('streams a 50 MB answer through whole, with its length', async () => {
-    const res = await send(`${rt.url}/api/big/50`, { headers: { 'x-sandbox-id': freshId('net') } })
+    const res = await send(`${bridged.rt.url}/api/big/50`, { headers: { 'x-sandbox-id': freshId('net') } })
     expect(res.status).toBe(200)
     expect(res.headers['x-sandbox-upstream']).toBe('passthrough')
     expect(res.body.length).toBe(50 * MB)
@@ -135,37 +131,28 @@ describe.each(http)('the bridge on the wire through $name', (runtime) => {
 
   it("gives a stalled body's caller its head, and lets the upstream go (and journals the request) when the caller leaves", async () => {
     const sandbox = freshId('net')
-    const answer = await headOf(`${rt.url}/api/stall/left`, { 'x-sandbox-id': sandbox })
+    const answer = await headOf(`${bridged.rt.url}/api/stall/left`, { 'x-sandbox-id': sandbox })
     expect(answer.status).toBe(200)
     expect(answer.headers['x-sandbox-upstream']).toBe('passthrough')
-    expect(upstream.closed).not.toContain('/api/stall/left')
+    expect(bridged.upstream.closed).not.toContain('/api/stall/left')
     answer.leave()
-    await vi.waitFor(() => expect(upstream.closed).toContain('/api/stall/left'), { timeout: 15_000, interval: 50 })
-    const entry = await journalOf(rt, sandbox, (list) => list.find((e: { path: string }) => e.path === '/api/stall/left'))
+    await vi.waitFor(() => expect(bridged.upstream.closed).toContain('/api/stall/left'), { timeout: 15_000, interval: 50 })
+    const entry = await journalOf(bridged.rt, sandbox, (list) => list.find((e: { path: string }) => e.path === '/api/stall/left'))
     expect(entry.status).toBe(200)
   })
 })
 
 describe.each(http)('an upstream body gone silent through $name', (runtime) => {
-  let upstream: NetworkUpstream
-  let rt: Running & { url: string }
-  beforeAll(async () => {
-    upstream = await startNetworkUpstream()
-    // The bound of the wait for the head applies to each wait on the body too: lowered here.
-    rt = (await runtime.start({ upstream: { url: upstream.url, timeoutMs: 1000 } })) as Running & { url: string }
-  })
-  afterAll(async () => {
-    await rt?.close()
-    await upstream?.close()
-  })
+  // The bound of the wait for the head applies to each wait on the body too: lowered here.
+  const bridged = useBridged(runtime, 1000)
 
   it('is cut once silent past the bound: the caller sees it cut (not ended short), the upstream is let go, the request journaled', async () => {
     const sandbox = freshId('net')
-    const answer = await headOf(`${rt.url}/api/stall/silent`, { 'x-sandbox-id': sandbox })
+    const answer = await headOf(`${bridged.rt.url}/api/stall/silent`, { 'x-sandbox-id': sandbox })
     expect(answer.status).toBe(200)
     expect(await answer.body).toBe('cut')
-    await vi.waitFor(() => expect(upstream.closed).toContain('/api/stall/silent'), { timeout: 15_000, interval: 50 })
-    const entry = await journalOf(rt, sandbox, (list) => list.find((e: { path: string }) => e.path === '/api/stall/silent'))
+    await vi.waitFor(() => expect(bridged.upstream.closed).toContain('/api/stall/silent'), { timeout: 15_000, interval: 50 })
+    const entry = await journalOf(bridged.rt, sandbox, (list) => list.find((e: { path: string }) => e.path === '/api/stall/silent'))
     expect(entry.status).toBe(200)
   })
 })
