@@ -1,5 +1,4 @@
 import { errorBody } from '../http/status.js'
-import { CONTROL_TOKEN_HEADER } from '../auth/guard.js'
 import { UPSTREAM_TIMEOUT_MS, unreachable, upstreamHost, upstreamUrl } from './reach.js'
 import type { UpstreamOptions } from './upstream.js'
 
@@ -8,13 +7,16 @@ export const UPSTREAM_HEADER = 'x-sandbox-upstream'
 /** How a runtime reaches the network: msw's runtimes mark the request so they do not answer it themselves. */
 export type UpstreamFetch = (request: Request) => Promise<Response>
 
+/** The control API's credential (CONTROL_TOKEN_HEADER, not imported: the browser entry would load guard.ts in a chunk of its own). */
+const CONTROL_TOKEN = 'x-sandbox-control-token'
+
 /** RFC 9110 7.6.1: meant for one connection, never forwarded; `host` is the new request's own. */
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']
 /**
  * The sandbox's, not the upstream's: its control credential, and `expect` (the runtime's HTTP
  * server already answered `100 Continue` and read the body; undici's fetch refuses the header).
  */
-const OURS = [CONTROL_TOKEN_HEADER, 'expect']
+const OURS = [CONTROL_TOKEN, 'expect']
 
 function forwardable(headers: Headers, extra: readonly string[]): Headers {
   const out = new Headers(headers)
@@ -195,7 +197,7 @@ export function redactedHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {}
   headers.forEach((value, name) => {
     if (name === 'authorization' || name === 'proxy-authorization') out[name] = /^\s*bearer\s/i.test(value) ? 'Bearer <redacted>' : '<redacted>'
-    else if (name === 'cookie' || name === 'set-cookie' || name === CONTROL_TOKEN_HEADER) out[name] = '<redacted>'
+    else if (name === 'cookie' || name === 'set-cookie' || name === CONTROL_TOKEN) out[name] = '<redacted>'
     else out[name] = value
   })
   return out
