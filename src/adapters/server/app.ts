@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import type { SandboxApp } from '../../core/app/app.js'
 import type { RequestMeta } from '../../core/app/front-door.js'
 import { nodeUpstreamFetch } from './upstream-fetch.js'
+import { shownHeaders } from '../../core/http/shown-headers.js'
 
 type Env = { Bindings: { incoming?: { socket?: { remoteAddress?: string }; rawHeaders?: string[] } } }
 
@@ -21,4 +22,7 @@ export function cutIfAsked(response: Response, env: Env['Bindings'] | undefined)
 }
 
 /** @hono/node-server hands node:http's request as `incoming`; the upstream is reached with node:http (upstream-fetch.ts). */
-export const incomingOf = (env: Env['Bindings'] | undefined): RequestMeta => ({ clientAddress: env?.incoming?.socket?.remoteAddress, rawHeaders: env?.incoming?.rawHeaders, fetch: nodeUpstreamFetch })
+export const incomingOf = (env: Env['Bindings'] | undefined): RequestMeta => {
+  const raw = env?.incoming?.rawHeaders
+  return { clientAddress: env?.incoming?.socket?.remoteAddress, rawHeaders: raw && shownHeaders(raw), fetch: nodeUpstreamFetch }
+}

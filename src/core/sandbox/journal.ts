@@ -207,8 +207,6 @@ const NONE: [undefined, number] = [undefined, 0]
 function readable(m: Kept | undefined): Message {
   if (!m) return { headers: {}, body: null, truncated: false, size: 0 }
   const headers = isPairs(m.headers) ? record(m.headers) : { ...m.headers }
-  // The control API's credential (CONTROL_TOKEN_HEADER) is never shown: the panel, HAR, detail.
-  if ('x-sandbox-control-token' in headers) headers['x-sandbox-control-token'] = '<redacted>'
   if (typeof m.body === 'string' || m.body === null) return { ...m, headers, body: m.body }
   const text = decoder.decode(m.body instanceof Uint8Array ? m.body : m.body.bytes())
   // A cut may fall inside a character: its first bytes decode to one replacement character.

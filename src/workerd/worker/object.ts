@@ -2,6 +2,8 @@ import { recordBackend } from '../../core/persist/backend.js'
 import type { FixtureRows } from '../../core/store/fixtures.js'
 import { FRAMED_HEADER, FRONT_REQUEST_HEADER, HostedSandbox } from '../core/hosted.js'
 import { UPSTREAM_HEADER } from '../../core/bridge/passthrough.js'
+import { CONTROL_TOKEN_HEADER } from '../../core/auth/guard.js'
+import { shownHeaders } from '../../core/http/shown-headers.js'
 import { sandboxIdOf, servingSandbox, validSandboxId } from '../../core/sandbox/sandbox-id.js'
 import { summarize } from '../../core/sandbox/summary.js'
 import { createSandboxApp } from '../../sandbox-app.js'
@@ -91,7 +93,9 @@ export class SandboxObject {
   /** The id is read here once: the pipeline takes it from `meta` ('' for none) and refuses a malformed one with its 400. */
   #serve(request: Request, asked = sandboxIdOf(request) ?? ''): Promise<Response> {
     const id = asked && validSandboxId(asked) ? asked : 'default'
-    return this.#hosted.fetch(request, id, { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined, sandboxId: asked, fetch: upstreamFetch })
+    // The journal keeps the control token `<redacted>` (the request keeps it for the guard).
+    const rawHeaders = request.headers.has(CONTROL_TOKEN_HEADER) ? shownHeaders([...request.headers].flat()) : undefined
+    return this.#hosted.fetch(request, id, { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined, sandboxId: asked, fetch: upstreamFetch, rawHeaders })
   }
 
   /** Requests the command line's front sent together (src/workerd/core/batch.ts), each served as on its own. */
