@@ -218,6 +218,7 @@ export function markdown(r) {
     }
   }
   out.push(...engines(r.workerd ?? { skipped: 'not run' }))
+  out.push(...passthrough(r.passthrough ?? { skipped: 'not run' }))
   out.push(END)
   return out.join('\n')
 }
@@ -227,6 +228,20 @@ function floorLine(f) {
   if (!f || f.skipped) return `The engine's floor: not measured (${f?.skipped ?? 'not run'}).`
   const each = f.map((c) => `${c.name} ${c.rps} req/s, ${c.cpuUsPerRequest.workerd ?? '–'} µs workerd + ${c.cpuUsPerRequest.bench ?? '–'} µs in the bench process (client${c.name.startsWith('front') ? ' and front' : ''})`)
   return `The engine's floor, no sandbox (a fixed answer of a list page's size, the same connections): ${each.join('; ')}. What the engine adds before any sandbox work is a hop to the object per request and the front; the front's batches share one hop among the requests that arrive together (docs/engines.md, "Batches").`
+}
+
+/** Section 7: a large passthrough answer through each engine (bench/passthrough.mjs). */
+function passthrough(p) {
+  if (p.skipped) return ['## 7. Passthrough: a large upstream answer', '', `Skipped: ${p.skipped}`, '']
+  const row = (engine, e) => [engine, e.status, e.whole ? 'yes' : `no (${e.bytes} bytes)`, e.seconds.toFixed(2), mb(e.rssBeforeMb), mb(e.peakRssMb)]
+  return [
+    '## 7. Passthrough: a large upstream answer',
+    '',
+    `One GET whose ${p.sizeMb} MB answer comes from a local \`--upstream\` as fast as it is read, through each engine (the command, and workerd with it); RSS of the engine's processes together, sampled every 20 ms while it passes. Ratio workerd/Node in time: **${x(p.workerd.seconds / p.node.seconds)}**.`,
+    '',
+    table(['engine', 'status', 'whole', 'seconds', 'RSS before MB', 'peak RSS MB'], [row('node', p.node), row('workerd', p.workerd)]),
+    '',
+  ]
 }
 
 /** Section 6: the workerd engine beside the Node server (bench/workerd.mjs). */
