@@ -7,12 +7,12 @@ import { join } from 'node:path'
 let shielded = false
 
 /**
- * Has miniflare start workerd through a shell that ignores SIGINT (an ignored signal stays
- * ignored across exec): a terminal's Ctrl-C goes to the whole process group, and workerd killed
- * with the command line would lose what its clean stop stores (`--state`, the journal's last
- * batch). The command line stops workerd itself (miniflare's dispose sends SIGKILL), and the
- * watchdog does if the command line dies. SIGTERM cannot be shielded so: workerd takes it over
- * (docs/engines.md). Once per process; the shell goes when the process exits. Not on Windows,
+ * Has miniflare start workerd through a shell that puts it in a session of its own (`setsid`),
+ * else ignores SIGINT (an ignored signal stays ignored across exec): a terminal's Ctrl-C, or a
+ * process manager's SIGTERM, goes to the whole process group, and workerd killed with the command
+ * line would lose what its clean stop stores (`--state`, the journal's last batch). The command
+ * line stops workerd itself (miniflare's dispose sends SIGKILL), and the watchdog does if the
+ * command line dies. Once per process; the shell goes when the process exits. Not on Windows,
  * which has no process groups to signal.
  */
 export function shieldFromGroupSignals(): void {
@@ -23,7 +23,10 @@ export function shieldFromGroupSignals(): void {
   shielded = true
   const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-workerd-run-'))
   const shell = join(dir, 'workerd')
-  writeFileSync(shell, `#!/bin/sh\ntrap '' INT\nexec '${given.replace(/'/g, `'\\''`)}' "$@"\n`, { mode: 0o755 })
+  const quoted = `'${given.replace(/'/g, `'\\''`)}'`
+  // setsid: a session of its own, so no signal to the terminal's group reaches workerd (SIGTERM
+  // included, which workerd would take over); where there is none, SIGINT at least is ignored.
+  writeFileSync(shell, `#!/bin/sh\ntrap '' INT\ncommand -v setsid >/dev/null 2>&1 && exec setsid ${quoted} "$@"\nexec ${quoted} "$@"\n`, { mode: 0o755 })
   // Read when miniflare spawns workerd (at start, and at each --watch restart).
   process.env.MINIFLARE_WORKERD_PATH = shell
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
