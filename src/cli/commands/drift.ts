@@ -24,25 +24,21 @@ class CannotRun extends Error {}
  * where the upstream differs. Exit 0 when nothing drifts, 1 when something does, 2 when it cannot run.
  */
 export async function drift(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  let report: DriftReport
-  let json = false
   try {
     const parsed = parse(argv, env)
     if (parsed.help) return void console.log(USAGE)
-    json = parsed.json
     const app = createSandboxApp({ seed: 1, size: 'small', strict: parsed.strict })
-    report = await driftWalk(app.routes, new Checker(await app.openapi()), parsed.upstream)
+    const report = await driftWalk(app.routes, new Checker(await app.openapi()), parsed.upstream)
     if (parsed.out) writeFileSync(parsed.out, `${JSON.stringify(report, null, 2)}\n`)
+    console.log(parsed.json ? JSON.stringify(report, null, 2) : table(report))
+    const code = exitCode(report)
+    if (code === 2 && !parsed.json) console.error('fleet-sandbox drift: the upstream answered none of the requests: nothing was checked')
+    process.exitCode = code
   } catch (error) {
-    if (!(error instanceof CannotRun)) throw error
-    console.error(`fleet-sandbox drift: ${error.message}\n${USAGE}`)
+    // Any failure is 2, never 1: a CI gate reads 1 as "the backend drifts".
+    console.error(error instanceof CannotRun ? `fleet-sandbox drift: ${error.message}\n${USAGE}` : `fleet-sandbox drift: the walk failed, nothing was checked: ${error instanceof Error ? error.message : String(error)}`)
     process.exitCode = 2
-    return
   }
-  console.log(json ? JSON.stringify(report, null, 2) : table(report))
-  const code = exitCode(report)
-  if (code === 2 && !json) console.error('fleet-sandbox drift: the upstream answered none of the requests: nothing was checked')
-  process.exitCode = code
 }
 
 function parse(argv: string[], env: NodeJS.ProcessEnv) {

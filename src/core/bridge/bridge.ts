@@ -1,6 +1,6 @@
 import type { RouteDef } from '../app/route.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
-import type { Checker, Finding } from './check.js'
+import type { Checker } from './check.js'
 import { driftWalk, type DriftReport, operationName } from './drift.js'
 import { driftLog } from './findings.js'
 import { forward, readUpTo, redactedHeaders, type UpstreamFetch } from './passthrough.js'
@@ -69,16 +69,17 @@ export class Bridge {
   }): Promise<void> {
     try {
       const [sent, answered] = await Promise.all([readUpTo(a.requestCopy, JOURNAL_BODY_LIMIT), readUpTo(a.copy, CHECK_LIMIT)])
-      // Only an operation of the sandbox's own document can be checked; a route it lacks has none.
-      const findings: Finding[] | undefined = route && a.copy && !answered.cut ? (await this.checker()).check(route, a.status, a.responseHeaders['content-type'] ?? null, answered.text) : undefined
+      // Journaled first: whatever the check makes of the answer, the request is on record.
       const entry = sandbox.journal.add(
         { method, path: url.pathname, query: url.search, status: a.status, faults: [], durationMs: a.durationMs, at: sandbox.iso() },
         { origin: url.origin, request: { headers: a.requestHeaders, body: sent.text }, response: { headers: a.responseHeaders, body: answered.text } },
       )
-      if (!route || !findings) return
+      // Only an operation of the sandbox's own document can be checked; a route it lacks has none.
+      if (!route || !a.copy || answered.cut) return
+      const { findings, reason } = (await this.checker()).checkAnswer(route, a.status, a.responseHeaders['content-type'] ?? null, answered.text)
       entry.drift = findings
       const operation = operationName(route)
-      driftLog(sandbox).record({ operation, path: url.pathname, status: findings.length ? 'drift' : 'ok', httpStatus: a.status, findings }, new Date().toISOString())
+      driftLog(sandbox).record({ operation, path: url.pathname, status: findings.length ? 'drift' : 'ok', httpStatus: a.status, findings, ...(reason ? { reason } : {}) }, new Date().toISOString())
       sandbox.events.emit({ type: 'drift', data: { id: entry.id, operation, path: url.pathname, httpStatus: a.status, findings } })
     } catch (error) {
       // A failed check must not fail the answer that already left.

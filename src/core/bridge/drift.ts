@@ -76,14 +76,14 @@ async function visit(route: RouteDef, path: string, checker: Checker, upstream: 
   } catch (error) {
     return { result: { operation, path, status: 'unreachable', httpStatus: null, findings: [], reason: unreachable(upstream.url, error, timeoutMs) } }
   }
-  const findings = checker.check(route, res.status, res.headers.get('content-type'), text)
+  const { findings, reason } = checker.checkAnswer(route, res.status, res.headers.get('content-type'), text)
   let body: unknown
   if (res.ok) {
     try {
       body = JSON.parse(text)
     } catch { /* the checker reported it */ }
   }
-  return { result: { operation, path, status: findings.length ? 'drift' : 'ok', httpStatus: res.status, findings }, body }
+  return { result: { operation, path, status: findings.length ? 'drift' : 'ok', httpStatus: res.status, findings, ...(reason ? { reason } : {}) }, body }
 }
 
 function requiredQuery(checker: Checker, route: RouteDef): string[] {
@@ -91,17 +91,17 @@ function requiredQuery(checker: Checker, route: RouteDef): string[] {
   return ((op?.parameters ?? []) as { in?: string; name?: string; required?: boolean }[]).filter((p) => p.in === 'query' && p.required).map((p) => p.name!)
 }
 
-/** The id of the first record of a list answer: the first list of objects with an `id` (or `_id`), breadth first. */
+/** The id of the first record of a list answer: the first list of objects with an `id` (or `_id`), breadth first (a loop, however big or deep). */
 export function firstId(body: unknown): string | undefined {
   const queue: unknown[] = [body]
-  while (queue.length) {
-    const value = queue.shift()
+  for (let i = 0; i < queue.length; i++) {
+    const value = queue[i]
     if (Array.isArray(value)) {
       const first = value[0] as Record<string, unknown> | undefined
       const id = first && typeof first === 'object' ? (first.id ?? first._id) : undefined
       if (typeof id === 'string' || typeof id === 'number') return String(id)
     } else if (value && typeof value === 'object') {
-      queue.push(...Object.values(value))
+      for (const v of Object.values(value)) queue.push(v)
     }
   }
   return undefined
