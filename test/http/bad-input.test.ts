@@ -28,6 +28,21 @@ describe.each(runtimes)('bad input through $name', (runtime) => {
     expect((await res.json()).message).toContain(message)
   })
 
+  it('a body nested 5,000 levels deep is a 400 naming the rule, journaled without its body', async () => {
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`
+    const res = await signInRaw(`{"email":"admin@fleet.test","password":"sandbox","x":${deep}}`)
+    expect(res.status).toBe(400)
+    expect((await res.json()).message).toBe('body: must nest at most 100 levels of lists and objects')
+    // 100 levels are still a body: the route itself answers (here: the unknown field).
+    const within = await signInRaw(`{"email":"admin@fleet.test","password":"sandbox","x":${'['.repeat(99)}${']'.repeat(99)}}`)
+    expect(await within.text()).not.toContain('levels')
+    const { requests } = await (await send('/__sandbox/requests')).json()
+    const entry = requests.filter((e: { path: string }) => e.path === '/api/session-auth/sign-in/email').at(-2)
+    expect(entry).toMatchObject({ method: 'POST', status: 400 })
+    const full = await (await send(`/__sandbox/requests/${entry.id}`)).json()
+    expect(full.request.body ?? null).toBeNull()
+  })
+
   it('a non-JSON content type is 415', async () => {
     const res = await signInRaw('email=a', { 'content-type': 'application/x-www-form-urlencoded' })
     expect(res.status).toBe(415)

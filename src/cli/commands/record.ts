@@ -26,6 +26,17 @@ const USAGE = [
  * a HAR a browser saved) as a `--fixtures` folder, with `record-report.json` beside it.
  */
 export async function record(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  try {
+    await recordInto(argv, env)
+  } catch (error) {
+    // A failure is 2, as drift's: nothing (or not all) was written.
+    const message = error instanceof Error ? error.message : String(error)
+    console.error(message.startsWith('fleet-sandbox record:') ? message : `fleet-sandbox record: ${message}`)
+    process.exitCode = 2
+  }
+}
+
+async function recordInto(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const options = { ...bridgeFlags, har: { type: 'string' }, out: { type: 'string' }, 'redact-emails': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const
   let values: Record<string, string | string[] | boolean | undefined>
   try {
@@ -64,13 +75,12 @@ export async function record(argv: string[], env: NodeJS.ProcessEnv = process.en
 }
 
 interface HarEntry {
-  request?: { method?: string; url?: string }
-  response?: { status?: number; content?: { text?: string; encoding?: string; mimeType?: string } }
+  response: { content?: { text?: string; encoding?: string; mimeType?: string } }
 }
 
 /** The GET answers with status 200 of a HAR 1.2 file whose path is a list route's. */
 function harAnswers(file: string, lists: RouteDef[]): { route: RouteDef; body: unknown }[] {
-  let har: { log?: { entries?: HarEntry[] } }
+  let har: { log?: { entries?: unknown[] } }
   try {
     har = JSON.parse(readFileSync(file, 'utf8'))
   } catch (error) {
@@ -78,15 +88,31 @@ function harAnswers(file: string, lists: RouteDef[]): { route: RouteDef; body: u
   }
   if (!Array.isArray(har?.log?.entries)) throw new Error(`--har ${file}: must be a HAR 1.2 file: log.entries is missing`)
   const out: { route: RouteDef; body: unknown }[] = []
-  for (const entry of har.log.entries) {
-    if (entry.request?.method !== 'GET' || entry.response?.status !== 200 || !entry.request.url) continue
-    const path = new URL(entry.request.url).pathname.replace(/\/$/, '').toLowerCase()
-    const route = lists.find((r) => r.path.toLowerCase() === path)
-    const content = entry.response.content
-    if (!route || !content?.text) continue
+  har.log.entries.forEach((entry, i) => {
+    const { method, url, status, content } = harEntry(entry, (field, rule) => new Error(`--har ${file}: log.entries[${i}]${field}: ${rule}`))
+    if (method !== 'GET' || status !== 200) return
+    const route = lists.find((r) => r.path.toLowerCase() === url.pathname.replace(/\/$/, '').toLowerCase())
+    if (!route || !content?.text) return
     try {
       out.push({ route, body: JSON.parse(content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text) })
     } catch { /* not JSON: nothing to record */ }
-  }
+  })
   return out
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/** One entry's fields the recorder reads, each checked: a bad one names the field and the rule. */
+function harEntry(entry: unknown, bad: (field: string, rule: string) => Error) {
+  if (!isObject(entry)) throw bad('', 'must be an object (a HAR entry: {request, response})')
+  const { request, response } = entry
+  if (!isObject(request)) throw bad('.request', 'must be an object ({method, url, ...})')
+  if (typeof request.method !== 'string') throw bad('.request.method', 'must be a string')
+  if (typeof request.url !== 'string' || !URL.canParse(request.url)) throw bad('.request.url', `must be an absolute URL, got ${JSON.stringify(request.url)?.slice(0, 200)}`)
+  if (!isObject(response)) throw bad('.response', 'must be an object ({status, content, ...})')
+  if (typeof response.status !== 'number') throw bad('.response.status', 'must be a number')
+  const content = response.content
+  if (content !== undefined && !isObject(content)) throw bad('.response.content', 'must be an object ({text, encoding?, mimeType})')
+  if (content?.text !== undefined && typeof content.text !== 'string') throw bad('.response.content.text', 'must be a string')
+  return { method: request.method, url: new URL(request.url), status: response.status, content: content as HarEntry['response']['content'] }
 }

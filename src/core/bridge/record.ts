@@ -2,6 +2,7 @@ import type * as z from 'zod'
 import type { RouteDef } from '../app/route.js'
 import { type CollectionName, collectionNames, notificationRowSchema } from '../store/fixtures.js'
 import { tableSchemas } from '../store/collections.js'
+import { deeperThan, MAX_JSON_DEPTH } from '../http/json-depth.js'
 
 type Row = Record<string, unknown>
 
@@ -33,15 +34,15 @@ export interface RecordOptions {
   redactEmails?: boolean
 }
 
-/** The list of records in a list answer: the first list of objects, breadth first. */
+/** The list of records in a list answer: the first list of objects, breadth first (a loop, however big or deep). */
 export function firstList(body: unknown): Row[] | undefined {
   const queue: unknown[] = [body]
-  while (queue.length) {
-    const value = queue.shift()
+  for (let i = 0; i < queue.length; i++) {
+    const value = queue[i]
     if (Array.isArray(value)) {
       if (value.length && value.every((v) => v && typeof v === 'object' && !Array.isArray(v))) return value as Row[]
     } else if (value && typeof value === 'object') {
-      queue.push(...Object.values(value))
+      for (const v of Object.values(value)) queue.push(v)
     }
   }
   return undefined
@@ -67,24 +68,34 @@ export class Recorder {
     const report = (this.#report[name] ??= { kept: 0, dropped: [], filled: [], leftOut: [] })
     const kept = this.#rows.get(name) ?? this.#rows.set(name, new Map()).get(name)!
     const shape = shapeOf(name)
+    const leftOut = new Set(report.leftOut)
     for (const record of records) {
+      // A record nested past the bound is dropped whole: writing it again would overflow.
+      if (deeperThan(record)) {
+        report.dropped.push({ id: scalar(record.id), reason: `(record): must nest at most ${MAX_JSON_DEPTH} levels of lists and objects` })
+        continue
+      }
       const row: Row = {}
       for (const [key, value] of Object.entries(record)) {
-        if (!(key in shape) || CREDENTIAL.test(key)) {
-          if (!report.leftOut.includes(key)) report.leftOut.push(key)
+        // Own keys only: `constructor`, `toString` or `__proto__` are no field of any collection.
+        if (!own(shape, key) || CREDENTIAL.test(key)) {
+          if (!leftOut.has(key)) {
+            leftOut.add(key)
+            report.leftOut.push(key)
+          }
           continue
         }
         row[key] = this.options.redactEmails ? redactEmails(value) : value
       }
-      if ('clientId' in shape) row.clientId = this.options.clientId
+      if (own(shape, 'clientId')) row.clientId = this.options.clientId
       const template = this.options.templates[name] ?? {}
-      const filled = Object.keys(shape).filter((k) => row[k] === undefined && !shape[k].safeParse(undefined).success && k in template)
+      const filled = Object.keys(shape).filter((k) => row[k] === undefined && !shape[k].safeParse(undefined).success && own(template, k))
       for (const k of filled) row[k] = template[k]
-      if (filled.length) report.filled.push({ id: row.id, fields: filled })
+      if (filled.length) report.filled.push({ id: scalar(row.id), fields: filled })
       const checked = rowSchema(name).safeParse(row)
       if (!checked.success) {
         const issue = checked.error.issues[0]
-        report.dropped.push({ id: row.id, reason: `${issue.path.join('.') || '(record)'}: ${issue.message}` })
+        report.dropped.push({ id: scalar(row.id), reason: `${issue.path.join('.') || '(record)'}: ${issue.message}` })
         continue
       }
       if (kept.has(String(row.id))) continue
@@ -107,6 +118,10 @@ function rowSchema(name: CollectionName): z.ZodType {
 function shapeOf(name: CollectionName): Record<string, z.ZodType> {
   return (rowSchema(name) as unknown as { shape: Record<string, z.ZodType> }).shape
 }
+
+const own = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key)
+/** An id as the report names it: a list or object is no id, and the report holds no copy of it. */
+const scalar = (id: unknown) => (id !== null && typeof id === 'object' ? null : id)
 
 function redactEmails(value: unknown): unknown {
   if (typeof value === 'string') return EMAIL.test(value) ? 'redacted@example.test' : value

@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, deeperThan } from './json-depth.js'
 import { HttpError, badRequest } from './reply.js'
 
 export const JSON_LIMIT = 1_048_576
@@ -82,11 +83,14 @@ export async function readJson(request: Request): Promise<unknown> {
   } catch {
     throw badRequest('body: must be UTF-8 encoded JSON')
   }
+  let value: unknown
   try {
-    return JSON.parse(text)
+    value = JSON.parse(text)
   } catch (error) {
     throw badRequest(`body: must be valid JSON (${(error as Error).message})`)
   }
+  if (deeperThan(value)) throw badRequest(`body: must nest at most ${MAX_JSON_DEPTH} levels of lists and objects`)
+  return value
 }
 
 export async function readForm(request: Request): Promise<FormData> {

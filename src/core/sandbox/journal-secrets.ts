@@ -1,3 +1,5 @@
+import { deeperThan } from '../http/json-depth.js'
+
 /** What the journal keeps in place of a secret field's value. */
 export const NOT_KEPT = '[not kept]'
 
@@ -18,8 +20,9 @@ export function withoutSecrets(body: Uint8Array | undefined, secret: readonly st
   } catch {
     return undefined
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined
+  // Too deep to write again (the request was refused for it): none of it is kept either.
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || deeperThan(parsed)) return undefined
   const kept: Record<string, unknown> = { ...parsed }
-  for (const name of secret) if (name in kept) kept[name] = NOT_KEPT
+  for (const name of secret) if (Object.prototype.hasOwnProperty.call(kept, name)) kept[name] = NOT_KEPT
   return encoder.encode(JSON.stringify(kept))
 }

@@ -49,7 +49,7 @@ export function parseFixtures(input: FixtureRows): Fixtures {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw badRequest('fixtures: must be an object keyed by collection name')
   const rows: Record<string, unknown[]> = {}
   for (const [name, records] of Object.entries(input)) {
-    if (!(name in collectionSchemas)) throw badRequest(`fixtures: ${name} is no collection; collections: ${collectionNames.join(', ')}`)
+    if (!(collectionNames as string[]).includes(name)) throw badRequest(`fixtures: ${name} is no collection; collections: ${collectionNames.join(', ')}`)
     // Wrapped, so a rule names its place as `invoices.3.clientId`.
     rows[name] = validate(z.object({ [name]: collectionSchemas[name as CollectionName] }), { [name]: records }, 'body')[name] as unknown[]
   }
