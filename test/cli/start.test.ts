@@ -150,6 +150,11 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('the command line as a user m
       expect(r2.err).toContain(`--state ${wrong}: it is not a sandbox state: `)
       expect(r2.err).toContain('seed: must be a number')
       expect(readFileSync(cut, 'utf8')).toBe('{"version":1,"seed":1,"clo')
+      const deep = join(dir, 'deep.json')
+      writeFileSync(deep, `{"version":1,"journal":[{"x":${'['.repeat(5000)}${']'.repeat(5000)}}]}`)
+      const r3 = await run(['--state', deep, '--port', '0'])
+      expect(r3.code).toBe(1)
+      expect(r3.err).toContain(`--state ${deep}: it is not a sandbox state: it nests deeper than 100 levels of lists and objects`)
     })
 
     it('prints "saved to FILE" and "restored from FILE", and the first answer already has the restored state', async () => {

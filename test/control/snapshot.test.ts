@@ -66,6 +66,7 @@ describe.each(runtimes)('snapshot through $name', (runtime) => {
     ['another version', (s) => ({ ...s, version: 2 }), 'version: must be one of 1'],
     ['an array', () => [], 'body: a snapshot must be a JSON object'],
     ['bad JSON', () => '{"version":', 'body: must be valid UTF-8 JSON'],
+    ['a journal entry nested 5,000 deep', (s) => JSON.stringify({ ...s, journal: [{ id: 1, x: 'DEEP' }] }).replace('"DEEP"', `${'['.repeat(5000)}${']'.repeat(5000)}`), 'body: must nest at most 100 levels of lists and objects'],
   ]
   it.each(broken)('refuses %s with a 400 naming the field, changing nothing', async (_, mutate, message) => {
     const res = await put(mutate(structuredClone(original)))

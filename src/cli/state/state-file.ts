@@ -1,4 +1,5 @@
 import { accessSync, closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
+import { MAX_JSON_DEPTH, deeperThan } from '../../core/http/json-depth.js'
 import { basename, dirname, join, resolve } from 'node:path'
 import { MemoryBackend } from '../../core/persist/backend.js'
 import { PersistedSandbox } from '../../core/persist/persisted.js'
@@ -41,11 +42,15 @@ export class StateFile {
     } catch (error) {
       throw this.#refuse(`it cannot be read and written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
     }
+    let state: unknown
     try {
-      return JSON.parse(text)
+      state = JSON.parse(text)
     } catch (error) {
       throw this.#refuse(`it is not a sandbox state: not valid JSON (${(error as Error).message}, ${text.length} bytes). A save cut short leaves such a file; remove it to start from the seed`)
     }
+    // As PUT /__sandbox/snapshot: the restore's walks go level by level.
+    if (deeperThan(state)) throw this.#refuse(`it is not a sandbox state: it nests deeper than ${MAX_JSON_DEPTH} levels of lists and objects`)
+    return state
   }
 
   /**

@@ -1,4 +1,5 @@
 import { readBody } from '../http/body.js'
+import { MAX_JSON_DEPTH, deeperThan } from '../http/json-depth.js'
 import { HttpError, badRequest } from '../http/reply.js'
 
 /** Snapshots outgrow the 1 MB JSON limit (a medium world is about 2.5 MB, a large one about 60 MB). */
@@ -10,9 +11,12 @@ export async function readSnapshot(request: Request): Promise<unknown> {
   if (type && !/json/i.test(type)) throw new HttpError(415, `content-type: must be application/json, got ${type}`)
   const bytes = await readBody(request, SNAPSHOT_LIMIT)
   if (bytes.byteLength === 0) throw badRequest('body: a snapshot object is required')
+  let value: unknown
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
   } catch (error) {
     throw badRequest(`body: must be valid UTF-8 JSON (${(error as Error).message})`)
   }
+  if (deeperThan(value)) throw badRequest(`body: must nest at most ${MAX_JSON_DEPTH} levels of lists and objects`)
+  return value
 }
