@@ -74,7 +74,7 @@ export class Checker {
 
 /** `object[key]` when the object has that key itself, never what Object.prototype lends. */
 function ownAt(object: unknown, key: string): Json | undefined {
-  return object && typeof object === 'object' && Object.prototype.hasOwnProperty.call(object, key) ? (object as Json)[key] : undefined
+  return object && typeof object === 'object' && Object.hasOwn(object, key) ? (object as Json)[key] : undefined
 }
 
 const isJson = (type: string) => type === 'application/json' || type.endsWith('+json')

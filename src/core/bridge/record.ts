@@ -119,7 +119,7 @@ function shapeOf(name: CollectionName): Record<string, z.ZodType> {
   return (rowSchema(name) as unknown as { shape: Record<string, z.ZodType> }).shape
 }
 
-const own = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key)
+const own = (o: object, key: string) => Object.hasOwn(o, key)
 /** An id as the report names it: a list or object is no id, and the report holds no copy of it. */
 const scalar = (id: unknown) => (id !== null && typeof id === 'object' ? null : id)
 

@@ -17,7 +17,7 @@ const MAX_DEPTH = 128
 interface Place { pointer: string; key: string }
 
 const escape = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1')
-const own = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key)
+const own = (o: object, key: string) => Object.hasOwn(o, key)
 
 /**
  * The findings of one walk, bounded while they are collected: elements of a list that differ

@@ -5,14 +5,13 @@
  */
 export const MAX_JSON_DEPTH = 100
 
-/** Whether a parsed JSON value nests deeper than `limit` lists and objects; a loop, not recursion. */
+/** Whether a parsed JSON value nests deeper than `limit` lists and objects; level by level, not recursion. */
 export function deeperThan(value: unknown, limit: number = MAX_JSON_DEPTH): boolean {
-  const stack: [unknown, number][] = [[value, 0]]
-  while (stack.length) {
-    const [v, depth] = stack.pop()!
-    if (v === null || typeof v !== 'object') continue
+  const containers = (list: unknown[]) => list.filter((v) => v !== null && typeof v === 'object') as object[]
+  let level = containers([value])
+  for (let depth = 0; level.length; depth++) {
     if (depth >= limit) return true
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1])
+    level = level.flatMap((v) => containers(Object.values(v)))
   }
   return false
 }

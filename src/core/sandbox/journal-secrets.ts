@@ -23,6 +23,6 @@ export function withoutSecrets(body: Uint8Array | undefined, secret: readonly st
   // Too deep to write again (the request was refused for it): none of it is kept either.
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || deeperThan(parsed)) return undefined
   const kept: Record<string, unknown> = { ...parsed }
-  for (const name of secret) if (Object.prototype.hasOwnProperty.call(kept, name)) kept[name] = NOT_KEPT
+  for (const name of secret) if (Object.hasOwn(kept, name)) kept[name] = NOT_KEPT
   return encoder.encode(JSON.stringify(kept))
 }

@@ -215,15 +215,14 @@ function readable(m: Kept | undefined): Message {
 
 /** Received pairs as a Headers object would list them: names in lower case, repeats joined. */
 function record(pairs: readonly string[]): Record<string, string> {
-  // A Map: a header named `constructor` or `__proto__` is a header like any other.
-  const out = new Map<string, string>()
+  const out: Record<string, string> = {}
   for (let i = 0; i + 1 < pairs.length; i += 2) {
     const name = pairs[i].toLowerCase()
     const value = pairs[i + 1].trim()
-    const before = out.get(name)
-    out.set(name, before === undefined ? value : `${before}${name === 'cookie' ? '; ' : ', '}${value}`)
+    // Own keys: a header named `constructor` is not Object.prototype's.
+    out[name] = Object.hasOwn(out, name) ? `${out[name]}${name === 'cookie' ? '; ' : ', '}${value}` : value
   }
-  return Object.fromEntries(out)
+  return out
 }
 
 const isPairs = (h: HeadersInput): h is readonly string[] => Array.isArray(h)
