@@ -3,6 +3,18 @@ import type { RouteDef } from './route.js'
 /** A route to run with its params, or else the methods its path allows (405) or none (404). */
 export type Match = { route: RouteDef; params: Record<string, string>; allowed?: undefined } | { route?: undefined; params?: undefined; allowed: string[] }
 
+/**
+ * What answers a method and path: the tuned `RouteMatcher` (a segment tree) and the plain
+ * `PlainMatcher` (plain-matcher.ts, a scan of the table) answer the same, which
+ * matcher-reference.test.ts checks on generated paths.
+ */
+export interface Matcher {
+  /** What answers `method path` (the URL's path, without the query). */
+  match(method: string, path: string): Match
+  /** Whether a route of the sandbox answers `method path`: runtimes that share an origin ask it. */
+  serves(method: string, path: string): boolean
+}
+
 /** The sandbox's own part of an origin: `/api/...` and the control API. */
 export const ownedPath = (path: string): boolean => path.startsWith('/api/') || controlPath(path)
 /** `/__sandbox` and below: the control API, with its own CORS rule. */
@@ -34,7 +46,7 @@ const NOT_FOUND: Match = { allowed: [] }
  * with those of its first matching path; anything else 404. The paths without params (most
  * requests) are answered from a map made up front.
  */
-export class RouteMatcher {
+export class RouteMatcher implements Matcher {
   readonly #root = branch()
   readonly #fixed = new Map<string, Match>()
 
@@ -105,7 +117,8 @@ export class RouteMatcher {
   }
 }
 
-function decode(value: string): string {
+/** A param as the route reads it: URI-decoded, or as written when the escape is malformed. */
+export function decode(value: string): string {
   try {
     return decodeURIComponent(value)
   } catch {

@@ -64,7 +64,7 @@ export const BODY_LIMIT = 65_536
  * case of `npm run bench -- --only memory` (refused sign-ins): a smaller figure let the 64 MB
  * budget hold nearly twice its bytes of heap in small entries.
  */
-const ENTRY_OVERHEAD = 700
+export const ENTRY_OVERHEAD = 700
 
 /**
  * A message as stored: a body kept as the bytes it came in (decoded when asked for), or text;
@@ -264,8 +264,11 @@ function keptHeaders(headers: HeadersInput): [Kept['headers'], number] {
     total += name.length + utf8Length(kept[name])
   }
   if (isHeaders(headers)) headers.forEach(keep)
-  else if (Array.isArray(headers)) for (let i = 0; i + 1 < headers.length; i += 2) keep(headers[i + 1], headers[i].toLowerCase())
-  else for (const name in headers) keep((headers as Record<string, string>)[name], name)
+  else {
+    // Pairs as `readable` shows kept ones: named in lower case, trimmed, repeats joined.
+    const named = isPairs(headers) ? record(headers) : headers
+    for (const name in named) keep(named[name], name)
+  }
   return [kept, total]
 }
 

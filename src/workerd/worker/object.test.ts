@@ -1,29 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { AnswerReader, BATCH_HEADER, type BatchAnswer, encodeRequests } from '../core/batch.js'
-import type { ObjectStorage, WorkerEnv } from './env.js'
+import type { WorkerEnv } from './env.js'
+import { memoryStorage } from '../../../test/support/object-storage.js'
 import { SandboxObject } from './object.js'
-
-/** A Durable Object's storage in memory, counting the calls that write it. */
-function memoryStorage() {
-  const values = new Map<string, unknown>()
-  const writes: string[] = []
-  const storage: ObjectStorage = {
-    get: async <T>(key: string) => values.get(key) as T,
-    list: async <T>(o?: { prefix?: string }) => new Map([...values].filter(([k]) => k.startsWith(o?.prefix ?? ''))) as Map<string, T>,
-    async put(entries) {
-      writes.push(...Object.keys(entries))
-      for (const [k, v] of Object.entries(entries)) values.set(k, v)
-    },
-    async delete(keys) {
-      writes.push(...keys)
-      return keys.filter((k) => values.delete(k)).length
-    },
-    deleteAll: async () => values.clear(),
-    setAlarm: async () => undefined,
-    deleteAlarm: async () => undefined,
-  }
-  return { storage, values, writes }
-}
 
 const directory = { fetch: async () => Response.json(Date.parse('2026-11-22T12:00:00.000Z')) }
 const env = {
