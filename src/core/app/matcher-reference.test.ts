@@ -3,6 +3,7 @@ import { RouteMatcher } from './matcher.js'
 import { PlainMatcher } from './plain-matcher.js'
 import { servedRoutes } from './route.js'
 import { routes } from './route-table.js'
+import { generator, type Random } from '../../../test/support/generator.js'
 
 /**
  * The tuned matcher (a segment tree, a map of the paths without params) against the plain one (a
@@ -13,27 +14,13 @@ import { routes } from './route-table.js'
 const SEEDS = process.env.MATCHER_SEED ? [Number(process.env.MATCHER_SEED)] : [1, 2, 3]
 const PATHS = 4_000
 
-/** mulberry32: a small seeded generator, so a failing run repeats. */
-function generator(seed: number) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  const int = (n: number) => Math.floor(next() * n)
-  const pick = <T>(list: readonly T[]): T => list[int(list.length)]
-  return { next, int, pick }
-}
 
 const segments = [...new Set(routes.flatMap((r) => r.path.split('/').filter((s) => s && !s.startsWith(':'))))]
 const values = ['1', 'abc', 'q%C3%B1%2F1', '%zz', '%', 'a%2Fb', 'ñ', '..', '6650f0c2a1b2c3d4e5f60718', ...segments.slice(0, 8)]
 const methods = [...new Set(routes.map((r) => r.method)), 'HEAD', 'OPTIONS', 'get', 'TRACE']
 
 /** A method and path: a route's own, or near it. */
-function request(r: ReturnType<typeof generator>): [string, string] {
+function request(r: Random): [string, string] {
   const route = r.pick(routes)
   const method = r.next() < 0.6 ? route.method : r.pick(methods)
   const parts = route.path.split('/').map((s) => (s.startsWith(':') ? r.pick(values) : s))

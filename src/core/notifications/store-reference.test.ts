@@ -9,6 +9,7 @@ import type { NotificationEntry, NotificationQuery, NotificationStore } from './
 import { PageWriter } from './page.js'
 import { PlainNotifications, plainListPages } from './plain-store.js'
 import { notificationEntry } from './store.js'
+import { generator } from '../../../test/support/generator.js'
 
 /**
  * The tuned index (sorted lists, heap merge, bisection past 256, copy-on-write forks) and the
@@ -21,21 +22,6 @@ const STEPS = 3_000
 const now = Date.parse('2026-11-22T12:00:00Z')
 const rows = seedWorld({ accounts, seed: 7, now, notifications: 800 }).notifications
 
-/** mulberry32: a small seeded generator, so a failing run repeats. */
-function generator(seed: number) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  const int = (n: number) => Math.floor(next() * n)
-  const pick = <T>(list: readonly T[]): T => list[int(list.length)]
-  const some = <T>(list: readonly T[]): T[] | undefined => (next() < 0.5 ? undefined : Array.from({ length: int(4) }, () => pick(list)))
-  return { next, int, pick, some }
-}
 
 type Pair = { tuned: NotificationStore; plain: NotificationStore }
 

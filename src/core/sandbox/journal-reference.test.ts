@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { BODY_LIMIT, type BodyInput, type ExchangeInput, type HeadersInput, Journal, TEXT_LIMIT } from './journal.js'
 import { PlainJournal } from './plain-journal.js'
+import { generator, type Random } from '../../../test/support/generator.js'
 
 /**
  * The tuned journal (headers kept as received, bodies as bytes or sources read when asked, texts
@@ -11,21 +12,6 @@ import { PlainJournal } from './plain-journal.js'
 const SEEDS = process.env.JOURNAL_SEED ? [Number(process.env.JOURNAL_SEED)] : [1, 2, 3]
 const STEPS = 600
 
-/** mulberry32: a small seeded generator, so a failing run repeats. */
-function generator(seed: number) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  const int = (n: number) => Math.floor(next() * n)
-  const pick = <T>(list: readonly T[]): T => list[int(list.length)]
-  return { next, int, pick }
-}
-type Random = ReturnType<typeof generator>
 
 const encoder = new TextEncoder()
 const pieces = ['a', 'é', 'ñ', '😀', ' ', '"', 'x', '/', '%C3%B1']
