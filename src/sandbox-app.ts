@@ -1,14 +1,17 @@
 import * as accounts from '../fixtures/accounts.js'
 import { scenarios } from '../scenarios/index.js'
 import { SandboxApp, type SandboxAppOptions } from './core/app/app.js'
+import { routes } from './core/app/route-table.js'
+import { PageWriter } from './core/notifications/page.js'
 import { ScenarioRegistry } from './core/scenarios/registry.js'
 
-/** What the core needs handed in, filled with the project's own `fixtures/` and `scenarios/`. */
-export type AppOptions = Omit<SandboxAppOptions, 'accounts' | 'scenarioDefinitions'> & Partial<Pick<SandboxAppOptions, 'accounts' | 'scenarioDefinitions'>>
+/** What the core needs handed in: the project's own `fixtures/`, `scenarios/` and route table, and the notifications' tuned page writer. */
+export type AppOptions = Omit<SandboxAppOptions, Handed> & Partial<Pick<SandboxAppOptions, Handed>>
+type Handed = 'accounts' | 'scenarioDefinitions' | 'routes' | 'pages'
 
-/** A SandboxApp with the demo accounts and every scenario of `scenarios/`: what each adapter serves. */
+/** A SandboxApp with the demo accounts, every scenario of `scenarios/` and every route: what each adapter serves. */
 export function createSandboxApp(options: AppOptions): SandboxApp {
-  return new SandboxApp({ accounts, scenarioDefinitions: scenarios, ...options })
+  return new SandboxApp({ accounts, scenarioDefinitions: scenarios, routes, pages: new PageWriter(), ...options })
 }
 
 /** The bundled scenarios, for parsing `--scenario` and `?sandbox-scenario=` before an app exists. */

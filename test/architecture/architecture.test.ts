@@ -37,6 +37,19 @@ describe('the import graph', () => {
     expect(up.map((e) => `${e.from} -> ${e.to}`)).toEqual([])
   })
 
+  it('hands the core its route table and the notifications\' page writer: only assemblers and entries import them', () => {
+    const files = [...sourceFiles('src'), ...sourceFiles('scenarios')].filter((f) => !f.endsWith('.test.ts'))
+    const tuned = ['src/core/app/route-table.ts', 'src/core/notifications/page.ts']
+    const importers = files.flatMap(importsOf).filter((e) => !e.typeOnly && tuned.includes(e.to)).map((e) => `${e.from} -> ${e.to}`)
+    // The assembler (src/sandbox-app.ts), the package's exports, and the browser entry, whose state waits while its matcher does not.
+    expect(importers.sort()).toEqual([
+      'src/adapters/browser/index.ts -> src/core/app/route-table.ts',
+      'src/index.ts -> src/core/app/route-table.ts',
+      'src/sandbox-app.ts -> src/core/app/route-table.ts',
+      'src/sandbox-app.ts -> src/core/notifications/page.ts',
+    ])
+  })
+
   it('never names a scenario in the core: scenarios act through hooks', () => {
     const named = core.flatMap((f) => {
       const text = readFileSync(join(root, f), 'utf8')

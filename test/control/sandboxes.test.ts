@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as accounts from '../../fixtures/accounts.js'
 import { scenarios } from '../../scenarios/index.js'
+import { PageWriter } from '../../src/core/notifications/page.js'
 import { Sandboxes, sandboxIdOf } from '../../src/core/sandbox/sandboxes.js'
 
 const NOW = '2026-11-22T12:00:00.000Z'
@@ -8,7 +9,7 @@ const NOW = '2026-11-22T12:00:00.000Z'
 /** The registry against a hand-moved real time: idle eviction without waiting. */
 function registry(options: { sandboxIdleMs?: number; maxSandboxes?: number } = {}) {
   let t = 0
-  const sandboxes = new Sandboxes({ accounts, scenarioDefinitions: scenarios, seed: 1, now: NOW, size: 'small', ...options }, () => t)
+  const sandboxes = new Sandboxes({ accounts, scenarioDefinitions: scenarios, pages: new PageWriter(), seed: 1, now: NOW, size: 'small', ...options }, () => t)
   return { sandboxes, pass: (ms: number) => void (t += ms) }
 }
 

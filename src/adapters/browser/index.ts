@@ -1,6 +1,7 @@
 import { type SetupWorker, setupWorker } from 'msw/browser'
 import type { SandboxApp } from '../../core/app/app.js'
 import { type AppOptions, bundledScenarios, createSandboxApp } from '../../sandbox-app.js'
+import { routes } from '../../core/app/route-table.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
 import { type FixtureRows, parseFixtures } from '../../core/store/fixtures.js'
@@ -115,7 +116,7 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
   // entryAppOptions by hand: the options schema it reads (help texts included) would add ~2 KB
   // gzip to the entry, over its budget (scripts/browser-bundle.mjs, test/browser/sandbox.test.ts).
   if (options.fixtures) parseFixtures(options.fixtures)
-  const appOptions: AppOptions = { seed, now: options.now, size: options.size, notifications: options.notifications, scenarios, strict: options.strict, control: {}, fixtures: options.fixtures, pageOrigin: location.origin, upstream: upstreamOption(options.upstream), ...(definitions && { scenarioDefinitions: definitions }) }
+  const appOptions = { routes, seed, now: options.now, size: options.size, notifications: options.notifications, scenarios, strict: options.strict, control: {}, fixtures: options.fixtures, pageOrigin: location.origin, upstream: upstreamOption(options.upstream), ...(definitions && { scenarioDefinitions: definitions }) } satisfies AppOptions
 
   // Installing the worker happens on another thread: it starts before the state is built,
   // which keeps this one busy. Requests wait for the state.

@@ -9,7 +9,6 @@ import { scopeIds } from '../scenarios/routes-option.js'
 import type { BodyInput } from '../sandbox/journal.js'
 import { withoutSecrets } from '../sandbox/journal-secrets.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
-import { routes as allRoutes } from './route-table.js'
 import { RouteMatcher, controlPath, ownedPath } from './matcher.js'
 import { type ControlOrigins, guardControl } from '../control/origin.js'
 import { readSnapshot } from '../control/snapshot-body.js'
@@ -29,6 +28,8 @@ export { errorReply }
 type Served = RequestMeta & { headers?: Record<string, string> }
 
 export interface SandboxAppOptions extends SandboxesOptions {
+  /** The route table, every domain's routes: the assembler passes it (src/sandbox-app.ts passes route-table.ts's), as it passes the accounts and scenarios. */
+  routes: readonly RouteDef[]
   /** Serve only what the spec documents: assumed routes answer 404. */
   strict?: boolean
   /** Control API: open, guarded by a token (`x-sandbox-control-token`), or off. */
@@ -70,7 +71,7 @@ export class SandboxApp {
     this.sandboxes = new Sandboxes(options)
     this.#origins = { corsOrigins: options.corsOrigins, pageOrigin: options.pageOrigin, token: (options.control || undefined)?.token }
     this.scenarios = this.sandboxes.shared.scenarios
-    this.routes = servedRoutes(allRoutes, options)
+    this.routes = servedRoutes(options.routes, options)
     this.matcher = new RouteMatcher(this.routes)
     this.scenarios.serve(this.routes)
     const door = frontDoor(this.#origins, (request, meta, url, headers) => this.#answer(request, headers ? { ...meta, headers } : meta, url))
@@ -313,8 +314,8 @@ export class SandboxApp {
 
 /**
  * What a route sees of its request. A class, so every context has one shape: an object literal
- * with a getter made a new hidden class per request (slower, and 240 MB more RSS in the
- * memory bench). Its functions are bound, so a scenario may pass them around.
+ * with a getter made a new hidden class per request (slower, and far more RSS: `npm run bench
+ * -- --only memory`). Its functions are bound, so a scenario may pass them around.
  */
 class Context implements RouteContext {
   query: RouteContext['query'] = {}

@@ -3,7 +3,7 @@ import type { ScenarioRegistry } from '../scenarios/registry.js'
 import { appOptionsOf, optionRows, originList, readOptions } from './options.js'
 
 /** A deployment's sandbox options: the app's, and how long its isolated sandboxes live. */
-export interface DeploymentOptions extends Omit<SandboxAppOptions, 'accounts' | 'scenarioDefinitions' | 'log'> {
+export interface DeploymentOptions extends Omit<SandboxAppOptions, 'accounts' | 'scenarioDefinitions' | 'routes' | 'pages' | 'log'> {
   sandboxIdleMs: number
   maxSandboxes: number
   /** One log line per request (the command line's log, or `SANDBOX_LOG`). */

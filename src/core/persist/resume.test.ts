@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
 import { createSandboxApp } from '../../sandbox-app.js'
+import { routes } from '../app/route-table.js'
 import { MemoryBackend } from './backend.js'
 import { durableApp, fingerprintOf, resumeApp } from './resume.js'
 
@@ -66,7 +67,7 @@ describe('resuming a page\'s state', () => {
     await new Promise((r) => setTimeout(r, 0))
     backend.release()
     const state = await opened
-    const app = durableApp(options, Promise.resolve(state))
+    const app = durableApp({ ...options, routes }, Promise.resolve(state))
     const meta = { clientAddress: 'page' }
     const headers = { authorization: 'Bearer atk_sandbox_admin', 'content-type': 'application/json' }
     const read = await app.fetch(new Request('http://x/api/layers', { headers }), meta)

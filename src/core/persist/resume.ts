@@ -1,7 +1,6 @@
 import type { SandboxApp } from '../app/app.js'
 import { RouteMatcher } from '../app/matcher.js'
-import { servedRoutes } from '../app/route.js'
-import { routes } from '../app/route-table.js'
+import { type RouteDef, servedRoutes } from '../app/route.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { FixtureRows } from '../store/fixtures.js'
 import type { StateBackend } from './backend.js'
@@ -83,14 +82,14 @@ export const mark = (name: string) => globalThis.performance?.mark?.(`fleet-sand
  * Object's output gate holds one, so a reload right after it loses nothing; what a read changed
  * (journal, sliding sessions) is stored in a batch.
  */
-export function durableApp(options: { strict?: boolean; control?: unknown }, state: Promise<Resumed>): Pick<SandboxApp, 'matcher' | 'fetch' | 'journalAnswer'> {
+export function durableApp(options: { routes: readonly RouteDef[]; strict?: boolean; control?: unknown }, state: Promise<Resumed>): Pick<SandboxApp, 'matcher' | 'fetch' | 'journalAnswer'> {
   return {
     async journalAnswer(request, response, path) {
       const { app, persisted } = await state
       await app.journalAnswer(request, response, path)
       await quietly(persisted?.answered('GET'))
     },
-    matcher: new RouteMatcher(servedRoutes(routes, options)),
+    matcher: new RouteMatcher(servedRoutes(options.routes, options)),
     async fetch(request, meta) {
       const { app, persisted } = await state
       const response = await app.fetch(request, meta)

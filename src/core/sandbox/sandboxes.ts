@@ -2,13 +2,18 @@ import type { ScenarioDefinition } from '../scenarios/define.js'
 import { ScenarioRegistry } from '../scenarios/registry.js'
 import { Sandbox, type SandboxConfig, type SandboxRegistry, type SandboxShared } from './sandbox.js'
 import { SeededWorlds } from './seeded-worlds.js'
-import { PageWriter } from '../notifications/page.js'
+import type { ListPages } from '../notifications/notification-store.js'
 import { JournalBudget } from './journal-budget.js'
 import { type FixtureRows, parseFixtures } from '../store/fixtures.js'
 
 export interface SandboxesOptions extends SandboxConfig {
   /** Every scenario the sandboxes know (the adapters pass the files of `scenarios/`). */
   scenarioDefinitions: readonly ScenarioDefinition[]
+  /**
+   * Writes the notifications' list pages for every sandbox of the app: the assembler passes the
+   * tuned `PageWriter` (src/core/notifications/page.ts), a new one per app.
+   */
+  pages: ListPages
   /**
    * Isolated sandboxes unused this long (real milliseconds, not the sandbox clock, which tests
    * move at will) are dropped with their state; default 30 minutes.
@@ -79,7 +84,7 @@ export class Sandboxes implements SandboxRegistry {
     readonly options: SandboxesOptions,
     private readonly realNow: () => number = Date.now,
   ) {
-    this.shared = { scenarios: new ScenarioRegistry(options.scenarioDefinitions), worlds: new SeededWorlds(options.accounts), pages: new PageWriter(), journals: new JournalBudget(options.journalsMaxBytes) }
+    this.shared = { scenarios: new ScenarioRegistry(options.scenarioDefinitions), worlds: new SeededWorlds(options.accounts), pages: options.pages, journals: new JournalBudget(options.journalsMaxBytes) }
     this.default = Sandbox.create(options.only ?? 'default', options, this.shared).then((s) => ((s.registry = options.registry ?? this), s))
   }
 
