@@ -9,8 +9,8 @@ const VALUE_LIMIT = 256
  * Validates one route's query string. A frontend sends many distinct queries, but each
  * parameter's values recur (a handful of type sets, pages 1–40, the dates of a picker), so
  * each field's validated value is kept per raw value: a query never seen before is put
- * together from fields seen before. Validation was a tenth of a list request under the varied
- * load, where a cache of whole queries missed four times in five (BENCHMARKS.md).
+ * together from fields seen before. Validation was a large share of a list request under the
+ * varied load, where a cache of whole queries mostly missed (`node bench/profile.mjs`).
  *
  * Field by field is what zod itself does for a plain object (unknown keys stripped, no object
  * refinements); any other schema, or any field that fails, goes through `validate` whole, so

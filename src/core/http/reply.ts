@@ -69,7 +69,7 @@ export { type ErrorShape, errorBody, reasonPhrase } from './status.js'
 /**
  * The reply as a Response. Headers go in as a plain record of lower-case names: @hono/node-server
  * writes such a record straight to the socket, where a Headers object costs a copy and a sort
- * per request (a tenth of a list request, BENCHMARKS.md). `extra` are the runtime's own (CORS).
+ * per request (a visible share of a list request: `node bench/profile.mjs`). `extra` are the runtime's own (CORS).
  */
 export function toResponse(r: Reply, extra?: Record<string, string>, headers = responseHeaders(r, extra)): Response {
   return new Response(r.body === undefined || r.body === null ? null : bodyOf(r.body), { status: r.status, headers })

@@ -36,7 +36,7 @@ export function seedNotifications(ctx: SeedContext, clientId: string, count: num
     const _id = hexId(f)
     return { type, label: labels[type], ref: { _id, name: `${labels[type]} ${f.helpers.arrayElement(['flota', 'ruta', 'turno'])}`, label: labels[type] } }
   })
-  // Records share these objects (nothing edits them in place): 10 MB less heap at 100k.
+  // Records share these objects (nothing edits them in place): less heap at 100k (`npm run bench -- --only memory`).
   const assetRefs = assets.map((a) => ({ _id: a.id, name: a.name, plate: a.plate, icon: a.icon }))
   // So are the names (one per trigger and asset): 64 bytes a record less than a string each.
   const names = triggers.map((trigger) => assetRefs.map((asset) => `${trigger.label}: ${asset.plate}`))

@@ -300,7 +300,7 @@ export function cutText(text: string, limit: number, copy = true): string {
  * `text` cut to `limit` bytes, as a string of its own. A short one is copied by building a new
  * string: a URL's path or query is a slice of its whole href in V8, which a kept slice would
  * hold on to; `' ' + text` flattened by `slice` is a fresh copy, without the UTF-8 round trip
- * of `cutText` (a tenth of a list request when every text took it, BENCHMARKS.md).
+ * of `cutText` (a visible share of a list request when every text took it: `node bench/profile.mjs`).
  */
 export function ownText(text: string, limit: number): string {
   if (text.length <= 12) return text

@@ -53,9 +53,8 @@ class Rows {
  * Joins (message→thread, history→visit, DTE→invoice) use `by`, not the library's relations:
  * a relation resolves by scanning the foreign collection (relation.ts `resolve` is a
  * `findMany` with a `where`), and adds a property to the record, which the spec's shapes do
- * not have. Measured (bench/joins.mjs, default size and 100k): a thread's messages 25–28 µs
- * with a predicate `where`, 48–53 µs with the object form, 0.1 µs through `by`; a visit's
- * history 16–29, 73–87 and under 2.5 µs.
+ * not have. `node bench/joins.mjs` measures each join at the default size and at 100k with a
+ * predicate `where`, the object form and `by`: `by` is the one that does not scan.
  */
 export class Table<S extends z.ZodType<Row>> implements RecordCollection<z.infer<S>> {
   /** Created on first use: a fork gets its parent's instead. */

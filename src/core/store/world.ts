@@ -54,7 +54,8 @@ export function indexNotifications(rows: WorldRows['notifications']): Notificati
 
 /**
  * The record without its tenant key, fields in the schema's order (the JSON's order). Written
- * out rather than `{ clientId, ...n }`: the rest copy was a tenth of the start at 100k.
+ * out rather than `{ clientId, ...n }`: the rest copy was a large share of the start at 100k
+ * (`npm run bench -- --only start`).
  */
 export function toEntry(r: WorldRows['notifications'][number]): NotificationEntry {
   const n: Notification = {
