@@ -10,7 +10,28 @@ export const OWN_SCENARIOS_MAX = 100
  * (`--scenarios: file.ts` or `scenarios.0`), so a typo stops the start instead of a request.
  */
 export function checkScenario(value: unknown, where: string): ScenarioDefinition {
-  const at = (field: string, rule: string) => new Error(`${where}: ${field}: ${rule}`)
+  try {
+    return check(value, where)
+  } catch (error) {
+    if (error instanceof Refused) throw error
+    // A getter or a schema of the file's own that throws: said as a refusal, never as its error alone.
+    throw new Refused(`${where}: default export: could not be read (${textOf(error)})`)
+  }
+}
+
+/** A refusal of ours, which names the field and the rule. */
+class Refused extends Error {}
+
+function textOf(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error)
+  } catch {
+    return 'an unprintable value was thrown'
+  }
+}
+
+function check(value: unknown, where: string): ScenarioDefinition {
+  const at = (field: string, rule: string) => new Refused(`${where}: ${field}: ${rule}`)
   if (value === null || typeof value !== 'object') throw at('default export', 'must be a scenario: defineScenario({ name, description, advice, options, ...hooks })')
   const s = value as Record<string, unknown>
   if (typeof s.name !== 'string' || !NAME.test(s.name)) throw at('name', 'must be 1 to 64 lower-case letters, digits or "-", starting with a letter')
@@ -23,8 +44,13 @@ export function checkScenario(value: unknown, where: string): ScenarioDefinition
   if (s.order !== undefined && (typeof s.order !== 'number' || !Number.isInteger(s.order) || s.order < 0 || s.order > 100)) throw at('order', 'must be a whole number from 0 to 100')
   for (const hook of HOOKS) if (s[hook] !== undefined && typeof s[hook] !== 'function') throw at(hook, 'must be a function')
   if (s.taxAuthority !== undefined && (s.taxAuthority === null || typeof s.taxAuthority !== 'object')) throw at('taxAuthority', 'must be an object of hooks')
-  const defaults = (options as { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }).safeParse({})
-  if (!defaults.success) throw at('options', `must accept {} (give every option a default): ${defaults.error?.issues[0]?.message}`)
+  let defaults: { success: boolean; error?: { issues: { message: string }[] } }
+  try {
+    defaults = (options as { safeParse(v: unknown): typeof defaults }).safeParse({})
+  } catch (error) {
+    throw at('options', `must be a zod 4 schema that reads {} without throwing (it threw: ${textOf(error)})`)
+  }
+  if (!defaults?.success) throw at('options', `must accept {} (give every option a default): ${textOf(defaults?.error?.issues?.[0]?.message)}`)
   return value as ScenarioDefinition
 }
 
