@@ -242,7 +242,12 @@ const startNodeEngine: StartEngine = async ({ beforeListen, persist: _, scenario
       await beforeListen(sandbox)
     },
   })
-  return { url: server.url, summary: async () => summarize(sandbox), snapshot: async () => sandbox.snapshot(), close: server.close,
+  return {
+    url: server.url,
+    summary: async () => summarize(sandbox),
+    snapshot: async () => sandbox.snapshot(),
+    close: server.close,
+    // The app is in this process: a reload replaces in place, nothing restarts.
     reload: {
       fixtures: (rows) => server.app.sandboxes.replaceFixtures(rows),
       scenario: async (def) => server.app.scenarios.replace(def),
