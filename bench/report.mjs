@@ -132,6 +132,15 @@ export function markdown(r) {
       )
     }
   }
+  const pg = r.pages
+  if (pg) {
+    out.push(
+      `The page writer (\`bench/pages.mjs\`): CPU µs to write a page of ${pg.page ?? 50} records a client keeps asking for, from a fresh writer, from one that ${(pg.writes ?? 1e6).toLocaleString('en')} other records went through first, and by the plain version (one \`JSON.stringify\`).`,
+      '',
+      pg.skipped ? `Skipped: ${pg.skipped}` : table(['fresh µs', `after ${pg.writes.toLocaleString('en')} writes µs`, 'plain µs', 'after ÷ fresh', 'plain ÷ after', 'bytes held after'], [[pg.freshUs, pg.afterUs, pg.plainUs, x(pg.afterOverFresh), x(pg.plainOverAfter), `${pg.heldMb} MB`]]),
+      '',
+    )
+  }
   const d = r.start.default
   const large = r.sizes.find((s) => s.label === '100k')
   const small = r.sizes.find((s) => s.label === '10k')

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick] [--json] [--write] [--only start,http,varied,msw,browser,memory,workerd,passthrough] [--root DIR]
+// npm run bench [-- --quick] [--json] [--write] [--only start,http,varied,msw,pages,browser,memory,workerd,passthrough] [--root DIR]
 // Everything on 127.0.0.1, bounded in time; every child process is stopped at the end.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -16,7 +16,7 @@ import { measurePassthrough } from '../bench/passthrough.mjs'
 const { values: flags } = parseArgs({
   options: { quick: { type: 'boolean' }, json: { type: 'boolean' }, write: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' } },
 })
-const sections = new Set((flags.only ?? 'start,http,varied,msw,browser,memory,workerd,passthrough').split(','))
+const sections = new Set((flags.only ?? 'start,http,varied,msw,pages,browser,memory,workerd,passthrough').split(','))
 const settings = flags.quick
   ? { connections: 50, seconds: 2, warmupSeconds: 0.5, serverWarmupSeconds: 2, defaultStarts: 1, isolated: 10, inProcessConcurrency: 10, browserRuns: 1, memory: { ids: 500, journals: 10, perJournal: 1000, sandboxes: 50, perSandbox: 200 } }
   : { connections: 50, seconds: 10, warmupSeconds: 2, serverWarmupSeconds: 6, defaultStarts: 3, isolated: 50, inProcessConcurrency: 10, browserRuns: 3, memory: { ids: 5000, journals: 50, perJournal: 1000, sandboxes: 200, perSandbox: 1000 } }
@@ -49,6 +49,7 @@ const results = {
   sizes: [],
   start: {},
   inProcess: { skipped: 'not run (--only)' },
+  pages: { skipped: 'not run (--only)' },
   memory: { skipped: 'not run (--only)' },
   memoryJournals: { skipped: 'not run (--only)' },
   browser: { entry: { skipped: 'not run (--only)' }, load: { skipped: 'not run (--only)' } },
@@ -76,6 +77,14 @@ try {
       results.inProcess = await runJson(join(ROOT, 'bench/in-process.mjs'), [target.root, '100000', settings.seconds, settings.warmupSeconds, settings.inProcessConcurrency].map(String), (4 * settings.seconds + 60) * 1000)
     } catch (error) {
       results.inProcess = { skipped: error.message.slice(0, 700) }
+    }
+  }
+  if (sections.has('pages')) {
+    log('pages: the page writer after 1 M records written, beside a fresh one and the plain version')
+    try {
+      results.pages = await runJson(join(ROOT, 'bench/pages.mjs'), ['--root', target.root], 5 * 60_000)
+    } catch (error) {
+      results.pages = { skipped: error.message.slice(0, 700) }
     }
   }
   if (sections.has('memory')) {

@@ -13,7 +13,7 @@ import { generator } from '../../../test/support/generator.js'
 
 /**
  * The tuned index (sorted lists, heap merge, bisection past 256, copy-on-write forks) and the
- * tuned page writer (shared byte blocks, spilling past their bound) against their plain
+ * tuned page writer (shared byte blocks, the oldest dropped past their bound) against their plain
  * versions: the same random writes, forks and queries on both, every answer compared. A
  * failure names its seed and step; `STORE_SEED=n` replays one seed.
  */
@@ -33,7 +33,7 @@ function run(seed: number): void {
   const first: Pair = { tuned: indexNotifications(rows), plain: new PlainNotifications() }
   for (const row of rows) first.plain.add(toEntry(row))
   const pairs = [first]
-  // A small bound, so pages also take the path of records past it.
+  // A small bound, so pages also meet records whose block was dropped.
   const pages = new PageWriter(64 * 1024)
   const clients = [...new Set(rows.map((row) => row.clientId)), 'cli_new']
   const assets = [...new Set(rows.map((row) => row.asset))].slice(0, 6)

@@ -7,18 +7,19 @@ export interface NotificationEntry {
   readonly clientId: string
   readonly t: number
   /**
-   * Where the record's UTF-8 JSON is kept once first written (entries are never edited in
-   * place): `json[at, at + len)` of a block shared by many records, so a page reads each
-   * record's bytes with no object of its own in between. Every entry is made with these
-   * fields, so all share one shape and loads of their fields stay fast.
+   * Where the record's UTF-8 JSON is kept once written (entries are never edited in place):
+   * bytes `[at, at + len)` of the page writer's block number `block` (page.ts; 0: none yet),
+   * a block shared by many records, so a page reads each record's bytes with no object of its
+   * own in between. A number, not the block, so a block the writer drops is freed at once.
+   * Every entry is made with these fields, so all share one shape and loads stay fast.
    */
-  json: Uint8Array | undefined
+  block: number
   at: number
   len: number
 }
 
 /** A new entry: its bytes are not written yet. */
-export const notificationEntry = (n: Notification, clientId: string, t: number): NotificationEntry => ({ n, clientId, t, json: undefined, at: 0, len: 0 })
+export const notificationEntry = (n: Notification, clientId: string, t: number): NotificationEntry => ({ n, clientId, t, block: 0, at: 0, len: 0 })
 
 export interface NotificationQuery {
   types?: readonly string[]
