@@ -1,9 +1,9 @@
 import type { RecordCollection } from '../store/collection.js'
 import type { Pagination } from '../http/pagination.js'
 import type { RawJson } from '../http/reply.js'
-import type { NotificationEntry, NotificationQuery } from './store.js'
+import type { NotificationEntry, NotificationQuery, RecordBlock } from './store.js'
 
-export type { NotificationEntry, NotificationQuery }
+export type { NotificationEntry, NotificationQuery, RecordBlock }
 
 /**
  * What a sandbox asks of its notifications: the tuned index (`NotificationIndex`, store.ts) and

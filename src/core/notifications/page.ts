@@ -1,6 +1,6 @@
 import type { Pagination } from '../http/pagination.js'
 import { type BodySource, RawJson } from '../http/reply.js'
-import type { ListPages, NotificationEntry } from './notification-store.js'
+import type { ListPages, NotificationEntry, RecordBlock } from './notification-store.js'
 
 const utf8 = new TextEncoder()
 const BLOCK = 256 * 1024
@@ -8,15 +8,6 @@ const BLOCK = 256 * 1024
 const KEPT = 16 * 1024 * 1024
 const HEAD = utf8.encode('{"status":"success","data":{"notifications":[')
 const COMMA = 44
-/** Block numbers of two arenas never meet: each numbers its blocks from its own multiple of this. */
-const SPAN = 2 ** 32
-let arenas = 0
-
-/** A block of records' bytes, and whether a page read it since the last sweep. */
-interface Block {
-  bytes: Uint8Array
-  read: boolean
-}
 
 /**
  * Records' UTF-8 JSON, written into large shared blocks: one view per record and no per-record
@@ -29,94 +20,59 @@ interface Block {
  * block no page read since then, which reclaims dead records' bytes. While every block is in use
  * (a load that asks for more records than fit), a record that does not fit is written for its
  * page alone, as it was before reclaiming: the blocks then stay as they are rather than each
- * record pushing out another. Entries name their block by number, never hold it, so a dropped
- * block is garbage at once; a record of a dropped block is written again when a page holds it.
+ * record pushing out another. A dropped block lets go of its bytes, so entries that still name
+ * it hold a small object, not the bytes; a record of a dropped block is written again when a
+ * page holds it.
  */
-class Arena {
-  /** Block number `#first + i` is `#blocks[i]`; undefined once dropped. */
-  #blocks: (Block | undefined)[] = []
-  #first: number
+export class Arena {
+  /** The blocks held, the newest last. */
+  #blocks: RecordBlock[] = []
   #at = 0
-  #held = 0
   /** Bytes of records written or spilled since the last sweep. */
   #passed = 0
-  /** Blocks dropped and records written for one page only, so far (the tests read them). */
-  dropped = 0
-  spilled = 0
-
-  constructor(readonly kept: number) {
-    this.#first = ++arenas * SPAN
-  }
-
   /** Bytes held in blocks now: less than `kept` plus one block. */
-  get held(): number {
-    return this.#held
-  }
+  held = 0
 
-  /** The bytes holding the entry's record (marking its block read), or undefined when not written here or dropped since. */
-  read(e: NotificationEntry): Uint8Array | undefined {
-    const block = this.#block(e)
-    if (block === undefined) return undefined
-    block.read = true
-    return block.bytes
-  }
-
-  /** The same without marking: the second look of one page. */
-  peek(e: NotificationEntry): Uint8Array | undefined {
-    return this.#block(e)?.bytes
-  }
-
-  #block(e: NotificationEntry): Block | undefined {
-    const i = e.block - this.#first
-    return i >= 0 && i < this.#blocks.length ? this.#blocks[i] : undefined
-  }
+  constructor(readonly kept: number) {}
 
   /** Writes the text into the newest block and points the entry at it; false when there is no room. */
   keep(e: NotificationEntry, text: string): boolean {
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
     const room = text.length * 3
-    this.#passed += text.length
     let block = this.#blocks[this.#blocks.length - 1]
-    if (!block || block.bytes.length - this.#at < room) {
-      if (this.#held >= this.kept) this.#sweep()
-      if (this.#held >= this.kept) {
-        this.spilled++
-        return false
-      }
-      block = { bytes: new Uint8Array(Math.max(BLOCK, room)), read: false }
-      this.#blocks.push(block)
-      this.#held += block.bytes.length
+    this.#passed += text.length
+    if (!block || block.bytes!.length - this.#at < room) {
+      if (this.held >= this.kept && this.#passed >= this.kept / 4) this.#sweep(block)
+      if (this.held >= this.kept) return false
+      this.#blocks.push((block = { bytes: new Uint8Array(Math.max(BLOCK, room)), read: false }))
+      this.held += block.bytes!.length
       this.#at = 0
     }
-    const { written } = utf8.encodeInto(text, block.bytes.subarray(this.#at))
-    e.block = this.#first + this.#blocks.length - 1
+    const { written } = utf8.encodeInto(text, block.bytes!.subarray(this.#at))
+    e.block = block
     e.at = this.#at
     e.len = written
     this.#at += written
     return true
   }
 
-  /** Drops the blocks no page read since the last sweep, once enough went through to tell. */
-  #sweep(): void {
-    if (this.#passed < this.kept / 4) return
+  /** Drops the blocks (but the newest) no page read since the last sweep, and unmarks the others. */
+  #sweep(newest: RecordBlock): void {
     this.#passed = 0
-    const newest = this.#blocks.length - 1
-    for (let i = 0; i < newest; i++) {
-      const block = this.#blocks[i]
-      if (!block) continue
-      if (block.read) block.read = false
-      else {
-        this.#blocks[i] = undefined
-        this.#held -= block.bytes.length
-        this.dropped++
-      }
-    }
-    // The numbering moves past the dropped blocks at its start.
-    let gone = 0
-    while (gone < newest && this.#blocks[gone] === undefined) gone++
-    this.#blocks.splice(0, gone)
-    this.#first += gone
+    this.#blocks = this.#blocks.filter((block) => {
+      if (block.read || block === newest) return !(block.read = false)
+      this.held -= block.bytes!.length
+      block.bytes = undefined
+      return false
+    })
   }
+}
+
+/** The bytes holding the entry's record, marking its block read; undefined when not written yet or dropped since. */
+function read(e: NotificationEntry): Uint8Array | undefined {
+  const block = e.block
+  if (block?.bytes) block.read = true
+  return block?.bytes
 }
 
 /**
@@ -127,10 +83,11 @@ class Arena {
  * which store-reference.test.ts compares it with byte for byte.
  */
 export class PageWriter implements ListPages {
-  readonly #arena: Arena
+  /** Where the records' bytes are kept (the tests read what it holds and dropped). */
+  readonly arena: Arena
 
   constructor(kept = KEPT) {
-    this.#arena = new Arena(kept)
+    this.arena = new Arena(kept)
   }
 
   listPage(items: readonly NotificationEntry[], pagination: Pagination, unreviewedCount: number): RawJson {
@@ -141,13 +98,13 @@ export class PageWriter implements ListPages {
 
   /** The page's bytes: the head, the records' bytes with commas, and the tail. */
   write(items: readonly NotificationEntry[], tail: string): Uint8Array {
-    const arena = this.#arena
+    const arena = this.arena
     let size = HEAD.length + tail.length + Math.max(0, items.length - 1)
     // Records that found no room, written anew for this page only.
     let spill: Uint8Array[] | undefined
     for (let i = 0; i < items.length; i++) {
       const e = items[i]
-      if (arena.read(e) === undefined) {
+      if (!read(e)) {
         const json = JSON.stringify(e.n)
         if (!arena.keep(e, json)) (spill ??= [])[i] = utf8.encode(json)
       }
@@ -159,21 +116,16 @@ export class PageWriter implements ListPages {
     for (let i = 0; i < items.length; i++) {
       if (i > 0) out[at++] = COMMA
       const e = items[i]
-      const bytes = spill?.[i] ?? arena.peek(e)?.subarray(e.at, e.at + e.len)
-      // A page with more than a quarter of the arena's bytes may see its own first records'
-      // block dropped: those are written again, the same `len` bytes.
-      if (bytes) out.set(bytes, at), (at += bytes.length)
-      else utf8.encodeInto(JSON.stringify(e.n), out.subarray(at, (at += e.len)))
+      // A record whose block a page larger than a quarter of the arena dropped is written anew.
+      const bytes = spill?.[i] ?? read(e)?.subarray(e.at, e.at + e.len) ?? utf8.encode(JSON.stringify(e.n))
+      out.set(bytes, at)
+      at += bytes.length
     }
     // The tail is ASCII: one byte per character.
     utf8.encodeInto(tail, out.subarray(at))
     return out
   }
 
-  /** Bytes the arena holds now; blocks it dropped and records it wrote for one page only, so far. */
-  get arena(): { held: number; dropped: number; spilled: number } {
-    return { held: this.#arena.held, dropped: this.#arena.dropped, spilled: this.#arena.spilled }
-  }
 }
 
 /** A page as the journal keeps it: its entries (immutable) and tail, written again when asked. */

@@ -23,7 +23,7 @@ function observe(index: NotificationIndex) {
 }
 
 const review = (index: NotificationIndex, e: NotificationEntry, status: 'reviewed' | 'unreviewed') =>
-  index.replace({ n: { ...e.n, status }, clientId: e.clientId, t: e.t, block: 0, at: 0, len: 0 })
+  index.replace({ n: { ...e.n, status }, clientId: e.clientId, t: e.t, block: undefined, at: 0, len: 0 })
 
 describe('notification index forks (copy on first write)', () => {
   it('a write on either side of a fork is seen by that side only', () => {

@@ -1,6 +1,13 @@
 import type { Notification } from './model.js'
 import type { NotificationStore } from './notification-store.js'
 
+/** Records' bytes shared by many entries (page.ts): `bytes` is let go once the page writer drops the block. */
+export interface RecordBlock {
+  bytes: Uint8Array | undefined
+  /** Whether a page read it since the writer last looked. */
+  read: boolean
+}
+
 /** One stored notification: the public record plus what the indexes sort and filter on. */
 export interface NotificationEntry {
   readonly n: Notification
@@ -8,18 +15,17 @@ export interface NotificationEntry {
   readonly t: number
   /**
    * Where the record's UTF-8 JSON is kept once written (entries are never edited in place):
-   * bytes `[at, at + len)` of the page writer's block number `block` (page.ts; 0: none yet),
-   * a block shared by many records, so a page reads each record's bytes with no object of its
-   * own in between. A number, not the block, so a block the writer drops is freed at once.
-   * Every entry is made with these fields, so all share one shape and loads stay fast.
+   * bytes `[at, at + len)` of `block`, shared by many records (page.ts), so a page reads each
+   * record's bytes with no object of its own in between. Every entry is made with these
+   * fields, so all share one shape and loads of their fields stay fast.
    */
-  block: number
+  block: RecordBlock | undefined
   at: number
   len: number
 }
 
 /** A new entry: its bytes are not written yet. */
-export const notificationEntry = (n: Notification, clientId: string, t: number): NotificationEntry => ({ n, clientId, t, block: 0, at: 0, len: 0 })
+export const notificationEntry = (n: Notification, clientId: string, t: number): NotificationEntry => ({ n, clientId, t, block: undefined, at: 0, len: 0 })
 
 export interface NotificationQuery {
   types?: readonly string[]
