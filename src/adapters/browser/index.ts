@@ -139,7 +139,7 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
   const unhandled = options.onUnhandledRequest ?? 'bypass'
   // msw 3 calls it onUnhandledFrame; each msw ignores the other's name.
   const startOptions = { serviceWorker: { url: workerUrl }, onUnhandledRequest: unhandled, onUnhandledFrame: unhandled, quiet: requestLog !== 'msw' }
-  const controlling = checks.startWithin(worker.start(startOptions), workerUrl).then(controlled)
+  const controlling = checks.startWithin(worker.start(startOptions), workerUrl).then(checks.controlled)
   controlling.catch(() => undefined) // awaited below, after the state
 
   let resumed: Resumed
@@ -240,14 +240,4 @@ function urlScenarios(options: AnyOptions, known: ScenarioRegistry | undefined):
   } catch (error) {
     return say(options, '; the parameter is ignored, the active scenarios stay as they were')(new Error(`fleet-sandbox: ${(error as Error).message}`))
   }
-}
-
-async function controlled(registration: ServiceWorkerRegistration | undefined): Promise<void> {
-  const sw = navigator.serviceWorker
-  // Without service workers (an insecure origin) MSW patches fetch in the page instead.
-  if (!sw || !registration || sw.controller) return
-  if (!location.href.startsWith(registration.scope)) {
-    throw new Error(`fleet-sandbox: the worker's scope ${registration.scope} does not cover this page (${location.href}); serve mockServiceWorker.js from the app's root or a folder above the page`)
-  }
-  await new Promise((resolve) => sw.addEventListener('controllerchange', resolve, { once: true }))
 }

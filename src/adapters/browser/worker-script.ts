@@ -47,3 +47,14 @@ export function startWithin<T>(start: Promise<T>, url: string, ms = START_LIMIT_
     throw new Error(`fleet-sandbox: the service worker at ${url} did not start (${error.message}): ${fix}`)
   })
 }
+
+/** Resolves once the worker controls the page (the first load of a page with a fresh worker waits for the switch). */
+export async function controlled(registration: ServiceWorkerRegistration | undefined): Promise<void> {
+  const sw = navigator.serviceWorker
+  // Without service workers (an insecure origin) MSW patches fetch in the page instead.
+  if (!sw || !registration || sw.controller) return
+  if (!location.href.startsWith(registration.scope)) {
+    throw new Error(`fleet-sandbox: the worker's scope ${registration.scope} does not cover this page (${location.href}); serve mockServiceWorker.js from the app's root or a folder above the page`)
+  }
+  await new Promise((resolve) => sw.addEventListener('controllerchange', resolve, { once: true }))
+}
