@@ -1,6 +1,7 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
 import type { SandboxApp } from '../../core/app/app.js'
 import { Places } from '../../core/app/places.js'
+import type { Matcher } from '../../core/app/matcher.js'
 
 export interface HandlerOptions {
   /** Origins to answer (`https://api.example.com`, `/backend`); default: any, see `createHandlers`. */
@@ -10,7 +11,7 @@ export interface HandlerOptions {
 }
 
 /** What the handlers use of the app: the browser entry passes one whose state is still being prepared. */
-export type HandlerApp = Pick<SandboxApp, 'matcher' | 'fetch'> & Partial<Pick<SandboxApp, 'journalAnswer'>>
+export type HandlerApp = Pick<SandboxApp, 'fetch'> & { matcher: Pick<Matcher, 'serves'> } & Partial<Pick<SandboxApp, 'journalAnswer'>>
 
 /** What `setupServer()` and `setupWorker()` both have: their life-cycle events. */
 interface Events {

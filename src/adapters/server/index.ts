@@ -2,7 +2,8 @@ import { type ServerType, serve } from '@hono/node-server'
 import { type RequestListener, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { SandboxApp } from '../../core/app/app.js'
-import { type AppOptions, createSandboxApp } from '../../sandbox-app.js'
+import type { AppOptions } from '../../sandbox-app.js'
+import { createServedApp } from '../../served-app.js'
 import { checkControlExposure } from '../../core/control/origin.js'
 import { cutIfAsked, incomingOf } from './app.js'
 import { targetProblem, targetRefusal } from '../../core/http/target.js'
@@ -28,7 +29,7 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions = { seed: 1 }): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
   checkControlExposure(host, options.control)
-  const app = createSandboxApp(options)
+  const app = createServedApp(options)
   await app.ready()
   await options.beforeListen?.(app)
   const server = await new Promise<ServerType>((resolve, reject) => {

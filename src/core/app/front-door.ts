@@ -28,6 +28,8 @@ export interface RequestMeta {
    * which has no preflight and no connection to keep.
    */
   via?: 'http' | 'msw'
+  /** What the journal entry of this request carries besides its own fields: the MCP server's `via` and `tool` (src/mcp/server.ts). */
+  marks?: { via: 'mcp'; tool: string }
 }
 
 /** Behind the door: the app's pipeline, given the URL split once and the headers every answer carries. */

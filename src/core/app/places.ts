@@ -14,12 +14,12 @@ export class Places {
 
   /**
    * The path the route table sees at `url` when the request is the sandbox's: on the app's own
-   * place (named, or the page's origin) its paths (`/api/...`, `/__sandbox...`); elsewhere only
-   * what a route serves, so a third-party SDK's `/api/...` call goes to the network untouched.
+   * place (named, or the page's origin) its paths (`/api/...`, `/__sandbox...`) and what it serves
+   * besides (`/mcp` in a process: src/served-app.ts); elsewhere only what it serves, so a third-party SDK's `/api/...` call goes to the network untouched.
    */
   claim(url: URL, method: string, matcher: Pick<RouteMatcher, 'serves'>): string | undefined {
     const place = this.#locate(url)
-    if (place && (place.home ? ownedPath(place.path) : matcher.serves(method, place.path))) return place.path
+    if (place && ((place.home && ownedPath(place.path)) || matcher.serves(method, place.path))) return place.path
     return undefined
   }
 

@@ -23,6 +23,8 @@ const journalEntry = z.object({
   id: z.number().int(), method: z.string(), path: z.string(), query: z.string(), status: z.number().int(),
   faults: z.array(z.string()), durationMs: z.number(), at: z.string(),
   drift: z.array(findingSchema).optional(),
+  // A tool call of the MCP server's request (docs/agents.md).
+  via: z.literal('mcp').optional(), tool: z.string().optional(),
 })
 
 export const getRequest = defineRoute({

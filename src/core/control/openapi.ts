@@ -71,7 +71,7 @@ function errorSchema(route: RouteDef, status: number): Json {
 }
 
 /** JSON Schema of what a client sends (`input`) or receives (`output`); transforms become `{}`. */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json
   delete out.$schema
   return withoutSafeBounds(out)

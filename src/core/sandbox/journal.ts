@@ -14,6 +14,9 @@ export interface JournalEntry {
   at: string
   /** Set on a passed-through answer once it is checked (the bridge): what differs from the document. */
   drift?: Finding[]
+  /** `mcp`: a tool call of the MCP server made this request (docs/agents.md); `tool` names the tool. Set by the pipeline on the entry `add` answers. */
+  via?: 'mcp'
+  tool?: string
 }
 
 /** One side of an exchange as the journal keeps it: bodies as text, cut past `BODY_LIMIT`. */

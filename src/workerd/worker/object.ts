@@ -6,7 +6,7 @@ import { CONTROL_TOKEN_HEADER } from '../../core/auth/guard.js'
 import { shownHeaders } from '../../core/http/shown-headers.js'
 import { sandboxIdOf, servingSandbox, validSandboxId } from '../../core/sandbox/sandbox-id.js'
 import { summarize } from '../../core/sandbox/summary.js'
-import { createSandboxApp } from '../../sandbox-app.js'
+import { createServedApp } from '../../served-app.js'
 import { ownDefinitions } from './own-scenarios.js'
 import { BATCH_HEADER, serveBatch } from '../core/batch.js'
 import { INTERNAL_HEADER, type ObjectState, type WorkerEnv, answerCall, call, directoryOf, optionsFrom } from './env.js'
@@ -43,7 +43,7 @@ export class SandboxObject {
       wipe: () => storage.deleteAlarm().then(() => storage.deleteAll()),
       wakeAt: (at) => storage.setAlarm(at),
       directory: (name, ...args) => call(directoryOf(env), name, ...args),
-      app: (more) => createSandboxApp({ ...options, ...more, ...(ownDefinitions() && { scenarioDefinitions: ownDefinitions() }) }),
+      app: (more) => createServedApp({ ...options, ...more, ...(ownDefinitions() && { scenarioDefinitions: ownDefinitions() }) }),
     })
   }
 

@@ -1,0 +1,97 @@
+import { type McpHttpHandler, ProtocolError, ProtocolErrorCode, Server, createMcpHandler } from '@modelcontextprotocol/server'
+import type { RequestMeta, SandboxApp } from '../core/app/app.js'
+import { SCENARIO_HEADER } from '../core/app/app.js'
+import { frontDoor } from '../core/app/front-door.js'
+import { type UrlParts, splitUrl } from '../core/http/url.js'
+import { errorBody } from '../core/http/reply.js'
+import { sandboxIdOf, validSandboxId } from '../core/sandbox/sandbox-id.js'
+import { agentToken, resourceMetadataUrl } from './auth.js'
+import { AGENT_SCOPE } from '../core/auth/tokens.js'
+import { type CallSite, refused, toolAnswer, toolRequest } from './call.js'
+import { toolsOf } from './tools.js'
+
+export const MCP_PATH = '/mcp'
+
+const SERVER_INFO = { name: 'fleet-sandbox', title: 'Fleet Operations Backoffice API (sandbox)', version: '0.1.0' }
+
+/** What a tool call needs of the `/mcp` request it came in: its place, token and world, and the runtime's meta. */
+interface Exchange {
+  site: CallSite
+  meta: RequestMeta
+}
+
+/**
+ * The MCP server of an app (docs/agents.md): the Streamable HTTP transport of the official SDK
+ * (@modelcontextprotocol/server 2.x, its web-standard `createMcpHandler`), stateless: each POST
+ * is answered by a server made for it, so any runtime (a Durable Object too) serves it with no
+ * session to keep. Its tools are the route table's operations (tools.ts); each call is an HTTP
+ * request with the caller's token sent through the app's front door, so permissions,
+ * scenarios, overrides, the world of `x-sandbox-id` and the journal (`via: "mcp"`) apply.
+ */
+export function mcpServer(app: SandboxApp): (request: Request, meta: RequestMeta, url: UrlParts, cors: Record<string, string> | undefined) => Promise<Response> {
+  const tools = toolsOf(app.routes)
+  const list = [...tools.values()].map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations }))
+
+  const serverFor = (exchange: Exchange | undefined) => {
+    const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: 'Each tool is an operation of the Fleet Operations Backoffice API, called with your token in the sandbox world of your x-sandbox-id.' })
+    server.setRequestHandler('tools/list', () => ({ tools: list }))
+    server.setRequestHandler('tools/call', async (request) => {
+      const tool = tools.get(request.params.name)
+      if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}; tools/list names the ${tools.size} tools`)
+      if (!exchange) throw new ProtocolError(ProtocolErrorCode.InternalError, 'the call lost its HTTP request')
+      const sent = toolRequest(tool, request.params.arguments, exchange.site)
+      // Refused before any request: nothing is sent, journaled or changed.
+      if (typeof sent === 'string') return refused(sent, { status: 400, body: errorBody('standard', 400, sent) })
+      const { meta } = exchange
+      return toolAnswer(await app.fetch(sent, { via: 'msw', sandboxId: meta.sandboxId, clientAddress: meta.clientAddress, fetch: meta.fetch, marks: { via: 'mcp', tool: tool.name } }))
+    })
+    return server
+  }
+
+  // The exchange rides in `authInfo`, which the SDK hands to the server it makes for the request untouched.
+  const handler: McpHttpHandler = createMcpHandler(({ authInfo }) => serverFor(authInfo?.extra?.exchange as Exchange | undefined), { onerror: () => undefined })
+
+  return async (request, meta, url, cors) => {
+    const answer = await serve(request, meta, url)
+    if (!cors) return answer
+    // The answer's own headers are the SDK's: CORS and what a page's client must read (the challenge) go on top.
+    const headers = new Headers(answer.headers)
+    for (const [name, value] of Object.entries(cors)) headers.set(name, value)
+    if (cors['access-control-expose-headers']) headers.set('access-control-expose-headers', `${cors['access-control-expose-headers']},www-authenticate,mcp-session-id,mcp-protocol-version`)
+    return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers })
+  }
+
+  async function serve(request: Request, meta: RequestMeta, url: UrlParts): Promise<Response> {
+    const id = meta.sandboxId ?? sandboxIdOf(request) ?? ''
+    if (id && !validSandboxId(id)) return Response.json(errorBody('standard', 400, 'x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"'), { status: 400 })
+    const base = url.path.slice(0, url.path.length - MCP_PATH.length)
+    const sandbox = await app.sandboxes.acquire(id)
+    let token: string | Response
+    try {
+      token = await agentToken(request, sandbox, resourceMetadataUrl(url.origin, base))
+    } finally {
+      app.sandboxes.release(sandbox)
+    }
+    if (typeof token !== 'string') return token
+    const exchange: Exchange = { site: { origin: url.origin, base, token, sandboxId: id || undefined, scenario: request.headers.get(SCENARIO_HEADER) }, meta }
+    return handler.fetch(request, { authInfo: { token, clientId: 'fleet-sandbox', scopes: [AGENT_SCOPE], extra: { exchange } } })
+  }
+}
+
+/**
+ * Hands `/mcp` of an app to its MCP server, behind a front door of its own (preflights, CORS,
+ * the unread body: front-door.ts); every other path goes to the app's. The browser entry does
+ * not do this: a page's service worker serves no MCP client (docs/agents.md).
+ */
+export function mountMcp<A extends SandboxApp>(app: A): A {
+  const inner = app.fetch
+  const serve = mcpServer(app)
+  const door = frontDoor({ corsOrigins: app.options.corsOrigins, pageOrigin: app.options.pageOrigin }, (request, meta, url, cors) => serve(request, meta, url, cors))
+  const fetch: SandboxApp['fetch'] = (request, meta = {}) => {
+    const path = meta.path ?? splitUrl(request.url).path
+    return path === MCP_PATH ? door(request, meta) : inner(request, meta)
+  }
+  // The app's own `fetch` is a property made in its constructor: replaced here, for every runtime that calls it.
+  Object.defineProperty(app, 'fetch', { value: fetch })
+  return app
+}
