@@ -23,7 +23,7 @@ describe.each(runtimes)('the MCP server through $name', (runtime) => {
   async function connect(s: Sandboxed, token: string, headers: Record<string, string> = {}) {
     const client = new Client({ name: 'fleet-sandbox-test', version: '1.0.0' })
     const transport = new StreamableHTTPClientTransport(new URL('http://sandbox.test/mcp'), {
-      requestInit: { headers: { authorization: `Bearer ${token}`, 'x-sandbox-id': s.id, ...headers } },
+      requestInit: { headers: { authorization: `Bearer ${token}`, 'x-sandbox-id': s.id!, ...headers } },
       fetch: (url, init) => rt.fetch(new URL(url).pathname, init),
     })
     await client.connect(transport)
@@ -120,12 +120,12 @@ describe.each(runtimes)('the MCP server through $name', (runtime) => {
   it('refuses /mcp without a valid agent token: 401 naming the resource metadata, 403 insufficient_scope, 401 for another world\'s token', async () => {
     const s = await rt.isolated()
     const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })
-    const none = await mcpPost(init, { 'x-sandbox-id': s.id })
+    const none = await mcpPost(init, { 'x-sandbox-id': s.id! })
     expect(none.status).toBe(401)
     expect(none.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/mcp"$/)
 
     // A session is a valid token of the world, without the scope.
-    const session = await mcpPost(init, { 'x-sandbox-id': s.id, authorization: `Bearer ${s.token}` })
+    const session = await mcpPost(init, { 'x-sandbox-id': s.id!, authorization: `Bearer ${s.token}` })
     expect(session.status).toBe(403)
     expect(session.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="service:api"')
 
@@ -135,12 +135,12 @@ describe.each(runtimes)('the MCP server through $name', (runtime) => {
     const userId = me.id ?? me.data?.id ?? me.user?.id
     const nowS = Math.floor(Date.parse((await s.control.get('/clock')).body.now) / 1000)
     const narrow = await new SignJWT({ kind: 'agent', clientId: 'x', scope: 'profile:read' }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer('fleet-sandbox').setSubject(String(userId)).setIssuedAt(nowS).setExpirationTime(nowS + 600).sign(keyBytes(signingKey))
-    const scoped = await mcpPost(init, { 'x-sandbox-id': s.id, authorization: `Bearer ${narrow}` })
+    const scoped = await mcpPost(init, { 'x-sandbox-id': s.id!, authorization: `Bearer ${narrow}` })
     expect(scoped.status).toBe(403)
     expect(scoped.headers.get('www-authenticate')).toContain('error="insufficient_scope"')
 
     const other = await rt.isolated()
-    const foreign = await mcpPost(init, { 'x-sandbox-id': other.id, authorization: `Bearer ${await agentToken(s)}` })
+    const foreign = await mcpPost(init, { 'x-sandbox-id': other.id!, authorization: `Bearer ${await agentToken(s)}` })
     expect(foreign.status).toBe(401)
     expect(foreign.headers.get('www-authenticate')).toMatch(/resource_metadata=".*", error="invalid_token"$/)
   })
@@ -149,7 +149,7 @@ describe.each(runtimes)('the MCP server through $name', (runtime) => {
     const s = await rt.isolated()
     const token = await agentToken(s)
     const before = (await s.control.get('/requests')).body.requests.length
-    const auth = { 'x-sandbox-id': s.id, authorization: `Bearer ${token}` }
+    const auth = { 'x-sandbox-id': s.id!, authorization: `Bearer ${token}` }
 
     const parse = await mcpPost('{"jsonrpc": "2.0", "id": 1, "method": ', auth)
     expect(parse.status).toBe(400)
@@ -177,7 +177,7 @@ describe.each(runtimes)('the MCP server through $name', (runtime) => {
 
   it('answers GET and DELETE /mcp 405: the server is stateless, it holds no stream or session', async () => {
     const s = await rt.isolated()
-    const auth = { 'x-sandbox-id': s.id, authorization: `Bearer ${await agentToken(s)}`, accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25' }
+    const auth = { 'x-sandbox-id': s.id!, authorization: `Bearer ${await agentToken(s)}`, accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25' }
     expect((await rt.fetch('/mcp', { headers: auth })).status).toBe(405)
     expect((await rt.fetch('/mcp', { method: 'DELETE', headers: auth })).status).toBe(405)
   })
