@@ -228,6 +228,7 @@ export function markdown(r) {
   }
   out.push(...engines(r.workerd ?? { skipped: 'not run' }))
   out.push(...passthrough(r.passthrough ?? { skipped: 'not run' }))
+  out.push(...mcpSection(r.mcp ?? { skipped: 'not run' }))
   out.push(END)
   return out.join('\n')
 }
@@ -237,6 +238,20 @@ function floorLine(f) {
   if (!f || f.skipped) return `The engine's floor: not measured (${f?.skipped ?? 'not run'}).`
   const each = f.map((c) => `${c.name} ${c.rps} req/s, ${c.cpuUsPerRequest.workerd ?? '–'} µs workerd + ${c.cpuUsPerRequest.bench ?? '–'} µs in the bench process (client${c.name.startsWith('front') ? ' and front' : ''})`)
   return `The engine's floor, no sandbox (a fixed answer of a list page's size, the same connections): ${each.join('; ')}. What the engine adds before any sandbox work is a hop to the object per request and the front; the front's batches share one hop among the requests that arrive together (docs/engines.md, "Batches").`
+}
+
+/** Section 8: a tool call of the MCP server beside the HTTP request it makes (bench/mcp.mjs). */
+function mcpSection(m) {
+  if (m.skipped) return ['## 8. MCP: a tool call beside its request', '', `Skipped: ${m.skipped}`, '']
+  const row = (name, how, r) => [name, how, r.rps, ms(r.p50), ms(r.p99), r.cpuUsPerRequest ?? '–', r.non2xx || r.errors ? `${r.non2xx} non-2xx, ${r.errors} errors` : '']
+  return [
+    '## 8. MCP: a tool call beside its request',
+    '',
+    `One Node server (\`--size small\`), the same connections: each operation as a plain HTTP request with an agent token, then as \`tools/call\` on \`POST /mcp\` (2025-11-25, as the SDK's client sends it), which makes that request inside the server. The claim: a tool call costs at most twice its request. Ratios tool/HTTP in server CPU per request: ${m.cases.map((c) => `${c.name} **${c.cpuRatio ?? '–'}×**`).join(', ')}.`,
+    '',
+    table(['operation', 'as', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/request', 'notes'], m.cases.flatMap((c) => [row(c.name, 'HTTP', c.http), row(c.name, 'tool call', c.mcp)])),
+    '',
+  ]
 }
 
 /** Section 7: a large passthrough answer through each engine (bench/passthrough.mjs). */

@@ -15,6 +15,7 @@ export { routes } from './src/core/app/route-table.ts'
 export { scenarios } from './scenarios/index.ts'
 export { rolePermissions } from './src/core/auth/permissions.ts'
 export { sandboxOptions } from './src/core/options/options.ts'
+export { toolsOf, untooled } from './src/mcp/tools.ts'
 `
 
 async function load() {
@@ -106,12 +107,37 @@ export function flagsBlock({ sandboxOptions }) {
   )
 }
 
+/** What a tool takes, as its input schema says: path and query parameters, and `body`. */
+function argumentsOf(tool) {
+  const required = new Set(tool.inputSchema.required ?? [])
+  const named = (name) => `\`${name}\`${required.has(name) ? '' : '?'}`
+  const parts = [...tool.path.map(named), ...tool.query.map(named), ...(tool.body ? [named('body')] : [])]
+  return parts.length ? parts.join(', ') : 'none'
+}
+
+/** The MCP server's tools (docs/agents.md), made by the function that makes them for `tools/list`. */
+export function mcpToolsBlock({ routes, rolePermissions, toolsOf, untooled }) {
+  const tools = [...toolsOf(routes).values()]
+  const skipped = routes.filter((r) => r.auth.kind !== 'control' && untooled(r))
+  return [
+    table(
+      ['tool', 'calls', 'who may call (roles)', 'arguments (`?` optional)', 'operation', 'what it does'],
+      tools.map((t) => [`\`${t.name}\``, `\`${t.route.method} ${openapiPath(t.route.path)}\``, who(t.route.auth, rolePermissions), argumentsOf(t), t.route.assumed ? 'assumed' : 'spec', t.route.summary]),
+    ),
+    '',
+    `Operations without a tool (besides the control API, \`/__sandbox\`, ${routes.filter((r) => r.auth.kind === 'control').length} routes):`,
+    '',
+    table(['operation', 'why no tool'], skipped.map((r) => [`\`${r.id}\` (\`${r.method} ${openapiPath(r.path)}\`)`, untooled(r)])),
+  ].join('\n')
+}
+
 /** Each generated block: the file it lives in, its marker name, and how to render it. */
 const blocks = [
   { file: 'docs/routes.md', name: 'routes', render: routesBlock },
   { file: 'docs/scenarios.md', name: 'scenarios', render: scenariosBlock },
   { file: 'README.md', name: 'scenarios', render: readmeScenariosBlock },
   { file: 'docs/cli.md', name: 'flags', render: flagsBlock },
+  { file: 'docs/agents.md', name: 'mcp-tools', render: mcpToolsBlock },
 ]
 
 const begin = (name) => `<!-- generated:${name} begin (npm run docs writes this block from the code; do not edit) -->`

@@ -9666,6 +9666,9 @@ export interface operations {
                             expected?: unknown;
                             actual?: unknown;
                         }[];
+                        /** @constant */
+                        via?: "mcp";
+                        tool?: string;
                         url: string;
                         request: {
                             headers: {

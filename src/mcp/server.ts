@@ -2,6 +2,7 @@ import { type McpHttpHandler, ProtocolError, ProtocolErrorCode, Server, createMc
 import type { RequestMeta, SandboxApp } from '../core/app/app.js'
 import { SCENARIO_HEADER } from '../core/app/app.js'
 import { frontDoor } from '../core/app/front-door.js'
+import { type ControlOrigins, controlOriginAllowed } from '../core/control/origin.js'
 import { type UrlParts, splitUrl } from '../core/http/url.js'
 import { errorBody } from '../core/http/reply.js'
 import { sandboxIdOf, validSandboxId } from '../core/sandbox/sandbox-id.js'
@@ -28,7 +29,7 @@ interface Exchange {
  * request with the caller's token sent through the app's front door, so permissions,
  * scenarios, overrides, the world of `x-sandbox-id` and the journal (`via: "mcp"`) apply.
  */
-export function mcpServer(app: SandboxApp): (request: Request, meta: RequestMeta, url: UrlParts, cors: Record<string, string> | undefined) => Promise<Response> {
+export function mcpServer(app: SandboxApp, origins: ControlOrigins): (request: Request, meta: RequestMeta, url: UrlParts, cors: Record<string, string> | undefined) => Promise<Response> {
   const tools = toolsOf(app.routes)
   const list = [...tools.values()].map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations }))
 
@@ -62,6 +63,11 @@ export function mcpServer(app: SandboxApp): (request: Request, meta: RequestMeta
   }
 
   async function serve(request: Request, meta: RequestMeta, url: UrlParts): Promise<Response> {
+    // A page elsewhere (DNS rebinding: its origin resolves to this machine) is refused as by the control API.
+    const origin = request.headers.get('origin')
+    if (origin !== null && !controlOriginAllowed(origin, origins, url.origin)) {
+      return Response.json(errorBody('standard', 403, `origin: ${origin.slice(0, 200)} may not use /mcp; only loopback pages and origins named with --cors-origin may`), { status: 403 })
+    }
     const id = meta.sandboxId ?? sandboxIdOf(request) ?? ''
     if (id && !validSandboxId(id)) return Response.json(errorBody('standard', 400, 'x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"'), { status: 400 })
     const base = url.path.slice(0, url.path.length - MCP_PATH.length)
@@ -85,8 +91,9 @@ export function mcpServer(app: SandboxApp): (request: Request, meta: RequestMeta
  */
 export function mountMcp<A extends SandboxApp>(app: A): A {
   const inner = app.fetch
-  const serve = mcpServer(app)
-  const door = frontDoor({ corsOrigins: app.options.corsOrigins, pageOrigin: app.options.pageOrigin }, (request, meta, url, cors) => serve(request, meta, url, cors))
+  const origins: ControlOrigins = { corsOrigins: app.options.corsOrigins, pageOrigin: app.options.pageOrigin, token: (app.options.control || undefined)?.token }
+  const serve = mcpServer(app, origins)
+  const door = frontDoor(origins, (request, meta, url, cors) => serve(request, meta, url, cors))
   const fetch: SandboxApp['fetch'] = (request, meta = {}) => {
     const path = meta.path ?? splitUrl(request.url).path
     return path === MCP_PATH ? door(request, meta) : inner(request, meta)

@@ -59,7 +59,7 @@ describe.each(runtimes)('the MCP server through $name', (runtime) => {
     const overHttp = await s.as(token).get('/api/notifications?limit=5')
     expect(listed.body).toEqual(overHttp.body)
     const first = listed.body.data.notifications?.[0] ?? listed.body.data[0]
-    const next = first.status === 'reviewed' ? 'pending' : 'reviewed'
+    const next = first.status === 'reviewed' ? 'unreviewed' : 'reviewed'
 
     const write = await client.callTool({ name: 'updateNotificationStatus', arguments: { id: first.id, body: { status: next } } })
     expect(write.isError).toBeFalsy()

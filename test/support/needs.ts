@@ -41,3 +41,19 @@ export function noChromium(): boolean {
   note(`needs Chromium at ${CHROMIUM}`, 'sudo apt-get install -y chromium, or set CHROMIUM_PATH')
   return true
 }
+
+/** Where `.ci/run`'s current-Node leg installs the MCP tools that need Node 22.19+ (the inspector's engines; the conformance suite uses fs.globSync). */
+export const MCP_TOOLS = '.tmp/mcp-tools'
+export const MCP_TOOLS_INSTALL = `npm install --prefix ${MCP_TOOLS} --no-save @modelcontextprotocol/inspector@2.12.0 @modelcontextprotocol/conformance@0.1.16`
+
+/** True (skip) without the MCP Inspector and conformance suite: on Node before 22.19, or not installed in MCP_TOOLS. */
+export function noMcpTools(): boolean {
+  const [major, minor] = process.versions.node.split('.').map(Number)
+  if (major < 22 || (major === 22 && minor < 19)) {
+    note(`needs Node 22.19+ for the MCP Inspector and conformance suite (this is ${process.versions.node})`, `on Node 22.19+ (CI's second leg): ${MCP_TOOLS_INSTALL}`)
+    return true
+  }
+  const missing = ['inspector', 'conformance'].filter((bin) => !existsSync(`${MCP_TOOLS}/node_modules/.bin/${bin}`))
+  if (missing.length) note(`needs the MCP tools in ${MCP_TOOLS} (${missing.join(', ')} missing)`, MCP_TOOLS_INSTALL)
+  return missing.length > 0
+}

@@ -210,12 +210,12 @@ export class SandboxApp {
     const headers = responseHeaders(answer, meta.headers)
     // A cut connection is journaled as status 0; each runtime ends the connection (docs/your-own-answers.md).
     const response = reply.cut ? Response.error() : toResponse(answer, undefined, headers)
-    // A tool call's entry is marked (`via`, `tool`); the others keep one shape.
-    Object.assign(sandbox.journal.add(
+    sandbox.journal.add(
       { method: request.method, path: url.path, query: url.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso() },
       // A body the route refused before reading it (401, 403) is not waited for: null.
       { origin: url.origin, request: { headers: meta.rawHeaders ?? request.headers, body: route?.secret ? withoutSecrets(bodyRead(request), route.secret) : bodyRead(request) }, response: { headers, body: text } },
-    ), meta.marks)
+      meta.marks,
+    )
     return response
   }
 

@@ -14,7 +14,7 @@ export interface JournalEntry {
   at: string
   /** Set on a passed-through answer once it is checked (the bridge): what differs from the document. */
   drift?: Finding[]
-  /** `mcp`: a tool call of the MCP server made this request (docs/agents.md); `tool` names the tool. Set by the pipeline on the entry `add` answers. */
+  /** `mcp`: a tool call of the MCP server made this request (docs/agents.md); `tool` names the tool. */
   via?: 'mcp'
   tool?: string
 }
@@ -127,7 +127,8 @@ export class Journal implements BudgetedJournal {
     return this.#entries.length
   }
 
-  add(entry: Omit<JournalEntry, 'id'>, exchange?: ExchangeInput): JournalEntry {
+  /** `marks`: a tool call's `via` and `tool` (the MCP server's); other entries keep one shape. */
+  add(entry: Omit<JournalEntry, 'id'>, exchange?: ExchangeInput, marks?: Pick<JournalEntry, 'via' | 'tool'>): JournalEntry {
     // Field by field, not spread: every entry has one shape.
     const { method, path, query, status, faults, durationMs, at } = entry
     const e: JournalEntry = { id: this.#next++, method, path: ownText(path, TEXT_LIMIT), query: ownText(query, TEXT_LIMIT), status, faults, durationMs, at }
@@ -139,6 +140,7 @@ export class Journal implements BudgetedJournal {
     let origin = ''
     if (exchange) origin = exchange.origin === this.#origin ? this.#origin : (this.#origin = ownText(exchange.origin, 256))
     const bytes = ENTRY_OVERHEAD + entryBytes(e) + utf8Length(origin) + requestBytes + responseBytes
+    if (marks) Object.assign(e, marks)
     this.#push({ entry: e, origin, request, response, bytes, order: this.budget?.next() ?? 0 })
     this.onAdd?.(e)
     return e

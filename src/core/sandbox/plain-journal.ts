@@ -35,8 +35,8 @@ export class PlainJournal {
     return this.#kept[0]?.detail.id ?? this.#next
   }
 
-  add(input: Omit<JournalEntry, 'id'>, exchange?: ExchangeInput): JournalEntry {
-    const entry: JournalEntry = { id: this.#next++, method: input.method, path: cutText(input.path, TEXT_LIMIT), query: cutText(input.query, TEXT_LIMIT), status: input.status, faults: input.faults, durationMs: input.durationMs, at: input.at }
+  add(input: Omit<JournalEntry, 'id'>, exchange?: ExchangeInput, marks?: Pick<JournalEntry, 'via' | 'tool'>): JournalEntry {
+    const entry: JournalEntry = { id: this.#next++, method: input.method, path: cutText(input.path, TEXT_LIMIT), query: cutText(input.query, TEXT_LIMIT), status: input.status, faults: input.faults, durationMs: input.durationMs, at: input.at, ...marks }
     const origin = exchange ? cutText(exchange.origin, 256) : ''
     const request = exchange ? message(exchange.request) : EMPTY
     const response = exchange ? message(exchange.response) : EMPTY
@@ -70,7 +70,7 @@ export class PlainJournal {
 
 const EMPTY = { message: { headers: {}, body: null, truncated: false, size: 0 } as Message, bytes: 0 }
 
-const entryOf = ({ id, method, path, query, status, faults, durationMs, at }: JournalDetail): JournalEntry => ({ id, method, path, query, status, faults, durationMs, at })
+const entryOf = ({ id, method, path, query, status, faults, durationMs, at, via, tool }: JournalDetail): JournalEntry => ({ id, method, path, query, status, faults, durationMs, at, ...(tool && { via, tool }) })
 
 const textBytes = (e: JournalEntry) => [e.method, e.path, e.query, e.at, ...e.faults].reduce((n, t) => n + utf8Length(t), 0)
 
