@@ -1,4 +1,4 @@
-import { type McpHttpHandler, ProtocolError, ProtocolErrorCode, Server, createMcpHandler } from '@modelcontextprotocol/server'
+import { type AuthInfo, type McpHttpHandler, ProtocolError, ProtocolErrorCode, Server, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest, readRequestBody } from '@modelcontextprotocol/server'
 import type { RequestMeta, SandboxApp } from '../core/app/app.js'
 import { SCENARIO_HEADER } from '../core/app/app.js'
 import { frontDoor } from '../core/app/front-door.js'
@@ -12,6 +12,10 @@ import { type CallSite, refused, toolAnswer, toolRequest } from './call.js'
 import { toolsOf } from './tools.js'
 
 export const MCP_PATH = '/mcp'
+/** The largest `/mcp` body read, as the SDK bounds it (4 MB). */
+const MAX_BODY = 4 * 1_048_576
+
+const rpcError = (status: number, code: number, message: string) => Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status })
 
 const SERVER_INFO = { name: 'fleet-sandbox', title: 'Fleet Operations Backoffice API (sandbox)', version: '0.1.0' }
 
@@ -55,11 +59,11 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins): (request: R
   return async (request, meta, url, cors) => {
     const answer = await serve(request, meta, url)
     if (!cors) return answer
-    // The answer's own headers are the SDK's: CORS and what a page's client must read (the challenge) go on top.
-    const headers = new Headers(answer.headers)
-    for (const [name, value] of Object.entries(cors)) headers.set(name, value)
-    if (cors['access-control-expose-headers']) headers.set('access-control-expose-headers', `${cors['access-control-expose-headers']},www-authenticate,mcp-session-id,mcp-protocol-version`)
-    return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers })
+    // The answer's own headers are the SDK's: CORS and what a page's client must read (the challenge)
+    // go on top, in place (a copy of the answer would be read back through a stream: front-door.ts).
+    for (const [name, value] of Object.entries(cors)) answer.headers.set(name, value)
+    if (cors['access-control-expose-headers']) answer.headers.set('access-control-expose-headers', `${cors['access-control-expose-headers']},www-authenticate,mcp-session-id,mcp-protocol-version`)
+    return answer
   }
 
   async function serve(request: Request, meta: RequestMeta, url: UrlParts): Promise<Response> {
@@ -80,7 +84,37 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins): (request: R
     }
     if (typeof token !== 'string') return token
     const exchange: Exchange = { site: { origin: url.origin, base, token, sandboxId: id || undefined, scenario: request.headers.get(SCENARIO_HEADER) }, meta }
-    return handler.fetch(request, { authInfo: { token, clientId: 'fleet-sandbox', scopes: [AGENT_SCOPE], extra: { exchange } } })
+    const authInfo: AuthInfo = { token, clientId: 'fleet-sandbox', scopes: [AGENT_SCOPE], extra: { exchange } }
+    if (request.method !== 'POST') return handler.fetch(request, { authInfo })
+    // The body is read and parsed once, here; the SDK classifies and serves the parsed value.
+    const read = await readRequestBody(request, MAX_BODY)
+    if (read.tooLarge) return rpcError(413, -32600, `body: larger than ${MAX_BODY} bytes`)
+    let parsedBody: unknown
+    try {
+      parsedBody = JSON.parse(read.text)
+    } catch {
+      return rpcError(400, -32700, 'Parse error: Invalid JSON')
+    }
+    if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo, exchange)
+    return handler.fetch(request, { parsedBody, authInfo })
+  }
+
+  /**
+   * A 2025-era request (2025-06-18, 2025-11-25: most clients today), as the SDK's stateless
+   * fallback serves it but answered with one JSON body instead of an event stream: the tools
+   * send nothing before their result, and a stream costs each call more than the call itself
+   * (`npm run bench -- --only mcp`).
+   */
+  async function legacy(request: Request, parsedBody: unknown, authInfo: AuthInfo, exchange: Exchange): Promise<Response> {
+    const server = serverFor(exchange)
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    await server.connect(transport)
+    try {
+      return await transport.handleRequest(request, { parsedBody, authInfo })
+    } finally {
+      void transport.close().catch(() => undefined)
+      void server.close().catch(() => undefined)
+    }
   }
 }
 

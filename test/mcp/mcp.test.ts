@@ -54,11 +54,12 @@ describe.each(runtimes)('the MCP server through $name', (runtime) => {
     const client = await connect(s, token)
     const read = await client.callTool({ name: 'listNotifications', arguments: { limit: 5 } })
     expect(read.isError).toBeFalsy()
-    const listed = read.structuredContent as Structured
-    expect(listed.status).toBe(200)
+    expect((read.structuredContent as Structured).status).toBe(200)
+    // The body as the API sent it, in the text content.
+    const listed = JSON.parse((read.content as { text: string }[])[0].text)
     const overHttp = await s.as(token).get('/api/notifications?limit=5')
-    expect(listed.body).toEqual(overHttp.body)
-    const first = listed.body.data.notifications?.[0] ?? listed.body.data[0]
+    expect(listed).toEqual(overHttp.body)
+    const first = listed.data.notifications[0]
     const next = first.status === 'reviewed' ? 'unreviewed' : 'reviewed'
 
     const write = await client.callTool({ name: 'updateNotificationStatus', arguments: { id: first.id, body: { status: next } } })
