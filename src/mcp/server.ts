@@ -9,7 +9,7 @@ import { sandboxIdOf, validSandboxId } from '../core/sandbox/sandbox-id.js'
 import { agentToken, resourceMetadataUrl } from './auth.js'
 import { AGENT_SCOPE } from '../core/auth/tokens.js'
 import { type CallSite, refused, toolAnswer, toolRequest } from './call.js'
-import { toolsOf } from './tools.js'
+import { type ApiTool, toolsOf } from './tools.js'
 
 export const MCP_PATH = '/mcp'
 /** The largest `/mcp` body read, as the SDK bounds it (4 MB). */
@@ -18,6 +18,38 @@ const MAX_BODY = 4 * 1_048_576
 const rpcError = (status: number, code: number, message: string) => Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status })
 
 const SERVER_INFO = { name: 'fleet-sandbox', title: 'Fleet Operations Backoffice API (sandbox)', version: '0.1.0' }
+
+export interface McpOptions {
+  /** Every message through the SDK, the plain tool calls too (the reference test/mcp/tuned.test.ts compares the tuned path with). */
+  plain?: boolean
+}
+
+/** The 2025-era revisions the SDK serves, for which a plain tool call's answer is known without it. */
+const PLAIN_VERSIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26'])
+
+/**
+ * The tuned path: a 2025-era `tools/call` of a known tool with nothing else in it, as the SDK's
+ * clients send nearly every message after `initialize`. Its answer is the tool's result in the
+ * JSON-RPC envelope the SDK's JSON response would carry; making a server and a transport for it
+ * cost each call more than its request (`npm run bench -- --only mcp`). Anything else (a batch,
+ * `_meta`, an unknown tool, a header the SDK would refuse) goes through the SDK, which
+ * test/mcp/tuned.test.ts checks answers the same.
+ */
+function plainToolCall(request: Request, body: unknown, tools: Map<string, ApiTool>): { tool: ApiTool; args: unknown; id: string | number } | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined
+  const { jsonrpc, id, method, params, ...rest } = body as Record<string, unknown>
+  if (jsonrpc !== '2.0' || method !== 'tools/call' || Object.keys(rest).length || !(typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)))) return undefined
+  if (!params || typeof params !== 'object' || Array.isArray(params)) return undefined
+  const { name, arguments: args, ...others } = params as Record<string, unknown>
+  if (Object.keys(others).length || typeof name !== 'string' || (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args)))) return undefined
+  const tool = tools.get(name)
+  if (!tool) return undefined
+  const headers = request.headers
+  const accept = headers.get('accept') ?? ''
+  if (!PLAIN_VERSIONS.has(headers.get('mcp-protocol-version') ?? '') || !accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined
+  if (!/^application\/json\s*(;|$)/i.test(headers.get('content-type') ?? '')) return undefined
+  return { tool, args, id }
+}
 
 /** What a tool call needs of the `/mcp` request it came in: its place, token and world, and the runtime's meta. */
 interface Exchange {
@@ -33,9 +65,18 @@ interface Exchange {
  * request with the caller's token sent through the app's front door, so permissions,
  * scenarios, overrides, the world of `x-sandbox-id` and the journal (`via: "mcp"`) apply.
  */
-export function mcpServer(app: SandboxApp, origins: ControlOrigins): (request: Request, meta: RequestMeta, url: UrlParts, cors: Record<string, string> | undefined) => Promise<Response> {
+export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: McpOptions = {}): (request: Request, meta: RequestMeta, url: UrlParts, cors: Record<string, string> | undefined) => Promise<Response> {
   const tools = toolsOf(app.routes)
   const list = [...tools.values()].map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations }))
+
+  /** A call of a known tool: the request it stands for, through the app's front door, and its answer as a tool result. */
+  const callTool = async (tool: ApiTool, args: unknown, exchange: Exchange) => {
+    const sent = toolRequest(tool, args, exchange.site)
+    // Refused before any request: nothing is sent, journaled or changed.
+    if (typeof sent === 'string') return refused(sent, { status: 400, body: errorBody('standard', 400, sent) })
+    const { meta } = exchange
+    return toolAnswer(await app.fetch(sent, { via: 'msw', sandboxId: meta.sandboxId, clientAddress: meta.clientAddress, fetch: meta.fetch, marks: { via: 'mcp', tool: tool.name } }))
+  }
 
   const serverFor = (exchange: Exchange | undefined) => {
     const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: 'Each tool is an operation of the Fleet Operations Backoffice API, called with your token in the sandbox world of your x-sandbox-id.' })
@@ -44,11 +85,7 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins): (request: R
       const tool = tools.get(request.params.name)
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}; tools/list names the ${tools.size} tools`)
       if (!exchange) throw new ProtocolError(ProtocolErrorCode.InternalError, 'the call lost its HTTP request')
-      const sent = toolRequest(tool, request.params.arguments, exchange.site)
-      // Refused before any request: nothing is sent, journaled or changed.
-      if (typeof sent === 'string') return refused(sent, { status: 400, body: errorBody('standard', 400, sent) })
-      const { meta } = exchange
-      return toolAnswer(await app.fetch(sent, { via: 'msw', sandboxId: meta.sandboxId, clientAddress: meta.clientAddress, fetch: meta.fetch, marks: { via: 'mcp', tool: tool.name } }))
+      return callTool(tool, request.params.arguments, exchange)
     })
     return server
   }
@@ -95,7 +132,12 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins): (request: R
     } catch {
       return rpcError(400, -32700, 'Parse error: Invalid JSON')
     }
-    if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo, exchange)
+    if (await isLegacyRequest(request, parsedBody)) {
+      const call = options.plain ? undefined : plainToolCall(request, parsedBody, tools)
+      // A string body: the Node server writes it as it is (Response.json's is read back through a stream).
+      if (call) return new Response(JSON.stringify({ result: await callTool(call.tool, call.args, exchange), jsonrpc: '2.0', id: call.id }), { headers: { 'content-type': 'application/json' } })
+      return legacy(request, parsedBody, authInfo, exchange)
+    }
     return handler.fetch(request, { parsedBody, authInfo })
   }
 
@@ -123,10 +165,10 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins): (request: R
  * the unread body: front-door.ts); every other path goes to the app's. The browser entry does
  * not do this: a page's service worker serves no MCP client (docs/agents.md).
  */
-export function mountMcp<A extends SandboxApp>(app: A): A {
+export function mountMcp<A extends SandboxApp>(app: A, options: McpOptions = {}): A {
   const inner = app.fetch
   const origins: ControlOrigins = { corsOrigins: app.options.corsOrigins, pageOrigin: app.options.pageOrigin, token: (app.options.control || undefined)?.token }
-  const serve = mcpServer(app, origins)
+  const serve = mcpServer(app, origins, options)
   const door = frontDoor(origins, (request, meta, url, cors) => serve(request, meta, url, cors))
   const fetch: SandboxApp['fetch'] = (request, meta = {}) => {
     const path = meta.path ?? splitUrl(request.url).path
