@@ -183,3 +183,24 @@ describe.each(runtimes)('the MCP server through $name', (runtime) => {
     expect((await rt.fetch('/mcp', { method: 'DELETE', headers: auth })).status).toBe(405)
   })
 })
+
+describe('the MCP server of fleet-sandbox/node (setupSandboxServer)', () => {
+  it('claims /mcp on its origin: the SDK client over the global fetch lists the tools and calls one', async () => {
+    const { setupSandboxServer } = await import('../../src/adapters/node/index.js')
+    const sandbox = setupSandboxServer({ origins: ['http://api.test'] })
+    await sandbox.listen()
+    try {
+      const minted = await fetch('http://api.test/__sandbox/tokens/agent', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'operator@fleet.test' }) })
+      const { token } = (await minted.json()) as { token: string }
+      const client = new Client({ name: 'fleet-sandbox-test', version: '1.0.0' })
+      await client.connect(new StreamableHTTPClientTransport(new URL('http://api.test/mcp'), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('getMe')
+      const me = await client.callTool({ name: 'getMe', arguments: {} })
+      expect(JSON.parse((me.content as { text: string }[])[0].text).data.user.email).toBe('operator@fleet.test')
+      expect(sandbox.sandbox().journal.list().filter((e) => e.via === 'mcp').map((e) => e.tool)).toEqual(['getMe'])
+      await client.close()
+    } finally {
+      sandbox.close()
+    }
+  })
+})
