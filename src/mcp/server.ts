@@ -132,12 +132,11 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
     } catch {
       return rpcError(400, -32700, 'Parse error: Invalid JSON')
     }
-    if (await isLegacyRequest(request, parsedBody)) {
-      const call = options.plain ? undefined : plainToolCall(request, parsedBody, tools)
-      // A string body: the Node server writes it as it is (Response.json's is read back through a stream).
-      if (call) return new Response(JSON.stringify({ result: await callTool(call.tool, call.args, exchange), jsonrpc: '2.0', id: call.id }), { headers: { 'content-type': 'application/json' } })
-      return legacy(request, parsedBody, authInfo, exchange)
-    }
+    // A plain call names a 2025-era revision and carries no 2026 envelope (`_meta`): the SDK's classification would call it legacy.
+    const call = options.plain ? undefined : plainToolCall(request, parsedBody, tools)
+    // A string body: the Node server writes it as it is (Response.json's is read back through a stream).
+    if (call) return new Response(JSON.stringify({ result: await callTool(call.tool, call.args, exchange), jsonrpc: '2.0', id: call.id }), { headers: { 'content-type': 'application/json' } })
+    if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo, exchange)
     return handler.fetch(request, { parsedBody, authInfo })
   }
 
