@@ -9,6 +9,8 @@ import { cutIfAsked, incomingOf } from './app.js'
 import { targetProblem, targetRefusal } from '../../core/http/target.js'
 
 export { createHonoApp } from './app.js'
+/** The app the server serves, `/mcp` included (docs/agents.md): what to hand `createHonoApp` in a Hono app of your own. */
+export { createServedApp } from '../../served-app.js'
 export { isLoopback } from '../../core/control/origin.js'
 
 export interface ServerOptions extends AppOptions {
