@@ -51,6 +51,9 @@ function plainToolCall(request: Request, body: unknown, tools: Map<string, ApiTo
   return { tool, args, id }
 }
 
+/** What `tools/list` answers of each tool. */
+const listed = (tools: Map<string, ApiTool>) => [...tools.values()].map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations }))
+
 /** What a tool call needs of the `/mcp` request it came in: its place, token and world, and the runtime's meta. */
 interface Exchange {
   site: CallSite
@@ -66,8 +69,13 @@ interface Exchange {
  * scenarios, overrides, the world of `x-sandbox-id` and the journal (`via: "mcp"`) apply.
  */
 export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: McpOptions = {}): (request: Request, meta: RequestMeta, url: UrlParts, cors: Record<string, string> | undefined) => Promise<Response> {
-  const tools = toolsOf(app.routes)
-  const list = [...tools.values()].map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations }))
+  // Made on the first `/mcp` request, not with the app: a Durable Object that serves no agent never converts the schemas.
+  let made: { tools: Map<string, ApiTool>; list: ReturnType<typeof listed> } | undefined
+  const toolSet = () => {
+    if (made) return made
+    const tools = toolsOf(app.routes)
+    return (made = { tools, list: listed(tools) })
+  }
 
   /** A call of a known tool: the request it stands for, through the app's front door, and its answer as a tool result. */
   const callTool = async (tool: ApiTool, args: unknown, exchange: Exchange) => {
@@ -80,6 +88,7 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
 
   const serverFor = (exchange: Exchange | undefined) => {
     const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: 'Each tool is an operation of the Fleet Operations Backoffice API, called with your token in the sandbox world of your x-sandbox-id.' })
+    const { tools, list } = toolSet()
     server.setRequestHandler('tools/list', () => ({ tools: list }))
     server.setRequestHandler('tools/call', async (request) => {
       const tool = tools.get(request.params.name)
@@ -133,7 +142,7 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
       return rpcError(400, -32700, 'Parse error: Invalid JSON')
     }
     // A plain call names a 2025-era revision and carries no 2026 envelope (`_meta`): the SDK's classification would call it legacy.
-    const call = options.plain ? undefined : plainToolCall(request, parsedBody, tools)
+    const call = options.plain ? undefined : plainToolCall(request, parsedBody, toolSet().tools)
     // A string body: the Node server writes it as it is (Response.json's is read back through a stream).
     if (call) return new Response(JSON.stringify({ result: await callTool(call.tool, call.args, exchange), jsonrpc: '2.0', id: call.id }), { headers: { 'content-type': 'application/json' } })
     if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo, exchange)
