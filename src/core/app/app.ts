@@ -105,6 +105,7 @@ export class SandboxApp {
 
   /** The sandbox a request selects (`x-sandbox-id` read once, by the runtime or here), held until `release`. */
   #acquire(request: Request, meta: RequestMeta): Promise<Sandbox> {
+    if (meta.sandbox) return Promise.resolve(meta.sandbox)
     const id = meta.sandboxId ?? sandboxIdOf(request)
     if (id && !validSandboxId(id)) throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
     return this.sandboxes.acquire(id)
@@ -184,17 +185,20 @@ export class SandboxApp {
     const faults: string[] = []
     let sandbox: Sandbox | undefined
     let reply: Reply
+    const seen: { ctx?: Context } = {}
     try {
       // Before anything else: a foreign page's request creates no sandbox and reads no body, on
       // every /__sandbox path, matched or not.
       if (route ? route.auth.kind === 'control' : controlPath(url.path)) guardControl(request, this.#origins, url.origin, route?.auth.kind === 'control' && route.auth.page)
       sandbox = await this.#acquire(request, meta)
-      reply = route ? await this.#run(route, request, url, params, sandbox, faults, meta) : unmatchedReply(request.method, url.path, allowed!)
+      reply = route ? await this.#run(route, request, url, params, sandbox, faults, meta, seen) : unmatchedReply(request.method, url.path, allowed!)
     } catch (error) {
       reply = errorReply(route, error)
     } finally {
-      if (sandbox) this.sandboxes.release(sandbox)
+      if (sandbox && !meta.sandbox) this.sandboxes.release(sandbox)
     }
+    // What a repro bundle replays (src/core/repro/log.ts): the write, its body and its account.
+    if (sandbox && route) sandbox.repro.request(sandbox, route, request, meta.path ?? url.path, url.search, reply, seen.ctx?.principal, seen.ctx?.at, bodyRead(request))
     const own: Record<string, string> = { ...reply.headers }
     const label = reply.override && ((f: string) => (f === `override:${reply.override!.id}` ? `override:${reply.override!.label}` : f))
     if (faults.length) own[FAULT_HEADER] = [...new Set(faults)].map(label || String).join(',')
@@ -258,9 +262,9 @@ export class SandboxApp {
       .sort((a, b) => (a.def.order ?? 50) - (b.def.order ?? 50))
   }
 
-  async #run(route: RouteDef, request: Request, url: UrlParts, params: Record<string, string>, sandbox: Sandbox, faults: string[], meta: RequestMeta): Promise<Reply> {
+  async #run(route: RouteDef, request: Request, url: UrlParts, params: Record<string, string>, sandbox: Sandbox, faults: string[], meta: RequestMeta, seen: { ctx?: Context }): Promise<Reply> {
     const applied = route.auth.kind === 'control' ? [] : this.scenariosFor(sandbox, request, route)
-    const ctx = new Context(request, url.search, params, sandbox, route, this, meta.clientAddress, applied, faults)
+    const ctx = (seen.ctx = new Context(request, url.search, params, sandbox, route, this, meta.clientAddress, applied, faults))
     let reply: Reply
     try {
       reply = await this.#stages(route, ctx, applied, sandbox)
@@ -301,7 +305,9 @@ export class SandboxApp {
       const early = await a.def.before?.(ctx, a.options)
       if (early) return early
     }
-    return ctx.request.method === 'GET' ? route.handler(ctx) : sandbox.exclusive(() => route.handler(ctx))
+    if (ctx.request.method === 'GET') return route.handler(ctx)
+    // A write sees one instant: the one a repro bundle keeps for it, so a replay writes the same dates.
+    return sandbox.exclusive(() => sandbox.clock.pinned(() => route.handler(ctx), (at) => ((ctx as Context).at = at)))
   }
 
   #validQuery(route: RouteDef, search: string): RouteContext['query'] {
@@ -322,6 +328,8 @@ class Context implements RouteContext {
   body: unknown = undefined
   form?: FormData
   principal: RouteContext['principal'] = undefined
+  /** The instant a write ran at (the clock is held for it). */
+  at: number | undefined = undefined
   #url: URL | undefined
 
   constructor(

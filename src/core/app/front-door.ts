@@ -1,4 +1,5 @@
 import { controlPath } from './matcher.js'
+import type { Sandbox } from '../sandbox/sandbox.js'
 import { errorReply, toResponse } from '../http/reply.js'
 import { afterBody } from '../http/drain.js'
 import { type ControlOrigins, controlOriginAllowed } from '../control/origin.js'
@@ -28,6 +29,8 @@ export interface RequestMeta {
    * which has no preflight and no connection to keep.
    */
   via?: 'http' | 'msw'
+  /** The sandbox to answer in, given outright (a replay builds its world apart: src/core/repro/replay.ts). */
+  sandbox?: Sandbox
 }
 
 /** Behind the door: the app's pipeline, given the URL split once and the headers every answer carries. */

@@ -5,6 +5,7 @@ import { badRequest, notFound, ok } from '../http/reply.js'
 import { defineRoute } from '../app/route.js'
 import { emailAddress } from '../http/schemas.js'
 import type { SandboxRegistry } from '../sandbox/sandbox.js'
+import { getRepro, postRepro } from './repro-routes.js'
 
 const control = { kind: 'control' } as const
 const tag = 'sandbox control'
@@ -154,4 +155,4 @@ export const dropSandbox = defineRoute({
   },
 })
 
-export const controlRoutes = [health, listScenarios, setScenarios, reset, getClock, moveClock, listRequests, clearRequests, listOutbox, clearOutbox, getSnapshot, putSnapshot, agentToken, listSandboxes, dropSandbox]
+export const controlRoutes = [health, listScenarios, setScenarios, reset, getClock, moveClock, listRequests, clearRequests, listOutbox, clearOutbox, getSnapshot, putSnapshot, agentToken, listSandboxes, dropSandbox, getRepro, postRepro]

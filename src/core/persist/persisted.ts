@@ -104,7 +104,7 @@ export class PersistedSandbox {
     this.meta = meta
     this.#unwatch = sandbox.watch((change) => {
       // A collection replaced in place (--watch) is stored whole, as after a restore.
-      if ((change === 'reset' || change === 'restore' || change === 'fixtures') && !this.#loading) this.#replaced(change === 'fixtures')
+      if ((change === 'reset' || change === 'restore' || change === 'fixtures' || change === 'replay') && !this.#loading) this.#replaced(change === 'fixtures' || change === 'replay')
     })
   }
 

@@ -16,6 +16,7 @@ import { Outbox, type OutboxEntry } from './outbox.js'
 import { Overrides } from '../overrides/overrides.js'
 import type { Override } from '../overrides/override.js'
 import { SandboxEvents, type StateChange } from './events.js'
+import { ReproLog } from '../repro/log.js'
 import { seededRandom, Sequence } from './random.js'
 import type { SeededWorlds } from './seeded-worlds.js'
 import type { ListPages } from '../notifications/notification-store.js'
@@ -101,7 +102,9 @@ export class Sandbox {
   /** Listeners of `GET /__sandbox/events`. */
   readonly events = new SandboxEvents()
   journal: Journal
-  outbox = new Outbox(undefined, (data) => this.events.emit({ type: 'outbox', data }))
+  outbox = new Outbox(undefined, (data) => (this.repro.outbox(data), this.events.emit({ type: 'outbox', data })))
+  /** What a repro bundle is made of (`GET /__sandbox/repro`, src/core/repro). */
+  repro = new ReproLog()
   /** The world's own answers (`/__sandbox/overrides`), indexed by operation. */
   readonly overrides = new Overrides()
   #schedule: ActiveScenario[] = []
@@ -129,13 +132,13 @@ export class Sandbox {
   seed: number
   /** The sandboxes this one lives among (set by `Sandboxes`). */
   registry: SandboxRegistry = standalone
-  /** The instant seeded dates are relative to; fixed for the sandbox's life. */
-  readonly seededAt: number
+  /** The instant seeded dates are relative to; fixed for the sandbox's life (a replay brings its bundle's). */
+  seededAt: number
   #lock: Promise<unknown> = Promise.resolve()
 
   private constructor(
     readonly id: string,
-    readonly config: SandboxConfig,
+    public config: SandboxConfig,
     readonly shared: SandboxShared,
   ) {
     this.seed = config.seed
@@ -147,6 +150,8 @@ export class Sandbox {
     const sandbox = new Sandbox(id, config, shared)
     await sandbox.reset(config.seed)
     if (config.scenarios?.length) sandbox.setScenarios(config.scenarios, 'scenario')
+    // The world begins here: the scenarios it was started with are the bundle's, not a step.
+    sandbox.repro.begin(sandbox)
     return sandbox
   }
 
@@ -171,11 +176,13 @@ export class Sandbox {
     this.#reseed(seed, 0)
     this.#base = seed
     this.setKey(newSigningKey())
+    this.repro.begin(this)
     this.changed('reset')
   }
 
   /** Tells the event streams that the state changed (`event: state`). */
   changed(change: StateChange): void {
+    this.repro.changed(this, change)
     for (const w of this.#watchers) w(change)
     if (this.events.size) this.events.emit({ type: 'state', data: { change, seed: this.seed, now: this.iso(), scenarios: this.inForce().map((a) => a.name) } })
   }
@@ -210,6 +217,8 @@ export class Sandbox {
    * world stays as it is (seeded, perhaps with stored changes applied to it).
    */
   async resume(parts: ResumedParts): Promise<void> {
+    // What happened before it was stored is not in this process: no bundle until the next reset.
+    if (Object.keys(parts).length) this.repro.stop('the sandbox was resumed from stored state (--state, the browser\'s saved state, a Durable Object\'s storage): what happened before is not in its log')
     if (parts.records) {
       this.world = await World.fromRows(parts.records, undefined, true)
       this.#base = null
@@ -360,6 +369,38 @@ export class Sandbox {
     // A snapshot from before keys were kept gets a new one (its tokens were forgeable anyway).
     this.setKey(s.signingKey ?? newSigningKey())
     this.changed('restore')
+  }
+
+  /**
+   * Takes over a world a replay built (`POST /__sandbox/repro`, src/core/repro/replay.ts): its
+   * records, clock, sessions, outbox, scenarios, overrides, journal and repro log. Built apart and
+   * taken only once it matched, so a failed replay changes nothing here.
+   */
+  adopt(other: Sandbox): void {
+    this.config = other.config
+    this.seededAt = other.seededAt
+    this.world = other.world
+    this.seed = other.seed
+    this.clock = other.clock
+    this.sessions = other.sessions
+    this.outbox.load(other.outbox.list())
+    this.overrides.load(other.overrides.list())
+    this.active = other.active
+    this.ids.value = other.ids.value
+    this.scenarioState = other.scenarioState
+    this.#generator = other.#generator
+    this.#draws = other.#draws
+    // Seed plus requests: stored whole from here (the persistence port), as after a restore.
+    this.#base = null
+    this.setKey(other.#key)
+    this.repro = other.repro
+    this.journal.clear()
+    for (const d of other.journal.details()) {
+      const { request, response, url, id: _, ...entry } = d
+      this.journal.add(entry, { origin: url.slice(0, url.length - d.path.length - d.query.length), request, response })
+    }
+    other.journal.clear()
+    this.changed('replay')
   }
 }
 
