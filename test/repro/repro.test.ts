@@ -3,6 +3,14 @@ import { ADMIN_TOKEN, type Client } from '../support/client.js'
 import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 import { INVOICES, acme, inv } from '../billing/seeded.js'
+import { canonical, sha256 } from '../../src/core/repro/bundle.js'
+
+/** A bundle edited and signed again, as someone who means it would: the replay itself must catch it. */
+async function resigned(bundle: Record<string, any>, edit: (b: Record<string, any>) => void): Promise<Record<string, any>> {
+  const { checksum: _, ...rest } = structuredClone(bundle)
+  edit(rest)
+  return { ...rest, checksum: await sha256(canonical(rest)) }
+}
 
 /** A snapshot as a replay must rebuild it: the journal (the replay's own requests), sessions and the signing key left out, minted tokens by their order. */
 function comparable(snapshot: Record<string, any>): Record<string, unknown> {
@@ -58,5 +66,88 @@ describe.each(runtimes)('repro bundles through $name', (runtime) => {
     const again = (await b.control.get('/repro')).body
     expect(again.end.parts).toEqual(bundle.body.end.parts)
     expect(again.requests).toEqual(bundle.body.requests)
+  })
+
+  describe('bad bundles: a 400 or 409 naming what is wrong, and nothing changes', () => {
+    let bundle: Record<string, any>
+    let target: Client
+    let before: unknown
+
+    it('makes a bundle and a target sandbox with writes of its own', async () => {
+      const a = await rt.isolated()
+      await flow(a)
+      bundle = (await a.control.get('/repro')).body
+      target = await rt.isolated()
+      expect((await target.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: 5 })).status).toBe(200)
+      before = comparable((await target.control.get('/snapshot')).body)
+    })
+
+    const refused = async (body: unknown, status: number, message: RegExp) => {
+      const res = await target.control.post('/repro', body)
+      expect(res.status, await res.text()).toBe(status)
+      expect(res.body.message).toMatch(message)
+      expect(comparable((await target.control.get('/snapshot')).body)).toEqual(before)
+    }
+
+    it('another version', () => refused({ ...bundle, version: 2 }, 400, /^version: must be 1, the repro bundle version this sandbox reads \(got 2\)/))
+    it('not an object', () => refused([bundle], 400, /^body: must be a repro bundle object/))
+    it('an unknown field', () => refused({ ...bundle, comment: 'mine' }, 400, /^body: unknown field comment/))
+    it('an unknown field in a step', () => refused({ ...bundle, requests: [{ ...bundle.requests[0], token: 'x' }, ...bundle.requests.slice(1)] }, 400, /^requests\.0: unknown field token/))
+    it('a field of the wrong kind', () => refused({ ...bundle, requests: [{ ...bundle.requests[0], at: 'yesterday' }] }, 400, /^requests\.0\.at: must be an ISO 8601 date-time/))
+    it('a request step to the control API', async () => refused(await resigned(bundle, (b) => (b.requests[0].path = '/__sandbox/reset')), 400, /^requests\.0\.path: must be a path of the API/))
+    it('tampered: a body changed after it was made', async () => {
+      const edited = structuredClone(bundle)
+      edited.requests[3].body = JSON.stringify({ amount: 999, date: '2026-11-20', method: 'card' })
+      await refused(edited, 400, /^checksum: does not match the bundle's content: it was changed or cut after GET \/__sandbox\/repro made it/)
+    })
+    it('truncated: steps cut off the end', () => refused({ ...bundle, requests: bundle.requests.slice(0, 3) }, 400, /^checksum: does not match/))
+    it('truncated: the file cut in the middle', async () => {
+      const text = JSON.stringify(bundle)
+      const res = await target.control.send('POST', '/repro', text.slice(0, text.length / 2))
+      expect(res.status, await res.text()).toBe(400)
+      expect(res.body.message).toMatch(/^body: must be valid UTF-8 JSON, a whole bundle as GET \/__sandbox\/repro answered it/)
+      expect(comparable((await target.control.get('/snapshot')).body)).toEqual(before)
+    })
+    it('a step answered otherwise on replay names the step', async () => refused(await resigned(bundle, (b) => (b.requests[3].status = 201)), 409, /^requests\.3\.status: POST \/api\/v1\/billing\/invoices\/inv_acme_0009\/register-payment answered 200 on replay, 201 when it was recorded/))
+    it('a world that differs at the end names the parts', async () => refused(await resigned(bundle, (b) => (b.end.parts.invoices = '0000000000000000')), 409, /^end\.parts: the replayed world differs from the bundle's in invoices \(every request answered as recorded/))
+    it('a scenario this sandbox does not know', async () => refused(await resigned(bundle, (b) => (b.scenarios = ['no-such-scenario'])), 400, /^scenarios\.0: /))
+    it('an account the world does not have', async () => refused(await resigned(bundle, (b) => (b.requests[0].as.user = 'usr_nobody')), 409, /^requests\.0\.as\.user: no user usr_nobody in the replayed world/))
+    it('other fixtures', async () => refused(await resigned(bundle, (b) => (b.fixtures = `sha256:${'0'.repeat(64)}`)), 409, /^fixtures: the bundle was made with fixtures sha256:0+, this sandbox has none; start it with the same --fixtures/))
+    it('oversize: past 16 MB', async () => {
+      const res = await target.control.send('POST', '/repro', JSON.stringify({ ...bundle, pad: 'x'.repeat(16 * 1_048_576) }))
+      expect(res.status).toBe(413)
+      expect(comparable((await target.control.get('/snapshot')).body)).toEqual(before)
+    })
+  })
+
+  describe('a world no bundle can rebuild answers 409 naming why', () => {
+    it('after a snapshot was restored; a reset starts a new log', async () => {
+      const s = await rt.isolated()
+      const snapshot = (await s.control.get('/snapshot')).body
+      expect((await s.control.put('/snapshot', snapshot)).status).toBe(200)
+      const res = await s.control.get('/repro')
+      expect(res.status).toBe(409)
+      expect(res.body.message).toMatch(/^repro: no bundle can rebuild this world: the world was restored from a snapshot \(PUT \/__sandbox\/snapshot\)/)
+      expect((await s.control.post('/reset')).status).toBe(200)
+      expect((await s.control.get('/repro')).body.requests).toEqual([])
+    })
+
+    it('after a password was set (a bundle carries none)', async () => {
+      const s = await rt.isolated()
+      await s.as(null).post('/api/auth/password-reset/request', { email: 'viewer@fleet.test' })
+      const reset = (await s.outbox('kind=password-reset')).at(-1)
+      expect((await s.as(null).post('/api/auth/password-reset/confirm', { token: reset.token, password: 'another-secret' })).status).toBe(200)
+      const res = await s.control.get('/repro')
+      expect(res.status).toBe(409)
+      expect(res.body.message).toMatch(/POST \/api\/auth\/password-reset\/confirm set a password \(passwordResetConfirm\): a bundle carries no passwords/)
+    })
+
+    it('after a request body past 64 KB', async () => {
+      const s = await rt.isolated()
+      await s.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: 1, note: 'x'.repeat(70_000) })
+      const res = await s.control.get('/repro')
+      expect(res.status).toBe(409)
+      expect(res.body.message).toMatch(/sent a body of \d+ bytes, past the 65536 kept/)
+    })
   })
 })
