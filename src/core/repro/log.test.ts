@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Clock } from '../sandbox/clock.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
-import { REPRO_MAX_BYTES, REPRO_MAX_STEPS, ReproLog } from './log.js'
+import { REPRO_MAX_BYTES, REPRO_MAX_STEPS, ReproBudget, ReproLog } from './log.js'
 
 const world = (active: unknown[] = []) => {
   const clock = new Clock(Date.parse('2026-11-22T12:00:00Z'), Date.now, true)
@@ -43,5 +43,20 @@ describe('the repro log is bounded (docs/bounds.md)', () => {
     log.begin(s)
     log.changed(s, 'fixtures')
     expect(log.reason).toMatch(/^collections were replaced in place \(--watch\)/)
+  })
+
+  it('all logs of an app share one budget; a released log gives its bytes back', () => {
+    const budget = new ReproBudget(1000)
+    const [a, b] = [new ReproLog(budget), new ReproLog(budget)]
+    const s = world()
+    a.begin(s)
+    b.begin(s)
+    for (let i = 0; i < 6; i++) a.changed(s, 'clock')
+    expect(budget.used).toBe(600)
+    for (let i = 0; i < 5; i++) b.changed(s, 'clock')
+    expect(b.reason).toBe('the repro logs of all sandboxes together reached their bound (1000 bytes, docs/bounds.md)')
+    expect(budget.used).toBe(600)
+    a.release()
+    expect(budget.used).toBe(0)
   })
 })

@@ -27,6 +27,15 @@ export type Step =
 /** docs/bounds.md "Repro log": steps and bytes kept per sandbox since its last reset; past either, the bundle says so (409). */
 export const REPRO_MAX_STEPS = 2000
 export const REPRO_MAX_BYTES = 4 * 1_048_576
+/** All repro logs of an app together (SandboxShared): 200 sandboxes cannot hold 200 × 4 MB. */
+export const REPRO_PROCESS_BYTES = 32 * 1_048_576
+
+/** The bytes every repro log of one app holds. */
+export class ReproBudget {
+  used = 0
+  constructor(readonly max = REPRO_PROCESS_BYTES) {}
+}
+
 /** A request body past this is not kept (the journal's own bound), and makes the bundle incomplete. */
 export const REPRO_BODY_LIMIT = 65_536
 
@@ -58,9 +67,10 @@ export class ReproLog {
   /** During a replay: steps are not recorded (the bundle's are taken whole), minted tokens are. */
   paused = false
 
+  constructor(private readonly budget = new ReproBudget()) {}
+
   begin(sandbox: Sandbox): void {
-    this.steps = []
-    this.bytes = 0
+    this.release()
     this.reason = null
     this.minted.clear()
     this.start = { ...sandbox.clock.toJSON(), scenarios: sandbox.active, overrides: JSON.parse(JSON.stringify(sandbox.overrides.list())) }
@@ -69,16 +79,34 @@ export class ReproLog {
   stop(reason: string): void {
     if (this.reason) return
     this.reason = reason
+    this.release()
+  }
+
+  /** Frees the steps (a dropped sandbox, a log replaced by a replay's). */
+  release(): void {
+    this.budget.used -= this.bytes
     this.steps = []
     this.bytes = 0
+  }
+
+  /** A replay's steps, taken whole once it matched. */
+  take(steps: Step[], bytes: number): void {
+    this.release()
+    this.paused = false
+    if (this.budget.used + bytes > this.budget.max) return this.stop(`the repro logs of all sandboxes together reached their bound (${this.budget.max} bytes, docs/bounds.md)`)
+    this.steps = steps
+    this.bytes = bytes
+    this.budget.used += bytes
   }
 
   #push(step: Step, bytes: number): void {
     if (this.reason || this.paused) return
     if (this.steps.length >= REPRO_MAX_STEPS) return this.stop(`more than ${REPRO_MAX_STEPS} steps since the last reset (the repro log's bound, docs/bounds.md)`)
     if (this.bytes + bytes > REPRO_MAX_BYTES) return this.stop(`more than ${REPRO_MAX_BYTES / 1_048_576} MB of steps since the last reset (the repro log's bound, docs/bounds.md)`)
+    if (this.budget.used + bytes > this.budget.max) return this.stop(`the repro logs of all sandboxes together reached their bound (${this.budget.max} bytes, docs/bounds.md)`)
     this.steps.push(step)
     this.bytes += bytes
+    this.budget.used += bytes
   }
 
   /** The outbox added an entry: a token it carries is a credential a later request may quote. */

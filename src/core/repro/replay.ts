@@ -131,9 +131,7 @@ export async function replayBundle(fetch: Fetch, target: Sandbox, raw: unknown, 
     const differ = names.filter((n) => parts[n] !== bundle.end.parts[n])
     if (differ.length) throw new HttpError(409, `end.parts: the replayed world differs from the bundle's in ${differ.join(', ')} (every request answered as recorded; ${bundle.requests.length} steps replayed)`)
     fresh.config = { ...fresh.config, frozenClock: bundle.frozen }
-    fresh.repro.paused = false
-    fresh.repro.steps = bundle.requests
-    fresh.repro.bytes = canonical(bundle.requests).length
+    fresh.repro.take(bundle.requests, canonical(bundle.requests).length)
     fresh.repro.start = { now: bundle.now, frozen: bundle.frozen, scenarios: fresh.repro.start.scenarios, overrides: fresh.repro.start.overrides }
     target.adopt(fresh)
     return { replayed: bundle.requests.length, digest: bundle.end.digest, now: target.iso() }

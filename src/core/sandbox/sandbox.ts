@@ -16,7 +16,7 @@ import { Outbox, type OutboxEntry } from './outbox.js'
 import { Overrides } from '../overrides/overrides.js'
 import type { Override } from '../overrides/override.js'
 import { SandboxEvents, type StateChange } from './events.js'
-import { ReproLog } from '../repro/log.js'
+import { ReproBudget, ReproLog } from '../repro/log.js'
 import { seededRandom, Sequence } from './random.js'
 import type { SeededWorlds } from './seeded-worlds.js'
 import type { ListPages } from '../notifications/notification-store.js'
@@ -92,6 +92,8 @@ export interface SandboxShared {
   pages: ListPages
   /** The bound on the bytes of all the app's journals together. */
   journals?: JournalBudget
+  /** The bound on the bytes of all the app's repro logs together. */
+  repro?: ReproBudget
 }
 
 /** One isolated sandbox: records, sessions, clock, scenarios, journal and outbox. */
@@ -104,7 +106,7 @@ export class Sandbox {
   journal: Journal
   outbox = new Outbox(undefined, (data) => (this.repro.outbox(data), this.events.emit({ type: 'outbox', data })))
   /** What a repro bundle is made of (`GET /__sandbox/repro`, src/core/repro). */
-  repro = new ReproLog()
+  repro: ReproLog
   /** The world's own answers (`/__sandbox/overrides`), indexed by operation. */
   readonly overrides = new Overrides()
   #schedule: ActiveScenario[] = []
@@ -143,6 +145,7 @@ export class Sandbox {
   ) {
     this.seed = config.seed
     this.seededAt = config.seededAt ?? (config.now ? Date.parse(config.now) : Date.now())
+    this.repro = new ReproLog((shared.repro ??= new ReproBudget()))
     this.journal = new Journal(config.journalCapacity, undefined, (data) => this.events.emit({ type: 'request', data }), shared.journals)
   }
 
@@ -393,6 +396,7 @@ export class Sandbox {
     // Seed plus requests: stored whole from here (the persistence port), as after a restore.
     this.#base = null
     this.setKey(other.#key)
+    this.repro.release()
     this.repro = other.repro
     this.journal.clear()
     for (const d of other.journal.details()) {
