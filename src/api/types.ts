@@ -1027,6 +1027,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox/repro": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A repro bundle: the writes since the last reset, credentials removed (docs/debugging.md); 409 naming why none can rebuild this world */
+        get: operations["sandboxGetRepro"];
+        put?: never;
+        /** Rebuild a repro bundle's world in place of this one; a 400 or 409 names what is wrong and changes nothing */
+        post: operations["sandboxPostRepro"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__sandbox/overrides": {
         parameters: {
             query?: never;
@@ -9053,6 +9071,147 @@ export interface operations {
             };
             /** @description Resource missing */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+        };
+    };
+    sandboxGetRepro: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                "x-sandbox-id"?: components["parameters"]["SandboxId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Under --control-token: the x-sandbox-control-token header is missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+        };
+    };
+    sandboxPostRepro: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                "x-sandbox-id"?: components["parameters"]["SandboxId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Under --control-token: the x-sandbox-control-token header is missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description A wrong content type, or neither a JSON body (content-type: application/json) nor an x-sandbox-* header: what a form or a no-cors fetch sends */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

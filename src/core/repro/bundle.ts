@@ -1,6 +1,6 @@
-import { HttpError } from '../http/reply.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
-import { type Step, mintedMark } from './log.js'
+// Types only from the entry's modules: this module is loaded on first use, and a value import would split them out of the entry (its gzip budget).
+import type { Step } from './log.js'
 
 /** The bundle format this sandbox writes and reads (docs/debugging.md "The repro bundle"). */
 export const REPRO_VERSION = 1
@@ -28,10 +28,9 @@ export interface ReproBundle {
   checksum: string
 }
 
-/** The bundle of this sandbox's world; 409 naming why when its log cannot rebuild it. */
+/** The bundle of this sandbox's world (its log complete: the route answers 409 otherwise). */
 export async function reproBundle(sandbox: Sandbox): Promise<ReproBundle> {
   const log = sandbox.repro
-  if (log.reason) throw new HttpError(409, `repro: no bundle can rebuild this world: ${log.reason}. POST /__sandbox/reset starts a world a bundle can rebuild`)
   const parts = await worldParts(sandbox)
   const end = sandbox.clock.toJSON()
   const body: Omit<ReproBundle, 'checksum'> = {
@@ -69,13 +68,8 @@ export async function worldParts(sandbox: Sandbox): Promise<Record<string, strin
     ...sandbox.world.rows(),
   }
   const out: Record<string, string> = {}
-  for (const name of Object.keys(state).sort()) out[name] = (await sha256(unminted(canonical(state[name]), sandbox.repro.minted))).slice(7, 23)
+  for (const name of Object.keys(state).sort()) out[name] = (await sha256(sandbox.repro.marked(canonical(state[name])))).slice(7, 23)
   return out
-}
-
-function unminted(text: string, minted: ReadonlyMap<string, number>): string {
-  for (const [token, n] of minted) if (text.includes(token)) text = text.split(token).join(mintedMark(n))
-  return text
 }
 
 export async function fixturesDigest(sandbox: Sandbox): Promise<string> {

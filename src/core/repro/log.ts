@@ -162,14 +162,14 @@ export class ReproLog {
     }
     const step: Step = {
       kind: 'request', at: new Date(at ?? sandbox.clock.now()).toISOString(), method,
-      path: this.#marked(path), query: this.#marked(query), headers, body: text === null || encoding ? text : this.#marked(text),
+      path: this.marked(path), query: this.marked(query), headers, body: text === null || encoding ? text : this.marked(text),
       ...(encoding ? { encoding } : {}), as: actor(sandbox, principal), status: reply.status,
     }
     this.#push(step, 200 + path.length + query.length + (text?.length ?? 0))
   }
 
-  /** Minted tokens in a text replaced by their marks. */
-  #marked(text: string): string {
+  /** Minted tokens in a text replaced by their marks (bodies, paths, and the world's digests). */
+  marked(text: string): string {
     if (this.minted.size === 0 || text.length < 8) return text
     for (const [token, n] of this.minted) if (text.includes(token)) text = text.split(token).join(mintedMark(n))
     return text

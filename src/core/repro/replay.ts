@@ -1,89 +1,108 @@
 import * as z from 'zod'
-import { AGENT_SCOPE, AGENT_TTL_S, signToken } from '../auth/tokens.js'
-import { PORTAL_TOKEN_TTL_S } from '../billing/magic-links.js'
-import { readBody } from '../http/body.js'
-import { MAX_JSON_DEPTH, deeperThan } from '../http/json-depth.js'
-import { HttpError, badRequest } from '../http/reply.js'
-import { validate } from '../http/validate.js'
 import type { RequestMeta } from '../app/front-door.js'
+import type { signToken } from '../auth/tokens.js'
+import type { readBody } from '../http/body.js'
+import type { validate } from '../http/validate.js'
 import { storedOverrides } from '../overrides/override.js'
 import type { ActiveScenario } from '../scenarios/define.js'
-import { Clock } from '../sandbox/clock.js'
-import { CONTROL_TOKEN_HEADER } from '../auth/guard.js'
-import { Sandbox } from '../sandbox/sandbox.js'
+import type { Clock } from '../sandbox/clock.js'
+import type { Sandbox } from '../sandbox/sandbox.js'
 import { type ReproBundle, REPRO_VERSION, canonical, fixturesDigest, sha256, worldParts } from './bundle.js'
-import { type Actor, REPRO_BODY_LIMIT, REPRO_MAX_STEPS, type Step } from './log.js'
+import type { Actor, Step } from './log.js'
 
-/** `POST /__sandbox/repro` reads bundles of up to this many bytes (a full repro log, as JSON text). */
-export const REPRO_BUNDLE_LIMIT = 16 * 1_048_576
+/**
+ * What the replay uses of the modules the browser entry holds, handed in by the route
+ * (control/repro-routes.ts): this module is loaded on first use, and a value import of one of
+ * them would split it out of the entry into a chunk of its own (the entry's gzip budget).
+ */
+export interface ReplayKit {
+  readBody: typeof readBody
+  validate: typeof validate
+  deeperThan(value: unknown): boolean
+  signToken: typeof signToken
+  limits: { maxSteps: number; bodyLimit: number; jsonDepth: number }
+  agent: { scope: string; ttlS: number }
+  portalTtlS: number
+  controlHeader: string
+  /** An HttpError: a 400 or 409 naming the field and the rule. */
+  refuse(status: 400 | 409, message: string): Error
+  Clock: typeof Clock
+}
 
 type Fetch = (request: Request, meta?: RequestMeta) => Promise<Response>
 
 const iso = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
 const id = z.string().min(1).max(256)
-const actor = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('session'), user: id, impersonator: id.nullable() }),
-  z.strictObject({ kind: z.literal('api-token'), user: id, token: id }),
-  z.strictObject({ kind: z.literal('agent'), user: id }),
-  z.strictObject({ kind: z.literal('portal'), contact: id, roles: z.array(z.string().max(64)).max(16) }),
-], { error: 'must be {kind: "session" | "api-token" | "agent" | "portal", ...} or null' })
-const step = z.discriminatedUnion('kind', [
-  z.strictObject({
-    kind: z.literal('request'), at: iso,
-    method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']),
-    // Control calls are steps of their own kinds: a request step never reaches /__sandbox.
-    path: z.string().max(2048).regex(/^\/(?!__sandbox\/(?!dte\/))/, 'must be a path of the API (starting with "/"; of /__sandbox, only /__sandbox/dte/...)'),
-    query: z.string().max(2048).regex(/^(\?.*)?$/, 'must be empty or start with "?"'),
-    headers: z.record(z.string().max(256), z.string().max(2048)).refine((h) => Object.keys(h).length <= 64, 'must hold at most 64 headers'),
-    body: z.string().max(REPRO_BODY_LIMIT * 2).nullable(),
-    encoding: z.literal('base64').optional(),
-    as: actor.nullable(),
-    status: z.number().int().min(0).max(599),
-  }),
-  z.strictObject({ kind: z.literal('clock'), at: iso, clock: z.strictObject({ now: iso, frozen: z.boolean() }) }),
-  z.strictObject({ kind: z.literal('scenarios'), at: iso, scenarios: z.array(z.unknown()).max(64) }),
-  z.strictObject({ kind: z.literal('overrides'), at: iso, overrides: z.array(z.unknown()).max(1000) }),
-  z.strictObject({ kind: z.literal('outbox-cleared'), at: iso }),
-], { error: 'must be a step {kind: "request" | "clock" | "scenarios" | "overrides" | "outbox-cleared", at, ...}' })
 const digest = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:" and 64 hexadecimal digits')
-const bundleSchema = z.strictObject({
-  version: z.literal(REPRO_VERSION),
-  seed: z.number().int().min(0).max(2 ** 31 - 1),
-  seededAt: iso,
-  now: iso,
-  frozen: z.boolean(),
-  size: z.enum(['small', 'medium', 'large']).nullable(),
-  notifications: z.number().int().min(0).max(1_000_000).nullable(),
-  fixtures: z.union([digest, z.literal('none')]),
-  scenarios: z.array(z.unknown()).max(64),
-  overrides: z.array(z.unknown()).max(1000),
-  requests: z.array(step).max(REPRO_MAX_STEPS),
-  end: z.strictObject({ now: iso, frozen: z.boolean(), digest, parts: z.record(z.string().max(64), z.string().regex(/^[0-9a-f]{16}$/, 'must be 16 hexadecimal digits')) }),
-  checksum: digest,
-})
+
+/** The bundle's schema: every object strict (an unknown field is a 400 naming it), within the repro log's bounds. */
+function bundleSchema({ maxSteps, bodyLimit }: ReplayKit['limits']) {
+  const actor = z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('session'), user: id, impersonator: id.nullable() }),
+    z.strictObject({ kind: z.literal('api-token'), user: id, token: id }),
+    z.strictObject({ kind: z.literal('agent'), user: id }),
+    z.strictObject({ kind: z.literal('portal'), contact: id, roles: z.array(z.string().max(64)).max(16) }),
+  ], { error: 'must be {kind: "session" | "api-token" | "agent" | "portal", ...} or null' })
+  const step = z.discriminatedUnion('kind', [
+    z.strictObject({
+      kind: z.literal('request'), at: iso,
+      method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']),
+      // Control calls are steps of their own kinds; of /__sandbox only what changes records as a request does.
+      path: z.string().max(2048).regex(/^\/(?!__sandbox\/(?!dte\/))/, 'must be a path of the API (starting with "/"; of /__sandbox, only /__sandbox/dte/...)'),
+      query: z.string().max(2048).regex(/^(\?.*)?$/, 'must be empty or start with "?"'),
+      headers: z.record(z.string().max(256), z.string().max(2048)).refine((h) => Object.keys(h).length <= 64, 'must hold at most 64 headers'),
+      body: z.string().max(bodyLimit * 2).nullable(),
+      encoding: z.literal('base64').optional(),
+      as: actor.nullable(),
+      status: z.number().int().min(0).max(599),
+    }),
+    z.strictObject({ kind: z.literal('clock'), at: iso, clock: z.strictObject({ now: iso, frozen: z.boolean() }) }),
+    z.strictObject({ kind: z.literal('scenarios'), at: iso, scenarios: z.array(z.unknown()).max(64) }),
+    z.strictObject({ kind: z.literal('overrides'), at: iso, overrides: z.array(z.unknown()).max(1000) }),
+    z.strictObject({ kind: z.literal('outbox-cleared'), at: iso }),
+  ], { error: 'must be a step {kind: "request" | "clock" | "scenarios" | "overrides" | "outbox-cleared", at, ...}' })
+  return z.strictObject({
+    version: z.literal(REPRO_VERSION),
+    seed: z.number().int().min(0).max(2 ** 31 - 1),
+    seededAt: iso,
+    now: iso,
+    frozen: z.boolean(),
+    size: z.enum(['small', 'medium', 'large']).nullable(),
+    notifications: z.number().int().min(0).max(1_000_000).nullable(),
+    fixtures: z.union([digest, z.literal('none')]),
+    scenarios: z.array(z.unknown()).max(64),
+    overrides: z.array(z.unknown()).max(1000),
+    requests: z.array(step).max(maxSteps),
+    end: z.strictObject({ now: iso, frozen: z.boolean(), digest, parts: z.record(z.string().max(64), z.string().regex(/^[0-9a-f]{16}$/, 'must be 16 hexadecimal digits')) }),
+    checksum: digest,
+  })
+}
+
+/** `POST /__sandbox/repro` reads bundles of up to this many bytes (a full repro log, as JSON text). */
+export const REPRO_BUNDLE_LIMIT = 16 * 1_048_576
 
 /** The body of `POST /__sandbox/repro`: JSON of up to 16 MB. */
-export async function readBundle(request: Request): Promise<unknown> {
-  const bytes = await readBody(request, REPRO_BUNDLE_LIMIT)
-  if (bytes.byteLength === 0) throw badRequest('body: a repro bundle (GET /__sandbox/repro) is required')
+export async function readBundle(kit: ReplayKit, request: Request): Promise<unknown> {
+  const bytes = await kit.readBody(request, REPRO_BUNDLE_LIMIT)
+  if (bytes.byteLength === 0) throw kit.refuse(400, 'body: a repro bundle (GET /__sandbox/repro) is required')
   let value: unknown
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
   } catch (error) {
-    throw badRequest(`body: must be valid UTF-8 JSON, a whole bundle as GET /__sandbox/repro answered it (${(error as Error).message})`)
+    throw kit.refuse(400, `body: must be valid UTF-8 JSON, a whole bundle as GET /__sandbox/repro answered it (${(error as Error).message})`)
   }
-  if (deeperThan(value)) throw badRequest(`body: must nest at most ${MAX_JSON_DEPTH} levels of lists and objects`)
+  if (kit.deeperThan(value)) throw kit.refuse(400, `body: must nest at most ${kit.limits.jsonDepth} levels of lists and objects`)
   return value
 }
 
 /** A bundle checked whole: shape (400 naming the field and the rule), version, checksum. */
-export async function checkBundle(raw: unknown): Promise<ReproBundle> {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest('body: must be a repro bundle object, as GET /__sandbox/repro answers')
+export async function checkBundle(kit: ReplayKit, raw: unknown): Promise<ReproBundle> {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw kit.refuse(400, 'body: must be a repro bundle object, as GET /__sandbox/repro answers')
   const version = (raw as { version?: unknown }).version
-  if (version !== REPRO_VERSION) throw badRequest(`version: must be ${REPRO_VERSION}, the repro bundle version this sandbox reads (got ${JSON.stringify(version) ?? 'none'})`)
-  const bundle = validate(bundleSchema, raw, 'body') as ReproBundle
+  if (version !== REPRO_VERSION) throw kit.refuse(400, `version: must be ${REPRO_VERSION}, the repro bundle version this sandbox reads (got ${JSON.stringify(version) ?? 'none'})`)
+  const bundle = kit.validate(bundleSchema(kit.limits), raw, 'body') as ReproBundle
   const { checksum, ...rest } = bundle
-  if ((await sha256(canonical(rest))) !== checksum) throw badRequest('checksum: does not match the bundle\'s content: it was changed or cut after GET /__sandbox/repro made it')
+  if ((await sha256(canonical(rest))) !== checksum) throw kit.refuse(400, 'checksum: does not match the bundle\'s content: it was changed or cut after GET /__sandbox/repro made it')
   return bundle
 }
 
@@ -99,10 +118,10 @@ export interface ReplayResult {
  * and the world's digests. Only a world that matched replaces `target`'s: a refusal (409 naming
  * the step or the part) changes nothing.
  */
-export async function replayBundle(fetch: Fetch, target: Sandbox, raw: unknown, origin: string, controlToken?: string): Promise<ReplayResult> {
-  const bundle = await checkBundle(raw)
+export async function replayBundle(kit: ReplayKit, fetch: Fetch, target: Sandbox, raw: unknown, origin: string, controlToken?: string): Promise<ReplayResult> {
+  const bundle = await checkBundle(kit, raw)
   const fixtures = await fixturesDigest(target)
-  if (fixtures !== bundle.fixtures) throw new HttpError(409, `fixtures: the bundle was made with fixtures ${bundle.fixtures}, this sandbox has ${fixtures}; start it with the same --fixtures`)
+  if (fixtures !== bundle.fixtures) throw kit.refuse(409, `fixtures: the bundle was made with fixtures ${bundle.fixtures}, this sandbox has ${fixtures}; start it with the same --fixtures`)
   const registry = target.shared.scenarios
   const scenarios = parseScenarios(registry, bundle.scenarios, 'scenarios')
   const overrides = storedOverrides(bundle.overrides)
@@ -110,7 +129,7 @@ export async function replayBundle(fetch: Fetch, target: Sandbox, raw: unknown, 
     ...target.config, seed: bundle.seed, seededAt: Date.parse(bundle.seededAt), now: bundle.now,
     size: (bundle.size ?? undefined) as never, notifications: bundle.notifications ?? undefined, frozenClock: true, scenarios,
   }
-  const fresh = await Sandbox.create(target.id, config, target.shared)
+  const fresh = await (target.constructor as typeof Sandbox).create(target.id, config, target.shared)
   fresh.registry = target.registry
   try {
     fresh.overrides.load(overrides)
@@ -119,17 +138,17 @@ export async function replayBundle(fetch: Fetch, target: Sandbox, raw: unknown, 
     const sessions = new Map<string, string>()
     for (const [i, s] of bundle.requests.entries()) {
       fresh.clock.set(Date.parse(s.at))
-      if (s.kind === 'request') await replayRequest(fetch, fresh, s, i, origin, sessions, controlToken)
+      if (s.kind === 'request') await replayRequest(kit, fetch, fresh, s, i, origin, sessions, controlToken)
       else if (s.kind === 'clock') fresh.clock.set(Date.parse(s.clock.now))
       else if (s.kind === 'scenarios') fresh.setScenarios(parseScenarios(registry, s.scenarios, `requests.${i}.scenarios`))
       else if (s.kind === 'overrides') fresh.overrides.load(storedOverrides(s.overrides))
       else fresh.outbox.clear()
     }
-    fresh.clock = new Clock(Date.parse(bundle.end.now), Date.now, bundle.end.frozen)
+    fresh.clock = new kit.Clock(Date.parse(bundle.end.now), Date.now, bundle.end.frozen)
     const parts = await worldParts(fresh)
     const names = [...new Set([...Object.keys(parts), ...Object.keys(bundle.end.parts)])]
     const differ = names.filter((n) => parts[n] !== bundle.end.parts[n])
-    if (differ.length) throw new HttpError(409, `end.parts: the replayed world differs from the bundle's in ${differ.join(', ')} (every request answered as recorded; ${bundle.requests.length} steps replayed)`)
+    if (differ.length) throw kit.refuse(409, `end.parts: the replayed world differs from the bundle's in ${differ.join(', ')} (every request answered as recorded; ${bundle.requests.length} steps replayed)`)
     fresh.config = { ...fresh.config, frozenClock: bundle.frozen }
     fresh.repro.take(bundle.requests, canonical(bundle.requests).length)
     fresh.repro.start = { now: bundle.now, frozen: bundle.frozen, scenarios: fresh.repro.start.scenarios, overrides: fresh.repro.start.overrides }
@@ -145,15 +164,15 @@ function parseScenarios(registry: Sandbox['shared']['scenarios'], list: unknown[
   return list.map((a, i) => registry.parse(a, `${field}.${i}`))
 }
 
-async function replayRequest(fetch: Fetch, sandbox: Sandbox, s: Extract<Step, { kind: 'request' }>, i: number, origin: string, sessions: Map<string, string>, controlToken: string | undefined): Promise<void> {
+async function replayRequest(kit: ReplayKit, fetch: Fetch, sandbox: Sandbox, s: Extract<Step, { kind: 'request' }>, i: number, origin: string, sessions: Map<string, string>, controlToken: string | undefined): Promise<void> {
   const headers = new Headers(s.headers)
-  if (controlToken && s.path.startsWith('/__sandbox/')) headers.set(CONTROL_TOKEN_HEADER, controlToken)
-  const token = s.as && (await credential(sandbox, s.as, `requests.${i}.as`, sessions))
+  if (controlToken && s.path.startsWith('/__sandbox/')) headers.set(kit.controlHeader, controlToken)
+  const token = s.as && (await credential(kit, sandbox, s.as, `requests.${i}.as`, sessions))
   if (token) headers.set('authorization', `Bearer ${token}`)
   const minted = [...sandbox.repro.minted.keys()]
   const unmark = (text: string) => text.replace(/\{\{minted:(\d+)\}\}/g, (_, n: string) => {
     const found = minted[Number(n) - 1]
-    if (!found) throw new HttpError(409, `requests.${i}: quotes the world's minted token ${n} (a reset token or magic link), which the replay has not minted`)
+    if (!found) throw kit.refuse(409, `requests.${i}: quotes the world's minted token ${n} (a reset token or magic link), which the replay has not minted`)
     return found
   })
   let body: BodyInit | null = null
@@ -162,28 +181,28 @@ async function replayRequest(fetch: Fetch, sandbox: Sandbox, s: Extract<Step, { 
   const res = await fetch(request, { sandbox, via: 'msw', clientAddress: '127.0.0.1' })
   if (res.status !== s.status) {
     const text = await res.text().catch(() => '')
-    throw new HttpError(409, `requests.${i}.status: ${s.method} ${s.path} answered ${res.status} on replay, ${s.status} when it was recorded${text ? ` (${text.slice(0, 300)})` : ''}`)
+    throw kit.refuse(409, `requests.${i}.status: ${s.method} ${s.path} answered ${res.status} on replay, ${s.status} when it was recorded${text ? ` (${text.slice(0, 300)})` : ''}`)
   }
   await res.arrayBuffer().catch(() => undefined)
 }
 
 /** A token for the account a step acted as, minted in the replayed world (the bundle carries none). */
-async function credential(sandbox: Sandbox, as: Actor, field: string, sessions: Map<string, string>): Promise<string> {
+async function credential(kit: ReplayKit, sandbox: Sandbox, as: Actor, field: string, sessions: Map<string, string>): Promise<string> {
   const now = sandbox.clock.now()
   const { users, apiTokens, portalContacts } = sandbox.world.tables
   if (as.kind === 'portal') {
     const contact = portalContacts.get(as.contact)
-    if (!contact) throw new HttpError(409, `${field}.contact: no portal contact ${as.contact} in the replayed world`)
-    return signToken(sandbox.signingKey, { kind: 'portal', sub: contact.id, clientId: contact.clientId, roles: as.roles, exp: 0 }, Math.floor(now / 1000), PORTAL_TOKEN_TTL_S)
+    if (!contact) throw kit.refuse(409, `${field}.contact: no portal contact ${as.contact} in the replayed world`)
+    return kit.signToken(sandbox.signingKey, { kind: 'portal', sub: contact.id, clientId: contact.clientId, roles: as.roles, exp: 0 }, Math.floor(now / 1000), kit.portalTtlS)
   }
   const user = users.get(as.user)
-  if (!user) throw new HttpError(409, `${field}.user: no user ${as.user} in the replayed world`)
+  if (!user) throw kit.refuse(409, `${field}.user: no user ${as.user} in the replayed world`)
   if (as.kind === 'api-token') {
     const row = apiTokens.get(as.token)
-    if (!row) throw new HttpError(409, `${field}.token: no API token ${as.token} in the replayed world`)
+    if (!row) throw kit.refuse(409, `${field}.token: no API token ${as.token} in the replayed world`)
     return row.token
   }
-  if (as.kind === 'agent') return signToken(sandbox.signingKey, { kind: 'agent', sub: user.id, clientId: user.clientId, scope: AGENT_SCOPE, exp: 0 }, Math.floor(now / 1000), AGENT_TTL_S)
+  if (as.kind === 'agent') return kit.signToken(sandbox.signingKey, { kind: 'agent', sub: user.id, clientId: user.clientId, scope: kit.agent.scope, exp: 0 }, Math.floor(now / 1000), kit.agent.ttlS)
   // One session per account and kind while it lives: a replay signs in again as a teammate would.
   const key = `${user.id}\n${as.impersonator ?? ''}`
   const open = sessions.get(key)
