@@ -9144,6 +9144,15 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
+            /** @description No bundle can rebuild this world */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
             /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
             431: {
                 headers: {
@@ -9183,7 +9192,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Malformed, changed or cut bundle */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9203,6 +9212,24 @@ export interface operations {
             };
             /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description The bundle does not rebuild the same world here */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Past 16 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

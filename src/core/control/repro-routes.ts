@@ -26,6 +26,7 @@ const kit: ReplayKit = {
 export const getRepro = defineRoute({
   id: 'sandboxGetRepro', method: 'GET', path: '/__sandbox/repro', tag, auth: control,
   summary: 'A repro bundle: the writes since the last reset, credentials removed (docs/debugging.md); 409 naming why none can rebuild this world',
+  errors: { 409: 'No bundle can rebuild this world' },
   async handler(ctx) {
     const reason = ctx.sandbox.repro.reason
     if (reason) throw new HttpError(409, `repro: no bundle can rebuild this world: ${reason}. POST /__sandbox/reset starts a world a bundle can rebuild`)
@@ -36,6 +37,7 @@ export const getRepro = defineRoute({
 export const postRepro = defineRoute({
   id: 'sandboxPostRepro', method: 'POST', path: '/__sandbox/repro', tag, auth: control,
   summary: 'Rebuild a repro bundle\'s world in place of this one; a 400 or 409 names what is wrong and changes nothing',
+  errors: { 400: 'Malformed, changed or cut bundle', 409: 'The bundle does not rebuild the same world here', 413: 'Past 16 MB' },
   async handler(ctx) {
     const { readBundle, replayBundle } = await import('../repro/replay.js')
     const raw = await readBundle(kit, ctx.request)
