@@ -125,8 +125,8 @@ export class ReproLog {
       const text = JSON.stringify(sandbox.overrides.list())
       this.#push({ kind: 'overrides', at, overrides: JSON.parse(text) }, 100 + text.length)
     } else if (change === 'outbox-cleared') this.#push({ kind: 'outbox-cleared', at }, 50)
-    else if (change === 'restore') this.stop('the world was restored from a snapshot (PUT /__sandbox/snapshot): no seed and requests rebuild it')
-    else if (change === 'fixtures') this.stop('collections were replaced in place (--watch): the bundle\'s fixtures digest would not rebuild them')
+    else if (change === 'restore') this.stop('the world was restored from a snapshot (PUT /__sandbox/snapshot)')
+    else if (change === 'fixtures') this.stop('collections were replaced in place (--watch)')
   }
 
   /**

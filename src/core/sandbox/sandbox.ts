@@ -221,7 +221,7 @@ export class Sandbox {
    */
   async resume(parts: ResumedParts): Promise<void> {
     // What happened before it was stored is not in this process: no bundle until the next reset.
-    if (Object.keys(parts).length) this.repro.stop('the sandbox was resumed from stored state (--state, the browser\'s saved state, a Durable Object\'s storage): what happened before is not in its log')
+    if (Object.keys(parts).length) this.repro.stop('the sandbox was resumed from stored state (--state, a reload in the browser, a Durable Object\'s storage)')
     if (parts.records) {
       this.world = await World.fromRows(parts.records, undefined, true)
       this.#base = null
