@@ -37,7 +37,7 @@ describe.skipIf(!chromiumAvailable())('repro bundles in headless Chromium', () =
   const control = async (path: string, init: RequestInit = {}, id = 'replayed') =>
     (await fetch(server.url + path, { ...init, headers: { 'x-sandbox-id': id, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } })).json()
 
-  it('a bundle the browser worker made rebuilds the same world on the Node server', async () => {
+  it('a bundle the browser worker made rebuilds the same world on the Node server and in the worker', async () => {
     expect(await open(page, statics.url)).toEqual({ ok: true, resumed: false })
     const token = await signIn(page)
     expect((await call(page, 'POST', '/api/v1/billing/invoices/inv_acme_0014/publish', { token })).status).toBe(200)
@@ -52,6 +52,10 @@ describe.skipIf(!chromiumAvailable())('repro bundles in headless Chromium', () =
     const replayed = await control('/__sandbox/repro', { method: 'POST', body: JSON.stringify(bundle) })
     expect(replayed).toMatchObject({ replayed: 4, digest: bundle.end.digest })
     expect((await control('/__sandbox/repro')).end.parts).toEqual(bundle.end.parts)
+    // And in the browser worker itself: a world of its own, rebuilt in the page.
+    const inPage = await call(page, 'POST', '/__sandbox/repro', { body: bundle, headers: { 'x-sandbox-id': 'page-replay' } })
+    expect(inPage.status, JSON.stringify(inPage.body)).toBe(200)
+    expect((await call(page, 'GET', '/__sandbox/repro', { headers: { 'x-sandbox-id': 'page-replay' } })).body.end.parts).toEqual(bundle.end.parts)
     const invoice = await (await fetch(`${server.url}/api/v1/billing/invoices/inv_acme_0014`, { headers: { 'x-sandbox-id': 'replayed', authorization: 'Bearer atk_sandbox_admin' } })).json()
     expect(invoice.data.status).toBe('published')
   })
