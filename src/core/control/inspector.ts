@@ -4,6 +4,7 @@ import { defineRoute } from '../app/route.js'
 import { notFound, ok } from '../http/reply.js'
 import { paginate, paginationSchema } from '../http/pagination.js'
 import { integer } from '../http/schemas.js'
+import { changesSchema } from './rewind-routes.js'
 
 /** docs/contract.md "The inspector": the routes the control panel is built on, open to any client. */
 const control = { kind: 'control' } as const
@@ -23,6 +24,7 @@ const journalEntry = z.object({
   id: z.number().int(), method: z.string(), path: z.string(), query: z.string(), status: z.number().int(),
   faults: z.array(z.string()), durationMs: z.number(), at: z.string(),
   drift: z.array(findingSchema).optional(),
+  changes: changesSchema.optional(),
 })
 
 export const getRequest = defineRoute({
