@@ -965,7 +965,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The whole state as one JSON object keyed by collection name */
+        /** The whole state as one JSON object keyed by collection name; with `before` or `after` (a journal entry id), as it was at that moment */
         get: operations["sandboxGetSnapshot"];
         /** Restore a snapshot taken with GET (up to 256 MB); a malformed one is a 400 naming the field, one beyond a bound a 413 naming the collection; either changes nothing */
         put: operations["sandboxPutSnapshot"];
@@ -1022,6 +1022,23 @@ export interface paths {
         post?: never;
         /** Drop an isolated sandbox and its state; the next request with its id starts fresh */
         delete: operations["sandboxDropSandbox"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/rewind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put records, sessions, outbox and clock back to the moment before or after a journaled request (`{before: id}` or `{after: id}`); journaled itself, so it can be rewound too */
+        post: operations["sandboxRewind"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -8685,7 +8702,10 @@ export interface operations {
     };
     sandboxGetSnapshot: {
         parameters: {
-            query?: never;
+            query?: {
+                before?: number;
+                after?: number;
+            };
             header?: {
                 /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
@@ -8704,7 +8724,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Both before and after, or not a request id */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8724,6 +8744,24 @@ export interface operations {
             };
             /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description No such request in the journal */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description The request is past the journal's bound (the message names the oldest reachable one) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9053,6 +9091,122 @@ export interface operations {
             };
             /** @description Resource missing */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+        };
+    };
+    sandboxRewind: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                "x-sandbox-id"?: components["parameters"]["SandboxId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    before?: number;
+                    after?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rewound: {
+                            before?: number;
+                            after?: number;
+                        };
+                        undone: number;
+                        now: string;
+                    };
+                };
+            };
+            /** @description Neither or both of before and after, or not a request id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Under --control-token: the x-sandbox-control-token header is missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description No such request in the journal */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description The request is past the journal's bound (the message names the oldest reachable one), or the records no longer match; nothing changed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description A wrong content type, or neither a JSON body (content-type: application/json) nor an x-sandbox-* header: what a form or a no-cors fetch sends */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9666,6 +9820,22 @@ export interface operations {
                             expected?: unknown;
                             actual?: unknown;
                         }[];
+                        /** @description What the request changed; absent for a read */
+                        changes?: {
+                            patch: {
+                                /** @enum {string} */
+                                op: "add" | "remove" | "replace";
+                                /** @description JSON Pointer over the snapshot with collections keyed by record id (sessions by token): `/invoices/inv_1/status` */
+                                path: string;
+                                value?: unknown;
+                                /** @description The value a replace or remove found (not RFC 6902: libraries ignore it); what a rewind puts back */
+                                old?: unknown;
+                            }[];
+                            /** @description The outbox entries the request produced */
+                            outbox: {
+                                [key: string]: unknown;
+                            }[];
+                        };
                         url: string;
                         request: {
                             headers: {
@@ -9890,6 +10060,7 @@ export interface operations {
                 limit?: number;
                 id?: string;
                 q?: string;
+                before?: number;
             };
             header?: {
                 /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
@@ -9948,8 +10119,17 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
-            /** @description No such collection */
+            /** @description No such collection, or no such journal entry */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description The entry is past the journal's bound (the message names the oldest reachable one) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

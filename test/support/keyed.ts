@@ -6,7 +6,7 @@ const KEYED = new Set(['sessions', 'outbox'])
  * changed"): every collection of records an object keyed by id, sessions by token; the
  * journal, which is not part of the world, left out.
  */
-export function keyed(snapshot: Record<string, unknown>): Record<string, unknown> {
+export function keyed(snapshot: object): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(snapshot)) {
     if (name === 'journal') continue

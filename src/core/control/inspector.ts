@@ -79,11 +79,15 @@ export const getCollection = defineRoute({
     limit: integer(1, 100).default(20),
     id: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters').optional().describe('Only the record with this id'),
     q: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional().describe('Only records whose JSON holds this text (any case)'),
+    before: integer(1).optional().describe('The records as they were just before this journal entry (its id), within the journal\'s bound'),
   }),
   response: { schema: z.object({ items: z.array(z.record(z.string(), z.unknown())), pagination: paginationSchema }) },
-  errors: { 404: 'No such collection' },
+  errors: { 404: 'No such collection, or no such journal entry', 409: 'The entry is past the journal\'s bound (the message names the oldest reachable one)' },
   async handler(ctx) {
-    const { rows, known } = (await import('./collections.js')).collectionRowsOf(ctx.sandbox, ctx.params.name, ctx.query)
+    const { before } = ctx.query
+    const at = before === undefined ? undefined : await import('../sandbox/rewind.js')
+    const then = at && ((rows: unknown[]) => at.collectionAt(ctx.sandbox, { before: before! }, ctx.params.name, rows))
+    const { rows, known } = (await import('./collections.js')).collectionRowsOf(ctx.sandbox, ctx.params.name, ctx.query, then)
     if (!rows) throw notFound(`name: no collection ${ctx.params.name}; known: ${known.join(', ')}`)
     return ok(paginate(rows, ctx.query.page, ctx.query.limit))
   },

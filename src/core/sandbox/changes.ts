@@ -89,6 +89,3 @@ export class ChangeRecorder implements WriteRecorder {
 }
 
 const copy = (v: unknown) => (typeof v === 'object' && v !== null ? structuredClone(v) : v)
-
-/** Bytes a change holds as the journal counts it (its JSON, near enough: UTF-16 units). */
-export const changesBytes = (c: Changes | undefined) => (c ? JSON.stringify(c.patch).length + 16 : 0)

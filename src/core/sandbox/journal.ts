@@ -1,7 +1,7 @@
 import type { BodySource } from '../http/reply.js'
 import type { BudgetedJournal, JournalBudget } from './journal-budget.js'
 import type { Finding } from '../bridge/check.js'
-import { type Changes, changesBytes } from './changes.js'
+import type { Changes } from './changes.js'
 
 /** A request as the journal keeps it (docs/contract.md: `{id, method, path, status, faults, durationMs, at}`). */
 export interface JournalEntry {
@@ -328,6 +328,9 @@ export function utf8Length(text: string): number {
   }
   return n
 }
+
+/** Bytes of a write's changes as the journal counts them: their JSON as UTF-8 (as a snapshot holds them). */
+export const changesBytes = (c: Changes | undefined) => (c ? utf8Length(JSON.stringify(c)) : 0)
 
 /** A change counts too: a request's patch holds the records it wrote, old and new values. */
 const entryBytes = (e: JournalEntry) => utf8Length(e.method) + utf8Length(e.path) + utf8Length(e.query) + utf8Length(e.at) + e.faults.reduce((n, f) => n + utf8Length(f), 0) + changesBytes(e.changes)

@@ -1,5 +1,4 @@
-import { changesBytes } from './changes.js'
-import { BODY_LIMIT, type ExchangeInput, type HeadersInput, JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES, type JournalDetail, type JournalEntry, type Message, TEXT_LIMIT, cutText, ENTRY_OVERHEAD, utf8Length } from './journal.js'
+import { BODY_LIMIT, changesBytes, type ExchangeInput, type HeadersInput, JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES, type JournalDetail, type JournalEntry, type Message, TEXT_LIMIT, cutText, ENTRY_OVERHEAD, utf8Length } from './journal.js'
 
 interface Kept {
   detail: JournalDetail

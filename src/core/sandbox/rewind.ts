@@ -127,6 +127,14 @@ export function snapshotAt(sandbox: Sandbox, moment: Moment): Snapshot {
   return snapshot
 }
 
+/** One collection's records (as the snapshot holds them) as they were at `moment`: the inspector's world view. */
+export function collectionAt(sandbox: Sandbox, moment: Moment, name: string, rows: readonly unknown[]): unknown[] {
+  const { undo } = reach(sandbox, moment)
+  const one = { [name]: rows.map((r) => structuredClone({ ...(r as object) })) }
+  undoAll(one, undo)
+  return one[name]
+}
+
 /**
  * Undoes entries' patches (newest first) on a snapshot's JSON, where collections are arrays
  * of records and the patch keys them by id (`sessions` by token). Also the reference the
