@@ -32,8 +32,19 @@ export const pointer = (segment: string) => (segment.includes('~') || segment.in
 /** A JSON Pointer's segments (RFC 6901 unescaped). */
 export const segments = (path: string) => path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
 
-/** A plain JSON copy of a record as the snapshot shows it (the store's records carry symbols). */
-const plain = (row: object) => structuredClone({ ...row })
+/**
+ * Fields whose values the journal never keeps (docs/inspector.md: passwords are never kept): a
+ * change shows them as `[not kept]`, and a rewind leaves them as they are.
+ */
+export const SECRET_FIELDS = new Set(['password'])
+export const NOT_KEPT = '[not kept]'
+
+/** A plain JSON copy of a record as the snapshot shows it (the store's records carry symbols), secrets left out. */
+function plain(row: object): object {
+  const out = structuredClone({ ...row }) as Record<string, unknown>
+  for (const field of SECRET_FIELDS) if (field in out) out[field] = NOT_KEPT
+  return out
+}
 
 const same = (a: unknown, b: unknown) => a === b || (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && JSON.stringify(a) === JSON.stringify(b))
 
@@ -56,12 +67,13 @@ export class ChangeRecorder implements WriteRecorder {
     if (!after) return void this.#patch.push({ op: 'remove', path: at, old: plain(before) })
     const was = before as Record<string, unknown>
     const now = after as Record<string, unknown>
+    const kept = (field: string, v: unknown) => (SECRET_FIELDS.has(field) ? NOT_KEPT : copy(v))
     for (const field in now) {
       const path = `${at}/${pointer(field)}`
-      if (!(field in was)) this.#patch.push({ op: 'add', path, value: copy(now[field]) })
-      else if (!same(was[field], now[field])) this.#patch.push({ op: 'replace', path, value: copy(now[field]), old: copy(was[field]) })
+      if (!(field in was)) this.#patch.push({ op: 'add', path, value: kept(field, now[field]) })
+      else if (!same(was[field], now[field])) this.#patch.push({ op: 'replace', path, value: kept(field, now[field]), old: kept(field, was[field]) })
     }
-    for (const field in was) if (!(field in now)) this.#patch.push({ op: 'remove', path: `${at}/${pointer(field)}`, old: copy(was[field]) })
+    for (const field in was) if (!(field in now)) this.#patch.push({ op: 'remove', path: `${at}/${pointer(field)}`, old: kept(field, was[field]) })
   }
 
   outbox(entry: OutboxEntry, removed = false): void {

@@ -2,7 +2,7 @@ import { conflict, HttpError, notFound } from '../http/reply.js'
 import type { TableName } from '../store/collections.js'
 import { notificationEntry } from '../notifications/store.js'
 import type { Session } from '../auth/sessions.js'
-import { type ChangeOp, segments } from './changes.js'
+import { type ChangeOp, SECRET_FIELDS, segments } from './changes.js'
 import type { JournalEntry } from './journal.js'
 import type { OutboxEntry } from './outbox.js'
 import type { Sandbox, Snapshot } from './sandbox.js'
@@ -99,6 +99,8 @@ async function undoLive(sandbox: Sandbox, op: ChangeOp): Promise<void> {
     } else await table.insert(structuredClone(op.old) as { id: string })
     return
   }
+  // A secret's value was never kept: it stays as it is.
+  if (SECRET_FIELDS.has(field)) return
   const done = await table.update(id, (draft) => {
     if (op.op === 'add') delete draft[field]
     else draft[field] = structuredClone(op.old)
@@ -166,7 +168,7 @@ export function undoAll(snapshot: Record<string, unknown>, entries: readonly Jou
         continue
       }
       const i = where(name, id)
-      if (i === undefined) continue
+      if (i === undefined || SECRET_FIELDS.has(field)) continue
       const row = list(name)[i]
       if (op.op === 'add') delete row[field]
       else row[field] = structuredClone(op.old)
