@@ -965,7 +965,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The whole state as one JSON object keyed by collection name; with `before` or `after` (a journal entry id), as it was at that moment */
+        /** The whole state as one JSON object keyed by collection name (`?before=id`: as it was then) */
         get: operations["sandboxGetSnapshot"];
         /** Restore a snapshot taken with GET (up to 256 MB); a malformed one is a 400 naming the field, one beyond a bound a 413 naming the collection; either changes nothing */
         put: operations["sandboxPutSnapshot"];
@@ -1036,7 +1036,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Put records, sessions, outbox and clock back to the moment before or after a journaled request (`{before: id}` or `{after: id}`); journaled itself, so it can be rewound too */
+        /** Records, sessions, outbox and clock back to just before or after a journaled request; journaled */
         post: operations["sandboxRewind"];
         delete?: never;
         options?: never;
@@ -8724,7 +8724,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Both before and after, or not a request id */
+            /** @description Not one request id */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8751,7 +8751,7 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
-            /** @description No such request in the journal */
+            /** @description No such request */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8760,7 +8760,7 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
-            /** @description The request is past the journal's bound (the message names the oldest reachable one) */
+            /** @description Past the journal's bound (names the oldest reachable request) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9151,7 +9151,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Neither or both of before and after, or not a request id */
+            /** @description Not one request id */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9178,7 +9178,7 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
-            /** @description No such request in the journal */
+            /** @description No such request */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9187,7 +9187,7 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
-            /** @description The request is past the journal's bound (the message names the oldest reachable one), or the records no longer match; nothing changed */
+            /** @description Past the journal's bound (names the oldest reachable request) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9820,18 +9820,18 @@ export interface operations {
                             expected?: unknown;
                             actual?: unknown;
                         }[];
-                        /** @description What the request changed; absent for a read */
+                        /** @description RFC 6902 patch of a write; absent for a read */
                         changes?: {
                             patch: {
                                 /** @enum {string} */
                                 op: "add" | "remove" | "replace";
-                                /** @description JSON Pointer over the snapshot with collections keyed by record id (sessions by token): `/invoices/inv_1/status` */
+                                /** @description Over the snapshot, records keyed by id: /invoices/inv_1/status */
                                 path: string;
                                 value?: unknown;
-                                /** @description The value a replace or remove found (not RFC 6902: libraries ignore it); what a rewind puts back */
+                                /** @description The value replaced or removed */
                                 old?: unknown;
                             }[];
-                            /** @description The outbox entries the request produced */
+                            /** @description Outbox entries produced */
                             outbox: {
                                 [key: string]: unknown;
                             }[];
@@ -10092,7 +10092,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Not one request id */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10119,7 +10119,7 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
-            /** @description No such collection, or no such journal entry */
+            /** @description No such collection or request */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10128,7 +10128,7 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
-            /** @description The entry is past the journal's bound (the message names the oldest reachable one) */
+            /** @description Past the journal's bound (names the oldest reachable request) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -9,7 +9,8 @@ import { serveStatic, type StaticServer } from './support/static-server.js'
 // 250 KB until this round; the front door and overrides (a world's own answers, in the route
 // table and the request path) cost 2.9 KB gzip, and lazy loading them costs more in chunks than
 // it saves (measured with scripts/build-browser.mjs). Nothing more fits without a saving.
-const GZIP_BUDGET = 254 * 1024
+// Time travel (issue 34: each write's changes recorded, POST /__sandbox/rewind, ?before= views) costs 2.9 KB.
+const GZIP_BUDGET = 257 * 1024
 
 describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromium', () => {
   let app: ReturnType<typeof buildPageApp>

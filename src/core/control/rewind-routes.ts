@@ -2,7 +2,7 @@ import * as z from 'zod'
 import { defineRoute } from '../app/route.js'
 import { badRequest, ok } from '../http/reply.js'
 import { integer } from '../http/schemas.js'
-import type { Moment } from '../sandbox/rewind.js'
+import { type Moment, reach, rewind, snapshotAt } from '../sandbox/rewind.js'
 
 /** docs/contract.md "Rewind": back to the moment before or after a journaled request. */
 const control = { kind: 'control' } as const
@@ -18,27 +18,29 @@ function moment(given: { before?: number; after?: number }, where: string): Mome
   return undefined
 }
 
+/** The refusals of a rewind and of a view of the past (each changes nothing). */
+export const REWIND_ERRORS = { 400: 'Not one request id', 404: 'No such request', 409: 'Past the journal\'s bound (names the oldest reachable request)' }
+
 /** One RFC 6902 step with the value it replaced or removed (`old`). */
 export const changesSchema = z.object({
   patch: z.array(z.object({
     op: z.enum(['add', 'remove', 'replace']),
-    path: z.string().describe('JSON Pointer over the snapshot with collections keyed by record id (sessions by token): `/invoices/inv_1/status`'),
+    path: z.string().describe('Over the snapshot, records keyed by id: /invoices/inv_1/status'),
     value: z.unknown().optional(),
-    old: z.unknown().optional().describe('The value a replace or remove found (not RFC 6902: libraries ignore it); what a rewind puts back'),
+    old: z.unknown().optional().describe('The value replaced or removed'),
   })),
-  outbox: z.array(z.record(z.string(), z.unknown())).describe('The outbox entries the request produced'),
-}).describe('What the request changed; absent for a read')
+  outbox: z.array(z.record(z.string(), z.unknown())).describe('Outbox entries produced'),
+}).describe('RFC 6902 patch of a write; absent for a read')
 
 export const rewindWorld = defineRoute({
   id: 'sandboxRewind', method: 'POST', path: '/__sandbox/rewind', tag, auth: control, journaled: true,
-  summary: 'Put records, sessions, outbox and clock back to the moment before or after a journaled request (`{before: id}` or `{after: id}`); journaled itself, so it can be rewound too',
+  summary: 'Records, sessions, outbox and clock back to just before or after a journaled request; journaled',
   body: z.object({ before: requestId.optional(), after: requestId.optional() }),
   response: { schema: z.object({ rewound: z.object({ before: z.number().optional(), after: z.number().optional() }), undone: z.number().int(), now: z.string() }) },
-  errors: { 400: 'Neither or both of before and after, or not a request id', 404: 'No such request in the journal', 409: 'The request is past the journal\'s bound (the message names the oldest reachable one), or the records no longer match; nothing changed' },
+  errors: REWIND_ERRORS,
   async handler(ctx) {
     const at = moment(ctx.body, 'body')
     if (!at) throw badRequest('body: give before or after (a journal entry id)')
-    const { rewind, reach } = await import('../sandbox/rewind.js')
     const undone = reach(ctx.sandbox, at).undo.length
     await rewind(ctx.sandbox, at)
     return ok({ rewound: at, undone, now: ctx.sandbox.iso() })
@@ -52,5 +54,5 @@ export const snapshotQuery = z.object({ before: integer(1).optional(), after: in
 export async function snapshotAtQuery(ctx: { sandbox: import('../sandbox/sandbox.js').Sandbox; query: unknown }) {
   const at = moment(ctx.query as { before?: number; after?: number }, 'query')
   if (!at) return undefined
-  return (await import('../sandbox/rewind.js')).snapshotAt(ctx.sandbox, at)
+  return snapshotAt(ctx.sandbox, at)
 }

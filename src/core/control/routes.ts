@@ -5,7 +5,7 @@ import { badRequest, notFound, ok } from '../http/reply.js'
 import { defineRoute } from '../app/route.js'
 import { emailAddress } from '../http/schemas.js'
 import type { SandboxRegistry } from '../sandbox/sandbox.js'
-import { rewindWorld, snapshotAtQuery, snapshotQuery } from './rewind-routes.js'
+import { REWIND_ERRORS, rewindWorld, snapshotAtQuery, snapshotQuery } from './rewind-routes.js'
 
 const control = { kind: 'control' } as const
 const tag = 'sandbox control'
@@ -104,9 +104,9 @@ export const clearOutbox = defineRoute({
 
 export const getSnapshot = defineRoute({
   id: 'sandboxGetSnapshot', method: 'GET', path: '/__sandbox/snapshot', tag, auth: control,
-  summary: 'The whole state as one JSON object keyed by collection name; with `before` or `after` (a journal entry id), as it was at that moment',
+  summary: 'The whole state as one JSON object keyed by collection name (`?before=id`: as it was then)',
   query: snapshotQuery,
-  errors: { 400: 'Both before and after, or not a request id', 404: 'No such request in the journal', 409: 'The request is past the journal\'s bound (the message names the oldest reachable one)' },
+  errors: REWIND_ERRORS,
   handler: async (ctx) => ok((await snapshotAtQuery(ctx)) ?? ctx.sandbox.snapshot()),
 })
 
