@@ -70,10 +70,10 @@ export function DataBrowser({ api, fail, version, entries }: ViewProps & { entri
             <input name="find" type="search" placeholder="find records (Enter)" value=${typed.value} onInput=${(e: Event) => setTyped({ ...typed, value: (e.target as HTMLInputElement).value })} />
             <button type="submit">Find</button>
           </form>`}
-        <label>as of <select name="before" value=${before} onChange=${(e: Event) => (setBefore((e.target as HTMLSelectElement).value), setPage(1))}>
+        ${writes.length > 0 && html`<label>as of <select name="before" value=${before} onChange=${(e: Event) => (setBefore((e.target as HTMLSelectElement).value), setPage(1))}>
           <option value="">now</option>
           ${[...writes].reverse().map((e) => html`<option value=${String(e.id)}>before #${e.id} ${e.method} ${e.path}</option>`)}
-        </select></label>
+        </select></label>`}
         <label>per page <select name="limit" value=${String(limit)} onChange=${(e: Event) => (setLimit(Number((e.target as HTMLSelectElement).value)), setPage(1))}>${[10, 20, 50, 100].map((n) => html`<option value=${n}>${n}</option>`)}</select></label>
         ${data && html`
           <button disabled=${page <= 1} onClick=${() => setPage(page - 1)}>‹ Prev</button>

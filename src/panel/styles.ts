@@ -48,6 +48,7 @@ export const styles = `
 .fsp .details { border: 1px solid #d6dbe3; border-radius: 8px; padding: .5rem .75rem; min-width: 0; align-self: start; }
 .fsp .details h2 { margin: 0; }
 .fsp table.changes td { vertical-align: top; font-size: 12px; }
+.fsp select[name=before] { max-width: 14rem; }
 .fsp table.changes tr.add td:first-child { border-left: 3px solid #16a34a; }
 .fsp table.changes tr.remove td:first-child { border-left: 3px solid #dc2626; }
 .fsp table.changes tr.replace td:first-child { border-left: 3px solid #d97706; }
