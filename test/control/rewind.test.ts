@@ -111,6 +111,17 @@ describe.each(runtimes)('what a request changed, and rewind, through $name', (ru
     expect(keyed(await s.snapshot())).toEqual(was)
   })
 
+  it('never keeps a password in a change: a reset\'s new password and the old one are [not kept]', async () => {
+    const s = sandbox('rewind-secret')
+    expect((await s.post('/api/auth/password-reset/request', { email: 'viewer@fleet.test' })).status).toBe(200)
+    const [mail] = await s.outbox('kind=password-reset')
+    expect((await s.post('/api/auth/password-reset/confirm', { token: mail.token, password: 'a-brand-new-secret' })).status).toBe(200)
+    const confirm = (await s.journal()).at(-1)!
+    expect(confirm.changes!.patch).toContainEqual({ op: 'replace', path: '/users/usr_acme_viewer/password', value: '[not kept]', old: '[not kept]' })
+    expect(JSON.stringify(confirm.changes)).not.toContain('a-brand-new-secret')
+    expect(JSON.stringify(confirm.changes)).not.toContain('"sandbox"')
+  })
+
   it('keeps each entry\'s changes within the journal\'s bounds, and reads stay without', async () => {
     const s = sandbox('rewind-reads')
     for (let i = 0; i < 5; i++) expect((await s.get(inv(acme.paid))).status).toBe(200)
