@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { JournalDetail, JournalEntry, Message, OutboxEntry } from './api.js'
 import type { ViewProps } from './app.js'
 import { curl, pretty, statusClass, time } from './format.js'
+import { Changes } from './changes.js'
 
 const statusGroups = ['all', '2xx', '3xx', '4xx', '5xx'] as const
 
@@ -119,6 +120,7 @@ function Details({ api, fail, id, close }: Pick<ViewProps, 'api' | 'fail'> & { i
         <dt>faults</dt><dd>${detail.faults.length ? detail.faults.map((f) => html`<span class="fault">${f}</span>`) : 'none'}</dd>
       </dl>
       <details class="curl"><summary>curl</summary><pre>${command}</pre></details>
+      <${Changes} api=${api} fail=${fail} detail=${detail} />
       <${Side} title="Request" message=${detail.request} />
       <${Side} title="Response" message=${detail.response} />
     </aside>

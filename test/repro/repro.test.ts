@@ -132,6 +132,16 @@ describe.each(runtimes)('repro bundles through $name', (runtime) => {
       expect((await s.control.get('/repro')).body.requests).toEqual([])
     })
 
+    it('after a rewind (a bundle replays writes; a rewind takes some back)', async () => {
+      const s = await rt.isolated()
+      await s.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: 1 })
+      const id = (await s.control.get('/requests')).body.requests.find((e: { method: string }) => e.method === 'POST').id
+      expect((await s.control.post('/rewind', { before: id })).status).toBe(200)
+      const res = await s.control.get('/repro')
+      expect(res.status).toBe(409)
+      expect(res.body.message).toMatch(/^repro: no bundle can rebuild this world: the world was rewound \(POST \/__sandbox\/rewind\)/)
+    })
+
     it('after a password was set (a bundle carries none)', async () => {
       const s = await rt.isolated()
       await s.as(null).post('/api/auth/password-reset/request', { email: 'viewer@fleet.test' })

@@ -127,6 +127,8 @@ export class ReproLog {
     } else if (change === 'outbox-cleared') this.#push({ kind: 'outbox-cleared', at }, 50)
     else if (change === 'restore') this.stop('the world was restored from a snapshot (PUT /__sandbox/snapshot)')
     else if (change === 'fixtures') this.stop('collections were replaced in place (--watch)')
+    // A bundle replays writes; a rewind takes some back (docs/contract.md "A bug as a file").
+    else if (change === 'rewind') this.stop('the world was rewound (POST /__sandbox/rewind)')
   }
 
   /**

@@ -13,6 +13,7 @@ import { Clock } from './clock.js'
 import { Journal, type JournalEntry } from './journal.js'
 import type { JournalBudget } from './journal-budget.js'
 import { Outbox, type OutboxEntry } from './outbox.js'
+import { ChangeRecorder } from './changes.js'
 import { Overrides } from '../overrides/overrides.js'
 import type { Override } from '../overrides/override.js'
 import { SandboxEvents, type StateChange } from './events.js'
@@ -98,15 +99,26 @@ export interface SandboxShared {
 
 /** One isolated sandbox: records, sessions, clock, scenarios, journal and outbox. */
 export class Sandbox {
-  world!: World
   clock!: Clock
-  sessions = new SessionStore()
+  /** The writes of the request running, taken for its journal entry (`changes`, sandbox/changes.ts). */
+  readonly changes = new ChangeRecorder()
   /** Listeners of `GET /__sandbox/events`. */
   readonly events = new SandboxEvents()
   journal: Journal
-  outbox = new Outbox(undefined, (data) => (this.repro.outbox(data), this.events.emit({ type: 'outbox', data })))
+  outbox = new Outbox(undefined, (data) => {
+    this.changes.outbox(data)
+    this.repro.outbox(data)
+    this.events.emit({ type: 'outbox', data })
+  })
   /** What a repro bundle is made of (`GET /__sandbox/repro`, src/core/repro). */
   repro: ReproLog
+  #world!: World
+  #sessions = new SessionStore()
+  /**
+   * The first journal entry a rewind may reach: entries before a change no patch holds (a
+   * replaced collection, a restored snapshot) cannot be undone to.
+   */
+  horizon = 0
   /** The world's own answers (`/__sandbox/overrides`), indexed by operation. */
   readonly overrides = new Overrides()
   #schedule: ActiveScenario[] = []
@@ -171,6 +183,8 @@ export class Sandbox {
     const imp = this.config.accounts.IMPERSONATION_SESSION
     this.sessions.open(imp.userId, 'cli_acme', start, undefined, 'impersonation', imp.impersonatorId, imp.token)
     this.journal.clear()
+    this.changes.take()
+    this.horizon = 0
     this.outbox.clear()
     this.overrides.clear()
     this.active = []
@@ -181,6 +195,26 @@ export class Sandbox {
     this.setKey(newSigningKey())
     this.repro.begin(this)
     this.changed('reset')
+  }
+
+  /** The records; every write to them is told to `changes`. */
+  get world(): World {
+    return this.#world
+  }
+
+  set world(world: World) {
+    this.#world = world
+    for (const table of Object.values(world.tables)) table.recorder = this.changes
+    world.notifications.recorder = this.changes
+  }
+
+  get sessions(): SessionStore {
+    return this.#sessions
+  }
+
+  set sessions(sessions: SessionStore) {
+    this.#sessions = sessions
+    sessions.recorder = this.changes
   }
 
   /** Tells the event streams that the state changed (`event: state`). */
@@ -237,6 +271,8 @@ export class Sandbox {
     if (parts.ids !== undefined) this.ids.value = parts.ids
     if (parts.draws !== undefined) this.#reseed(this.seed, parts.draws)
     if (parts.signingKey) this.setKey(parts.signingKey)
+    // Stored writes put back are no request's changes.
+    this.changes.take()
   }
 
   setKey(hex: string): void {
@@ -303,7 +339,9 @@ export class Sandbox {
     await this.exclusive(async () => {
       for (const [name, rows] of Object.entries(fixtures.rows)) if (name !== 'notifications') await this.world.tables[name as TableName].load(rows as never, true)
       // Each world its own store: a write in one is never seen in another.
-      if (fixtures.rows.notifications) this.world.notifications = indexNotifications(fixtures.rows.notifications)
+      if (fixtures.rows.notifications) (this.world.notifications = indexNotifications(fixtures.rows.notifications)).recorder = this.changes
+      // No patch holds the replaced rows: a rewind stops here.
+      this.horizon = this.journal.nextId
     })
     // A reset of this world brings the new rows back, not the old ones.
     this.config.fixtures = { ...this.config.fixtures, ...input }
@@ -362,6 +400,7 @@ export class Sandbox {
     this.clock = new Clock(now, Date.now, s.clock.frozen)
     this.sessions = new SessionStore(s.sessions)
     this.journal.load(s.journal)
+    this.horizon = this.journal.nextId
     this.outbox.load(s.outbox)
     this.overrides.load(overrides)
     this.active = scenarios
