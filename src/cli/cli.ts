@@ -33,6 +33,7 @@ export function usage(definitions: readonly ScenarioDefinition[] = bundledScenar
     '       fleet-sandbox init <dir>         write the service worker script for the browser (init --help)',
     '       fleet-sandbox drift --upstream URL --upstream-token T [--json] [--out FILE]',
     '                                        check a real backend against the sandbox (exit 0 none, 1 drift, 2 cannot run)',
+    '       fleet-sandbox replay BUNDLE [--url URL]   rebuild a repro bundle\'s world (replay --help)',
     '       fleet-sandbox record (--upstream URL --upstream-token T | --har FILE) --out DIR [--redact-emails]',
     '                                        record a real backend\'s records as a --fixtures folder',
     '',
@@ -138,7 +139,12 @@ function boundHeapGrowth(): void {
   if (!process.execArgv.some((a) => a.includes('heap-growing-percent'))) v8.setFlagsFromString('--heap-growing-percent=50')
 }
 
-export async function main(argv: string[]): Promise<void> {
+/** `afterListen`: run once the server listens (`replay` sends its bundle); a failure stops the server. */
+export async function main(argv: string[], afterListen?: (url: string, controlToken?: string) => Promise<void>): Promise<void> {
+  if (argv[0] === 'replay' && !afterListen) {
+    const { replay } = await import('./commands/replay.js')
+    return replay(argv.slice(1), main)
+  }
   if (argv[0] === 'init') {
     const { init } = await import('./commands/init.js')
     return init(argv.slice(1))
@@ -185,6 +191,14 @@ export async function main(argv: string[]): Promise<void> {
   })
   // Even quiet, the URL: with --port 0 nothing else tells a script (or Playwright's webServer) the port.
   console.log(quiet ? listening(server.url) : banner(server.url, await server.summary(), options, server.engineLine))
+  if (afterListen) {
+    try {
+      await afterListen(server.url, options.control ? options.control.token : undefined)
+    } catch (error) {
+      await server.close()
+      throw error
+    }
+  }
   const unwatch = values.watch
     ? watchFolders({
       fixturesDir, scenariosDir: values.scenarios, bundled: bundledScenarios.list().map((s) => s.name),

@@ -137,7 +137,7 @@ export function App({ base, onClose, inPage }: PanelOptions) {
       else if (e.type === 'drift') setChecks((n) => n + 1)
       else {
         const change = e.data.change
-        void load({ journal: change === 'reset' || change === 'restore' || change === 'requests-cleared', outbox: change === 'reset' || change === 'restore' || change === 'outbox-cleared' })
+        void load({ journal: change === 'reset' || change === 'restore' || change === 'requests-cleared', outbox: change === 'reset' || change === 'restore' || change === 'outbox-cleared' || change === 'rewind' })
         setVersion((v) => v + 1)
       }
     }
@@ -195,7 +195,7 @@ export function App({ base, onClose, inPage }: PanelOptions) {
       <main key=${`${world}\n${token}`}>
         ${tab === 'requests' && html`<${Requests} ...${props} entries=${journal} />`}
         ${tab === 'outbox' && html`<${Outbox} ...${props} entries=${outbox} />`}
-        ${tab === 'data' && html`<${DataBrowser} ...${props} version=${version + writes} />`}
+        ${tab === 'data' && html`<${DataBrowser} ...${props} version=${version + writes} entries=${journal} />`}
         ${tab === 'scenarios' && html`<${Controls} ...${props} clock=${clock} />`}
         ${tab === 'overrides' && html`<${Overrides} ...${props} requests=${journal.at(-1)?.id ?? 0} />`}
         ${tab === 'sandboxes' && html`<${Sandboxes} ...${props} current=${world} open=${openWorld} />`}

@@ -1,6 +1,7 @@
 import { html } from 'htm/preact'
 import { useEffect, useState } from 'preact/hooks'
 import type { ViewProps } from './app.js'
+import type { JournalEntry } from './api.js'
 import { Value } from './value.js'
 
 interface Page {
@@ -16,7 +17,9 @@ const DEFAULT_COLUMNS = 6
  * found by id or by any text in them (`?id=`, `?q=`), in the columns the user picks, nested
  * values opened in place.
  */
-export function DataBrowser({ api, fail, version }: ViewProps) {
+export function DataBrowser({ api, fail, version, entries }: ViewProps & { entries: JournalEntry[] }) {
+  /** The world now, or as it was just before a journal entry that changed it (`?before=`). */
+  const [before, setBefore] = useState('')
   const [collections, setCollections] = useState<{ name: string; count: number }[] | undefined>()
   const [name, setName] = useState<string | undefined>()
   const [page, setPage] = useState(1)
@@ -36,8 +39,9 @@ export function DataBrowser({ api, fail, version }: ViewProps) {
     if (!name) return
     setOpen(undefined)
     const find = search.value.trim() === '' ? '' : `&${search.by === 'id' ? 'id' : 'q'}=${encodeURIComponent(search.value.trim())}`
-    api.call<Page>('GET', `/collections/${name}?page=${page}&limit=${limit}${find}`).then(setData, fail)
-  }, [api, name, page, limit, version, search])
+    api.call<Page>('GET', `/collections/${name}?page=${page}&limit=${limit}${find}${before ? `&before=${before}` : ''}`).then(setData, fail)
+  }, [api, name, page, limit, version, search, before])
+  const writes = entries.filter((e) => e.changes)
 
   const choose = (n: string) => {
     setName(n)
@@ -66,6 +70,10 @@ export function DataBrowser({ api, fail, version }: ViewProps) {
             <input name="find" type="search" placeholder="find records (Enter)" value=${typed.value} onInput=${(e: Event) => setTyped({ ...typed, value: (e.target as HTMLInputElement).value })} />
             <button type="submit">Find</button>
           </form>`}
+        ${writes.length > 0 && html`<label>as of <select name="before" value=${before} onChange=${(e: Event) => (setBefore((e.target as HTMLSelectElement).value), setPage(1))}>
+          <option value="">now</option>
+          ${[...writes].reverse().map((e) => html`<option value=${String(e.id)}>before #${e.id} ${e.method} ${e.path}</option>`)}
+        </select></label>`}
         <label>per page <select name="limit" value=${String(limit)} onChange=${(e: Event) => (setLimit(Number((e.target as HTMLSelectElement).value)), setPage(1))}>${[10, 20, 50, 100].map((n) => html`<option value=${n}>${n}</option>`)}</select></label>
         ${data && html`
           <button disabled=${page <= 1} onClick=${() => setPage(page - 1)}>‹ Prev</button>

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { JournalDetail, JournalEntry, Message, OutboxEntry } from './api.js'
 import type { ViewProps } from './app.js'
 import { curl, pretty, statusClass, time } from './format.js'
+import { Changes } from './changes.js'
 
 const statusGroups = ['all', '2xx', '3xx', '4xx', '5xx'] as const
 
@@ -31,6 +32,15 @@ export function Requests({ api, fail, entries }: ViewProps & { entries: JournalE
       fail(e)
     }
   }
+  // A 409 (a world no bundle rebuilds) shows its reason as any refusal does.
+  const repro = async () => {
+    try {
+      const res = await api.raw('GET', '/repro')
+      save(await res.blob(), `fleet-sandbox-${api.world || 'default'}.repro.json`)
+    } catch (e) {
+      fail(e)
+    }
+  }
   const clear = async () => {
     try {
       await api.call('DELETE', '/requests')
@@ -50,6 +60,7 @@ export function Requests({ api, fail, entries }: ViewProps & { entries: JournalE
         </select></label>
         <label class="grow">path <input name="path" type="search" value=${text} placeholder="filter by path text" onInput=${(e: Event) => setText((e.target as HTMLInputElement).value)} /></label>
         <button onClick=${download}>Download HAR</button>
+        <button onClick=${repro} title="The writes since the last reset, to rebuild this world elsewhere: fleet-sandbox replay FILE">Download repro</button>
         <button onClick=${clear}>Clear</button>
       </div>
       <div class="split">
@@ -109,6 +120,7 @@ function Details({ api, fail, id, close }: Pick<ViewProps, 'api' | 'fail'> & { i
         <dt>faults</dt><dd>${detail.faults.length ? detail.faults.map((f) => html`<span class="fault">${f}</span>`) : 'none'}</dd>
       </dl>
       <details class="curl"><summary>curl</summary><pre>${command}</pre></details>
+      <${Changes} api=${api} fail=${fail} detail=${detail} />
       <${Side} title="Request" message=${detail.request} />
       <${Side} title="Response" message=${detail.response} />
     </aside>

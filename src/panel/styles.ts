@@ -47,6 +47,11 @@ export const styles = `
 .fsp .split:has(.details) { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
 .fsp .details { border: 1px solid #d6dbe3; border-radius: 8px; padding: .5rem .75rem; min-width: 0; align-self: start; }
 .fsp .details h2 { margin: 0; }
+.fsp table.changes td { vertical-align: top; font-size: 12px; }
+.fsp select[name=before] { max-width: 14rem; }
+.fsp table.changes tr.add td:first-child { border-left: 3px solid #16a34a; }
+.fsp table.changes tr.remove td:first-child { border-left: 3px solid #dc2626; }
+.fsp table.changes tr.replace td:first-child { border-left: 3px solid #d97706; }
 .fsp .details > .row:first-child { flex-wrap: nowrap; }
 .fsp .url { font-family: ui-monospace, monospace; font-size: 12px; overflow-wrap: anywhere; margin: .2rem 0; }
 .fsp .facts { display: grid; grid-template-columns: auto 1fr; gap: .1rem .7rem; margin: .4rem 0; font-size: 13px; }

@@ -249,6 +249,37 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     expect(list.sandboxes.map((s: { id: string }) => s.id)).not.toContain(world)
   })
 
+  it('shows what a request changed as a diff, the data as it was before it, and rewinds to before it', async () => {
+    const token = await signIn()
+    const auth = { authorization: `Bearer ${token}` }
+    const layers = await (await api('/api/layers', { headers: auth })).json()
+    const gone = layers.data[0].id
+    expect((await api(`/api/layers/${gone}`, { method: 'DELETE', headers: auth })).status).toBe(200)
+    await openPanel()
+    await rows().filter({ hasText: 'DELETE' }).first().click()
+    await page.waitForSelector('table.changes tbody tr')
+    const change = await page.textContent('table.changes tbody tr.remove')
+    expect(change).toContain('layers')
+    expect(change).toContain(gone)
+    expect(change).toContain('removed')
+    // The world view as it was before the request: the layer is there.
+    await page.click('nav button:has-text("Data")')
+    await page.click('button.chip:has-text("layers")')
+    await page.waitForSelector('table.records tbody tr')
+    expect(await page.textContent('table.records')).not.toContain(gone)
+    const id = (await (await api('/__sandbox/requests')).json()).requests.find((e: { method: string }) => e.method === 'DELETE').id
+    await page.selectOption('select[name=before]', String(id))
+    await expect.poll(() => page.textContent('table.records')).toContain(gone)
+    // Rewound from the request's details: the layer is back in the world.
+    await page.click('nav button:has-text("Requests")')
+    await rows().filter({ hasText: 'DELETE' }).first().click()
+    await page.click('button:has-text("Rewind to before this")')
+    await expect.poll(() => page.textContent('[role=status]')).toContain(`Rewound to before request ${id}`)
+    const after = await (await api('/api/layers', { headers: auth })).json()
+    expect(after.data.map((l: { id: string }) => l.id)).toContain(gone)
+    await expect.poll(() => rows().filter({ hasText: '/__sandbox/rewind' }).count()).toBe(1)
+  })
+
   it('settles a pending DTE', async () => {
     await openPanel()
     await page.click('nav button:has-text("DTE")')

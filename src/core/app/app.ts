@@ -7,6 +7,7 @@ import { bodyRead, readForm, readJson } from '../http/body.js'
 import { overrideReply } from '../overrides/answer.js'
 import { scopeIds } from '../scenarios/routes-option.js'
 import type { BodyInput } from '../sandbox/journal.js'
+import type { Changes } from '../sandbox/changes.js'
 import { withoutSecrets } from '../sandbox/journal-secrets.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
 import { RouteMatcher, controlPath, ownedPath } from './matcher.js'
@@ -105,6 +106,7 @@ export class SandboxApp {
 
   /** The sandbox a request selects (`x-sandbox-id` read once, by the runtime or here), held until `release`. */
   #acquire(request: Request, meta: RequestMeta): Promise<Sandbox> {
+    if (meta.sandbox) return Promise.resolve(meta.sandbox)
     const id = meta.sandboxId ?? sandboxIdOf(request)
     if (id && !validSandboxId(id)) throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
     return this.sandboxes.acquire(id)
@@ -182,27 +184,32 @@ export class SandboxApp {
   async #serve(route: RouteDef | undefined, params: Record<string, string>, allowed: string[] | undefined, request: Request, url: UrlParts, meta: Served): Promise<Response> {
     const started = performance.now()
     const faults: string[] = []
+    const taken: Taken = {}
     let sandbox: Sandbox | undefined
     let reply: Reply
+    const seen: { ctx?: Context } = {}
     try {
       // Before anything else: a foreign page's request creates no sandbox and reads no body, on
       // every /__sandbox path, matched or not.
       if (route ? route.auth.kind === 'control' : controlPath(url.path)) guardControl(request, this.#origins, url.origin, route?.auth.kind === 'control' && route.auth.page)
       sandbox = await this.#acquire(request, meta)
-      reply = route ? await this.#run(route, request, url, params, sandbox, faults, meta) : unmatchedReply(request.method, url.path, allowed!)
+      reply = route ? await this.#run(route, request, url, params, sandbox, faults, meta, taken, seen) : unmatchedReply(request.method, url.path, allowed!)
     } catch (error) {
       reply = errorReply(route, error)
     } finally {
-      if (sandbox) this.sandboxes.release(sandbox)
+      if (sandbox && !meta.sandbox) this.sandboxes.release(sandbox)
     }
+    // What a repro bundle replays (src/core/repro/log.ts): the write, its body and its account.
+    if (sandbox && route) sandbox.repro.request(sandbox, route, request, meta.path ?? url.path, url.search, reply, seen.ctx?.principal, seen.ctx?.at, bodyRead(request))
     const own: Record<string, string> = { ...reply.headers }
     const label = reply.override && ((f: string) => (f === `override:${reply.override!.id}` ? `override:${reply.override!.label}` : f))
     if (faults.length) own[FAULT_HEADER] = [...new Set(faults)].map(label || String).join(',')
     if (route?.assumed) own['x-sandbox-assumed'] = 'true'
     const durationMs = Math.round((performance.now() - started) * 100) / 100
     this.options.log?.(`${request.method} ${url.path}${url.search} ${reply.status} ${durationMs}ms${faults.length ? ` [${faults.join(',')}]` : ''}`)
-    // Control calls (the panel's own) are not journaled, nor what is not the API's (a browser's /favicon.ico).
-    const journaled = route ? route.auth.kind !== 'control' : ownedPath(meta.path ?? url.path)
+    // Control calls (the panel's own) are not journaled unless they changed the world (a DTE
+    // resolved, a rewind), nor what is not the API's (a browser's /favicon.ico).
+    const journaled = route ? route.auth.kind !== 'control' || taken.changes !== undefined || route.journaled === true : ownedPath(meta.path ?? url.path)
     if (!sandbox || !journaled) return toResponse({ ...reply, headers: own }, meta.headers)
     // The body is encoded once, for the answer and for the journal.
     const { body, text } = encoded(reply.body)
@@ -211,7 +218,7 @@ export class SandboxApp {
     // A cut connection is journaled as status 0; each runtime ends the connection (docs/your-own-answers.md).
     const response = reply.cut ? Response.error() : toResponse(answer, undefined, headers)
     sandbox.journal.add(
-      { method: request.method, path: url.path, query: url.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso() },
+      { method: request.method, path: url.path, query: url.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso(), changes: taken.changes },
       // A body the route refused before reading it (401, 403) is not waited for: null.
       { origin: url.origin, request: { headers: meta.rawHeaders ?? request.headers, body: route?.secret ? withoutSecrets(bodyRead(request), route.secret) : bodyRead(request) }, response: { headers, body: text } },
       meta.marks,
@@ -259,12 +266,12 @@ export class SandboxApp {
       .sort((a, b) => (a.def.order ?? 50) - (b.def.order ?? 50))
   }
 
-  async #run(route: RouteDef, request: Request, url: UrlParts, params: Record<string, string>, sandbox: Sandbox, faults: string[], meta: RequestMeta): Promise<Reply> {
+  async #run(route: RouteDef, request: Request, url: UrlParts, params: Record<string, string>, sandbox: Sandbox, faults: string[], meta: RequestMeta, taken: Taken, seen: { ctx?: Context }): Promise<Reply> {
     const applied = route.auth.kind === 'control' ? [] : this.scenariosFor(sandbox, request, route)
-    const ctx = new Context(request, url.search, params, sandbox, route, this, meta.clientAddress, applied, faults)
+    const ctx = (seen.ctx = new Context(request, url.search, params, sandbox, route, this, meta.clientAddress, applied, faults))
     let reply: Reply
     try {
-      reply = await this.#stages(route, ctx, applied, sandbox)
+      reply = await this.#stages(route, ctx, applied, sandbox, taken)
     } catch (error) {
       reply = errorReply(route, error)
     }
@@ -279,7 +286,7 @@ export class SandboxApp {
     return reply
   }
 
-  async #stages(route: RouteDef, ctx: RouteContext, applied: Applied[], sandbox: Sandbox): Promise<Reply> {
+  async #stages(route: RouteDef, ctx: RouteContext, applied: Applied[], sandbox: Sandbox, taken: Taken): Promise<Reply> {
     // A world's own answers: an anonymous override before anything, the others after auth.
     // Only the overrides of this route are looked at (an index by operation).
     const overrides = sandbox.overrides.size > 0 && route.auth.kind !== 'control' ? sandbox.overrides.of(route.id) : undefined
@@ -302,7 +309,9 @@ export class SandboxApp {
       const early = await a.def.before?.(ctx, a.options)
       if (early) return early
     }
-    return ctx.request.method === 'GET' ? route.handler(ctx) : sandbox.exclusive(() => route.handler(ctx))
+    if (ctx.request.method === 'GET') return route.handler(ctx)
+    // A write sees one instant: the one a repro bundle keeps for it, so a replay writes the same dates.
+    return sandbox.exclusive(() => sandbox.clock.pinned(() => written(route, ctx, sandbox, taken), (at) => ((ctx as Context).at = at)))
   }
 
   #validQuery(route: RouteDef, search: string): RouteContext['query'] {
@@ -312,6 +321,18 @@ export class SandboxApp {
   }
 }
 
+
+/** What a write changed, taken for its journal entry. */
+type Taken = { changes?: Changes }
+
+/** Runs a write and takes what it changed before the next write may start (writes run one at a time). */
+async function written(route: RouteDef, ctx: RouteContext, sandbox: Sandbox, taken: Taken): Promise<Reply> {
+  try {
+    return await route.handler(ctx)
+  } finally {
+    taken.changes = sandbox.changes.take()
+  }
+}
 
 /**
  * What a route sees of its request. A class, so every context has one shape: an object literal
@@ -323,6 +344,8 @@ class Context implements RouteContext {
   body: unknown = undefined
   form?: FormData
   principal: RouteContext['principal'] = undefined
+  /** The instant a write ran at (the clock is held for it). */
+  at: number | undefined = undefined
   #url: URL | undefined
 
   constructor(

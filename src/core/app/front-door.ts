@@ -1,4 +1,5 @@
 import { controlPath } from './matcher.js'
+import type { Sandbox } from '../sandbox/sandbox.js'
 import { errorReply, toResponse } from '../http/reply.js'
 import { afterBody } from '../http/drain.js'
 import { type ControlOrigins, controlOriginAllowed } from '../control/origin.js'
@@ -30,6 +31,8 @@ export interface RequestMeta {
   via?: 'http' | 'msw'
   /** What the journal entry of this request carries besides its own fields: the MCP server's `via` and `tool` (src/mcp/server.ts). */
   marks?: { via: 'mcp'; tool: string }
+  /** The sandbox to answer in, given outright (a replay builds its world apart: src/core/repro/replay.ts). */
+  sandbox?: Sandbox
 }
 
 /** Behind the door: the app's pipeline, given the URL split once and the headers every answer carries. */

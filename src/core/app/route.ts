@@ -69,6 +69,8 @@ export interface RouteDef<P = any, Q = any, B = any> {
   errors?: Record<number, string>
   /** Body fields the journal never keeps (a password): their values are journaled as `[not kept]`. */
   secret?: readonly string[]
+  /** A control route journaled whatever it changed (the rewind); others are when they change the world. */
+  journaled?: boolean
   /** Creation, publication, emission, payment, e-mail, messaging or upload (retry guidance rule 3). */
   effect?: boolean
   /**

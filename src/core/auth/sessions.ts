@@ -1,5 +1,6 @@
 import { DAY } from '../sandbox/clock.js'
 import { randomToken } from '../sandbox/random.js'
+import type { WriteRecorder } from '../sandbox/changes.js'
 
 /** 30 days, sliding with activity (spec, Authentication rule 4). */
 export const SESSION_TTL_MS = 30 * DAY
@@ -23,6 +24,8 @@ export const SESSION_LIMIT = 10_000
 export class SessionStore {
   /** In sign-in order, oldest first. */
   #byToken = new Map<string, Session>()
+  /** Told of sign-ins, sign-outs and expiries (the journal's `changes`); a slide by use is a read's, not told. */
+  recorder?: WriteRecorder
 
   constructor(sessions: Session[] = [], readonly capacity = SESSION_LIMIT) {
     for (const s of sessions.slice(-capacity)) this.#byToken.set(s.token, { ...s })
@@ -30,10 +33,17 @@ export class SessionStore {
 
   open(userId: string, clientId: string, now: number, ttlMs = SESSION_TTL_MS, kind: Session['kind'] = 'direct', impersonatorId: string | null = null, token = randomToken('ses_')): Session {
     const s: Session = { token, userId, clientId, kind, impersonatorId, createdAt: now, lastSeenAt: now, expiresAt: now + ttlMs, ttlMs }
-    this.#byToken.delete(token)
-    this.#byToken.set(token, s)
-    if (this.#byToken.size > this.capacity) this.#byToken.delete(this.#byToken.keys().next().value!)
+    this.put(s)
     return s
+  }
+
+  /** Keeps a session as the newest (a sign-in, or one a rewind puts back). */
+  put(s: Session): void {
+    const before = this.#byToken.get(s.token)
+    this.#byToken.delete(s.token)
+    this.#byToken.set(s.token, s)
+    this.recorder?.row('sessions', s.token, before, s)
+    if (this.#byToken.size > this.capacity) this.close(this.#byToken.keys().next().value!)
   }
 
   get(token: string): Session | undefined {
@@ -49,11 +59,22 @@ export class SessionStore {
   }
 
   close(token: string): void {
+    const s = this.#byToken.get(token)
+    if (!s) return
     this.#byToken.delete(token)
+    this.recorder?.row('sessions', token, s, undefined)
   }
 
   expireAll(now: number): void {
-    for (const s of this.#byToken.values()) s.expiresAt = Math.min(s.expiresAt, now)
+    for (const s of this.#byToken.values()) this.set(s, 'expiresAt', Math.min(s.expiresAt, now))
+  }
+
+  /** Sets one field of a kept session (an expiry, or a rewind's undo). */
+  set(s: Session, field: 'expiresAt' | 'lastSeenAt', value: number): void {
+    if (s[field] === value) return
+    const before = this.recorder && { ...s }
+    s[field] = value
+    this.recorder?.row('sessions', s.token, before, s)
   }
 
   all(): Session[] {

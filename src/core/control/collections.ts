@@ -32,8 +32,9 @@ export function collectionList(sandbox: Sandbox): { name: string; count: number 
 }
 
 /** The rows of one collection that match `id` and `q`; undefined when there is no such collection (with the known names). */
-export function collectionRowsOf(sandbox: Sandbox, name: string, query: { id?: string; q?: string }): { rows?: unknown[]; known: string[] } {
+export function collectionRowsOf(sandbox: Sandbox, name: string, query: { id?: string; q?: string }, then?: (rows: unknown[]) => unknown[]): { rows?: unknown[]; known: string[] } {
   const all = collectionRows(sandbox)
   const rows = all.get(name)
-  return { rows: rows && search(rows() as { id?: unknown }[], query), known: [...all.keys()] }
+  // `then`: the rows as they were at a moment of the journal (`?before=`), before the search.
+  return { rows: rows && search((then ? then(rows()) : rows()) as { id?: unknown }[], query), known: [...all.keys()] }
 }

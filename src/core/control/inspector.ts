@@ -4,6 +4,8 @@ import { defineRoute } from '../app/route.js'
 import { notFound, ok } from '../http/reply.js'
 import { paginate, paginationSchema } from '../http/pagination.js'
 import { integer } from '../http/schemas.js'
+import { REWIND_ERRORS, changesSchema } from './rewind-routes.js'
+import { collectionAt } from '../sandbox/rewind.js'
 
 /** docs/contract.md "The inspector": the routes the control panel is built on, open to any client. */
 const control = { kind: 'control' } as const
@@ -23,6 +25,7 @@ const journalEntry = z.object({
   id: z.number().int(), method: z.string(), path: z.string(), query: z.string(), status: z.number().int(),
   faults: z.array(z.string()), durationMs: z.number(), at: z.string(),
   drift: z.array(findingSchema).optional(),
+  changes: changesSchema.optional(),
   // A tool call of the MCP server's request (docs/agents.md).
   via: z.literal('mcp').optional(), tool: z.string().optional(),
 })
@@ -79,11 +82,14 @@ export const getCollection = defineRoute({
     limit: integer(1, 100).default(20),
     id: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters').optional().describe('Only the record with this id'),
     q: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional().describe('Only records whose JSON holds this text (any case)'),
+    before: integer(1).optional().describe('As they were just before this journal entry'),
   }),
   response: { schema: z.object({ items: z.array(z.record(z.string(), z.unknown())), pagination: paginationSchema }) },
-  errors: { 404: 'No such collection' },
+  errors: { ...REWIND_ERRORS, 404: 'No such collection or request' },
   async handler(ctx) {
-    const { rows, known } = (await import('./collections.js')).collectionRowsOf(ctx.sandbox, ctx.params.name, ctx.query)
+    const { before } = ctx.query
+    const then = before === undefined ? undefined : (rows: unknown[]) => collectionAt(ctx.sandbox, { before }, ctx.params.name, rows)
+    const { rows, known } = (await import('./collections.js')).collectionRowsOf(ctx.sandbox, ctx.params.name, ctx.query, then)
     if (!rows) throw notFound(`name: no collection ${ctx.params.name}; known: ${known.join(', ')}`)
     return ok(paginate(rows, ctx.query.page, ctx.query.limit))
   },

@@ -5,6 +5,8 @@ import { badRequest, notFound, ok } from '../http/reply.js'
 import { defineRoute } from '../app/route.js'
 import { emailAddress } from '../http/schemas.js'
 import type { SandboxRegistry } from '../sandbox/sandbox.js'
+import { getRepro, postRepro } from './repro-routes.js'
+import { REWIND_ERRORS, rewindWorld, snapshotAtQuery, snapshotQuery } from './rewind-routes.js'
 
 const control = { kind: 'control' } as const
 const tag = 'sandbox control'
@@ -103,8 +105,10 @@ export const clearOutbox = defineRoute({
 
 export const getSnapshot = defineRoute({
   id: 'sandboxGetSnapshot', method: 'GET', path: '/__sandbox/snapshot', tag, auth: control,
-  summary: 'The whole state as one JSON object keyed by collection name',
-  handler: (ctx) => ok(ctx.sandbox.snapshot()),
+  summary: 'The whole state as one JSON object keyed by collection name (`?before=id`: as it was then)',
+  query: snapshotQuery,
+  errors: REWIND_ERRORS,
+  handler: async (ctx) => ok((await snapshotAtQuery(ctx)) ?? ctx.sandbox.snapshot()),
 })
 
 export const putSnapshot = defineRoute<Record<string, string>, Record<string, unknown>, unknown>({
@@ -154,4 +158,4 @@ export const dropSandbox = defineRoute({
   },
 })
 
-export const controlRoutes = [health, listScenarios, setScenarios, reset, getClock, moveClock, listRequests, clearRequests, listOutbox, clearOutbox, getSnapshot, putSnapshot, agentToken, listSandboxes, dropSandbox]
+export const controlRoutes = [health, listScenarios, setScenarios, reset, getClock, moveClock, listRequests, clearRequests, listOutbox, clearOutbox, getSnapshot, putSnapshot, agentToken, listSandboxes, dropSandbox, rewindWorld, getRepro, postRepro]

@@ -2,6 +2,7 @@ import type { RecordCollection } from '../store/collection.js'
 import type { Pagination } from '../http/pagination.js'
 import type { RawJson } from '../http/reply.js'
 import type { NotificationEntry, NotificationQuery, RecordBlock } from './store.js'
+import type { WriteRecorder } from '../sandbox/changes.js'
 
 export type { NotificationEntry, NotificationQuery, RecordBlock }
 
@@ -27,6 +28,8 @@ export interface NotificationStore extends RecordCollection<NotificationEntry> {
   query(clientId: string, q: NotificationQuery): { items: NotificationEntry[]; total: number }
   /** Told of every added or replaced entry (the Durable Object's storage follows it). */
   onChange?: (e: NotificationEntry) => void
+  /** Told of every write with the record before and after it (the journal's `changes`). */
+  recorder?: WriteRecorder
 }
 
 /** Writes a list page of notifications: the tuned `PageWriter` (page.ts) and `plainListPage` answer the same bytes. */

@@ -1,3 +1,4 @@
+import type { WriteRecorder } from '../sandbox/changes.js'
 import type { Pagination } from '../http/pagination.js'
 import { RawJson } from '../http/reply.js'
 import type { ListPages, NotificationEntry, NotificationQuery, NotificationStore } from './notification-store.js'
@@ -13,6 +14,7 @@ const named = (values: readonly string[] | undefined, value: string) => !values?
 export class PlainNotifications implements NotificationStore {
   readonly name = 'notifications'
   onChange?: (e: NotificationEntry) => void
+  recorder?: WriteRecorder
 
   constructor(
     private byId = new Map<string, NotificationEntry>(),
@@ -53,12 +55,15 @@ export class PlainNotifications implements NotificationStore {
     if (!this.clients.includes(e.clientId)) this.clients.push(e.clientId)
     this.byId.set(e.n.id, e)
     this.onChange?.(e)
+    this.recorder?.row('notifications', e.n.id, undefined, { ...e.n, clientId: e.clientId })
   }
 
   replace(next: NotificationEntry): void {
-    if (!this.byId.has(next.n.id)) throw new Error(`notification ${next.n.id} is not stored`)
+    const prev = this.byId.get(next.n.id)
+    if (!prev) throw new Error(`notification ${next.n.id} is not stored`)
     this.byId.set(next.n.id, next)
     this.onChange?.(next)
+    this.recorder?.row('notifications', next.n.id, prev.n, next.n)
   }
 
   query(clientId: string, q: NotificationQuery): { items: NotificationEntry[]; total: number } {

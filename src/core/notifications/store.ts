@@ -1,3 +1,4 @@
+import type { WriteRecorder } from '../sandbox/changes.js'
 import type { Notification } from './model.js'
 import type { NotificationStore } from './notification-store.js'
 
@@ -220,6 +221,7 @@ export class NotificationIndex implements NotificationStore {
   #mine = new Set<object>([this.#byId, this.#clients])
   /** Told of every added or replaced entry (the Durable Object's storage follows it). */
   onChange?: (e: NotificationEntry) => void
+  recorder?: WriteRecorder
 
   static from(entries: Iterable<NotificationEntry>): NotificationIndex {
     const index = new NotificationIndex()
@@ -290,6 +292,7 @@ export class NotificationIndex implements NotificationStore {
     for (const [scope, slot] of this.#places(ci, e)) insertSorted(this.#ownList(scope, slot), e)
     if (e.n.status === UNREVIEWED) ci.unreviewed++
     this.onChange?.(e)
+    this.recorder?.row(this.name, e.n.id, undefined, { ...e.n, clientId: e.clientId })
   }
 
   /** Replaces a notification's record; its time never changes, so positions hold. */
@@ -309,6 +312,7 @@ export class NotificationIndex implements NotificationStore {
     for (const q of will) if (!was.some((p) => same(p, q))) insertSorted(this.#ownList(q[0], q[1]), next)
     ci.unreviewed += Number(next.n.status === UNREVIEWED) - Number(prev.n.status === UNREVIEWED)
     this.onChange?.(next)
+    this.recorder?.row(this.name, next.n.id, prev.n, next.n)
   }
 
   query(clientId: string, q: NotificationQuery): { items: NotificationEntry[]; total: number } {

@@ -4,6 +4,7 @@ import type { Sandbox } from '../sandbox/sandbox.js'
 import { MemoryBackend } from './backend.js'
 import { PersistedSandbox } from './persisted.js'
 import { snapshotOf } from './snapshot-codec.js'
+import { keyed } from '../../../test/support/keyed.js'
 
 const NOW = '2026-11-22T12:00:00.000Z'
 const options = { seed: 3, now: NOW, size: 'small' as const, frozenClock: true, control: {} }
@@ -66,6 +67,40 @@ describe('the persistence port', () => {
     expect(again.draws).toBe(2)
     expect(again.random()).toBe(first.random())
     expect(again.signingKeyHex).toBe(first.signingKeyHex)
+  })
+
+  it('stores a rewound world: records, sessions, outbox and clock as the rewind left them, and the changes to rewind it again', async () => {
+    const backend = new MemoryBackend()
+    const sandbox = await fresh()
+    const kept = await PersistedSandbox.open(sandbox, backend)
+    const journaled = (path: string) => sandbox.journal.add({ method: 'POST', path, query: '', status: 200, faults: [], durationMs: 0, at: sandbox.iso(), changes: sandbox.changes.take() })
+    const t = sandbox.world.tables
+    await t.invoices.update(t.invoices.all()[0].id, (d) => void (d.status = 'published'))
+    sandbox.outbox.add('email', sandbox.iso(), { to: 'first@b.test', subject: 'kept' })
+    const first = journaled('/one')
+    await kept.flush()
+    const before = state(sandbox)
+    sandbox.clock.advance(60_000)
+    await t.layers.remove(t.layers.all()[0].id)
+    sandbox.sessions.open('usr_admin', 'cli_acme', sandbox.clock.now())
+    sandbox.outbox.add('email', sandbox.iso(), { to: 'a@b.test', subject: 'hello' })
+    const second = journaled('/two')
+    await kept.flush()
+    const { rewind } = await import('../sandbox/rewind.js')
+    await rewind(sandbox, { after: first.id })
+    const own = journaled('/__sandbox/rewind')
+    await kept.flush()
+    const world = (s: Sandbox) => ({ ...state(s), journal: undefined })
+    // The layer put back comes last in its collection: compared keyed by id.
+    expect(keyed(state(sandbox))).toEqual(keyed(before))
+    expect(state(sandbox).clock).toEqual(before.clock)
+
+    const again = await fresh(sandbox.seededAt)
+    await PersistedSandbox.open(again, backend)
+    expect(world(again)).toEqual(world(sandbox))
+    expect(again.journal.list().map((e) => e.id)).toEqual([first.id, second.id, own.id])
+    expect(again.journal.get(own.id)!.changes).toEqual(JSON.parse(JSON.stringify(own.changes)))
+    kept.close()
   })
 
   it('stores what a write changed, not the world; a read waits for the next batch', async () => {

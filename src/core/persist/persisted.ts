@@ -104,7 +104,7 @@ export class PersistedSandbox {
     this.meta = meta
     this.#unwatch = sandbox.watch((change) => {
       // A collection replaced in place (--watch) is stored whole, as after a restore.
-      if ((change === 'reset' || change === 'restore' || change === 'fixtures') && !this.#loading) this.#replaced(change === 'fixtures')
+      if ((change === 'reset' || change === 'restore' || change === 'fixtures' || change === 'replay') && !this.#loading) this.#replaced(change === 'fixtures' || change === 'replay')
     })
   }
 
@@ -354,12 +354,17 @@ export class PersistedSandbox {
     }
   }
 
-  /** The outbox: entries only ever join at the end and leave from the front (or all at once). */
+  /**
+   * The outbox: entries join at the end and leave from the front (or all at once); a rewind
+   * takes the newest off the end, and may put them back.
+   */
   #logChanges<E>(prefix: string, list: E[], number: (e: E) => number, saved: number[], puts: Map<string, unknown>, deletes: string[]): void {
     const first = list.length ? number(list[0]) : Infinity
     let drop = 0
     while (drop < saved.length && saved[drop] < first) deletes.push(prefix + pad(saved[drop++]))
     saved.splice(0, drop)
+    const newest = list.length ? number(list[list.length - 1]) : -Infinity
+    while (saved.length && saved[saved.length - 1] > newest) deletes.push(prefix + pad(saved.pop()!))
     const last = saved.length ? saved[saved.length - 1] : -Infinity
     for (let i = list.length - 1; i >= 0 && number(list[i]) > last; i--) {
       puts.set(prefix + pad(number(list[i])), list[i])

@@ -9,6 +9,8 @@ export class Clock {
   #base: number
   #realAtBase: number
   #frozen: boolean
+  /** Set while a write runs (`pinned`): the write sees one instant, which a repro bundle keeps. */
+  #pin: number | undefined
   /** The last instant written as ISO text: the journal asks it on every request. */
   #isoAt = NaN
   #iso = ''
@@ -20,6 +22,7 @@ export class Clock {
   }
 
   now(): number {
+    if (this.#pin !== undefined) return this.#pin
     return this.#frozen ? this.#base : this.#base + (this.realNow() - this.#realAtBase)
   }
 
@@ -29,7 +32,20 @@ export class Clock {
     return this.#iso
   }
 
+  /** Runs `fn` with the clock held at its current instant; `at` receives it. */
+  async pinned<T>(fn: () => T | Promise<T>, at?: (ms: number) => void): Promise<T> {
+    const now = this.now()
+    this.#pin = now
+    at?.(now)
+    try {
+      return await fn()
+    } finally {
+      this.#pin = undefined
+    }
+  }
+
   set(epochMs: number): void {
+    this.#pin = undefined
     this.#base = epochMs
     this.#realAtBase = this.realNow()
   }

@@ -3,7 +3,7 @@ import type { OutboxEntry } from './outbox.js'
 import type { Finding } from '../bridge/check.js'
 
 /** What changed in a sandbox besides requests and the outbox (docs/contract.md `event: state`). */
-export type StateChange = 'scenarios' | 'clock' | 'reset' | 'restore' | 'requests-cleared' | 'outbox-cleared' | 'overrides' | 'fixtures'
+export type StateChange = 'scenarios' | 'clock' | 'reset' | 'restore' | 'requests-cleared' | 'outbox-cleared' | 'overrides' | 'fixtures' | 'rewind' | 'replay'
 
 export interface StateEvent {
   change: StateChange

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { BODY_LIMIT, type BodyInput, type ExchangeInput, type HeadersInput, Journal, TEXT_LIMIT } from './journal.js'
 import { PlainJournal } from './plain-journal.js'
+import type { ChangeOp, Changes } from './changes.js'
 import { generator, type Random } from '../../../test/support/generator.js'
 
 /**
@@ -62,6 +63,13 @@ function exchange(r: Random): ExchangeInput | undefined {
   return { origin: r.next() < 0.9 ? 'http://127.0.0.1:4010' : `http://${'h'.repeat(300)}.test`, request: { headers: headers(r), body: body(r) }, response: { headers: headers(r), body: body(r) } }
 }
 
+/** A write's changes (now and then a large one, so changes alone can push entries out), or none. */
+function changes(r: Random): Changes | undefined {
+  if (r.next() < 0.6) return undefined
+  const patch = Array.from({ length: 1 + r.int(r.next() < 0.05 ? 400 : 4) }, (): ChangeOp => ({ op: 'replace', path: `/invoices/inv_${r.int(99)}/status`, value: text(r, 200), old: 'draft' }))
+  return { patch, outbox: [] }
+}
+
 describe('Journal against PlainJournal on generated requests', () => {
   it.each(SEEDS)('keeps, drops and shows the same entries, seed %i', (seed) => {
     const r = generator(seed)
@@ -74,7 +82,7 @@ describe('Journal against PlainJournal on generated requests', () => {
         tuned.clear()
         plain.clear()
       }
-      const entry = { method: r.pick(['GET', 'POST', 'PATCH', 'DELETE']), path: `/api/${text(r, TEXT_LIMIT * 2)}`, query: r.next() < 0.5 ? '' : `?q=${text(r, TEXT_LIMIT * 2)}`, status: r.pick([200, 201, 400, 404]), faults: r.next() < 0.1 ? ['latency'] : [], durationMs: r.int(50), at: '2026-11-22T12:00:00.000Z' }
+      const entry = { method: r.pick(['GET', 'POST', 'PATCH', 'DELETE']), path: `/api/${text(r, TEXT_LIMIT * 2)}`, query: r.next() < 0.5 ? '' : `?q=${text(r, TEXT_LIMIT * 2)}`, status: r.pick([200, 201, 400, 404]), faults: r.next() < 0.1 ? ['latency'] : [], durationMs: r.int(50), at: '2026-11-22T12:00:00.000Z', changes: changes(r) }
       const ex = exchange(r)
       const size = tuned.size
       expect(tuned.add(entry, ex), where).toEqual(plain.add(entry, ex))

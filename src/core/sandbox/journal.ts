@@ -1,6 +1,7 @@
 import type { BodySource } from '../http/reply.js'
 import type { BudgetedJournal, JournalBudget } from './journal-budget.js'
 import type { Finding } from '../bridge/check.js'
+import type { Changes } from './changes.js'
 
 /** A request as the journal keeps it (docs/contract.md: `{id, method, path, status, faults, durationMs, at}`). */
 export interface JournalEntry {
@@ -14,6 +15,8 @@ export interface JournalEntry {
   at: string
   /** Set on a passed-through answer once it is checked (the bridge): what differs from the document. */
   drift?: Finding[]
+  /** What the request changed (absent for a read): docs/contract.md "What a request changed". */
+  changes?: Changes
   /** `mcp`: a tool call of the MCP server made this request (docs/agents.md); `tool` names the tool. */
   via?: 'mcp'
   tool?: string
@@ -130,8 +133,9 @@ export class Journal implements BudgetedJournal {
   /** `marks`: a tool call's `via` and `tool` (the MCP server's); other entries keep one shape. */
   add(entry: Omit<JournalEntry, 'id'>, exchange?: ExchangeInput, marks?: Pick<JournalEntry, 'via' | 'tool'>): JournalEntry {
     // Field by field, not spread: every entry has one shape.
-    const { method, path, query, status, faults, durationMs, at } = entry
+    const { method, path, query, status, faults, durationMs, at, changes } = entry
     const e: JournalEntry = { id: this.#next++, method, path: ownText(path, TEXT_LIMIT), query: ownText(query, TEXT_LIMIT), status, faults, durationMs, at }
+    if (changes) e.changes = changes
     // A request body is copied (a chunk may be a view of a larger buffer); a response's bytes are
     // the answer's own, often a cached page, kept as they are.
     const [request, requestBytes] = exchange ? message(exchange.request.headers, exchange.request.body, true) : NONE
@@ -153,6 +157,11 @@ export class Journal implements BudgetedJournal {
   /** The oldest entry's id; with none, the id the next one gets. */
   get firstId(): number {
     return this.#entries[0]?.entry.id ?? this.#next
+  }
+
+  /** The id the next entry gets. */
+  get nextId(): number {
+    return this.#next
   }
 
   /** Entries after `id`, oldest first, without copying the rest (a store's flush asks on every batch). */
@@ -325,5 +334,9 @@ export function utf8Length(text: string): number {
   return n
 }
 
-const entryBytes = (e: JournalEntry) => utf8Length(e.method) + utf8Length(e.path) + utf8Length(e.query) + utf8Length(e.at) + e.faults.reduce((n, f) => n + utf8Length(f), 0)
+/** Bytes of a write's changes as the journal counts them: their JSON as UTF-8 (as a snapshot holds them). */
+export const changesBytes = (c: Changes | undefined) => (c ? utf8Length(JSON.stringify(c)) : 0)
+
+/** A change counts too: a request's patch holds the records it wrote, old and new values. */
+const entryBytes = (e: JournalEntry) => utf8Length(e.method) + utf8Length(e.path) + utf8Length(e.query) + utf8Length(e.at) + e.faults.reduce((n, f) => n + utf8Length(f), 0) + changesBytes(e.changes)
 

@@ -32,6 +32,20 @@ export class Outbox {
     return e
   }
 
+  /** Takes an entry out (a rewind undoing the request that produced it); answers whether it was there. */
+  remove(id: string): OutboxEntry | undefined {
+    const i = this.#entries.findIndex((e) => e.id === id)
+    return i < 0 ? undefined : this.#entries.splice(i, 1)[0]
+  }
+
+  /** Puts an entry back in its place by number (a rewind undoing a removal). */
+  put(entry: OutboxEntry): void {
+    const n = outboxNumber(entry)
+    let i = this.#entries.length
+    while (i > 0 && outboxNumber(this.#entries[i - 1]) > n) i--
+    this.#entries.splice(i, 0, entry)
+  }
+
   list(): OutboxEntry[] {
     return this.#entries.slice()
   }
@@ -43,6 +57,9 @@ export class Outbox {
   load(entries: OutboxEntry[]): void {
     this.#entries = entries.slice(-this.capacity)
     // Continue after the highest numbered id, so restored and new entries never share one.
-    this.#next = entries.reduce((max, e) => Math.max(max, Number(/^out_(\d+)$/.exec(e.id)?.[1] ?? 0)), 0) + 1
+    this.#next = entries.reduce((max, e) => Math.max(max, outboxNumber(e)), 0) + 1
   }
 }
+
+/** The number in an entry's id (`out_12`), the order entries were made in. */
+export const outboxNumber = (e: OutboxEntry) => Number(/^out_(\d+)$/.exec(e.id)?.[1] ?? 0)

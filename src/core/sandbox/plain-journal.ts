@@ -1,4 +1,4 @@
-import { BODY_LIMIT, type ExchangeInput, type HeadersInput, JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES, type JournalDetail, type JournalEntry, type Message, TEXT_LIMIT, cutText, ENTRY_OVERHEAD, utf8Length } from './journal.js'
+import { BODY_LIMIT, changesBytes, type ExchangeInput, type HeadersInput, JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES, type JournalDetail, type JournalEntry, type Message, TEXT_LIMIT, cutText, ENTRY_OVERHEAD, utf8Length } from './journal.js'
 
 interface Kept {
   detail: JournalDetail
@@ -36,7 +36,7 @@ export class PlainJournal {
   }
 
   add(input: Omit<JournalEntry, 'id'>, exchange?: ExchangeInput, marks?: Pick<JournalEntry, 'via' | 'tool'>): JournalEntry {
-    const entry: JournalEntry = { id: this.#next++, method: input.method, path: cutText(input.path, TEXT_LIMIT), query: cutText(input.query, TEXT_LIMIT), status: input.status, faults: input.faults, durationMs: input.durationMs, at: input.at, ...marks }
+    const entry: JournalEntry = { id: this.#next++, method: input.method, path: cutText(input.path, TEXT_LIMIT), query: cutText(input.query, TEXT_LIMIT), status: input.status, faults: input.faults, durationMs: input.durationMs, at: input.at, ...(input.changes && { changes: input.changes }), ...marks }
     const origin = exchange ? cutText(exchange.origin, 256) : ''
     const request = exchange ? message(exchange.request) : EMPTY
     const response = exchange ? message(exchange.response) : EMPTY
@@ -70,9 +70,10 @@ export class PlainJournal {
 
 const EMPTY = { message: { headers: {}, body: null, truncated: false, size: 0 } as Message, bytes: 0 }
 
-const entryOf = ({ id, method, path, query, status, faults, durationMs, at, via, tool }: JournalDetail): JournalEntry => ({ id, method, path, query, status, faults, durationMs, at, ...(tool && { via, tool }) })
+const entryOf = ({ id, method, path, query, status, faults, durationMs, at, changes, via, tool }: JournalDetail): JournalEntry => ({ id, method, path, query, status, faults, durationMs, at, ...(changes && { changes }), ...(tool && { via, tool }) })
 
-const textBytes = (e: JournalEntry) => [e.method, e.path, e.query, e.at, ...e.faults].reduce((n, t) => n + utf8Length(t), 0)
+/** Texts as UTF-8, and a change as its patch's JSON (changesBytes). */
+const textBytes = (e: JournalEntry) => [e.method, e.path, e.query, e.at, ...e.faults].reduce((n, t) => n + utf8Length(t), 0) + changesBytes(e.changes)
 
 /**
  * Headers as the inspector shows them, and the bytes they count. Pairs as received are named

@@ -13,9 +13,11 @@ import { Clock } from './clock.js'
 import { Journal, type JournalEntry } from './journal.js'
 import type { JournalBudget } from './journal-budget.js'
 import { Outbox, type OutboxEntry } from './outbox.js'
+import { ChangeRecorder } from './changes.js'
 import { Overrides } from '../overrides/overrides.js'
 import type { Override } from '../overrides/override.js'
 import { SandboxEvents, type StateChange } from './events.js'
+import { ReproBudget, ReproLog } from '../repro/log.js'
 import { seededRandom, Sequence } from './random.js'
 import type { SeededWorlds } from './seeded-worlds.js'
 import type { ListPages } from '../notifications/notification-store.js'
@@ -91,17 +93,32 @@ export interface SandboxShared {
   pages: ListPages
   /** The bound on the bytes of all the app's journals together. */
   journals?: JournalBudget
+  /** The bound on the bytes of all the app's repro logs together. */
+  repro?: ReproBudget
 }
 
 /** One isolated sandbox: records, sessions, clock, scenarios, journal and outbox. */
 export class Sandbox {
-  world!: World
   clock!: Clock
-  sessions = new SessionStore()
+  /** The writes of the request running, taken for its journal entry (`changes`, sandbox/changes.ts). */
+  readonly changes = new ChangeRecorder()
   /** Listeners of `GET /__sandbox/events`. */
   readonly events = new SandboxEvents()
   journal: Journal
-  outbox = new Outbox(undefined, (data) => this.events.emit({ type: 'outbox', data }))
+  outbox = new Outbox(undefined, (data) => {
+    this.changes.outbox(data)
+    this.repro.outbox(data)
+    this.events.emit({ type: 'outbox', data })
+  })
+  /** What a repro bundle is made of (`GET /__sandbox/repro`, src/core/repro). */
+  repro: ReproLog
+  #world!: World
+  #sessions = new SessionStore()
+  /**
+   * The first journal entry a rewind may reach: entries before a change no patch holds (a
+   * replaced collection, a restored snapshot) cannot be undone to.
+   */
+  horizon = 0
   /** The world's own answers (`/__sandbox/overrides`), indexed by operation. */
   readonly overrides = new Overrides()
   #schedule: ActiveScenario[] = []
@@ -129,17 +146,18 @@ export class Sandbox {
   seed: number
   /** The sandboxes this one lives among (set by `Sandboxes`). */
   registry: SandboxRegistry = standalone
-  /** The instant seeded dates are relative to; fixed for the sandbox's life. */
-  readonly seededAt: number
+  /** The instant seeded dates are relative to; fixed for the sandbox's life (a replay brings its bundle's). */
+  seededAt: number
   #lock: Promise<unknown> = Promise.resolve()
 
   private constructor(
     readonly id: string,
-    readonly config: SandboxConfig,
+    public config: SandboxConfig,
     readonly shared: SandboxShared,
   ) {
     this.seed = config.seed
     this.seededAt = config.seededAt ?? (config.now ? Date.parse(config.now) : Date.now())
+    this.repro = new ReproLog((shared.repro ??= new ReproBudget()))
     this.journal = new Journal(config.journalCapacity, undefined, (data) => this.events.emit({ type: 'request', data }), shared.journals)
   }
 
@@ -147,6 +165,8 @@ export class Sandbox {
     const sandbox = new Sandbox(id, config, shared)
     await sandbox.reset(config.seed)
     if (config.scenarios?.length) sandbox.setScenarios(config.scenarios, 'scenario')
+    // The world begins here: the scenarios it was started with are the bundle's, not a step.
+    sandbox.repro.begin(sandbox)
     return sandbox
   }
 
@@ -163,6 +183,8 @@ export class Sandbox {
     const imp = this.config.accounts.IMPERSONATION_SESSION
     this.sessions.open(imp.userId, 'cli_acme', start, undefined, 'impersonation', imp.impersonatorId, imp.token)
     this.journal.clear()
+    this.changes.take()
+    this.horizon = 0
     this.outbox.clear()
     this.overrides.clear()
     this.active = []
@@ -171,11 +193,33 @@ export class Sandbox {
     this.#reseed(seed, 0)
     this.#base = seed
     this.setKey(newSigningKey())
+    this.repro.begin(this)
     this.changed('reset')
+  }
+
+  /** The records; every write to them is told to `changes`. */
+  get world(): World {
+    return this.#world
+  }
+
+  set world(world: World) {
+    this.#world = world
+    for (const table of Object.values(world.tables)) table.recorder = this.changes
+    world.notifications.recorder = this.changes
+  }
+
+  get sessions(): SessionStore {
+    return this.#sessions
+  }
+
+  set sessions(sessions: SessionStore) {
+    this.#sessions = sessions
+    sessions.recorder = this.changes
   }
 
   /** Tells the event streams that the state changed (`event: state`). */
   changed(change: StateChange): void {
+    this.repro.changed(this, change)
     for (const w of this.#watchers) w(change)
     if (this.events.size) this.events.emit({ type: 'state', data: { change, seed: this.seed, now: this.iso(), scenarios: this.inForce().map((a) => a.name) } })
   }
@@ -210,6 +254,8 @@ export class Sandbox {
    * world stays as it is (seeded, perhaps with stored changes applied to it).
    */
   async resume(parts: ResumedParts): Promise<void> {
+    // What happened before it was stored is not in this process: no bundle until the next reset.
+    if (Object.keys(parts).length) this.repro.stop('the sandbox was resumed from stored state (--state, a reload in the browser, a Durable Object\'s storage)')
     if (parts.records) {
       this.world = await World.fromRows(parts.records, undefined, true)
       this.#base = null
@@ -225,6 +271,8 @@ export class Sandbox {
     if (parts.ids !== undefined) this.ids.value = parts.ids
     if (parts.draws !== undefined) this.#reseed(this.seed, parts.draws)
     if (parts.signingKey) this.setKey(parts.signingKey)
+    // Stored writes put back are no request's changes.
+    this.changes.take()
   }
 
   setKey(hex: string): void {
@@ -291,7 +339,9 @@ export class Sandbox {
     await this.exclusive(async () => {
       for (const [name, rows] of Object.entries(fixtures.rows)) if (name !== 'notifications') await this.world.tables[name as TableName].load(rows as never, true)
       // Each world its own store: a write in one is never seen in another.
-      if (fixtures.rows.notifications) this.world.notifications = indexNotifications(fixtures.rows.notifications)
+      if (fixtures.rows.notifications) (this.world.notifications = indexNotifications(fixtures.rows.notifications)).recorder = this.changes
+      // No patch holds the replaced rows: a rewind stops here.
+      this.horizon = this.journal.nextId
     })
     // A reset of this world brings the new rows back, not the old ones.
     this.config.fixtures = { ...this.config.fixtures, ...input }
@@ -350,6 +400,7 @@ export class Sandbox {
     this.clock = new Clock(now, Date.now, s.clock.frozen)
     this.sessions = new SessionStore(s.sessions)
     this.journal.load(s.journal)
+    this.horizon = this.journal.nextId
     this.outbox.load(s.outbox)
     this.overrides.load(overrides)
     this.active = scenarios
@@ -360,6 +411,39 @@ export class Sandbox {
     // A snapshot from before keys were kept gets a new one (its tokens were forgeable anyway).
     this.setKey(s.signingKey ?? newSigningKey())
     this.changed('restore')
+  }
+
+  /**
+   * Takes over a world a replay built (`POST /__sandbox/repro`, src/core/repro/replay.ts): its
+   * records, clock, sessions, outbox, scenarios, overrides, journal and repro log. Built apart and
+   * taken only once it matched, so a failed replay changes nothing here.
+   */
+  adopt(other: Sandbox): void {
+    this.config = other.config
+    this.seededAt = other.seededAt
+    this.world = other.world
+    this.seed = other.seed
+    this.clock = other.clock
+    this.sessions = other.sessions
+    this.outbox.load(other.outbox.list())
+    this.overrides.load(other.overrides.list())
+    this.active = other.active
+    this.ids.value = other.ids.value
+    this.scenarioState = other.scenarioState
+    this.#generator = other.#generator
+    this.#draws = other.#draws
+    // Seed plus requests: stored whole from here (the persistence port), as after a restore.
+    this.#base = null
+    this.setKey(other.#key)
+    this.repro.release()
+    this.repro = other.repro
+    this.journal.clear()
+    for (const d of other.journal.details()) {
+      const { request, response, url, id: _, ...entry } = d
+      this.journal.add(entry, { origin: url.slice(0, url.length - d.path.length - d.query.length), request, response })
+    }
+    other.journal.clear()
+    this.changed('replay')
   }
 }
 

@@ -170,7 +170,7 @@ export class Sandboxes implements SandboxRegistry {
   #remove(id: string, entry: Isolated): void {
     this.#isolated.delete(id)
     // Its journal's bytes leave the app's budget with it.
-    entry.pending.then((s) => (s.events.end(), s.journal.clear()), () => undefined)
+    entry.pending.then((s) => (s.events.end(), s.journal.clear(), s.repro.release()), () => undefined)
   }
 
   async #create(id: string): Promise<Sandbox> {

@@ -1,6 +1,7 @@
 import { Collection } from '@msw/data'
 import type { z } from 'zod'
 import type { RecordCollection } from './collection.js'
+import type { WriteRecorder } from '../sandbox/changes.js'
 
 type Row = { id: string | number }
 
@@ -63,6 +64,8 @@ export class Table<S extends z.ZodType<Row>> implements RecordCollection<z.infer
   #owned = true
   /** Told of every insert, update and removal (the Durable Object's storage follows it). */
   onChange?: (id: string, row: z.infer<S> | undefined, inserted: boolean) => void
+  /** Told of every write with the row before and after it (the journal's `changes`, sandbox/changes.ts). */
+  recorder?: WriteRecorder
 
   constructor(
     readonly name: string,
@@ -113,6 +116,7 @@ export class Table<S extends z.ZodType<Row>> implements RecordCollection<z.infer
   async insert(values: z.input<S>): Promise<z.infer<S>> {
     const row = await (await this.#own())!.add(values)
     this.onChange?.(String(row.id), row as z.infer<S>, true)
+    this.recorder?.row(this.name, String(row.id), undefined, row)
     return row as z.infer<S>
   }
 
@@ -125,6 +129,8 @@ export class Table<S extends z.ZodType<Row>> implements RecordCollection<z.infer
     // Indexes are rebuilt on next use: the tables joined through them are written by appending.
     data!.indexes.clear()
     this.onChange?.(String(id), next as z.infer<S>, false)
+    // The library's update makes a new row: `current` still holds the values before it.
+    this.recorder?.row(this.name, String(id), current, next)
     return next as z.infer<S>
   }
 
@@ -136,6 +142,7 @@ export class Table<S extends z.ZodType<Row>> implements RecordCollection<z.infer
     data!.byId.delete(String(id))
     data!.indexes.clear()
     this.onChange?.(String(id), undefined, false)
+    this.recorder?.row(this.name, String(id), current, undefined)
     return current as z.infer<S>
   }
 

@@ -1,0 +1,48 @@
+import { defineRoute } from '../app/route.js'
+import { HttpError, ok } from '../http/reply.js'
+import { Clock } from '../sandbox/clock.js'
+import type { RequestMeta } from '../app/front-door.js'
+import { AGENT_SCOPE, AGENT_TTL_S, signToken } from '../auth/tokens.js'
+import { CONTROL_TOKEN_HEADER } from '../auth/guard.js'
+import { PORTAL_TOKEN_TTL_S } from '../billing/magic-links.js'
+import { readBody } from '../http/body.js'
+import { MAX_JSON_DEPTH, deeperThan } from '../http/json-depth.js'
+import { validate } from '../http/validate.js'
+import { REPRO_BODY_LIMIT, REPRO_MAX_STEPS } from '../repro/log.js'
+import type { ReplayKit } from '../repro/replay.js'
+
+const control = { kind: 'control' } as const
+const tag = 'sandbox control'
+
+// The bundle's builder and its replay are loaded on first use: a page that never asks carries neither (the browser entry's budget).
+// What they use of the entry's own modules is handed in (replay.ts: ReplayKit).
+const kit: ReplayKit = {
+  readBody, validate, deeperThan, signToken,
+  limits: { maxSteps: REPRO_MAX_STEPS, bodyLimit: REPRO_BODY_LIMIT, jsonDepth: MAX_JSON_DEPTH },
+  agent: { scope: AGENT_SCOPE, ttlS: AGENT_TTL_S }, portalTtlS: PORTAL_TOKEN_TTL_S, controlHeader: CONTROL_TOKEN_HEADER,
+  refuse: (status, message) => new HttpError(status, message), Clock,
+}
+
+export const getRepro = defineRoute({
+  id: 'sandboxGetRepro', method: 'GET', path: '/__sandbox/repro', tag, auth: control,
+  summary: 'A repro bundle: the writes since the last reset, credentials removed (docs/debugging.md); 409 naming why none can rebuild this world',
+  errors: { 409: 'No bundle can rebuild this world' },
+  async handler(ctx) {
+    const reason = ctx.sandbox.repro.reason
+    if (reason) throw new HttpError(409, `repro: no bundle can rebuild this world: ${reason}. POST /__sandbox/reset starts a world a bundle can rebuild`)
+    return ok(await (await import('../repro/bundle.js')).reproBundle(ctx.sandbox))
+  },
+})
+
+export const postRepro = defineRoute({
+  id: 'sandboxPostRepro', method: 'POST', path: '/__sandbox/repro', tag, auth: control,
+  summary: 'Rebuild a repro bundle\'s world in place of this one; a 400 or 409 names what is wrong and changes nothing',
+  errors: { 400: 'Malformed, changed or cut bundle', 409: 'The bundle does not rebuild the same world here', 413: 'Past 16 MB' },
+  async handler(ctx) {
+    const { readBundle, replayBundle } = await import('../repro/replay.js')
+    const raw = await readBundle(kit, ctx.request)
+    const fetch = (ctx.app as unknown as { fetch(request: Request, meta?: RequestMeta): Promise<Response> }).fetch
+    const control = ctx.app.options.control
+    return ok(await replayBundle(kit, fetch, ctx.sandbox, raw, new URL(ctx.request.url).origin, (control || undefined)?.token))
+  },
+})

@@ -1,0 +1,190 @@
+import type { Principal } from '../auth/principal.js'
+import type { RouteDef } from '../app/route.js'
+import type { Reply } from '../http/reply.js'
+import type { ActiveScenario } from '../scenarios/define.js'
+import type { StateChange } from '../sandbox/events.js'
+import type { OutboxEntry } from '../sandbox/outbox.js'
+import type { Sandbox } from '../sandbox/sandbox.js'
+
+/**
+ * Who a recorded request acted as: the account, never its token. A replay signs in again as
+ * this account (a session, an agent or portal token signed then, the API token row's own).
+ */
+export type Actor =
+  | { kind: 'session'; user: string; impersonator: string | null }
+  | { kind: 'api-token'; user: string; token: string }
+  | { kind: 'agent'; user: string }
+  | { kind: 'portal'; contact: string; roles: string[] }
+
+/** One step of a repro bundle's `requests` (docs/debugging.md): what changed the world, in order. */
+export type Step =
+  | { kind: 'request'; at: string; method: string; path: string; query: string; headers: Record<string, string>; body: string | null; encoding?: 'base64'; as: Actor | null; status: number }
+  | { kind: 'clock'; at: string; clock: { now: string; frozen: boolean } }
+  | { kind: 'scenarios'; at: string; scenarios: ActiveScenario[] }
+  | { kind: 'overrides'; at: string; overrides: unknown[] }
+  | { kind: 'outbox-cleared'; at: string }
+
+/** docs/bounds.md "Repro log": steps and bytes kept per sandbox since its last reset; past either, the bundle says so (409). */
+export const REPRO_MAX_STEPS = 2000
+export const REPRO_MAX_BYTES = 4 * 1_048_576
+/** All repro logs of an app together (SandboxShared): 200 sandboxes cannot hold 200 × 4 MB. */
+export const REPRO_PROCESS_BYTES = 32 * 1_048_576
+
+/** The bytes every repro log of one app holds. */
+export class ReproBudget {
+  used = 0
+  constructor(readonly max = REPRO_PROCESS_BYTES) {}
+}
+
+/** A request body past this is not kept (the journal's own bound), and makes the bundle incomplete. */
+export const REPRO_BODY_LIMIT = 65_536
+
+/** Request headers a replay needs (how the body reads, which scenarios, what an override matches); never credentials. */
+const CREDENTIAL = /authorization|cookie|token|secret|password|session|api-?key|^x-sandbox-id$|^host$|^content-length$|^connection$|^origin$|^referer$|^sec-|^user-agent$/i
+
+/** A minted credential's place in a bundle: the n-th token the world minted since the log began. */
+export const mintedMark = (n: number) => `{{minted:${n}}}`
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
+/** Control routes that change records as a request does (the tax authority settling a DTE): replayed as requests. Other control calls that change the world are steps of their own kinds. */
+export const REPLAYED_CONTROL = new Set(['sandboxResolveDte'])
+
+/**
+ * What a repro bundle needs that the journal does not keep (its bodies are cut at 64 KB, it is
+ * a ring of 1,000, it skips control calls): every write since the last reset with its body and
+ * its account, and the control calls that change the world, in order. Bounded; once something
+ * makes it incomplete it keeps nothing more and `GET /__sandbox/repro` answers 409 with `reason`.
+ */
+export class ReproLog {
+  steps: Step[] = []
+  bytes = 0
+  /** Why no bundle can rebuild this world, or null. */
+  reason: string | null = null
+  /** Start of the log: what the world began with. */
+  start = { now: '', frozen: false, scenarios: [] as ActiveScenario[], overrides: [] as unknown[] }
+  /** Tokens the world minted (reset tokens, magic links: the outbox's), in order: bundles carry their marks, not them. */
+  readonly minted = new Map<string, number>()
+  /** During a replay: steps are not recorded (the bundle's are taken whole), minted tokens are. */
+  paused = false
+
+  constructor(private readonly budget = new ReproBudget()) {}
+
+  begin(sandbox: Sandbox): void {
+    this.release()
+    this.reason = null
+    this.minted.clear()
+    this.start = { ...sandbox.clock.toJSON(), scenarios: sandbox.active, overrides: JSON.parse(JSON.stringify(sandbox.overrides.list())) }
+  }
+
+  stop(reason: string): void {
+    if (this.reason) return
+    this.reason = reason
+    this.release()
+  }
+
+  /** Frees the steps (a dropped sandbox, a log replaced by a replay's). */
+  release(): void {
+    this.budget.used -= this.bytes
+    this.steps = []
+    this.bytes = 0
+  }
+
+  /** A replay's steps, taken whole once it matched. */
+  take(steps: Step[], bytes: number): void {
+    this.release()
+    this.paused = false
+    if (this.budget.used + bytes > this.budget.max) return this.stop(`the repro logs of all sandboxes together reached their bound (${this.budget.max} bytes, docs/bounds.md)`)
+    this.steps = steps
+    this.bytes = bytes
+    this.budget.used += bytes
+  }
+
+  #push(step: Step, bytes: number): void {
+    if (this.reason || this.paused) return
+    if (this.steps.length >= REPRO_MAX_STEPS) return this.stop(`more than ${REPRO_MAX_STEPS} steps since the last reset (the repro log's bound, docs/bounds.md)`)
+    if (this.bytes + bytes > REPRO_MAX_BYTES) return this.stop(`more than ${REPRO_MAX_BYTES / 1_048_576} MB of steps since the last reset (the repro log's bound, docs/bounds.md)`)
+    if (this.budget.used + bytes > this.budget.max) return this.stop(`the repro logs of all sandboxes together reached their bound (${this.budget.max} bytes, docs/bounds.md)`)
+    this.steps.push(step)
+    this.bytes += bytes
+    this.budget.used += bytes
+  }
+
+  /** The outbox added an entry: a token it carries is a credential a later request may quote. */
+  outbox(entry: OutboxEntry): void {
+    if (entry.token && !this.reason) this.minted.set(entry.token, this.minted.size + 1)
+  }
+
+  /** A state change besides requests (Sandbox.changed). */
+  changed(sandbox: Sandbox, change: StateChange): void {
+    if (this.reason || this.paused) return
+    const at = sandbox.iso()
+    if (change === 'clock') this.#push({ kind: 'clock', at, clock: sandbox.clock.toJSON() }, 100)
+    else if (change === 'scenarios') this.#push({ kind: 'scenarios', at, scenarios: sandbox.active }, 100 + JSON.stringify(sandbox.active).length)
+    else if (change === 'overrides') {
+      // A copy: the live ones count their uses on.
+      const text = JSON.stringify(sandbox.overrides.list())
+      this.#push({ kind: 'overrides', at, overrides: JSON.parse(text) }, 100 + text.length)
+    } else if (change === 'outbox-cleared') this.#push({ kind: 'outbox-cleared', at }, 50)
+    else if (change === 'restore') this.stop('the world was restored from a snapshot (PUT /__sandbox/snapshot)')
+    else if (change === 'fixtures') this.stop('collections were replaced in place (--watch)')
+    // A bundle replays writes; a rewind takes some back (docs/contract.md "A bug as a file").
+    else if (change === 'rewind') this.stop('the world was rewound (POST /__sandbox/rewind)')
+  }
+
+  /**
+   * A request the pipeline answered. Writes are kept, and reads while a scenario or an
+   * override is in force (they count rate limits and override uses); other reads change nothing.
+   */
+  request(sandbox: Sandbox, route: RouteDef, request: Request, path: string, query: string, reply: Reply, principal: Principal | undefined, at: number | undefined, body: Uint8Array | undefined): void {
+    if (this.reason || this.paused) return
+    if (route.auth.kind === 'control' && !REPLAYED_CONTROL.has(route.id)) return
+    const method = request.method
+    if (SAFE.has(method) && !reply.override && sandbox.active.length === 0 && !request.headers.has('x-sandbox-scenario')) return
+    if (route.secret) {
+      // A sign-in opens a session only (a bundle carries none: a replay signs in as each write's account); a refusal changed nothing.
+      if (reply.status >= 400 || reply.headers?.['set-auth-token']) return
+      return this.stop(`${method} ${path} set a password (${route.id}): a bundle carries no passwords`)
+    }
+    if (body && body.byteLength > REPRO_BODY_LIMIT) return this.stop(`${method} ${path} sent a body of ${body.byteLength} bytes, past the ${REPRO_BODY_LIMIT} kept`)
+    const headers: Record<string, string> = {}
+    request.headers.forEach((value, name) => {
+      if (!CREDENTIAL.test(name)) headers[name] = value
+    })
+    let text: string | null = null
+    let encoding: 'base64' | undefined
+    if (body && body.byteLength) {
+      try {
+        text = decoder.decode(body)
+      } catch {
+        let binary = ''
+        for (const b of body) binary += String.fromCharCode(b)
+        text = btoa(binary)
+        encoding = 'base64'
+      }
+    }
+    const step: Step = {
+      kind: 'request', at: new Date(at ?? sandbox.clock.now()).toISOString(), method,
+      path: this.marked(path), query: this.marked(query), headers, body: text === null || encoding ? text : this.marked(text),
+      ...(encoding ? { encoding } : {}), as: actor(sandbox, principal), status: reply.status,
+    }
+    this.#push(step, 200 + path.length + query.length + (text?.length ?? 0))
+  }
+
+  /** Minted tokens in a text replaced by their marks (bodies, paths, and the world's digests). */
+  marked(text: string): string {
+    if (this.minted.size === 0 || text.length < 8) return text
+    for (const [token, n] of this.minted) if (text.includes(token)) text = text.split(token).join(mintedMark(n))
+    return text
+  }
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true })
+
+function actor(sandbox: Sandbox, p: Principal | undefined): Actor | null {
+  if (!p) return null
+  if (p.kind === 'portal') return { kind: 'portal', contact: p.contact.id, roles: [...p.roles] }
+  if (p.kind === 'agent') return { kind: 'agent', user: p.user.id }
+  // The API token's row, not the token: a replay uses the row's token in its own world.
+  if (p.kind === 'api-token') return { kind: 'api-token', user: p.user.id, token: sandbox.world.tables.apiTokens.all().find((t) => t.token === p.token)?.id ?? '' }
+  return { kind: 'session', user: p.user.id, impersonator: p.session?.impersonatorId ?? null }
+}

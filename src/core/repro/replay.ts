@@ -1,0 +1,214 @@
+import * as z from 'zod'
+import type { RequestMeta } from '../app/front-door.js'
+import type { signToken } from '../auth/tokens.js'
+import type { readBody } from '../http/body.js'
+import type { validate } from '../http/validate.js'
+import { storedOverrides } from '../overrides/override.js'
+import type { ActiveScenario } from '../scenarios/define.js'
+import type { Clock } from '../sandbox/clock.js'
+import type { Sandbox } from '../sandbox/sandbox.js'
+import { type ReproBundle, REPRO_VERSION, canonical, fixturesDigest, sha256, worldParts } from './bundle.js'
+import type { Actor, Step } from './log.js'
+
+/**
+ * What the replay uses of the modules the browser entry holds, handed in by the route
+ * (control/repro-routes.ts): this module is loaded on first use, and a value import of one of
+ * them would split it out of the entry into a chunk of its own (the entry's gzip budget).
+ */
+export interface ReplayKit {
+  readBody: typeof readBody
+  validate: typeof validate
+  deeperThan(value: unknown): boolean
+  signToken: typeof signToken
+  limits: { maxSteps: number; bodyLimit: number; jsonDepth: number }
+  agent: { scope: string; ttlS: number }
+  portalTtlS: number
+  controlHeader: string
+  /** An HttpError: a 400 or 409 naming the field and the rule. */
+  refuse(status: 400 | 409, message: string): Error
+  Clock: typeof Clock
+}
+
+type Fetch = (request: Request, meta?: RequestMeta) => Promise<Response>
+
+const iso = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
+const id = z.string().min(1).max(256)
+const digest = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:" and 64 hexadecimal digits')
+
+/** The bundle's schema: every object strict (an unknown field is a 400 naming it), within the repro log's bounds. */
+function bundleSchema({ maxSteps, bodyLimit }: ReplayKit['limits']) {
+  const actor = z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('session'), user: id, impersonator: id.nullable() }),
+    z.strictObject({ kind: z.literal('api-token'), user: id, token: id }),
+    z.strictObject({ kind: z.literal('agent'), user: id }),
+    z.strictObject({ kind: z.literal('portal'), contact: id, roles: z.array(z.string().max(64)).max(16) }),
+  ], { error: 'must be {kind: "session" | "api-token" | "agent" | "portal", ...} or null' })
+  const step = z.discriminatedUnion('kind', [
+    z.strictObject({
+      kind: z.literal('request'), at: iso,
+      method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']),
+      // Control calls are steps of their own kinds; of /__sandbox only what changes records as a request does.
+      path: z.string().max(2048).regex(/^\/(?!__sandbox\/(?!dte\/))/, 'must be a path of the API (starting with "/"; of /__sandbox, only /__sandbox/dte/...)'),
+      query: z.string().max(2048).regex(/^(\?.*)?$/, 'must be empty or start with "?"'),
+      headers: z.record(z.string().max(256), z.string().max(2048)).refine((h) => Object.keys(h).length <= 64, 'must hold at most 64 headers'),
+      body: z.string().max(bodyLimit * 2).nullable(),
+      encoding: z.literal('base64').optional(),
+      as: actor.nullable(),
+      status: z.number().int().min(0).max(599),
+    }),
+    z.strictObject({ kind: z.literal('clock'), at: iso, clock: z.strictObject({ now: iso, frozen: z.boolean() }) }),
+    z.strictObject({ kind: z.literal('scenarios'), at: iso, scenarios: z.array(z.unknown()).max(64) }),
+    z.strictObject({ kind: z.literal('overrides'), at: iso, overrides: z.array(z.unknown()).max(1000) }),
+    z.strictObject({ kind: z.literal('outbox-cleared'), at: iso }),
+  ], { error: 'must be a step {kind: "request" | "clock" | "scenarios" | "overrides" | "outbox-cleared", at, ...}' })
+  return z.strictObject({
+    version: z.literal(REPRO_VERSION),
+    seed: z.number().int().min(0).max(2 ** 31 - 1),
+    seededAt: iso,
+    now: iso,
+    frozen: z.boolean(),
+    size: z.enum(['small', 'medium', 'large']).nullable(),
+    notifications: z.number().int().min(0).max(1_000_000).nullable(),
+    fixtures: z.union([digest, z.literal('none')]),
+    scenarios: z.array(z.unknown()).max(64),
+    overrides: z.array(z.unknown()).max(1000),
+    requests: z.array(step).max(maxSteps),
+    end: z.strictObject({ now: iso, frozen: z.boolean(), digest, parts: z.record(z.string().max(64), z.string().regex(/^[0-9a-f]{16}$/, 'must be 16 hexadecimal digits')) }),
+    checksum: digest,
+  })
+}
+
+/** `POST /__sandbox/repro` reads bundles of up to this many bytes (a full repro log, as JSON text). */
+export const REPRO_BUNDLE_LIMIT = 16 * 1_048_576
+
+/** The body of `POST /__sandbox/repro`: JSON of up to 16 MB. */
+export async function readBundle(kit: ReplayKit, request: Request): Promise<unknown> {
+  const bytes = await kit.readBody(request, REPRO_BUNDLE_LIMIT)
+  if (bytes.byteLength === 0) throw kit.refuse(400, 'body: a repro bundle (GET /__sandbox/repro) is required')
+  let value: unknown
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+  } catch (error) {
+    throw kit.refuse(400, `body: must be valid UTF-8 JSON, a whole bundle as GET /__sandbox/repro answered it (${(error as Error).message})`)
+  }
+  if (kit.deeperThan(value)) throw kit.refuse(400, `body: must nest at most ${kit.limits.jsonDepth} levels of lists and objects`)
+  return value
+}
+
+/** A bundle checked whole: shape (400 naming the field and the rule), version, checksum. */
+export async function checkBundle(kit: ReplayKit, raw: unknown): Promise<ReproBundle> {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw kit.refuse(400, 'body: must be a repro bundle object, as GET /__sandbox/repro answers')
+  const version = (raw as { version?: unknown }).version
+  if (version !== REPRO_VERSION) throw kit.refuse(400, `version: must be ${REPRO_VERSION}, the repro bundle version this sandbox reads (got ${JSON.stringify(version) ?? 'none'})`)
+  const bundle = kit.validate(bundleSchema(kit.limits), raw, 'body') as ReproBundle
+  const { checksum, ...rest } = bundle
+  if ((await sha256(canonical(rest))) !== checksum) throw kit.refuse(400, 'checksum: does not match the bundle\'s content: it was changed or cut after GET /__sandbox/repro made it')
+  return bundle
+}
+
+export interface ReplayResult {
+  replayed: number
+  digest: string
+  now: string
+}
+
+/**
+ * Rebuilds the bundle's world apart from `target`: a fresh sandbox, seeded as the bundle says,
+ * each step run at its instant through the app's pipeline; then checks every answer's status
+ * and the world's digests. Only a world that matched replaces `target`'s: a refusal (409 naming
+ * the step or the part) changes nothing.
+ */
+export async function replayBundle(kit: ReplayKit, fetch: Fetch, target: Sandbox, raw: unknown, origin: string, controlToken?: string): Promise<ReplayResult> {
+  const bundle = await checkBundle(kit, raw)
+  const fixtures = await fixturesDigest(target)
+  if (fixtures !== bundle.fixtures) throw kit.refuse(409, `fixtures: the bundle was made with fixtures ${bundle.fixtures}, this sandbox has ${fixtures}; start it with the same --fixtures`)
+  const registry = target.shared.scenarios
+  const scenarios = parseScenarios(registry, bundle.scenarios, 'scenarios')
+  const overrides = storedOverrides(bundle.overrides)
+  const config = {
+    ...target.config, seed: bundle.seed, seededAt: Date.parse(bundle.seededAt), now: bundle.now,
+    size: (bundle.size ?? undefined) as never, notifications: bundle.notifications ?? undefined, frozenClock: true, scenarios,
+  }
+  const fresh = await (target.constructor as typeof Sandbox).create(target.id, config, target.shared)
+  fresh.registry = target.registry
+  try {
+    fresh.overrides.load(overrides)
+    fresh.repro.begin(fresh)
+    fresh.repro.paused = true
+    const sessions = new Map<string, string>()
+    for (const [i, s] of bundle.requests.entries()) {
+      fresh.clock.set(Date.parse(s.at))
+      if (s.kind === 'request') await replayRequest(kit, fetch, fresh, s, i, origin, sessions, controlToken)
+      else if (s.kind === 'clock') fresh.clock.set(Date.parse(s.clock.now))
+      else if (s.kind === 'scenarios') fresh.setScenarios(parseScenarios(registry, s.scenarios, `requests.${i}.scenarios`))
+      else if (s.kind === 'overrides') fresh.overrides.load(storedOverrides(s.overrides))
+      else fresh.outbox.clear()
+    }
+    fresh.clock = new kit.Clock(Date.parse(bundle.end.now), Date.now, bundle.end.frozen)
+    const parts = await worldParts(fresh)
+    const names = [...new Set([...Object.keys(parts), ...Object.keys(bundle.end.parts)])]
+    const differ = names.filter((n) => parts[n] !== bundle.end.parts[n])
+    if (differ.length) throw kit.refuse(409, `end.parts: the replayed world differs from the bundle's in ${differ.join(', ')} (every request answered as recorded; ${bundle.requests.length} steps replayed)`)
+    fresh.config = { ...fresh.config, frozenClock: bundle.frozen }
+    fresh.repro.take(bundle.requests, canonical(bundle.requests).length)
+    fresh.repro.start = { now: bundle.now, frozen: bundle.frozen, scenarios: fresh.repro.start.scenarios, overrides: fresh.repro.start.overrides }
+    target.adopt(fresh)
+    return { replayed: bundle.requests.length, digest: bundle.end.digest, now: target.iso() }
+  } finally {
+    // Its journal's bytes leave the app's budget (adopt has copied what it keeps).
+    fresh.journal.clear()
+  }
+}
+
+function parseScenarios(registry: Sandbox['shared']['scenarios'], list: unknown[], field: string): ActiveScenario[] {
+  return list.map((a, i) => registry.parse(a, `${field}.${i}`))
+}
+
+async function replayRequest(kit: ReplayKit, fetch: Fetch, sandbox: Sandbox, s: Extract<Step, { kind: 'request' }>, i: number, origin: string, sessions: Map<string, string>, controlToken: string | undefined): Promise<void> {
+  const headers = new Headers(s.headers)
+  if (controlToken && s.path.startsWith('/__sandbox/')) headers.set(kit.controlHeader, controlToken)
+  const token = s.as && (await credential(kit, sandbox, s.as, `requests.${i}.as`, sessions))
+  if (token) headers.set('authorization', `Bearer ${token}`)
+  const minted = [...sandbox.repro.minted.keys()]
+  const unmark = (text: string) => text.replace(/\{\{minted:(\d+)\}\}/g, (_, n: string) => {
+    const found = minted[Number(n) - 1]
+    if (!found) throw kit.refuse(409, `requests.${i}: quotes the world's minted token ${n} (a reset token or magic link), which the replay has not minted`)
+    return found
+  })
+  let body: BodyInit | null = null
+  if (s.body !== null) body = s.encoding === 'base64' ? Uint8Array.from(atob(s.body), (c) => c.charCodeAt(0)) : unmark(s.body)
+  const request = new Request(origin + unmark(s.path) + unmark(s.query), { method: s.method, headers, body: s.method === 'GET' || s.method === 'HEAD' ? null : body })
+  const res = await fetch(request, { sandbox, via: 'msw', clientAddress: '127.0.0.1' })
+  if (res.status !== s.status) {
+    const text = await res.text().catch(() => '')
+    throw kit.refuse(409, `requests.${i}.status: ${s.method} ${s.path} answered ${res.status} on replay, ${s.status} when it was recorded${text ? ` (${text.slice(0, 300)})` : ''}`)
+  }
+  await res.arrayBuffer().catch(() => undefined)
+}
+
+/** A token for the account a step acted as, minted in the replayed world (the bundle carries none). */
+async function credential(kit: ReplayKit, sandbox: Sandbox, as: Actor, field: string, sessions: Map<string, string>): Promise<string> {
+  const now = sandbox.clock.now()
+  const { users, apiTokens, portalContacts } = sandbox.world.tables
+  if (as.kind === 'portal') {
+    const contact = portalContacts.get(as.contact)
+    if (!contact) throw kit.refuse(409, `${field}.contact: no portal contact ${as.contact} in the replayed world`)
+    return kit.signToken(sandbox.signingKey, { kind: 'portal', sub: contact.id, clientId: contact.clientId, roles: as.roles, exp: 0 }, Math.floor(now / 1000), kit.portalTtlS)
+  }
+  const user = users.get(as.user)
+  if (!user) throw kit.refuse(409, `${field}.user: no user ${as.user} in the replayed world`)
+  if (as.kind === 'api-token') {
+    const row = apiTokens.get(as.token)
+    if (!row) throw kit.refuse(409, `${field}.token: no API token ${as.token} in the replayed world`)
+    return row.token
+  }
+  if (as.kind === 'agent') return kit.signToken(sandbox.signingKey, { kind: 'agent', sub: user.id, clientId: user.clientId, scope: kit.agent.scope, exp: 0 }, Math.floor(now / 1000), kit.agent.ttlS)
+  // One session per account and kind while it lives: a replay signs in again as a teammate would.
+  const key = `${user.id}\n${as.impersonator ?? ''}`
+  const open = sessions.get(key)
+  const live = open && sandbox.sessions.get(open)
+  if (live && live.expiresAt > now) return live.token
+  const session = sandbox.sessions.open(user.id, user.clientId, now, undefined, as.impersonator ? 'impersonation' : 'direct', as.impersonator)
+  sessions.set(key, session.token)
+  return session.token
+}

@@ -1,0 +1,185 @@
+import { conflict, HttpError, notFound } from '../http/reply.js'
+import type { TableName } from '../store/collections.js'
+import { notificationEntry } from '../notifications/store.js'
+import type { Session } from '../auth/sessions.js'
+import { type ChangeOp, SECRET_FIELDS, segments } from './changes.js'
+import type { JournalEntry } from './journal.js'
+import type { OutboxEntry } from './outbox.js'
+import type { Sandbox, Snapshot } from './sandbox.js'
+
+/** A moment of the journal: just before a request, or just after it (`POST /__sandbox/rewind`). */
+export type Moment = { before: number } | { after: number }
+
+/**
+ * The entries whose changes a rewind to `moment` undoes, newest first, and the clock there: a
+ * 404 for an id the journal never gave, a 409 naming the oldest reachable request for one past
+ * the journal's bound (dropped, or before a reset, restore or replaced collection).
+ */
+export function reach(sandbox: Sandbox, moment: Moment): { undo: JournalEntry[]; clock: number } {
+  const field = 'before' in moment ? 'before' : 'after'
+  const id = 'before' in moment ? moment.before : moment.after
+  const { journal } = sandbox
+  if (id >= journal.nextId) throw notFound(`${field}: no request ${id} in this sandbox's journal (the newest is ${journal.nextId - 1})`)
+  const oldest = Math.max(journal.firstId, sandbox.horizon)
+  if (oldest >= journal.nextId) throw conflict(`${field}: request ${id} is no longer reachable, and no request is: the journal holds none since the last reset, restore or replaced collection`)
+  if (id < oldest) throw conflict(`${field}: request ${id} is no longer reachable; the oldest reachable is request ${oldest}`)
+  const undo = journal.since('before' in moment ? id - 1 : id).reverse()
+  const at = journal.get(id)!
+  // Just before: the clock when the request came in (a running clock ran during it).
+  const clock = Date.parse(at.at) - ('before' in moment && !sandbox.clock.frozen ? Math.round(at.durationMs) : 0)
+  return { undo, clock }
+}
+
+/**
+ * Puts records, sessions, outbox and clock back to `moment` by undoing each entry's patch,
+ * newest first, through the stores (so the runtime's storage follows, and the undo is itself
+ * recorded: the rewind's own entry can be rewound). On a refusal nothing has changed.
+ */
+export async function rewind(sandbox: Sandbox, moment: Moment): Promise<void> {
+  const { undo, clock } = reach(sandbox, moment)
+  // Writes a stray write left pending belong to no request: kept apart, put back after.
+  const stray = sandbox.changes.take()
+  try {
+    for (const entry of undo) for (const op of [...(entry.changes?.patch ?? [])].reverse()) await undoLive(sandbox, op)
+  } catch (error) {
+    // What was undone so far is done again: a failed rewind changes nothing.
+    const done = sandbox.changes.take()
+    for (const op of [...(done?.patch ?? [])].reverse()) await undoLive(sandbox, op).catch(() => undefined)
+    sandbox.changes.take()
+    throw error instanceof HttpError ? error : conflict(`body: the journal's changes no longer match the records (${(error as Error).message}); nothing was rewound`)
+  } finally {
+    if (stray) for (const op of stray.patch) sandbox.changes.push(op)
+  }
+  const old = sandbox.clock.iso()
+  sandbox.clock.set(clock)
+  if (sandbox.clock.iso() !== old) sandbox.changes.push({ op: 'replace', path: '/clock/now', value: sandbox.clock.iso(), old })
+  sandbox.changed('rewind')
+}
+
+/** One step undone on the live stores. */
+async function undoLive(sandbox: Sandbox, op: ChangeOp): Promise<void> {
+  const [collection, id, field, ...deeper] = segments(op.path)
+  // A rewind's clock move: the clock is set once, at the end.
+  if (collection === 'clock') return
+  if (deeper.length || id === undefined) throw new Error(`${op.path}: not a record or a field of one`)
+  if (collection === 'outbox') {
+    if (op.op === 'add') {
+      const gone = sandbox.outbox.remove(id)
+      if (gone) sandbox.changes.outbox(gone, true)
+    } else {
+      sandbox.outbox.put(op.old as OutboxEntry)
+      sandbox.changes.outbox(op.old as OutboxEntry)
+    }
+    return
+  }
+  if (collection === 'sessions') {
+    const { sessions } = sandbox
+    if (field === undefined) {
+      if (op.op === 'add') sessions.close(id)
+      else sessions.put({ ...(op.old as Session) })
+      return
+    }
+    const s = sessions.get(id)
+    if (!s) throw new Error(`${op.path}: no such session`)
+    sessions.set(s, field as 'expiresAt', op.old as number)
+    return
+  }
+  if (collection === 'notifications') {
+    const index = sandbox.world.notifications
+    const e = index.get(id)
+    if (field === undefined || !e) throw new Error(`${op.path}: notifications are only changed field by field`)
+    index.replace(notificationEntry({ ...e.n, [field]: op.old } as typeof e.n, e.clientId, e.t))
+    return
+  }
+  const table = sandbox.world.tables[collection as TableName] as unknown as AnyTable | undefined
+  if (!table) throw new Error(`${op.path}: no collection ${collection}`)
+  if (field === undefined) {
+    if (op.op === 'add') {
+      if (!(await table.remove(id))) throw new Error(`${op.path}: no such record`)
+    } else await table.insert(structuredClone(op.old) as { id: string })
+    return
+  }
+  // A secret's value was never kept: it stays as it is.
+  if (SECRET_FIELDS.has(field)) return
+  const done = await table.update(id, (draft) => {
+    if (op.op === 'add') delete draft[field]
+    else draft[field] = structuredClone(op.old)
+  })
+  if (!done) throw new Error(`${op.path}: no such record`)
+}
+
+type AnyTable = {
+  insert(row: { id: string }): Promise<unknown>
+  update(id: string, change: (draft: Record<string, unknown>) => void): Promise<unknown>
+  remove(id: string): Promise<unknown>
+}
+
+/**
+ * The snapshot as it was at `moment` (`GET /__sandbox/snapshot?before=`): the current one with
+ * each entry's patch undone on its JSON, newest first; the journal as it was then too. A record
+ * put back comes last in its collection, as a rewind puts it.
+ */
+export function snapshotAt(sandbox: Sandbox, moment: Moment): Snapshot {
+  const { undo, clock } = reach(sandbox, moment)
+  const snapshot = sandbox.snapshot()
+  undoAll(snapshot as unknown as Record<string, unknown>, undo)
+  const last = 'before' in moment ? moment.before - 1 : moment.after
+  snapshot.journal = snapshot.journal.filter((e) => e.id <= last)
+  snapshot.clock = { ...snapshot.clock, now: new Date(clock).toISOString() }
+  return snapshot
+}
+
+/** One collection's records (as the snapshot holds them) as they were at `moment`: the inspector's world view. */
+export function collectionAt(sandbox: Sandbox, moment: Moment, name: string, rows: readonly unknown[]): unknown[] {
+  const { undo } = reach(sandbox, moment)
+  const one = { [name]: rows.map((r) => structuredClone({ ...(r as object) })) }
+  undoAll(one, undo)
+  return one[name]
+}
+
+/**
+ * Undoes entries' patches (newest first) on a snapshot's JSON, where collections are arrays
+ * of records and the patch keys them by id (`sessions` by token). Also the reference the
+ * property test checks the live rewind and fast-json-patch against.
+ */
+export function undoAll(snapshot: Record<string, unknown>, entries: readonly JournalEntry[]): void {
+  const places = new Map<string, Map<string, number>>()
+  const list = (name: string) => snapshot[name] as Record<string, unknown>[]
+  const where = (name: string, id: string) => {
+    let byId = places.get(name)
+    if (!byId) places.set(name, (byId = new Map(list(name).map((r, i) => [String(name === 'sessions' ? r.token : r.id), i]))))
+    return byId.get(id)
+  }
+  for (const entry of entries) {
+    for (const op of [...(entry.changes?.patch ?? [])].reverse()) {
+      const [name, id, field] = segments(op.path)
+      if (name === 'clock') {
+        ;(snapshot.clock as { now: string }).now = op.old as string
+        continue
+      }
+      if (!Array.isArray(snapshot[name])) continue
+      if (field === undefined) {
+        // A record comes or goes: the places of the others move.
+        places.delete(name)
+        if (op.op === 'add') list(name).splice(where(name, id) ?? list(name).length, 1)
+        else if (name === 'outbox') insertByNumber(list(name), structuredClone(op.old) as Record<string, unknown>)
+        else list(name).push(structuredClone(op.old) as Record<string, unknown>)
+        places.delete(name)
+        continue
+      }
+      const i = where(name, id)
+      if (i === undefined || SECRET_FIELDS.has(field)) continue
+      const row = list(name)[i]
+      if (op.op === 'add') delete row[field]
+      else row[field] = structuredClone(op.old)
+    }
+  }
+}
+
+const number = (e: Record<string, unknown>) => Number(/^out_(\d+)$/.exec(String(e.id))?.[1] ?? 0)
+
+function insertByNumber(list: Record<string, unknown>[], e: Record<string, unknown>): void {
+  let i = list.length
+  while (i > 0 && number(list[i - 1]) > number(e)) i--
+  list.splice(i, 0, e)
+}

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest'
+import { ADMIN_TOKEN, type Client } from '../support/client.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
+import { INVOICES, acme, inv } from '../billing/seeded.js'
+import { canonical, sha256 } from '../../src/core/repro/bundle.js'
+
+/** A bundle edited and signed again, as someone who means it would: the replay itself must catch it. */
+async function resigned(bundle: Record<string, any>, edit: (b: Record<string, any>) => void): Promise<Record<string, any>> {
+  const { checksum: _, ...rest } = structuredClone(bundle)
+  edit(rest)
+  return { ...rest, checksum: await sha256(canonical(rest)) }
+}
+
+/** A snapshot as a replay must rebuild it: the journal (the replay's own requests), sessions and the signing key left out, minted tokens by their order. */
+function comparable(snapshot: Record<string, any>): Record<string, unknown> {
+  const { journal: _j, sessions: _s, signingKey: _k, clock, ...rest } = snapshot
+  const seen = new Map<string, number>()
+  const text = JSON.stringify({ ...rest, clock: clock.frozen ? clock : { frozen: false } }).replace(/(mlk|prt)_[0-9a-f]{32}/g, (t) => `<minted ${seen.get(t) ?? seen.set(t, seen.size).size - 1}>`)
+  return JSON.parse(text)
+}
+
+/** A flow with every kind of step: writes as several accounts, a minted token quoted, clock, scenario, override, control write, outbox cleared. */
+async function flow(s: Client): Promise<void> {
+  const ok = async (p: Promise<{ status: number; text(): Promise<string> }>) => {
+    const res = await p
+    expect(res.status, await res.text()).toBeLessThan(300)
+  }
+  await ok(s.post(inv(acme.drafts[0], 'publish')))
+  await ok(s.post(inv(acme.noDte, 'emit-dte'), {}))
+  await ok(s.control.post('/clock', { advanceBy: '2h' }))
+  await ok(s.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: 1000, date: '2026-11-20', method: 'card' }))
+  await ok(s.as(ADMIN_TOKEN).post(inv(acme.drafts[1], 'publish')))
+  await ok(s.as(null).post('/api/portal/auth/magic-link', { email: 'owner@acme.test' }))
+  const link = (await s.outbox('kind=magic-link')).at(-1)
+  const verified = await s.as(null).post('/api/portal/auth/verify', { token: link.token })
+  expect(verified.status).toBe(200)
+  await ok(s.as(verified.body.data.token).post('/api/portal/support/tickets', { subject: 'Factura', body: 'No veo el DTE' }))
+  await s.scenarios(['dte-pending'])
+  await ok(s.control.post('/overrides', { match: { method: 'GET', path: INVOICES }, respond: { status: 503, body: { message: 'down' } }, times: 1 }))
+  expect((await s.get(INVOICES)).status).toBe(503)
+  await ok(s.control.send('DELETE', '/outbox'))
+  const emitted = await s.post(inv(acme.drafts[1], 'emit-dte'), {})
+  expect(emitted.status, await emitted.text()).toBeLessThan(300)
+  await ok(s.control.post(`/dte/${emitted.body.data.id}/resolve`, { outcome: 'accepted' }))
+}
+
+describe.each(runtimes)('repro bundles through $name', (runtime) => {
+  const rt = useSandbox(runtime)
+
+  it('a bundle replayed into a fresh sandbox rebuilds the same snapshot', async () => {
+    const a = await rt.isolated()
+    await flow(a)
+    const bundle = (await a.control.get('/repro'))
+    expect(bundle.status, await bundle.text()).toBe(200)
+    const text = JSON.stringify(bundle.body)
+    // No token, cookie or password: the account each write acted as, by id.
+    expect(text.match(/ses_[0-9a-f]{8}|mlk_[0-9a-f]{8}|atk_sandbox|eyJ[\w-]{10}|"authorization"|"cookie"|"password"/gi) ?? []).toEqual([])
+    expect(text).toMatch(/\{\{minted:\d+\}\}/)
+    const b = rt.fresh('replayed', ADMIN_TOKEN)
+    const replayed = await b.control.post('/repro', bundle.body)
+    expect(replayed.status, await replayed.text()).toBe(200)
+    expect(replayed.body).toMatchObject({ replayed: bundle.body.requests.length, digest: bundle.body.end.digest })
+    expect(comparable((await b.control.get('/snapshot')).body)).toEqual(comparable((await a.control.get('/snapshot')).body))
+    // The replayed world makes the same bundle again.
+    const again = (await b.control.get('/repro')).body
+    expect(again.end.parts).toEqual(bundle.body.end.parts)
+    expect(again.requests).toEqual(bundle.body.requests)
+  })
+
+  describe('bad bundles: a 400 or 409 naming what is wrong, and nothing changes', () => {
+    let bundle: Record<string, any>
+    let target: Client
+    let before: unknown
+
+    it('makes a bundle and a target sandbox with writes of its own', async () => {
+      const a = await rt.isolated()
+      await flow(a)
+      bundle = (await a.control.get('/repro')).body
+      target = await rt.isolated()
+      expect((await target.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: 5 })).status).toBe(200)
+      before = comparable((await target.control.get('/snapshot')).body)
+    })
+
+    const refused = async (body: unknown, status: number, message: RegExp) => {
+      const res = await target.control.post('/repro', body)
+      expect(res.status, await res.text()).toBe(status)
+      expect(res.body.message).toMatch(message)
+      expect(comparable((await target.control.get('/snapshot')).body)).toEqual(before)
+    }
+
+    it('another version', () => refused({ ...bundle, version: 2 }, 400, /^version: must be 1, the repro bundle version this sandbox reads \(got 2\)/))
+    it('not an object', () => refused([bundle], 400, /^body: must be a repro bundle object/))
+    it('an unknown field', () => refused({ ...bundle, comment: 'mine' }, 400, /^body: unknown field comment/))
+    it('an unknown field in a step', () => refused({ ...bundle, requests: [{ ...bundle.requests[0], token: 'x' }, ...bundle.requests.slice(1)] }, 400, /^requests\.0: unknown field token/))
+    it('a field of the wrong kind', () => refused({ ...bundle, requests: [{ ...bundle.requests[0], at: 'yesterday' }] }, 400, /^requests\.0\.at: must be an ISO 8601 date-time/))
+    it('a request step to the control API', async () => refused(await resigned(bundle, (b) => (b.requests[0].path = '/__sandbox/reset')), 400, /^requests\.0\.path: must be a path of the API/))
+    it('tampered: a body changed after it was made', async () => {
+      const edited = structuredClone(bundle)
+      edited.requests[3].body = JSON.stringify({ amount: 999, date: '2026-11-20', method: 'card' })
+      await refused(edited, 400, /^checksum: does not match the bundle's content: it was changed or cut after GET \/__sandbox\/repro made it/)
+    })
+    it('truncated: steps cut off the end', () => refused({ ...bundle, requests: bundle.requests.slice(0, 3) }, 400, /^checksum: does not match/))
+    it('truncated: the file cut in the middle', async () => {
+      const text = JSON.stringify(bundle)
+      const res = await target.control.send('POST', '/repro', text.slice(0, text.length / 2))
+      expect(res.status, await res.text()).toBe(400)
+      expect(res.body.message).toMatch(/^body: must be valid UTF-8 JSON, a whole bundle as GET \/__sandbox\/repro answered it/)
+      expect(comparable((await target.control.get('/snapshot')).body)).toEqual(before)
+    })
+    it('a step answered otherwise on replay names the step', async () => refused(await resigned(bundle, (b) => (b.requests[3].status = 201)), 409, /^requests\.3\.status: POST \/api\/v1\/billing\/invoices\/inv_acme_0009\/register-payment answered 200 on replay, 201 when it was recorded/))
+    it('a world that differs at the end names the parts', async () => refused(await resigned(bundle, (b) => (b.end.parts.invoices = '0000000000000000')), 409, /^end\.parts: the replayed world differs from the bundle's in invoices \(every request answered as recorded/))
+    it('a scenario this sandbox does not know', async () => refused(await resigned(bundle, (b) => (b.scenarios = ['no-such-scenario'])), 400, /^scenarios\.0: /))
+    it('an account the world does not have', async () => refused(await resigned(bundle, (b) => (b.requests[0].as.user = 'usr_nobody')), 409, /^requests\.0\.as\.user: no user usr_nobody in the replayed world/))
+    it('other fixtures', async () => refused(await resigned(bundle, (b) => (b.fixtures = `sha256:${'0'.repeat(64)}`)), 409, /^fixtures: the bundle was made with fixtures sha256:0+, this sandbox has none; start it with the same --fixtures/))
+    it('oversize: past 16 MB', async () => {
+      const res = await target.control.send('POST', '/repro', JSON.stringify({ ...bundle, pad: 'x'.repeat(16 * 1_048_576) }))
+      expect(res.status).toBe(413)
+      expect(comparable((await target.control.get('/snapshot')).body)).toEqual(before)
+    })
+  })
+
+  describe('a world no bundle can rebuild answers 409 naming why', () => {
+    it('after a snapshot was restored; a reset starts a new log', async () => {
+      const s = await rt.isolated()
+      const snapshot = (await s.control.get('/snapshot')).body
+      expect((await s.control.put('/snapshot', snapshot)).status).toBe(200)
+      const res = await s.control.get('/repro')
+      expect(res.status).toBe(409)
+      expect(res.body.message).toMatch(/^repro: no bundle can rebuild this world: the world was restored from a snapshot \(PUT \/__sandbox\/snapshot\)/)
+      expect((await s.control.post('/reset')).status).toBe(200)
+      expect((await s.control.get('/repro')).body.requests).toEqual([])
+    })
+
+    it('after a rewind (a bundle replays writes; a rewind takes some back)', async () => {
+      const s = await rt.isolated()
+      await s.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: 1 })
+      const id = (await s.control.get('/requests')).body.requests.find((e: { method: string }) => e.method === 'POST').id
+      expect((await s.control.post('/rewind', { before: id })).status).toBe(200)
+      const res = await s.control.get('/repro')
+      expect(res.status).toBe(409)
+      expect(res.body.message).toMatch(/^repro: no bundle can rebuild this world: the world was rewound \(POST \/__sandbox\/rewind\)/)
+    })
+
+    it('after a password was set (a bundle carries none)', async () => {
+      const s = await rt.isolated()
+      await s.as(null).post('/api/auth/password-reset/request', { email: 'viewer@fleet.test' })
+      const reset = (await s.outbox('kind=password-reset')).at(-1)
+      expect((await s.as(null).post('/api/auth/password-reset/confirm', { token: reset.token, password: 'another-secret' })).status).toBe(200)
+      const res = await s.control.get('/repro')
+      expect(res.status).toBe(409)
+      expect(res.body.message).toMatch(/POST \/api\/auth\/password-reset\/confirm set a password \(passwordResetConfirm\): a bundle carries no passwords/)
+    })
+
+    it('after a request body past 64 KB', async () => {
+      const s = await rt.isolated()
+      await s.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: 1, note: 'x'.repeat(70_000) })
+      const res = await s.control.get('/repro')
+      expect(res.status).toBe(409)
+      expect(res.body.message).toMatch(/sent a body of \d+ bytes, past the 65536 kept/)
+    })
+  })
+})
