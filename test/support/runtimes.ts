@@ -1,6 +1,6 @@
 import { setupServer } from 'msw/node'
 import type { SandboxApp } from '../../src/core/app/app.js'
-import { type AppOptions, createSandboxApp } from '../../src/sandbox-app.js'
+import type { AppOptions } from '../../src/sandbox-app.js'
 import { createHandlers } from '../../src/adapters/msw/handlers.js'
 import { createServedApp, servedClaims } from '../../src/served-app.js'
 import { startServer } from '../../src/adapters/server/index.js'
@@ -69,7 +69,7 @@ const workerd: Runtime = {
     const elsewhere = () => {
       throw new Error('workerd serves its sandboxes in its own process: reach them through HTTP (the control API)')
     }
-    const app = Object.create(createSandboxApp({ ...defaults, ...options }), { sandboxes: { get: elsewhere }, ready: { value: elsewhere } }) as SandboxApp
+    const app = Object.create(createServedApp({ ...defaults, ...options }), { sandboxes: { get: elsewhere }, ready: { value: elsewhere } }) as SandboxApp
     return { ...overKeptAliveConnections(app, server.url, server.close), output: () => output }
   },
 }

@@ -8,7 +8,7 @@ import { overrideReply } from '../overrides/answer.js'
 import { scopeIds } from '../scenarios/routes-option.js'
 import type { BodyInput } from '../sandbox/journal.js'
 import type { Changes } from '../sandbox/changes.js'
-import { withoutSecrets } from '../sandbox/journal-secrets.js'
+import { withoutHeaders, withoutSecrets } from '../sandbox/journal-secrets.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
 import { RouteMatcher, controlPath, ownedPath } from './matcher.js'
 import { type ControlOrigins, guardControl } from '../control/origin.js'
@@ -220,7 +220,7 @@ export class SandboxApp {
     sandbox.journal.add(
       { method: request.method, path: url.path, query: url.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso(), changes: taken.changes },
       // A body the route refused before reading it (401, 403) is not waited for: null.
-      { origin: url.origin, request: { headers: meta.rawHeaders ?? request.headers, body: route?.secret ? withoutSecrets(bodyRead(request), route.secret) : bodyRead(request) }, response: { headers, body: text } },
+      { origin: url.origin, request: { headers: meta.rawHeaders ?? request.headers, body: route?.secret ? withoutSecrets(bodyRead(request), route.secret) : bodyRead(request) }, response: { headers: route?.secretHeaders ? withoutHeaders(headers, route.secretHeaders) : headers, body: text } },
       meta.marks,
     )
     return response

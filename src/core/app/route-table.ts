@@ -3,6 +3,7 @@ import { authRoutes } from '../auth/routes.js'
 import { billingRoutes } from '../billing/routes/invoices.js'
 import { catalogsRoutes } from '../operations/routes/catalogs.js'
 import { controlRoutes } from '../control/routes.js'
+import { agentControlRoutes } from '../agents/control-routes.js'
 import { overrideRoutes } from '../overrides/routes.js'
 import { inspectorRoutes } from '../control/inspector.js'
 import { dteRoutes } from '../billing/routes/dte.js'
@@ -33,6 +34,7 @@ export const routes: RouteDef[] = [
   ...dteRoutes,
   ...portalRoutes,
   ...controlRoutes,
+  ...agentControlRoutes,
   ...overrideRoutes,
   ...inspectorRoutes,
   ...driftRoutes,

@@ -71,6 +71,8 @@ export interface RouteDef<P = any, Q = any, B = any> {
   secret?: readonly string[]
   /** A control route journaled whatever it changed (the rewind); others are when they change the world. */
   journaled?: boolean
+  /** Answer headers the journal keeps as `[not kept]` (a redirect carrying an authorization code). */
+  secretHeaders?: readonly string[]
   /** Creation, publication, emission, payment, e-mail, messaging or upload (retry guidance rule 3). */
   effect?: boolean
   /**

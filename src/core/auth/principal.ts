@@ -4,6 +4,7 @@ import type { Sandbox } from '../sandbox/sandbox.js'
 import { type Permission, rolePermissions } from './permissions.js'
 import type { Session } from './sessions.js'
 import { looksLikeJwt, verifyToken } from './tokens.js'
+import { grantRefusal } from '../agents/state.js'
 
 /** Who is calling: resolved once per request from the bearer token. */
 export type Principal =
@@ -36,7 +37,7 @@ export async function resolvePrincipal(sandbox: Sandbox, token: string, surface:
     if (!result.ok) {
       if (result.reason === 'legacy') throw unauthorized('authorization: legacy signed JWTs are no longer accepted; sign in again')
       if (result.reason === 'expired') throw unauthorized('authorization: the token has expired')
-      throw unauthorized('authorization: the token is not valid')
+      throw unauthorized(otherWorld(sandbox, token) ?? 'authorization: the token is not valid')
     }
     const claims = result.claims
     if (claims.kind === 'portal') {
@@ -47,6 +48,8 @@ export async function resolvePrincipal(sandbox: Sandbox, token: string, surface:
     }
     if (surface === 'portal') throw unauthorized('authorization: backoffice tokens do not open portal routes')
     if (claims.scope !== 'service:api') throw unauthorized('authorization: agent tokens need scope service:api')
+    const refused = grantRefusal(sandbox.oauth, claims.grant, now)
+    if (refused) throw unauthorized(refused)
     return userPrincipal(sandbox, 'agent', token, claims.sub)
   }
   if (surface === 'portal') throw unauthorized('authorization: backoffice tokens do not open portal routes')
@@ -59,6 +62,15 @@ export async function resolvePrincipal(sandbox: Sandbox, token: string, surface:
   if (!session) throw unauthorized('authorization: unknown or signed-out session')
   if (!sandbox.sessions.touch(session, now)) throw unauthorized('authorization: the session has expired; sign in again')
   return userPrincipal(sandbox, 'session', token, session.userId, session)
+}
+
+/** A token another world signed (its `sid`): said so, since each world has its own key. */
+function otherWorld(sandbox: Sandbox, token: string): string | undefined {
+  try {
+    const sid = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))).sid
+    if (typeof sid === 'string' && sid !== sandbox.id) return `authorization: the token was signed by sandbox ${sid.slice(0, 128)}, not this one (${sandbox.id}): each x-sandbox-id has its own tokens`
+  } catch {}
+  return undefined
 }
 
 export function requirePermission(principal: Principal, permission: Permission | undefined): void {

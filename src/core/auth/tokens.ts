@@ -28,7 +28,7 @@ export function keyBytes(hex: string): Uint8Array {
 export const looksLikeJwt = (token: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(token)
 
 export type TokenClaims =
-  | { kind: 'agent'; sub: string; clientId: string; scope: string; exp: number }
+  | { kind: 'agent'; sub: string; clientId: string; scope: string; exp: number; /** The sandbox's URL. */ aud?: string; /** The OAuth client. */ client_id?: string; /** The grant it was issued from (state.ts). */ grant?: string; /** The world (`x-sandbox-id`) that signed it. */ sid?: string }
   | { kind: 'portal'; sub: string; clientId: string; roles: string[]; exp: number }
 
 export async function signToken(key: Uint8Array, claims: TokenClaims, nowS: number, ttlS: number): Promise<string> {

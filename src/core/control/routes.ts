@@ -1,5 +1,4 @@
 import * as z from 'zod'
-import { AGENT_SCOPE, AGENT_TTL_S, signToken } from '../auth/tokens.js'
 import { checkInstant, parseDuration } from '../sandbox/clock.js'
 import { badRequest, notFound, ok } from '../http/reply.js'
 import { defineRoute } from '../app/route.js'
@@ -122,20 +121,6 @@ export const putSnapshot = defineRoute<Record<string, string>, Record<string, un
   },
 })
 
-export const agentToken = defineRoute({
-  id: 'sandboxAgentToken', method: 'POST', path: '/__sandbox/tokens/agent', tag, auth: control,
-  summary: 'An agent JWT for a user (scope service:api, 1 hour), as the MCP server would obtain',
-  body: z.object({ email: emailAddress() }),
-  response: { schema: z.object({ token: z.string(), expiresAt: z.string(), scope: z.string() }) },
-  async handler(ctx) {
-    const user = ctx.sandbox.world.tables.users.all().find((u) => u.email === ctx.body.email)
-    if (!user) throw notFound(`email: no user with e-mail ${ctx.body.email}`)
-    const nowS = Math.floor(ctx.now() / 1000)
-    const token = await signToken(ctx.sandbox.signingKey, { kind: 'agent', sub: user.id, clientId: user.clientId, scope: AGENT_SCOPE, exp: 0 }, nowS, AGENT_TTL_S)
-    return ok({ token, expiresAt: new Date((nowS + AGENT_TTL_S) * 1000).toISOString(), scope: AGENT_SCOPE })
-  },
-})
-
 /** Extension: the isolated sandboxes alive in this process (not the default one). */
 export const listSandboxes = defineRoute({
   id: 'sandboxListSandboxes', method: 'GET', path: '/__sandbox/sandboxes', tag, auth: control,
@@ -158,4 +143,4 @@ export const dropSandbox = defineRoute({
   },
 })
 
-export const controlRoutes = [health, listScenarios, setScenarios, reset, getClock, moveClock, listRequests, clearRequests, listOutbox, clearOutbox, getSnapshot, putSnapshot, agentToken, listSandboxes, dropSandbox, rewindWorld, getRepro, postRepro]
+export const controlRoutes = [health, listScenarios, setScenarios, reset, getClock, moveClock, listRequests, clearRequests, listOutbox, clearOutbox, getSnapshot, putSnapshot, listSandboxes, dropSandbox, rewindWorld, getRepro, postRepro]

@@ -54,7 +54,7 @@ const PAD = 12
 const pad = (n: number) => String(n).padStart(PAD, '0')
 const outboxNumber = (e: OutboxEntry) => Number(/^out_(\d+)$/.exec(e.id)?.[1] ?? 0)
 const USED_EVERY_MS = 30_000
-const SMALL = ['k:ids', 'k:scenarios', 'k:state', 'k:draws', 'k:key', 'k:overrides'] as const
+const SMALL = ['k:ids', 'k:scenarios', 'k:state', 'k:draws', 'k:key', 'k:overrides', 'k:oauth'] as const
 
 /** Maps and Sets (scenario bookkeeping) as JSON. */
 const encode = (_: string, v: unknown) => (v instanceof Map ? { $map: [...v] } : v instanceof Set ? { $set: [...v] } : v)
@@ -216,6 +216,7 @@ export class PersistedSandbox {
     this.#seqs.clear()
     this.#small.clear()
     this.#overridesVersion = -1
+    this.#oauthVersion = -1
     this.#journalSaved = 0
     this.#journalFirst = NaN
     this.#journalStale = []
@@ -260,6 +261,7 @@ export class PersistedSandbox {
       scenarios: small('k:scenarios') ?? [],
       scenarioState: small('k:state') ?? new Map(),
       overrides: small('k:overrides') ?? [],
+      oauth: small('k:oauth'),
       draws: small('k:draws') ?? 0,
       // Tokens signed before the reload stay valid.
       signingKey: small('k:key'),
@@ -309,6 +311,7 @@ export class PersistedSandbox {
   }
 
   #overridesVersion = -1
+  #oauthVersion = -1
 
   #smallChanges(puts: Map<string, unknown>): void {
     const { sandbox } = this
@@ -317,6 +320,11 @@ export class PersistedSandbox {
     if (sandbox.overrides.version !== this.#overridesVersion) {
       this.#overridesVersion = sandbox.overrides.version
       small.push(['k:overrides', sandbox.overrides.list()])
+    }
+    // Agent access (clients, codes, grants): bounded, written again only when it changed.
+    if (sandbox.oauth.version !== this.#oauthVersion) {
+      this.#oauthVersion = sandbox.oauth.version
+      small.push(['k:oauth', sandbox.oauth])
     }
     for (const [key, value] of small) {
       const json = JSON.stringify(value, encode)

@@ -39,6 +39,7 @@ export function snapshotOf(values: Map<string, unknown>): Record<string, unknown
     nextId: parse('k:ids'),
     signingKey: parse('k:key'),
     overrides: parse('k:overrides') ?? [],
+    ...(values.has('k:oauth') && { oauth: parse('k:oauth') }),
     ...rows,
   }
 }

@@ -26,3 +26,10 @@ export function withoutSecrets(body: Uint8Array | undefined, secret: readonly st
   for (const name of secret) if (Object.hasOwn(kept, name)) kept[name] = NOT_KEPT
   return encoder.encode(JSON.stringify(kept))
 }
+
+/** Answer headers as the journal may keep them: the route's secret ones (a redirect's code) `[not kept]`. */
+export function withoutHeaders(headers: Record<string, string>, secret: readonly string[]): Record<string, string> {
+  const kept = { ...headers }
+  for (const name of secret) if (Object.hasOwn(kept, name)) kept[name] = NOT_KEPT
+  return kept
+}

@@ -18,6 +18,7 @@ import { Overrides } from '../overrides/overrides.js'
 import type { Override } from '../overrides/override.js'
 import { SandboxEvents, type StateChange } from './events.js'
 import { ReproBudget, ReproLog } from '../repro/log.js'
+import { type OAuthState, emptyOAuth } from '../agents/state.js'
 import { seededRandom, Sequence } from './random.js'
 import type { SeededWorlds } from './seeded-worlds.js'
 import type { ListPages } from '../notifications/notification-store.js'
@@ -39,6 +40,7 @@ export interface ResumedParts {
   ids?: number
   draws?: number
   signingKey?: string
+  oauth?: OAuthState
 }
 
 export interface SandboxConfig {
@@ -102,6 +104,8 @@ export class Sandbox {
   clock!: Clock
   /** The writes of the request running, taken for its journal entry (`changes`, sandbox/changes.ts). */
   readonly changes = new ChangeRecorder()
+  /** Agent access: OAuth clients, codes and grants (src/core/agents). */
+  oauth: OAuthState = emptyOAuth()
   /** Listeners of `GET /__sandbox/events`. */
   readonly events = new SandboxEvents()
   journal: Journal
@@ -182,6 +186,7 @@ export class Sandbox {
     this.sessions = new SessionStore()
     const imp = this.config.accounts.IMPERSONATION_SESSION
     this.sessions.open(imp.userId, 'cli_acme', start, undefined, 'impersonation', imp.impersonatorId, imp.token)
+    this.oauth = emptyOAuth()
     this.journal.clear()
     this.changes.take()
     this.horizon = 0
@@ -263,6 +268,7 @@ export class Sandbox {
     if (parts.seed !== undefined) this.seed = parts.seed
     if (parts.clock) this.clock = new Clock(parts.clock.now, Date.now, parts.clock.frozen)
     if (parts.sessions) this.sessions = new SessionStore(parts.sessions)
+    if (parts.oauth) this.oauth = parts.oauth
     if (parts.journal) this.journal.load(parts.journal)
     if (parts.outbox) this.outbox.load(parts.outbox)
     if (parts.scenarios) this.active = parts.scenarios
@@ -376,6 +382,7 @@ export class Sandbox {
       nextId: this.ids.value,
       signingKey: this.#key,
       overrides: this.overrides.list(),
+      oauth: this.oauth,
     }
   }
 
@@ -388,6 +395,7 @@ export class Sandbox {
     const scenarios = s.scenarios.map((a, i) => fixWindow(this.shared.scenarios.parse(a, `scenarios.${i}`), now, `scenarios.${i}`))
     // Checked here with a schema loaded on first use (the browser entry's budget).
     const overrides = s.overrides?.length ? (await import('../overrides/override.js')).storedOverrides(s.overrides) : []
+    const oauth = s.oauth === undefined ? emptyOAuth() : (await import('../agents/stored.js')).storedOAuth(s.oauth)
     // Everything is built before anything is replaced.
     let world: World
     try {
@@ -399,6 +407,7 @@ export class Sandbox {
     this.seed = s.seed
     this.clock = new Clock(now, Date.now, s.clock.frozen)
     this.sessions = new SessionStore(s.sessions)
+    this.oauth = oauth
     this.journal.load(s.journal)
     this.horizon = this.journal.nextId
     this.outbox.load(s.outbox)

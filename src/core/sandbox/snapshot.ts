@@ -9,6 +9,7 @@ import { JOURNAL_MAX_BYTES, type JournalEntry } from './journal.js'
 import { OUTBOX_LIMIT, outboxKinds, type OutboxEntry } from './outbox.js'
 import { SESSION_LIMIT } from '../auth/sessions.js'
 import type { Override } from '../overrides/override.js'
+import type { OAuthState } from '../agents/state.js'
 import { OVERRIDE_LIMIT } from '../overrides/overrides.js'
 
 export type Snapshot = { version: 1 } & SandboxState & WorldRows
@@ -24,6 +25,8 @@ export interface SandboxState {
   signingKey?: string
   /** The world's overrides with their used counts (optional in older snapshots). */
   overrides?: Override[]
+  /** Agent access: OAuth clients, codes and grants (optional in older snapshots). */
+  oauth?: OAuthState
 }
 
 const isoDateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
@@ -51,6 +54,8 @@ export const snapshotSchema = z.object({
   signingKey: z.string().regex(SIGNING_KEY_PATTERN, 'must be 64 hexadecimal digits').optional(),
   // Checked one by one on restore (Sandbox.restore), with a schema loaded then: the browser entry's budget.
   overrides: z.array(z.unknown()).optional(),
+  // Checked on restore with its own schema, loaded then (src/core/agents/stored.ts).
+  oauth: z.unknown().optional(),
   ...collectionSchemas,
 })
 
