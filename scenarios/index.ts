@@ -9,12 +9,13 @@ import errorShapes from './error-shapes.js'
 import forbidden from './forbidden.js'
 import rateLimitExhausted from './rate-limit-exhausted.js'
 import rateLimited from './rate-limited.js'
+import refreshRevoked from './refresh-revoked.js'
 import sessionExpired from './session-expired.js'
 import slow from './slow.js'
 import threadClosed from './thread-closed.js'
 import whatsappDisconnected from './whatsapp-disconnected.js'
 
-export const scenarios = [commitThenFail, degraded, dtePending, dteUploadUncertain, empty, errorShapes, forbidden, rateLimitExhausted, rateLimited, sessionExpired, slow, threadClosed, whatsappDisconnected] satisfies ScenarioDefinition[]
+export const scenarios = [commitThenFail, degraded, dtePending, dteUploadUncertain, empty, errorShapes, forbidden, rateLimitExhausted, rateLimited, refreshRevoked, sessionExpired, slow, threadClosed, whatsappDisconnected] satisfies ScenarioDefinition[]
 
 /** One of the scenarios above, with its name and options schema in its type. */
 export type BundledScenario = (typeof scenarios)[number]

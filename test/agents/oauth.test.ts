@@ -347,3 +347,42 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     expect(bad.body.message).toMatch(/^oauth\.grants: /)
   })
 })
+
+/** Issue 32 item 3: the scenarios reach agents. */
+describe.each(runtimes)('agent scenarios through $name', (runtime) => {
+  const rt = useSandbox(runtime)
+
+  it('session-expired expires agent access tokens (refresh still works); per request only that request', async () => {
+    const s = rt.fresh('agent-expired')
+    const o = oauth(rt, s)
+    const t = await o.tokens()
+    const once = await s.as(t.access_token).get('/api/auth/users/me', { 'x-sandbox-scenario': 'session-expired' })
+    expect(once.status).toBe(401)
+    expect(once.headers.get('x-sandbox-fault')).toBe('session-expired')
+    expect((await s.as(t.access_token).get('/api/auth/users/me')).status).toBe(200)
+    await s.scenarios(['session-expired'])
+    const expired = await s.as(t.access_token).get('/api/auth/users/me')
+    expect(expired.status).toBe(401)
+    expect(expired.body.message).toBe('authorization: the token has expired')
+    expect(expired.headers.get('x-sandbox-fault')).toBe('session-expired')
+    const next = await o.refresh(t.clientId, t.refresh_token)
+    expect(next.status).toBe(200)
+    expect((await s.as(next.body.access_token).get('/api/auth/users/me')).status).toBe(200)
+  })
+
+  it('refresh-revoked answers invalid_grant to every refresh and changes nothing', async () => {
+    const s = rt.fresh('refresh-revoked')
+    const o = oauth(rt, s)
+    const t = await o.tokens()
+    await s.scenarios(['refresh-revoked'])
+    const before = await o.state()
+    const refused = await o.refresh(t.clientId, t.refresh_token)
+    expect(refused.status).toBe(400)
+    expect(refused.body).toEqual({ error: 'invalid_grant', error_description: 'refresh_token: revoked (scenario refresh-revoked): sign in again' })
+    expect(refused.headers.get('x-sandbox-fault')).toBe('refresh-revoked')
+    expect(await o.state()).toEqual(before)
+    expect((await o.tokens()).access_token).toBeTruthy()
+    await s.scenarios([])
+    expect((await o.refresh(t.clientId, t.refresh_token)).status).toBe(200)
+  })
+})

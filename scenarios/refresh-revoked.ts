@@ -1,0 +1,29 @@
+import * as z from 'zod'
+import { readBody } from '../src/core/http/body.js'
+import { defineScenario } from '../src/core/scenarios/define.js'
+
+/**
+ * Every refresh at `POST /oauth/token` answers `invalid_grant`, as when the person revoked the
+ * agent's access elsewhere (docs/agents.md). Changes no state: switched off, the same refresh
+ * token works again. Codes are still exchanged.
+ */
+export default defineScenario({
+  name: 'refresh-revoked',
+  description: 'every refresh_token grant at /oauth/token answers 400 invalid_grant (state unchanged); authorization codes still work',
+  advice: 'On invalid_grant from a refresh drop both tokens and start the sign-in again (authorization code with PKCE); never retry the same refresh token',
+  options: z.strictObject({}),
+  order: 30,
+  async edge(ctx) {
+    if (ctx.route.id !== 'oauthToken') return undefined
+    let grant: string | null
+    try {
+      // Read once and kept: the endpoint reads the same bytes (a bad body is the endpoint's to refuse).
+      grant = new URLSearchParams(new TextDecoder().decode(await readBody(ctx.request, 16_384))).get('grant_type')
+    } catch {
+      return undefined
+    }
+    if (grant !== 'refresh_token') return undefined
+    ctx.fault('refresh-revoked')
+    return { status: 400, body: { error: 'invalid_grant', error_description: 'refresh_token: revoked (scenario refresh-revoked): sign in again' }, headers: { 'cache-control': 'no-store', pragma: 'no-cache' } }
+  },
+})
