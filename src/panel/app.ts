@@ -7,6 +7,7 @@ import { Drift } from './drift.js'
 import { Overrides } from './overrides.js'
 import { Outbox, Requests, save } from './requests.js'
 import { Controls, Dtes, Sandboxes, Snapshot } from './world.js'
+import { Agents } from './agents.js'
 
 export interface PanelOptions {
   /** Where the sandbox answers: '' for the page's own origin. */
@@ -59,9 +60,9 @@ const store = (key: string, value: string) => {
   }
 }
 
-const tabs = ['requests', 'outbox', 'data', 'scenarios', 'overrides', 'sandboxes', 'snapshot', 'dte', 'drift'] as const
+const tabs = ['requests', 'outbox', 'data', 'scenarios', 'overrides', 'sandboxes', 'agents', 'snapshot', 'dte', 'drift'] as const
 type Tab = (typeof tabs)[number]
-const tabNames: Record<Tab, string> = { requests: 'Requests', outbox: 'Outbox', data: 'Data', scenarios: 'Scenarios & clock', overrides: 'Overrides', sandboxes: 'Sandboxes', snapshot: 'Snapshot', dte: 'DTE reconciliation', drift: 'Drift' }
+const tabNames: Record<Tab, string> = { requests: 'Requests', outbox: 'Outbox', data: 'Data', scenarios: 'Scenarios & clock', overrides: 'Overrides', sandboxes: 'Sandboxes', agents: 'Agents', snapshot: 'Snapshot', dte: 'DTE reconciliation', drift: 'Drift' }
 
 export function App({ base, onClose, inPage }: PanelOptions) {
   const [world, setWorld] = useState(stored(WORLD_KEY))
@@ -199,6 +200,7 @@ export function App({ base, onClose, inPage }: PanelOptions) {
         ${tab === 'scenarios' && html`<${Controls} ...${props} clock=${clock} />`}
         ${tab === 'overrides' && html`<${Overrides} ...${props} requests=${journal.at(-1)?.id ?? 0} />`}
         ${tab === 'sandboxes' && html`<${Sandboxes} ...${props} current=${world} open=${openWorld} />`}
+        ${tab === 'agents' && html`<${Agents} ...${props} />`}
         ${tab === 'snapshot' && html`<${Snapshot} ...${props} />`}
         ${tab === 'dte' && html`<${Dtes} ...${props} version=${version + writes} />`}
         ${tab === 'drift' && html`<${Drift} ...${props} checks=${checks} />`}
