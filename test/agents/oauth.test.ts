@@ -330,6 +330,45 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     for (const secret of [code, verifier, tokens.access_token, tokens.refresh_token, rotated.access_token, rotated.refresh_token, 'password=sandbox']) expect(everything).not.toContain(secret)
   })
 
+  it('bad input to every endpoint: a 4xx naming what is wrong, never a crash, nothing changed', async () => {
+    const s = rt.fresh('bad-input')
+    const o = oauth(rt, s)
+    const clientId = await o.client()
+    const before = await o.state()
+    const formType = { 'content-type': 'application/x-www-form-urlencoded' }
+    const sends: [string, string, BodyInit | undefined, Record<string, string>][] = [
+      ['POST', '/oauth/token', 'grant_type=refresh_token&grant_type=authorization_code', formType],
+      ['POST', '/oauth/token', `grant_type=refresh_token&client_id=${clientId}&refresh_token=rt_${'0'.repeat(16)}_${'f'.repeat(64)}`, formType],
+      ['POST', '/oauth/token', new Uint8Array([0xff, 0xfe, 0x3d, 0x80]), formType],
+      ['POST', '/oauth/token', 'x='.padEnd(20_000, 'a'), formType],
+      ['POST', '/oauth/token', '{"grant_type":"refresh_token"}', { 'content-type': 'application/json' }],
+      ['POST', '/oauth/token', undefined, {}],
+      ['POST', '/oauth/token', `grant_type=authorization_code&client_id=${clientId}&code=ac_x&code_verifier=${'a'.repeat(129)}`, formType],
+      ['POST', '/oauth/token', `grant_type=authorization_code&client_id=${clientId}&code=ac_x&code_verifier=${'a'.repeat(43)}&resource=https://evil.example`, formType],
+      ['POST', '/oauth/revoke', 'token=x&client_id=oac_nobody', formType],
+      ['POST', '/oauth/revoke', `client_id=${clientId}&token=x&token_type_hint=id_token`, formType],
+      ['POST', '/oauth/register', '[]', { 'content-type': 'application/json' }],
+      ['POST', '/oauth/register', JSON.stringify({ redirect_uris: Array(11).fill(REDIRECT) }), { 'content-type': 'application/json' }],
+      ['POST', '/oauth/register', JSON.stringify({ redirect_uris: [`https://x.example/${'a'.repeat(3000)}`] }), { 'content-type': 'application/json' }],
+      ['POST', '/oauth/register', 'redirect_uris=x', formType],
+      ['POST', '/oauth/authorize', 'client_id=oac_nobody', formType],
+      ['POST', '/oauth/authorize', `client_id=${clientId}&client_id=${clientId}`, formType],
+      ['GET', `/oauth/authorize?client_id=${clientId}&client_id=x`, undefined, {}],
+      ['GET', '/oauth/authorize?%zz=1', undefined, {}],
+      ['GET', `/oauth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent(REDIRECT)}&response_type=code&code_challenge=${'a'.repeat(44)}&code_challenge_method=S256`, undefined, {}],
+    ]
+    for (const [method, path, body, headers] of sends) {
+      const res = await rt.fetch(path, { method, body, redirect: 'manual', headers: { ...s.headers, ...headers } })
+      const text = await res.text()
+      const where = `${method} ${path.slice(0, 80)} ${String(body).slice(0, 60)}`
+      expect(res.status, where).toBeGreaterThanOrEqual(300)
+      expect(res.status, where).toBeLessThan(500)
+      if (res.status === 302) expect(new URL(res.headers.get('location')!).searchParams.get('error'), where).toBe('invalid_request')
+      else if (res.status !== 405 && res.headers.get('content-type')?.includes('json')) expect(JSON.parse(text).error_description ?? JSON.parse(text).message, where).toMatch(/^[\w.-]+: /)
+    }
+    expect(await o.state()).toEqual(before)
+  })
+
   it('agent access survives a snapshot and its restore', async () => {
     const s = rt.fresh('snapshot')
     const o = oauth(rt, s)

@@ -5,7 +5,7 @@ import { useSandbox } from '../support/sandbox.js'
 
 const SCENARIOS = [
   'commit-then-fail', 'degraded', 'dte-pending', 'dte-upload-uncertain', 'empty', 'error-shapes', 'forbidden',
-  'rate-limit-exhausted', 'rate-limited', 'session-expired', 'slow', 'thread-closed', 'whatsapp-disconnected',
+  'rate-limit-exhausted', 'rate-limited', 'refresh-revoked', 'session-expired', 'slow', 'thread-closed', 'whatsapp-disconnected',
 ]
 
 describe.each(runtimes)('control API through $name', (runtime) => {
@@ -24,7 +24,7 @@ describe.each(runtimes)('control API through $name', (runtime) => {
     expect(Date.parse(body.now)).toBeGreaterThanOrEqual(Date.parse(NOW))
   })
 
-  it('scenarios: all thirteen with description, options (defaults) and whether active', async () => {
+  it('scenarios: all fourteen with description, options (defaults) and whether active', async () => {
     const s = sandbox()
     const { body } = await s.call('GET', '/scenarios')
     expect(body.scenarios.map((x: { name: string }) => x.name).sort()).toEqual(SCENARIOS)
