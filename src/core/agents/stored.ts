@@ -1,13 +1,15 @@
 import * as z from 'zod'
-import { validate } from '../http/validate.js'
-import type { OAuthState } from './state.js'
 import { CLIENT_LIMIT, CODE_LIMIT, GRANT_LIMIT } from './bounds.js'
 
 const text = z.string().max(2048)
 const nullableNumber = z.number().nullable()
 
-/** A snapshot's `oauth` part (Sandbox.restore): checked whole before anything is replaced, a 400 naming the field. */
-const oauthSchema = z.strictObject({
+/**
+ * A snapshot's `oauth` part (src/core/sandbox/snapshot.ts): checked with the rest before anything
+ * is replaced, a 400 naming the field. Part of the snapshot's schema, not loaded apart: a chunk of
+ * its own cost the browser entry more than the schema (its gzip budget).
+ */
+export const oauthSchema = z.strictObject({
   clients: z.array(z.strictObject({
     client_id: text, client_name: text.nullable(), redirect_uris: z.array(text).min(1).max(10), grant_types: z.array(text).max(2),
     scope: text, client_id_issued_at: z.number(),
@@ -22,7 +24,3 @@ const oauthSchema = z.strictObject({
   })).max(GRANT_LIMIT),
   version: z.number().int().min(0),
 })
-
-export function storedOAuth(value: unknown): OAuthState {
-  return validate(z.object({ oauth: oauthSchema }), { oauth: value }, 'body').oauth as OAuthState
-}

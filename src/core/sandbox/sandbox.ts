@@ -395,7 +395,7 @@ export class Sandbox {
     const scenarios = s.scenarios.map((a, i) => fixWindow(this.shared.scenarios.parse(a, `scenarios.${i}`), now, `scenarios.${i}`))
     // Checked here with a schema loaded on first use (the browser entry's budget).
     const overrides = s.overrides?.length ? (await import('../overrides/override.js')).storedOverrides(s.overrides) : []
-    const oauth = s.oauth === undefined ? emptyOAuth() : (await import('../agents/stored.js')).storedOAuth(s.oauth)
+    const oauth = s.oauth ?? emptyOAuth()
     // Everything is built before anything is replaced.
     let world: World
     try {

@@ -10,6 +10,7 @@ import { OUTBOX_LIMIT, outboxKinds, type OutboxEntry } from './outbox.js'
 import { SESSION_LIMIT } from '../auth/sessions.js'
 import type { Override } from '../overrides/override.js'
 import type { OAuthState } from '../agents/state.js'
+import { oauthSchema } from '../agents/stored.js'
 import { OVERRIDE_LIMIT } from '../overrides/overrides.js'
 
 export type Snapshot = { version: 1 } & SandboxState & WorldRows
@@ -54,8 +55,7 @@ export const snapshotSchema = z.object({
   signingKey: z.string().regex(SIGNING_KEY_PATTERN, 'must be 64 hexadecimal digits').optional(),
   // Checked one by one on restore (Sandbox.restore), with a schema loaded then: the browser entry's budget.
   overrides: z.array(z.unknown()).optional(),
-  // Checked on restore with its own schema, loaded then (src/core/agents/stored.ts).
-  oauth: z.unknown().optional(),
+  oauth: oauthSchema.optional(),
   ...collectionSchemas,
 })
 
