@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { readBody } from '../src/core/http/body.js'
+import { FORM_LIMIT } from '../src/core/agents/bounds.js'
 import { defineScenario } from '../src/core/scenarios/define.js'
 
 /**
@@ -15,13 +16,9 @@ export default defineScenario({
   order: 30,
   async edge(ctx) {
     if (ctx.route.id !== 'oauthToken') return undefined
-    let grant: string | null
-    try {
-      // Read once and kept: the endpoint reads the same bytes (a bad body is the endpoint's to refuse).
-      grant = new URLSearchParams(new TextDecoder().decode(await readBody(ctx.request, 16_384))).get('grant_type')
-    } catch {
-      return undefined
-    }
+    // Read once and kept: the endpoint reads the same bytes. Past the endpoint's own limit the
+    // 413 is answered here, so nothing reads a body half read.
+    const grant = new URLSearchParams(new TextDecoder().decode(await readBody(ctx.request, FORM_LIMIT))).get('grant_type')
     if (grant !== 'refresh_token') return undefined
     ctx.fault('refresh-revoked')
     return { status: 400, body: { error: 'invalid_grant', error_description: 'refresh_token: revoked (scenario refresh-revoked): sign in again' }, headers: { 'cache-control': 'no-store', pragma: 'no-cache' } }

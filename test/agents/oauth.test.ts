@@ -419,6 +419,7 @@ describe.each(runtimes)('agent scenarios through $name', (runtime) => {
     expect(refused.status).toBe(400)
     expect(refused.body).toEqual({ error: 'invalid_grant', error_description: 'refresh_token: revoked (scenario refresh-revoked): sign in again' })
     expect(refused.headers.get('x-sandbox-fault')).toBe('refresh-revoked')
+    expect((await o.form('/oauth/token', { grant_type: 'refresh_token', pad: 'a'.repeat(20_000) })).status).toBe(413)
     expect(await o.state()).toEqual(before)
     expect((await o.tokens()).access_token).toBeTruthy()
     await s.scenarios([])
