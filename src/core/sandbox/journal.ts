@@ -177,7 +177,7 @@ export class Journal implements BudgetedJournal {
   get(id: number): JournalDetail | undefined {
     const s = this.#entries.find((x) => x.entry.id === id)
     if (!s) return undefined
-    return { ...s.entry, url: s.origin ? s.origin + s.entry.path + s.entry.query : '', request: readable(s.request), response: readable(s.response) }
+    return { ...s.entry, url: s.origin ? s.origin + s.entry.path + s.entry.query : '', request: shownCredentials(readable(s.request)), response: readable(s.response) }
   }
 
   /** Every entry with its exchange, oldest first (the HAR export). */
@@ -217,6 +217,16 @@ export class Journal implements BudgetedJournal {
 }
 
 const NONE: [undefined, number] = [undefined, 0]
+
+/**
+ * Headers as shown (an entry's detail, the HAR, the panel): a bearer JWT, the agent and portal
+ * tokens (docs/agents.md), is `Bearer <redacted>`; the sandbox's opaque session tokens stay, for
+ * Copy as curl. Applied when read, so the bytes counted are the same either way.
+ */
+export function shownCredentials(m: Message): Message {
+  if (/^bearer\s+[\w-]+\.[\w-]+\.[\w-]*$/i.test(m.headers.authorization ?? '')) m.headers.authorization = 'Bearer <redacted>'
+  return m
+}
 
 function readable(m: Kept | undefined): Message {
   if (!m) return { headers: {}, body: null, truncated: false, size: 0 }

@@ -1,4 +1,4 @@
-import { BODY_LIMIT, changesBytes, type ExchangeInput, type HeadersInput, JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES, type JournalDetail, type JournalEntry, type Message, TEXT_LIMIT, cutText, ENTRY_OVERHEAD, utf8Length } from './journal.js'
+import { BODY_LIMIT, changesBytes, type ExchangeInput, type HeadersInput, JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES, type JournalDetail, type JournalEntry, type Message, TEXT_LIMIT, cutText, ENTRY_OVERHEAD, shownCredentials, utf8Length } from './journal.js'
 
 interface Kept {
   detail: JournalDetail
@@ -56,17 +56,20 @@ export class PlainJournal {
   }
 
   get(id: number): JournalDetail | undefined {
-    return this.#kept.find((k) => k.detail.id === id)?.detail
+    const kept = this.#kept.find((k) => k.detail.id === id)
+    return kept && shown(kept.detail)
   }
 
   details(): JournalDetail[] {
-    return this.#kept.map((k) => k.detail)
+    return this.#kept.map((k) => shown(k.detail))
   }
 
   clear(): void {
     this.#kept = []
   }
 }
+
+const shown = (d: JournalDetail): JournalDetail => ({ ...d, request: shownCredentials({ ...d.request, headers: { ...d.request.headers } }) })
 
 const EMPTY = { message: { headers: {}, body: null, truncated: false, size: 0 } as Message, bytes: 0 }
 
