@@ -37,7 +37,7 @@ function edit(bundle: Record<string, unknown>, r: Random): Record<string, unknow
     const key = place.at(-1)!
     const roll = r.next()
     if (roll < 0.25) Array.isArray(parent) ? parent.splice(Number(key), 1) : delete parent[key]
-    else if (roll < 0.35 && Array.isArray(parent)) parent.splice(Number(key), 0, structuredClone(parent[key]))
+    else if (roll < 0.35 && Array.isArray(parent)) parent.splice(Number(key), 0, structuredClone(parent[Number(key)]))
     else if (roll < 0.45 && !Array.isArray(parent)) parent[`extra${r.int(3)}`] = r.pick(ODD)()
     else parent[key] = r.pick(ODD)()
   }
