@@ -1,6 +1,8 @@
 import type { ApiTool } from './tools.js'
 import { SCENARIO_HEADER } from '../core/app/app.js'
 import { SANDBOX_ID_HEADER } from '../core/sandbox/sandbox-id.js'
+import { sentBody } from '../core/http/reply.js'
+import { jsonStringBytes } from './json-bytes.js'
 
 /** What a tool call is made from: the `/mcp` request's place and its caller's headers. */
 export interface CallSite {
@@ -61,10 +63,15 @@ export interface ToolAnswer {
   isError?: true
 }
 
+/** As `response.text()` decodes: UTF-8, a BOM dropped, bad bytes replaced. */
+const utf8 = new TextDecoder()
+
 export async function toolAnswer(response: Response): Promise<ToolAnswer> {
-  // An override's `{error: "network"}`: the connection was cut, there is no status.
-  if (response.type === 'error' || response.status === 0) return refused('the connection was cut before an answer (a network failure the world was told to give)', { status: 0, body: null })
-  const text = await response.text()
+  const kept = sentBody(response)
+  // An override's `{error: "network"}`: the connection was cut, there is no status. (A kept body
+  // is an answer: `type` is not asked, which makes @hono/node-server build the full Response.)
+  if (kept === undefined && (response.type === 'error' || response.status === 0)) return refused('the connection was cut before an answer (a network failure the world was told to give)', { status: 0, body: null })
+  const text = kept === undefined ? await response.text() : typeof kept === 'string' ? kept : utf8.decode(kept)
   const retryAfter = response.headers.get('retry-after')
   const faults = response.headers.get('x-sandbox-fault')
   // A success's body is its text alone: parsed again into `structuredContent`, a list page made
@@ -90,5 +97,31 @@ export async function toolAnswer(response: Response): Promise<ToolAnswer> {
   const advice = retryAfter !== null ? ` Retry after ${retryAfter} s (Retry-After).` : ''
   return refused(`HTTP ${response.status}: ${message}.${advice}${text ? `\n${text}` : ''}`, structured)
 }
+
+/**
+ * The JSON-RPC answer to a call that succeeded, as UTF-8: the bytes of
+ * `JSON.stringify({ result: await toolAnswer(response), jsonrpc: '2.0', id })`, written around
+ * the request's body bytes (json-bytes.ts) instead of decoding and escaping its text. Undefined
+ * where that does not apply (an error, a body kept as text or not kept): the caller makes the
+ * envelope of `toolAnswer` then. test/mcp/tuned.test.ts compares the bytes with the SDK's answer.
+ */
+export function successEnvelope(response: Response, id: string | number): Uint8Array<ArrayBuffer> | undefined {
+  const kept = sentBody(response)
+  if (!(kept instanceof Uint8Array) || !kept.length || response.status >= 400) return undefined
+  const text = jsonStringBytes(kept)
+  if (!text) return undefined
+  const structured: ToolAnswer['structuredContent'] = { status: response.status }
+  const faults = response.headers.get('x-sandbox-fault')
+  if (faults) structured.faults = faults.split(',')
+  const head = ascii.encode('{"result":{"content":[{"type":"text","text":')
+  const tail = ascii.encode(`}],"structuredContent":${JSON.stringify(structured)}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`)
+  const out = new Uint8Array(head.length + text.length + tail.length)
+  out.set(head, 0)
+  out.set(text, head.length)
+  out.set(tail, head.length + text.length)
+  return out
+}
+
+const ascii = new TextEncoder()
 
 export const refused = (text: string, structured: ToolAnswer['structuredContent']): ToolAnswer => ({ content: [{ type: 'text', text }], structuredContent: structured, isError: true })

@@ -1,21 +1,26 @@
-import { type AuthInfo, type McpHttpHandler, ProtocolError, ProtocolErrorCode, Server, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest, readRequestBody } from '@modelcontextprotocol/server'
+import { type AuthInfo, type McpHttpHandler, ProtocolError, ProtocolErrorCode, Server, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server'
 import type { RequestMeta, SandboxApp } from '../core/app/app.js'
 import { SCENARIO_HEADER } from '../core/app/app.js'
 import { frontDoor } from '../core/app/front-door.js'
 import { type ControlOrigins, controlOriginAllowed } from '../core/control/origin.js'
 import { type UrlParts, splitUrl } from '../core/http/url.js'
-import { errorBody } from '../core/http/reply.js'
+import { HttpError, errorBody } from '../core/http/reply.js'
+import { readBody } from '../core/http/body.js'
 import { sandboxIdOf, validSandboxId } from '../core/sandbox/sandbox-id.js'
 import { agentToken, resourceMetadataUrl } from './auth.js'
 import { AGENT_SCOPE } from '../core/auth/tokens.js'
-import { type CallSite, refused, toolAnswer, toolRequest } from './call.js'
+import { type CallSite, type ToolAnswer, refused, successEnvelope, toolAnswer, toolRequest } from './call.js'
 import { type ApiTool, toolsOf } from './tools.js'
 
 export const MCP_PATH = '/mcp'
 /** The largest `/mcp` body read, as the SDK bounds it (4 MB). */
 const MAX_BODY = 4 * 1_048_576
+/** As the SDK decodes a body: UTF-8, a BOM dropped, bad bytes replaced. */
+const utf8 = new TextDecoder()
 
 const rpcError = (status: number, code: number, message: string) => Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status })
+
+const JSON_TYPE = { 'content-type': 'application/json' }
 
 const SERVER_INFO = { name: 'fleet-sandbox', title: 'Fleet Operations Backoffice API (sandbox)', version: '0.1.0' }
 
@@ -77,13 +82,17 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
     return (made = { tools, list: listed(tools) })
   }
 
-  /** A call of a known tool: the request it stands for, through the app's front door, and its answer as a tool result. */
-  const callTool = async (tool: ApiTool, args: unknown, exchange: Exchange) => {
+  /** A call of a known tool: the request it stands for, through the app's front door, and its answer; or the refusal of its arguments as a tool result. */
+  const send = async (tool: ApiTool, args: unknown, exchange: Exchange): Promise<Response | ToolAnswer> => {
     const sent = toolRequest(tool, args, exchange.site)
     // Refused before any request: nothing is sent, journaled or changed.
     if (typeof sent === 'string') return refused(sent, { status: 400, body: errorBody('standard', 400, sent) })
     const { meta } = exchange
-    return toolAnswer(await app.fetch(sent, { via: 'msw', sandboxId: meta.sandboxId, clientAddress: meta.clientAddress, fetch: meta.fetch, marks: { via: 'mcp', tool: tool.name } }))
+    return app.fetch(sent, { via: 'msw', sandboxId: meta.sandboxId, clientAddress: meta.clientAddress, fetch: meta.fetch, marks: { via: 'mcp', tool: tool.name } })
+  }
+  const callTool = async (tool: ApiTool, args: unknown, exchange: Exchange) => {
+    const answer = await send(tool, args, exchange)
+    return answer instanceof Response ? toolAnswer(answer) : answer
   }
 
   const serverFor = (exchange: Exchange | undefined) => {
@@ -133,18 +142,32 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
     const authInfo: AuthInfo = { token, clientId: 'fleet-sandbox', scopes: [AGENT_SCOPE], extra: { exchange } }
     if (request.method !== 'POST') return handler.fetch(request, { authInfo })
     // The body is read and parsed once, here; the SDK classifies and serves the parsed value.
-    const read = await readRequestBody(request, MAX_BODY)
-    if (read.tooLarge) return rpcError(413, -32600, `body: larger than ${MAX_BODY} bytes`)
+    // The core's reader: with a declared length it reads node:http's request directly, where the
+    // SDK's `readRequestBody` builds a web stream over it (`npm run bench -- --only mcp`); and the
+    // front door knows the body was read (drain.ts).
+    let read: Uint8Array
+    try {
+      read = await readBody(request, MAX_BODY)
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 413) return rpcError(413, -32600, `body: larger than ${MAX_BODY} bytes`)
+      throw error
+    }
     let parsedBody: unknown
     try {
-      parsedBody = JSON.parse(read.text)
+      parsedBody = JSON.parse(utf8.decode(read))
     } catch {
       return rpcError(400, -32700, 'Parse error: Invalid JSON')
     }
     // A plain call names a 2025-era revision and carries no 2026 envelope (`_meta`): the SDK's classification would call it legacy.
     const call = options.plain ? undefined : plainToolCall(request, parsedBody, toolSet().tools)
     // A string body: the Node server writes it as it is (Response.json's is read back through a stream).
-    if (call) return new Response(JSON.stringify({ result: await callTool(call.tool, call.args, exchange), jsonrpc: '2.0', id: call.id }), { headers: { 'content-type': 'application/json' } })
+    if (call) {
+      const answer = await send(call.tool, call.args, exchange)
+      const bytes = answer instanceof Response ? successEnvelope(answer, call.id) : undefined
+      if (bytes) return new Response(bytes, { headers: JSON_TYPE })
+      const result = answer instanceof Response ? await toolAnswer(answer) : answer
+      return new Response(JSON.stringify({ result, jsonrpc: '2.0', id: call.id }), { headers: JSON_TYPE })
+    }
     if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo, exchange)
     return handler.fetch(request, { parsedBody, authInfo })
   }

@@ -6,7 +6,7 @@ import { NOW } from '../support/runtimes.js'
 /**
  * The MCP server's tuned path (a plain 2025-era `tools/call` answered without making an SDK
  * server for it: src/mcp/server.ts) against the SDK answering every message: the same calls,
- * in lockstep on two apps of one seed, answer the same status, type and JSON, and leave the
+ * in lockstep on two apps of one seed, answer the same status, type and bytes, and leave the
  * same journal.
  */
 describe('the tuned tool call beside the SDK', () => {
@@ -47,7 +47,8 @@ describe('the tuned tool call beside the SDK', () => {
       }), { via: 'msw' })
       // The sandbox clock runs in each app: instants differ by the time between the two calls.
       const text = (await res.text()).replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<instant>')
-      return { status: res.status, type: res.headers.get('content-type'), body: JSON.parse(text) }
+      // The text itself, not its parsed value: the tuned path writes a success's envelope as bytes around its request's body (src/mcp/json-bytes.ts).
+      return { status: res.status, type: res.headers.get('content-type'), body: JSON.parse(text), text }
     }
     for (const [body, headers] of calls) {
       const [a, b] = [await answers(tuned, body, headers), await answers(plain, body, headers)]

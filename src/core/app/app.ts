@@ -1,5 +1,5 @@
 import { authorize, CONTROL_TOKEN_HEADER } from '../auth/guard.js'
-import { RawBody, RawJson, type Reply, badRequest, errorBody, errorReply, notFound, responseHeaders, toResponse } from '../http/reply.js'
+import { RawBody, RawJson, type Reply, badRequest, errorBody, errorReply, keepSent, notFound, responseHeaders, toResponse } from '../http/reply.js'
 import { validate } from '../http/validate.js'
 import { splitUrl, type UrlParts } from '../http/url.js'
 import { QueryValidator } from '../http/query.js'
@@ -217,6 +217,7 @@ export class SandboxApp {
     const headers = responseHeaders(answer, meta.headers)
     // A cut connection is journaled as status 0; each runtime ends the connection (docs/your-own-answers.md).
     const response = reply.cut ? Response.error() : toResponse(answer, undefined, headers)
+    if (meta.marks && !reply.cut) keepSent(response, body)
     sandbox.journal.add(
       { method: request.method, path: url.path, query: url.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso(), changes: taken.changes },
       // A body the route refused before reading it (401, 403) is not waited for: null.

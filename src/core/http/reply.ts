@@ -75,6 +75,16 @@ export function toResponse(r: Reply, extra?: Record<string, string>, headers = r
   return new Response(r.body === undefined || r.body === null ? null : bodyOf(r.body), { status: r.status, headers })
 }
 
+/**
+ * The JSON body an answer was made of, for a caller inside the process that reads it at once:
+ * a tool call of the MCP server takes its request's answer from here instead of reading the
+ * Response back through a web stream (`npm run bench -- --only mcp`). Kept only for requests
+ * that ask (`meta.marks`); `response.text()` is the same text (test/mcp/tuned.test.ts).
+ */
+const sent = new WeakMap<Response, string | Uint8Array>()
+export const sentBody = (response: Response): string | Uint8Array | undefined => sent.get(response)
+export const keepSent = (response: Response, body: unknown): void => void (body instanceof RawJson && sent.set(response, body.text))
+
 /** What the answer to `r` carries, names in lower case: the reply's, the content type, then `extra`. */
 export function responseHeaders(r: Reply, extra?: Record<string, string>): Record<string, string> {
   const headers: Record<string, string> = {}
