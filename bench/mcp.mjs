@@ -7,8 +7,10 @@ const LIMIT = 20
 /**
  * A tool call of the MCP server (`POST /mcp`, `tools/call`, as the SDK's client sends it on the
  * 2025-11-25 protocol) beside the HTTP request it stands for, on one Node server, one after the
- * other in one run: requests a second and the server's CPU per request of each. The claim
- * (issue 32): a tool call costs at most twice the request.
+ * other in one run: requests a second and the server's CPU per request of each. Both sides run
+ * with the same settings (connections, kept alive by autocannon, the same warm-up and length),
+ * the same token, the same query and the same write. The claim (issue 32): a tool call costs at
+ * most twice the request.
  */
 export async function measureMcp({ settings, log }) {
   const sandbox = await startSandbox(['--size', 'small'])
