@@ -15,12 +15,12 @@ const root = fileURLToPath(new URL('../', import.meta.url))
 export const API_FILES = { document: 'src/api/openapi.json', types: 'src/api/types.ts' }
 
 const sources = `
-export { routes } from './src/core/app/route-table.ts'
+export { serverRoutes as routes } from './src/server-app.ts'
 export { servedRoutes } from './src/core/app/route.ts'
 export { openapiDocument } from './src/core/control/openapi.ts'
 `
 
-/** The document an app with default options serves, without `servers` (they name the served origin). */
+/** The document the Node server serves with default options (agent access's routes included), without `servers` (they name the served origin). */
 async function servedDocument() {
   const outfile = `${root}.tmp/api-sources-${process.pid}.mjs`
   await build({

@@ -43,6 +43,8 @@ describe.skipIf(!chromiumAvailable())('agent sign-in and the Agents tab in headl
     await page.fill('#password', 'sandbox')
     await page.click('button[value=allow]')
     await expect.poll(() => callback?.searchParams.get('state')).toBe('s1')
+    // The redirect's navigation ends before the next one starts (else goto below is interrupted by it).
+    await page.waitForURL(`${REDIRECT}**`)
     const form = new URLSearchParams({ grant_type: 'authorization_code', client_id, code: callback!.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT })
     const tokens = await (await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: form })).json()
     expect(tokens.refresh_token).toMatch(/^rt_/)

@@ -1,9 +1,12 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { unbuilt } from '../support/needs.js'
+
+/** One scenario a file in scenarios/ (its index.ts lists them). */
+const SCENARIO_FILES = readdirSync('scenarios').filter((f) => f.endsWith('.ts') && f !== 'index.ts').length
 
 /**
  * A fresh app outside the repository installs the tarball `npm pack` makes, as a user's app
@@ -118,7 +121,7 @@ describe.skipIf(unbuilt('dist/src/index.js'))('a fresh consumer app installing t
     run(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'])
     const out = JSON.parse(run(process.execPath, ['out/app.js']).trim().split('\n').at(-1)!)
     expect(out).toEqual({
-      routes: expect.any(Number), scenarios: 13, root: 'ok', node: 200, server: 200,
+      routes: expect.any(Number), scenarios: SCENARIO_FILES, root: 'ok', node: 200, server: 200,
       browser: 'startSandbox runs in a browser page; in Node tests use setupSandboxServer from fleet-sandbox/node',
       api: { email: 'admin@fleet.test', layers: 200, document: true },
       ssr: { 'x-sandbox-id': 'w1' },
