@@ -184,16 +184,16 @@ export class SandboxApp {
   async #serve(route: RouteDef | undefined, params: Record<string, string>, allowed: string[] | undefined, request: Request, url: UrlParts, meta: Served): Promise<Response> {
     const started = performance.now()
     const faults: string[] = []
-    const taken: Taken = {}
+    // What the pipeline learnt of the request: its context (the account) and what a write changed.
+    const seen: Seen = {}
     let sandbox: Sandbox | undefined
     let reply: Reply
-    const seen: { ctx?: Context } = {}
     try {
       // Before anything else: a foreign page's request creates no sandbox and reads no body, on
       // every /__sandbox path, matched or not.
       if (route ? route.auth.kind === 'control' : controlPath(url.path)) guardControl(request, this.#origins, url.origin, route?.auth.kind === 'control' && route.auth.page)
       sandbox = await this.#acquire(request, meta)
-      reply = route ? await this.#run(route, request, url, params, sandbox, faults, meta, taken, seen) : unmatchedReply(request.method, url.path, allowed!)
+      reply = route ? await this.#run(route, request, url, params, sandbox, faults, meta, seen) : unmatchedReply(request.method, url.path, allowed!)
     } catch (error) {
       reply = errorReply(route, error)
     } finally {
@@ -209,7 +209,7 @@ export class SandboxApp {
     this.options.log?.(`${request.method} ${url.path}${url.search} ${reply.status} ${durationMs}ms${faults.length ? ` [${faults.join(',')}]` : ''}`)
     // Control calls (the panel's own) are not journaled unless they changed the world (a DTE
     // resolved, a rewind), nor what is not the API's (a browser's /favicon.ico).
-    const journaled = route ? route.auth.kind !== 'control' || taken.changes !== undefined || route.journaled === true : ownedPath(meta.path ?? url.path)
+    const journaled = route ? route.auth.kind !== 'control' || seen.changes !== undefined || route.journaled === true : ownedPath(meta.path ?? url.path)
     if (!sandbox || !journaled) return toResponse({ ...reply, headers: own }, meta.headers)
     // The body is encoded once, for the answer and for the journal.
     const { body, text } = encoded(reply.body)
@@ -219,7 +219,7 @@ export class SandboxApp {
     const response = reply.cut ? Response.error() : toResponse(answer, undefined, headers)
     if (meta.marks && !reply.cut) keepSent(response, body)
     sandbox.journal.add(
-      { method: request.method, path: url.path, query: url.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso(), changes: taken.changes },
+      { method: request.method, path: url.path, query: url.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso(), changes: seen.changes },
       // A body the route refused before reading it (401, 403) is not waited for: null.
       { origin: url.origin, request: { headers: meta.rawHeaders ?? request.headers, body: route?.secret ? withoutSecrets(bodyRead(request), route.secret) : bodyRead(request) }, response: { headers: route?.secretHeaders ? withoutHeaders(headers, route.secretHeaders) : headers, body: text } },
       meta.marks,
@@ -267,12 +267,12 @@ export class SandboxApp {
       .sort((a, b) => (a.def.order ?? 50) - (b.def.order ?? 50))
   }
 
-  async #run(route: RouteDef, request: Request, url: UrlParts, params: Record<string, string>, sandbox: Sandbox, faults: string[], meta: RequestMeta, taken: Taken, seen: { ctx?: Context }): Promise<Reply> {
+  async #run(route: RouteDef, request: Request, url: UrlParts, params: Record<string, string>, sandbox: Sandbox, faults: string[], meta: RequestMeta, seen: Seen): Promise<Reply> {
     const applied = route.auth.kind === 'control' ? [] : this.scenariosFor(sandbox, request, route)
     const ctx = (seen.ctx = new Context(request, url.search, params, sandbox, route, this, meta.clientAddress, applied, faults))
     let reply: Reply
     try {
-      reply = await this.#stages(route, ctx, applied, sandbox, taken)
+      reply = await this.#stages(route, ctx, applied, sandbox, seen)
     } catch (error) {
       reply = errorReply(route, error)
     }
@@ -287,7 +287,7 @@ export class SandboxApp {
     return reply
   }
 
-  async #stages(route: RouteDef, ctx: RouteContext, applied: Applied[], sandbox: Sandbox, taken: Taken): Promise<Reply> {
+  async #stages(route: RouteDef, ctx: RouteContext, applied: Applied[], sandbox: Sandbox, seen: Seen): Promise<Reply> {
     // A world's own answers: an anonymous override before anything, the others after auth.
     // Only the overrides of this route are looked at (an index by operation).
     const overrides = sandbox.overrides.size > 0 && route.auth.kind !== 'control' ? sandbox.overrides.of(route.id) : undefined
@@ -312,7 +312,7 @@ export class SandboxApp {
     }
     if (ctx.request.method === 'GET') return route.handler(ctx)
     // A write sees one instant: the one a repro bundle keeps for it, so a replay writes the same dates.
-    return sandbox.exclusive(() => sandbox.clock.pinned(() => written(route, ctx, sandbox, taken), (at) => ((ctx as Context).at = at)))
+    return sandbox.exclusive(() => sandbox.clock.pinned(() => written(route, ctx, sandbox, seen), (at) => ((ctx as Context).at = at)))
   }
 
   #validQuery(route: RouteDef, search: string): RouteContext['query'] {
@@ -323,15 +323,15 @@ export class SandboxApp {
 }
 
 
-/** What a write changed, taken for its journal entry. */
-type Taken = { changes?: Changes }
+/** A request's context, and what it changed (a write's, taken for its journal entry). */
+type Seen = { ctx?: Context; changes?: Changes }
 
 /** Runs a write and takes what it changed before the next write may start (writes run one at a time). */
-async function written(route: RouteDef, ctx: RouteContext, sandbox: Sandbox, taken: Taken): Promise<Reply> {
+async function written(route: RouteDef, ctx: RouteContext, sandbox: Sandbox, seen: Seen): Promise<Reply> {
   try {
     return await route.handler(ctx)
   } finally {
-    taken.changes = sandbox.changes.take()
+    seen.changes = sandbox.changes.take()
   }
 }
 
