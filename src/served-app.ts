@@ -2,7 +2,7 @@ import type { SandboxApp } from './core/app/app.js'
 import type { Matcher } from './core/app/matcher.js'
 import { type AppOptions, createSandboxApp } from './sandbox-app.js'
 import { serverRoutes } from './server-app.js'
-import { MCP_PATH, mountMcp } from './mcp/server.js'
+import { MCP_PATH, mountMcp } from './mcp/mount.js'
 
 /**
  * What the Node server, `fleet-sandbox/node` and the workerd engine serve: the app of

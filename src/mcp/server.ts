@@ -1,9 +1,9 @@
 import { type AuthInfo, type McpHttpHandler, ProtocolError, ProtocolErrorCode, Server, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server'
 import type { RequestMeta, SandboxApp } from '../core/app/app.js'
 import { SCENARIO_HEADER } from '../core/app/app.js'
-import { frontDoor } from '../core/app/front-door.js'
 import { type ControlOrigins, controlOriginAllowed } from '../core/control/origin.js'
-import { type UrlParts, splitUrl } from '../core/http/url.js'
+import type { UrlParts } from '../core/http/url.js'
+import { MCP_PATH, type McpOptions } from './mount.js'
 import { HttpError, errorBody } from '../core/http/reply.js'
 import { readBody } from '../core/http/body.js'
 import { sandboxIdOf, validSandboxId } from '../core/sandbox/sandbox-id.js'
@@ -12,7 +12,6 @@ import { AGENT_SCOPE } from '../core/auth/tokens.js'
 import { type CallSite, type ToolAnswer, refused, successEnvelope, toolAnswer, toolRequest } from './call.js'
 import { type ApiTool, toolsOf } from './tools.js'
 
-export const MCP_PATH = '/mcp'
 /** The largest `/mcp` body read, as the SDK bounds it (4 MB). */
 const MAX_BODY = 4 * 1_048_576
 /** As the SDK decodes a body: UTF-8, a BOM dropped, bad bytes replaced. */
@@ -23,11 +22,6 @@ const rpcError = (status: number, code: number, message: string) => Response.jso
 const JSON_TYPE = { 'content-type': 'application/json' }
 
 const SERVER_INFO = { name: 'fleet-sandbox', title: 'Fleet Operations Backoffice API (sandbox)', version: '0.1.0' }
-
-export interface McpOptions {
-  /** Every message through the SDK, the plain tool calls too (the reference test/mcp/tuned.test.ts compares the tuned path with). */
-  plain?: boolean
-}
 
 /** The 2025-era revisions the SDK serves, for which a plain tool call's answer is known without it. */
 const PLAIN_VERSIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26'])
@@ -189,23 +183,4 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
       void server.close().catch(() => undefined)
     }
   }
-}
-
-/**
- * Hands `/mcp` of an app to its MCP server, behind a front door of its own (preflights, CORS,
- * the unread body: front-door.ts); every other path goes to the app's. The browser entry does
- * not do this: a page's service worker serves no MCP client (docs/agents.md).
- */
-export function mountMcp<A extends SandboxApp>(app: A, options: McpOptions = {}): A {
-  const inner = app.fetch
-  const origins: ControlOrigins = { corsOrigins: app.options.corsOrigins, pageOrigin: app.options.pageOrigin, token: (app.options.control || undefined)?.token }
-  const serve = mcpServer(app, origins, options)
-  const door = frontDoor(origins, (request, meta, url, cors) => serve(request, meta, url, cors))
-  const fetch: SandboxApp['fetch'] = (request, meta = {}) => {
-    const path = meta.path ?? splitUrl(request.url).path
-    return path === MCP_PATH ? door(request, meta) : inner(request, meta)
-  }
-  // The app's own `fetch` is a property made in its constructor: replaced here, for every runtime that calls it.
-  Object.defineProperty(app, 'fetch', { value: fetch })
-  return app
 }

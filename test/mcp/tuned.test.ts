@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createSandboxApp } from '../../src/sandbox-app.js'
-import { mountMcp } from '../../src/mcp/server.js'
+import { mountMcp } from '../../src/mcp/mount.js'
 import { NOW } from '../support/runtimes.js'
 
 /**
