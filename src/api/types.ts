@@ -10149,7 +10149,7 @@ export interface operations {
                                 path: string;
                                 value?: unknown;
                                 /** @description The value replaced or removed */
-                                old?: unknown;
+                                from?: unknown;
                             }[];
                             /** @description Outbox entries produced */
                             outbox: {

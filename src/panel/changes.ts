@@ -33,7 +33,7 @@ export function Changes({ api, fail, detail }: Pick<ViewProps, 'api' | 'fail'> &
         const [collection, record, ...field] = segments(op.path)
         return html`<tr class=${op.op}>
           <td>${collection}</td><td>${record}</td><td>${field.join('.') || html`<span class="muted">${op.op === 'add' ? 'added' : op.op === 'remove' ? 'removed' : 'record'}</span>`}</td>
-          <td>${op.op === 'add' ? html`<span class="nil">none</span>` : html`<${Value} value=${op.old} />`} → ${op.op === 'remove' ? html`<span class="nil">none</span>` : html`<${Value} value=${op.value} />`}</td>
+          <td>${op.op === 'add' ? html`<span class="nil">none</span>` : html`<${Value} value=${op.from} />`} → ${op.op === 'remove' ? html`<span class="nil">none</span>` : html`<${Value} value=${op.value} />`}</td>
         </tr>`
       })}</tbody>
     </table>

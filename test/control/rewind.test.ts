@@ -7,7 +7,7 @@ import { acme, inv } from '../billing/seeded.js'
 import { expectEach } from '../support/each.js'
 import { keyed } from '../support/keyed.js'
 
-type Entry = { id: number; method: string; path: string; status: number; changes?: { patch: { op: string; path: string; value?: unknown; old?: unknown }[]; outbox: { id: string }[] } }
+type Entry = { id: number; method: string; path: string; status: number; changes?: { patch: { op: string; path: string; value?: unknown; from?: unknown }[]; outbox: { id: string }[] } }
 
 describe.each(runtimes)('what a request changed, and rewind, through $name', (runtime) => {
   const rt = useSandbox(runtime)
@@ -38,7 +38,7 @@ describe.each(runtimes)('what a request changed, and rewind, through $name', (ru
     const [signIn, read, publish, send] = await s.journal()
     expect(read.changes).toBeUndefined()
     expect(signIn.changes!.patch).toEqual([{ op: 'add', path: `/sessions/${token}`, value: expect.objectContaining({ token }) }])
-    expect(publish.changes!.patch).toContainEqual({ op: 'replace', path: `/invoices/${acme.drafts[0]}/status`, value: 'published', old: 'draft' })
+    expect(publish.changes!.patch).toContainEqual({ op: 'replace', path: `/invoices/${acme.drafts[0]}/status`, value: 'published', from: 'draft' })
     expect(send.changes!.outbox).toEqual([expect.objectContaining({ kind: 'email', ref: acme.noDte })])
     // Each patch, applied by a JSON Patch library to the snapshot before, gives the one after.
     for (const [entry, from, to] of [[signIn, before, signedIn], [publish, signedIn, published], [send, published, sent]] as const) {
@@ -71,7 +71,7 @@ describe.each(runtimes)('what a request changed, and rewind, through $name', (ru
     const entries = await s.journal()
     const rewound = entries.at(-1)!
     expect(rewound).toMatchObject({ method: 'POST', path: '/__sandbox/rewind', status: 200 })
-    expect(rewound.changes!.patch).toContainEqual({ op: 'replace', path: `/invoices/${acme.drafts[1]}/status`, value: 'draft', old: 'published' })
+    expect(rewound.changes!.patch).toContainEqual({ op: 'replace', path: `/invoices/${acme.drafts[1]}/status`, value: 'draft', from: 'published' })
 
     // Undoing the rewind brings the world it left.
     expect((await s.rewind({ before: rewound.id })).status).toBe(200)
@@ -117,7 +117,7 @@ describe.each(runtimes)('what a request changed, and rewind, through $name', (ru
     const [mail] = await s.outbox('kind=password-reset')
     expect((await s.post('/api/auth/password-reset/confirm', { token: mail.token, password: 'a-brand-new-secret' })).status).toBe(200)
     const confirm = (await s.journal()).at(-1)!
-    expect(confirm.changes!.patch).toContainEqual({ op: 'replace', path: '/users/usr_acme_viewer/password', value: '[not kept]', old: '[not kept]' })
+    expect(confirm.changes!.patch).toContainEqual({ op: 'replace', path: '/users/usr_acme_viewer/password', value: '[not kept]', from: '[not kept]' })
     expect(JSON.stringify(confirm.changes)).not.toContain('a-brand-new-secret')
     expect(JSON.stringify(confirm.changes)).not.toContain('"sandbox"')
   })

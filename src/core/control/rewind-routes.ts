@@ -21,13 +21,13 @@ function moment(given: { before?: number; after?: number }, where: string): Mome
 /** The refusals of a rewind and of a view of the past (each changes nothing). */
 export const REWIND_ERRORS = { 400: 'Not one request id', 404: 'No such request', 409: 'Past the journal\'s bound (names the oldest reachable request)' }
 
-/** One RFC 6902 step with the value it replaced or removed (`old`). */
+/** One RFC 6902 step with the value it replaced or removed (`from`). */
 export const changesSchema = z.object({
   patch: z.array(z.object({
     op: z.enum(['add', 'remove', 'replace']),
     path: z.string().describe('Over the snapshot, records keyed by id: /invoices/inv_1/status'),
     value: z.unknown().optional(),
-    old: z.unknown().optional().describe('The value replaced or removed'),
+    from: z.unknown().optional().describe('The value replaced or removed'),
   })),
   outbox: z.array(z.record(z.string(), z.unknown())).describe('Outbox entries produced'),
 }).describe('RFC 6902 patch of a write; absent for a read')

@@ -3,14 +3,15 @@ import type { OutboxEntry } from './outbox.js'
 /**
  * One step of a request's change: an RFC 6902 operation over the snapshot's shape with each
  * collection keyed by id (`/invoices/inv_1/status`, `/sessions/<token>`, `/outbox/out_3`), plus
- * `old`, the value a `replace` or `remove` found (RFC 6902 has no member for it; libraries ignore
- * extra members), so the step can be undone. docs/contract.md "What a request changed".
+ * `from`, the value a `replace` or `remove` found, so the step can be undone (the contract's name,
+ * docs/contract.md; RFC 6902 reads `from` only for `move` and `copy`, which a change never has,
+ * and libraries ignore it elsewhere). docs/contract.md "What a request changed".
  */
 export interface ChangeOp {
   op: 'add' | 'remove' | 'replace'
   path: string
   value?: unknown
-  old?: unknown
+  from?: unknown
 }
 
 /** What one journaled request changed: the patch, and the outbox entries it produced. */
@@ -64,21 +65,21 @@ export class ChangeRecorder implements WriteRecorder {
   row(collection: string, id: string, before: object | undefined, after: object | undefined): void {
     const at = `/${pointer(collection)}/${pointer(id)}`
     if (!before) return void (after && this.#patch.push({ op: 'add', path: at, value: plain(after) }))
-    if (!after) return void this.#patch.push({ op: 'remove', path: at, old: plain(before) })
+    if (!after) return void this.#patch.push({ op: 'remove', path: at, from: plain(before) })
     const was = before as Record<string, unknown>
     const now = after as Record<string, unknown>
     const kept = (field: string, v: unknown) => (SECRET_FIELDS.has(field) ? NOT_KEPT : copy(v))
     for (const field in now) {
       const path = `${at}/${pointer(field)}`
       if (!(field in was)) this.#patch.push({ op: 'add', path, value: kept(field, now[field]) })
-      else if (!same(was[field], now[field])) this.#patch.push({ op: 'replace', path, value: kept(field, now[field]), old: kept(field, was[field]) })
+      else if (!same(was[field], now[field])) this.#patch.push({ op: 'replace', path, value: kept(field, now[field]), from: kept(field, was[field]) })
     }
-    for (const field in was) if (!(field in now)) this.#patch.push({ op: 'remove', path: `${at}/${pointer(field)}`, old: kept(field, was[field]) })
+    for (const field in was) if (!(field in now)) this.#patch.push({ op: 'remove', path: `${at}/${pointer(field)}`, from: kept(field, was[field]) })
   }
 
   outbox(entry: OutboxEntry, removed = false): void {
     const path = `/outbox/${pointer(entry.id)}`
-    if (removed) this.#patch.push({ op: 'remove', path, old: entry })
+    if (removed) this.#patch.push({ op: 'remove', path, from: entry })
     else {
       this.#patch.push({ op: 'add', path, value: entry })
       this.#outbox.push(entry)

@@ -66,7 +66,7 @@ function exchange(r: Random): ExchangeInput | undefined {
 /** A write's changes (now and then a large one, so changes alone can push entries out), or none. */
 function changes(r: Random): Changes | undefined {
   if (r.next() < 0.6) return undefined
-  const patch = Array.from({ length: 1 + r.int(r.next() < 0.05 ? 400 : 4) }, (): ChangeOp => ({ op: 'replace', path: `/invoices/inv_${r.int(99)}/status`, value: text(r, 200), old: 'draft' }))
+  const patch = Array.from({ length: 1 + r.int(r.next() < 0.05 ? 400 : 4) }, (): ChangeOp => ({ op: 'replace', path: `/invoices/inv_${r.int(99)}/status`, value: text(r, 200), from: 'draft' }))
   return { patch, outbox: [] }
 }
 

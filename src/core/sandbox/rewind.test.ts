@@ -31,10 +31,10 @@ describe('ChangeRecorder', () => {
     r.row('layers', 'y', { id: 'y' }, undefined)
     expect(r.take()!.patch).toEqual([
       { op: 'add', path: '/invoices/a~1b~0c', value: { id: 'a/b~c', status: 'draft' } },
-      { op: 'replace', path: '/invoices/x/status', value: 'published', old: 'draft' },
+      { op: 'replace', path: '/invoices/x/status', value: 'published', from: 'draft' },
       { op: 'add', path: '/invoices/x/new~1field', value: 2 },
-      { op: 'remove', path: '/invoices/x/gone', old: true },
-      { op: 'remove', path: '/layers/y', old: { id: 'y' } },
+      { op: 'remove', path: '/invoices/x/gone', from: true },
+      { op: 'remove', path: '/layers/y', from: { id: 'y' } },
     ])
     expect(r.take()).toBeUndefined()
   })

@@ -52,7 +52,7 @@ export async function rewind(sandbox: Sandbox, moment: Moment): Promise<void> {
   }
   const old = sandbox.clock.iso()
   sandbox.clock.set(clock)
-  if (sandbox.clock.iso() !== old) sandbox.changes.push({ op: 'replace', path: '/clock/now', value: sandbox.clock.iso(), old })
+  if (sandbox.clock.iso() !== old) sandbox.changes.push({ op: 'replace', path: '/clock/now', value: sandbox.clock.iso(), from: old })
   sandbox.changed('rewind')
 }
 
@@ -67,8 +67,8 @@ async function undoLive(sandbox: Sandbox, op: ChangeOp): Promise<void> {
       const gone = sandbox.outbox.remove(id)
       if (gone) sandbox.changes.outbox(gone, true)
     } else {
-      sandbox.outbox.put(op.old as OutboxEntry)
-      sandbox.changes.outbox(op.old as OutboxEntry)
+      sandbox.outbox.put(op.from as OutboxEntry)
+      sandbox.changes.outbox(op.from as OutboxEntry)
     }
     return
   }
@@ -76,19 +76,19 @@ async function undoLive(sandbox: Sandbox, op: ChangeOp): Promise<void> {
     const { sessions } = sandbox
     if (field === undefined) {
       if (op.op === 'add') sessions.close(id)
-      else sessions.put({ ...(op.old as Session) })
+      else sessions.put({ ...(op.from as Session) })
       return
     }
     const s = sessions.get(id)
     if (!s) throw new Error(`${op.path}: no such session`)
-    sessions.set(s, field as 'expiresAt', op.old as number)
+    sessions.set(s, field as 'expiresAt', op.from as number)
     return
   }
   if (collection === 'notifications') {
     const index = sandbox.world.notifications
     const e = index.get(id)
     if (field === undefined || !e) throw new Error(`${op.path}: notifications are only changed field by field`)
-    index.replace(notificationEntry({ ...e.n, [field]: op.old } as typeof e.n, e.clientId, e.t))
+    index.replace(notificationEntry({ ...e.n, [field]: op.from } as typeof e.n, e.clientId, e.t))
     return
   }
   const table = sandbox.world.tables[collection as TableName] as unknown as AnyTable | undefined
@@ -96,14 +96,14 @@ async function undoLive(sandbox: Sandbox, op: ChangeOp): Promise<void> {
   if (field === undefined) {
     if (op.op === 'add') {
       if (!(await table.remove(id))) throw new Error(`${op.path}: no such record`)
-    } else await table.insert(structuredClone(op.old) as { id: string })
+    } else await table.insert(structuredClone(op.from) as { id: string })
     return
   }
   // A secret's value was never kept: it stays as it is.
   if (SECRET_FIELDS.has(field)) return
   const done = await table.update(id, (draft) => {
     if (op.op === 'add') delete draft[field]
-    else draft[field] = structuredClone(op.old)
+    else draft[field] = structuredClone(op.from)
   })
   if (!done) throw new Error(`${op.path}: no such record`)
 }
@@ -154,7 +154,7 @@ export function undoAll(snapshot: Record<string, unknown>, entries: readonly Jou
     for (const op of [...(entry.changes?.patch ?? [])].reverse()) {
       const [name, id, field] = segments(op.path)
       if (name === 'clock') {
-        ;(snapshot.clock as { now: string }).now = op.old as string
+        ;(snapshot.clock as { now: string }).now = op.from as string
         continue
       }
       if (!Array.isArray(snapshot[name])) continue
@@ -162,8 +162,8 @@ export function undoAll(snapshot: Record<string, unknown>, entries: readonly Jou
         // A record comes or goes: the places of the others move.
         places.delete(name)
         if (op.op === 'add') list(name).splice(where(name, id) ?? list(name).length, 1)
-        else if (name === 'outbox') insertByNumber(list(name), structuredClone(op.old) as Record<string, unknown>)
-        else list(name).push(structuredClone(op.old) as Record<string, unknown>)
+        else if (name === 'outbox') insertByNumber(list(name), structuredClone(op.from) as Record<string, unknown>)
+        else list(name).push(structuredClone(op.from) as Record<string, unknown>)
         places.delete(name)
         continue
       }
@@ -171,7 +171,7 @@ export function undoAll(snapshot: Record<string, unknown>, entries: readonly Jou
       if (i === undefined || SECRET_FIELDS.has(field)) continue
       const row = list(name)[i]
       if (op.op === 'add') delete row[field]
-      else row[field] = structuredClone(op.old)
+      else row[field] = structuredClone(op.from)
     }
   }
 }

@@ -45,7 +45,7 @@ export const snapshotSchema = z.object({
     id: z.number().int().positive(), method: z.string(), path: z.string(), query: z.string(), status: z.number().int(),
     faults: z.array(z.string()), durationMs: z.number(), at: isoDateTime,
     // What a write changed (docs/contract.md "What a request changed"): kept as it came.
-    changes: z.object({ patch: z.array(z.object({ op: z.enum(['add', 'remove', 'replace']), path: z.string(), value: z.unknown().optional(), old: z.unknown().optional() })), outbox: z.array(z.unknown()) }).optional(),
+    changes: z.object({ patch: z.array(z.object({ op: z.enum(['add', 'remove', 'replace']), path: z.string(), value: z.unknown().optional(), from: z.unknown().optional() })), outbox: z.array(z.unknown()) }).optional(),
   })),
   outbox: z.array(z.object({
     id: z.string(), kind: z.enum(outboxKinds), to: z.string().nullable(), subject: z.string().nullable(),
