@@ -41,6 +41,7 @@ export function targets(r) {
     row('varied list at 100k, 10% writes ≥ 0.5× the byte ceiling', withWrites && `${x(withWrites.byteRatio)} (${withWrites.rps} req/s)`, has(withWrites?.byteRatio) ? withWrites.byteRatio >= 0.5 : undefined, 'no varied run'),
     row('varied list at 100k, reads only ≥ 0.6× the byte ceiling', readsOnly && `${x(readsOnly.byteRatio)} (${readsOnly.rps} req/s)`, has(readsOnly?.byteRatio) ? readsOnly.byteRatio >= 0.6 : undefined, 'no varied run'),
     row('varied load with 100 overrides that never match and a scoped scenario ≥ 0.95× without them (issue 31)', withOverrides && `${x(withOverrides.vsPlain)} (mean of two runs ${withOverrides.rps} req/s; without them ${withOverrides.plainBefore} before and ${withOverrides.plainAfter} between, each with the OpenAPI document built, which alone took the plain load to ${x(withOverrides.documentCost)})`, has(withOverrides?.vsPlain) ? withOverrides.vsPlain >= 0.95 : undefined, 'no varied run'),
+    row('varied load at 100k, 10% writes, with `changes` ≥ 0.95× without them (`--no-changes`; issue 34)', r.changes?.rpsRatio && `${x(r.changes.rpsRatio)} req/s (${r.changes.with.rps} against ${r.changes.without.rps}; CPU per request ${x(r.changes.cpuRatio)}), medians of ${r.changes.rounds} interleaved rounds`, has(r.changes?.rpsRatio) ? r.changes.rpsRatio >= 0.95 : undefined, r.changes?.skipped ?? 'no changes run'),
     row('varied list with writes: p99 ≤ 50 ms (50 connections)', withWrites && `${ms(withWrites.p99)} ms`, has(withWrites?.p99) ? withWrites.p99 <= 50 : undefined, 'no varied run'),
     row('RSS at 100k after the varied load ≤ 250 MB', large?.varied && `${mb(large.rss.afterLoad)} MB`, has(large?.varied) && has(large?.rss.afterLoad) ? large.rss.afterLoad <= 250 : undefined, 'no varied run'),
     row('ready through `npm start` at 100k ≤ 1.5 s (first 200 on the notifications page)', npm100k && `${ms(npm100k.firstPageMs)} ms (health ${ms(npm100k.healthMs)} ms)`, has(npm100k?.firstPageMs) ? npm100k.firstPageMs <= 1500 : undefined, 'no npm start run'),
@@ -229,6 +230,7 @@ export function markdown(r) {
   out.push(...engines(r.workerd ?? { skipped: 'not run' }))
   out.push(...passthrough(r.passthrough ?? { skipped: 'not run' }))
   out.push(...mcpSection(r.mcp ?? { skipped: 'not run' }))
+  out.push(...changesSection(r.changes ?? { skipped: 'not run' }))
   out.push(END)
   return out.join('\n')
 }
@@ -250,6 +252,21 @@ function mcpSection(m) {
     `One Node server (\`--size small\`), the same connections: each operation as a plain HTTP request with an agent token, then as \`tools/call\` on \`POST /mcp\` (2025-11-25, as the SDK's client sends it), which makes that request inside the server. The claim: a tool call costs at most twice its request. Ratios tool/HTTP in server CPU per request: ${m.cases.map((c) => `${c.name} **${c.cpuRatio ?? '–'}×**`).join(', ')}.`,
     '',
     table(['operation', 'as', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/request', 'notes'], m.cases.flatMap((c) => [row(c.name, 'HTTP', c.http), row(c.name, 'tool call', c.mcp)])),
+    '',
+  ]
+}
+
+/** Section 9: what recording each write's `changes` costs (bench/changes.mjs). */
+function changesSection(c) {
+  const title = '## 9. Time travel: what recording `changes` costs'
+  if (c.skipped) return [title, '', `Skipped: ${c.skipped}`, '']
+  const row = (name, s) => [name, s.rps, ms(s.p99), s.cpuUsPerRequest ?? '–', mb(s.rssMb), s.runs.join(', '), s.non2xx ? `${s.non2xx} non-2xx` : '']
+  return [
+    title,
+    '',
+    `Two servers at \`--size large\` up at once, one recording what each write changed (the default), one started with \`--no-changes\`; the varied load with ${c.writeShare * 100}% writes, ${c.rounds} rounds, each loading both one after the other in alternating order. With ÷ without, medians of the per-round ratios: req/s **${x(c.rpsRatio)}**, CPU per request (without ÷ with) ${x(c.cpuRatio)}.`,
+    '',
+    table(['server', 'req/s (median)', 'p99 ms', 'CPU µs/request', 'RSS after MB', 'req/s each round', 'notes'], [row('with changes', c.with), row('--no-changes', c.without)]),
     '',
   ]
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick] [--json] [--write] [--only start,http,varied,msw,pages,browser,memory,workerd,passthrough,mcp] [--root DIR]
+// npm run bench [-- --quick] [--json] [--write] [--only start,http,varied,msw,pages,browser,memory,workerd,passthrough,mcp,changes] [--root DIR]
 // Everything on 127.0.0.1, bounded in time; every child process is stopped at the end.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -13,14 +13,15 @@ import { measureDefaultStart, measureNpmStart } from '../bench/start.mjs'
 import { measureWorkerd } from '../bench/workerd.mjs'
 import { measurePassthrough } from '../bench/passthrough.mjs'
 import { measureMcp } from '../bench/mcp.mjs'
+import { measureChanges } from '../bench/changes.mjs'
 
 const { values: flags } = parseArgs({
   options: { quick: { type: 'boolean' }, json: { type: 'boolean' }, write: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' } },
 })
-const sections = new Set((flags.only ?? 'start,http,varied,msw,pages,browser,memory,workerd,passthrough,mcp').split(','))
+const sections = new Set((flags.only ?? 'start,http,varied,msw,pages,browser,memory,workerd,passthrough,mcp,changes').split(','))
 const settings = flags.quick
-  ? { connections: 50, seconds: 2, warmupSeconds: 0.5, serverWarmupSeconds: 2, defaultStarts: 1, isolated: 10, inProcessConcurrency: 10, browserRuns: 1, memory: { ids: 500, journals: 10, perJournal: 1000, sandboxes: 50, perSandbox: 200 } }
-  : { connections: 50, seconds: 10, warmupSeconds: 2, serverWarmupSeconds: 6, defaultStarts: 3, isolated: 50, inProcessConcurrency: 10, browserRuns: 3, memory: { ids: 5000, journals: 50, perJournal: 1000, sandboxes: 200, perSandbox: 1000 } }
+  ? { connections: 50, seconds: 2, warmupSeconds: 0.5, serverWarmupSeconds: 2, defaultStarts: 1, isolated: 10, inProcessConcurrency: 10, browserRuns: 1, changesRounds: 1, memory: { ids: 500, journals: 10, perJournal: 1000, sandboxes: 50, perSandbox: 200 } }
+  : { connections: 50, seconds: 10, warmupSeconds: 2, serverWarmupSeconds: 6, defaultStarts: 3, isolated: 50, inProcessConcurrency: 10, browserRuns: 3, changesRounds: 5, memory: { ids: 5000, journals: 50, perJournal: 1000, sandboxes: 200, perSandbox: 1000 } }
 const log = (line) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`)
 
 // --root: another copy of this project (a build with a proposed change), measured by the same harness.
@@ -57,6 +58,7 @@ const results = {
   workerd: { skipped: 'not run (--only)' },
   passthrough: { skipped: 'not run (--only)' },
   mcp: { skipped: 'not run (--only)' },
+  changes: { skipped: 'not run (--only)' },
 }
 
 try {
@@ -130,6 +132,13 @@ try {
       results.mcp = await measureMcp({ settings, log })
     } catch (error) {
       results.mcp = { skipped: error.message.slice(0, 700) }
+    }
+  }
+  if (sections.has('changes')) {
+    try {
+      results.changes = await measureChanges({ settings, log })
+    } catch (error) {
+      results.changes = { skipped: error.message.slice(0, 700) }
     }
   }
 } finally {

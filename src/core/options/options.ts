@@ -78,6 +78,7 @@ export const sandboxOptions = {
   sandboxIdle: option({ flag: 'sandbox-idle', env: 'SANDBOX_IDLE_SECONDS', value: 'N', default: '1800', worker: true, help: 'drop an isolated (x-sandbox-id) sandbox unused this many seconds', parse: integer(1, 31_536_000) }),
   corsOrigin: option({ flag: 'cors-origin', env: 'SANDBOX_CORS_ORIGIN', value: 'URL', multiple: true, worker: true, help: 'origin (besides loopback) whose pages may call /__sandbox; repeat it, or list them comma-separated', parse: text }),
   maxSandboxes: option({ flag: 'max-sandboxes', env: 'SANDBOX_MAX_SANDBOXES', value: 'N', default: '200', worker: true, help: 'at most this many isolated sandboxes; a new x-sandbox-id past it evicts the least recently used one with its state (logged, listed in GET /__sandbox/sandboxes)', parse: integer(1, 100_000) }),
+  noChanges: option({ flag: 'no-changes', env: 'SANDBOX_NO_CHANGES', worker: true, help: "journal entries carry no changes (what each write did to the world) and nothing can be rewound: what recording costs (docs/debugging.md)", parse: on }),
   engine: option({ flag: 'engine', env: 'SANDBOX_ENGINE', value: 'node|workerd', default: 'node', help: 'the Hono server, or workerd through miniflare, a Durable Object per sandbox id (docs/engines.md)', parse: oneOf(['node', 'workerd']) }),
   persist: option({ flag: 'persist', env: 'SANDBOX_PERSIST', value: 'DIR', help: 'workerd: folder keeping every sandbox across restarts (default: a fresh temporary one)', parse: text }),
   upstream: option({ flag: 'upstream', env: 'SANDBOX_UPSTREAM', value: 'URL', worker: true, help: 'a real backend: /api/... requests no route matches go there, its answers are checked (docs/bridge.md)', parse: z.string().refine((v) => !upstreamProblem(v), { error: (issue) => `${upstreamProblem(issue.input as string)}` }).transform((v) => v.replace(/\/+$/, '')) }),
@@ -126,7 +127,7 @@ export function readOptions(names: readonly OptionName[], text: (def: OptionDef,
 }
 
 /** The options the command line and a deployment share, as the app takes them, with the defaults above. */
-export function appOptionsOf(values: OptionValues, scenarios: ScenarioRegistry, scenarioField: string): Pick<SandboxAppOptions, 'seed' | 'now' | 'size' | 'notifications' | 'scenarios' | 'strict' | 'control' | 'upstream'> & { sandboxIdleMs: number; maxSandboxes: number } {
+export function appOptionsOf(values: OptionValues, scenarios: ScenarioRegistry, scenarioField: string): Pick<SandboxAppOptions, 'seed' | 'now' | 'size' | 'notifications' | 'scenarios' | 'strict' | 'control' | 'upstream' | 'changes'> & { sandboxIdleMs: number; maxSandboxes: number } {
   const routes = values.upstreamRoute?.split(',').map((p) => p.trim()).filter(Boolean)
   return {
     ...(values.upstream ? { upstream: { url: values.upstream, ...(values.upstreamToken ? { token: values.upstreamToken } : {}), ...(routes?.length ? { routes } : {}) } } : {}),
@@ -139,6 +140,7 @@ export function appOptionsOf(values: OptionValues, scenarios: ScenarioRegistry, 
     control: values.noControl ? false : values.controlToken ? { token: values.controlToken } : {},
     sandboxIdleMs: values.sandboxIdle! * 1000,
     maxSandboxes: values.maxSandboxes!,
+    ...(values.noChanges ? { changes: false } : {}),
   }
 }
 

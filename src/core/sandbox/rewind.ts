@@ -20,6 +20,7 @@ export function reach(sandbox: Sandbox, moment: Moment): { undo: JournalEntry[];
   const id = 'before' in moment ? moment.before : moment.after
   const { journal } = sandbox
   if (id >= journal.nextId) throw notFound(`${field}: no request ${id} in this sandbox's journal (the newest is ${journal.nextId - 1})`)
+  if (sandbox.config.changes === false) throw conflict(`${field}: this sandbox records no changes (it was started with --no-changes, SANDBOX_NO_CHANGES), so no request can be rewound`)
   const oldest = Math.max(journal.firstId, sandbox.horizon)
   if (oldest >= journal.nextId) throw conflict(`${field}: request ${id} is no longer reachable, and no request is: the journal holds none since the last reset, restore or replaced collection`)
   if (id < oldest) throw conflict(`${field}: request ${id} is no longer reachable; the oldest reachable is request ${oldest}`)

@@ -62,6 +62,8 @@ export interface SandboxConfig {
   frozenClock?: boolean
   /** Collections that replace the seeded ones in every world: at start, in each reset, in each isolated sandbox. */
   fixtures?: FixtureRows
+  /** `false`: journal entries carry no `changes`, and nothing can be rewound (`--no-changes`: what recording costs, `npm run bench -- --only changes`). */
+  changes?: boolean
 }
 
 /** What a sandbox's control routes may see of the sandboxes beside it (async where they live in other objects). */
@@ -110,7 +112,7 @@ export class Sandbox {
   readonly events = new SandboxEvents()
   journal: Journal
   outbox = new Outbox(undefined, (data) => {
-    this.changes.outbox(data)
+    this.#recorder?.outbox(data)
     this.repro.outbox(data)
     this.events.emit({ type: 'outbox', data })
   })
@@ -209,8 +211,13 @@ export class Sandbox {
 
   set world(world: World) {
     this.#world = world
-    for (const table of Object.values(world.tables)) table.recorder = this.changes
-    world.notifications.recorder = this.changes
+    for (const table of Object.values(world.tables)) table.recorder = this.#recorder
+    world.notifications.recorder = this.#recorder
+  }
+
+  /** Where the stores tell their writes: none with `changes: false`. */
+  get #recorder(): ChangeRecorder | undefined {
+    return this.config.changes === false ? undefined : this.changes
   }
 
   get sessions(): SessionStore {
@@ -219,7 +226,7 @@ export class Sandbox {
 
   set sessions(sessions: SessionStore) {
     this.#sessions = sessions
-    sessions.recorder = this.changes
+    sessions.recorder = this.#recorder
   }
 
   /** Tells the event streams that the state changed (`event: state`). */
@@ -345,7 +352,7 @@ export class Sandbox {
     await this.exclusive(async () => {
       for (const [name, rows] of Object.entries(fixtures.rows)) if (name !== 'notifications') await this.world.tables[name as TableName].load(rows as never, true)
       // Each world its own store: a write in one is never seen in another.
-      if (fixtures.rows.notifications) (this.world.notifications = indexNotifications(fixtures.rows.notifications)).recorder = this.changes
+      if (fixtures.rows.notifications) (this.world.notifications = indexNotifications(fixtures.rows.notifications)).recorder = this.#recorder
       // No patch holds the replaced rows: a rewind stops here.
       this.horizon = this.journal.nextId
     })
