@@ -1,10 +1,17 @@
-// Bundles the command line into one file: Node loads hundreds of small ESM modules slowly
-// (`npm run bench -- --only start` times it), and `npm start` should answer within a second.
+// Bundles the command line into one file and the chunks it loads when needed: Node loads hundreds
+// of small ESM modules slowly (`npm run bench -- --only start` times it), and `npm start` should
+// answer within a second.
 import { build } from 'esbuild'
 
 await build({
-  entryPoints: ['src/cli/cli.ts'],
-  outfile: 'dist/fleet-sandbox.mjs',
+  entryPoints: { 'fleet-sandbox': 'src/cli/cli.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  // What a run may never need (the MCP server and its SDK, on the first `/mcp` request) is a chunk
+  // of its own: Node reads and parses it only then.
+  splitting: true,
+  // Beside the entry: code that finds worker.mjs beside itself (workerd/front/launch.ts) may land in a chunk.
+  chunkNames: '[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',
