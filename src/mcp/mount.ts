@@ -2,8 +2,9 @@ import type { SandboxApp } from '../core/app/app.js'
 import { frontDoor } from '../core/app/front-door.js'
 import type { ControlOrigins } from '../core/control/origin.js'
 import { splitUrl } from '../core/http/url.js'
+import { MCP_PATH } from './path.js'
 
-export const MCP_PATH = '/mcp'
+export { MCP_PATH }
 
 export interface McpOptions {
   /** Every message through the SDK, the plain tool calls too (the reference test/mcp/tuned.test.ts compares the tuned path with). */
