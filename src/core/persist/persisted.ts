@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { Session } from '../auth/sessions.js'
 import type { Clock } from '../sandbox/clock.js'
 import type { JournalEntry } from '../sandbox/journal.js'
-import type { OutboxEntry } from '../sandbox/outbox.js'
+import { type OutboxEntry, outboxNumber } from '../sandbox/outbox.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { TableName } from '../store/collections.js'
 import type { Table } from '../store/table.js'
@@ -52,7 +52,6 @@ export interface PersistOptions {
 
 const PAD = 12
 const pad = (n: number) => String(n).padStart(PAD, '0')
-const outboxNumber = (e: OutboxEntry) => Number(/^out_(\d+)$/.exec(e.id)?.[1] ?? 0)
 const USED_EVERY_MS = 30_000
 const SMALL = ['k:ids', 'k:scenarios', 'k:state', 'k:draws', 'k:key', 'k:overrides', 'k:oauth'] as const
 

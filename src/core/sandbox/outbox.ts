@@ -40,10 +40,7 @@ export class Outbox {
 
   /** Puts an entry back in its place by number (a rewind undoing a removal). */
   put(entry: OutboxEntry): void {
-    const n = outboxNumber(entry)
-    let i = this.#entries.length
-    while (i > 0 && outboxNumber(this.#entries[i - 1]) > n) i--
-    this.#entries.splice(i, 0, entry)
+    insertByNumber(this.#entries, entry)
   }
 
   list(): OutboxEntry[] {
@@ -62,4 +59,12 @@ export class Outbox {
 }
 
 /** The number in an entry's id (`out_12`), the order entries were made in. */
-export const outboxNumber = (e: OutboxEntry) => Number(/^out_(\d+)$/.exec(e.id)?.[1] ?? 0)
+export const outboxNumber = (e: { id?: unknown }) => Number(/^out_(\d+)$/.exec(String(e.id))?.[1] ?? 0)
+
+/** Inserts an entry among entries in id order, where its number puts it (the live outbox, or a snapshot's). */
+export function insertByNumber<E extends { id?: unknown }>(entries: E[], entry: E): void {
+  const n = outboxNumber(entry)
+  let i = entries.length
+  while (i > 0 && outboxNumber(entries[i - 1]) > n) i--
+  entries.splice(i, 0, entry)
+}

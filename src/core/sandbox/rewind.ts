@@ -4,7 +4,7 @@ import { notificationEntry } from '../notifications/store.js'
 import type { Session } from '../auth/sessions.js'
 import { type ChangeOp, SECRET_FIELDS, segments } from './changes.js'
 import type { JournalEntry } from './journal.js'
-import type { OutboxEntry } from './outbox.js'
+import { type OutboxEntry, insertByNumber } from './outbox.js'
 import type { Sandbox, Snapshot } from './sandbox.js'
 
 /** A moment of the journal: just before a request, or just after it (`POST /__sandbox/rewind`). */
@@ -161,7 +161,6 @@ export function undoAll(snapshot: Record<string, unknown>, entries: readonly Jou
       if (!Array.isArray(snapshot[name])) continue
       if (field === undefined) {
         // A record comes or goes: the places of the others move.
-        places.delete(name)
         if (op.op === 'add') list(name).splice(where(name, id) ?? list(name).length, 1)
         else if (name === 'outbox') insertByNumber(list(name), structuredClone(op.from) as Record<string, unknown>)
         else list(name).push(structuredClone(op.from) as Record<string, unknown>)
@@ -175,12 +174,4 @@ export function undoAll(snapshot: Record<string, unknown>, entries: readonly Jou
       else row[field] = structuredClone(op.from)
     }
   }
-}
-
-const number = (e: Record<string, unknown>) => Number(/^out_(\d+)$/.exec(String(e.id))?.[1] ?? 0)
-
-function insertByNumber(list: Record<string, unknown>[], e: Record<string, unknown>): void {
-  let i = list.length
-  while (i > 0 && number(list[i - 1]) > number(e)) i--
-  list.splice(i, 0, e)
 }
