@@ -7,9 +7,10 @@ import { LOOPBACK_ORIGIN } from '../control/origin.js'
 import type { OAuthClient } from './state.js'
 import { CODE_TTL_MS, REDIRECT_LIMIT, TEXT_LIMIT } from './bounds.js'
 import {
-  NO_STORE, OAuthError, PKCE_TEXT, addClient, base64url, capCodes, checkResource, checkScope, clientOf, errorAnswer, formOf,
+  NO_STORE, OAuthError, PKCE_TEXT, addClient, capCodes, checkResource, checkScope, clientOf, errorAnswer, formOf,
   grantOfRefresh, hashOf, invalidGrant, invalidRequest, issue, issuerOf, oauthReply, openGrant, paramsOf, prune, revoke, sha256, tokenAnswer, userByEmail,
 } from './oauth.js'
+import { base64url } from '../http/base64.js'
 import { PAGE_HEADERS, errorPage, signInPage } from './page.js'
 
 /** RFC 8414 metadata. */

@@ -89,13 +89,6 @@ export async function formOf(request: Request): Promise<Map<string, string>> {
   return paramsOf(new URLSearchParams(text))
 }
 
-
-export function base64url(bytes: Uint8Array): string {
-  let s = ''
-  for (const b of bytes) s += String.fromCharCode(b)
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
-}
-
 /** RFC 7636 §4.1: 43 to 128 unreserved characters (a challenge made with S256 is 43). */
 export const PKCE_TEXT = /^[A-Za-z0-9._~-]{43,128}$/
 

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js'
 import type { RouteDef } from '../app/route.js'
+import { base64 } from '../http/base64.js'
 import type { Reply } from '../http/reply.js'
 import type { ActiveScenario } from '../scenarios/define.js'
 import type { StateChange } from '../sandbox/events.js'
@@ -156,9 +157,7 @@ export class ReproLog {
       try {
         text = decoder.decode(body)
       } catch {
-        let binary = ''
-        for (const b of body) binary += String.fromCharCode(b)
-        text = btoa(binary)
+        text = base64(body)
         encoding = 'base64'
       }
     }
