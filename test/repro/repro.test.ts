@@ -4,6 +4,7 @@ import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 import { INVOICES, acme, inv } from '../billing/seeded.js'
 import { canonical, sha256 } from '../../src/core/repro/bundle.js'
+import { bytes, form } from '../operations/uploads.js'
 
 /** A bundle edited and signed again, as someone who means it would: the replay itself must catch it. */
 async function resigned(bundle: Record<string, any>, edit: (b: Record<string, any>) => void): Promise<Record<string, any>> {
@@ -66,6 +67,21 @@ describe.each(runtimes)('repro bundles through $name', (runtime) => {
     const again = (await b.control.get('/repro')).body
     expect(again.end.parts).toEqual(bundle.body.end.parts)
     expect(again.requests).toEqual(bundle.body.requests)
+  })
+
+  it('carries a body that is not UTF-8 (an image upload) as base64, and replays it byte for byte', async () => {
+    const a = await rt.isolated()
+    const visit = (await a.get('/api/v1/visit_detail/list')).body.data[0]
+    const uploaded = await a.upload(`/api/v1/visit_detail/upload/${visit.id}`, form([bytes.png(), 'image/png', 'rueda.png']))
+    expect(uploaded.status, await uploaded.text()).toBe(201)
+    const bundle = (await a.control.get('/repro')).body
+    const step = bundle.requests.find((r: { path: string }) => r.path.includes('/upload/'))
+    expect(step).toMatchObject({ encoding: 'base64' })
+    expect(Buffer.from(step.body, 'base64').includes(Buffer.from(bytes.png()))).toBe(true)
+    const b = rt.fresh('replayed-upload', ADMIN_TOKEN)
+    const replayed = await b.control.post('/repro', bundle)
+    expect(replayed.status, await replayed.text()).toBe(200)
+    expect(comparable((await b.control.get('/snapshot')).body)).toEqual(comparable((await a.control.get('/snapshot')).body))
   })
 
   describe('bad bundles: a 400 or 409 naming what is wrong, and nothing changes', () => {
