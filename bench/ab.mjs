@@ -5,9 +5,10 @@
 import autocannon from 'autocannon'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { signIn } from './http-cases.mjs'
-import { cpuMs, rssMb, startSandbox, stopAll, target } from './processes.mjs'
-import { variedInputs, variedQueries, variedSequence } from './queries.mjs'
+import { variedServer } from './http-cases.mjs'
+import { alternating } from './load.mjs'
+import { cpuMs, rssMb, stopAll, target } from './processes.mjs'
+import { variedSequence } from './queries.mjs'
 
 const { values: flags, positionals: roots } = parseArgs({ allowPositionals: true, options: { rounds: { type: 'string' }, seconds: { type: 'string' }, writes: { type: 'string' }, notifications: { type: 'string' } } })
 const rounds = Number(flags.rounds ?? 4)
@@ -20,11 +21,7 @@ const servers = []
 try {
   for (const root of roots) {
     target.root = resolve(root)
-    const sandbox = await startSandbox(size)
-    const { token } = await signIn(sandbox.url)
-    const headers = { authorization: `Bearer ${token}` }
-    const inputs = await variedInputs(async (path) => (await fetch(sandbox.url + path, { headers })).json())
-    servers.push({ root, sandbox, headers, queries: variedQueries(inputs), ids: inputs.ids, runs: [] })
+    servers.push({ root, ...(await variedServer(size)), runs: [] })
   }
   const load = async (s, secs) => {
     const next = variedSequence({ queries: s.queries, ids: s.ids, writeShare })
@@ -39,11 +36,7 @@ try {
     return { rps: Math.round(answered / r.duration), p99: r.latency.p99, cpu: Math.round(((cpuMs(s.sandbox.pid) - cpu) * 1000) / answered), non2xx: r.non2xx }
   }
   for (const s of servers) await load(s, 2)
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 ? servers.slice().reverse() : servers
-    for (const s of order) s.runs.push(await load(s, seconds))
-    console.error(`round ${round + 1}: ${servers.map((s) => `${s.root}: ${s.runs.at(-1).rps} req/s ${s.runs.at(-1).cpu} µs`).join(' | ')}`)
-  }
+  await alternating(servers, rounds, (s) => load(s, seconds), (round) => console.error(`round ${round + 1}: ${servers.map((s) => `${s.root}: ${s.runs.at(-1).rps} req/s ${s.runs.at(-1).cpu} µs`).join(' | ')}`))
   for (const s of servers) {
     console.log(JSON.stringify({ root: s.root, rps: median(s.runs.map((r) => r.rps)), cpuUs: median(s.runs.map((r) => r.cpu)), p99: median(s.runs.map((r) => r.p99)), rssMb: Math.round(rssMb(s.sandbox.pid)), non2xx: s.runs.reduce((a, r) => a + r.non2xx, 0) }))
   }

@@ -1,7 +1,7 @@
-import { signIn, variedCase } from './http-cases.mjs'
-import { load, median } from './load.mjs'
-import { rssMb, startSandbox } from './processes.mjs'
-import { WRITE_SHARE, variedInputs, variedQueries, variedSequence } from './queries.mjs'
+import { variedCase, variedServer } from './http-cases.mjs'
+import { alternating, load, median } from './load.mjs'
+import { rssMb } from './processes.mjs'
+import { WRITE_SHARE, variedSequence } from './queries.mjs'
 
 /**
  * What recording `changes` costs (issue 34; docs/debugging.md): the varied load with 10% writes
@@ -15,11 +15,7 @@ export async function measureChanges({ settings, log, rounds = settings.changesR
   try {
     for (const [name, extra] of [['with changes', []], ['--no-changes', ['--no-changes']]]) {
       log(`changes: starting fleet-sandbox --size large ${extra.join(' ')}`)
-      const sandbox = await startSandbox(['--size', 'large', ...extra])
-      const { token } = await signIn(sandbox.url)
-      const headers = { authorization: `Bearer ${token}` }
-      const inputs = await variedInputs(async (path) => (await fetch(sandbox.url + path, { headers })).json())
-      sides.push({ name, sandbox, headers, queries: variedQueries(inputs), ids: inputs.ids, runs: [] })
+      sides.push({ name, ...(await variedServer(['--size', 'large', ...extra])), runs: [] })
     }
     // Each side's sequence starts from the same seed every run: both answer the same requests.
     const run = (side, seconds, warmupSeconds) => load({ url: side.sandbox.url, pid: side.sandbox.pid, path: '/', connections: settings.connections, seconds, warmupSeconds, ...variedCase(variedSequence({ queries: side.queries, ids: side.ids, writeShare: WRITE_SHARE }), side.headers) })
@@ -27,12 +23,10 @@ export async function measureChanges({ settings, log, rounds = settings.changesR
       log(`changes: warm-up ${side.name} (${settings.serverWarmupSeconds} s)`)
       await run(side, settings.serverWarmupSeconds, 0)
     }
-    for (let round = 0; round < rounds; round++) {
-      for (const side of round % 2 ? [...sides].reverse() : sides) {
-        log(`changes: round ${round + 1}, ${side.name}`)
-        side.runs.push(await run(side, settings.seconds, settings.warmupSeconds))
-      }
-    }
+    await alternating(sides, rounds, (side, round) => {
+      log(`changes: round ${round + 1}, ${side.name}`)
+      return run(side, settings.seconds, settings.warmupSeconds)
+    })
     const [recording, off] = sides
     const perRound = (f) => median(recording.runs.map((r, i) => f(r, off.runs[i])))
     const ratio = (v) => (Number.isFinite(v) ? Number(v.toFixed(2)) : null)

@@ -203,6 +203,15 @@ async function removeOverrides(url) {
   await fetch(`${url}/__sandbox/scenarios`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ active: [] }) })
 }
 
+/** A server started with `args`, signed in, with the varied load's queries and ids read from its first pages. */
+export async function variedServer(args) {
+  const sandbox = await startSandbox(args)
+  const { token } = await signIn(sandbox.url)
+  const headers = { authorization: `Bearer ${token}` }
+  const inputs = await variedInputs(async (path) => (await fetch(sandbox.url + path, { headers })).json())
+  return { sandbox, headers, queries: variedQueries(inputs), ids: inputs.ids }
+}
+
 /** Requests taken one by one from a varied sequence (reads and PATCHes). */
 export function variedCase(next, headers) {
   const json = { ...headers, 'content-type': 'application/json' }

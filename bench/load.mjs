@@ -29,6 +29,18 @@ export async function load({ url, path, connections, seconds, warmupSeconds, hea
   }
 }
 
+/**
+ * Loads each side (`{runs: []}` and more) once a round, one after the other, the order
+ * alternating, so the machine's drift over the run falls on every side; `run(side)` answers the
+ * figures pushed to `side.runs`, `after(round)` is told once a round.
+ */
+export async function alternating(sides, rounds, run, after) {
+  for (let round = 0; round < rounds; round++) {
+    for (const side of round % 2 ? [...sides].reverse() : sides) side.runs.push(await run(side, round))
+    after?.(round)
+  }
+}
+
 /** Latency percentile of an unsorted sample of ms figures. */
 export function percentile(sample, p) {
   if (!sample.length) return null
