@@ -23,7 +23,7 @@ export interface McpOptions {
 export function mountMcp<A extends SandboxApp>(app: A, options: McpOptions = {}): A {
   const inner = app.fetch
   const origins: ControlOrigins = { corsOrigins: app.options.corsOrigins, pageOrigin: app.options.pageOrigin, token: (app.options.control || undefined)?.token }
-  let loaded: Promise<Awaited<ReturnType<typeof serverOf>>> | undefined
+  let loaded: ReturnType<typeof serverOf> | undefined
   const serverOf = async () => (await import('./server.js')).mcpServer(app, origins, options)
   const door = frontDoor(origins, async (request, meta, url, cors) => (await (loaded ??= serverOf()))(request, meta, url, cors))
   const fetch: SandboxApp['fetch'] = (request, meta = {}) => {

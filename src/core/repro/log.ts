@@ -94,17 +94,21 @@ export class ReproLog {
   take(steps: Step[], bytes: number): void {
     this.release()
     this.paused = false
-    if (this.budget.used + bytes > this.budget.max) return this.stop(`the repro logs of all sandboxes together reached their bound (${this.budget.max} bytes, docs/bounds.md)`)
+    if (this.budget.used + bytes > this.budget.max) return this.#overBudget()
     this.steps = steps
     this.bytes = bytes
     this.budget.used += bytes
+  }
+
+  #overBudget(): void {
+    this.stop(`the repro logs of all sandboxes together reached their bound (${this.budget.max} bytes, docs/bounds.md)`)
   }
 
   #push(step: Step, bytes: number): void {
     if (this.reason || this.paused) return
     if (this.steps.length >= REPRO_MAX_STEPS) return this.stop(`more than ${REPRO_MAX_STEPS} steps since the last reset (the repro log's bound, docs/bounds.md)`)
     if (this.bytes + bytes > REPRO_MAX_BYTES) return this.stop(`more than ${REPRO_MAX_BYTES / 1_048_576} MB of steps since the last reset (the repro log's bound, docs/bounds.md)`)
-    if (this.budget.used + bytes > this.budget.max) return this.stop(`the repro logs of all sandboxes together reached their bound (${this.budget.max} bytes, docs/bounds.md)`)
+    if (this.budget.used + bytes > this.budget.max) return this.#overBudget()
     this.steps.push(step)
     this.bytes += bytes
     this.budget.used += bytes
