@@ -8,9 +8,9 @@ import type { OAuthClient } from './state.js'
 import { CODE_TTL_MS, REDIRECT_LIMIT, TEXT_LIMIT } from './bounds.js'
 import {
   NO_STORE, OAuthError, PKCE_TEXT, addClient, capCodes, checkResource, checkScope, clientOf, errorAnswer, formOf,
-  grantOfRefresh, hashOf, invalidGrant, invalidRequest, issue, issuerOf, oauthReply, openGrant, paramsOf, prune, revoke, sha256, tokenAnswer, userByEmail,
+  grantOfRefresh, hashOf, invalidGrant, invalidRequest, issue, issuerOf, oauthReply, openGrant, paramsOf, prune, revoke, tokenAnswer, userByEmail,
 } from './oauth.js'
-import { base64url } from '../http/base64.js'
+import { base64url, sha256Bytes } from '../http/bytes.js'
 import { PAGE_HEADERS, errorPage, signInPage } from './page.js'
 
 /** RFC 8414 metadata. */
@@ -214,7 +214,7 @@ export function token(ctx: RouteContext): Promise<Reply> {
       const expected = row.redirectUri ?? client.redirect_uris[0]
       const sent = form.get('redirect_uri')
       if ((row.redirectUri !== null || sent !== undefined) && sent !== expected) throw invalidGrant(`redirect_uri: must be the one of the authorization request (${expected})`)
-      if (base64url(await sha256(verifier)) !== row.challenge) throw invalidGrant('code_verifier: does not match the code_challenge (S256)')
+      if (base64url(await sha256Bytes(verifier)) !== row.challenge) throw invalidGrant('code_verifier: does not match the code_challenge (S256)')
       if (resource !== null && row.resource !== null && resource !== row.resource) throw new OAuthError(400, 'invalid_target', `resource: must be the one of the authorization request (${row.resource})`)
       const user = userOf(row.userId)
       prune(state, now)

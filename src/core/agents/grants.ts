@@ -1,3 +1,4 @@
+import { hex, sha256Bytes } from '../http/bytes.js'
 import { randomToken } from '../sandbox/random.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { RouteContext } from '../app/route.js'
@@ -11,15 +12,9 @@ import { CODE_KEPT_MS, GRANT_LIMIT, REFRESH_TTL_MS } from './bounds.js'
  * the shortcut `POST /__sandbox/tokens/agent` (every runtime) share.
  */
 
-export async function sha256(text: string): Promise<Uint8Array> {
-  return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
-}
-
 /** Codes and refresh tokens are kept as these (hex SHA-256): a snapshot or the panel shows none. */
 export async function hashOf(secret: string): Promise<string> {
-  let hex = ''
-  for (const b of await sha256(secret)) hex += b.toString(16).padStart(2, '0')
-  return hex
+  return hex(await sha256Bytes(secret))
 }
 
 /** The built-in client of `POST /__sandbox/tokens/agent`'s refresh tokens: public, no redirect URIs. */

@@ -5,7 +5,7 @@ import type { OAuthClient, OAuthState } from './state.js'
 import { CLIENT_LIMIT, CODE_LIMIT, FORM_LIMIT } from './bounds.js'
 import { type Issued, SHORTCUT_CLIENT } from './grants.js'
 
-export { type Issued, SHORTCUT_CLIENT, grantOfRefresh, hashOf, issue, sha256, issuerOf, openGrant, prune, revoke, userByEmail } from './grants.js'
+export { type Issued, SHORTCUT_CLIENT, grantOfRefresh, hashOf, issue, issuerOf, openGrant, prune, revoke, userByEmail } from './grants.js'
 
 /**
  * The OAuth 2.1 authorization server's shared parts (docs/agents.md): errors in RFC 6749's

@@ -1,3 +1,4 @@
+import { hex, sha256Bytes } from '../http/bytes.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 // Types only from the entry's modules: this module is loaded on first use, and a value import would split them out of the entry (its gzip budget).
 import type { Step } from './log.js'
@@ -86,9 +87,7 @@ export function canonical(value: unknown): string {
   })
 }
 
+/** A text's digest as a bundle writes it: `sha256:` and the hex. */
 export async function sha256(text: string): Promise<string> {
-  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
-  let hex = ''
-  for (const b of hash) hex += b.toString(16).padStart(2, '0')
-  return `sha256:${hex}`
+  return `sha256:${hex(await sha256Bytes(text))}`
 }

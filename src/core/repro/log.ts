@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js'
 import type { RouteDef } from '../app/route.js'
-import { base64 } from '../http/base64.js'
+import { base64 } from '../http/bytes.js'
 import type { Reply } from '../http/reply.js'
 import type { ActiveScenario } from '../scenarios/define.js'
 import type { StateChange } from '../sandbox/events.js'

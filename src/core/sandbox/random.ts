@@ -1,3 +1,5 @@
+import { hex } from '../http/bytes.js'
+
 /** Seeded generator (mulberry32): scenario randomness repeats exactly for a seed. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0
@@ -14,9 +16,7 @@ export function seededRandom(seed: number): () => number {
 export function randomToken(prefix: string, bytes = 24): string {
   const buf = new Uint8Array(bytes)
   globalThis.crypto.getRandomValues(buf)
-  let s = ''
-  for (const b of buf) s += b.toString(16).padStart(2, '0')
-  return prefix + s
+  return prefix + hex(buf)
 }
 
 /** Sequential ids per sandbox: readable in tests and stable across runs. */

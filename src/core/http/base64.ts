@@ -1,9 +1,0 @@
-/** Bytes as base64 (RFC 4648 §4), in any runtime: `btoa` takes one character per byte. */
-export function base64(bytes: Uint8Array): string {
-  let s = ''
-  for (const b of bytes) s += String.fromCharCode(b)
-  return btoa(s)
-}
-
-/** Bytes as base64url without padding (RFC 4648 §5, as PKCE and JWTs write them). */
-export const base64url = (bytes: Uint8Array) => base64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')

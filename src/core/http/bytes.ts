@@ -1,0 +1,21 @@
+/** Bytes as lowercase hex, two digits each. */
+export function hex(bytes: Uint8Array): string {
+  let s = ''
+  for (const b of bytes) s += b.toString(16).padStart(2, '0')
+  return s
+}
+
+/** Bytes as base64 (RFC 4648 §4), in any runtime: `btoa` takes one character per byte. */
+export function base64(bytes: Uint8Array): string {
+  let s = ''
+  for (const b of bytes) s += String.fromCharCode(b)
+  return btoa(s)
+}
+
+/** Bytes as base64url without padding (RFC 4648 §5, as PKCE and JWTs write them). */
+export const base64url = (bytes: Uint8Array) => base64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+
+/** The SHA-256 of a text's UTF-8 (Web Crypto: browsers, Node, workerd). */
+export async function sha256Bytes(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
+}
