@@ -3,6 +3,7 @@ import type { RowOf } from '../store/world.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import { type Permission, rolePermissions } from './permissions.js'
 import type { Session } from './sessions.js'
+import { decodeJwt } from 'jose'
 import { looksLikeJwt, verifyToken } from './tokens.js'
 import { grantRefusal } from '../agents/state.js'
 
@@ -67,7 +68,7 @@ export async function resolvePrincipal(sandbox: Sandbox, token: string, surface:
 /** A token another world signed (its `sid`): said so, since each world has its own key. */
 function otherWorld(sandbox: Sandbox, token: string): string | undefined {
   try {
-    const sid = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))).sid
+    const { sid } = decodeJwt(token)
     if (typeof sid === 'string' && sid !== sandbox.id) return `authorization: the token was signed by sandbox ${sid.slice(0, 128)}, not this one (${sandbox.id}): each x-sandbox-id has its own tokens`
   } catch {}
   return undefined
