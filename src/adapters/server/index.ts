@@ -5,7 +5,7 @@ import type { SandboxApp } from '../../core/app/app.js'
 import type { AppOptions } from '../../sandbox-app.js'
 import { createServedApp } from '../../served-app.js'
 import { checkControlExposure } from '../../core/control/origin.js'
-import { cutIfAsked, incomingOf } from './app.js'
+import { nodeFetch } from './app.js'
 import { targetProblem, targetRefusal } from '../../core/http/target.js'
 
 export { createHonoApp } from './app.js'
@@ -35,8 +35,7 @@ export async function startServer(options: ServerOptions = { seed: 1 }): Promise
   await app.ready()
   await options.beforeListen?.(app)
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const fetch = (request: Request, env: unknown) => app.fetch(request, incomingOf(env as never)).then((response) => cutIfAsked(response, env as never))
-    const s = serve({ fetch, port: options.port ?? 4010, hostname: host, createServer: refusingOddTargets as never }, () => resolve(s))
+    const s = serve({ fetch: nodeFetch(app) as never, port: options.port ?? 4010, hostname: host, createServer: refusingOddTargets as never }, () => resolve(s))
     s.once('error', reject)
   })
   const port = (server.address() as AddressInfo).port
