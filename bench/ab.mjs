@@ -1,51 +1,110 @@
-// Interleaved A/B of builds under the varied load (issue 13): every build's server up at once,
-// each round loads them one after another (order alternating), same fixed-seed sequence.
-// On a shared machine the ratio between builds measured within a round is what holds.
-// Usage: node bench/ab.mjs DIR_A DIR_B [...] [--rounds 4] [--seconds 5] [--writes 0.1] [--notifications N]
-import autocannon from 'autocannon'
-import { resolve } from 'node:path'
+// Interleaved A/B of builds (issues 13 and 46): every build's server up at once beside the two
+// ceilings, each round loads every side one after another (order alternating) with the repeated
+// filtered list and the varied load, so the machine's drift over the run falls on every side.
+// On a shared machine the ratios measured within a round are what hold.
+// Usage: node bench/ab.mjs DIR_A DIR_B [...] [--rounds 4] [--seconds 5] [--writes 0.1] [--notifications N] [--loaded]
+// To compare a commit with the working tree: npm run bench -- --ab REF (scripts/bench.mjs).
+import { writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { variedServer } from './http-cases.mjs'
-import { alternating } from './load.mjs'
-import { cpuMs, rssMb, stopAll, target } from './processes.mjs'
-import { variedSequence } from './queries.mjs'
+import { FILTERED, installOverrides, variedCase, variedServer } from './http-cases.mjs'
+import { alternating, load, median } from './load.mjs'
+import { rssMb, startCeiling, stopAll, target } from './processes.mjs'
+import { WRITE_SHARE, variedSequence } from './queries.mjs'
 
-const { values: flags, positionals: roots } = parseArgs({ allowPositionals: true, options: { rounds: { type: 'string' }, seconds: { type: 'string' }, writes: { type: 'string' }, notifications: { type: 'string' } } })
-const rounds = Number(flags.rounds ?? 4)
-const seconds = Number(flags.seconds ?? 5)
-const writeShare = Number(flags.writes ?? 0.1)
-const size = flags.notifications ? ['--notifications', flags.notifications] : ['--size', 'large']
-const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1]
+const ratio = (v) => (Number.isFinite(v) ? Number(v.toFixed(2)) : null)
 
-const servers = []
-try {
-  for (const root of roots) {
-    target.root = resolve(root)
-    servers.push({ root, ...(await variedServer(size)), runs: [] })
-  }
-  const load = async (s, secs) => {
-    const next = variedSequence({ queries: s.queries, ids: s.ids, writeShare })
-    const json = { ...s.headers, 'content-type': 'application/json' }
-    const setupRequest = (req) => {
-      const r = next()
-      return Object.assign(req, { method: r.method, path: r.path, headers: r.body ? json : s.headers, body: r.body })
+/**
+ * `roots`: built copies of the project, the first being the base. `loaded`: each build also
+ * holds 100 overrides that never match and a scoped scenario (a build without overrides says so).
+ * Answers each build's medians and its per-round ratios to the ceilings and to the base.
+ */
+export async function measureAb({ roots, rounds = 4, seconds = 5, warmupSeconds = 1, writeShare = WRITE_SHARE, size = ['--size', 'large'], loaded = false, tmpDir, log = () => {} }) {
+  const builds = []
+  const ceilings = []
+  try {
+    for (const root of roots) {
+      target.root = resolve(root)
+      log(`ab: starting ${root} ${size.join(' ')}`)
+      const build = { root, ...(await variedServer(size)), runs: [] }
+      if (loaded) build.loaded = await installOverrides(build.sandbox.url, 100).then(() => true, (error) => `not loaded: ${error.message.slice(0, 120)}`)
+      builds.push(build)
     }
-    const cpu = cpuMs(s.sandbox.pid)
-    const r = await autocannon({ url: s.sandbox.url, connections: 50, duration: secs, requests: [{ setupRequest }] })
-    const answered = r['2xx'] + r.non2xx
-    return { rps: Math.round(answered / r.duration), p99: r.latency.p99, cpu: Math.round(((cpuMs(s.sandbox.pid) - cpu) * 1000) / answered), non2xx: r.non2xx }
+    // Both ceilings answer the first build's filtered page: the Hono one for the filtered list, the byte one for the varied sequence.
+    const base = builds[0]
+    const page = await (await fetch(base.sandbox.url + FILTERED, { headers: base.headers })).text()
+    const pageFile = join(tmpDir, 'ab-page.json')
+    writeFileSync(pageFile, page)
+    ceilings.push({ root: 'ceiling (minimal Hono)', kind: 'hono', server: await startCeiling(pageFile), runs: [] })
+    ceilings.push({ root: 'byte ceiling', kind: 'bytes', server: await startCeiling(pageFile, 'bytes'), runs: [] })
+
+    const varied = (side) => variedCase(variedSequence({ queries: base.queries, ids: base.ids, writeShare }), side.headers ?? base.headers)
+    const run = async (side, secs, warm) => {
+      const at = { connections: 50, seconds: secs, warmupSeconds: warm }
+      if (side.kind === 'hono') return { filtered: await load({ url: side.server.url, pid: side.server.pid, path: FILTERED, ...at }) }
+      if (side.kind === 'bytes') return { varied: await load({ url: side.server.url, pid: side.server.pid, path: '/', ...at, ...varied(side) }) }
+      const { url, pid } = side.sandbox
+      return {
+        filtered: await load({ url, pid, path: FILTERED, headers: side.headers, ...at }),
+        varied: await load({ url, pid, path: '/', ...at, ...varied(side) }),
+      }
+    }
+    const sides = [...builds, ...ceilings]
+    for (const side of sides) await run(side, 2, 0)
+    await alternating(sides, rounds, (side) => run(side, seconds, warmupSeconds), (round) => log(`ab: round ${round + 1}: ${builds.map((b) => `${b.root} filtered ${b.runs.at(-1).filtered.rps}, varied ${b.runs.at(-1).varied.rps} req/s`).join(' | ')} | ceilings ${ceilings[0].runs.at(-1).filtered.rps}, ${ceilings[1].runs.at(-1).varied.rps}`))
+
+    const [hono, bytes] = ceilings
+    const perRound = (side, key, other, otherKey = key) => ratio(median(side.runs.map((r, i) => r[key].rps / other.runs[i][otherKey].rps)))
+    const summary = (side, key) => ({ rps: median(side.runs.map((r) => r[key].rps)), p99: median(side.runs.map((r) => r[key].p99)), cpuUsPerRequest: median(side.runs.map((r) => r[key].cpuUsPerRequest)), non2xx: side.runs.reduce((n, r) => n + r[key].non2xx + r[key].errors, 0) })
+    return {
+      rounds,
+      seconds,
+      writeShare,
+      ceilings: { hono: summary(hono, 'filtered'), bytes: summary(bytes, 'varied') },
+      builds: builds.map((b) => ({
+        root: b.root,
+        loaded: b.loaded,
+        rssMb: Math.round(rssMb(b.sandbox.pid)),
+        filtered: { ...summary(b, 'filtered'), xCeiling: perRound(b, 'filtered', hono) },
+        varied: { ...summary(b, 'varied'), xByteCeiling: perRound(b, 'varied', bytes) },
+        vsBase: b === base ? undefined : { filtered: perRound(b, 'filtered', base), varied: perRound(b, 'varied', base) },
+      })),
+    }
+  } finally {
+    for (const b of builds) await b.sandbox.stop()
+    for (const c of ceilings) await c.server.stop()
   }
-  for (const s of servers) await load(s, 2)
-  await alternating(servers, rounds, (s) => load(s, seconds), (round) => console.error(`round ${round + 1}: ${servers.map((s) => `${s.root}: ${s.runs.at(-1).rps} req/s ${s.runs.at(-1).cpu} µs`).join(' | ')}`))
-  for (const s of servers) {
-    console.log(JSON.stringify({ root: s.root, rps: median(s.runs.map((r) => r.rps)), cpuUs: median(s.runs.map((r) => r.cpu)), p99: median(s.runs.map((r) => r.p99)), rssMb: Math.round(rssMb(s.sandbox.pid)), non2xx: s.runs.reduce((a, r) => a + r.non2xx, 0) }))
+}
+
+/** The A/B as lines a person reads. */
+export function abLines(r, names = r.builds.map((b) => b.root)) {
+  const x = (v) => (v == null ? '–' : `${v.toFixed(2)}×`)
+  const lines = [`ceilings: minimal Hono ${r.ceilings.hono.rps} req/s (p99 ${r.ceilings.hono.p99} ms), bytes ${r.ceilings.bytes.rps} req/s (p99 ${r.ceilings.bytes.p99} ms)`]
+  r.builds.forEach((b, i) => {
+    lines.push(`${names[i]}: filtered ${b.filtered.rps} req/s = ${x(b.filtered.xCeiling)} the Hono ceiling, p99 ${b.filtered.p99} ms; varied (${r.writeShare * 100}% writes) ${b.varied.rps} req/s = ${x(b.varied.xByteCeiling)} the byte ceiling, p99 ${b.varied.p99} ms; RSS ${b.rssMb} MB${b.loaded === undefined ? '' : b.loaded === true ? '; 100 overrides + a scoped scenario' : `; ${b.loaded}`}${b.vsBase ? `; against ${names[0]}: filtered ${x(b.vsBase.filtered)}, varied ${x(b.vsBase.varied)}` : ''}`)
+  })
+  return lines
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values: flags, positionals: roots } = parseArgs({ allowPositionals: true, options: { rounds: { type: 'string' }, seconds: { type: 'string' }, writes: { type: 'string' }, notifications: { type: 'string' }, loaded: { type: 'boolean' } } })
+  const { mkdtempSync } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  try {
+    const r = await measureAb({
+      roots,
+      rounds: Number(flags.rounds ?? 4),
+      seconds: Number(flags.seconds ?? 5),
+      writeShare: flags.writes === undefined ? WRITE_SHARE : Number(flags.writes),
+      size: flags.notifications ? ['--notifications', flags.notifications] : ['--size', 'large'],
+      loaded: flags.loaded,
+      tmpDir: mkdtempSync(join(tmpdir(), 'fleet-ab-')),
+      log: (line) => console.error(line),
+    })
+    console.log(abLines(r).join('\n'))
+    console.log(JSON.stringify(r))
+  } finally {
+    stopAll()
   }
-  const [a, ...rest] = servers
-  for (const b of rest) {
-    const ratios = a.runs.map((r, i) => r.cpu / b.runs[i].cpu)
-    console.log(`${b.root} vs ${a.root}: CPU per request ×${median(ratios.map((x) => 1 / x)).toFixed(2)} (median of per-round ratios), req/s ×${median(a.runs.map((r, i) => b.runs[i].rps / r.rps)).toFixed(2)}`)
-  }
-} finally {
-  for (const s of servers) await s.sandbox.stop()
-  stopAll()
 }

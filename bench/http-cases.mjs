@@ -146,6 +146,8 @@ export async function measureSize({ label, args, settings, tmpDir, log, varied =
         await installOverrides(sandbox.url, 100)
         log(`${label}: varied with them again`)
         const second = await run('/', sequence(WRITE_SHARE))
+        log(`${label}: filtered list with them`)
+        out.cases.push({ name: 'filtered list (types + status), 100 overrides + a scoped scenario', path: FILTERED, loaded: true, ...(await run(FILTERED)) })
         const withOverrides = { name, path: 'see "The varied load"', varied: true, writeShare: WRITE_SHARE, ...second, rps: Math.round((first.rps + second.rps) / 2) }
         const plainRps = (documented.rps + again.rps) / 2
         withOverrides.plainBefore = documented.rps
@@ -186,7 +188,7 @@ function summarize(ceiling) {
 }
 
 /** `count` overrides that never match (a header no request sends), round-robin over the API's operations, and `rate-limit-exhausted` on one route. */
-async function installOverrides(url, count) {
+export async function installOverrides(url, count) {
   const doc = await (await fetch(`${url}/__sandbox/openapi.json`)).json()
   const ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).filter(([, op]) => op.operationId && path.startsWith('/api/')).map(([method, op]) => ({ method: method.toUpperCase(), operation: op.operationId })))
   for (let i = 0; i < count; i++) {

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick] [--json] [--write] [--only start,http,varied,msw,pages,browser,memory,workerd,passthrough,mcp,changes] [--root DIR]
+// npm run bench [-- --quick] [--json] [--write] [--only start,http,varied,msw,pages,browser,memory,workerd,passthrough,mcp,changes,ab] [--root DIR] [--ab REF]
+// --ab REF: REF built in a temporary worktree and measured beside this build, interleaved (bench/ab.mjs);
+// alone it runs only that section.
 // Everything on 127.0.0.1, bounded in time; every child process is stopped at the end.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -14,14 +16,17 @@ import { measureWorkerd } from '../bench/workerd.mjs'
 import { measurePassthrough } from '../bench/passthrough.mjs'
 import { measureMcp } from '../bench/mcp.mjs'
 import { measureChanges } from '../bench/changes.mjs'
+import { abLines, measureAb } from '../bench/ab.mjs'
+import { describeBuild, prepareRef } from '../bench/ab-ref.mjs'
 
 const { values: flags } = parseArgs({
-  options: { quick: { type: 'boolean' }, json: { type: 'boolean' }, write: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' } },
+  options: { quick: { type: 'boolean' }, json: { type: 'boolean' }, write: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' }, ab: { type: 'string' } },
 })
-const sections = new Set((flags.only ?? 'start,http,varied,msw,pages,browser,memory,workerd,passthrough,mcp,changes').split(','))
+const sections = new Set((flags.only ?? (flags.ab && !flags.write ? 'ab' : 'start,http,varied,msw,pages,browser,memory,workerd,passthrough,mcp,changes,ab')).split(','))
+if (sections.has('ab') && !flags.ab) sections.delete('ab')
 const settings = flags.quick
-  ? { connections: 50, seconds: 2, warmupSeconds: 0.5, serverWarmupSeconds: 2, defaultStarts: 1, isolated: 10, inProcessConcurrency: 10, browserRuns: 1, changesRounds: 1, memory: { ids: 500, journals: 10, perJournal: 1000, sandboxes: 50, perSandbox: 200 } }
-  : { connections: 50, seconds: 10, warmupSeconds: 2, serverWarmupSeconds: 6, defaultStarts: 3, isolated: 50, inProcessConcurrency: 10, browserRuns: 3, changesRounds: 5, memory: { ids: 5000, journals: 50, perJournal: 1000, sandboxes: 200, perSandbox: 1000 } }
+  ? { connections: 50, seconds: 2, warmupSeconds: 0.5, serverWarmupSeconds: 2, defaultStarts: 1, isolated: 10, inProcessConcurrency: 10, browserRuns: 1, changesRounds: 1, abRounds: 1, memory: { ids: 500, journals: 10, perJournal: 1000, sandboxes: 50, perSandbox: 200 } }
+  : { connections: 50, seconds: 10, warmupSeconds: 2, serverWarmupSeconds: 6, defaultStarts: 3, isolated: 50, inProcessConcurrency: 10, browserRuns: 3, changesRounds: 5, abRounds: 4, memory: { ids: 5000, journals: 50, perJournal: 1000, sandboxes: 200, perSandbox: 1000 } }
 const log = (line) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`)
 
 // --root: another copy of this project (a build with a proposed change), measured by the same harness.
@@ -36,7 +41,7 @@ const watchdog = setTimeout(() => {
   log('time limit reached: stopping')
   stopAll()
   process.exit(2)
-}, (flags.quick ? 5 : 20) * 60_000)
+}, ((flags.quick ? 5 : 20) + (flags.ab ? 10 : 0)) * 60_000)
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => (stopAll(), process.exit(130)))
 
 const tmpDir = mkdtempSync(join(os.tmpdir(), 'fleet-bench-'))
@@ -46,6 +51,7 @@ const results = {
   command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
   quick: Boolean(flags.quick),
   root: target.root === ROOT ? undefined : target.root,
+  build: describeBuild(target.root),
   machine: { cpus: os.availableParallelism(), cpu: cpus[0]?.model.trim() ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` },
   settings,
   sizes: [],
@@ -59,6 +65,7 @@ const results = {
   passthrough: { skipped: 'not run (--only)' },
   mcp: { skipped: 'not run (--only)' },
   changes: { skipped: 'not run (--only)' },
+  ab: { skipped: flags.ab ? 'not run (--only)' : 'no --ab REF' },
 }
 
 try {
@@ -141,6 +148,17 @@ try {
       results.changes = { skipped: error.message.slice(0, 700) }
     }
   }
+  if (sections.has('ab')) {
+    try {
+      const ref = prepareRef(flags.ab, log)
+      const measured = target.root
+      results.ab = { ref: ref.ref, commit: ref.commit, ...(await measureAb({ roots: [ref.dir, measured], rounds: settings.abRounds, seconds: Math.max(2, settings.seconds / 2), warmupSeconds: settings.warmupSeconds / 2, tmpDir, log })) }
+      target.root = measured
+      log(abLines(results.ab, [`${ref.ref} (${ref.commit})`, 'this build']).join('\n'))
+    } catch (error) {
+      results.ab = { skipped: error.message.slice(0, 700) }
+    }
+  }
 } finally {
   clearTimeout(watchdog)
   stopAll()
@@ -149,8 +167,8 @@ try {
 
 results.targets = targets(results)
 const md = markdown(results)
-// Quick runs, partial runs and other builds are not the figures of record: BENCHMARKS.md only on request.
-if ((!flags.quick && !flags.root && !flags.only) || flags.write) {
+// Quick runs, partial runs, A/B runs and other builds are not the figures of record: BENCHMARKS.md only on request.
+if ((!flags.quick && !flags.root && !flags.only && !flags.ab) || flags.write) {
   writeReport(join(ROOT, 'BENCHMARKS.md'), md)
   log('results written to BENCHMARKS.md')
 }
