@@ -30,8 +30,8 @@ describe('answers stay on @hono/node-server cached path', () => {
     const answer = nodeFetch(app)
     server = await new Promise<ServerType>((resolve) => {
       const s = serve({
-        fetch: async (request: Request, env: never) => {
-          const response = await answer(request, env)
+        fetch: async (request: Request, env: unknown) => {
+          const response = await answer(request, env as never)
           handed.push({ request: `${request.method} ${new URL(request.url).pathname}`, response })
           return response
         },
