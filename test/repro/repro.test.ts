@@ -17,7 +17,9 @@ async function resigned(bundle: Record<string, any>, edit: (b: Record<string, an
 function comparable(snapshot: Record<string, any>): Record<string, unknown> {
   const { journal: _j, sessions: _s, signingKey: _k, clock, ...rest } = snapshot
   const seen = new Map<string, number>()
-  const text = JSON.stringify({ ...rest, clock: clock.frozen ? clock : { frozen: false } }).replace(/(mlk|prt)_[0-9a-f]{32}/g, (t) => `<minted ${seen.get(t) ?? seen.set(t, seen.size).size - 1}>`)
+  // Credentials aside: a password set since the seed is never carried, a replay mints its own tokens.
+  const users = rest.users?.map((u: Record<string, unknown>) => ({ ...u, password: '<password>' }))
+  const text = JSON.stringify({ ...rest, users, clock: clock.frozen ? clock : { frozen: false } }).replace(/(mlk|prt|mnt)_[0-9a-f]{32}/g, (t) => `<minted ${seen.get(t) ?? seen.set(t, seen.size).size - 1}>`)
   return JSON.parse(text)
 }
 
@@ -63,10 +65,14 @@ describe.each(runtimes)('repro bundles through $name', (runtime) => {
     expect(replayed.status, await replayed.text()).toBe(200)
     expect(replayed.body).toMatchObject({ replayed: bundle.body.requests.length, digest: bundle.body.end.digest })
     expect(comparable((await b.control.get('/snapshot')).body)).toEqual(comparable((await a.control.get('/snapshot')).body))
-    // The replayed world makes the same bundle again.
+    // The replayed world's log begins where the bundle ended: its bundle is a base, and rebuilds the same world again.
     const again = (await b.control.get('/repro')).body
     expect(again.end.parts).toEqual(bundle.body.end.parts)
-    expect(again.requests).toEqual(bundle.body.requests)
+    expect(again.requests).toEqual([])
+    expect(again.base.why).toMatch(/replayed from a repro bundle/)
+    const c = rt.fresh('replayed-again', ADMIN_TOKEN)
+    expect((await c.control.post('/repro', again)).status).toBe(200)
+    expect(comparable((await c.control.get('/snapshot')).body)).toEqual(comparable((await a.control.get('/snapshot')).body))
   })
 
   it('carries a body that is not UTF-8 (an image upload) as base64, and replays it byte for byte', async () => {
@@ -136,44 +142,92 @@ describe.each(runtimes)('repro bundles through $name', (runtime) => {
     })
   })
 
-  describe('a world no bundle can rebuild answers 409 naming why', () => {
-    it('after a snapshot was restored; a reset starts a new log', async () => {
+  /** The bundle `a` answers now, replayed into a fresh world: it must rebuild `a`'s world. */
+  async function roundTrip(a: Client, name: string, query = ''): Promise<Record<string, any> & { replayedIn: Client }> {
+    const bundle = await a.control.get(`/repro${query}`)
+    expect(bundle.status, await bundle.text()).toBe(200)
+    const text = JSON.stringify(bundle.body)
+    expect(text.match(/ses_[0-9a-f]{8}|mlk_[0-9a-f]{8}|prt_[0-9a-f]{8}|atk_sandbox|eyJ[\w-]{10}|"authorization"|"cookie"|"password":"(?!\[not kept\])|"signingKey"|"sessions"|"journal"/gi) ?? []).toEqual([])
+    const b = rt.fresh(name, ADMIN_TOKEN)
+    const replayed = await b.control.post('/repro', bundle.body)
+    expect(replayed.status, await replayed.text()).toBe(200)
+    if (!query) expect(comparable((await b.control.get('/snapshot')).body)).toEqual(comparable((await a.control.get('/snapshot')).body))
+    return Object.assign(bundle.body, { replayedIn: b })
+  }
+
+  describe('a bundle is always there: from a base where the history does not start at the seed', () => {
+    it('after a snapshot was restored (and writes after it); a reset starts a new log at the seed', async () => {
       const s = await rt.isolated()
+      await s.post(inv(acme.drafts[0], 'publish'))
       const snapshot = (await s.control.get('/snapshot')).body
       expect((await s.control.put('/snapshot', snapshot)).status).toBe(200)
-      const res = await s.control.get('/repro')
-      expect(res.status).toBe(409)
-      expect(res.body.message).toMatch(/^repro: no bundle can rebuild this world: the world was restored from a snapshot \(PUT \/__sandbox\/snapshot\)/)
+      await s.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: 1000, date: '2026-11-20', method: 'card' })
+      const bundle = await roundTrip(s, 'restored')
+      expect(bundle.base.why).toMatch(/^the world was restored from a snapshot \(PUT \/__sandbox\/snapshot\)/)
+      expect(bundle.requests.filter((r: { kind: string }) => r.kind === 'request')).toHaveLength(1)
       expect((await s.control.post('/reset')).status).toBe(200)
-      expect((await s.control.get('/repro')).body.requests).toEqual([])
+      const fresh = (await s.control.get('/repro')).body
+      expect(fresh.requests).toEqual([])
+      expect(fresh.base).toBeUndefined()
     })
 
-    it('after a rewind (a bundle replays writes; a rewind takes some back)', async () => {
+    it('after a rewind: rewind to just before a write, write again, share it', async () => {
       const s = await rt.isolated()
+      await s.post(inv(acme.drafts[0], 'publish'))
       await s.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: 1 })
-      const id = (await s.control.get('/requests')).body.requests.find((e: { method: string }) => e.method === 'POST').id
+      const id = (await s.control.get('/requests')).body.requests.filter((e: { method: string }) => e.method === 'POST').at(-1).id
       expect((await s.control.post('/rewind', { before: id })).status).toBe(200)
-      const res = await s.control.get('/repro')
-      expect(res.status).toBe(409)
-      expect(res.body.message).toMatch(/^repro: no bundle can rebuild this world: the world was rewound \(POST \/__sandbox\/rewind\)/)
+      await s.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: 2 })
+      const bundle = await roundTrip(s, 'rewound')
+      expect(bundle.base.why).toMatch(/^the world was rewound \(POST \/__sandbox\/rewind\)/)
     })
 
-    it('after a password was set (a bundle carries none)', async () => {
+    it('after a password was set: the bundle begins after it, and no bundle reaches back before it', async () => {
       const s = await rt.isolated()
       await s.as(null).post('/api/auth/password-reset/request', { email: 'viewer@fleet.test' })
       const reset = (await s.outbox('kind=password-reset')).at(-1)
       expect((await s.as(null).post('/api/auth/password-reset/confirm', { token: reset.token, password: 'another-secret' })).status).toBe(200)
-      const res = await s.control.get('/repro')
-      expect(res.status).toBe(409)
-      expect(res.body.message).toMatch(/POST \/api\/auth\/password-reset\/confirm set a password \(passwordResetConfirm\): a bundle carries no passwords/)
+      const confirmed = (await s.control.get('/requests')).body.requests.at(-1).id
+      await s.post(inv(acme.drafts[0], 'publish'))
+      const bundle = await roundTrip(s, 'password-set')
+      expect(bundle.base.why).toMatch(/POST \/api\/auth\/password-reset\/confirm set a password \(passwordResetConfirm\): a bundle carries no passwords, so it begins after it/)
+      expect(JSON.stringify(bundle)).not.toContain('another-secret')
+      const refused = await s.control.get(`/repro?before=${confirmed}`)
+      expect(refused.status).toBe(409)
+      expect(refused.body.message).toBe(`before: the repro log begins at request ${confirmed + 1} (request ${confirmed} it set a password (passwordResetConfirm), which a bundle never carries); no bundle reaches request ${confirmed}`)
+      expect((await s.control.get(`/repro?after=${confirmed}`)).status).toBe(200)
     })
 
     it('after a request body past 64 KB', async () => {
       const s = await rt.isolated()
       await s.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: 1, note: 'x'.repeat(70_000) })
-      const res = await s.control.get('/repro')
-      expect(res.status).toBe(409)
-      expect(res.body.message).toMatch(/sent a body of \d+ bytes, past the 65536 kept/)
+      const bundle = await roundTrip(s, 'big-body')
+      expect(bundle.base.why).toMatch(/sent a body of \d+ bytes, past the 65536 kept: the bundle begins after it/)
+    })
+
+    it('at a moment of the journal: ?before= and ?after= give the world then, and bad moments are refused naming the field', async () => {
+      const s = await rt.isolated()
+      await s.post(inv(acme.drafts[0], 'publish'))
+      await s.post(inv(acme.drafts[1], 'publish'))
+      const posts = (await s.control.get('/requests')).body.requests.filter((e: { path: string }) => e.path.endsWith('/publish')).map((e: { id: number }) => e.id)
+      const before = await roundTrip(s, 'before-second', `?before=${posts[1]}`)
+      expect(before.requests.filter((r: { kind: string }) => r.kind === 'request')).toHaveLength(1)
+      // The world the shorter bundle rebuilds is the one just before the second publish: it can publish the second draft again.
+      const published = await before.replayedIn.post(inv(acme.drafts[1], 'publish'))
+      expect(published.status, await published.text()).toBe(200)
+      const after = (await s.control.get(`/repro?after=${posts[0]}`)).body
+      expect(after.end.parts).toEqual(before.end.parts)
+      for (const [query, status, message] of [
+        ['?before=0', 400, /before/],
+        ['?before=abc', 400, /before/],
+        ['?before=1&after=1', 400, /before: give before or after, not both/],
+        ['?at=1', 400, /at/],
+        [`?before=${posts[1] + 50}`, 404, /before: no request \d+ in this sandbox's journal/],
+      ] as const) {
+        const res = await s.control.get(`/repro${query}`)
+        expect(res.status, query).toBe(status)
+        expect(res.body.message, query).toMatch(message)
+      }
     })
   })
 })

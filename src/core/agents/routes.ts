@@ -38,7 +38,7 @@ export const authorizePage = defineRoute({
 })
 
 export const authorizeForm = defineRoute({
-  id: 'oauthAuthorizeForm', method: 'POST', path: '/oauth/authorize', tag, auth: pub, secret, secretHeaders: ['location'],
+  id: 'oauthAuthorizeForm', method: 'POST', path: '/oauth/authorize', tag, auth: pub, replayed: false, secret, secretHeaders: ['location'],
   summary: 'The sign-in form (form-encoded e-mail, password and the request\'s parameters): 303 to the redirect URI with a code',
   response: { status: 303, description: 'Redirect to the client with code or error, state and iss' },
   errors: { 400: 'Unknown client or unregistered redirect_uri: not redirected', 401: 'Wrong e-mail or password (the page again)', 403: 'Disabled user (the page again)' },
@@ -46,7 +46,7 @@ export const authorizeForm = defineRoute({
 })
 
 export const tokenEndpoint = defineRoute({
-  id: 'oauthToken', method: 'POST', path: '/oauth/token', tag, auth: pub, secret,
+  id: 'oauthToken', method: 'POST', path: '/oauth/token', tag, auth: pub, replayed: false, secret,
   summary: 'Token endpoint (form-encoded): authorization_code with code_verifier, or refresh_token (rotated; a reused one revokes its grant)',
   response: { description: 'access_token (the agent JWT, 1 hour), refresh_token (30 days), token_type, expires_in, scope' },
   errors: oauthErrors,
@@ -54,7 +54,7 @@ export const tokenEndpoint = defineRoute({
 })
 
 export const registerClient = defineRoute({
-  id: 'oauthRegister', method: 'POST', path: '/oauth/register', tag, auth: pub,
+  id: 'oauthRegister', method: 'POST', path: '/oauth/register', tag, auth: pub, replayed: false,
   summary: 'Dynamic client registration (RFC 7591): public clients, https or loopback http redirect URIs',
   response: { status: 201, description: 'The registered client: client_id and its metadata' },
   errors: { 400: 'invalid_redirect_uri or invalid_client_metadata, naming the field' },
@@ -62,7 +62,7 @@ export const registerClient = defineRoute({
 })
 
 export const revokeEndpoint = defineRoute({
-  id: 'oauthRevoke', method: 'POST', path: '/oauth/revoke', tag, auth: pub, secret,
+  id: 'oauthRevoke', method: 'POST', path: '/oauth/revoke', tag, auth: pub, replayed: false, secret,
   summary: 'Token revocation (RFC 7009, form-encoded): a refresh or access token revokes its whole grant; unknown tokens answer 200 too',
   errors: oauthErrors,
   handler: lazy('revokeToken'),

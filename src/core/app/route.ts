@@ -71,6 +71,11 @@ export interface RouteDef<P = any, Q = any, B = any> {
   secret?: readonly string[]
   /** A control route journaled whatever it changed (the rewind); others are when they change the world. */
   journaled?: boolean
+  /**
+   * `false`: a repro bundle does not replay this request; what it changed is carried as the value
+   * of the parts it changed (OAuth's endpoints: their client ids, codes and tokens are random).
+   */
+  replayed?: false
   /** Answer headers the journal keeps as `[not kept]` (a redirect carrying an authorization code). */
   secretHeaders?: readonly string[]
   /** Creation, publication, emission, payment, e-mail, messaging or upload (retry guidance rule 3). */

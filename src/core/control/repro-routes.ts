@@ -9,6 +9,9 @@ import { readBody } from '../http/body.js'
 import { MAX_JSON_DEPTH, deeperThan } from '../http/json-depth.js'
 import { validate } from '../http/validate.js'
 import { REPRO_BODY_LIMIT, REPRO_MAX_STEPS } from '../repro/log.js'
+import { randomToken } from '../sandbox/random.js'
+import { WORLD_PARTS, credentialTokens, revealed, writeParts } from '../sandbox/parts.js'
+import * as z from 'zod'
 import type { ReplayKit } from '../repro/replay.js'
 
 const control = { kind: 'control' } as const
@@ -21,16 +24,41 @@ const kit: ReplayKit = {
   limits: { maxSteps: REPRO_MAX_STEPS, bodyLimit: REPRO_BODY_LIMIT, jsonDepth: MAX_JSON_DEPTH },
   agent: { scope: AGENT_SCOPE, ttlS: AGENT_TTL_S }, portalTtlS: PORTAL_TOKEN_TTL_S, controlHeader: CONTROL_TOKEN_HEADER,
   refuse: (status, message) => new HttpError(status, message), Clock,
+  mint: () => randomToken('mnt_', 16), parts: WORLD_PARTS, writeParts, revealed, credentialTokens,
 }
+
+const moment = z.object({
+  before: z.coerce.number().int().min(1).optional(),
+  after: z.coerce.number().int().min(1).optional(),
+}).strict().refine((q) => q.before === undefined || q.after === undefined, { message: 'give before or after, not both', path: ['before'] })
 
 export const getRepro = defineRoute({
   id: 'sandboxGetRepro', method: 'GET', path: '/__sandbox/repro', tag, auth: control,
-  summary: 'A repro bundle: the writes since the last reset, credentials removed (docs/debugging.md); 409 naming why none can rebuild this world',
-  errors: { 409: 'No bundle can rebuild this world' },
+  summary: 'A repro bundle: the writes since the world began (its seed, or a base), credentials removed; `?before=` or `?after=` a request id: the world at that moment (docs/debugging.md)',
+  query: moment,
+  errors: { 404: 'No such request in the journal', 409: 'No bundle reaches that moment, or this world' },
   async handler(ctx) {
+    const { bundleStart, reproBundle } = await import('../repro/bundle.js')
     const reason = ctx.sandbox.repro.reason
     if (reason) throw new HttpError(409, `repro: no bundle can rebuild this world: ${reason}. POST /__sandbox/reset starts a world a bundle can rebuild`)
-    return ok(await (await import('../repro/bundle.js')).reproBundle(ctx.sandbox))
+    const { before, after } = ctx.query
+    const at = before !== undefined ? { before } : after !== undefined ? { after } : undefined
+    const refuse = (message: string) => new HttpError(/no request \d+ in/.test(message) ? 404 : 409, message)
+    const start = bundleStart(ctx.sandbox, at, refuse)
+    if (!at) return ok(await reproBundle(ctx.sandbox, start))
+    // The world at that moment is the one the shorter bundle rebuilds: rebuilt apart, and its end read off it.
+    const { rebuild } = await import('../repro/replay.js')
+    const fetch = (ctx.app as unknown as { fetch(request: Request, meta?: RequestMeta): Promise<Response> }).fetch
+    const control = ctx.app.options.control
+    const world = await rebuild(kit, fetch, ctx.sandbox, start, new URL(ctx.request.url).origin, (control || undefined)?.token)
+    // Rebuilt with its clock held still: it ends running or frozen as this world's does.
+    world.clock = new Clock(world.clock.now(), Date.now, ctx.sandbox.clock.frozen)
+    try {
+      return ok(await reproBundle(ctx.sandbox, start, world))
+    } finally {
+      world.journal.clear()
+      world.repro.release()
+    }
   },
 })
 

@@ -4,6 +4,7 @@ import type { Clock } from '../sandbox/clock.js'
 import type { JournalEntry } from '../sandbox/journal.js'
 import { type OutboxEntry, outboxNumber } from '../sandbox/outbox.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
+import { WORLD_PARTS } from '../sandbox/parts.js'
 import type { TableName } from '../store/collections.js'
 import type { Table } from '../store/table.js'
 import { type World, type WorldRows, toEntry } from '../store/world.js'
@@ -53,15 +54,8 @@ export interface PersistOptions {
 const PAD = 12
 const pad = (n: number) => String(n).padStart(PAD, '0')
 const USED_EVERY_MS = 30_000
-const SMALL = ['k:ids', 'k:scenarios', 'k:state', 'k:draws', 'k:key', 'k:overrides', 'k:oauth'] as const
-
-/** Maps and Sets (scenario bookkeeping) as JSON. */
-const encode = (_: string, v: unknown) => (v instanceof Map ? { $map: [...v] } : v instanceof Set ? { $set: [...v] } : v)
-const decode = (_: string, v: unknown) => {
-  if (v && typeof v === 'object' && '$map' in v) return new Map((v as { $map: [unknown, unknown][] }).$map)
-  if (v && typeof v === 'object' && '$set' in v) return new Set((v as { $set: unknown[] }).$set)
-  return v
-}
+/** The parts kept as one value each (parts.ts `store.value`): under their key, written when their text changed. */
+const VALUE_PARTS = WORLD_PARTS.flatMap((part) => ('value' in part.store ? [{ part, key: part.store.value, version: part.store.version }] : []))
 type AnyTable = Table<z.ZodType<{ id: string | number }>>
 /**
  * Records, sessions and log entries are stored as values, the `k:*` parts as JSON text (they
@@ -214,8 +208,7 @@ export class PersistedSandbox {
     this.#pending.clear()
     this.#seqs.clear()
     this.#small.clear()
-    this.#overridesVersion = -1
-    this.#oauthVersion = -1
+    this.#versions.clear()
     this.#journalSaved = 0
     this.#journalFirst = NaN
     this.#journalStale = []
@@ -242,35 +235,30 @@ export class PersistedSandbox {
         if (kind === 'n') rows.notifications.push(r.v)
         else (rows[table] ??= []).push(r.v)
       }
-      await sandbox.resume({ records: rows as WorldRows, seed: meta.seed })
+      await sandbox.resume({ ...(rows as WorldRows), seed: meta.seed })
     } else {
       if (meta.base !== sandbox.seed || sandbox.recordsBase !== meta.base) await sandbox.reset(meta.base)
       for (const r of records) await applyRecord(sandbox.world, r.key, r.s, r.v)
     }
     for (const r of records) this.#seqs.set(r.key, r.s)
     const values = <T>(prefix: string) => [...all].filter(([k]) => k.startsWith(prefix)).map(([, v]) => copy(v) as T)
-    const small = (key: string) => (all.has(key) ? JSON.parse(all.get(key) as string, decode) : undefined)
+    const small = (key: string) => (all.has(key) ? JSON.parse(all.get(key) as string) : undefined)
     const clock = small('k:clock') as { now: number; frozen: boolean; real: number } | undefined
     const journal = this.#loadJournal(all, copy)
+    const kept: Record<string, unknown> = {}
+    for (const { part, key } of VALUE_PARTS) if (all.has(key)) kept[part.key] = small(key)
     await sandbox.resume({
+      ...kept,
       sessions: values<{ o: number; s: Session }>('t:').sort((a, b) => a.o - b.o).map((x) => x.s),
       journal,
       outbox: values<OutboxEntry>('o:'),
-      ids: small('k:ids'),
-      scenarios: small('k:scenarios') ?? [],
-      scenarioState: small('k:state') ?? new Map(),
-      overrides: small('k:overrides') ?? [],
-      oauth: small('k:oauth'),
-      draws: small('k:draws') ?? 0,
-      // Tokens signed before the reload stay valid.
-      signingKey: small('k:key'),
       // The clock ran on while the runtime was away: it stays relative to real time.
-      clock: clock && { now: clock.frozen ? clock.now : clock.now + (Date.now() - clock.real), frozen: clock.frozen },
+      ...(clock && { clock: { now: new Date(clock.frozen ? clock.now : clock.now + (Date.now() - clock.real)).toISOString(), frozen: clock.frozen } }),
     })
     this.#usedAt = (small('k:used') as number | undefined) ?? 0
     // What the backend holds now, so the next flush writes only the difference.
     this.#observe(sandbox.world)
-    for (const key of SMALL) if (all.has(key)) this.#small.set(key, all.get(key) as string)
+    for (const { key } of VALUE_PARTS) if (all.has(key)) this.#small.set(key, all.get(key) as string)
     // Entries stored as before slots are stored again in theirs (and the old keys deleted).
     this.#journalSaved = this.#journalStale.length ? 0 : (journal.at(-1)?.id ?? 0)
     this.#journalFirst = small('k:jfirst') ?? NaN
@@ -309,24 +297,18 @@ export class PersistedSandbox {
     for (const e of this.sandbox.world.notifications.entries()) puts.set(`n:${e.n.id}`, { s: 0, v: { ...e.n, clientId: e.clientId } })
   }
 
-  #overridesVersion = -1
-  #oauthVersion = -1
+  /** The version each versioned part had when last written (a hundred overrides are tens of KB of JSON). */
+  #versions = new Map<string, number>()
 
   #smallChanges(puts: Map<string, unknown>): void {
     const { sandbox } = this
-    const small: [string, unknown][] = [['k:ids', sandbox.ids.value], ['k:scenarios', sandbox.active], ['k:state', sandbox.scenarioState], ['k:draws', sandbox.draws], ['k:key', sandbox.signingKeyHex]]
-    // A hundred overrides are tens of KB of JSON: written again only when they changed.
-    if (sandbox.overrides.version !== this.#overridesVersion) {
-      this.#overridesVersion = sandbox.overrides.version
-      small.push(['k:overrides', sandbox.overrides.list()])
-    }
-    // Agent access (clients, codes, grants): bounded, written again only when it changed.
-    if (sandbox.oauth.version !== this.#oauthVersion) {
-      this.#oauthVersion = sandbox.oauth.version
-      small.push(['k:oauth', sandbox.oauth])
-    }
-    for (const [key, value] of small) {
-      const json = JSON.stringify(value, encode)
+    for (const { part, key, version } of VALUE_PARTS) {
+      if (version) {
+        const v = version(sandbox)
+        if (this.#versions.get(key) === v) continue
+        this.#versions.set(key, v)
+      }
+      const json = JSON.stringify(part.read(sandbox)[part.key])
       if (this.#small.get(key) !== json) puts.set(key, json)
       this.#small.set(key, json)
     }

@@ -1,10 +1,11 @@
 import { tableSchemas } from '../store/collections.js'
+import { WORLD_PARTS } from '../sandbox/parts.js'
 import { type StoredMeta, stored } from './persisted.js'
 
 /**
  * The values of a whole store (`PersistOptions.whole`) as the snapshot of `GET /__sandbox/snapshot`:
- * the `--state` file keeps that one documented format. Per-run bookkeeping (scenario counters,
- * draws, last use) is left out, as a snapshot leaves it out.
+ * the `--state` file keeps that one documented format. Every part kept as one value (parts.ts
+ * `store.value`) comes under its snapshot field; the port's last use is left out.
  */
 export function snapshotOf(values: Map<string, unknown>): Record<string, unknown> {
   const meta = values.get('meta') as StoredMeta
@@ -28,18 +29,16 @@ export function snapshotOf(values: Map<string, unknown>): Record<string, unknown
   // Rows in insertion order (`s`); notifications have none (every one is 0), the index orders them.
   const inOrder = (name: string, list: { s: number; v: unknown }[]) => (name === 'notifications' ? list : list.sort((a, b) => a.s - b.s))
   const rows = Object.fromEntries(Object.entries(records).map(([name, list]) => [name, inOrder(name, list).filter((r) => r.v !== null).map((r) => r.v)]))
+  const kept: Record<string, unknown> = {}
+  for (const part of WORLD_PARTS) if ('value' in part.store && values.has(part.store.value)) kept[part.key] = parse(part.store.value)
   return {
     version: 1,
     seed: meta.seed,
     clock: { now: new Date(clock.now).toISOString(), frozen: clock.frozen },
-    scenarios: parse('k:scenarios') ?? [],
+    ...kept,
     sessions: sessions.sort((a, b) => a.o - b.o).map((x) => x.s),
     journal,
     outbox: log('o:'),
-    nextId: parse('k:ids'),
-    signingKey: parse('k:key'),
-    overrides: parse('k:overrides') ?? [],
-    ...(values.has('k:oauth') && { oauth: parse('k:oauth') }),
     ...rows,
   }
 }

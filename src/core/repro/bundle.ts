@@ -1,18 +1,23 @@
 import { hex, sha256Bytes } from '../http/bytes.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
+import { WORLD_PARTS, concealed, readParts } from '../sandbox/parts.js'
+import { undoAll } from '../sandbox/rewind.js'
 // Types only from the entry's modules: this module is loaded on first use, and a value import would split them out of the entry (its gzip budget).
 import type { Step } from './log.js'
+import { canonical } from './canonical.js'
+
+export { canonical }
 
 /** The bundle format this sandbox writes and reads (docs/debugging.md "The repro bundle"). */
 export const REPRO_VERSION = 1
 
-/** `GET /__sandbox/repro`: a world as its seed, its start and the steps since (docs/debugging.md). */
+/** `GET /__sandbox/repro`: a world as its seed (or a base), its start and the steps since (docs/debugging.md). */
 export interface ReproBundle {
   version: typeof REPRO_VERSION
   seed: number
   /** The instant the seeded dates are relative to. */
   seededAt: string
-  /** The clock when the world began (its last reset), and whether it was frozen. */
+  /** The clock when the world began (its last reset, or its base), and whether it was frozen. */
   now: string
   frozen: boolean
   size: string | null
@@ -22,6 +27,12 @@ export interface ReproBundle {
   /** The scenario schedule and the overrides the world began with. */
   scenarios: unknown[]
   overrides: unknown[]
+  /**
+   * The world where the log begins, when it does not begin at the seed (a rewind, a restore, a
+   * resume, a reload, the log's bound): every part a bundle carries (parts.ts), as a snapshot
+   * holds it, credentials removed and minted tokens as marks. `why` says what began it.
+   */
+  base?: { why: string; parts: Record<string, unknown> }
   requests: Step[]
   /** The world when the bundle was made: its clock, and digests a replay must match (`parts`: one per collection and state). */
   end: { now: string; frozen: boolean; digest: string; parts: Record<string, string> }
@@ -29,12 +40,37 @@ export interface ReproBundle {
   checksum: string
 }
 
-/** The bundle of this sandbox's world (its log complete: the route answers 409 otherwise). */
-export async function reproBundle(sandbox: Sandbox): Promise<ReproBundle> {
-  const log = sandbox.repro
-  const parts = await worldParts(sandbox)
-  const end = sandbox.clock.toJSON()
-  const body: Omit<ReproBundle, 'checksum'> = {
+/** What a bundle is made of before its end is known: its start (seed or base) and its steps. */
+export type BundleStart = Omit<ReproBundle, 'end' | 'checksum'>
+
+/**
+ * The start and steps of this sandbox's log, up to `moment` (all of them without one). With a
+ * base whose records are found by undoing the journal's patches (parts.ts `heavy`), and the
+ * journal no longer reaching back to it (or recording no changes), the log begins again from the
+ * world as it is now: a bundle is always there.
+ */
+export function bundleStart(sandbox: Sandbox, moment?: { before: number } | { after: number }, refuse: (message: string) => Error = (m) => new Error(m)): BundleStart {
+  let log = sandbox.repro
+  if (log.base && !heavyReachable(sandbox, log.base.from)) log.rebase(sandbox, `${log.base.why}; the journal no longer reaches back to it, so the log begins again here`)
+  log = sandbox.repro
+  const base = log.base
+  let steps = log.steps
+  if (moment) {
+    const id = 'before' in moment ? moment.before : moment.after
+    const field = 'before' in moment ? 'before' : 'after'
+    const first = base?.from ?? 1
+    const lastId = sandbox.journal.nextId - 1
+    if (!Number.isInteger(id) || id < 1) throw refuse(`${field}: must be a request id of the journal (a whole number from 1)`)
+    if (id > lastId) throw refuse(`${field}: no request ${id} in this sandbox's journal (the newest is ${lastId})`)
+    // Just after the request a base follows is the base itself.
+    if (id < first && !('after' in moment && base?.after?.entry === id)) {
+      const cause = base?.after ? `request ${base.after.entry} ${base.after.cause}` : (base?.why ?? 'the world was reset')
+      throw refuse(`${field}: the repro log begins at request ${first} (${cause}); no bundle reaches request ${id}`)
+    }
+    // A request step's entry is its own id; a control step's, the id the next request took.
+    steps = steps.filter((s) => (s.kind === 'request' ? ('before' in moment ? s.entry! < id : s.entry! <= id) : s.entry! <= id))
+  }
+  return {
     version: REPRO_VERSION,
     seed: sandbox.seed,
     seededAt: new Date(sandbox.seededAt).toISOString(),
@@ -42,49 +78,56 @@ export async function reproBundle(sandbox: Sandbox): Promise<ReproBundle> {
     frozen: log.start.frozen,
     size: sandbox.config.size ?? null,
     notifications: sandbox.config.notifications ?? null,
-    fixtures: await fixturesDigest(sandbox),
+    fixtures: '',
     scenarios: log.start.scenarios,
     overrides: log.start.overrides,
-    requests: log.steps,
-    end: { ...end, digest: await sha256(Object.entries(parts).map(([k, v]) => `${k}=${v}`).join('\n')), parts },
+    ...(base ? { base: { why: base.why, parts: baseParts(sandbox, base) } } : {}),
+    requests: steps,
+  }
+}
+
+/** Whether the journal still holds every entry since `from`, with its changes. */
+function heavyReachable(sandbox: Sandbox, from: number): boolean {
+  return sandbox.config.changes !== false && (from >= sandbox.journal.nextId || sandbox.journal.firstId <= from)
+}
+
+/** A base's parts: those kept when the log began, and the heavy ones as they were then (the journal's patches since undone). */
+function baseParts(sandbox: Sandbox, base: NonNullable<Sandbox['repro']['base']>): Record<string, unknown> {
+  const heavy = WORLD_PARTS.filter((p) => p.heavy && typeof p.bundle === 'string')
+  // The clock's own undo is kept in `values` (taken when the log began): a place for it here only.
+  const then: Record<string, unknown> = { ...readParts(sandbox, heavy), clock: { now: '' } }
+  undoAll(then, sandbox.journal.since(base.from - 1))
+  delete then.clock
+  return { ...base.values, ...JSON.parse(sandbox.repro.concealed(canonical(concealed(then)), sandbox)) }
+}
+
+/** The bundle of this sandbox's world, whole or up to a moment; `end` comes from the world it rebuilds (`endOf`). */
+export async function reproBundle(sandbox: Sandbox, start: BundleStart = bundleStart(sandbox), endOf: Sandbox = sandbox): Promise<ReproBundle> {
+  const parts = await worldParts(endOf)
+  const body: Omit<ReproBundle, 'checksum'> = {
+    ...start,
+    fixtures: await fixturesDigest(sandbox),
+    end: { ...endOf.clock.toJSON(), digest: await sha256(Object.entries(parts).map(([k, v]) => `${k}=${v}`).join('\n')), parts },
   }
   return { ...body, checksum: await sha256(canonical(body)) }
 }
 
 /**
- * One digest per collection and per part of the state a replay rebuilds: seed, the clock when
- * frozen, scenarios, overrides, outbox, next id. Not sessions (a replay signs in again), the
- * journal (its requests are the replay's own) or the signing key (a secret). Minted tokens count
- * by their order, not their value (a replay mints others).
+ * One digest per part a replay rebuilds and says it is equal (parts.ts `digest`): each
+ * collection, seed, the clock when frozen, scenarios and their counters, overrides, OAuth,
+ * outbox, next id. Minted tokens count as marks, not by their value (a replay mints others).
  */
 export async function worldParts(sandbox: Sandbox): Promise<Record<string, string>> {
-  const clock = sandbox.clock.toJSON()
-  const state: Record<string, unknown> = {
-    seed: sandbox.seed,
-    clock: clock.frozen ? clock : { frozen: false },
-    scenarios: sandbox.active,
-    overrides: sandbox.overrides.list(),
-    outbox: sandbox.outbox.list(),
-    nextId: sandbox.ids.value,
-    ...sandbox.world.rows(),
-  }
+  const state: Record<string, unknown> = {}
+  for (const part of WORLD_PARTS) if (typeof part.digest === 'function') Object.assign(state, part.digest(sandbox))
   const out: Record<string, string> = {}
-  for (const name of Object.keys(state).sort()) out[name] = (await sha256(sandbox.repro.marked(canonical(state[name])))).slice(7, 23)
+  // Each minted token as one mark without its number: how a log numbers them is its own (a base numbers afresh).
+  for (const name of Object.keys(state).sort()) out[name] = (await sha256(sandbox.repro.marked(canonical(state[name]), false))).slice(7, 23)
   return out
 }
 
 export async function fixturesDigest(sandbox: Sandbox): Promise<string> {
   return sandbox.config.fixtures ? sha256(canonical(sandbox.config.fixtures)) : 'none'
-}
-
-/** JSON with every object's keys in order: the same value is the same text wherever it was built. */
-export function canonical(value: unknown): string {
-  return JSON.stringify(value, (_, v: unknown) => {
-    if (!v || typeof v !== 'object' || Array.isArray(v)) return v
-    const sorted: Record<string, unknown> = {}
-    for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k]
-    return sorted
-  })
 }
 
 /** A text's digest as a bundle writes it: `sha256:` and the hex. */

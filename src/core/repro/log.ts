@@ -4,8 +4,10 @@ import { base64 } from '../http/bytes.js'
 import type { Reply } from '../http/reply.js'
 import type { ActiveScenario } from '../scenarios/define.js'
 import type { StateChange } from '../sandbox/events.js'
-import type { OutboxEntry } from '../sandbox/outbox.js'
+import { CREDENTIAL_KINDS, type OutboxEntry } from '../sandbox/outbox.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
+import { WORLD_PARTS, credentialTokens, readParts } from '../sandbox/parts.js'
+import { canonical } from './canonical.js'
 
 /**
  * Who a recorded request acted as: the account, never its token. A replay signs in again as
@@ -17,13 +19,33 @@ export type Actor =
   | { kind: 'agent'; user: string }
   | { kind: 'portal'; contact: string; roles: string[] }
 
-/** One step of a repro bundle's `requests` (docs/debugging.md): what changed the world, in order. */
-export type Step =
+/**
+ * One step of a repro bundle's `requests` (docs/debugging.md): what changed the world, in order.
+ * `entry`: the journal id the world's next request took when the step was made (a request's
+ * own id), so a bundle can end at a moment of the journal (`?before=`, `?after=`).
+ */
+export type Step = { entry?: number } & (
   | { kind: 'request'; at: string; method: string; path: string; query: string; headers: Record<string, string>; body: string | null; encoding?: 'base64'; as: Actor | null; status: number }
   | { kind: 'clock'; at: string; clock: { now: string; frozen: boolean } }
   | { kind: 'scenarios'; at: string; scenarios: ActiveScenario[] }
   | { kind: 'overrides'; at: string; overrides: unknown[] }
   | { kind: 'outbox-cleared'; at: string }
+  | { kind: 'part'; at: string; part: string; value: unknown }
+)
+
+/**
+ * Where a log begins when the world's history does not start at its seed (docs/debugging.md "A
+ * bundle always there"): the journal id of the first request after it, the parts a bundle
+ * carries as they were then (credentials removed, minted tokens as marks), except those a part
+ * marks `heavy` (the records), found when a bundle is made by undoing the journal's patches
+ * since. `why` says what started it; `after` is the request it follows, when a request did.
+ */
+export interface ReproBase {
+  from: number
+  values: Record<string, unknown>
+  why: string
+  after?: { entry: number; cause: string }
+}
 
 /** docs/bounds.md "Repro log": steps and bytes kept per sandbox since its last reset; past either, the bundle says so (409). */
 export const REPRO_MAX_STEPS = 2000
@@ -59,8 +81,11 @@ export const REPLAYED_CONTROL = new Set(['sandboxResolveDte'])
 export class ReproLog {
   steps: Step[] = []
   bytes = 0
-  /** Why no bundle can rebuild this world, or null. */
+  /** Why no bundle can rebuild this world, or null (a bound no base fits in). */
   reason: string | null = null
+  /** Where the log begins when not at the world's seed (a rewind, restore, resume, reload, or the log's bound). */
+  base: ReproBase | null = null
+  #baseBytes = 0
   /** Start of the log: what the world began with. */
   start = { now: '', frozen: false, scenarios: [] as ActiveScenario[], overrides: [] as unknown[] }
   /** Tokens the world minted (reset tokens, magic links: the outbox's), in order: bundles carry their marks, not them. */
@@ -73,21 +98,51 @@ export class ReproLog {
   begin(sandbox: Sandbox): void {
     this.release()
     this.reason = null
+    this.base = null
     this.minted.clear()
     this.start = { ...sandbox.clock.toJSON(), scenarios: sandbox.active, overrides: JSON.parse(JSON.stringify(sandbox.overrides.list())) }
   }
 
+  /**
+   * The log begins again from the world as it is now (a base): its steps are dropped, the parts
+   * a bundle carries are kept as they are (bounded with the steps), and tokens the world minted
+   * stay marks. `after`: the request (about to be journaled) it follows.
+   */
+  rebase(sandbox: Sandbox, why: string, after?: string): void {
+    if (this.paused) return
+    this.release()
+    this.reason = null
+    // Tokens numbered afresh, as a replay of the base numbers its own (parts.ts credentialTokens).
+    this.minted.clear()
+    for (const token of credentialTokens(sandbox)) this.minted.set(token, this.minted.size + 1)
+    const from = sandbox.journal.nextId + (after ? 1 : 0)
+    const text = this.concealed(canonical(readParts(sandbox, WORLD_PARTS.filter((p) => typeof p.bundle === 'string' && !p.heavy))), sandbox)
+    const bytes = text.length
+    if (bytes > REPRO_MAX_BYTES || this.budget.used + bytes > this.budget.max) {
+      this.base = null
+      return this.stop(`the world's parts are past the repro log's bound (${REPRO_MAX_BYTES / 1_048_576} MB a world, ${this.budget.max / 1_048_576} MB in all, docs/bounds.md) and cannot be a bundle's base`)
+    }
+    this.base = { from, values: JSON.parse(text), why, ...(after ? { after: { entry: from - 1, cause: after } } : {}) }
+    this.#baseBytes = bytes
+    this.budget.used += bytes
+    this.start = { ...sandbox.clock.toJSON(), scenarios: sandbox.active, overrides: JSON.parse(JSON.stringify(sandbox.overrides.list())) }
+    this.#values = new Map(WORLD_PARTS.filter((p) => p.bundle === 'value').map((p) => [p.key, canonical(p.read(sandbox))]))
+  }
+
+  /** Each `value` part's text as the log last carried it: a change becomes a step. */
+  #values = new Map<string, string>()
   stop(reason: string): void {
     if (this.reason) return
     this.reason = reason
     this.release()
   }
 
-  /** Frees the steps (a dropped sandbox, a log replaced by a replay's). */
+  /** Frees the steps and the base (a dropped sandbox, a log replaced by a replay's). */
   release(): void {
-    this.budget.used -= this.bytes
+    this.budget.used -= this.bytes + this.#baseBytes
     this.steps = []
     this.bytes = 0
+    this.#baseBytes = 0
   }
 
   /** A replay's steps, taken whole once it matched. */
@@ -104,36 +159,53 @@ export class ReproLog {
     this.stop(`the repro logs of all sandboxes together reached their bound (${this.budget.max} bytes, docs/bounds.md)`)
   }
 
-  #push(step: Step, bytes: number): void {
+  /**
+   * Keeps a step. Past the log's bound the log begins again from the world as it is once the
+   * step is done (`done`: it was a request, journaled next), so a bundle is always there.
+   */
+  #push(sandbox: Sandbox, step: Step, bytes: number, done?: string): void {
     if (this.reason || this.paused) return
-    if (this.steps.length >= REPRO_MAX_STEPS) return this.stop(`more than ${REPRO_MAX_STEPS} steps since the last reset (the repro log's bound, docs/bounds.md)`)
-    if (this.bytes + bytes > REPRO_MAX_BYTES) return this.stop(`more than ${REPRO_MAX_BYTES / 1_048_576} MB of steps since the last reset (the repro log's bound, docs/bounds.md)`)
-    if (this.budget.used + bytes > this.budget.max) return this.#overBudget()
-    this.steps.push(step)
+    let past: string | undefined
+    if (this.steps.length >= REPRO_MAX_STEPS) past = `more than ${REPRO_MAX_STEPS} steps since the log began (the repro log's bound, docs/bounds.md)`
+    else if (this.bytes + bytes > REPRO_MAX_BYTES) past = `more than ${REPRO_MAX_BYTES / 1_048_576} MB of steps since the log began (the repro log's bound, docs/bounds.md)`
+    else if (this.budget.used + bytes > this.budget.max) past = `the repro logs of all sandboxes together reached their bound (${this.budget.max / 1_048_576} MB, docs/bounds.md)`
+    if (past) return this.rebase(sandbox, past, done)
+    this.steps.push({ ...step, entry: sandbox.journal.nextId })
     this.bytes += bytes
     this.budget.used += bytes
   }
 
-  /** The outbox added an entry: a token it carries is a credential a later request may quote. */
+  /** The outbox added an entry: a token that opens the world is a credential a later request may quote (a DTE's track id is seeded: a replay makes the same). */
   outbox(entry: OutboxEntry): void {
-    if (entry.token && !this.reason) this.minted.set(entry.token, this.minted.size + 1)
+    if (entry.token && !this.reason && CREDENTIAL_KINDS.has(entry.kind)) this.minted.set(entry.token, this.minted.size + 1)
   }
 
   /** A state change besides requests (Sandbox.changed). */
   changed(sandbox: Sandbox, change: StateChange): void {
     if (this.reason || this.paused) return
     const at = sandbox.iso()
-    if (change === 'clock') this.#push({ kind: 'clock', at, clock: sandbox.clock.toJSON() }, 100)
-    else if (change === 'scenarios') this.#push({ kind: 'scenarios', at, scenarios: sandbox.active }, 100 + JSON.stringify(sandbox.active).length)
+    if (change === 'clock') this.#push(sandbox, { kind: 'clock', at, clock: sandbox.clock.toJSON() }, 100)
+    else if (change === 'scenarios') this.#push(sandbox, { kind: 'scenarios', at, scenarios: sandbox.active }, 100 + JSON.stringify(sandbox.active).length)
     else if (change === 'overrides') {
       // A copy: the live ones count their uses on.
       const text = JSON.stringify(sandbox.overrides.list())
-      this.#push({ kind: 'overrides', at, overrides: JSON.parse(text) }, 100 + text.length)
-    } else if (change === 'outbox-cleared') this.#push({ kind: 'outbox-cleared', at }, 50)
-    else if (change === 'restore') this.stop('the world was restored from a snapshot (PUT /__sandbox/snapshot)')
-    else if (change === 'fixtures') this.stop('collections were replaced in place (--watch)')
-    // A bundle replays writes; a rewind takes some back (docs/contract.md "A bug as a file").
-    else if (change === 'rewind') this.stop('the world was rewound (POST /__sandbox/rewind)')
+      this.#push(sandbox, { kind: 'overrides', at, overrides: JSON.parse(text) }, 100 + text.length)
+    } else if (change === 'outbox-cleared') this.#push(sandbox, { kind: 'outbox-cleared', at }, 50)
+    else if (change === 'restore') this.rebase(sandbox, 'the world was restored from a snapshot (PUT /__sandbox/snapshot)')
+    else if (change === 'fixtures') this.rebase(sandbox, 'collections were replaced in place (--watch)')
+    // A bundle replays writes; a rewind takes some back: the log begins again where the rewind left the world.
+    else if (change === 'rewind') this.rebase(sandbox, 'the world was rewound (POST /__sandbox/rewind)', 'it rewound the world (POST /__sandbox/rewind)')
+  }
+
+  /** After a request: a `value` part it changed (an OAuth client registered) becomes a step carrying its new value. */
+  #valueSteps(sandbox: Sandbox, at: string): void {
+    for (const part of WORLD_PARTS) {
+      if (part.bundle !== 'value') continue
+      const text = canonical(part.read(sandbox))
+      if (this.#values.get(part.key) === text) continue
+      this.#values.set(part.key, text)
+      this.#push(sandbox, { kind: 'part', at, part: part.key, value: JSON.parse(text)[part.key] }, 100 + text.length)
+    }
   }
 
   /**
@@ -142,15 +214,19 @@ export class ReproLog {
    */
   request(sandbox: Sandbox, route: RouteDef, request: Request, path: string, query: string, reply: Reply, principal: Principal | undefined, at: number | undefined, body: Uint8Array | undefined): void {
     if (this.reason || this.paused) return
+    const when = new Date(at ?? sandbox.clock.now()).toISOString()
+    // What it changed of a part no request of a replay remakes (OAuth), as a value.
+    if (route.replayed === false) return this.#valueSteps(sandbox, when)
     if (route.auth.kind === 'control' && !REPLAYED_CONTROL.has(route.id)) return
     const method = request.method
     if (SAFE.has(method) && !reply.override && sandbox.active.length === 0 && !request.headers.has('x-sandbox-scenario')) return
     if (route.secret) {
       // A sign-in opens a session only (a bundle carries none: a replay signs in as each write's account); a refusal changed nothing.
       if (reply.status >= 400 || reply.headers?.['set-auth-token']) return
-      return this.stop(`${method} ${path} set a password (${route.id}): a bundle carries no passwords`)
+      // A bundle carries no passwords: it begins again after this request.
+      return this.rebase(sandbox, `${method} ${path} set a password (${route.id}): a bundle carries no passwords, so it begins after it`, `it set a password (${route.id}), which a bundle never carries`)
     }
-    if (body && body.byteLength > REPRO_BODY_LIMIT) return this.stop(`${method} ${path} sent a body of ${body.byteLength} bytes, past the ${REPRO_BODY_LIMIT} kept`)
+    if (body && body.byteLength > REPRO_BODY_LIMIT) return this.rebase(sandbox, `${method} ${path} sent a body of ${body.byteLength} bytes, past the ${REPRO_BODY_LIMIT} kept: the bundle begins after it`, `its body of ${body.byteLength} bytes was past the ${REPRO_BODY_LIMIT} a bundle keeps`)
     const headers: Record<string, string> = {}
     request.headers.forEach((value, name) => {
       if (!CREDENTIAL.test(name)) headers[name] = value
@@ -166,17 +242,26 @@ export class ReproLog {
       }
     }
     const step: Step = {
-      kind: 'request', at: new Date(at ?? sandbox.clock.now()).toISOString(), method,
+      kind: 'request', at: when, method,
       path: this.marked(path), query: this.marked(query), headers, body: text === null || encoding ? text : this.marked(text),
       ...(encoding ? { encoding } : {}), as: actor(sandbox, principal), status: reply.status,
     }
-    this.#push(step, 200 + path.length + query.length + (text?.length ?? 0))
+    this.#push(sandbox, step, 200 + path.length + query.length + (text?.length ?? 0), `${method} ${path}`)
+  }
+
+  /** A base's text: the credential tokens it holds as their marks (other minted tokens, a DTE's track id, stay as they are). */
+  concealed(text: string, sandbox: Sandbox): string {
+    for (const token of credentialTokens(sandbox)) {
+      const n = this.minted.get(token)
+      if (n !== undefined && token.length >= 8) text = text.split(token).join(mintedMark(n))
+    }
+    return text
   }
 
   /** Minted tokens in a text replaced by their marks (bodies, paths, and the world's digests). */
-  marked(text: string): string {
+  marked(text: string, numbered = true): string {
     if (this.minted.size === 0 || text.length < 8) return text
-    for (const [token, n] of this.minted) if (text.includes(token)) text = text.split(token).join(mintedMark(n))
+    for (const [token, n] of this.minted) if (text.includes(token)) text = text.split(token).join(numbered ? mintedMark(n) : '{{minted}}')
     return text
   }
 }

@@ -9,6 +9,7 @@ import type { Clock } from '../sandbox/clock.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import { type ReproBundle, REPRO_VERSION, canonical, fixturesDigest, sha256, worldParts } from './bundle.js'
 import type { Actor, Step } from './log.js'
+import type { WORLD_PARTS, credentialTokens, revealed, writeParts } from '../sandbox/parts.js'
 
 /**
  * What the replay uses of the modules the browser entry holds, handed in by the route
@@ -27,6 +28,12 @@ export interface ReplayKit {
   /** An HttpError: a 400 or 409 naming the field and the rule. */
   refuse(status: 400 | 409, message: string): Error
   Clock: typeof Clock
+  /** A new random token: what a replayed world's minted tokens are (the bundle carries marks). */
+  mint(): string
+  parts: typeof WORLD_PARTS
+  writeParts: typeof writeParts
+  revealed: typeof revealed
+  credentialTokens: typeof credentialTokens
 }
 
 type Fetch = (request: Request, meta?: RequestMeta) => Promise<Response>
@@ -43,6 +50,7 @@ function bundleSchema({ maxSteps, bodyLimit }: ReplayKit['limits']) {
     z.strictObject({ kind: z.literal('agent'), user: id }),
     z.strictObject({ kind: z.literal('portal'), contact: id, roles: z.array(z.string().max(64)).max(16) }),
   ], { error: 'must be {kind: "session" | "api-token" | "agent" | "portal", ...} or null' })
+  const entry = z.number().int().positive().optional()
   const step = z.discriminatedUnion('kind', [
     z.strictObject({
       kind: z.literal('request'), at: iso,
@@ -55,12 +63,15 @@ function bundleSchema({ maxSteps, bodyLimit }: ReplayKit['limits']) {
       encoding: z.literal('base64').optional(),
       as: actor.nullable(),
       status: z.number().int().min(0).max(599),
+      entry,
     }),
-    z.strictObject({ kind: z.literal('clock'), at: iso, clock: z.strictObject({ now: iso, frozen: z.boolean() }) }),
-    z.strictObject({ kind: z.literal('scenarios'), at: iso, scenarios: z.array(z.unknown()).max(64) }),
-    z.strictObject({ kind: z.literal('overrides'), at: iso, overrides: z.array(z.unknown()).max(1000) }),
-    z.strictObject({ kind: z.literal('outbox-cleared'), at: iso }),
-  ], { error: 'must be a step {kind: "request" | "clock" | "scenarios" | "overrides" | "outbox-cleared", at, ...}' })
+    z.strictObject({ kind: z.literal('clock'), at: iso, clock: z.strictObject({ now: iso, frozen: z.boolean() }), entry }),
+    z.strictObject({ kind: z.literal('scenarios'), at: iso, scenarios: z.array(z.unknown()).max(64), entry }),
+    z.strictObject({ kind: z.literal('overrides'), at: iso, overrides: z.array(z.unknown()).max(1000), entry }),
+    z.strictObject({ kind: z.literal('outbox-cleared'), at: iso, entry }),
+    // A part no request remakes (OAuth), its new value: checked by the part's own schema when it is put in place.
+    z.strictObject({ kind: z.literal('part'), at: iso, part: z.string().max(64), value: z.unknown(), entry }),
+  ], { error: 'must be a step {kind: "request" | "clock" | "scenarios" | "overrides" | "outbox-cleared" | "part", at, ...}' })
   return z.strictObject({
     version: z.literal(REPRO_VERSION),
     seed: z.number().int().min(0).max(2 ** 31 - 1),
@@ -72,6 +83,8 @@ function bundleSchema({ maxSteps, bodyLimit }: ReplayKit['limits']) {
     fixtures: z.union([digest, z.literal('none')]),
     scenarios: z.array(z.unknown()).max(64),
     overrides: z.array(z.unknown()).max(1000),
+    // Each part checked by its own schema when it is put in place (parts.ts), as a snapshot's.
+    base: z.strictObject({ why: z.string().max(4096), parts: z.record(z.string().max(64), z.unknown()) }).optional(),
     requests: z.array(step).max(maxSteps),
     end: z.strictObject({ now: iso, frozen: z.boolean(), digest, parts: z.record(z.string().max(64), z.string().regex(/^[0-9a-f]{16}$/, 'must be 16 hexadecimal digits')) }),
     checksum: digest,
@@ -122,6 +135,32 @@ export async function replayBundle(kit: ReplayKit, fetch: Fetch, target: Sandbox
   const bundle = await checkBundle(kit, raw)
   const fixtures = await fixturesDigest(target)
   if (fixtures !== bundle.fixtures) throw kit.refuse(409, `fixtures: the bundle was made with fixtures ${bundle.fixtures}, this sandbox has ${fixtures}; start it with the same --fixtures`)
+  const fresh = await rebuild(kit, fetch, target, bundle, origin, controlToken)
+  try {
+    fresh.clock = new kit.Clock(Date.parse(bundle.end.now), Date.now, bundle.end.frozen)
+    const parts = await worldParts(fresh)
+    const names = [...new Set([...Object.keys(parts), ...Object.keys(bundle.end.parts)])]
+    const differ = names.filter((n) => parts[n] !== bundle.end.parts[n])
+    if (differ.length) throw kit.refuse(409, `end.parts: the replayed world differs from the bundle's in ${differ.join(', ')} (every request answered as recorded; ${bundle.requests.length} steps replayed)`)
+    fresh.config = { ...fresh.config, frozenClock: bundle.frozen }
+    fresh.repro.paused = false
+    target.adopt(fresh)
+    // The log of the world put in place begins where the bundle ended (its journal's ids are this world's own).
+    target.repro.rebase(target, 'the world was replayed from a repro bundle (POST /__sandbox/repro)')
+    return { replayed: bundle.requests.length, digest: bundle.end.digest, now: target.iso() }
+  } finally {
+    // Its journal's bytes leave the app's budget (adopt has copied what it keeps).
+    fresh.journal.clear()
+  }
+}
+
+/**
+ * A bundle's world built apart from `target` (a fresh sandbox of its id, seeded as the bundle
+ * says, its base put in place, each step run at its instant through the app's pipeline, every
+ * answer's status checked): `POST /__sandbox/repro` compares it and puts it in place, `GET
+ * /__sandbox/repro?before=` reads the end of a shorter bundle off it.
+ */
+export async function rebuild(kit: ReplayKit, fetch: Fetch, target: Sandbox, bundle: Omit<ReproBundle, 'end' | 'checksum'>, origin: string, controlToken?: string): Promise<Sandbox> {
   const registry = target.shared.scenarios
   const scenarios = parseScenarios(registry, bundle.scenarios, 'scenarios')
   const overrides = storedOverrides(bundle.overrides)
@@ -135,6 +174,7 @@ export async function replayBundle(kit: ReplayKit, fetch: Fetch, target: Sandbox
     fresh.overrides.load(overrides)
     fresh.repro.begin(fresh)
     fresh.repro.paused = true
+    if (bundle.base) await loadBase(kit, fresh, bundle.base.parts)
     const sessions = new Map<string, string>()
     for (const [i, s] of bundle.requests.entries()) {
       fresh.clock.set(Date.parse(s.at))
@@ -142,22 +182,46 @@ export async function replayBundle(kit: ReplayKit, fetch: Fetch, target: Sandbox
       else if (s.kind === 'clock') fresh.clock.set(Date.parse(s.clock.now))
       else if (s.kind === 'scenarios') fresh.setScenarios(parseScenarios(registry, s.scenarios, `requests.${i}.scenarios`))
       else if (s.kind === 'overrides') fresh.overrides.load(storedOverrides(s.overrides))
+      else if (s.kind === 'part') await loadPart(kit, fresh, s.part, s.value, `requests.${i}`)
       else fresh.outbox.clear()
     }
-    fresh.clock = new kit.Clock(Date.parse(bundle.end.now), Date.now, bundle.end.frozen)
-    const parts = await worldParts(fresh)
-    const names = [...new Set([...Object.keys(parts), ...Object.keys(bundle.end.parts)])]
-    const differ = names.filter((n) => parts[n] !== bundle.end.parts[n])
-    if (differ.length) throw kit.refuse(409, `end.parts: the replayed world differs from the bundle's in ${differ.join(', ')} (every request answered as recorded; ${bundle.requests.length} steps replayed)`)
-    fresh.config = { ...fresh.config, frozenClock: bundle.frozen }
-    fresh.repro.take(bundle.requests, canonical(bundle.requests).length)
-    fresh.repro.start = { now: bundle.now, frozen: bundle.frozen, scenarios: fresh.repro.start.scenarios, overrides: fresh.repro.start.overrides }
-    target.adopt(fresh)
-    return { replayed: bundle.requests.length, digest: bundle.end.digest, now: target.iso() }
-  } finally {
-    // Its journal's bytes leave the app's budget (adopt has copied what it keeps).
+    return fresh
+  } catch (error) {
     fresh.journal.clear()
+    fresh.repro.release()
+    throw error
   }
+}
+
+/**
+ * A bundle's base put in place: every key a part a bundle carries, each checked by its part's
+ * own schema (a 400 naming the field), minted tokens' marks made new tokens of this world, in
+ * their order, so the steps that quote them find them.
+ */
+async function loadBase(kit: ReplayKit, sandbox: Sandbox, parts: Record<string, unknown>): Promise<void> {
+  const carried = kit.parts.filter((p) => typeof p.bundle === 'string')
+  for (const key of Object.keys(parts)) if (!carried.some((p) => p.fields.includes(key))) throw kit.refuse(400, `base.parts.${key}: not a part a bundle carries (${carried.map((p) => p.key).join(', ')})`)
+  const marks = new Map<string, string>()
+  const text = JSON.stringify(parts).replace(/\{\{minted:(\d+)\}\}/g, (mark) => {
+    if (!marks.has(mark)) marks.set(mark, kit.mint())
+    return marks.get(mark)!
+  })
+  const missing = carried.filter((p) => !p.optional && p.fields.some((f) => parts[f] === undefined) && !p.heavy)
+  if (missing.length) throw kit.refuse(400, `base.parts.${missing[0].fields[0]}: is required (a base carries ${carried.map((p) => p.key).join(', ')})`)
+  // Credentials the base left out: the seeded world's for the same record (a demo account's), else a new one.
+  const input = kit.revealed(JSON.parse(text), sandbox.world, () => kit.mint())
+  await kit.writeParts(sandbox, input, false, carried)
+  // Numbered as the world the bundle came from numbered them when its log began.
+  sandbox.repro.minted.clear()
+  for (const token of kit.credentialTokens(sandbox)) sandbox.repro.minted.set(token, sandbox.repro.minted.size + 1)
+  // A replay moves the clock itself, step by step.
+  sandbox.clock = new kit.Clock(sandbox.clock.now(), Date.now, true)
+}
+
+async function loadPart(kit: ReplayKit, sandbox: Sandbox, key: string, value: unknown, field: string): Promise<void> {
+  const part = kit.parts.find((p) => p.key === key && p.bundle === 'value')
+  if (!part) throw kit.refuse(400, `${field}.part: "${key.slice(0, 64)}" is not a part a step carries as a value (${kit.parts.filter((p) => p.bundle === 'value').map((p) => p.key).join(', ')})`)
+  await kit.writeParts(sandbox, { [key]: value }, false, [part])
 }
 
 function parseScenarios(registry: Sandbox['shared']['scenarios'], list: unknown[], field: string): ActiveScenario[] {

@@ -1,5 +1,7 @@
 export const outboxKinds = ['email', 'message', 'password-reset', 'magic-link', 'sii-upload'] as const
 export type OutboxKind = (typeof outboxKinds)[number]
+/** Kinds whose token opens the world (random, never the same twice): repro bundles carry marks in their place. */
+export const CREDENTIAL_KINDS: ReadonlySet<OutboxKind> = new Set(['password-reset', 'magic-link'])
 
 /** An external effect; all seven fields always present, `null` where one does not apply. */
 export interface OutboxEntry {

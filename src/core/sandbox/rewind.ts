@@ -1,10 +1,8 @@
 import { conflict, HttpError, notFound } from '../http/reply.js'
-import type { TableName } from '../store/collections.js'
-import { notificationEntry } from '../notifications/store.js'
-import type { Session } from '../auth/sessions.js'
-import { type ChangeOp, SECRET_FIELDS, segments } from './changes.js'
+import { SECRET_FIELDS, segments } from './changes.js'
 import type { JournalEntry } from './journal.js'
-import { type OutboxEntry, insertByNumber } from './outbox.js'
+import { insertByNumber } from './outbox.js'
+import { undoOp } from './parts.js'
 import type { Sandbox, Snapshot } from './sandbox.js'
 
 /** A moment of the journal: just before a request, or just after it (`POST /__sandbox/rewind`). */
@@ -32,8 +30,8 @@ export function reach(sandbox: Sandbox, moment: Moment): { undo: JournalEntry[];
 }
 
 /**
- * Puts records, sessions, outbox and clock back to `moment` by undoing each entry's patch,
- * newest first, through the stores (so the runtime's storage follows, and the undo is itself
+ * Puts the world's rewound parts (parts.ts `rewind`: records, sessions, outbox, clock) back to
+ * `moment` by undoing each entry's patch, newest first, through the stores (so the runtime's storage follows, and the undo is itself
  * recorded: the rewind's own entry can be rewound). On a refusal nothing has changed.
  */
 export async function rewind(sandbox: Sandbox, moment: Moment): Promise<void> {
@@ -41,11 +39,11 @@ export async function rewind(sandbox: Sandbox, moment: Moment): Promise<void> {
   // Writes a stray write left pending belong to no request: kept apart, put back after.
   const stray = sandbox.changes.take()
   try {
-    for (const entry of undo) for (const op of [...(entry.changes?.patch ?? [])].reverse()) await undoLive(sandbox, op)
+    for (const entry of undo) for (const op of [...(entry.changes?.patch ?? [])].reverse()) await undoOp(sandbox, op)
   } catch (error) {
     // What was undone so far is done again: a failed rewind changes nothing.
     const done = sandbox.changes.take()
-    for (const op of [...(done?.patch ?? [])].reverse()) await undoLive(sandbox, op).catch(() => undefined)
+    for (const op of [...(done?.patch ?? [])].reverse()) await undoOp(sandbox, op).catch(() => undefined)
     sandbox.changes.take()
     throw error instanceof HttpError ? error : conflict(`body: the journal's changes no longer match the records (${(error as Error).message}); nothing was rewound`)
   } finally {
@@ -55,64 +53,6 @@ export async function rewind(sandbox: Sandbox, moment: Moment): Promise<void> {
   sandbox.clock.set(clock)
   if (sandbox.clock.iso() !== old) sandbox.changes.push({ op: 'replace', path: '/clock/now', value: sandbox.clock.iso(), from: old })
   sandbox.changed('rewind')
-}
-
-/** One step undone on the live stores. */
-async function undoLive(sandbox: Sandbox, op: ChangeOp): Promise<void> {
-  const [collection, id, field, ...deeper] = segments(op.path)
-  // A rewind's clock move: the clock is set once, at the end.
-  if (collection === 'clock') return
-  if (deeper.length || id === undefined) throw new Error(`${op.path}: not a record or a field of one`)
-  if (collection === 'outbox') {
-    if (op.op === 'add') {
-      const gone = sandbox.outbox.remove(id)
-      if (gone) sandbox.changes.outbox(gone, true)
-    } else {
-      sandbox.outbox.put(op.from as OutboxEntry)
-      sandbox.changes.outbox(op.from as OutboxEntry)
-    }
-    return
-  }
-  if (collection === 'sessions') {
-    const { sessions } = sandbox
-    if (field === undefined) {
-      if (op.op === 'add') sessions.close(id)
-      else sessions.put({ ...(op.from as Session) })
-      return
-    }
-    const s = sessions.get(id)
-    if (!s) throw new Error(`${op.path}: no such session`)
-    sessions.set(s, field as 'expiresAt', op.from as number)
-    return
-  }
-  if (collection === 'notifications') {
-    const index = sandbox.world.notifications
-    const e = index.get(id)
-    if (field === undefined || !e) throw new Error(`${op.path}: notifications are only changed field by field`)
-    index.replace(notificationEntry({ ...e.n, [field]: op.from } as typeof e.n, e.clientId, e.t))
-    return
-  }
-  const table = sandbox.world.tables[collection as TableName] as unknown as AnyTable | undefined
-  if (!table) throw new Error(`${op.path}: no collection ${collection}`)
-  if (field === undefined) {
-    if (op.op === 'add') {
-      if (!(await table.remove(id))) throw new Error(`${op.path}: no such record`)
-    } else await table.insert(structuredClone(op.from) as { id: string })
-    return
-  }
-  // A secret's value was never kept: it stays as it is.
-  if (SECRET_FIELDS.has(field)) return
-  const done = await table.update(id, (draft) => {
-    if (op.op === 'add') delete draft[field]
-    else draft[field] = structuredClone(op.from)
-  })
-  if (!done) throw new Error(`${op.path}: no such record`)
-}
-
-type AnyTable = {
-  insert(row: { id: string }): Promise<unknown>
-  update(id: string, change: (draft: Record<string, unknown>) => void): Promise<unknown>
-  remove(id: string): Promise<unknown>
 }
 
 /**

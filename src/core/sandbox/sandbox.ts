@@ -1,47 +1,34 @@
-import { type Session, SessionStore } from '../auth/sessions.js'
-import { keyBytes, newSigningKey } from '../auth/tokens.js'
+import { SessionStore } from '../auth/sessions.js'
+import { keyBytes } from '../auth/tokens.js'
 import { badRequest } from '../http/reply.js'
 import { validate } from '../http/validate.js'
+import * as z from 'zod'
 import type { ScenarioRegistry } from '../scenarios/registry.js'
 import type { ActiveScenario } from '../scenarios/define.js'
 import { entered, fixWindow, inWindow, timed } from '../scenarios/window.js'
 import type { Accounts, Size } from '../seed/seed.js'
 import { type FixtureRows, parseFixtures } from '../store/fixtures.js'
-import { World, type WorldRows, indexNotifications } from '../store/world.js'
+import { type World, indexNotifications } from '../store/world.js'
 import type { TableName } from '../store/collections.js'
-import { Clock } from './clock.js'
-import { Journal, type JournalEntry } from './journal.js'
+import type { Clock } from './clock.js'
+import { Journal } from './journal.js'
 import type { JournalBudget } from './journal-budget.js'
-import { Outbox, type OutboxEntry } from './outbox.js'
+import { Outbox } from './outbox.js'
 import { ChangeRecorder } from './changes.js'
 import { Overrides } from '../overrides/overrides.js'
-import type { Override } from '../overrides/override.js'
 import { SandboxEvents, type StateChange } from './events.js'
 import { ReproBudget, ReproLog } from '../repro/log.js'
 import { type OAuthState, emptyOAuth } from '../agents/state.js'
 import { seededRandom, Sequence } from './random.js'
 import type { SeededWorlds } from './seeded-worlds.js'
 import type { ListPages } from '../notifications/notification-store.js'
-import { type SandboxState, type Snapshot, checkBounds, snapshotSchema } from './snapshot.js'
+import { type Snapshot, checkBounds } from './snapshot.js'
+import { WORLD_PARTS, readParts, writeParts } from './parts.js'
 
 export type { SandboxState, Snapshot } from './snapshot.js'
 
-/** What a runtime kept of a sandbox, put back by `Sandbox.resume`; absent parts stay as they are. */
-export interface ResumedParts {
-  records?: WorldRows
-  seed?: number
-  clock?: { now: number; frozen: boolean }
-  sessions?: Session[]
-  journal?: JournalEntry[]
-  outbox?: OutboxEntry[]
-  scenarios?: ActiveScenario[]
-  scenarioState?: Map<string, unknown>
-  overrides?: Override[]
-  ids?: number
-  draws?: number
-  signingKey?: string
-  oauth?: OAuthState
-}
+/** What a runtime kept of a sandbox, put back by `Sandbox.resume`: snapshot fields; absent parts stay as they are. */
+export type ResumedParts = Record<string, unknown>
 
 export interface SandboxConfig {
   seed: number
@@ -176,30 +163,15 @@ export class Sandbox {
     return sandbox
   }
 
-  /** Fresh data for `seed`; clears sessions, scenarios, clock, journal and outbox. */
+  /** Fresh data for `seed`: every part of the world as in a new one (parts.ts). */
   async reset(seed = this.seed): Promise<void> {
     const fixtures = this.config.fixtures && parseFixtures(this.config.fixtures)
     const world = await this.shared.worlds.world(seed, this.seededAt, this.config.size, this.config.notifications, fixtures)
     this.seed = seed
     this.world = world
-    // Without a fixed --now the clock starts at the real time, the data stays where it was seeded.
-    const start = this.config.now ? Date.parse(this.config.now) : Date.now()
-    this.clock = new Clock(start, Date.now, this.config.frozenClock)
-    this.sessions = new SessionStore()
-    const imp = this.config.accounts.IMPERSONATION_SESSION
-    this.sessions.open(imp.userId, 'cli_acme', start, undefined, 'impersonation', imp.impersonatorId, imp.token)
-    this.oauth = emptyOAuth()
-    this.journal.clear()
+    for (const part of WORLD_PARTS) part.reset(this)
     this.changes.take()
-    this.horizon = 0
-    this.outbox.clear()
-    this.overrides.clear()
-    this.active = []
-    this.ids = new Sequence()
-    this.scenarioState.clear()
-    this.#reseed(seed, 0)
     this.#base = seed
-    this.setKey(newSigningKey())
     this.repro.begin(this)
     this.changed('reset')
   }
@@ -254,36 +226,30 @@ export class Sandbox {
     return this.#key
   }
 
-  #reseed(seed: number, draws: number): void {
-    this.#generator = seededRandom(seed)
+  /** The seeded generator of this seed, `draws` numbers on (a stored or restored world goes on where it was). */
+  reseed(draws: number): void {
+    this.#generator = seededRandom(this.seed)
     for (let i = 0; i < draws; i++) this.#generator()
     this.#draws = draws
   }
 
+  /** The records are no longer their seed plus changes (a restore, a replay): stores keep every one. */
+  markRecordsWhole(): void {
+    this.#base = null
+  }
+
   /**
    * Puts stored parts back (the persistence port, `src/core/persist`): what a runtime kept of
-   * this sandbox. `records` replaces the world with rows no seed reproduces; without it the
-   * world stays as it is (seeded, perhaps with stored changes applied to it).
+   * this sandbox, as snapshot fields. `records` (the collections) replace the world with rows no
+   * seed reproduces; without them the world stays as it is (seeded, perhaps with stored changes
+   * applied to it).
    */
   async resume(parts: ResumedParts): Promise<void> {
-    // What happened before it was stored is not in this process: no bundle until the next reset.
-    if (Object.keys(parts).length) this.repro.stop('the sandbox was resumed from stored state (--state, a reload in the browser, a Durable Object\'s storage)')
-    if (parts.records) {
-      this.world = await World.fromRows(parts.records, undefined, true)
-      this.#base = null
-    }
-    if (parts.seed !== undefined) this.seed = parts.seed
-    if (parts.clock) this.clock = new Clock(parts.clock.now, Date.now, parts.clock.frozen)
-    if (parts.sessions) this.sessions = new SessionStore(parts.sessions)
-    if (parts.oauth) this.oauth = parts.oauth
-    if (parts.journal) this.journal.load(parts.journal)
-    if (parts.outbox) this.outbox.load(parts.outbox)
-    if (parts.scenarios) this.active = parts.scenarios
-    if (parts.scenarioState) this.scenarioState = parts.scenarioState
-    if (parts.overrides) this.overrides.load(parts.overrides)
-    if (parts.ids !== undefined) this.ids.value = parts.ids
-    if (parts.draws !== undefined) this.#reseed(this.seed, parts.draws)
-    if (parts.signingKey) this.setKey(parts.signingKey)
+    const present = WORLD_PARTS.filter((p) => p.fields.some((f) => parts[f] !== undefined))
+    // The runtime's own stored state: trusted, as it wrote it.
+    await writeParts(this, parts, true, present)
+    // What happened before it was stored is not in this process: the bundle starts from here.
+    if (present.length) this.repro.rebase(this, 'the sandbox was resumed from stored state (--state, a reload in the browser, a Durable Object\'s storage)')
     // Stored writes put back are no request's changes.
     this.changes.take()
   }
@@ -372,60 +338,19 @@ export class Sandbox {
     return this.clock.iso()
   }
 
-  /** The whole state as one JSON object keyed by collection name. */
+  /** The whole state as one JSON object keyed by collection name: every part's fields (parts.ts). */
   snapshot(): Snapshot {
-    return { version: 1, ...this.state(), ...this.world.rows() }
-  }
-
-  /** Everything in a snapshot besides the records (what reads change: journal, sessions, clock). */
-  state(): SandboxState {
-    return {
-      seed: this.seed,
-      clock: this.clock.toJSON(),
-      scenarios: this.active,
-      sessions: this.sessions.all(),
-      journal: this.journal.list(),
-      outbox: this.outbox.list(),
-      nextId: this.ids.value,
-      signingKey: this.#key,
-      overrides: this.overrides.list(),
-      oauth: this.oauth,
-    }
+    return { version: 1, ...readParts(this) } as Snapshot
   }
 
   /** Replaces the whole state with a snapshot; a malformed one is a 400 naming the field and changes nothing. */
   async restore(snapshot: unknown): Promise<void> {
     if (snapshot === null || typeof snapshot !== 'object' || Array.isArray(snapshot)) throw badRequest('body: a snapshot must be a JSON object keyed by collection name')
-    checkBounds(snapshot as Record<string, unknown>, this.journal.capacity)
-    const s = validate(snapshotSchema, snapshot, 'body') as unknown as Snapshot
-    const now = Date.parse(s.clock.now)
-    const scenarios = s.scenarios.map((a, i) => fixWindow(this.shared.scenarios.parse(a, `scenarios.${i}`), now, `scenarios.${i}`))
-    // Checked here with a schema loaded on first use (the browser entry's budget).
-    const overrides = s.overrides?.length ? (await import('../overrides/override.js')).storedOverrides(s.overrides) : []
-    const oauth = s.oauth ?? emptyOAuth()
-    // Everything is built before anything is replaced.
-    let world: World
-    try {
-      world = await World.fromRows(s)
-    } catch (error) {
-      throw badRequest(`body: a record does not match its collection (${(error as Error).message})`)
-    }
-    this.world = world
-    this.seed = s.seed
-    this.clock = new Clock(now, Date.now, s.clock.frozen)
-    this.sessions = new SessionStore(s.sessions)
-    this.oauth = oauth
-    this.journal.load(s.journal)
-    this.horizon = this.journal.nextId
-    this.outbox.load(s.outbox)
-    this.overrides.load(overrides)
-    this.active = scenarios
-    this.ids.value = s.nextId
-    this.scenarioState.clear()
-    this.#reseed(s.seed, 0)
-    this.#base = null
-    // A snapshot from before keys were kept gets a new one (its tokens were forgeable anyway).
-    this.setKey(s.signingKey ?? newSigningKey())
+    const input = snapshot as Record<string, unknown>
+    checkBounds(input, this.journal.capacity)
+    validate(z.object({ version: z.literal(1) }), { version: input.version }, 'body')
+    // Every part is checked and built before any is replaced.
+    await writeParts(this, input)
     this.changed('restore')
   }
 
@@ -437,29 +362,11 @@ export class Sandbox {
   adopt(other: Sandbox): void {
     this.config = other.config
     this.seededAt = other.seededAt
-    this.world = other.world
-    this.seed = other.seed
-    this.clock = other.clock
-    this.sessions = other.sessions
-    this.outbox.load(other.outbox.list())
-    this.overrides.load(other.overrides.list())
-    this.active = other.active
-    this.ids.value = other.ids.value
-    this.scenarioState = other.scenarioState
-    this.#generator = other.#generator
-    this.#draws = other.#draws
+    for (const part of WORLD_PARTS) part.take(this, other)
     // Seed plus requests: stored whole from here (the persistence port), as after a restore.
     this.#base = null
-    this.setKey(other.#key)
     this.repro.release()
     this.repro = other.repro
-    this.journal.clear()
-    for (const d of other.journal.details()) {
-      const { request, response, url, id: _, ...entry } = d
-      this.journal.add(entry, { origin: url.slice(0, url.length - d.path.length - d.query.length), request, response })
-    }
-    other.journal.clear()
     this.changed('replay')
   }
 }
-

@@ -1,17 +1,12 @@
-import * as z from 'zod'
 import type { Session } from '../auth/sessions.js'
-import { SIGNING_KEY_PATTERN } from '../auth/tokens.js'
 import type { ActiveScenario } from '../scenarios/define.js'
-import { collectionSchemas } from '../store/fixtures.js'
 import type { WorldRows } from '../store/world.js'
 import { HttpError } from '../http/reply.js'
 import { JOURNAL_MAX_BYTES, type JournalEntry } from './journal.js'
-import { OUTBOX_LIMIT, outboxKinds, type OutboxEntry } from './outbox.js'
-import { SESSION_LIMIT } from '../auth/sessions.js'
+import type { OutboxEntry } from './outbox.js'
 import type { Override } from '../overrides/override.js'
 import type { OAuthState } from '../agents/state.js'
-import { oauthSchema } from '../agents/stored.js'
-import { OVERRIDE_LIMIT } from '../overrides/overrides.js'
+import { COLLECTION_LIMIT, partOf } from './parts.js'
 
 export type Snapshot = { version: 1 } & SandboxState & WorldRows
 export interface SandboxState {
@@ -28,44 +23,15 @@ export interface SandboxState {
   overrides?: Override[]
   /** Agent access: OAuth clients, codes and grants (optional in older snapshots). */
   oauth?: OAuthState
+  /** The scenarios' counters (rate limits, turns), Maps and Sets as `{$map}` and `{$set}` (optional in older snapshots). */
+  scenarioState?: { $map: [string, unknown][] }
+  /** Numbers the seeded generator gave so far: a restored world goes on where it was (optional in older snapshots). */
+  draws?: number
 }
 
-const isoDateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
-
-export const snapshotSchema = z.object({
-  version: z.literal(1),
-  seed: z.number().int().min(0).max(2 ** 31 - 1),
-  clock: z.object({ now: isoDateTime, frozen: z.boolean() }),
-  scenarios: z.array(z.unknown()),
-  sessions: z.array(z.object({
-    token: z.string().min(1), userId: z.string(), clientId: z.string(), kind: z.enum(['direct', 'impersonation']),
-    impersonatorId: z.string().nullable(), createdAt: z.number(), lastSeenAt: z.number(), expiresAt: z.number(), ttlMs: z.number().positive(),
-  })),
-  journal: z.array(z.object({
-    id: z.number().int().positive(), method: z.string(), path: z.string(), query: z.string(), status: z.number().int(),
-    faults: z.array(z.string()), durationMs: z.number(), at: isoDateTime,
-    // What a write changed (docs/contract.md "What a request changed"): kept as it came.
-    changes: z.object({ patch: z.array(z.object({ op: z.enum(['add', 'remove', 'replace']), path: z.string(), value: z.unknown().optional(), from: z.unknown().optional() })), outbox: z.array(z.unknown()) }).optional(),
-  })),
-  outbox: z.array(z.object({
-    id: z.string(), kind: z.enum(outboxKinds), to: z.string().nullable(), subject: z.string().nullable(),
-    token: z.string().nullable(), ref: z.string().nullable(), at: isoDateTime,
-  })),
-  nextId: z.number().int().positive(),
-  signingKey: z.string().regex(SIGNING_KEY_PATTERN, 'must be 64 hexadecimal digits').optional(),
-  // Checked one by one on restore (Sandbox.restore), with a schema loaded then: the browser entry's budget.
-  overrides: z.array(z.unknown()).optional(),
-  oauth: oauthSchema.optional(),
-  ...collectionSchemas,
-})
-
-/** Records per collection a snapshot may hold (the largest seeded world has about 1.1 million notifications). */
-export const COLLECTION_LIMIT = 2_000_000
+export { COLLECTION_LIMIT, SCENARIO_LIMIT } from './parts.js'
 /** Characters per string in a snapshot: no JSON body the API accepts (1 MB) can make a longer one. */
 export const STRING_LIMIT = 1_048_576
-/** The journal's bound in bytes (docs/contract.md "Bounds and trust"), measured as its JSON. */
-/** Active scenarios: each is parsed on restore, and a name counts once, so more is never a real state. */
-export const SCENARIO_LIMIT = 100
 
 /**
  * A restore beyond a bound is refused before anything is checked or built (413 naming the
@@ -74,9 +40,9 @@ export const SCENARIO_LIMIT = 100
  * string at `STRING_LIMIT`.
  */
 export function checkBounds(snapshot: Record<string, unknown>, journalCapacity: number): void {
-  const caps: Record<string, number> = { journal: journalCapacity, outbox: OUTBOX_LIMIT, sessions: SESSION_LIMIT, scenarios: SCENARIO_LIMIT, overrides: OVERRIDE_LIMIT }
   for (const [name, value] of Object.entries(snapshot)) {
-    const cap = caps[name] ?? COLLECTION_LIMIT
+    const bound = partOf(name)?.bound
+    const cap = name === 'journal' ? journalCapacity : bound && 'entries' in bound ? bound.entries : (bound?.perCollection ?? COLLECTION_LIMIT)
     if (Array.isArray(value) && value.length > cap) throw new HttpError(413, `${name}: must hold at most ${cap} entries; the snapshot has ${value.length}`)
     const long = longString(value)
     if (long !== undefined) throw new HttpError(413, `${name}: strings must be at most ${STRING_LIMIT} characters; one has ${long}`)
