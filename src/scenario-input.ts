@@ -1,8 +1,8 @@
-import type { z } from 'zod'
 import type { BundledScenario } from '../scenarios/index.js'
 import { bundledScenarios } from './sandbox-app.js'
 import type { ActiveScenario } from './core/scenarios/define.js'
 import type { ScenarioRegistry } from './core/scenarios/registry.js'
+import type { OptionsInput, StandardSchemaV1 } from './core/scenarios/options.js'
 
 // How the entries (`fleet-sandbox/node`, `/browser`, `/storybook`, `/playwright`) name the
 // bundled scenarios, typed from the files of `scenarios/`.
@@ -10,12 +10,12 @@ import type { ScenarioRegistry } from './core/scenarios/registry.js'
 /** A scenario's type as the entries read it: its name and its options schema (defineScenario keeps both). */
 export interface NamedScenario {
   name: string
-  options: z.ZodType
+  options?: StandardSchemaV1
 }
 /** The name of every scenario in `scenarios/` (and of your own, `D`): a typo is a type error. */
 export type ScenarioName<D extends NamedScenario = BundledScenario> = D['name']
 /** The options a scenario takes, as given (those with defaults may be left out). */
-export type ScenarioOptions<N extends string, D extends NamedScenario = BundledScenario> = z.input<Extract<D, { name: N }>['options']> & ScenarioScope
+export type ScenarioOptions<N extends string, D extends NamedScenario = BundledScenario> = OptionsInput<NonNullable<Extract<D, { name: N }>['options']>> & ScenarioScope
 /** Every scenario takes `routes`: it then acts on those routes only (operation ids or `METHOD /path`, `*` one segment). */
 export interface ScenarioScope {
   routes?: readonly string[] | string
