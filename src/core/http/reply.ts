@@ -12,7 +12,12 @@ export class HttpError extends Error {
   readonly [HTTP_ERROR] = true
 
   static override [Symbol.hasInstance](value: unknown): value is HttpError {
-    return typeof value === 'object' && value !== null && (value as { [HTTP_ERROR]?: unknown })[HTTP_ERROR] === true
+    try {
+      return typeof value === 'object' && value !== null && (value as { [HTTP_ERROR]?: unknown })[HTTP_ERROR] === true
+    } catch {
+      // A hook may throw anything, a Proxy whose reads throw too: that is no HttpError (a 500).
+      return false
+    }
   }
 
   constructor(
