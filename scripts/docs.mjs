@@ -73,6 +73,8 @@ function describeOption(schema) {
 }
 
 function optionsOf(scenario) {
+  // A scenario may take no options (then none but `routes`, which every scenario takes).
+  if (!scenario.options) return 'none'
   const json = z.toJSONSchema(scenario.options, { io: 'input', unrepresentable: 'any' })
   const entries = Object.entries(json.properties ?? {})
   return entries.length ? entries.map(([name, s]) => `\`${name}\`: ${describeOption(s)}`).join('; ') : 'none'

@@ -1,8 +1,9 @@
-import type { z } from 'zod'
 import type { BundledScenario } from '../scenarios/index.js'
 import { bundledScenarios } from './sandbox-app.js'
 import type { ActiveScenario } from './core/scenarios/define.js'
 import type { ScenarioRegistry } from './core/scenarios/registry.js'
+import type { OptionsInput, StandardSchemaV1 } from './core/scenarios/options.js'
+import type { OperationId } from './core/app/operation-ids.js'
 
 // How the entries (`fleet-sandbox/node`, `/browser`, `/storybook`, `/playwright`) name the
 // bundled scenarios, typed from the files of `scenarios/`.
@@ -10,16 +11,18 @@ import type { ScenarioRegistry } from './core/scenarios/registry.js'
 /** A scenario's type as the entries read it: its name and its options schema (defineScenario keeps both). */
 export interface NamedScenario {
   name: string
-  options: z.ZodType
+  options?: StandardSchemaV1
 }
 /** The name of every scenario in `scenarios/` (and of your own, `D`): a typo is a type error. */
 export type ScenarioName<D extends NamedScenario = BundledScenario> = D['name']
 /** The options a scenario takes, as given (those with defaults may be left out). */
-export type ScenarioOptions<N extends string, D extends NamedScenario = BundledScenario> = z.input<Extract<D, { name: N }>['options']> & ScenarioScope
+export type ScenarioOptions<N extends string, D extends NamedScenario = BundledScenario> = OptionsInput<NonNullable<Extract<D, { name: N }>['options']>> & ScenarioScope
 /** Every scenario takes `routes`: it then acts on those routes only (operation ids or `METHOD /path`, `*` one segment). */
 export interface ScenarioScope {
-  routes?: readonly string[] | string
+  routes?: readonly ScopedRoute[] | ScopedRoute | `${ScopedRoute}|${string}`
 }
+/** One entry of `routes`: an operation id (a typo is a type error) or a `METHOD /path` pattern. */
+export type ScopedRoute = OperationId | `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | '*'} /${string}`
 /** One scenario in text form: `'slow'` or `'slow;ms=300'` (the name is checked, the options at run time). */
 export type ScenarioText<D extends NamedScenario = BundledScenario> = D['name'] | `${D['name']};${string}`
 /** A bound of a scenario's window on the sandbox clock: `'+2m'` (s, m, h or d from now) or an ISO date-time. */

@@ -8,5 +8,6 @@
 import document from './openapi.json' with { type: 'json' }
 
 export type { $defs, components, operations, paths, webhooks } from './types.js'
+export type { OperationId, ToolName } from '../core/app/operation-ids.js'
 
 export const openapi: Record<string, unknown> = document

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import v8 from 'node:v8'
+import { basename } from 'node:path'
 import * as fixtures from '../../fixtures/accounts.js'
 import { bundledScenarios } from '../sandbox-app.js'
 import { ScenarioRegistry } from '../core/scenarios/registry.js'
@@ -190,7 +191,7 @@ export async function main(argv: string[], afterListen?: (url: string, controlTo
     throw error
   })
   // Even quiet, the URL: with --port 0 nothing else tells a script (or Playwright's webServer) the port.
-  console.log(quiet ? listening(server.url) : banner(server.url, await server.summary(), options, server.engineLine))
+  console.log(quiet ? listening(server.url) : banner(server.url, await server.summary(), options, server.engineLine, own && { dir: values.scenarios!, files: own.files }))
   if (afterListen) {
     try {
       await afterListen(server.url, options.control ? options.control.token : undefined)
@@ -269,7 +270,8 @@ const startNodeEngine: StartEngine = async ({ beforeListen, persist: _, scenario
   }
 }
 
-function banner(url: string, summary: SandboxSummary, options: ServerOptions, engineLine?: string): string {
+/** `own`: the files of `--scenarios DIR`, so a team sees at start that theirs loaded and under which names. */
+function banner(url: string, summary: SandboxSummary, options: ServerOptions, engineLine?: string, own?: { dir: string; files: { file: string; def: ScenarioDefinition }[] }): string {
   const counts = summary.clients.map((c) => `${c.notifications.toLocaleString('en-US')} for ${c.name}`).join(', ')
   return [
     listening(url),
@@ -277,6 +279,7 @@ function banner(url: string, summary: SandboxSummary, options: ServerOptions, en
     `  seed ${summary.seed}, clock ${summary.now}${options.strict ? ', strict' : ''}`,
     `  notifications: ${counts}`,
     `  scenarios: ${summary.scenarios.join(', ') || 'none (healthy)'}`,
+    ...(own ? [`  your scenarios (--scenarios ${own.dir}): ${own.files.map((f) => `${f.def.name} (${basename(f.file)})`).join(', ') || 'none: the folder has no .js, .mjs or .ts file'}`] : []),
     `  control API: ${options.control === false ? 'off' : `${url}/__sandbox${options.control?.token ? ' (token required)' : ''}`}`,
     // The URL only: the token is never printed.
     ...(options.upstream ? [`  upstream: ${options.upstream.url} (unmatched /api/... requests${options.upstream.routes ? ` and ${options.upstream.routes.join(', ')}` : ''}; findings at ${url}/__sandbox/drift)`] : []),

@@ -1,11 +1,12 @@
 import type { RouteDef } from '../core/app/route.js'
 import { jsonSchema } from '../core/control/openapi.js'
+import type { ToolName } from '../core/app/operation-ids.js'
 
 type Json = Record<string, unknown>
 
 /** One MCP tool: an API operation of the route table, called with the agent's token (docs/agents.md). */
 export interface ApiTool {
-  name: string
+  name: ToolName
   title: string
   description: string
   inputSchema: Json & { type: 'object' }
@@ -68,7 +69,8 @@ function toolOf(route: RouteDef): ApiTool {
   const permission = route.auth.kind === 'user' && route.auth.permission ? ` Needs the permission \`${route.auth.permission}\`.` : ''
   const summary = route.summary.replace(/\.$/, '')
   return {
-    name: route.id,
+    // Its operation id; the generated union lists the table's tools (scripts/gen-api.mjs).
+    name: route.id as ToolName,
     title: summary,
     description: `${summary}. Calls \`${route.method} ${route.path}\` with your token.${permission} Assumed: the spec shows no MCP tools; this tool is the API operation \`${route.id}\`${route.assumed ? ', itself assumed (not in the spec)' : ''}.`,
     inputSchema,

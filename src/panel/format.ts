@@ -1,4 +1,4 @@
-import type { JournalDetail } from './api.js'
+import type { JournalDetail, JournalEntry } from './api.js'
 
 /** A body for reading: JSON indented, anything else as sent. */
 export function pretty(body: string | null): string {
@@ -27,5 +27,8 @@ export function curl(d: JournalDetail): string {
 }
 
 export const time = (iso: string) => iso.slice(11, 19)
+
+/** Who made a request when it was not an HTTP client: `MCP tool listLayers` (docs/agents.md), else none. */
+export const viaLabel = (e: Pick<JournalEntry, 'via' | 'tool'>): string | undefined => (e.via === 'mcp' ? `MCP tool ${e.tool ?? '?'}` : undefined)
 
 export const statusClass = (status: number) => (status >= 500 ? 's5' : status >= 400 ? 's4' : status >= 300 ? 's3' : 's2')

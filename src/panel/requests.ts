@@ -2,7 +2,7 @@ import { html } from 'htm/preact'
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { JournalDetail, JournalEntry, Message, OutboxEntry } from './api.js'
 import type { ViewProps } from './app.js'
-import { curl, pretty, statusClass, time } from './format.js'
+import { curl, pretty, statusClass, time, viaLabel } from './format.js'
 import { Changes } from './changes.js'
 
 const statusGroups = ['all', '2xx', '3xx', '4xx', '5xx'] as const
@@ -73,7 +73,7 @@ export function Requests({ api, fail, entries }: ViewProps & { entries: JournalE
                   <thead><tr><th>#</th><th class="wide">at</th><th>method</th><th>path</th><th>status</th><th>faults</th><th class="wide">ms</th></tr></thead>
                   <tbody>${[...shown].reverse().map((e) => html`
                     <tr key=${e.id} data-id=${e.id} class=${selected === e.id ? 'selected' : ''} onClick=${() => setSelected(e.id)} tabIndex="0" onKeyDown=${(k: KeyboardEvent) => k.key === 'Enter' && setSelected(e.id)}>
-                      <td>${e.id}</td><td class="wide">${time(e.at)}</td><td>${e.method}</td><td class="path">${e.path}${e.query}</td>
+                      <td>${e.id}</td><td class="wide">${time(e.at)}</td><td>${e.method}</td><td class="path">${e.path}${e.query}${viaLabel(e) && html` <span class="via">${viaLabel(e)}</span>`}</td>
                       <td><span class=${`status ${statusClass(e.status)}`}>${e.status}</span></td><td>${e.faults.map((f) => html`<span class="fault">${f}</span>`)}</td><td class="wide">${e.durationMs}</td>
                     </tr>`)}
                   </tbody>
@@ -118,6 +118,7 @@ function Details({ api, fail, id, close }: Pick<ViewProps, 'api' | 'fail'> & { i
         <dt>at</dt><dd>${detail.at}</dd>
         <dt>duration</dt><dd>${detail.durationMs} ms</dd>
         <dt>faults</dt><dd>${detail.faults.length ? detail.faults.map((f) => html`<span class="fault">${f}</span>`) : 'none'}</dd>
+        ${viaLabel(detail) && html`<dt>via</dt><dd><span class="via">${viaLabel(detail)}</span></dd>`}
       </dl>
       <details class="curl"><summary>curl</summary><pre>${command}</pre></details>
       <${Changes} api=${api} fail=${fail} detail=${detail} />

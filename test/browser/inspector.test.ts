@@ -145,6 +145,24 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     expect(texts.some((t) => t.includes('405') && t.includes('PUT'))).toBe(true)
   })
 
+  it('marks a request an MCP tool call made with the tool, in the list and the details', async () => {
+    await openPanel()
+    const minted = await api('/__sandbox/tokens/agent', { method: 'POST', body: JSON.stringify({ email: 'operator@fleet.test' }) })
+    const { token } = (await minted.json()) as { token: string }
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listLayers', arguments: {} } }
+    const res = await api('/mcp', { method: 'POST', body: JSON.stringify(call), headers: { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' } })
+    expect(res.status).toBe(200)
+    await expect.poll(() => rows().count()).toBe(1)
+    expect(await rows().first().locator('.via').textContent()).toBe('MCP tool listLayers')
+    await rows().first().click()
+    await expect.poll(() => page.locator('aside.details .facts .via').textContent()).toBe('MCP tool listLayers')
+  })
+
+  it('opens at /__sandbox/ as at /__sandbox', async () => {
+    await page.goto(`${server.url}/__sandbox/`)
+    await page.waitForSelector('.live.on')
+  })
+
   it('exports the journal as HAR that Chromium\'s own devtools importer reads', async () => {
     await openPanel()
     await api('/api/notifications?limit=1')

@@ -60,6 +60,16 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('the banner (built)', () => {
     expect(output()).not.toContain('admin@fleet.test')
   })
 
+  it('lists the scenarios loaded from --scenarios, each with its file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-scenarios-'))
+    const scenario = (name: string) => `export default { name: '${name}', description: 'a test', advice: 'none', after: () => ({ status: 418, body: null }) }\n`
+    writeFileSync(join(dir, 'teapot.mjs'), scenario('teapot'))
+    writeFileSync(join(dir, 'kettle.js'), scenario('kettle'))
+    const { output } = await start(['--scenarios', dir])
+    const line = output().split('\n').find((l) => l.startsWith('  your scenarios'))
+    expect(line?.split(': ')).toEqual([`  your scenarios (--scenarios ${dir})`, expect.stringMatching(/^(kettle \(kettle\.js\), teapot \(teapot\.mjs\)|teapot \(teapot\.mjs\), kettle \(kettle\.js\))$/)])
+  })
+
   it('a --fixtures folder that does not exist says so, naming the flag, where it looked, and the examples', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'fleet-sandbox-app-'))
     const { code, err } = await runCli(['--fixtures', 'fixtures/examples', '--port', '0'], cwd)

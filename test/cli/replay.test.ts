@@ -15,7 +15,7 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs', 'dist/worker.mjs'))('fleet-san
   const children: ChildProcess[] = []
   const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-replay-'))
   const file = join(dir, 'repro.json')
-  let bundle: { requests: unknown[]; end: { parts: Record<string, string>; digest: string } }
+  let bundle: { requests: unknown[]; end: { parts: Record<string, string>; digest: string; now: string } }
 
   const start = async (args: string[]) => {
     const started = await startCli(args)
@@ -46,7 +46,7 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs', 'dist/worker.mjs'))('fleet-san
     const { code, out, err } = await runCli(['replay', file, '--url', url])
     expect(err).toBe('')
     expect(code).toBe(0)
-    expect(out).toBe(`replayed ${file}: ${bundle.requests.length} steps, the world matches the bundle's (${bundle.end.digest}) at ${url}\n`)
+    expect(out).toMatch(`replayed ${file}: ${bundle.requests.length} steps, the world matches the bundle's (${bundle.end.digest}) at ${url}, clock 2026-11-23T`)
     expect((await get(`${url}/__sandbox/repro`)).end.parts).toEqual(bundle.end.parts)
     expect((await get(`${url}/__sandbox/health`)).seed).toBe(7)
   })
@@ -57,6 +57,8 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs', 'dist/worker.mjs'))('fleet-san
     // The replay is sent once the server listens; its line follows the banner.
     for (let i = 0; i < 500 && !output().includes('replayed '); i++) await new Promise((r) => setTimeout(r, 20))
     expect(output()).toContain(`replayed ${file}: ${bundle.requests.length} steps, the world matches the bundle's (${bundle.end.digest})`)
+    // The banner shows the bundle's seed and clock (a day after NOW), not the real clock it would leave at once.
+    expect(output()).toMatch(/\n  seed 7, clock 2026-11-23T12:0/)
     expect((await get(`${url}/__sandbox/repro`)).end.parts).toEqual(bundle.end.parts)
   })
 

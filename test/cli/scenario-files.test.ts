@@ -46,10 +46,37 @@ export default {
 }
 `
 
+/**
+ * Throws the package's HttpError (the command line, which bundles its own copy, must answer its
+ * status), with options in zod 3 (any Standard Schema is taken).
+ */
+const CLOSED = `import { z } from 'zod/v3'
+import { HttpError, defineScenario } from 'fleet-sandbox'
+
+export default defineScenario({
+  name: 'closed',
+  description: 'writes answer 503 with Retry-After, thrown as an HttpError',
+  advice: 'Keep reads working and retry writes later',
+  options: z.object({ retryAfter: z.number().int().default(60) }).strict(),
+  edge(ctx, o) {
+    if (ctx.request.method !== 'GET') throw new HttpError(503, 'closed for writes', { 'retry-after': String(o.retryAfter) })
+    return undefined
+  },
+})
+`
+/** No options at all. */
+const BARE = `export default {
+  name: 'bare',
+  description: 'answers 418 after the handler',
+  advice: 'none: it is a test',
+  after: () => ({ status: 418, body: { message: 'bare' } }),
+}
+`
+
 describe.skipIf(unbuilt('dist/fleet-sandbox.mjs', 'dist/worker.mjs'))('--scenarios DIR: your own scenario files', () => {
   // workerd cannot load TypeScript or a package by name: the files are bundled beside the Worker (src/workerd/front/own-modules.ts).
   it.each(['node', 'workerd'])('--engine %s loads .ts (no build step) and .mjs files: in the catalog, at start with --scenario, in the header, scoped, counted per world', async (engine) => {
-    const dir = folder(`good-${engine}`, { 'maintenance-window.ts': MAINTENANCE, 'teapot.mjs': TEAPOT, 'notes.txt': 'not a scenario' })
+    const dir = folder(`good-${engine}`, { 'maintenance-window.ts': MAINTENANCE, 'teapot.mjs': TEAPOT, 'closed.ts': CLOSED, 'bare.mjs': BARE, 'notes.txt': 'not a scenario' })
     const { child, output } = await startCli(['--engine', engine, '--port', '0', '--quiet', '--scenarios', dir, '--scenario', 'maintenance-window;minutes=5;routes=listVehicleTypes'])
     try {
       const url = urlOf(output())
@@ -66,6 +93,15 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs', 'dist/worker.mjs'))('--scenari
       await fetch(`${url}/__sandbox/scenarios`, { method: 'PUT', headers: { 'x-sandbox-id': 'other', 'content-type': 'application/json' }, body: JSON.stringify({ active: ['maintenance-window'] }) })
       expect(await (await call('/api/layers', { 'x-sandbox-id': 'other' })).json()).toMatchObject({ call: 1 })
       expect((await call('/api/layers', { 'x-sandbox-scenario': 'teapot' })).status).toBe(418)
+      // A thrown HttpError answers its own status and headers, not a 500.
+      const write = (scenario: string) => fetch(`${url}/api/session-auth/sign-in/email`, { method: 'POST', headers: { 'x-sandbox-scenario': scenario, 'content-type': 'application/json' }, body: '{}' })
+      const closed = await write('closed;retryAfter=5')
+      expect([closed.status, closed.headers.get('retry-after'), (await closed.json()).message]).toEqual([503, '5', 'closed for writes'])
+      expect(await (await write('closed;retryAfter=soon')).text()).toMatch(/closed\.options\.retryAfter: Expected number, received string/)
+      // Without options: none but routes.
+      expect((await call('/api/layers', { 'x-sandbox-scenario': 'bare' })).status).toBe(418)
+      expect(await (await call('/api/layers', { 'x-sandbox-scenario': 'bare;x=1' })).text()).toMatch(/bare\.options: unknown option x; bare takes routes/)
+      expect(catalog.scenarios.find((s: { name: string }) => s.name === 'bare')).toMatchObject({ options: {}, optionList: [{ name: 'routes' }] })
     } finally {
       child.kill('SIGKILL')
     }
@@ -79,7 +115,7 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs', 'dist/worker.mjs'))('--scenari
       [{ 'bad.mjs': TEAPOT.replace("advice: 'none: it is a test',", '') }, /--scenarios: bad\.mjs: advice: must be a text/],
       [{ 'bad.mjs': TEAPOT.replace("after: () =>", "after: 'x', other: () =>") }, /--scenarios: bad\.mjs: after: must be a function/],
       [{ 'bad.mjs': 'export const x = 1\n' }, /--scenarios: bad\.mjs: it has no default export/],
-      [{ 'bad.mjs': TEAPOT.replace('z.strictObject({})', '{ safeParse: () => ({ success: true }) }') }, /--scenarios: bad\.mjs: options: must be a zod 4 schema/],
+      [{ 'bad.mjs': TEAPOT.replace('z.strictObject({})', '{ safeParse: () => ({ success: true }) }') }, /--scenarios: bad\.mjs: options: must be a Standard Schema \(zod 3.24 or later, zod 4, valibot/],
       [{ 'bad.ts': 'export default {\n' }, /--scenarios: bad\.ts: /],
     ]
     let i = 0

@@ -170,6 +170,14 @@ describe.each(runtimes)('control API through $name', (runtime) => {
     expect(scripts).toHaveLength(2)
     for (const script of scripts) expect(() => new Function(script)).not.toThrow()
   })
+
+  it('serves the panel at /__sandbox/ too, as a person types it (no JSON 404)', async () => {
+    const [bare, slash] = await Promise.all([rt.fetch('/__sandbox'), rt.fetch('/__sandbox/')])
+    expect([slash.status, slash.headers.get('content-type')]).toEqual([200, expect.stringMatching(/^text\/html/)])
+    expect(await slash.text()).toBe(await bare.text())
+    // Only the bare path: a trailing slash elsewhere is no route, as the table writes them.
+    expect((await rt.fetch('/__sandbox/health/')).status).toBe(404)
+  })
 })
 
 describe.each(runtimes)('control API guard through $name', (runtime) => {

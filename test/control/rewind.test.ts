@@ -54,7 +54,10 @@ describe.each(runtimes)('what a request changed, and rewind, through $name', (ru
     expect((await s.post(inv(acme.drafts[0], 'publish'))).status).toBe(200)
     const afterPublish = await s.snapshot()
     expect((await s.post(inv(acme.noDte, 'send-email'))).status).toBe(200)
+    // Reads between the writes: journaled, and nothing to undo.
+    expect((await s.get(inv(acme.noDte))).status).toBe(200)
     expect((await s.post(inv(acme.drafts[1], 'publish'))).status).toBe(200)
+    expect((await s.get(inv(acme.drafts[1]))).status).toBe(200)
     const last = await s.snapshot()
     const [publish, send] = await s.journal()
 
@@ -65,6 +68,7 @@ describe.each(runtimes)('what a request changed, and rewind, through $name', (ru
 
     const res = await s.rewind({ before: send.id })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
+    // The two writes undone; the two reads are not counted.
     expect(res.body).toMatchObject({ rewound: { before: send.id }, undone: 2 })
     expect(keyed(await s.snapshot())).toEqual(keyed(afterPublish))
     expect(await s.outbox('kind=email')).toEqual([])

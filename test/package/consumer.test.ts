@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { unbuilt } from '../support/needs.js'
+import { startCli, urlOf } from '../support/cli.js'
 
 /** One scenario a file in scenarios/ (its index.ts lists them). */
 const SCENARIO_FILES = readdirSync('scenarios').filter((f) => f.endsWith('.ts') && f !== 'index.ts').length
@@ -147,5 +148,25 @@ describe.skipIf(unbuilt('dist/src/index.js'))('a fresh consumer app installing t
 
   it('runs the installed command line', () => {
     expect(run(process.execPath, [join(app, 'node_modules/.bin/fleet-sandbox'), '--version']).trim()).toBe(pkg.version)
+  })
+
+  // The command line is a bundle with its own copy of HttpError; the file imports the installed package's.
+  it('npx fleet-sandbox --scenarios: a file without options that throws the package\'s HttpError answers its status', async () => {
+    mkdirSync(join(app, 'sandbox-scenarios'), { recursive: true })
+    writeFileSync(join(app, 'sandbox-scenarios', 'closed.mjs'), `import { HttpError, defineScenario } from 'fleet-sandbox'
+export default defineScenario({
+  name: 'closed',
+  description: 'every request answers 503, thrown',
+  advice: 'Retry later',
+  edge() { throw new HttpError(503, 'closed', { 'retry-after': '9' }) },
+})
+`)
+    const { child, output } = await startCli(['--port', '0', '--quiet', '--scenarios', 'sandbox-scenarios', '--scenario', 'closed'], app, join(app, 'node_modules/.bin/fleet-sandbox'))
+    try {
+      const res = await fetch(`${urlOf(output())}/api/layers`)
+      expect([res.status, res.headers.get('retry-after'), (await res.json()).message]).toEqual([503, '9', 'closed'])
+    } finally {
+      child.kill('SIGKILL')
+    }
   })
 })

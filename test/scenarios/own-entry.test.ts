@@ -59,7 +59,7 @@ describe("fleet-sandbox/node: the option `scenarios` (your own, beside the bundl
     expect(bad([flaky, { ...flaky, name: 'Bad Name' }])).toThrow('scenarios.1: name: must be 1 to 64 lower-case letters')
     expect(bad([{ ...flaky, name: 'slow' }])).toThrow('scenarios.0: name "slow" is taken by a bundled scenario; rename it')
     expect(bad([flaky, flaky])).toThrow('scenarios.1: name "team-flaky" is taken by scenarios.0; rename it')
-    expect(bad([{ ...flaky, options: {} }])).toThrow('scenarios.0: options: must be a zod 4 schema')
+    expect(bad([{ ...flaky, options: {} }])).toThrow('scenarios.0: options: must be a Standard Schema')
     expect(bad([{ ...flaky, edge: 'no' }])).toThrow('scenarios.0: edge: must be a function')
     expect(() => setupSandboxServer({ scenarios: 'team-flaky' as never })).toThrow('scenarios: must be a list of scenarios')
     // The bundled ones alone do not know it.

@@ -11,9 +11,9 @@ export function freePort(): Promise<number> {
   })
 }
 
-/** Starts the built command line (`bin/fleet-sandbox.js ARGS`) and resolves once it says it listens. */
-export function startCli(args: string[], cwd?: string): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [`${process.cwd()}/bin/fleet-sandbox.js`, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd })
+/** Starts the built command line (`bin/fleet-sandbox.js ARGS`, or an installed `bin`) and resolves once it says it listens. */
+export function startCli(args: string[], cwd?: string, bin = `${process.cwd()}/bin/fleet-sandbox.js`): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd })
   let out = ''
   child.stdout!.on('data', (d) => (out += d))
   child.stderr!.on('data', (d) => (out += d))

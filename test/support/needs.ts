@@ -42,6 +42,16 @@ export function noChromium(): boolean {
   return true
 }
 
+/**
+ * True (skip) when a dev dependency a recipe needs is not installed, as a fresh clone has it
+ * before package.json lists it: `it.skipIf(missingPackage('@modelcontextprotocol/sdk', '...'))`.
+ */
+export function missingPackage(name: string, install: string): boolean {
+  if (existsSync(`node_modules/${name}/package.json`)) return false
+  note(`needs ${name} (not in node_modules)`, install)
+  return true
+}
+
 /** Where `.ci/run`'s current-Node leg installs the MCP tools that need Node 22.19+ (the inspector's engines; the conformance suite uses fs.globSync). */
 export const MCP_TOOLS = '.tmp/mcp-tools'
 export const MCP_TOOLS_INSTALL = `npm install --prefix ${MCP_TOOLS} --no-save @modelcontextprotocol/inspector@2.12.0 @modelcontextprotocol/conformance@0.1.16`

@@ -23,6 +23,7 @@ export type { FixtureRows } from '../../core/store/fixtures.js'
 export type { OverrideInfo, OverrideInput } from '../../core/control/client.js'
 export { SandboxApp } from '../../core/app/app.js'
 export { defineScenario, type ScenarioDefinition } from '../../core/scenarios/define.js'
+export { HttpError } from '../../core/http/reply.js'
 
 export type { KnownScenario, NamedScenario, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText, ScenarioWindow, ScenarioWindowBound } from '../msw/options.js'
 

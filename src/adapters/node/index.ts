@@ -20,6 +20,7 @@ export { createHandlers } from '../msw/handlers.js'
 
 export type { KnownScenario, NamedScenario, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText, ScenarioWindow, ScenarioWindowBound } from '../../scenario-input.js'
 export { defineScenario, type ScenarioDefinition } from '../../core/scenarios/define.js'
+export { HttpError } from '../../core/http/reply.js'
 
 /** `size` defaults to `small` here (tests start fast) and `onUnhandledRequest` to `warn`. */
 export interface SandboxServerOptions<S extends readonly NamedScenario[] = readonly []> extends MswSandboxOptions<S> {

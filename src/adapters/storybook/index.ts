@@ -1,7 +1,7 @@
 import { type KnownScenario, type NamedScenario, type SandboxHandle, type ScenarioInput, type ScenarioListText, type StartSandboxOptions, startSandbox } from '../browser/index.js'
 import { ControlClient, type OverrideInput, fetchSend, signIn } from '../../core/control/client.js'
 
-export { defineScenario, type ScenarioDefinition } from '../browser/index.js'
+export { HttpError, defineScenario, type ScenarioDefinition } from '../browser/index.js'
 export type { KnownScenario, NamedScenario, SandboxHandle, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioWindow, ScenarioWindowBound, StartSandboxOptions } from '../browser/index.js'
 
 /**

@@ -31,7 +31,7 @@ export async function replay(args: string[], serve: Serve): Promise<void> {
   if (file.startsWith('-')) throw new Error(`fleet-sandbox replay: the bundle file comes first, got ${file}\n${replayUsage}`)
   const body = readBundleFile(file)
   if (!rest.some((a) => a === '--url' || a.startsWith('--url='))) {
-    return serve(rest, async (url, controlToken) => console.log(await post(url, body, controlToken, undefined, file)))
+    return serve([...worldFlags(body), ...rest], async (url, controlToken) => console.log(await post(url, body, controlToken, undefined, file)))
   }
   let values: { url?: string; 'control-token'?: string; 'sandbox-id'?: string }
   try {
@@ -48,6 +48,22 @@ export async function replay(args: string[], serve: Serve): Promise<void> {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`fleet-sandbox replay: --url must be an http(s) URL, got ${values.url}`)
   console.log(await post(url.origin + url.pathname.replace(/\/$/, ''), body, values['control-token'] ?? process.env.FLEET_SANDBOX_CONTROL_TOKEN, values['sandbox-id'], file))
+}
+
+/**
+ * The bundle's seed, size and last clock as server flags (the server's own come after and win):
+ * the banner then shows the world the replay rebuilds, not the real clock it would leave at once.
+ * A bundle that does not parse adds none; the sandbox refuses it, naming why.
+ */
+function worldFlags(body: string): string[] {
+  let bundle: { seed?: unknown; size?: unknown; notifications?: unknown; end?: { now?: unknown } }
+  try {
+    bundle = JSON.parse(body)
+  } catch {
+    return []
+  }
+  const flag = (name: string, value: unknown) => (typeof value === 'string' || typeof value === 'number' ? [`--${name}`, String(value)] : [])
+  return [...flag('seed', bundle.seed), ...flag('now', bundle.end?.now), ...(bundle.size ? flag('size', bundle.size) : flag('notifications', bundle.notifications))]
 }
 
 /** The bundle as sent: the sandbox checks it (16 MB, JSON, its fields); here only what a file can get wrong. */
@@ -73,12 +89,12 @@ async function post(base: string, body: string, controlToken: string | undefined
     throw new Error(`fleet-sandbox replay: ${base} did not answer (${(error as Error).cause ?? (error as Error).message}); is the sandbox running?`)
   }
   const text = await res.text()
-  let answer: { replayed?: number; digest?: string; message?: string }
+  let answer: { replayed?: number; digest?: string; now?: string; message?: string }
   try {
     answer = JSON.parse(text)
   } catch {
     answer = { message: text.slice(0, 300) }
   }
   if (res.status !== 200) throw new Error(`fleet-sandbox replay: ${file} was refused (${res.status}): ${answer.message ?? text.slice(0, 300)}\nThe sandbox is as it was.`)
-  return `replayed ${file}: ${answer.replayed} steps, the world matches the bundle's (${answer.digest})${sandboxId ? ` in sandbox ${sandboxId}` : ''} at ${base}`
+  return `replayed ${file}: ${answer.replayed} steps, the world matches the bundle's (${answer.digest})${sandboxId ? ` in sandbox ${sandboxId}` : ''} at ${base}, clock ${answer.now}`
 }

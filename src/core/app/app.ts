@@ -137,10 +137,12 @@ export class SandboxApp {
   #answer(request: Request, meta: Served, url: UrlParts): Promise<Response> {
     // HEAD is GET without the body, as HTTP servers answer it.
     const head = request.method === 'HEAD'
-    const found = this.matcher.match(head ? 'GET' : request.method, meta.path ?? url.path)
+    const path = meta.path ?? url.path
+    // `/__sandbox/`, as a person types it, is the panel too (the table writes no trailing slash).
+    const found = this.matcher.match(head ? 'GET' : request.method, path === '/__sandbox/' ? '/__sandbox' : path)
     // A request no route serves in any method (an `/api/...` path), or a route an
     // `--upstream-route` pattern names, is the upstream's to answer.
-    if (this.options.upstream && goesUpstream(this.options.upstream, meta.path ?? url.path, found.route !== undefined && found.route.auth.kind !== 'control', found.allowed ?? [])) {
+    if (this.options.upstream && goesUpstream(this.options.upstream, path, found.route !== undefined && found.route.auth.kind !== 'control', found.allowed ?? [])) {
       return this.passthrough(request, meta, found.route)
     }
     const answer = this.#serve(found.route, found.params ?? {}, found.allowed, request, url, meta)

@@ -1,5 +1,6 @@
 import type { JournalEntry } from '../sandbox/journal.js'
 import type { OutboxEntry, OutboxKind } from '../sandbox/outbox.js'
+import type { OperationId } from '../app/operation-ids.js'
 
 /** The answers of the control API, as its routes write them (docs/contract.md, docs/control-api.md). */
 export interface Health {
@@ -30,8 +31,8 @@ export interface OverrideInput {
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
     /** A route of the table with `{params}`, or a concrete path; or give `operation` instead. */
     path?: string
-    /** The route's operation id (docs/routes.md). */
-    operation?: string
+    /** The route's operation id (docs/routes.md): a typo is a type error. */
+    operation?: OperationId
     query?: Record<string, string | string[]>
     headers?: Record<string, string>
     /** A JSON subset the request body must contain. */

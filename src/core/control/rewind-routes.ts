@@ -41,7 +41,8 @@ export const rewindWorld = defineRoute({
   async handler(ctx) {
     const at = moment(ctx.body, 'body')
     if (!at) throw badRequest('body: give before or after (a journal entry id)')
-    const undone = reach(ctx.sandbox, at).undo.length
+    // Writes only: a read in the range has nothing to undo.
+    const undone = reach(ctx.sandbox, at).undo.filter((entry) => entry.changes?.patch.length).length
     await rewind(ctx.sandbox, at)
     return ok({ rewound: at, undone, now: ctx.sandbox.iso() })
   },

@@ -1,5 +1,6 @@
 import { toJSONSchema } from 'zod'
 import type { Sandbox } from '../sandbox/sandbox.js'
+import { type StandardSchemaV1, readOptions } from '../scenarios/options.js'
 
 /**
  * `GET /__sandbox/scenarios`: every scenario with its options, their JSON Schema and whether it
@@ -11,11 +12,32 @@ export function scenarioList(sandbox: Sandbox) {
   return {
     scenarios: sandbox.shared.scenarios.list().map((s) => {
       const active = inForce.find((a) => a.name === s.name)
-      const schema = withRoutes(toJSONSchema(s.options, { io: 'input' }) as { properties?: Record<string, unknown> })
-      return { name: s.name, description: s.description, advice: s.advice, options: active?.options ?? s.options.parse({}), optionList: optionList(schema as Parameters<typeof optionList>[0]), schema, active: Boolean(active) }
+      const schema = withRoutes(jsonSchemaOf(s.options))
+      const defaults = readOptions(s.options, {})
+      return { name: s.name, description: s.description, advice: s.advice, options: active?.options ?? ('value' in defaults ? defaults.value : {}), optionList: optionList(schema as Parameters<typeof optionList>[0]), schema, active: Boolean(active) }
     }),
     schedule: sandbox.active.map((a) => ({ name: a.name, options: a.options, from: a.from ?? null, until: a.until ?? null })),
   }
+}
+
+type ObjectSchema = { type?: string; properties?: Record<string, unknown>; description?: string; additionalProperties?: boolean }
+
+/**
+ * The JSON Schema of a scenario's options: zod 4 writes it; another library through the Standard
+ * JSON Schema interface when it offers one; else an object whose options are not listed (its
+ * validator still checks them).
+ */
+function jsonSchemaOf(options: StandardSchemaV1 | undefined): ObjectSchema {
+  if (options === undefined) return { type: 'object', properties: {}, additionalProperties: false }
+  try {
+    if ('_zod' in options) return toJSONSchema(options as never, { io: 'input' }) as ObjectSchema
+    const standard = options['~standard'] as { jsonSchema?: { input?(o: { target: string }): unknown } }
+    const json = standard.jsonSchema?.input?.({ target: 'draft-2020-12' })
+    if (json && typeof json === 'object') return json as ObjectSchema
+  } catch {
+    // A schema that cannot be written (a refinement, a transform): its options go unlisted.
+  }
+  return { type: 'object', description: `options checked by ${options['~standard'].vendor}; their JSON Schema is not known` }
 }
 
 /** Every scenario takes `routes` (routes-option.ts): its schema says so. */

@@ -1,7 +1,25 @@
 import { type ErrorShape, errorBody } from './status.js'
 
+/**
+ * Marks an HttpError. The command line bundles its own copy of this class while a scenario file
+ * imports the package's, so `instanceof` asks for the mark, shared through the global symbol
+ * registry, never for class identity: one HttpError however the package is loaded.
+ */
+const HTTP_ERROR: unique symbol = Symbol.for('fleet-sandbox.HttpError')
+
 /** Errors are values with a status and a message that names the field and the rule. */
 export class HttpError extends Error {
+  readonly [HTTP_ERROR] = true
+
+  static override [Symbol.hasInstance](value: unknown): value is HttpError {
+    try {
+      return typeof value === 'object' && value !== null && (value as { [HTTP_ERROR]?: unknown })[HTTP_ERROR] === true
+    } catch {
+      // A hook may throw anything, a Proxy whose reads throw too: that is no HttpError (a 500).
+      return false
+    }
+  }
+
   constructor(
     readonly status: number,
     message: string,

@@ -50,11 +50,12 @@ type Id = RouteContext<{ id: string }>
 export async function add(ctx: RouteContext): Promise<Reply> {
   if (ctx.body === undefined) throw badRequest('body: must be an override {match, respond, ...}')
   const overrides = ctx.sandbox.overrides
-  const seq = overrides.nextSeq()
   const name = (ctx.body as { name?: unknown } | null)?.name
   if (typeof name === 'string' && overrides.list().some((o) => o.name === name)) throw new HttpError(409, `name: an override named "${name}" exists; DELETE /__sandbox/overrides/${name} first`)
-  const { override, findings } = await build(ctx, ctx.body, `ovr_${seq}`, seq)
-  overrides.add(override)
+  // Numbered by add, once accepted: a refusal takes no id.
+  const built = await build(ctx, ctx.body, '', 0)
+  const override = overrides.add(built.override)
+  const { findings } = built
   ctx.sandbox.changed('overrides')
   return { status: 201, body: { ...shown(override), findings } }
 }

@@ -42,7 +42,7 @@ const headerMap = z.record(z.string(), headerValue)
   .superRefine((h, ctx) => {
     for (const name of Object.keys(h)) if (!TOKEN.test(name)) ctx.addIssue({ code: 'custom', message: 'must be a header name (RFC 9110 token)', path: [name] })
   })
-const queryMap = z.record(z.string().max(256), z.union([z.string().max(2048), z.array(z.string().max(2048)).max(20)]))
+const queryMap = z.record(z.string().max(256), z.union([z.string().max(2048), z.array(z.string().max(2048)).max(20)], { error: 'must be a text or a list of texts' }))
   .refine((q) => Object.keys(q).length <= 50, 'must have at most 50 parameters')
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const
 const delay = z.number().int('must be whole milliseconds').min(0, 'must be 0 or more').max(DELAY_LIMIT_MS, `must be at most ${DELAY_LIMIT_MS}`)
@@ -58,7 +58,7 @@ const answerSchema = z.strictObject({
 
 const inputSchema = z.strictObject({
   match: z.strictObject({
-    method: z.string().transform((m) => m.toUpperCase()).pipe(z.enum(METHODS, { error: `must be one of ${METHODS.join(', ')}` })),
+    method: z.string({ error: `must be one of ${METHODS.join(', ')}` }).transform((m) => m.toUpperCase()).pipe(z.enum(METHODS, { error: `must be one of ${METHODS.join(', ')}` })),
     path: z.string().min(1).max(2048).optional(),
     operation: z.string().min(1).max(200).optional(),
     query: queryMap.optional(),
@@ -126,12 +126,33 @@ export function parseOverride(input: unknown, routes: readonly RouteDef[], resol
 
 /** The value as `schema` reads it, or a 400 naming the first wrong field (`at` is where the value sits). */
 function checked<T>(schema: z.ZodType<T>, value: unknown, at: string[]): T {
-  const parsed = schema.safeParse(value)
+  const parsed = schema.safeParse(value, { error: ourWords })
   if (parsed.success) return parsed.data
   const issue = parsed.error.issues[0]
   const where = [...at, ...issue.path.map(String)].join('.') || 'body'
   const rule = issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : issue.message
   throw badRequest(`${where}: ${rule}`)
+}
+
+const KINDS: Record<string, string> = { string: 'a text', number: 'a number', int: 'a whole number', boolean: 'true or false', object: 'an object', array: 'a list', record: 'an object' }
+
+/**
+ * The rule in our words where a schema gives none (zod's own read as the validator's: "Invalid
+ * input: expected string, received undefined"). Schema-level messages still win.
+ */
+function ourWords(issue: z.core.$ZodRawIssue): string | undefined {
+  const kind = (expected: unknown) => KINDS[String(expected)] ?? String(expected)
+  const size = (n: unknown, origin: unknown) => (origin === 'string' ? `${n} characters` : origin === 'array' || origin === 'set' ? `${n} items` : origin === 'object' ? `${n} fields` : String(n))
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? `is required: ${kind(issue.expected)}` : `must be ${kind(issue.expected)}`
+    case 'too_big':
+      return `must be at most ${size(issue.maximum, issue.origin)}`
+    case 'too_small':
+      return issue.origin === 'string' && issue.minimum === 1 ? 'must not be empty' : `must be at least ${size(issue.minimum, issue.origin)}`
+    default:
+      return undefined
+  }
 }
 
 function routeOf(match: { method: string; path?: string; operation?: string }, routes: readonly RouteDef[], resolve: Resolve): { route: RouteDef; params?: Record<string, string> } {
@@ -141,7 +162,10 @@ function routeOf(match: { method: string; path?: string; operation?: string }, r
     if (route.method !== match.method && !(match.method === 'HEAD' && route.method === 'GET')) throw badRequest(`match.method: ${match.operation} is ${route.method}, not ${match.method}`)
     return { route }
   }
-  const path = match.path!.split('?')[0]
+  const path = match.path!
+  // A query in the path would be ignored and the override would answer the plain list too.
+  const q = path.search(/[?#]/)
+  if (q >= 0) throw badRequest(`match.path: must be a path without a query; put "${path.slice(q)}" in match.query: ${JSON.stringify(Object.fromEntries(new URLSearchParams(path.slice(q + 1).split('#')[0])))}`)
   if (!path.startsWith('/')) throw badRequest('match.path: must start with "/"')
   const method = match.method === 'HEAD' ? 'GET' : match.method
   // A route of the table, written with {params} (or :params).

@@ -70,15 +70,14 @@ export class Overrides {
     return this.#all
   }
 
-  nextSeq(): number {
-    return ++this.#seq
-  }
-
-  add(override: Override): void {
+  /** Adds an accepted override, numbering it (`ovr_<n>`) only now: a refusal takes no id. */
+  add(accepted: Override): Override {
     if (this.#all.length >= OVERRIDE_LIMIT) throw new HttpError(409, `overrides: a sandbox holds at most ${OVERRIDE_LIMIT}; DELETE /__sandbox/overrides removes them`)
+    const seq = ++this.#seq
+    const override = { ...accepted, id: `ovr_${seq}`, seq }
     this.#all = [...this.#all, override]
-    this.#seq = Math.max(this.#seq, override.seq)
     this.#index()
+    return override
   }
 
   /** Replaces the one with the same id (an edit keeps its place in the list). */

@@ -1,4 +1,5 @@
 import type { ScenarioDefinition } from './define.js'
+import { isStandardSchema, readOptions } from './options.js'
 
 const NAME = /^[a-z][a-z0-9-]{0,63}$/
 const HOOKS = ['activate', 'edge', 'before', 'after', 'hides'] as const
@@ -38,19 +39,18 @@ function check(value: unknown, where: string): ScenarioDefinition {
   for (const field of ['description', 'advice'] as const) {
     if (typeof s[field] !== 'string' || s[field] === '' || (s[field] as string).length > 2000) throw at(field, 'must be a text of 1 to 2,000 characters')
   }
-  const options = s.options as { safeParse?: unknown; _zod?: unknown } | undefined
-  // zod 4 (its schemas carry `_zod`): the catalog writes their JSON Schema with it.
-  if (!options || typeof options.safeParse !== 'function' || typeof options._zod !== 'object') throw at('options', 'must be a zod 4 schema, such as z.strictObject({}) for none')
   if (s.order !== undefined && (typeof s.order !== 'number' || !Number.isInteger(s.order) || s.order < 0 || s.order > 100)) throw at('order', 'must be a whole number from 0 to 100')
   for (const hook of HOOKS) if (s[hook] !== undefined && typeof s[hook] !== 'function') throw at(hook, 'must be a function')
   if (s.taxAuthority !== undefined && (s.taxAuthority === null || typeof s.taxAuthority !== 'object')) throw at('taxAuthority', 'must be an object of hooks')
-  let defaults: { success: boolean; error?: { issues: { message: string }[] } }
+  if (s.options === undefined) return value as ScenarioDefinition
+  if (!isStandardSchema(s.options)) throw at('options', `must be a Standard Schema (zod 3.24 or later, zod 4, valibot, arktype, ...), or left out for none`)
+  let defaults: ReturnType<typeof readOptions>
   try {
-    defaults = (options as { safeParse(v: unknown): typeof defaults }).safeParse({})
+    defaults = readOptions(s.options, {})
   } catch (error) {
-    throw at('options', `must be a zod 4 schema that reads {} without throwing (it threw: ${textOf(error)})`)
+    throw at('options', `must read {} without throwing (it threw: ${textOf(error)})`)
   }
-  if (!defaults?.success) throw at('options', `must accept {} (give every option a default): ${textOf(defaults?.error?.issues?.[0]?.message)}`)
+  if ('issue' in defaults) throw at('options', `must accept {} (give every option a default): ${defaults.issue.path ? defaults.issue.path + ': ' : ''}${defaults.issue.message || 'unknown option ' + defaults.issue.unknown?.join(', ')}`)
   return value as ScenarioDefinition
 }
 

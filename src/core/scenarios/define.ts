@@ -1,8 +1,8 @@
-import type { z } from 'zod'
 import type { TaxAuthorityHooks } from '../billing/authority.js'
 import type { Reply } from '../http/reply.js'
 import type { RouteContext } from '../app/route.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
+import type { NoOptions, OptionsOutput, StandardSchemaV1 } from './options.js'
 
 /**
  * A scenario: one file in `scenarios/`. It may change state when it turns on (`activate`),
@@ -16,7 +16,8 @@ export interface ScenarioDefinition<O = any> {
   description: string
   /** What the UI should do about it: the README's scenarios table. */
   advice: string
-  options: z.ZodType<O>
+  /** Any Standard Schema (zod 3.24+ or 4, valibot, arktype) that accepts `{}`; none: it takes no options. */
+  options?: StandardSchemaV1<any, O>
   /** Lower runs first when several are active (default 50). */
   order?: number
   activate?(sandbox: Sandbox, options: O): void
@@ -39,10 +40,10 @@ export interface AppliedScenario {
 }
 
 /** Keeps the name and the options schema in the type: the entries type `scenario` options from them. */
-export function defineScenario<const N extends string, S extends z.ZodType>(
-  definition: Omit<ScenarioDefinition<z.output<S>>, 'name' | 'options'> & { name: N; options: S },
-): ScenarioDefinition<z.output<S>> & { name: N; options: S } {
-  return definition as ScenarioDefinition<z.output<S>> & { name: N; options: S }
+export function defineScenario<const N extends string, S extends StandardSchemaV1 = NoOptions>(
+  definition: Omit<ScenarioDefinition<OptionsOutput<S>>, 'name' | 'options'> & { name: N; options?: S },
+): Omit<ScenarioDefinition<OptionsOutput<S>>, 'options'> & { name: N; options?: S } {
+  return definition
 }
 
 export interface ActiveScenario {

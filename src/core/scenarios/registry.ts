@@ -1,6 +1,7 @@
 import { badRequest } from '../http/reply.js'
 import type { ActiveScenario, ScenarioDefinition } from './define.js'
 import { parseBound } from './window.js'
+import { readOptions } from './options.js'
 import { ROUTES_OPTION, type ScopedRoute, parseRoutes } from './routes-option.js'
 
 /** The keys of a scenario entry in its object form. */
@@ -73,13 +74,13 @@ export class ScenarioRegistry {
       routes = parseRoutes(given, `${field}: ${name}.options.routes`, this.#served)
       raw = rest
     }
-    const parsed = def.options.safeParse(raw)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      const rule = issue.code === 'unrecognized_keys' ? `unknown option ${issue.keys.join(', ')}; ${name} takes ${[optionNames(def), ROUTES_OPTION].filter(Boolean).join(', ')}` : issue.message
-      throw badRequest(`${field}: ${name}.options${issue.path.length ? '.' + issue.path.join('.') : ''}: ${rule}`)
+    const read = readOptions(def.options, raw)
+    if ('issue' in read) {
+      const { path, message, unknown } = read.issue
+      const rule = unknown ? `unknown option ${unknown.join(', ')}; ${name} takes ${[optionNames(def), ROUTES_OPTION].filter(Boolean).join(', ')}` : message
+      throw badRequest(`${field}: ${name}.options${path ? '.' + path : ''}: ${rule}`)
     }
-    const options = parsed.data as Record<string, unknown>
+    const options = read.value
     return { name, options: routes ? { ...options, [ROUTES_OPTION]: routes } : options, ...when }
   }
 
@@ -91,9 +92,9 @@ export class ScenarioRegistry {
   }
 }
 
-/** The options a scenario names, read from its object schema through wrappers (default, optional, pipe). */
+/** The options a scenario names, read from a zod object schema through wrappers (default, optional, pipe); other libraries': none named. */
 function optionNames(def: ScenarioDefinition): string {
-  let schema = def.options as unknown as { shape?: object; def?: { innerType?: unknown; in?: unknown } }
+  let schema = (def.options ?? {}) as { shape?: object; def?: { innerType?: unknown; in?: unknown } }
   for (let i = 0; i < 8 && !schema.shape && schema.def; i++) schema = (schema.def.innerType ?? schema.def.in ?? {}) as typeof schema
   return Object.keys(schema.shape ?? {}).join(', ')
 }
