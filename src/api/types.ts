@@ -1034,7 +1034,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A repro bundle: the writes since the last reset, credentials removed (docs/debugging.md); 409 naming why none can rebuild this world */
+        /** A repro bundle: the writes since the world began (its seed, or a base), credentials removed; `?before=` or `?after=` a request id: the world at that moment (docs/debugging.md) */
         get: operations["sandboxGetRepro"];
         put?: never;
         /** Rebuild a repro bundle's world in place of this one; a 400 or 409 names what is wrong and changes nothing */
@@ -9274,7 +9274,10 @@ export interface operations {
     };
     sandboxGetRepro: {
         parameters: {
-            query?: never;
+            query?: {
+                before?: number;
+                after?: number;
+            };
             header?: {
                 /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
@@ -9320,7 +9323,16 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
-            /** @description No bundle can rebuild this world */
+            /** @description No such request in the journal */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description No bundle reaches that moment, or this world */
             409: {
                 headers: {
                     [name: string]: unknown;
