@@ -251,7 +251,8 @@ export class PersistedSandbox {
       ...kept,
       sessions: values<{ o: number; s: Session }>('t:').sort((a, b) => a.o - b.o).map((x) => x.s),
       journal,
-      outbox: values<OutboxEntry>('o:'),
+      // In the order they were made: a backend lists keys in its own order.
+      outbox: values<OutboxEntry>('o:').sort((a, b) => outboxNumber(a) - outboxNumber(b)),
       // The clock ran on while the runtime was away: it stays relative to real time.
       ...(clock && { clock: { now: new Date(clock.frozen ? clock.now : clock.now + (Date.now() - clock.real)).toISOString(), frozen: clock.frozen } }),
     })

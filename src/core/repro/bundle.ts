@@ -3,7 +3,7 @@ import type { Sandbox } from '../sandbox/sandbox.js'
 import { WORLD_PARTS, concealed, readParts } from '../sandbox/parts.js'
 import { undoAll } from '../sandbox/rewind.js'
 // Types only from the entry's modules: this module is loaded on first use, and a value import would split them out of the entry (its gzip budget).
-import type { Step } from './log.js'
+import { type Step, withoutSessions } from './log.js'
 import { canonical } from './canonical.js'
 
 export { canonical }
@@ -122,7 +122,7 @@ export async function worldParts(sandbox: Sandbox): Promise<Record<string, strin
   for (const part of WORLD_PARTS) if (typeof part.digest === 'function') Object.assign(state, part.digest(sandbox))
   const out: Record<string, string> = {}
   // Each minted token as one mark without its number: how a log numbers them is its own (a base numbers afresh).
-  for (const name of Object.keys(state).sort()) out[name] = (await sha256(sandbox.repro.marked(canonical(state[name]), false))).slice(7, 23)
+  for (const name of Object.keys(state).sort()) out[name] = (await sha256(withoutSessions(sandbox.repro.marked(canonical(state[name]), false), sandbox))).slice(7, 23)
   return out
 }
 

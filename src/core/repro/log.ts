@@ -255,7 +255,7 @@ export class ReproLog {
       const n = this.minted.get(token)
       if (n !== undefined && token.length >= 8) text = text.split(token).join(mintedMark(n))
     }
-    return text
+    return withoutSessions(text, sandbox)
   }
 
   /** Minted tokens in a text replaced by their marks (bodies, paths, and the world's digests). */
@@ -267,6 +267,12 @@ export class ReproLog {
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true })
+
+/** Session tokens in a text (a rate limit counts by its caller's) as one mark: a replay signs in anew. */
+export function withoutSessions(text: string, sandbox: Sandbox): string {
+  for (const s of sandbox.sessions.all()) if (text.includes(s.token)) text = text.split(s.token).join('{{session}}')
+  return text
+}
 
 function actor(sandbox: Sandbox, p: Principal | undefined): Actor | null {
   if (!p) return null

@@ -234,7 +234,9 @@ const scenarios = single<ActiveScenario[]>('scenarios', {
   get: (s) => s.active,
   check(input, s, trusted) {
     const list = checked(z.array(z.unknown()), input.scenarios, 'scenarios', trusted)
-    const now = Date.parse((input.clock as { now: string }).now)
+    // Windows are fixed on the clock the same input brings, else on this world's.
+    const clock = input.clock as { now?: unknown } | undefined
+    const now = typeof clock?.now === 'string' ? Date.parse(clock.now) : s.clock.now()
     return list.map((a, i) => fixWindow(s.shared.scenarios.parse(a, `scenarios.${i}`), now, `scenarios.${i}`))
   },
   write: (s, value) => void (s.active = value),
