@@ -32,7 +32,7 @@ export interface EngineOptions extends Omit<ServerOptions, 'beforeListen'> {
   /** Your scenario files (`--scenarios DIR`), for an engine that loads them itself (workerd). */
   scenarioFiles?: readonly string[]
   /** The default sandbox, seeded and not yet listening: `--state` is restored here. */
-  beforeListen(sandbox: { restore(state: unknown): Promise<void> }): Promise<void>
+  beforeListen(sandbox: { restore(state: unknown, why?: string): Promise<void> }): Promise<void>
 }
 
 export type StartEngine = (options: EngineOptions) => Promise<Served>

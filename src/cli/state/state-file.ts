@@ -59,7 +59,7 @@ export class StateFile {
    */
   async restore(target: Pick<Sandbox, 'restore'>, state: unknown): Promise<void> {
     try {
-      await target.restore(state)
+      await target.restore(state, `the sandbox was resumed from stored state (--state ${this.path})`)
     } catch (error) {
       throw this.#refuse(`it is not a sandbox state: ${(error as Error).message}`)
     }

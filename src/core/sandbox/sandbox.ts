@@ -343,8 +343,12 @@ export class Sandbox {
     return { version: 1, ...readParts(this) } as Snapshot
   }
 
-  /** Replaces the whole state with a snapshot; a malformed one is a 400 naming the field and changes nothing. */
-  async restore(snapshot: unknown): Promise<void> {
+  /**
+   * Replaces the whole state with a snapshot; a malformed one is a 400 naming the field and
+   * changes nothing. `why`: where it came from, when not `PUT /__sandbox/snapshot` (a repro
+   * bundle's base says it).
+   */
+  async restore(snapshot: unknown, why?: string): Promise<void> {
     if (snapshot === null || typeof snapshot !== 'object' || Array.isArray(snapshot)) throw badRequest('body: a snapshot must be a JSON object keyed by collection name')
     const input = snapshot as Record<string, unknown>
     checkBounds(input, this.journal.capacity)
@@ -352,6 +356,7 @@ export class Sandbox {
     // Every part is checked and built before any is replaced.
     await writeParts(this, input)
     this.changed('restore')
+    if (why) this.repro.rebase(this, why)
   }
 
   /**

@@ -199,7 +199,7 @@ export const startWorkerdEngine: StartEngine = async ({ beforeListen, ...options
   const server = await startWorkerd({
     ...options, script,
     output: (text) => process.stderr.write(text),
-    beforeListen: (call) => beforeListen({ restore: (state) => call('restore', state) }),
+    beforeListen: (call) => beforeListen({ restore: (state, why) => call('restore', state, why) }),
   })
   // miniflare's own handlers exit at once (code 130): the command line stops it, as it stops the Node engine.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

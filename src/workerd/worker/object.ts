@@ -127,9 +127,9 @@ export class SandboxObject {
         await live.app.sandboxes.replaceFixtures(rows)
         await live.stored.flush()
       },
-      restore: async (state: unknown) => {
+      restore: async (state: unknown, why?: string) => {
         const live = await open()
-        await live.sandbox.restore(state)
+        await live.sandbox.restore(state, why)
         await live.stored.flush()
       },
     })
