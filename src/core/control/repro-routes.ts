@@ -11,6 +11,7 @@ import { validate } from '../http/validate.js'
 import { REPRO_BODY_LIMIT, REPRO_MAX_STEPS } from '../repro/log.js'
 import { randomToken } from '../sandbox/random.js'
 import { WORLD_PARTS, credentialTokens, revealed, writeParts } from '../sandbox/parts.js'
+import { checkBounds } from '../sandbox/snapshot.js'
 import * as z from 'zod'
 import type { ReplayKit } from '../repro/replay.js'
 
@@ -24,7 +25,7 @@ const kit: ReplayKit = {
   limits: { maxSteps: REPRO_MAX_STEPS, bodyLimit: REPRO_BODY_LIMIT, jsonDepth: MAX_JSON_DEPTH },
   agent: { scope: AGENT_SCOPE, ttlS: AGENT_TTL_S }, portalTtlS: PORTAL_TOKEN_TTL_S, controlHeader: CONTROL_TOKEN_HEADER,
   refuse: (status, message) => new HttpError(status, message), Clock,
-  mint: () => randomToken('mnt_', 16), parts: WORLD_PARTS, writeParts, revealed, credentialTokens,
+  mint: () => randomToken('mnt_', 16), parts: WORLD_PARTS, writeParts, revealed, credentialTokens, checkBounds,
 }
 
 const moment = z.object({

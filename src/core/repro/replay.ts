@@ -10,6 +10,7 @@ import type { Sandbox } from '../sandbox/sandbox.js'
 import { type ReproBundle, REPRO_VERSION, canonical, fixturesDigest, sha256, worldParts } from './bundle.js'
 import type { Actor, Step } from './log.js'
 import type { WORLD_PARTS, credentialTokens, revealed, writeParts } from '../sandbox/parts.js'
+import type { checkBounds } from '../sandbox/snapshot.js'
 
 /**
  * What the replay uses of the modules the browser entry holds, handed in by the route
@@ -34,6 +35,7 @@ export interface ReplayKit {
   writeParts: typeof writeParts
   revealed: typeof revealed
   credentialTokens: typeof credentialTokens
+  checkBounds: typeof checkBounds
 }
 
 type Fetch = (request: Request, meta?: RequestMeta) => Promise<Response>
@@ -210,7 +212,15 @@ async function loadBase(kit: ReplayKit, sandbox: Sandbox, parts: Record<string, 
   if (missing.length) throw kit.refuse(400, `base.parts.${missing[0].fields[0]}: is required (a base carries ${carried.map((p) => p.key).join(', ')})`)
   // Credentials the base left out: the seeded world's for the same record (a demo account's), else a new one.
   const input = kit.revealed(JSON.parse(text), sandbox.world, () => kit.mint())
-  await kit.writeParts(sandbox, input, false, carried)
+  // Checked as a snapshot is (its bounds, 413; each part's schema, 400), every message naming its place in the bundle.
+  try {
+    kit.checkBounds(input, sandbox.journal.capacity)
+    await kit.writeParts(sandbox, input, false, carried)
+  } catch (error) {
+    const e = error as Error & { status?: number }
+    if (e.status !== 400 && e.status !== 413) throw error
+    throw Object.assign(kit.refuse(400, e.message.split('; ').map((m) => `base.parts.${m.replace(/^body(\.|: )/, (_, sep: string) => (sep === '.' ? '' : 'body: '))}`).join('; ')), { status: e.status })
+  }
   // Numbered as the world the bundle came from numbered them when its log began.
   sandbox.repro.minted.clear()
   for (const token of kit.credentialTokens(sandbox)) sandbox.repro.minted.set(token, sandbox.repro.minted.size + 1)
