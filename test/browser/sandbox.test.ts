@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { chromiumAvailable, launch } from './support/chromium.js'
-import { type BundleSummary, buildPageApp, call, open, reload, signIn, waitStarted } from './support/page-app.js'
+import { createServedApp } from '../../src/served-app.js'
+import { type BundleSummary, NOW, buildPageApp, call, open, reload, signIn, waitStarted } from './support/page-app.js'
 import { serveStatic, type StaticServer } from './support/static-server.js'
+import { expectFilled, expectSameParts, fillEveryPart } from '../support/world-parts.js'
 
 // 250 KB until this round; the front door and overrides (a world's own answers, in the route
 // table and the request path) cost 2.9 KB gzip, and lazy loading them costs more in chunks than
@@ -195,11 +197,53 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     expect(await reload(page)).toEqual({ ok: true, resumed: true })
     expect((await journal()).find((e) => e.id === deleted.id)!.changes).toEqual(deleted.changes)
     const rewound = await call(page, 'POST', '/__sandbox/rewind', { body: { before: deleted.id } })
-    expect(rewound.status).toBe(200)
+    expect(rewound.status, JSON.stringify(rewound.body)).toBe(200)
     expect(await reload(page)).toEqual({ ok: true, resumed: true })
     const ids = (await call(page, 'GET', '/api/layers', { token })).body.data.map((l: { id: string }) => l.id)
     expect(ids).toContain(layers[0].id)
     expect((await journal()).filter((e) => e.id > deleted.id).map((e) => `${e.method} ${(e as { path?: string }).path}`)).toContain('POST /__sandbox/rewind')
+  })
+
+  // The parts list (src/core/sandbox/parts.ts) taken through the page's own store: each part
+  // filled through the page's fetch, as test/world/parts.test.ts fills it in the other runtimes.
+  // The page has no OAuth server (the browser entry leaves it out, src/server-app.ts): its call is
+  // served by a served app (src/served-app.ts) holding a copy of the page's world, whose world
+  // then comes back into the page by PUT /__sandbox/snapshot, the way a browser world gets OAuth
+  // clients. The parts filled before it are stored change by change, checked by a reload there;
+  // the restore stores every part anew, and the records are filled after it: a second reload.
+  it('every part of the world outlives a reload (IndexedDB)', async () => {
+    expect(await open(page, server.url)).toEqual({ ok: true, resumed: false })
+    const snapshot = async () => {
+      const res = await call(page, 'GET', '/__sandbox/snapshot')
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200)
+      return res.body as Record<string, any>
+    }
+    const fresh = await snapshot()
+    const served = async (method: string, path: string, token: string | undefined, body: unknown) => {
+      const before = await snapshot()
+      expect(await reload(page)).toEqual({ ok: true, resumed: true })
+      expectSameParts(await snapshot(), before, 'a reload (IndexedDB) of the parts filled by requests')
+      const app = createServedApp({ seed: before.seed ?? 1, now: NOW })
+      const world = await app.ready()
+      await world.restore(before)
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }
+      const res = await app.fetch(new Request(`http://sandbox.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }), { via: 'msw', clientAddress: '127.0.0.1' })
+      const text = await res.text()
+      if (res.status < 400) {
+        const restored = await call(page, 'PUT', '/__sandbox/snapshot', { body: JSON.parse(JSON.stringify(world.snapshot())) })
+        expect(restored.status, JSON.stringify(restored.body).slice(0, 300)).toBe(200)
+      }
+      return { status: res.status, text }
+    }
+    await fillEveryPart(async ({ method, path, body }, token) => {
+      if (path.startsWith('/oauth/')) return served(method, path, token, body)
+      const res = await call(page, method, path, { token, body })
+      return { status: res.status, text: typeof res.body === 'string' ? res.body : JSON.stringify(res.body) }
+    }, () => signIn(page))
+    const filled = await snapshot()
+    expectFilled(filled, fresh)
+    expect(await reload(page)).toEqual({ ok: true, resumed: true })
+    expectSameParts(await snapshot(), filled, 'a reload (IndexedDB)')
   })
 
   it('keeps a write whose answer arrived when the page crashes right after it (no pagehide, no later save)', async () => {
