@@ -1,10 +1,11 @@
 import { authorize, CONTROL_TOKEN_HEADER } from '../auth/guard.js'
-import { RawBody, RawJson, type Reply, badRequest, errorBody, errorReply, keepSent, notFound, responseHeaders, toResponse } from '../http/reply.js'
+import { HttpError, RawBody, RawJson, type Reply, badRequest, errorBody, errorReply, keepSent, notFound, responseHeaders, toResponse } from '../http/reply.js'
 import { validate } from '../http/validate.js'
 import { splitUrl, type UrlParts } from '../http/url.js'
 import { QueryValidator } from '../http/query.js'
 import { bodyRead, readForm, readJson } from '../http/body.js'
 import { overrideReply } from '../overrides/answer.js'
+import { unsendable } from '../http/answer-rules.js'
 import { scopeIds } from '../scenarios/routes-option.js'
 import type { BodyInput } from '../sandbox/journal.js'
 import type { Changes } from '../sandbox/changes.js'
@@ -199,6 +200,7 @@ export class SandboxApp {
     } finally {
       if (sandbox && !meta.sandbox) this.sandboxes.release(sandbox)
     }
+    reply = writable(route, reply, faults)
     // What a repro bundle replays (src/core/repro/log.ts): the write, its body and its account.
     if (sandbox && route) sandbox.repro.request(sandbox, route, request, meta.path ?? url.path, url.search, reply, seen.ctx?.principal, seen.ctx?.at, bodyRead(request))
     const own: Record<string, string> = { ...reply.headers }
@@ -385,6 +387,18 @@ async function bodyOf(message: Request | Response): Promise<Uint8Array | null> {
   } catch {
     return null
   }
+}
+
+/**
+ * The reply, or a 500 naming why it cannot be written: a scenario hook's answer (or an override
+ * kept from before its checks) that HTTP cannot carry stopped workerd's front and gave the Node
+ * server a bare 500 journaled as the reply's status; now every engine answers, and journals, this.
+ */
+function writable(route: RouteDef | undefined, reply: Reply, faults: string[]): Reply {
+  const problem = reply === null || typeof reply !== 'object' ? 'it is not an answer {status, headers?, body?}' : reply.cut ? undefined : unsendable(reply.status, reply.headers, reply.body)
+  if (!problem) return reply
+  faults.push('bad-answer')
+  return { ...errorReply(route, new HttpError(500, `answer: cannot be written: ${problem}`)), override: reply?.override }
 }
 
 /** A reply's body as sent, and its text or bytes for the journal. */
