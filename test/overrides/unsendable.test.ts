@@ -86,6 +86,21 @@ describe.each(runtimes)('answers a user defines, through $name', (runtime) => {
     expect(await layersAnswer(other)).toBe(200)
   })
 
+  it('a tool call (MCP) that meets such an answer is a tool error with the 500 and its cause', async () => {
+    const c = await rt.isolated()
+    const token = (await c.control.post('/tokens/agent', { email: 'admin@fleet.test' })).body.token as string
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listLayers', arguments: {} } })
+    const res = await rt.fetch('/mcp', {
+      method: 'POST', body: call,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${token}`, 'x-sandbox-id': c.id!, 'x-sandbox-scenario': 'hostile;kind=snowman' },
+    })
+    expect(res.status).toBe(200)
+    const { result } = await res.json() as { result: { isError?: boolean; structuredContent: { status: number; body: { message: string }; faults: string[] } } }
+    expect(result.isError).toBe(true)
+    expect(result.structuredContent).toMatchObject({ status: 500, body: { message: expect.stringMatching(/^answer: cannot be written: header x-u/) }, faults: ['bad-answer'] })
+    expect(await layersAnswer(c)).toBe(200)
+  })
+
   it('names the cause: the header, the status, the body', async () => {
     const c = await rt.isolated()
     const cause = async (kind: string) => (await c.get(LAYERS, { 'x-sandbox-scenario': `hostile;kind=${kind}` })).body.message
