@@ -8,8 +8,9 @@ import { PORTAL_TOKEN_TTL_S } from '../billing/magic-links.js'
 import { readBody } from '../http/body.js'
 import { MAX_JSON_DEPTH, deeperThan } from '../http/json-depth.js'
 import { validate } from '../http/validate.js'
-import { REPRO_BODY_LIMIT, REPRO_MAX_STEPS } from '../repro/log.js'
-import type { ReplayKit } from '../repro/replay.js'
+import { REPLAYED_CONTROL, REPRO_BODY_LIMIT, REPRO_MAX_STEPS } from '../repro/log.js'
+import type { ReplayKit, StepKind } from '../repro/replay.js'
+import type { RouteContext } from '../app/route.js'
 
 const control = { kind: 'control' } as const
 const tag = 'sandbox control'
@@ -21,6 +22,14 @@ const kit: ReplayKit = {
   limits: { maxSteps: REPRO_MAX_STEPS, bodyLimit: REPRO_BODY_LIMIT, jsonDepth: MAX_JSON_DEPTH },
   agent: { scope: AGENT_SCOPE, ttlS: AGENT_TTL_S }, portalTtlS: PORTAL_TOKEN_TTL_S, controlHeader: CONTROL_TOKEN_HEADER,
   refuse: (status, message) => new HttpError(status, message), Clock,
+}
+
+/** A bundle's step is a request of the API, or a control call the log records as one; the rest (control, OAuth, /mcp) is no step. */
+const stepKind = (app: RouteContext['app']): StepKind => (method, path) => {
+  const route = app.matcher.match(method, path).route
+  if (!route) return undefined
+  if (REPLAYED_CONTROL.has(route.id)) return 'control'
+  return route.auth.kind !== 'control' && route.path.startsWith('/api/') ? 'api' : undefined
 }
 
 export const getRepro = defineRoute({
@@ -43,6 +52,6 @@ export const postRepro = defineRoute({
     const raw = await readBundle(kit, ctx.request)
     const fetch = (ctx.app as unknown as { fetch(request: Request, meta?: RequestMeta): Promise<Response> }).fetch
     const control = ctx.app.options.control
-    return ok(await replayBundle(kit, fetch, ctx.sandbox, raw, new URL(ctx.request.url).origin, (control || undefined)?.token))
+    return ok(await replayBundle(kit, fetch, ctx.sandbox, raw, new URL(ctx.request.url).origin, stepKind(ctx.app), (control || undefined)?.token))
   },
 })
