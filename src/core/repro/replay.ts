@@ -135,6 +135,7 @@ export async function replayBundle(kit: ReplayKit, fetch: Fetch, target: Sandbox
   const fresh = await (target.constructor as typeof Sandbox).create(target.id, config, target.shared)
   fresh.registry = target.registry
   try {
+    fresh.overrides.fits(overrides, 'overrides')
     fresh.overrides.load(overrides)
     fresh.repro.begin(fresh)
     fresh.repro.paused = true
@@ -144,7 +145,11 @@ export async function replayBundle(kit: ReplayKit, fetch: Fetch, target: Sandbox
       if (s.kind === 'request') await replayRequest(kit, fetch, fresh, s, i, origin, sessions, kindOf, controlToken)
       else if (s.kind === 'clock') fresh.clock.set(Date.parse(s.clock.now))
       else if (s.kind === 'scenarios') fresh.setScenarios(parseScenarios(registry, s.scenarios, `requests.${i}.scenarios`))
-      else if (s.kind === 'overrides') fresh.overrides.load(storedOverrides(s.overrides))
+      else if (s.kind === 'overrides') {
+        const list = storedOverrides(s.overrides)
+        fresh.overrides.fits(list, `requests.${i}.overrides`)
+        fresh.overrides.load(list)
+      }
       else fresh.outbox.clear()
     }
     fresh.clock = new kit.Clock(Date.parse(bundle.end.now), Date.now, bundle.end.frozen)
@@ -158,8 +163,9 @@ export async function replayBundle(kit: ReplayKit, fetch: Fetch, target: Sandbox
     target.adopt(fresh)
     return { replayed: bundle.requests.length, digest: bundle.end.digest, now: target.iso() }
   } finally {
-    // Its journal's bytes leave the app's budget (adopt has copied what it keeps).
+    // Its journal's and overrides' bytes leave the app's budgets (adopt has copied what it keeps).
     fresh.journal.clear()
+    fresh.overrides.clear()
   }
 }
 

@@ -14,7 +14,7 @@ import { Journal, type JournalEntry } from './journal.js'
 import type { JournalBudget } from './journal-budget.js'
 import { Outbox, type OutboxEntry } from './outbox.js'
 import { ChangeRecorder } from './changes.js'
-import { Overrides } from '../overrides/overrides.js'
+import { Overrides, OverridesBudget } from '../overrides/overrides.js'
 import type { Override } from '../overrides/override.js'
 import { SandboxEvents, type StateChange } from './events.js'
 import { ReproBudget, ReproLog } from '../repro/log.js'
@@ -99,6 +99,8 @@ export interface SandboxShared {
   journals?: JournalBudget
   /** The bound on the bytes of all the app's repro logs together. */
   repro?: ReproBudget
+  /** The bound on the bytes of all the app's overrides together. */
+  overrides?: OverridesBudget
 }
 
 /** One isolated sandbox: records, sessions, clock, scenarios, journal and outbox. */
@@ -126,7 +128,7 @@ export class Sandbox {
    */
   horizon = 0
   /** The world's own answers (`/__sandbox/overrides`), indexed by operation. */
-  readonly overrides = new Overrides()
+  readonly overrides: Overrides
   #schedule: ActiveScenario[] = []
   /** Whether an entry has a window: without one, every entry is in force and nothing is checked per request. */
   #timed = false
@@ -164,6 +166,7 @@ export class Sandbox {
     this.seed = config.seed
     this.seededAt = config.seededAt ?? (config.now ? Date.parse(config.now) : Date.now())
     this.repro = new ReproLog((shared.repro ??= new ReproBudget()))
+    this.overrides = new Overrides((shared.overrides ??= new OverridesBudget()))
     this.journal = new Journal(config.journalCapacity, undefined, (data) => this.events.emit({ type: 'request', data }), shared.journals)
   }
 
@@ -402,6 +405,7 @@ export class Sandbox {
     const scenarios = s.scenarios.map((a, i) => fixWindow(this.shared.scenarios.parse(a, `scenarios.${i}`), now, `scenarios.${i}`))
     // Checked here with a schema loaded on first use (the browser entry's budget).
     const overrides = s.overrides?.length ? (await import('../overrides/override.js')).storedOverrides(s.overrides) : []
+    this.overrides.fits(overrides)
     const oauth = s.oauth ?? emptyOAuth()
     // Everything is built before anything is replaced.
     let world: World
