@@ -17,6 +17,7 @@ const refusals: [string, unknown, RegExp][] = [
   ['a control character in a header value', answer({ headers: { 'x-u': 'a\u0001b' } }), /^respond\.headers\.x-u: must hold only/],
   ['U+2028 in a header value', answer({ headers: { 'x-u': 'a\u2028b' } }), /^respond\.headers\.x-u: must hold only/],
   ['DEL in a header value', answer({ headers: { 'x-u': 'a\u007fb' } }), /^respond\.headers\.x-u: must hold only/],
+  ['a C1 control (NEL) in a header value', answer({ headers: { 'x-u': 'a\u0085b' } }), /^respond\.headers\.x-u: must hold only/],
   ['a snowman in a matched header', { match: { method: 'GET', path: LAYERS, headers: { 'x-u': '\u2603' } }, respond: { status: 200 } }, /^match\.headers\.x-u: must hold only/],
   ['content-length', answer({ headers: { 'Content-Length': '3' }, body: { a: 1 } }), /^respond\.headers\.Content-Length: is written by the server/],
   ['transfer-encoding', answer({ headers: { 'transfer-encoding': 'chunked' } }), /^respond\.headers\.transfer-encoding: is written by the server/],
@@ -61,6 +62,12 @@ describe.each(runtimes)('answers a user defines, through $name', (runtime) => {
     }
     expect((await c.control.get('/overrides')).body.overrides).toMatchObject([{ respond: { headers: { 'x-u': 'fine' } } }])
     expect(await c.get(LAYERS).then((r) => r.headers.get('x-u'))).toBe('fine')
+  })
+
+  it('sends a Latin-1 header value as it was defined, on every engine', async () => {
+    const c = await rt.isolated()
+    expect((await c.control.post('/overrides', answer({ headers: { 'x-u': 'caf\u00e9 \u00bfs\u00ed?' } }))).status).toBe(201)
+    expect((await c.get(LAYERS)).headers.get('x-u')).toBe('caf\u00e9 \u00bfs\u00ed?')
   })
 
   it('answers a 204 override without a body, and keeps the connection in step', async () => {

@@ -6,8 +6,8 @@
 
 /** A header name: an RFC 9110 token. */
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
-/** A header value: tab, visible ASCII and space, and obs-text (RFC 9110 5.5); no CR, LF, NUL or other control, nothing past U+00FF. */
-export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
+/** A header value: tab, visible ASCII and space, and Latin-1's letters (RFC 9110 5.5's obs-text without its C1 controls); no CR, LF, NUL or other control, nothing past U+00FF. */
+export const HEADER_VALUE = /^[\t\x20-\x7e\xa0-\xff]*$/
 export const HEADER_VALUE_RULE = 'must hold only tabs, spaces, visible ASCII and Latin-1 letters (what an HTTP header carries; no control characters)'
 /** Headers that frame the message or the connection: the server writes them, an answer that set them would leave the client out of step. */
 export const FRAMING = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade'])
