@@ -14,6 +14,15 @@ const answers: Record<string, unknown> = {
   'transfer-encoding': { status: 200, headers: { 'transfer-encoding': 'chunked' }, body: { a: 1 } },
   '204-body': { status: 204, body: { a: 1 } },
   '304-body': { status: 304, body: { a: 1 } },
+  'bigint-body': { status: 200, body: { n: BigInt(1) } },
+  'circular-body': (() => {
+    const body: Record<string, unknown> = {}
+    body.self = body
+    return { status: 200, body }
+  })(),
+  'function-body': { status: 200, body: () => 1 },
+  'throwing-status': { get status(): number { throw new Error('no status for you') }, body: {} },
+  'throwing-headers': { status: 200, headers: new Proxy({}, { ownKeys() { throw new Error('no headers for you') } }), body: {} },
 }
 
 export const HOSTILE_KINDS = Object.keys(answers) as [string, ...string[]]

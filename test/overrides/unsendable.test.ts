@@ -117,5 +117,8 @@ describe.each(runtimes)('answers a user defines, through $name', (runtime) => {
     expect(await cause('204-body')).toBe('answer: cannot be written: a 204 answer carries no body')
     expect(await cause('content-length')).toBe('answer: cannot be written: header content-length is written by the server (it frames the message or the connection)')
     expect(await cause('not-an-answer')).toBe('answer: cannot be written: it is not an answer {status, headers?, body?}')
+    expect(await cause('bigint-body')).toMatch(/^answer: cannot be written: it could not be read or written as JSON \(.*BigInt/)
+    expect(await cause('function-body')).toBe('answer: cannot be written: its body (function) is not JSON')
+    expect(await cause('throwing-status')).toBe('answer: cannot be written: it could not be read or written as JSON (no status for you)')
   })
 })

@@ -390,15 +390,45 @@ async function bodyOf(message: Request | Response): Promise<Uint8Array | null> {
 }
 
 /**
- * The reply, or a 500 naming why it cannot be written: a scenario hook's answer (or an override
- * kept from before its checks) that HTTP cannot carry stopped workerd's front and gave the Node
- * server a bare 500 journaled as the reply's status; now every engine answers, and journals, this.
+ * The reply with its body as JSON text, or a 500 naming why it cannot be written: a scenario
+ * hook's answer (or an override kept from before its checks) that HTTP or JSON cannot carry
+ * stopped workerd's front and gave the Node server a bare 500 journaled as the reply's status;
+ * now every engine answers, and journals, this. The body is encoded here once, as before.
  */
 function writable(route: RouteDef | undefined, reply: Reply, faults: string[]): Reply {
-  const problem = reply === null || typeof reply !== 'object' ? 'it is not an answer {status, headers?, body?}' : reply.cut ? undefined : unsendable(reply.status, reply.headers, reply.body)
-  if (!problem) return reply
+  let problem: string | undefined
+  try {
+    if (reply === null || typeof reply !== 'object') problem = 'it is not an answer {status, headers?, body?}'
+    else if (reply.cut) return reply
+    else problem = unsendable(reply.status, reply.headers, reply.body)
+    if (!problem) {
+      const body = reply.body
+      if (body === undefined || body === null || body instanceof ReadableStream || body instanceof RawJson || body instanceof RawBody) return reply
+      const json = JSON.stringify(body)
+      if (json === undefined) problem = `its body (${typeof body}) is not JSON`
+      else return { ...reply, body: new RawJson(json) }
+    }
+  } catch (error) {
+    problem = `it could not be read or written as JSON (${messageOf(error)})`
+  }
   faults.push('bad-answer')
-  return { ...errorReply(route, new HttpError(500, `answer: cannot be written: ${problem}`)), override: reply?.override }
+  return { ...errorReply(route, new HttpError(500, `answer: cannot be written: ${problem}`)), override: overrideOf(reply) }
+}
+
+function messageOf(error: unknown): string {
+  try {
+    return String(error instanceof Error ? error.message : error).slice(0, 200)
+  } catch {
+    return 'an unreadable error'
+  }
+}
+
+function overrideOf(reply: unknown): Reply['override'] {
+  try {
+    return (reply as Reply | null)?.override
+  } catch {
+    return undefined
+  }
 }
 
 /** A reply's body as sent, and its text or bytes for the journal. */
