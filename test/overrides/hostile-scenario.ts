@@ -21,6 +21,11 @@ const answers: Record<string, unknown> = {
     return { status: 200, body }
   })(),
   'function-body': { status: 200, body: () => 1 },
+  'locked-stream': { status: 200, body: (() => {
+    const stream = new ReadableStream()
+    stream.getReader()
+    return stream
+  })() },
   'throwing-status': { get status(): number { throw new Error('no status for you') }, body: {} },
   'throwing-headers': { status: 200, headers: new Proxy({}, { ownKeys() { throw new Error('no headers for you') } }), body: {} },
 }

@@ -119,6 +119,7 @@ describe.each(runtimes)('answers a user defines, through $name', (runtime) => {
     expect(await cause('not-an-answer')).toBe('answer: cannot be written: it is not an answer {status, headers?, body?}')
     expect(await cause('bigint-body')).toMatch(/^answer: cannot be written: it could not be read or written as JSON \(.*BigInt/)
     expect(await cause('function-body')).toBe('answer: cannot be written: its body (function) is not JSON')
+    expect(await cause('locked-stream')).toBe('answer: cannot be written: its body stream is being read already')
     expect(await cause('throwing-status')).toBe('answer: cannot be written: it could not be read or written as JSON (no status for you)')
   })
 })

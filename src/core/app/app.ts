@@ -403,10 +403,13 @@ function writable(route: RouteDef | undefined, reply: Reply, faults: string[]): 
     else problem = unsendable(reply.status, reply.headers, reply.body)
     if (!problem) {
       const body = reply.body
-      if (body === undefined || body === null || body instanceof ReadableStream || body instanceof RawJson || body instanceof RawBody) return reply
-      const json = JSON.stringify(body)
-      if (json === undefined) problem = `its body (${typeof body}) is not JSON`
-      else return { ...reply, body: new RawJson(json) }
+      if (body instanceof ReadableStream && body.locked) problem = 'its body stream is being read already'
+      else if (body === undefined || body === null || body instanceof ReadableStream || body instanceof RawJson || body instanceof RawBody) return reply
+      else {
+        const json = JSON.stringify(body)
+        if (json === undefined) problem = `its body (${typeof body}) is not JSON`
+        else return { ...reply, body: new RawJson(json) }
+      }
     }
   } catch (error) {
     problem = `it could not be read or written as JSON (${messageOf(error)})`

@@ -32,6 +32,7 @@ export function unsendable(status: unknown, headers: unknown, body: unknown): st
 }
 
 function describe(value: unknown): string {
+  if (typeof value === 'number') return String(value)
   try {
     return (JSON.stringify(value) ?? String(value)).slice(0, 64)
   } catch {
