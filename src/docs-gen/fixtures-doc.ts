@@ -73,7 +73,9 @@ A fixture replaces one seeded collection with your records: in every world of th
 new seed). Collections you do not give stay seeded.
 
 - Command line: \`fleet-sandbox --fixtures DIR\`, where DIR holds \`<collection>.json\` files, each a
-  JSON array of records. Applied before the server listens.
+  JSON array of records. Applied before the server listens. Each is a file of DIR (a link may
+  point only inside DIR, at start and under \`--watch\`); a file that is not JSON is refused with
+  where it broke, never with what it holds.
 - \`fleet-sandbox/node\`, \`/browser\`, \`/storybook\`: the \`fixtures\` option, an object keyed by
   collection name: \`setupSandboxServer({ fixtures: { layers: [...] } })\`,
   \`startSandbox({ fixtures })\`, \`sandboxLoader({ fixtures })\`.

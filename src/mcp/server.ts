@@ -77,6 +77,12 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
     return (made = { tools, list: listed(tools) })
   }
 
+  /**
+   * Whether a call was sent (an answer to read) or refused before (a tool result). Not
+   * `instanceof Response`: a cut's `Response.error()` is the platform's Response, not the one
+   * @hono/node-server puts in its place, and was sent back as an empty result.
+   */
+  const answered = (answer: Response | ToolAnswer): answer is Response => !('structuredContent' in answer)
   /** A call of a known tool: the request it stands for, through the app's front door, and its answer; or the refusal of its arguments as a tool result. */
   const send = async (tool: ApiTool, args: unknown, exchange: Exchange): Promise<Response | ToolAnswer> => {
     const sent = toolRequest(tool, args, exchange.site)
@@ -87,7 +93,7 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
   }
   const callTool = async (tool: ApiTool, args: unknown, exchange: Exchange) => {
     const answer = await send(tool, args, exchange)
-    return answer instanceof Response ? toolAnswer(answer) : answer
+    return answered(answer) ? toolAnswer(answer) : answer
   }
 
   const serverFor = (exchange: Exchange | undefined) => {
@@ -158,9 +164,9 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
     // A string body: the Node server writes it as it is (Response.json's is read back through a stream).
     if (call) {
       const answer = await send(call.tool, call.args, exchange)
-      const bytes = answer instanceof Response ? successEnvelope(answer, call.id) : undefined
+      const bytes = answered(answer) ? successEnvelope(answer, call.id) : undefined
       if (bytes) return new Response(bytes, { headers: JSON_TYPE })
-      const result = answer instanceof Response ? await toolAnswer(answer) : answer
+      const result = answered(answer) ? await toolAnswer(answer) : answer
       return new Response(JSON.stringify({ result, jsonrpc: '2.0', id: call.id }), { headers: JSON_TYPE })
     }
     if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo, exchange)

@@ -33,6 +33,15 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
       [{ redirect_uris: [REDIRECT, 'https://app.example/cb#frag'] }, 'invalid_redirect_uri', /^redirect_uris\.1: must not carry a fragment/],
       [{ redirect_uris: [] }, 'invalid_redirect_uri', /^redirect_uris: must be a list of 1 to 10/],
       [{ redirect_uris: ['not a url'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be an absolute URL/],
+      // What the parser would rewrite: the redirect would not go where it was registered.
+      [{ redirect_uris: ['https://app.example/c\nb'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be visible ASCII only/],
+      [{ redirect_uris: ['https://app.example/c\tb'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be visible ASCII only/],
+      [{ redirect_uris: ['https://app.example/c\u0001b'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be visible ASCII only/],
+      [{ redirect_uris: ['https://app.example/c b'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be visible ASCII only/],
+      [{ redirect_uris: ['https://app.example/caf\u00e9'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be visible ASCII only/],
+      [{ redirect_uris: ['https://app.example/x/../cb'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be written as it reads \("https:\/\/app\.example\/cb"\)/],
+      [{ redirect_uris: ['https://app.example\\cb'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be written as it reads/],
+      [{ redirect_uris: ['https://App.Example/cb'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be written as it reads \("https:\/\/app\.example\/cb"\)/],
       [{ token_endpoint_auth_method: 'client_secret_basic' }, 'invalid_client_metadata', /^token_endpoint_auth_method: must be none/],
       [{ grant_types: ['implicit'] }, 'invalid_client_metadata', /^grant_types: must be a non-empty list of authorization_code, refresh_token/],
       [{ response_types: ['token'] }, 'invalid_client_metadata', /^response_types: /],
@@ -53,6 +62,9 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     expect(ok.status).toBe(201)
     expect(ok.headers.get('cache-control')).toBe('no-store')
     expect(ok.body).toMatchObject({ client_id: expect.stringMatching(/^oac_/), token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], redirect_uris: [REDIRECT, 'https://app.example/cb'], client_name: 'test agent' })
+    // Written as the parser writes it back (a bare origin without its "/" too): taken as sent.
+    const exact = await o.register({ redirect_uris: ['https://app.example', 'https://app.example/caf%C3%A9?a=1&b=%20'] })
+    expect(exact.status, JSON.stringify(exact.body)).toBe(201)
   })
 
   it('authorization code with PKCE S256: state and iss come back, the token opens the API as the user', async () => {

@@ -117,6 +117,9 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs', 'dist/worker.mjs'))('--scenari
       [{ 'bad.mjs': 'export const x = 1\n' }, /--scenarios: bad\.mjs: it has no default export/],
       [{ 'bad.mjs': TEAPOT.replace('z.strictObject({})', '{ safeParse: () => ({ success: true }) }') }, /--scenarios: bad\.mjs: options: must be a Standard Schema \(zod 3.24 or later, zod 4, valibot/],
       [{ 'bad.ts': 'export default {\n' }, /--scenarios: bad\.ts: /],
+      // A default export that throws when read: refused naming the file, not as its bare error.
+      [{ 'bad.mjs': "export default new Proxy({}, { get() { throw new Error('no reading me') } })\n" }, /--scenarios: bad\.mjs: .*no reading me/],
+      [{ 'bad.mjs': "export default { then() { throw new Error('a thenable') } }\n" }, /--scenarios: bad\.mjs: /],
     ]
     let i = 0
     for (const [files, message] of cases) {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -100,6 +100,24 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('the command line as a user m
     expect(err).toContain(`--fixtures ${join(bad, 'layers.json')}: layers.0.`)
     writeFileSync(join(bad, 'layers.json'), '[')
     expect((await run(['--fixtures', bad, '--port', '0'])).err).toContain('must be a JSON array of layers records')
+  })
+
+  it('a fixture file linked out of its folder is refused naming it, and nothing of what it points at is shown', async () => {
+    const linked = join(dir, 'linked-fixtures')
+    mkdirSync(linked)
+    const secret = join(dir, 'secret.txt')
+    writeFileSync(secret, 'SECRET-CONTENT-43 not json')
+    symlinkSync(secret, join(linked, 'layers.json'))
+    const { code, err } = await run(['--fixtures', linked, '--port', '0'])
+    expect(code).toBe(1)
+    expect(err).toContain(`--fixtures ${join(linked, 'layers.json')}: must be a file in the folder (a link may point only inside it)`)
+    expect(err).not.toContain('SECRET')
+    // Not valid JSON inside the folder: where it broke, never what it read.
+    rmSync(join(linked, 'layers.json'))
+    writeFileSync(join(linked, 'layers.json'), 'SECRET-CONTENT-43')
+    const broken = await run(['--fixtures', linked, '--port', '0'])
+    expect(broken.err).toContain('must be a JSON array of layers records (not valid JSON')
+    expect(broken.err).not.toContain('SECRET')
   })
 
   it("the banner gives both clients' notification counts, as --help says", async () => {

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { unbuilt } from '../support/needs.js'
@@ -59,6 +59,13 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs', 'dist/worker.mjs'))('--watch: 
 
       writeFileSync(join(fixtures, 'vehicleTypes.json'), '[{"id": 1')
       await expect.poll(output, { timeout: 10_000 }).toMatch(/--watch: .*vehicleTypes\.json: must be a JSON array of vehicleTypes records .*; the last good version stays/)
+      expect(await names()).toEqual(['Bus', 'Tram'])
+      // A link out of the folder is not followed, and the refusal shows nothing of its target.
+      writeFileSync(join(root, engine, 'outside.json'), `[{"id": "SECRET-${engine}"`)
+      rmSync(join(fixtures, 'vehicleTypes.json'))
+      symlinkSync(join(root, engine, 'outside.json'), join(fixtures, 'vehicleTypes.json'))
+      await expect.poll(output, { timeout: 10_000 }).toMatch(/--watch: .*vehicleTypes\.json: must be a file in the folder \(a link may point only inside it\); the last good version stays/)
+      expect(output()).not.toContain('SECRET')
       expect(await names()).toEqual(['Bus', 'Tram'])
 
       await fetch(`${url}/__sandbox/scenarios`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ active: ['teapot'] }) })

@@ -68,6 +68,22 @@ describe.each(runtimes)('control API through $name', (runtime) => {
     expect((await s.call('GET', '/health')).body.scenarios).toEqual(['empty'])
   })
 
+  it.each([
+    ['PUT', '/scenarios', { active: ['slow'], x: 1 }],
+    ['POST', '/reset', { seed: 2, x: 1 }],
+    ['POST', '/clock', { advanceBy: '1h', x: 1 }],
+    ['POST', '/rewind', { before: 1, x: 1 }],
+  ])('%s %s refuses an unknown field with a 400 naming it, changing nothing', async (method, path, body) => {
+    const s = sandbox()
+    await s.call('PUT', '/scenarios', { active: ['empty'] })
+    const clock = (await s.call('POST', '/clock', { freeze: true })).body
+    const res = await s.call(method, path, body)
+    expect(res.status).toBe(400)
+    expect(res.body.message).toBe('body: unknown field x')
+    expect((await s.call('GET', '/health')).body).toMatchObject({ scenarios: ['empty'], seed: 1 })
+    expect((await s.call('GET', '/clock')).body).toEqual(clock)
+  })
+
   it('reset: fresh data for the same or a new seed; clears sessions, scenarios, clock, journal and outbox', async () => {
     const s = sandbox()
     const token = await signIn(rt, 'admin@fleet.test', s.headers)

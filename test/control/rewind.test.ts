@@ -88,6 +88,8 @@ describe.each(runtimes)('what a request changed, and rewind, through $name', (ru
     [{ before: 'one' }, 400, 'before: must be a journal entry id'],
     [{ after: 0 }, 400, 'after: must be a journal entry id'],
     [{ before: 999 }, 404, 'before: no request 999'],
+    [{ before: 1, x: 1 }, 400, 'body: unknown field x'],
+    [{ after: 1, before_: 1 }, 400, 'body: unknown field before_'],
   ])('refuses %j with %i, changing nothing', async (body, status, message) => {
     const s = sandbox('rewind-bad')
     expect((await s.post(inv(acme.drafts[0], 'publish'))).status).toBe(200)

@@ -118,6 +118,17 @@ describe.each(runtimes)('the MCP server through $name', (runtime) => {
     await client.close()
   })
 
+  it('answers a request an override cut ({"error": "network"}) as a tool error with status 0, as docs/agents.md says', async () => {
+    const s = await rt.isolated()
+    expect((await s.control.post('/overrides', { match: { method: 'GET', path: '/api/layers' }, respond: { error: 'network' } })).status).toBe(201)
+    const client = await connect(s, await agentToken(s))
+    const cut = await client.callTool({ name: 'listLayers', arguments: {} })
+    expect(cut.isError).toBe(true)
+    expect(cut.structuredContent).toMatchObject({ status: 0 })
+    expect((cut.content as { text: string }[])[0].text).toMatch(/connection was cut/)
+    await client.close()
+  })
+
   it('refuses /mcp without a valid agent token: 401 naming the resource metadata, 403 insufficient_scope, 401 for another world\'s token', async () => {
     const s = await rt.isolated()
     const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })

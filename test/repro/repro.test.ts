@@ -117,6 +117,24 @@ describe.each(runtimes)('repro bundles through $name', (runtime) => {
     it('an unknown field in a step', () => refused({ ...bundle, requests: [{ ...bundle.requests[0], token: 'x' }, ...bundle.requests.slice(1)] }, 400, /^requests\.0: unknown field token/))
     it('a field of the wrong kind', () => refused({ ...bundle, requests: [{ ...bundle.requests[0], at: 'yesterday' }] }, 400, /^requests\.0\.at: must be an ISO 8601 date-time/))
     it('a request step to the control API', async () => refused(await resigned(bundle, (b) => (b.requests[0].path = '/__sandbox/reset')), 400, /^requests\.0\.path: must be a path of the API/))
+    // Judged after normalisation, as the app serves them: none reaches /__sandbox, OAuth, /mcp or another world.
+    const escapes: [string, string][] = [
+      ['DELETE', '/__sandbox/dte/../sandboxes/{victim}'],
+      ['DELETE', '/__sandbox/dte/%2e%2e/sandboxes/{victim}'],
+      ['DELETE', '/__sandbox/dte/%2E%2e/%2e%2E/__sandbox/sandboxes/{victim}'],
+      ['POST', '/__sandbox/dte/..\\reset'],
+      ['POST', '/__sandbox/dte/./../tokens/agent'],
+      ['POST', '/api/../__sandbox/reset'],
+      ['POST', '/api/../oauth/register'],
+      ['POST', '/api/v1/../../mcp'],
+    ]
+    it.each(escapes)('a step %s %s that leaves the API once normalised', async (method, path) => {
+      const victim = await rt.isolated()
+      const edited = await resigned(bundle, (b) => Object.assign(b.requests[0], { method, path: path.replace('{victim}', victim.id!) }))
+      await refused(edited, 400, /^requests\.0\.path: \w+ \/\S+ is no request of the API \(\/api\/\.\.\.; of \/__sandbox only POST \/__sandbox\/dte\/\{id\}\/resolve\), read after/)
+      // The other world is there with its session.
+      expect((await victim.get('/api/layers')).status).toBe(200)
+    })
     it('tampered: a body changed after it was made', async () => {
       const edited = structuredClone(bundle)
       edited.requests[3].body = JSON.stringify({ amount: 999, date: '2026-11-20', method: 'card' })

@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { isAbsolute, join, relative, resolve } from 'node:path'
 import { collectionNames, type FixtureRows, parseFixtures } from '../../core/store/fixtures.js'
 import { packageRoot } from './package-root.js'
 
@@ -37,11 +37,17 @@ export function readFixtureFile(dir: string, file: string): FixtureRows {
   const where = `--fixtures ${join(dir, file)}`
   const name = file.slice(0, -'.json'.length)
   if (!(collectionNames as string[]).includes(name)) throw new Error(`${where}: ${name} is no collection; collections: ${collectionNames.join(', ')}`)
+  const path = join(dir, file)
+  // A link out of the folder (or a FIFO, a device) is not a fixture: --watch would read, and a
+  // refusal quote, whatever it points at.
+  if (!inFolder(dir, path)) throw new Error(`${where}: must be a file in the folder (a link may point only inside it)`)
   let records: unknown
   try {
-    records = JSON.parse(readFileSync(join(dir, file), 'utf8'))
+    records = JSON.parse(readFileSync(path, 'utf8'))
   } catch (error) {
-    throw new Error(`${where}: must be a JSON array of ${name} records (${(error as Error).message})`)
+    // Where it broke, never what it read: the message of JSON.parse quotes the text.
+    const at = /position (\d+)/.exec((error as Error).message)
+    throw new Error(`${where}: must be a JSON array of ${name} records (not valid JSON${at ? ` at position ${at[1]}` : ''})`)
   }
   const rows = { [name]: records } as FixtureRows
   try {
@@ -50,4 +56,13 @@ export function readFixtureFile(dir: string, file: string): FixtureRows {
     throw new Error(`${where}: ${(error as Error).message}`)
   }
   return rows
+}
+
+function inFolder(dir: string, path: string): boolean {
+  try {
+    const inside = relative(realpathSync(dir), realpathSync(path))
+    return !inside.startsWith('..') && !isAbsolute(inside) && statSync(path).isFile()
+  } catch {
+    return false
+  }
 }

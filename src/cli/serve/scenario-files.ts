@@ -23,7 +23,7 @@ export async function loadScenarioFiles(dir: string, bundled: readonly string[])
   const taken = new Map(bundled.map((n) => [n, 'a bundled scenario']))
   for (const name of files) {
     const file = join(folder, name)
-    const def = checkScenario(await importScenario(file), `--scenarios: ${name}`)
+    const def = checkScenario((await importScenario(file)).value, `--scenarios: ${name}`)
     const clash = taken.get(def.name)
     if (clash) throw new Error(`--scenarios: ${name}: name "${def.name}" is taken by ${clash}; rename it`)
     taken.set(def.name, name)
@@ -32,8 +32,12 @@ export async function loadScenarioFiles(dir: string, bundled: readonly string[])
   return out
 }
 
-/** A file's default export: `.ts` through Node's own type stripping where the line has it, else esbuild. */
-export async function importScenario(file: string): Promise<unknown> {
+/**
+ * A file's default export, in a box: an async function that returned it would read its `then`,
+ * and a default export that throws on access threw past the refusal that names the file.
+ * `.ts` through Node's own type stripping where the line has it, else esbuild.
+ */
+export async function importScenario(file: string): Promise<{ value: unknown }> {
   const name = basename(file)
   let url = pathToFileURL(file).href
   let temp: string | undefined
@@ -42,7 +46,7 @@ export async function importScenario(file: string): Promise<unknown> {
     // A query makes each load a fresh module: a changed file is read again (--watch).
     const mod = (await import(`${temp ? pathToFileURL(temp).href : url}?v=${Date.now()}`)) as { default?: unknown }
     if (mod.default === undefined) throw new Error('it has no default export (export default defineScenario({...}))')
-    return mod.default
+    return { value: mod.default }
   } catch (error) {
     throw new Error(`--scenarios: ${name}: ${(error as Error).message.split('\n')[0]}`)
   } finally {

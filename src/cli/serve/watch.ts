@@ -76,7 +76,7 @@ async function reloadScenario(file: string, options: WatchOptions): Promise<void
   const name = basename(file)
   if (!existsSync(file)) return options.warn(`--watch: ${file}: removed; its scenario stays until a restart`)
   try {
-    const def = checkScenario(await importScenario(file), `--scenarios: ${name}`)
+    const def = checkScenario((await importScenario(file)).value, `--scenarios: ${name}`)
     const before = options.scenarioFiles.get(file)
     if (options.bundled.includes(def.name)) throw new Error(`--scenarios: ${name}: name "${def.name}" is taken by a bundled scenario`)
     const other = [...options.scenarioFiles].find(([f, n]) => n === def.name && f !== file)

@@ -279,6 +279,10 @@ function redirectError(value: unknown): string | undefined {
     return 'must be an absolute URL'
   }
   if (url.hash !== '' || value.includes('#')) return 'must not carry a fragment (RFC 6749 §3.1.2)'
+  // The redirect goes to the URL as parsed: one the parser rewrites (a tab, a line break, a
+  // control character dropped, "..", a backslash) would send the code elsewhere than registered.
+  if (!/^[\x21-\x7e]*$/.test(value)) return 'must be visible ASCII only (RFC 3986: no spaces, tabs, line breaks or control characters; percent-encode the rest)'
+  if (url.href !== value && url.href !== `${value}/`) return `must be written as it reads (${JSON.stringify(url.href.slice(0, 200))}): the redirect goes there`
   if (url.protocol === 'https:') return undefined
   if (url.protocol === 'http:' && LOOPBACK_HTTP.test(url.origin) && LOOPBACK_ORIGIN.test(url.origin)) return undefined
   return 'must be https, or http on a loopback host (127.0.0.1, [::1] or localhost)'

@@ -1,10 +1,11 @@
 import { authorize, CONTROL_TOKEN_HEADER } from '../auth/guard.js'
-import { RawBody, RawJson, type Reply, badRequest, errorBody, errorReply, keepSent, notFound, responseHeaders, toResponse } from '../http/reply.js'
+import { HttpError, RawBody, RawJson, type Reply, badRequest, errorBody, errorReply, keepSent, notFound, responseHeaders, toResponse } from '../http/reply.js'
 import { validate } from '../http/validate.js'
 import { splitUrl, type UrlParts } from '../http/url.js'
 import { QueryValidator } from '../http/query.js'
 import { bodyRead, readForm, readJson } from '../http/body.js'
 import { overrideReply } from '../overrides/answer.js'
+import { unsendable } from '../http/answer-rules.js'
 import { scopeIds } from '../scenarios/routes-option.js'
 import type { BodyInput } from '../sandbox/journal.js'
 import type { Changes } from '../sandbox/changes.js'
@@ -201,6 +202,7 @@ export class SandboxApp {
     } finally {
       if (sandbox && !meta.sandbox) this.sandboxes.release(sandbox)
     }
+    reply = writable(route, reply, faults)
     // What a repro bundle replays (src/core/repro/log.ts): the write, its body and its account.
     if (sandbox && route) sandbox.repro.request(sandbox, route, request, meta.path ?? url.path, url.search, reply, seen.ctx?.principal, seen.ctx?.at, bodyRead(request))
     const own: Record<string, string> = { ...reply.headers }
@@ -386,6 +388,51 @@ async function bodyOf(message: Request | Response): Promise<Uint8Array | null> {
     return new Uint8Array(await message.clone().arrayBuffer())
   } catch {
     return null
+  }
+}
+
+/**
+ * The reply with its body as JSON text, or a 500 naming why it cannot be written: a scenario
+ * hook's answer (or an override kept from before its checks) that HTTP or JSON cannot carry
+ * stopped workerd's front and gave the Node server a bare 500 journaled as the reply's status;
+ * now every engine answers, and journals, this. The body is encoded here once, as before.
+ */
+function writable(route: RouteDef | undefined, reply: Reply, faults: string[]): Reply {
+  let problem: string | undefined
+  try {
+    if (reply === null || typeof reply !== 'object') problem = 'it is not an answer {status, headers?, body?}'
+    else if (reply.cut) return reply
+    else problem = unsendable(reply.status, reply.headers, reply.body)
+    if (!problem) {
+      const body = reply.body
+      if (body instanceof ReadableStream && body.locked) problem = 'its body stream is being read already'
+      else if (body === undefined || body === null || body instanceof ReadableStream || body instanceof RawJson || body instanceof RawBody) return reply
+      else {
+        const json = JSON.stringify(body)
+        if (json === undefined) problem = `its body (${typeof body}) is not JSON`
+        else return { ...reply, body: new RawJson(json) }
+      }
+    }
+  } catch (error) {
+    problem = `it could not be read or written as JSON (${messageOf(error)})`
+  }
+  faults.push('bad-answer')
+  return { ...errorReply(route, new HttpError(500, `answer: cannot be written: ${problem}`)), override: overrideOf(reply) }
+}
+
+function messageOf(error: unknown): string {
+  try {
+    return String(error instanceof Error ? error.message : error).slice(0, 200)
+  } catch {
+    return 'an unreadable error'
+  }
+}
+
+function overrideOf(reply: unknown): Reply['override'] {
+  try {
+    return (reply as Reply | null)?.override
+  } catch {
+    return undefined
   }
 }
 

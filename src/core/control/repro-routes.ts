@@ -8,12 +8,13 @@ import { PORTAL_TOKEN_TTL_S } from '../billing/magic-links.js'
 import { readBody } from '../http/body.js'
 import { MAX_JSON_DEPTH, deeperThan } from '../http/json-depth.js'
 import { validate } from '../http/validate.js'
-import { REPRO_BODY_LIMIT, REPRO_MAX_STEPS } from '../repro/log.js'
+import { REPLAYED_CONTROL, REPRO_BODY_LIMIT, REPRO_MAX_STEPS } from '../repro/log.js'
 import { randomToken } from '../sandbox/random.js'
 import { WORLD_PARTS, credentialTokens, revealed, writeParts } from '../sandbox/parts.js'
 import { checkBounds } from '../sandbox/snapshot.js'
 import * as z from 'zod'
-import type { ReplayKit } from '../repro/replay.js'
+import type { ReplayKit, StepKind } from '../repro/replay.js'
+import type { RouteContext } from '../app/route.js'
 
 const control = { kind: 'control' } as const
 const tag = 'sandbox control'
@@ -32,6 +33,13 @@ const moment = z.object({
   before: z.coerce.number().int().min(1).optional(),
   after: z.coerce.number().int().min(1).optional(),
 }).strict().refine((q) => q.before === undefined || q.after === undefined, { message: 'give before or after, not both', path: ['before'] })
+/** A bundle's step is a request of the API, or a control call the log records as one; the rest (control, OAuth, /mcp) is no step. */
+const stepKind = (app: RouteContext['app']): StepKind => (method, path) => {
+  const route = app.matcher.match(method, path).route
+  if (!route) return undefined
+  if (REPLAYED_CONTROL.has(route.id)) return 'control'
+  return route.auth.kind !== 'control' && route.path.startsWith('/api/') ? 'api' : undefined
+}
 
 export const getRepro = defineRoute({
   id: 'sandboxGetRepro', method: 'GET', path: '/__sandbox/repro', tag, auth: control,
@@ -51,13 +59,14 @@ export const getRepro = defineRoute({
     const { rebuild } = await import('../repro/replay.js')
     const fetch = (ctx.app as unknown as { fetch(request: Request, meta?: RequestMeta): Promise<Response> }).fetch
     const control = ctx.app.options.control
-    const world = await rebuild(kit, fetch, ctx.sandbox, start, new URL(ctx.request.url).origin, (control || undefined)?.token)
+    const world = await rebuild(kit, fetch, ctx.sandbox, start, new URL(ctx.request.url).origin, stepKind(ctx.app), (control || undefined)?.token)
     // Rebuilt with its clock held still: it ends running or frozen as this world's does.
     world.clock = new Clock(world.clock.now(), Date.now, ctx.sandbox.clock.frozen)
     try {
       return ok(await reproBundle(ctx.sandbox, start, world))
     } finally {
       world.journal.clear()
+      world.overrides.clear()
       world.repro.release()
     }
   },
@@ -72,6 +81,6 @@ export const postRepro = defineRoute({
     const raw = await readBundle(kit, ctx.request)
     const fetch = (ctx.app as unknown as { fetch(request: Request, meta?: RequestMeta): Promise<Response> }).fetch
     const control = ctx.app.options.control
-    return ok(await replayBundle(kit, fetch, ctx.sandbox, raw, new URL(ctx.request.url).origin, (control || undefined)?.token))
+    return ok(await replayBundle(kit, fetch, ctx.sandbox, raw, new URL(ctx.request.url).origin, stepKind(ctx.app), (control || undefined)?.token))
   },
 })

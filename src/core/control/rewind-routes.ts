@@ -35,7 +35,7 @@ export const changesSchema = z.object({
 export const rewindWorld = defineRoute({
   id: 'sandboxRewind', method: 'POST', path: '/__sandbox/rewind', tag, auth: control, journaled: true,
   summary: 'Records, sessions, outbox and clock back to just before or after a journaled request; journaled',
-  body: z.object({ before: requestId.optional(), after: requestId.optional() }),
+  body: z.strictObject({ before: requestId.optional(), after: requestId.optional() }),
   response: { schema: z.object({ rewound: z.object({ before: z.number().optional(), after: z.number().optional() }), undone: z.number().int(), now: z.string() }) },
   errors: REWIND_ERRORS,
   async handler(ctx) {

@@ -29,7 +29,7 @@ export const listScenarios = defineRoute({
 export const setScenarios = defineRoute({
   id: 'sandboxSetScenarios', method: 'PUT', path: '/__sandbox/scenarios', tag, auth: control,
   summary: 'Replace the active scenarios: names or {name, options, from?, until?} (a window on the sandbox clock: ISO or "+2m"); [] is healthy',
-  body: z.object({ active: z.array(z.unknown(), { error: 'must be an array of scenario names or {name, options}' }) }),
+  body: z.strictObject({ active: z.array(z.unknown(), { error: 'must be an array of scenario names or {name, options}' }) }),
   handler(ctx) {
     const list = ctx.body.active.map((a, i) => ctx.sandbox.shared.scenarios.parse(a, `active.${i}`))
     ctx.sandbox.setScenarios(list)
@@ -40,7 +40,7 @@ export const setScenarios = defineRoute({
 export const reset = defineRoute({
   id: 'sandboxReset', method: 'POST', path: '/__sandbox/reset', tag, auth: control,
   summary: 'Fresh data (same seed unless given); clears sessions, scenarios, clock, journal and outbox',
-  body: z.object({ seed: z.number().int().min(0).max(2 ** 31 - 1).optional() }).optional(),
+  body: z.strictObject({ seed: z.number().int().min(0).max(2 ** 31 - 1).optional() }).optional(),
   async handler(ctx) {
     await ctx.sandbox.reset(ctx.body?.seed ?? ctx.sandbox.seed)
     return health.handler(ctx as never)
@@ -56,7 +56,7 @@ export const getClock = defineRoute({
 export const moveClock = defineRoute({
   id: 'sandboxMoveClock', method: 'POST', path: '/__sandbox/clock', tag, auth: control,
   summary: 'Advance (`{advanceBy: "31d"}` or seconds), set (`{set: ISO}`) or freeze (`{freeze: true}`) the clock',
-  body: z.object({
+  body: z.strictObject({
     advanceBy: z.union([z.number(), z.string()], { error: 'must be seconds or a duration such as "31d", "2h", "90s"' }).optional(),
     set: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
     freeze: z.boolean().optional(),

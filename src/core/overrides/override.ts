@@ -2,6 +2,7 @@ import * as z from 'zod'
 import { badRequest } from '../http/reply.js'
 import { parseBound } from '../scenarios/window.js'
 import type { RouteDef } from '../app/route.js'
+import { FRAMING, FRAMING_RULE, HEADER_NAME, HEADER_VALUE, HEADER_VALUE_RULE, NO_BODY } from '../http/answer-rules.js'
 
 /**
  * An override: a stub of one route's answer over the control API (docs/your-own-answers.md),
@@ -35,13 +36,19 @@ export interface Override {
 }
 
 export const DELAY_LIMIT_MS = 60_000
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
-const headerValue = z.string().max(8192).refine((v) => !/[\r\n\0]/.test(v), 'must not contain CR, LF or NUL')
+const headerValue = z.string().max(8192).regex(HEADER_VALUE, HEADER_VALUE_RULE)
 const headerMap = z.record(z.string(), headerValue)
   .refine((h) => Object.keys(h).length <= 50, 'must have at most 50 headers')
   .superRefine((h, ctx) => {
-    for (const name of Object.keys(h)) if (!TOKEN.test(name)) ctx.addIssue({ code: 'custom', message: 'must be a header name (RFC 9110 token)', path: [name] })
+    for (const name of Object.keys(h)) if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', message: 'must be a header name (RFC 9110 token)', path: [name] })
   })
+/** An answer's headers: besides the above, none the server writes itself. */
+const answerHeaders = headerMap.superRefine((h, ctx) => {
+  for (const name of Object.keys(h)) if (FRAMING.has(name.toLowerCase())) ctx.addIssue({ code: 'custom', message: FRAMING_RULE, path: [name] })
+})
+/** 204, 205 and 304 answers carry no body: one given would not be written. */
+const noBodyFor = (a: { status: number; body?: unknown }) => !NO_BODY.has(a.status) || a.body === undefined || a.body === null
+const noBodyRule = { message: 'must be left out for a 204, 205 or 304 answer (those carry no body)', path: ['body'] }
 const queryMap = z.record(z.string().max(256), z.union([z.string().max(2048), z.array(z.string().max(2048)).max(20)], { error: 'must be a text or a list of texts' }))
   .refine((q) => Object.keys(q).length <= 50, 'must have at most 50 parameters')
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const
@@ -51,10 +58,10 @@ const delay = z.number().int('must be whole milliseconds').min(0, 'must be 0 or 
 const networkSchema = z.strictObject({ error: z.literal('network', { error: 'must be "network"' }), delayMs: delay.optional() })
 const answerSchema = z.strictObject({
   status: z.number({ error: 'must be an integer from 200 to 599' }).int('must be an integer from 200 to 599').min(200, 'must be an integer from 200 to 599').max(599, 'must be an integer from 200 to 599'),
-  headers: headerMap.optional(),
+  headers: answerHeaders.optional(),
   body: z.unknown().optional(),
   delayMs: delay.optional(),
-})
+}).refine(noBodyFor, noBodyRule)
 
 const inputSchema = z.strictObject({
   match: z.strictObject({
@@ -197,6 +204,8 @@ function fixBounds(from: string | null, until: string | null, now: number): { fr
   const f = at(from, 'from')
   const u = at(until, 'until')
   if (f !== null && u !== null && u <= f) throw badRequest('until: must be later than from (the window is [from, until))')
+  // A window that closed before it was defined would never answer.
+  if (u !== null && u <= now) throw badRequest(`until: must be later than the sandbox's now (${new Date(now).toISOString()}); this window has closed`)
   return { from: f === null ? null : new Date(f).toISOString(), until: u === null ? null : new Date(u).toISOString() }
 }
 
@@ -216,7 +225,7 @@ export const storedOverride = z.object({
     query: queryMap.nullable(), headers: headerMap.nullable(), body: z.unknown(), anonymous: z.boolean(),
   }),
   respond: z.union([
-    z.object({ status: z.number().int().min(200).max(599), headers: headerMap, body: z.unknown(), delayMs: z.number().int().min(0).max(DELAY_LIMIT_MS) }),
+    z.object({ status: z.number().int().min(200).max(599), headers: answerHeaders, body: z.unknown(), delayMs: z.number().int().min(0).max(DELAY_LIMIT_MS) }).refine(noBodyFor, noBodyRule),
     z.object({ error: z.literal('network'), delayMs: z.number().int().min(0).max(DELAY_LIMIT_MS) }),
   ]),
   times: z.number().int().min(1).nullable(), used: z.number().int().min(0),

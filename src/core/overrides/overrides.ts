@@ -3,6 +3,18 @@ import type { Override } from './override.js'
 
 /** Overrides one sandbox holds at most. */
 export const OVERRIDE_LIMIT = 500
+/** Bytes of overrides (as JSON) one world holds at most, and all worlds of an app together (docs/bounds.md): 200 worlds of 500 overrides of 1 MB each were possible. */
+export const OVERRIDES_MAX_BYTES = 4 * 1_048_576
+export const OVERRIDES_APP_BYTES = 32 * 1_048_576
+
+/** The bytes the overrides of every world of one app hold. */
+export class OverridesBudget {
+  used = 0
+  constructor(readonly max = OVERRIDES_APP_BYTES) {}
+}
+
+const encoder = new TextEncoder()
+const bytesOf = (list: readonly Override[]) => encoder.encode(JSON.stringify(list)).byteLength
 
 /** What an override looks at in a request; the body is read only when an override asks for it. */
 export interface Asked {
@@ -60,6 +72,10 @@ export class Overrides {
   #byOperation = new Map<string, RouteOverrides>()
   #all: Override[] = []
   #seq = 0
+  /** What `#all` holds as JSON, counted in the app's budget. */
+  #bytes = 0
+
+  constructor(readonly budget = new OverridesBudget()) {}
 
   get size(): number {
     return this.#all.length
@@ -73,18 +89,36 @@ export class Overrides {
   /** Adds an accepted override, numbering it (`ovr_<n>`) only now: a refusal takes no id. */
   add(accepted: Override): Override {
     if (this.#all.length >= OVERRIDE_LIMIT) throw new HttpError(409, `overrides: a sandbox holds at most ${OVERRIDE_LIMIT}; DELETE /__sandbox/overrides removes them`)
-    const seq = ++this.#seq
+    const seq = this.#seq + 1
     const override = { ...accepted, id: `ovr_${seq}`, seq }
-    this.#all = [...this.#all, override]
+    const next = [...this.#all, override]
+    this.#hold(next, this.fits(next))
+    this.#seq = seq
     this.#index()
     return override
+  }
+
+  /** A 413 naming the bound when `list` in place of this world's overrides would pass its bytes or the app's. */
+  fits(list: readonly Override[], field = 'overrides'): number {
+    const bytes = bytesOf(list)
+    const over = bytes > OVERRIDES_MAX_BYTES ? `a world holds at most ${OVERRIDES_MAX_BYTES}` : this.budget.used - this.#bytes + bytes > this.budget.max ? `all worlds together hold at most ${this.budget.max}` : ''
+    if (over) throw new HttpError(413, `${field}: ${over} bytes of overrides as JSON; these are ${bytes}`)
+    return bytes
+  }
+
+  /** Takes `list` as the world's overrides and its bytes into the app's budget. */
+  #hold(list: Override[], bytes = bytesOf(list)): void {
+    this.budget.used += bytes - this.#bytes
+    this.#bytes = bytes
+    this.#all = list
   }
 
   /** Replaces the one with the same id (an edit keeps its place in the list). */
   replace(override: Override): boolean {
     const at = this.#all.findIndex((o) => o.id === override.id)
     if (at < 0) return false
-    this.#all = this.#all.map((o, i) => (i === at ? override : o))
+    const next = this.#all.map((o, i) => (i === at ? override : o))
+    this.#hold(next, this.fits(next))
     this.#seq = Math.max(this.#seq, override.seq)
     this.#index()
     return true
@@ -96,20 +130,20 @@ export class Overrides {
 
   remove(id: string): boolean {
     const before = this.#all.length
-    this.#all = this.#all.filter((o) => o.id !== id)
+    this.#hold(this.#all.filter((o) => o.id !== id))
     this.#index()
     return this.#all.length < before
   }
 
   clear(): void {
     this.version++
-    this.#all = []
+    this.#hold([])
     this.#byOperation = new Map()
   }
 
-  /** Puts a stored list back (snapshot, storage); it was checked when it was stored. */
+  /** Puts a stored list back (snapshot, storage); it was checked when it was stored (`fits` before a restore). */
   load(list: readonly Override[]): void {
-    this.#all = list.map((o) => ({ ...o }))
+    this.#hold(list.map((o) => ({ ...o })))
     this.#seq = list.reduce((m, o) => Math.max(m, o.seq), 0)
     this.#index()
   }

@@ -39,6 +39,8 @@ export interface ReplayKit {
 }
 
 type Fetch = (request: Request, meta?: RequestMeta) => Promise<Response>
+/** What a step's request is, by the route the app matches it to: a request of the API, a control call a bundle replays, or neither. */
+export type StepKind = (method: string, path: string) => 'api' | 'control' | undefined
 
 const iso = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
 const id = z.string().min(1).max(256)
@@ -133,11 +135,12 @@ export interface ReplayResult {
  * and the world's digests. Only a world that matched replaces `target`'s: a refusal (409 naming
  * the step or the part) changes nothing.
  */
-export async function replayBundle(kit: ReplayKit, fetch: Fetch, target: Sandbox, raw: unknown, origin: string, controlToken?: string): Promise<ReplayResult> {
+export async function replayBundle(kit: ReplayKit, fetch: Fetch, target: Sandbox, raw: unknown, origin: string, kindOf: StepKind, controlToken?: string): Promise<ReplayResult> {
   const bundle = await checkBundle(kit, raw)
+  bundle.requests.forEach((s, i) => s.kind === 'request' && judged(kit, kindOf, s.method, stepUrl(kit, origin + s.path + s.query, i).pathname, i))
   const fixtures = await fixturesDigest(target)
   if (fixtures !== bundle.fixtures) throw kit.refuse(409, `fixtures: the bundle was made with fixtures ${bundle.fixtures}, this sandbox has ${fixtures}; start it with the same --fixtures`)
-  const fresh = await rebuild(kit, fetch, target, bundle, origin, controlToken)
+  const fresh = await rebuild(kit, fetch, target, bundle, origin, kindOf, controlToken)
   try {
     fresh.clock = new kit.Clock(Date.parse(bundle.end.now), Date.now, bundle.end.frozen)
     const parts = await worldParts(fresh)
@@ -151,8 +154,9 @@ export async function replayBundle(kit: ReplayKit, fetch: Fetch, target: Sandbox
     target.repro.rebase(target, 'the world was replayed from a repro bundle (POST /__sandbox/repro)')
     return { replayed: bundle.requests.length, digest: bundle.end.digest, now: target.iso() }
   } finally {
-    // Its journal's bytes leave the app's budget (adopt has copied what it keeps).
+    // Its journal's and overrides' bytes leave the app's budgets (adopt has copied what it keeps).
     fresh.journal.clear()
+    fresh.overrides.clear()
   }
 }
 
@@ -162,7 +166,7 @@ export async function replayBundle(kit: ReplayKit, fetch: Fetch, target: Sandbox
  * answer's status checked): `POST /__sandbox/repro` compares it and puts it in place, `GET
  * /__sandbox/repro?before=` reads the end of a shorter bundle off it.
  */
-export async function rebuild(kit: ReplayKit, fetch: Fetch, target: Sandbox, bundle: Omit<ReproBundle, 'end' | 'checksum'>, origin: string, controlToken?: string): Promise<Sandbox> {
+export async function rebuild(kit: ReplayKit, fetch: Fetch, target: Sandbox, bundle: Omit<ReproBundle, 'end' | 'checksum'>, origin: string, kindOf: StepKind, controlToken?: string): Promise<Sandbox> {
   const registry = target.shared.scenarios
   const scenarios = parseScenarios(registry, bundle.scenarios, 'scenarios')
   const overrides = storedOverrides(bundle.overrides)
@@ -173,6 +177,7 @@ export async function rebuild(kit: ReplayKit, fetch: Fetch, target: Sandbox, bun
   const fresh = await (target.constructor as typeof Sandbox).create(target.id, config, target.shared)
   fresh.registry = target.registry
   try {
+    fresh.overrides.fits(overrides, 'overrides')
     fresh.overrides.load(overrides)
     fresh.repro.begin(fresh)
     fresh.repro.paused = true
@@ -180,16 +185,21 @@ export async function rebuild(kit: ReplayKit, fetch: Fetch, target: Sandbox, bun
     const sessions = new Map<string, string>()
     for (const [i, s] of bundle.requests.entries()) {
       fresh.clock.set(Date.parse(s.at))
-      if (s.kind === 'request') await replayRequest(kit, fetch, fresh, s, i, origin, sessions, controlToken)
+      if (s.kind === 'request') await replayRequest(kit, fetch, fresh, s, i, origin, sessions, kindOf, controlToken)
       else if (s.kind === 'clock') fresh.clock.set(Date.parse(s.clock.now))
       else if (s.kind === 'scenarios') fresh.setScenarios(parseScenarios(registry, s.scenarios, `requests.${i}.scenarios`))
-      else if (s.kind === 'overrides') fresh.overrides.load(storedOverrides(s.overrides))
+      else if (s.kind === 'overrides') {
+        const list = storedOverrides(s.overrides)
+        fresh.overrides.fits(list, `requests.${i}.overrides`)
+        fresh.overrides.load(list)
+      }
       else if (s.kind === 'part') await loadPart(kit, fresh, s.part, s.value, `requests.${i}`)
       else fresh.outbox.clear()
     }
     return fresh
   } catch (error) {
     fresh.journal.clear()
+    fresh.overrides.clear()
     fresh.repro.release()
     throw error
   }
@@ -238,9 +248,28 @@ function parseScenarios(registry: Sandbox['shared']['scenarios'], list: unknown[
   return list.map((a, i) => registry.parse(a, `${field}.${i}`))
 }
 
-async function replayRequest(kit: ReplayKit, fetch: Fetch, sandbox: Sandbox, s: Extract<Step, { kind: 'request' }>, i: number, origin: string, sessions: Map<string, string>, controlToken: string | undefined): Promise<void> {
+/**
+ * A step's request as the app will serve it: its path read after "." and ".." segments,
+ * escapes and backslashes are resolved (`/__sandbox/dte/../sandboxes/x` deleted another world),
+ * then matched to a route. Only the API's requests and the control calls a log records as
+ * requests (a DTE settled) are replayed: nothing reaches the rest of /__sandbox, OAuth or /mcp.
+ */
+function judged(kit: ReplayKit, kindOf: StepKind, method: string, path: string, i: number): 'api' | 'control' {
+  const kind = kindOf(method === 'HEAD' ? 'GET' : method, path)
+  if (!kind) throw kit.refuse(400, `requests.${i}.path: ${method} ${path} is no request of the API (/api/...; of /__sandbox only POST /__sandbox/dte/{id}/resolve), read after "." and ".." segments and escapes are resolved`)
+  return kind
+}
+
+function stepUrl(kit: ReplayKit, text: string, i: number): URL {
+  try {
+    return new URL(text)
+  } catch {
+    throw kit.refuse(400, `requests.${i}.path: must make a URL with the sandbox's origin`)
+  }
+}
+
+async function replayRequest(kit: ReplayKit, fetch: Fetch, sandbox: Sandbox, s: Extract<Step, { kind: 'request' }>, i: number, origin: string, sessions: Map<string, string>, kindOf: StepKind, controlToken: string | undefined): Promise<void> {
   const headers = new Headers(s.headers)
-  if (controlToken && s.path.startsWith('/__sandbox/')) headers.set(kit.controlHeader, controlToken)
   const token = s.as && (await credential(kit, sandbox, s.as, `requests.${i}.as`, sessions))
   if (token) headers.set('authorization', `Bearer ${token}`)
   const minted = [...sandbox.repro.minted.keys()]
@@ -251,7 +280,10 @@ async function replayRequest(kit: ReplayKit, fetch: Fetch, sandbox: Sandbox, s: 
   })
   let body: BodyInit | null = null
   if (s.body !== null) body = s.encoding === 'base64' ? Uint8Array.from(atob(s.body), (c) => c.charCodeAt(0)) : unmark(s.body)
-  const request = new Request(origin + unmark(s.path) + unmark(s.query), { method: s.method, headers, body: s.method === 'GET' || s.method === 'HEAD' ? null : body })
+  const url = stepUrl(kit, origin + unmark(s.path) + unmark(s.query), i)
+  // Judged again as sent (the marks put back), and only a replayed control call gets the token.
+  if (judged(kit, kindOf, s.method, url.pathname, i) === 'control' && controlToken) headers.set(kit.controlHeader, controlToken)
+  const request = new Request(url, { method: s.method, headers, body: s.method === 'GET' || s.method === 'HEAD' ? null : body })
   const res = await fetch(request, { sandbox, via: 'msw', clientAddress: '127.0.0.1' })
   if (res.status !== s.status) {
     const text = await res.text().catch(() => '')

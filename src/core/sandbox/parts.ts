@@ -270,10 +270,13 @@ const scenarioState = single<Map<string, unknown>>('scenarioState', {
 const overrides = single<unknown[]>('overrides', {
   optional: true,
   get: (s) => s.overrides.list(),
-  async check(input, _s, trusted) {
+  async check(input, s, trusted) {
     const list = checked(z.array(z.unknown()), input.overrides ?? [], 'overrides', trusted)
-    // Checked with a schema loaded on first use (the browser entry's budget).
-    return list.length && !trusted ? (await import('../overrides/override.js')).storedOverrides(list) : list
+    if (trusted || !list.length) return list
+    // Checked with a schema loaded on first use (the browser entry's budget), and within the bytes a world and the app hold (413).
+    const checkedList = (await import('../overrides/override.js')).storedOverrides(list)
+    s.overrides.fits(checkedList)
+    return checkedList
   },
   write: (s, value) => s.overrides.load(value as never),
   reset: (s) => s.overrides.clear(),

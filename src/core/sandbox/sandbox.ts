@@ -15,7 +15,7 @@ import { Journal } from './journal.js'
 import type { JournalBudget } from './journal-budget.js'
 import { Outbox } from './outbox.js'
 import { ChangeRecorder } from './changes.js'
-import { Overrides } from '../overrides/overrides.js'
+import { Overrides, OverridesBudget } from '../overrides/overrides.js'
 import { SandboxEvents, type StateChange } from './events.js'
 import { ReproBudget, ReproLog } from '../repro/log.js'
 import { type OAuthState, emptyOAuth } from '../agents/state.js'
@@ -86,6 +86,8 @@ export interface SandboxShared {
   journals?: JournalBudget
   /** The bound on the bytes of all the app's repro logs together. */
   repro?: ReproBudget
+  /** The bound on the bytes of all the app's overrides together. */
+  overrides?: OverridesBudget
 }
 
 /** One isolated sandbox: records, sessions, clock, scenarios, journal and outbox. */
@@ -113,7 +115,7 @@ export class Sandbox {
    */
   horizon = 0
   /** The world's own answers (`/__sandbox/overrides`), indexed by operation. */
-  readonly overrides = new Overrides()
+  readonly overrides: Overrides
   #schedule: ActiveScenario[] = []
   /** Whether an entry has a window: without one, every entry is in force and nothing is checked per request. */
   #timed = false
@@ -151,6 +153,7 @@ export class Sandbox {
     this.seed = config.seed
     this.seededAt = config.seededAt ?? (config.now ? Date.parse(config.now) : Date.now())
     this.repro = new ReproLog((shared.repro ??= new ReproBudget()))
+    this.overrides = new Overrides((shared.overrides ??= new OverridesBudget()))
     this.journal = new Journal(config.journalCapacity, undefined, (data) => this.events.emit({ type: 'request', data }), shared.journals)
   }
 

@@ -3,6 +3,7 @@ import { ScenarioRegistry } from '../scenarios/registry.js'
 import { Sandbox, type SandboxConfig, type SandboxRegistry, type SandboxShared } from './sandbox.js'
 import { SeededWorlds } from './seeded-worlds.js'
 import type { ListPages } from '../notifications/notification-store.js'
+import { OverridesBudget } from '../overrides/overrides.js'
 import { JournalBudget } from './journal-budget.js'
 import { type FixtureRows, parseFixtures } from '../store/fixtures.js'
 
@@ -23,6 +24,8 @@ export interface SandboxesOptions extends SandboxConfig {
   maxSandboxes?: number
   /** Bytes all journals may hold together, oldest entries out first across sandboxes (default 64 MB). */
   journalsMaxBytes?: number
+  /** Bytes the overrides of all sandboxes may hold together, as JSON (default 32 MB); past it adding one is a 413. */
+  overridesMaxBytes?: number
   /** Where an eviction is told (one line each); the app's request log. */
   log?: (line: string) => void
   /**
@@ -84,7 +87,7 @@ export class Sandboxes implements SandboxRegistry {
     readonly options: SandboxesOptions,
     private readonly realNow: () => number = Date.now,
   ) {
-    this.shared = { scenarios: new ScenarioRegistry(options.scenarioDefinitions), worlds: new SeededWorlds(options.accounts), pages: options.pages, journals: new JournalBudget(options.journalsMaxBytes) }
+    this.shared = { scenarios: new ScenarioRegistry(options.scenarioDefinitions), worlds: new SeededWorlds(options.accounts), pages: options.pages, journals: new JournalBudget(options.journalsMaxBytes), overrides: new OverridesBudget(options.overridesMaxBytes) }
     this.default = Sandbox.create(options.only ?? 'default', options, this.shared).then((s) => ((s.registry = options.registry ?? this), s))
   }
 
@@ -169,8 +172,8 @@ export class Sandboxes implements SandboxRegistry {
   /** Forgets a sandbox; its event streams end, so no client keeps listening to a world that is gone. */
   #remove(id: string, entry: Isolated): void {
     this.#isolated.delete(id)
-    // Its journal's bytes leave the app's budget with it.
-    entry.pending.then((s) => (s.events.end(), s.journal.clear(), s.repro.release()), () => undefined)
+    // Its journal's and overrides' bytes leave the app's budgets with it.
+    entry.pending.then((s) => (s.events.end(), s.journal.clear(), s.repro.release(), s.overrides.clear()), () => undefined)
   }
 
   async #create(id: string): Promise<Sandbox> {

@@ -99,6 +99,25 @@ function badGateway(res: ServerResponse): void {
 }
 
 /**
+ * Writes an answer's head. One node:http cannot write (a header value past Latin-1, a control
+ * character) threw where nothing caught it, and the process exited with every world: the
+ * pipeline refuses such answers first (answer-rules.ts), and this keeps the process serving if
+ * one still comes.
+ */
+function headWritten(res: ServerResponse, status: number, message: string | undefined, headers: string[]): boolean {
+  try {
+    res.writeHead(status, message, headers)
+    return true
+  } catch (error) {
+    if (res.headersSent) return (res.destroy(), false)
+    const body = JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: `answer: cannot be written: ${(error as Error).message}` })
+    res.writeHead(500, { 'content-type': 'application/json', 'x-sandbox-fault': 'bad-answer', 'content-length': Buffer.byteLength(body) })
+    res.end(body)
+    return false
+  }
+}
+
+/**
  * An upstream's answer framed by the object (FRAMED_HEADER) to its caller: the chunks as they
  * come, and the end only after the last frame; without it the body was cut on the way (an
  * upstream silent past its bound), and so is the caller's connection.
@@ -163,7 +182,7 @@ export async function startFront(options: {
       // and says so, as the Node engine's does.
       const early = !req.complete
       if (early) headers.push('connection', 'close')
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers)
+      if (!headWritten(res, answer.statusCode ?? 502, answer.statusMessage, headers)) return void answer.resume()
       const finish = () => early && answer.once('end', () => {
         req.unpipe(upstream)
         upstream.destroy()
@@ -215,8 +234,7 @@ export async function startFront(options: {
     const out = answerHeaders(answer.headers)
     // The length of what the object sent (none for HEAD, 204 and 304, whose bodies are empty).
     if (answer.body.length || !(req.method === 'HEAD' || answer.status === 204 || answer.status === 304)) out.push('content-length', String(answer.body.length))
-    res.writeHead(answer.status, answer.statusText || undefined, out)
-    res.end(answer.body)
+    if (headWritten(res, answer.status, answer.statusText || undefined, out)) res.end(answer.body)
   }
 
   // --watch restarts workerd (launch.ts): requests wait at the door meanwhile instead of failing.
@@ -240,7 +258,7 @@ export async function startFront(options: {
     // HTTP/1.0 may leave Host out; Node serves it, workerd would answer 400.
     if (req.headers.host === undefined) headers.push('host', `${options.host.includes(':') ? `[${options.host}]` : options.host}:${(server.address() as AddressInfo).port}`)
     const target = originForm(req.url ?? '/')
-    if (batcher && batchable(req, target)) void batched(req, res, headers, target)
+    if (batcher && batchable(req, target)) void batched(req, res, headers, target).catch(() => badGateway(res))
     else alone(req, res, headers, target)
   }
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
