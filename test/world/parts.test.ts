@@ -6,6 +6,7 @@ import { MemoryBackend } from '../../src/core/persist/backend.js'
 import { PersistedSandbox } from '../../src/core/persist/persisted.js'
 import { snapshotOf } from '../../src/core/persist/snapshot-codec.js'
 import type { SandboxApp } from '../../src/core/app/app.js'
+import { rewind } from '../../src/core/sandbox/rewind.js'
 import type { Client } from '../support/client.js'
 import { NOW, runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
@@ -70,6 +71,10 @@ describe.each([['a whole store (--state)', true], ['a store of changes (IndexedD
     const again = createServedApp(options)
     const resumed = await PersistedSandbox.open(await again.ready(), backend, { whole })
     expectSameParts(await copy(again), filled, `a save and a resume in ${whole ? 'a whole store' : 'a store of changes'}`)
+    // The journal's changes came back with it: the resumed world rewinds to before the fill.
+    const first = filled.journal.find((e: { id: number }) => e.id > (fresh.journal.at(-1)?.id ?? 0)).id
+    await rewind(await again.ready(), { before: first })
+    expectSameParts(await copy(again), fresh, 'a rewind to before the fill after a resume', WORLD_PARTS.filter((p) => 'undo' in p.rewind && p.key !== 'clock'))
     resumed.close()
     if (whole) {
       // The file's format is the snapshot's: restored into another world, every part the same.

@@ -346,11 +346,8 @@ const journalEntry = z.object({
 const journal = single<JournalEntry[]>('journal', {
   get: (s) => s.journal.list(),
   check: (input, _s, trusted) => checked(z.array(journalEntry), input.journal, 'journal', trusted) as JournalEntry[],
-  write(s, value) {
-    s.journal.load(value)
-    // No patch holds what came before: a rewind stops here.
-    s.horizon = s.journal.nextId
-  },
+  // Its entries' changes still undo what they did (a world resumed from its stored state rewinds); a restore sets where a rewind stops.
+  write: (s, value) => s.journal.load(value),
   reset(s) {
     s.journal.clear()
     s.horizon = 0

@@ -358,6 +358,8 @@ export class Sandbox {
     validate(z.object({ version: z.literal(1) }), { version: input.version }, 'body')
     // Every part is checked and built before any is replaced.
     await writeParts(this, input)
+    // No patch holds the world before the snapshot: a rewind stops here.
+    this.horizon = this.journal.nextId
     this.changed('restore')
     if (why) this.repro.rebase(this, why)
   }
