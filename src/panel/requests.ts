@@ -32,7 +32,7 @@ export function Requests({ api, fail, entries }: ViewProps & { entries: JournalE
       fail(e)
     }
   }
-  // A 409 (a world no bundle rebuilds) shows its reason as any refusal does.
+  // A 409 (a world whose parts pass the repro log's bound) shows its reason as any refusal does.
   const repro = async () => {
     try {
       const res = await api.raw('GET', '/repro')
@@ -60,7 +60,7 @@ export function Requests({ api, fail, entries }: ViewProps & { entries: JournalE
         </select></label>
         <label class="grow">path <input name="path" type="search" value=${text} placeholder="filter by path text" onInput=${(e: Event) => setText((e.target as HTMLInputElement).value)} /></label>
         <button onClick=${download}>Download HAR</button>
-        <button onClick=${repro} title="The writes since the last reset, to rebuild this world elsewhere: fleet-sandbox replay FILE">Download repro</button>
+        <button onClick=${repro} title="The writes since the log began (the last reset, or a base), to rebuild this world elsewhere: fleet-sandbox replay FILE">Download repro</button>
         <button onClick=${clear}>Clear</button>
       </div>
       <div class="split">

@@ -169,12 +169,28 @@ export function Snapshot({ api, fail }: ViewProps) {
     }
     input.value = ''
   }
+  // A bundle (Requests: Download repro, or a teammate's file) rebuilt here; a 400 or 409 names what differs and changes nothing.
+  const replay = async (e: Event) => {
+    const input = e.target as HTMLInputElement
+    const file = input.files?.[0]
+    if (!file) return
+    try {
+      const res = await api.raw('POST', '/repro', await file.text())
+      const { replayed, digest } = (await res.json()) as { replayed: number; digest: string }
+      setDone(`Replayed ${file.name}: ${replayed} steps, the world matches the bundle's (${digest.slice(0, 15)}...).`)
+    } catch (error) {
+      setDone(undefined)
+      fail(error)
+    }
+    input.value = ''
+  }
   return html`
     <section>
       <p class="muted">Records, sessions, clock, scenarios, journal and outbox of world <b>${api.world || 'default'}</b>, as one JSON file. A restore replaces them all; a malformed file changes nothing.</p>
       <div class="row">
         <button onClick=${download}>Download snapshot</button>
         <label class="file">Restore from a file <input name="snapshot" type="file" accept="application/json,.json" onChange=${upload} /></label>
+        <label class="file" title="A repro bundle, with or without a base: its world rebuilt in place of this one (fleet-sandbox replay FILE does the same)">Replay a repro bundle <input name="repro" type="file" accept="application/json,.json" onChange=${replay} /></label>
       </div>
       ${done && html`<p class="ok" role="status">${done}</p>`}
     </section>

@@ -98,6 +98,16 @@ describe.skipIf(!chromiumAvailable())('repro bundles in headless Chromium', () =
     expect(await replayed.json()).toMatchObject({ digest: bundle.end.digest })
     expect((await control('/__sandbox/repro', {}, 'panel-rewound-replayed')).end.parts).toEqual(bundle.end.parts)
     for (const invoice of ['inv_acme_0014', 'inv_acme_0015']) expect(await status(invoice, 'panel-rewound-replayed'), invoice).toBe('published')
+
+    // The panel takes the file back: Replay a repro bundle, in another world.
+    const from = 'panel-rewound-from-file'
+    await t.page.fill('input[name=world]', from)
+    await t.page.click('button[type=submit]')
+    await t.page.waitForSelector(`.world[data-world="${from}"]`)
+    await t.page.click('nav button:has-text("Snapshot")')
+    await t.page.setInputFiles('input[name=repro]', (await download.path())!)
+    await expect.poll(async () => t.page.locator('p.ok[role=status]').textContent()).toMatch(/^Replayed .+: 1 steps, the world matches the bundle's \(sha256:/)
+    for (const invoice of ['inv_acme_0014', 'inv_acme_0015']) expect(await status(invoice, from), invoice).toBe('published')
   })
 
   it('in the page: the in-page panel downloads a bundle after a rewind, from a base, that rebuilds the world on the Node server and in the worker', async () => {
