@@ -204,7 +204,7 @@ export class SandboxApp {
     }
     reply = writable(route, reply, faults)
     // What a repro bundle replays (src/core/repro/log.ts): the write, its body and its account.
-    if (sandbox && route) sandbox.repro.request(sandbox, route, request, meta.path ?? url.path, url.search, reply, seen.ctx?.principal, seen.ctx?.at, bodyRead(request))
+    if (sandbox && route) sandbox.repro.request(sandbox, route, request, meta.path ?? url.path, url.search, reply, seen.ctx?.principal, seen.ctx?.at, bodyRead(request), (seen.ctx?.applied.length ?? 0) > 0)
     const own: Record<string, string> = { ...reply.headers }
     const label = reply.override && ((f: string) => (f === `override:${reply.override!.id}` ? `override:${reply.override!.label}` : f))
     if (faults.length) own[FAULT_HEADER] = [...new Set(faults)].map(label || String).join(',')
