@@ -4,7 +4,8 @@
 // On a shared machine the ratios measured within a round are what hold.
 // Usage: node bench/ab.mjs DIR_A DIR_B [...] [--rounds 4] [--seconds 5] [--writes 0.1] [--notifications N] [--loaded]
 // To compare a commit with the working tree: npm run bench -- --ab REF (scripts/bench.mjs).
-import { writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -89,8 +90,6 @@ export function abLines(r, names = r.builds.map((b) => b.root)) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values: flags, positionals: roots } = parseArgs({ allowPositionals: true, options: { rounds: { type: 'string' }, seconds: { type: 'string' }, writes: { type: 'string' }, notifications: { type: 'string' }, loaded: { type: 'boolean' } } })
-  const { mkdtempSync } = await import('node:fs')
-  const { tmpdir } = await import('node:os')
   try {
     const r = await measureAb({
       roots,

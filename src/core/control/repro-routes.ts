@@ -33,6 +33,17 @@ const moment = z.object({
   before: z.coerce.number().int().min(1).optional(),
   after: z.coerce.number().int().min(1).optional(),
 }).strict().refine((q) => q.before === undefined || q.after === undefined, { message: 'give before or after, not both', path: ['before'] })
+/** What a replay runs a bundle's steps through: the app's pipeline at the request's origin, the step rule, the control token. */
+function replayer(ctx: RouteContext) {
+  const control = ctx.app.options.control
+  return {
+    fetch: (ctx.app as unknown as { fetch(request: Request, meta?: RequestMeta): Promise<Response> }).fetch,
+    origin: new URL(ctx.request.url).origin,
+    kindOf: stepKind(ctx.app),
+    token: (control || undefined)?.token,
+  }
+}
+
 /** A bundle's step is a request of the API, or a control call the log records as one; the rest (control, OAuth, /mcp) is no step. */
 const stepKind = (app: RouteContext['app']): StepKind => (method, path) => {
   const route = app.matcher.match(method, path).route
@@ -52,14 +63,12 @@ export const getRepro = defineRoute({
     if (reason) throw new HttpError(409, `repro: no bundle can rebuild this world: ${reason}. POST /__sandbox/reset starts a world a bundle can rebuild`)
     const { before, after } = ctx.query
     const at = before !== undefined ? { before } : after !== undefined ? { after } : undefined
-    const refuse = (message: string) => new HttpError(/no request \d+ in/.test(message) ? 404 : 409, message)
-    const start = bundleStart(ctx.sandbox, at, refuse)
+    const start = bundleStart(ctx.sandbox, at, kit.refuse)
     if (!at) return ok(await reproBundle(ctx.sandbox, start))
     // The world at that moment is the one the shorter bundle rebuilds: rebuilt apart, and its end read off it.
     const { rebuild } = await import('../repro/replay.js')
-    const fetch = (ctx.app as unknown as { fetch(request: Request, meta?: RequestMeta): Promise<Response> }).fetch
-    const control = ctx.app.options.control
-    const world = await rebuild(kit, fetch, ctx.sandbox, start, new URL(ctx.request.url).origin, stepKind(ctx.app), (control || undefined)?.token)
+    const r = replayer(ctx)
+    const world = await rebuild(kit, r.fetch, ctx.sandbox, start, r.origin, r.kindOf, r.token)
     // Rebuilt with its clock held still: it ends running or frozen as this world's does.
     world.clock = new Clock(world.clock.now(), Date.now, ctx.sandbox.clock.frozen)
     try {
@@ -79,8 +88,7 @@ export const postRepro = defineRoute({
   async handler(ctx) {
     const { readBundle, replayBundle } = await import('../repro/replay.js')
     const raw = await readBundle(kit, ctx.request)
-    const fetch = (ctx.app as unknown as { fetch(request: Request, meta?: RequestMeta): Promise<Response> }).fetch
-    const control = ctx.app.options.control
-    return ok(await replayBundle(kit, fetch, ctx.sandbox, raw, new URL(ctx.request.url).origin, stepKind(ctx.app), (control || undefined)?.token))
+    const r = replayer(ctx)
+    return ok(await replayBundle(kit, r.fetch, ctx.sandbox, raw, r.origin, r.kindOf, r.token))
   },
 })

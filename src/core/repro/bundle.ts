@@ -2,7 +2,7 @@ import { hex, sha256Bytes } from '../http/bytes.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import { WORLD_PARTS, concealed, readParts } from '../sandbox/parts.js'
 import { undoAll } from '../sandbox/rewind.js'
-// Types only from the entry's modules: this module is loaded on first use, and a value import would split them out of the entry (its gzip budget).
+// Loaded on first use; what it imports of the entry's own modules they hold anyway (its gzip budget, measured in test/browser/sandbox.test.ts).
 import { type Step, withoutSessions } from './log.js'
 import { canonical } from './canonical.js'
 
@@ -41,7 +41,7 @@ export interface ReproBundle {
 }
 
 /** What a bundle is made of before its end is known: its start (seed or base) and its steps. */
-export type BundleStart = Omit<ReproBundle, 'end' | 'checksum'>
+export type BundleStart = Omit<ReproBundle, 'fixtures' | 'end' | 'checksum'>
 
 /**
  * The start and steps of this sandbox's log, up to `moment` (all of them without one). With a
@@ -49,10 +49,9 @@ export type BundleStart = Omit<ReproBundle, 'end' | 'checksum'>
  * journal no longer reaching back to it (or recording no changes), the log begins again from the
  * world as it is now: a bundle is always there.
  */
-export function bundleStart(sandbox: Sandbox, moment?: { before: number } | { after: number }, refuse: (message: string) => Error = (m) => new Error(m)): BundleStart {
-  let log = sandbox.repro
+export function bundleStart(sandbox: Sandbox, moment?: { before: number } | { after: number }, refuse: (status: 404 | 409, message: string) => Error = (_, m) => new Error(m)): BundleStart {
+  const log = sandbox.repro
   if (log.base && !heavyReachable(sandbox, log.base.from)) log.rebase(sandbox, `${log.base.why}; the journal no longer reaches back to it, so the log begins again here`)
-  log = sandbox.repro
   const base = log.base
   let steps = log.steps
   if (moment) {
@@ -60,12 +59,11 @@ export function bundleStart(sandbox: Sandbox, moment?: { before: number } | { af
     const field = 'before' in moment ? 'before' : 'after'
     const first = base?.from ?? 1
     const lastId = sandbox.journal.nextId - 1
-    if (!Number.isInteger(id) || id < 1) throw refuse(`${field}: must be a request id of the journal (a whole number from 1)`)
-    if (id > lastId) throw refuse(`${field}: no request ${id} in this sandbox's journal (the newest is ${lastId})`)
+    if (id > lastId) throw refuse(404, `${field}: no request ${id} in this sandbox's journal (the newest is ${lastId})`)
     // Just after the request a base follows is the base itself.
     if (id < first && !('after' in moment && base?.after?.entry === id)) {
       const cause = base?.after ? `request ${base.after.entry} ${base.after.cause}` : (base?.why ?? 'the world was reset')
-      throw refuse(`${field}: the repro log begins at request ${first} (${cause}); no bundle reaches request ${id}`)
+      throw refuse(409, `${field}: the repro log begins at request ${first} (${cause}); no bundle reaches request ${id}`)
     }
     // A request step's entry is its own id; a control step's, the id the next request took.
     steps = steps.filter((s) => (s.kind === 'request' ? ('before' in moment ? s.entry! < id : s.entry! <= id) : s.entry! <= id))
@@ -78,7 +76,6 @@ export function bundleStart(sandbox: Sandbox, moment?: { before: number } | { af
     frozen: log.start.frozen,
     size: sandbox.config.size ?? null,
     notifications: sandbox.config.notifications ?? null,
-    fixtures: '',
     scenarios: log.start.scenarios,
     overrides: log.start.overrides,
     ...(base ? { base: { why: base.why, parts: baseParts(sandbox, base) } } : {}),

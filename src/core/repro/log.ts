@@ -100,7 +100,13 @@ export class ReproLog {
     this.reason = null
     this.base = null
     this.minted.clear()
+    this.#beginsHere(sandbox)
+  }
+
+  /** What the world is where the log begins: its clock, scenarios and overrides, and each `value` part's text (a change of one becomes a step). */
+  #beginsHere(sandbox: Sandbox): void {
     this.start = { ...sandbox.clock.toJSON(), scenarios: sandbox.active, overrides: JSON.parse(JSON.stringify(sandbox.overrides.list())) }
+    this.#values = new Map(WORLD_PARTS.filter((p) => p.bundle === 'value').map((p) => [p.key, canonical(p.read(sandbox))]))
   }
 
   /**
@@ -125,12 +131,12 @@ export class ReproLog {
     this.base = { from, values: JSON.parse(text), why, ...(after ? { after: { entry: from - 1, cause: after } } : {}) }
     this.#baseBytes = bytes
     this.budget.used += bytes
-    this.start = { ...sandbox.clock.toJSON(), scenarios: sandbox.active, overrides: JSON.parse(JSON.stringify(sandbox.overrides.list())) }
-    this.#values = new Map(WORLD_PARTS.filter((p) => p.bundle === 'value').map((p) => [p.key, canonical(p.read(sandbox))]))
+    this.#beginsHere(sandbox)
   }
 
   /** Each `value` part's text as the log last carried it: a change becomes a step. */
   #values = new Map<string, string>()
+
   stop(reason: string): void {
     if (this.reason) return
     this.reason = reason
@@ -252,13 +258,9 @@ export class ReproLog {
     this.#push(sandbox, step, 200 + path.length + query.length + (text?.length ?? 0), `${method} ${path}`)
   }
 
-  /** A base's text: the credential tokens it holds as their marks (other minted tokens, a DTE's track id, stay as they are). */
+  /** A base's text: the credential tokens it holds as their marks (the log marks only those: a DTE's track id stays), sessions' as `{{session}}`. */
   concealed(text: string, sandbox: Sandbox): string {
-    for (const token of credentialTokens(sandbox)) {
-      const n = this.minted.get(token)
-      if (n !== undefined && token.length >= 8) text = text.split(token).join(mintedMark(n))
-    }
-    return withoutSessions(text, sandbox)
+    return withoutSessions(this.marked(text), sandbox)
   }
 
   /** Minted tokens in a text replaced by their marks (bodies, paths, and the world's digests). */

@@ -7,7 +7,7 @@ import { storedOverrides } from '../overrides/override.js'
 import type { ActiveScenario } from '../scenarios/define.js'
 import type { Clock } from '../sandbox/clock.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
-import { type ReproBundle, REPRO_VERSION, canonical, fixturesDigest, sha256, worldParts } from './bundle.js'
+import { type BundleStart, type ReproBundle, REPRO_VERSION, canonical, fixturesDigest, sha256, worldParts } from './bundle.js'
 import type { Actor, Step } from './log.js'
 import type { WORLD_PARTS, credentialTokens, revealed, writeParts } from '../sandbox/parts.js'
 import type { checkBounds } from '../sandbox/snapshot.js'
@@ -26,8 +26,8 @@ export interface ReplayKit {
   agent: { scope: string; ttlS: number }
   portalTtlS: number
   controlHeader: string
-  /** An HttpError: a 400 or 409 naming the field and the rule. */
-  refuse(status: 400 | 409, message: string): Error
+  /** An HttpError naming the field and the rule. */
+  refuse(status: 400 | 404 | 409 | 413, message: string): Error
   Clock: typeof Clock
   /** A new random token: what a replayed world's minted tokens are (the bundle carries marks). */
   mint(): string
@@ -166,7 +166,7 @@ export async function replayBundle(kit: ReplayKit, fetch: Fetch, target: Sandbox
  * answer's status checked): `POST /__sandbox/repro` compares it and puts it in place, `GET
  * /__sandbox/repro?before=` reads the end of a shorter bundle off it.
  */
-export async function rebuild(kit: ReplayKit, fetch: Fetch, target: Sandbox, bundle: Omit<ReproBundle, 'end' | 'checksum'>, origin: string, kindOf: StepKind, controlToken?: string): Promise<Sandbox> {
+export async function rebuild(kit: ReplayKit, fetch: Fetch, target: Sandbox, bundle: BundleStart, origin: string, kindOf: StepKind, controlToken?: string): Promise<Sandbox> {
   const registry = target.shared.scenarios
   const scenarios = parseScenarios(registry, bundle.scenarios, 'scenarios')
   const overrides = storedOverrides(bundle.overrides)
@@ -229,7 +229,7 @@ async function loadBase(kit: ReplayKit, sandbox: Sandbox, parts: Record<string, 
   } catch (error) {
     const e = error as Error & { status?: number }
     if (e.status !== 400 && e.status !== 413) throw error
-    throw Object.assign(kit.refuse(400, e.message.split('; ').map((m) => `base.parts.${m.replace(/^body(\.|: )/, (_, sep: string) => (sep === '.' ? '' : 'body: '))}`).join('; ')), { status: e.status })
+    throw kit.refuse(e.status, e.message.split('; ').map((m) => `base.parts.${m.replace(/^body\./, '')}`).join('; '))
   }
   // Numbered as the world the bundle came from numbered them when its log began.
   sandbox.repro.minted.clear()

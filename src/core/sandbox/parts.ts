@@ -80,8 +80,8 @@ function single<T>(key: string, p: Omit<WorldPart<T>, 'key' | 'fields' | 'read'>
 }
 
 /** Maps and Sets (scenario bookkeeping) as JSON, and back. */
-export const encodeMaps = (_: string, v: unknown) => (v instanceof Map ? { $map: [...v] } : v instanceof Set ? { $set: [...v] } : v)
-export const decodeMaps = (_: string, v: unknown) => {
+const encodeMaps = (_: string, v: unknown) => (v instanceof Map ? { $map: [...v] } : v instanceof Set ? { $set: [...v] } : v)
+const decodeMaps = (_: string, v: unknown) => {
   if (v && typeof v === 'object' && '$map' in v) return new Map((v as { $map: [unknown, unknown][] }).$map)
   if (v && typeof v === 'object' && '$set' in v) return new Set((v as { $set: unknown[] }).$set)
   return v
@@ -249,10 +249,12 @@ const scenarios = single<ActiveScenario[]>('scenarios', {
   bound: { entries: SCENARIO_LIMIT },
 })
 
+/** A scenario's counters are numbers, Maps and Sets: as JSON. */
+const scenarioStateJson = (s: Sandbox): unknown => JSON.parse(JSON.stringify(s.scenarioState, encodeMaps))
+
 const scenarioState = single<Map<string, unknown>>('scenarioState', {
   optional: true,
-  // As JSON: a scenario's counters are numbers, Maps and Sets.
-  get: (s) => JSON.parse(JSON.stringify(s.scenarioState, encodeMaps)),
+  get: (s) => scenarioStateJson(s),
   check(input, _s, trusted) {
     const value = checked(z.object({ $map: z.array(z.tuple([z.string(), z.unknown()])).max(SCENARIO_LIMIT) }), input.scenarioState ?? { $map: [] }, 'scenarioState', trusted)
     return JSON.parse(JSON.stringify(value), decodeMaps) as Map<string, unknown>
@@ -260,7 +262,7 @@ const scenarioState = single<Map<string, unknown>>('scenarioState', {
   write: (s, value) => void (s.scenarioState = value),
   reset: (s) => void (s.scenarioState = new Map()),
   take: (s, from) => void (s.scenarioState = from.scenarioState),
-  digest: (s) => ({ scenarioState: JSON.parse(JSON.stringify(s.scenarioState, encodeMaps)) }),
+  digest: (s) => ({ scenarioState: scenarioStateJson(s) }),
   store: { value: 'k:state' },
   rewind: { kept: 'a rewind keeps the scenarios\' counters (rate limits count on)' },
   bundle: 'base',
