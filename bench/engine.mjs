@@ -11,7 +11,7 @@ import { variedQueries, variedSequence } from './queries.mjs'
 const { values: flags } = parseArgs({ options: { root: { type: 'string' }, notifications: { type: 'string' }, rounds: { type: 'string' }, writes: { type: 'string' } } })
 const root = resolve(flags.root ?? ROOT)
 const load = (path) => import(pathToFileURL(join(root, 'dist/src', path)).href)
-const { createSandboxApp } = await load('sandbox-app.js')
+const { createSandboxApp } = await load('apps/page-app.js')
 const app = createSandboxApp({ seed: 1, notifications: Number(flags.notifications ?? 100_000) })
 const sandbox = await app.ready()
 const route = (id) => app.routes.find((r) => r.id === id)

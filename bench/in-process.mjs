@@ -14,12 +14,12 @@ const [notifications, seconds, warmupSeconds, concurrency] = figures.map(Number)
 const ORIGIN = 'http://sandbox.test'
 const PATH = '/api/notifications?types=geofence&status=unreviewed&page=1&limit=50'
 
-// Older trees (compared with --root) had no sandbox-app.js and kept the adapters in src/msw.
+// Older trees (compared with --root) had no apps/page-app.js (nor the sandbox-app.js before it) and kept the adapters in src/msw.
 const load = async (...paths) => {
   for (const p of paths) if (existsSync(join(root, p))) return import(pathToFileURL(join(root, p)).href)
   throw new Error(`none of ${paths.join(', ')} in ${root}`)
 }
-const { createSandboxApp } = await load('dist/src/sandbox-app.js').catch(async () => {
+const { createSandboxApp } = await load('dist/src/apps/page-app.js', 'dist/src/sandbox-app.js').catch(async () => {
   const { SandboxApp } = await load('dist/src/core/app.js')
   return { createSandboxApp: (o) => new SandboxApp(o) }
 })

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util'
 import { ROOT } from './processes.mjs'
 
 const { values: flags } = parseArgs({ options: { root: { type: 'string' } } })
-const { createSandboxApp } = await import(pathToFileURL(join(resolve(flags.root ?? ROOT), 'dist/src/sandbox-app.js')).href)
+const { createSandboxApp } = await import(pathToFileURL(join(resolve(flags.root ?? ROOT), 'dist/src/apps/page-app.js')).href)
 const cpu = (f, n = 2000) => {
   f()
   const s = process.cpuUsage()

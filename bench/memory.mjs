@@ -17,7 +17,7 @@ const gc = vm.runInNewContext('gc')
 
 const [root, ...args] = process.argv.slice(2)
 const journalsCase = args[0] === 'journals'
-const entry = join(root, 'dist/src/sandbox-app.js')
+const entry = join(root, 'dist/src/apps/page-app.js')
 if (!existsSync(entry)) throw new Error(`${entry} is missing`)
 const { createSandboxApp } = await import(pathToFileURL(entry).href)
 

@@ -36,7 +36,7 @@ const persisted = () => names.map((name) => new Collection({ schema: tableSchema
 
 if (flags.phase === 'save') {
   const tables = persisted()
-  const { createSandboxApp } = await load('sandbox-app.js')
+  const { createSandboxApp } = await load('apps/page-app.js')
   const rows = (await (createSandboxApp({ seed: 1, size }).ready())).world.rows()
   for (const [i, name] of names.entries()) for (const row of rows[name]) await tables[i].create(structuredClone(row))
   for (const f of unload) f()
@@ -63,7 +63,7 @@ const persistChars = JSON.parse(readFileSync(file, 'utf8')).reduce((a, [, v]) =>
 const persistRuns = Array.from({ length: 5 }, () => JSON.parse(run('load')))
 
 // The sandbox's own: the snapshot the page saves after a write, restored on reload.
-const { createSandboxApp } = await load('sandbox-app.js')
+const { createSandboxApp } = await load('apps/page-app.js')
 const sandbox = await createSandboxApp({ seed: 1, size }).ready()
 const snapshot = JSON.stringify(sandbox.snapshot())
 const ownRuns = []

@@ -11,7 +11,7 @@ const root = fileURLToPath(new URL('../', import.meta.url))
 
 /** The TypeScript sources the tables come from, bundled once (dependencies stay external). */
 const sources = `
-export { serverRoutes as routes } from './src/server-app.ts'
+export { serverRoutes as routes } from './src/apps/server-app.ts'
 export { scenarios } from './scenarios/index.ts'
 export { rolePermissions } from './src/core/auth/permissions.ts'
 export { sandboxOptions } from './src/core/options/options.ts'

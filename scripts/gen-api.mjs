@@ -16,7 +16,7 @@ const root = fileURLToPath(new URL('../', import.meta.url))
 export const API_FILES = { document: 'src/api/openapi.json', types: 'src/api/types.ts', names: 'src/core/app/operation-ids.ts' }
 
 const sources = `
-export { serverRoutes as routes } from './src/server-app.ts'
+export { serverRoutes as routes } from './src/apps/server-app.ts'
 export { servedRoutes } from './src/core/app/route.ts'
 export { openapiDocument } from './src/core/control/openapi.ts'
 export { toolsOf } from './src/mcp/tools.ts'

@@ -2,7 +2,7 @@
  * `fleet-sandbox`: the runtime-free core and what builds it. The runtimes are their own entries:
  * `fleet-sandbox/node` (msw/node), `/browser` (service worker), `/storybook`, `/server` (Hono).
  */
-export { createSandboxApp, bundledScenarios, type AppOptions } from './sandbox-app.js'
+export { createSandboxApp, bundledScenarios, type AppOptions } from './apps/page-app.js'
 export { SandboxApp, type SandboxAppOptions, type RequestMeta, SCENARIO_HEADER, FAULT_HEADER, CONTROL_TOKEN_HEADER } from './core/app/app.js'
 export { routes } from './core/app/route-table.js'
 export { defineRoute, type RouteDef, type RouteContext, type AuthRule, type Method } from './core/app/route.js'

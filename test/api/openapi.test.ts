@@ -1,8 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { RouteDef } from '../../src/core/app/route.js'
-// What the runtimes under test serve: the route table and agent access (src/server-app.ts).
-import { serverRoutes as routes } from '../../src/server-app.js'
+// What the runtimes under test serve: the route table and agent access (src/apps/server-app.ts).
+import { serverRoutes as routes } from '../../src/apps/server-app.js'
 import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { AppOptions } from '../../src/sandbox-app.js'
+import type { AppOptions } from '../../src/apps/page-app.js'
 import { freePort } from '../support/cli.js'
 import { freshId } from '../support/client.js'
 import { listen } from '../support/events.js'

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { chromiumAvailable, launch } from './support/chromium.js'
-import { createServedApp } from '../../src/served-app.js'
+import { createServedApp } from '../../src/apps/server-app.js'
 import { type BundleSummary, NOW, buildPageApp, call, open, reload, signIn, waitStarted } from './support/page-app.js'
 import { serveStatic, type StaticServer } from './support/static-server.js'
 import { expectFilled, expectSameParts, fillEveryPart } from '../support/world-parts.js'
@@ -210,8 +210,8 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
 
   // The parts list (src/core/sandbox/parts.ts) taken through the page's own store: each part
   // filled through the page's fetch, as test/world/parts.test.ts fills it in the other runtimes.
-  // The page has no OAuth server (the browser entry leaves it out, src/server-app.ts): its call is
-  // served by a served app (src/served-app.ts) holding a copy of the page's world, whose world
+  // The page has no OAuth server (the browser entry leaves it out, src/apps/server-app.ts): its call is
+  // served by a served app (src/apps/server-app.ts) holding a copy of the page's world, whose world
   // then comes back into the page by PUT /__sandbox/snapshot, the way a browser world gets OAuth
   // clients. The parts filled before it are stored change by change, checked by a reload there;
   // the restore stores every part anew, and the records are filled after it: a second reload.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from '../../src/core/sandbox/random.js'
-import { createSandboxApp } from '../../src/sandbox-app.js'
+import { createSandboxApp } from '../../src/apps/page-app.js'
 import { NOW } from '../support/runtimes.js'
 
 const VALID = { match: { method: 'GET', path: '/api/vehicle-types', query: { a: 'b' }, headers: { 'x-a': 'b' }, body: { k: [1, { n: null }] } }, respond: { status: 418, headers: { 'x-y': 'z' }, body: { message: 'm' }, delayMs: 0 }, times: 2, from: '+1m', until: '+2h', priority: 3, name: 'fuzz' }

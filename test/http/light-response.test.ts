@@ -2,7 +2,7 @@ import { type ServerType, serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { nodeFetch } from '../../src/adapters/server/app.js'
-import { createServedApp } from '../../src/served-app.js'
+import { createServedApp } from '../../src/apps/server-app.js'
 import { keepAliveClient } from '../support/keep-alive.js'
 import { NOW } from '../support/runtimes.js'
 

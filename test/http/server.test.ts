@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Hono } from 'hono'
 import { createHonoApp, startServer, type RunningServer } from '../../src/adapters/server/index.js'
-import { createSandboxApp } from '../../src/sandbox-app.js'
+import { createSandboxApp } from '../../src/apps/page-app.js'
 
 describe('HTTP conventions of the server', () => {
   let server: RunningServer

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createSandboxApp } from '../../src/sandbox-app.js'
+import { createSandboxApp } from '../../src/apps/page-app.js'
 import { mountMcp } from '../../src/mcp/mount.js'
 import { NOW } from '../support/runtimes.js'
 

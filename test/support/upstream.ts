@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createHonoApp } from '../../src/adapters/server/app.js'
-import { createSandboxApp } from '../../src/sandbox-app.js'
+import { createSandboxApp } from '../../src/apps/page-app.js'
 import { ADMIN_TOKEN } from './client.js'
 import { NOW } from './runtimes.js'
 

@@ -4,7 +4,7 @@ import type { OverrideInput } from '../../src/adapters/node/index.js'
 import type { SandboxParameters } from '../../src/adapters/storybook/index.js'
 import type { OperationId, ToolName } from '../../src/api/index.js'
 import { toolsOf } from '../../src/mcp/tools.js'
-import { serverRoutes } from '../../src/server-app.js'
+import { serverRoutes } from '../../src/apps/server-app.js'
 import { servedRoutes } from '../../src/core/app/route.js'
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { WORLD_PARTS, readParts } from '../../src/core/sandbox/parts.js'
 import { worldParts } from '../../src/core/repro/bundle.js'
-import { createServedApp } from '../../src/served-app.js'
+import { createServedApp } from '../../src/apps/server-app.js'
 import { MemoryBackend } from '../../src/core/persist/backend.js'
 import { PersistedSandbox } from '../../src/core/persist/persisted.js'
 import { snapshotOf } from '../../src/core/persist/snapshot-codec.js'

@@ -1,6 +1,6 @@
 import { type SetupWorker, setupWorker } from 'msw/browser'
 import type { SandboxApp } from '../../core/app/app.js'
-import { type AppOptions, bundledScenarios, createSandboxApp } from '../../sandbox-app.js'
+import { type AppOptions, bundledScenarios, createSandboxApp } from '../../apps/page-app.js'
 import { routes } from '../../core/app/route-table.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'

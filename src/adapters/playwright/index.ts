@@ -1,7 +1,7 @@
 import { type APIRequestContext, test as base, expect } from '@playwright/test'
 import { ControlClient } from '../../core/control/client.js'
 import { SANDBOX_ID_COOKIE, SANDBOX_ID_HEADER, sandboxIdFrom } from '../../core/sandbox/sandbox-id.js'
-import type { ScenarioInput } from '../../scenario-input.js'
+import type { ScenarioInput } from '../../own-scenarios/input.js'
 
 /**
  * `fleet-sandbox/playwright`: Playwright's `test` and `expect`, extended so each test works in

@@ -2,15 +2,15 @@ import { type ServerType, serve } from '@hono/node-server'
 import { type RequestListener, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { SandboxApp } from '../../core/app/app.js'
-import type { AppOptions } from '../../sandbox-app.js'
-import { createServedApp } from '../../served-app.js'
+import type { AppOptions } from '../../apps/page-app.js'
+import { createServedApp } from '../../apps/server-app.js'
 import { checkControlExposure } from '../../core/control/origin.js'
 import { nodeFetch } from './app.js'
 import { targetProblem, targetRefusal } from '../../core/http/target.js'
 
 export { createHonoApp } from './app.js'
 /** The app the server serves, `/mcp` included (docs/agents.md): what to hand `createHonoApp` in a Hono app of your own. */
-export { createServedApp } from '../../served-app.js'
+export { createServedApp } from '../../apps/server-app.js'
 export { isLoopback } from '../../core/control/origin.js'
 
 export interface ServerOptions extends AppOptions {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { Checker } from '../../core/bridge/check.js'
 import { type DriftReport, driftWalk, exitCode } from '../../core/bridge/drift.js'
-import { createSandboxApp } from '../../sandbox-app.js'
+import { createSandboxApp } from '../../apps/page-app.js'
 import { bridgeFlags, upstreamFromFlags } from './bridge-flags.js'
 
 const USAGE = [

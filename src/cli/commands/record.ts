@@ -7,7 +7,7 @@ import { Checker } from '../../core/bridge/check.js'
 import { driftWalk } from '../../core/bridge/drift.js'
 import { Recorder } from '../../core/bridge/record.js'
 import type { CollectionName } from '../../core/store/fixtures.js'
-import { createSandboxApp } from '../../sandbox-app.js'
+import { createSandboxApp } from '../../apps/page-app.js'
 import { bridgeFlags, upstreamFromFlags } from './bridge-flags.js'
 import { RECORD_REPORT } from '../serve/fixtures-dir.js'
 

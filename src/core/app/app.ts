@@ -30,7 +30,7 @@ export { errorReply }
 type Served = RequestMeta & { headers?: Record<string, string> }
 
 export interface SandboxAppOptions extends SandboxesOptions {
-  /** The route table, every domain's routes: the assembler passes it (src/sandbox-app.ts passes route-table.ts's), as it passes the accounts and scenarios. */
+  /** The route table, every domain's routes: the assembler passes it (src/apps/page-app.ts passes route-table.ts's), as it passes the accounts and scenarios. */
   routes: readonly RouteDef[]
   /** Serve only what the spec documents: assumed routes answer 404. */
   strict?: boolean

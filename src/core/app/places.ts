@@ -15,7 +15,7 @@ export class Places {
   /**
    * The path the route table sees at `url` when the request is the sandbox's: on the app's own
    * place (named, or the page's origin) its paths (`/api/...`, `/__sandbox...`) and what it serves
-   * besides (`/oauth/...`, `/.well-known/...`; `/mcp` in a process: src/served-app.ts); elsewhere only what it serves, so a third-party SDK's `/api/...` call goes to the network untouched.
+   * besides (`/oauth/...`, `/.well-known/...`; `/mcp` in a process: src/apps/server-app.ts); elsewhere only what it serves, so a third-party SDK's `/api/...` call goes to the network untouched.
    */
   claim(url: URL, method: string, matcher: Pick<RouteMatcher, 'serves'>): string | undefined {
     const place = this.#locate(url)

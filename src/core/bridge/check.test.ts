@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createSandboxApp } from '../../sandbox-app.js'
+import { createSandboxApp } from '../../apps/page-app.js'
 import { Validator } from '@cfworker/json-schema'
 import { Checker, MAX_FINDINGS } from './check.js'
 import { documentPath } from './reach.js'

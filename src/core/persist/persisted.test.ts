@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createSandboxApp } from '../../sandbox-app.js'
+import { createSandboxApp } from '../../apps/page-app.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import { MemoryBackend } from './backend.js'
 import { PersistedSandbox } from './persisted.js'

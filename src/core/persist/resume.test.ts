@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
-import { createSandboxApp } from '../../sandbox-app.js'
+import { createSandboxApp } from '../../apps/page-app.js'
 import { routes } from '../app/route-table.js'
 import { MemoryBackend } from './backend.js'
 import { durableApp, fingerprintOf, resumeApp } from './resume.js'

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createSandboxApp } from '../../sandbox-app.js'
+import { createSandboxApp } from '../../apps/page-app.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import { REPRO_MAX_BYTES, REPRO_MAX_STEPS, ReproBudget, ReproLog } from './log.js'
 

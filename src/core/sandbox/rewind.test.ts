@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import jsonpatch from 'fast-json-patch'
-import { createSandboxApp } from '../../sandbox-app.js'
+import { createSandboxApp } from '../../apps/page-app.js'
 import type { TableName } from '../store/collections.js'
 import { generator, type Random } from '../../../test/support/generator.js'
 import { keyed } from '../../../test/support/keyed.js'

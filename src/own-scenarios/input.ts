@@ -1,9 +1,9 @@
-import type { BundledScenario } from '../scenarios/index.js'
-import { bundledScenarios } from './sandbox-app.js'
-import type { ActiveScenario } from './core/scenarios/define.js'
-import type { ScenarioRegistry } from './core/scenarios/registry.js'
-import type { OptionsInput, StandardSchemaV1 } from './core/scenarios/options.js'
-import type { OperationId } from './core/app/operation-ids.js'
+import type { BundledScenario } from '../../scenarios/index.js'
+import { bundledScenarios } from '../apps/page-app.js'
+import type { ActiveScenario } from '../core/scenarios/define.js'
+import type { ScenarioRegistry } from '../core/scenarios/registry.js'
+import type { OptionsInput, StandardSchemaV1 } from '../core/scenarios/options.js'
+import type { OperationId } from '../core/app/operation-ids.js'
 
 // How the entries (`fleet-sandbox/node`, `/browser`, `/storybook`, `/playwright`) name the
 // bundled scenarios, typed from the files of `scenarios/`.

@@ -1,10 +1,10 @@
-import * as accounts from '../fixtures/accounts.js'
-import { scenarios } from '../scenarios/index.js'
+import * as accounts from '../../fixtures/accounts.js'
+import { scenarios } from '../../scenarios/index.js'
 // The route table before the app: the order the browser entry's bundle compresses best in (its gzip budget, test/browser/sandbox.test.ts).
-import { routes } from './core/app/route-table.js'
-import { SandboxApp, type SandboxAppOptions } from './core/app/app.js'
-import { PageWriter } from './core/notifications/page.js'
-import { ScenarioRegistry } from './core/scenarios/registry.js'
+import { routes } from '../core/app/route-table.js'
+import { SandboxApp, type SandboxAppOptions } from '../core/app/app.js'
+import { PageWriter } from '../core/notifications/page.js'
+import { ScenarioRegistry } from '../core/scenarios/registry.js'
 
 /** What the core needs handed in: the project's own `fixtures/`, `scenarios/` and route table, and the notifications' tuned page writer. */
 export type AppOptions = Omit<SandboxAppOptions, Handed> & Partial<Pick<SandboxAppOptions, Handed>>
