@@ -74,7 +74,7 @@ const BARE = `export default {
 `
 
 describe.skipIf(unbuilt('dist/fleet-sandbox.mjs', 'dist/worker.mjs'))('--scenarios DIR: your own scenario files', () => {
-  // workerd cannot load TypeScript or a package by name: the files are bundled beside the Worker (src/workerd/front/own-modules.ts).
+  // workerd cannot load TypeScript or a package by name: the files are bundled beside the Worker (src/own-scenarios/worker-modules.ts).
   it.each(['node', 'workerd'])('--engine %s loads .ts (no build step) and .mjs files: in the catalog, at start with --scenario, in the header, scoped, counted per world', async (engine) => {
     const dir = folder(`good-${engine}`, { 'maintenance-window.ts': MAINTENANCE, 'teapot.mjs': TEAPOT, 'closed.ts': CLOSED, 'bare.mjs': BARE, 'notes.txt': 'not a scenario' })
     const { child, output } = await startCli(['--engine', engine, '--port', '0', '--quiet', '--scenarios', dir, '--scenario', 'maintenance-window;minutes=5;routes=listVehicleTypes'])

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { describe, expect, it } from 'vitest'
 import { bundledScenarios } from '../../src/apps/page-app.js'
-import { checkScenario, withOwnScenarios } from '../../src/core/scenarios/check.js'
+import { checkScenario, withOwnScenarios } from '../../src/own-scenarios/check.js'
 import { setupSandboxServer } from '../../src/adapters/node/index.js'
 import { generator } from '../support/generator.js'
 

@@ -110,7 +110,7 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
   const seed = options.seed ?? 1
   // Your own scenarios: their checks load only when there are some (the entry's gzip budget),
   // and from a module that imports nothing else, so the entry splits into no more chunks.
-  const definitions = options.scenarios === undefined ? undefined : (await import('../../core/scenarios/check.js')).withOwnScenarios(bundledScenarios.list(), options.scenarios)
+  const definitions = options.scenarios === undefined ? undefined : (await import('../../own-scenarios/check.js')).withOwnScenarios(bundledScenarios.list(), options.scenarios)
   const known = definitions && new ScenarioRegistry(definitions)
   const scenarios = scenarioList(options.scenario, 'scenario', known)
   const fromUrl = urlScenarios(options, known)

@@ -8,7 +8,7 @@ import { createHandlers, journalOthers } from '../msw/handlers.js'
 import { joinHandlers } from '../msw/join.js'
 import { ControlClient, type OverrideInfo, type OverrideInput, appSend } from '../../core/control/client.js'
 import type { MswSandboxOptions } from '../msw/options.js'
-import { entryScenarios } from '../msw/own-scenarios.js'
+import { entryScenarios } from '../../own-scenarios/entry.js'
 
 export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'

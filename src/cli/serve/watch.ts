@@ -3,7 +3,7 @@ import { basename, join, resolve } from 'node:path'
 import type { ScenarioDefinition } from '../../core/scenarios/define.js'
 import type { FixtureRows } from '../../core/store/fixtures.js'
 import { RECORD_REPORT, fixturesFolder, readFixtureFile } from './fixtures-dir.js'
-import { checkScenario, importScenario } from './scenario-files.js'
+import { checkScenario, importScenario } from '../../own-scenarios/files.js'
 
 export interface WatchOptions {
   fixturesDir?: string
@@ -46,7 +46,7 @@ export function watchFolders(options: WatchOptions): () => void {
     }))
   }
   if (options.scenariosDir) {
-    // Absolute, as the files loaded at start are named (scenario-files.ts).
+    // Absolute, as the files loaded at start are named (src/own-scenarios/files.ts).
     const dir = resolve(options.scenariosDir)
     watchers.push(watch(dir, (_, name) => {
       if (!name || !/^[^.].*\.(m?js|ts)$/.test(name) || /\.(test|spec|d)\.[mc]?[jt]s$/.test(name)) return

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import type { Readable } from 'node:stream'
 import type { Miniflare, MiniflareOptions } from 'miniflare'
 import type { FixtureRows } from '../../core/store/fixtures.js'
-import { workerWithScenarios } from './own-modules.js'
+import { workerWithScenarios } from '../../own-scenarios/worker-modules.js'
 import type { ServerOptions } from '../../adapters/server/index.js'
 import { checkControlExposure } from '../../core/control/origin.js'
 import type { SandboxSummary } from '../../core/sandbox/summary.js'
@@ -28,7 +28,7 @@ export interface WorkerdOptions extends Omit<ServerOptions, 'beforeListen'> {
   beforeListen?(call: RunningWorkerd['call']): Promise<void>
   /** Opens workerd's V8 inspector on this loopback port (bench/profile-workerd.mjs). */
   inspectorPort?: number
-  /** Your scenario files (`--scenarios DIR`), bundled beside the Worker at start (own-modules.ts). */
+  /** Your scenario files (`--scenarios DIR`), bundled beside the Worker at start (src/own-scenarios/worker-modules.ts). */
   scenarioFiles?: readonly string[]
 }
 
@@ -74,7 +74,7 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
   const config = (): MiniflareOptions => ({
     modules: true,
     scriptPath: own?.script ?? script,
-    // Module names are paths from here: the folder of the entry (own-modules.ts writes it in a temporary one).
+    // Module names are paths from here: the folder of the entry (src/own-scenarios/worker-modules.ts writes it in a temporary one).
     modulesRoot: dirname(own?.script ?? script),
     compatibilityDate: COMPATIBILITY_DATE,
     compatibilityFlags: ['nodejs_compat'],

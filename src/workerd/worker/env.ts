@@ -1,6 +1,6 @@
 import type { WorkerVariable } from '../../core/options/options.js'
 import { type DeploymentOptions, deploymentOptions } from '../../core/options/deployment.js'
-import { knownScenarios } from './own-scenarios.js'
+import { knownScenarios } from '../../own-scenarios/worker.js'
 
 // The few Workers runtime types this adapter uses, so the package needs no Workers type package.
 export interface ObjectStorage {

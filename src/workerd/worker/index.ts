@@ -7,8 +7,8 @@ import { INTERNAL_HEADER, type WorkerEnv, objectFor, optionsFrom } from './env.j
 export { SandboxObject } from './object.js'
 export { SandboxDirectory } from './directory-object.js'
 export type { WorkerEnv } from './env.js'
-export { useScenarios } from './own-scenarios.js'
-// What a scenario file imports from `fleet-sandbox`, resolved to this module on workerd (own-modules.ts).
+export { useScenarios } from '../../own-scenarios/worker.js'
+// What a scenario file imports from `fleet-sandbox`, resolved to this module on workerd (src/own-scenarios/worker-modules.ts).
 export { defineScenario } from '../../core/scenarios/define.js'
 export { HttpError } from '../../core/http/reply.js'
 

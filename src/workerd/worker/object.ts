@@ -7,7 +7,7 @@ import { shownHeaders } from '../../core/http/shown-headers.js'
 import { sandboxIdOf, servingSandbox, validSandboxId } from '../../core/sandbox/sandbox-id.js'
 import { summarize } from '../../core/sandbox/summary.js'
 import { createServedApp } from '../../apps/server-app.js'
-import { ownDefinitions } from './own-scenarios.js'
+import { ownDefinitions } from '../../own-scenarios/worker.js'
 import { BATCH_HEADER, serveBatch } from '../core/batch.js'
 import { INTERNAL_HEADER, type ObjectState, type WorkerEnv, answerCall, call, directoryOf, optionsFrom } from './env.js'
 

@@ -1,5 +1,5 @@
-import type { ScenarioDefinition } from './define.js'
-import { isStandardSchema, readOptions } from './options.js'
+import type { ScenarioDefinition } from '../core/scenarios/define.js'
+import { isStandardSchema, readOptions } from '../core/scenarios/options.js'
 
 const NAME = /^[a-z][a-z0-9-]{0,63}$/
 const HOOKS = ['activate', 'edge', 'before', 'after', 'hides'] as const

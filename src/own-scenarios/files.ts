@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { ScenarioDefinition } from '../../core/scenarios/define.js'
-import { OWN_SCENARIOS_MAX, checkScenario } from '../../core/scenarios/check.js'
+import type { ScenarioDefinition } from '../core/scenarios/define.js'
+import { OWN_SCENARIOS_MAX, checkScenario } from './check.js'
 
 export { checkScenario }
 

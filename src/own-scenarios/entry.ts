@@ -1,7 +1,7 @@
-import type { ScenarioDefinition } from '../../core/scenarios/define.js'
-import { withOwnScenarios } from '../../core/scenarios/check.js'
-import { ScenarioRegistry } from '../../core/scenarios/registry.js'
-import { bundledScenarios } from '../../apps/page-app.js'
+import type { ScenarioDefinition } from '../core/scenarios/define.js'
+import { withOwnScenarios } from './check.js'
+import { ScenarioRegistry } from '../core/scenarios/registry.js'
+import { bundledScenarios } from '../apps/page-app.js'
 
 /**
  * The scenarios an entry knows: the bundled ones, plus its `scenarios` option checked as

@@ -1,7 +1,7 @@
-import type { ScenarioDefinition } from '../../core/scenarios/define.js'
-import { withOwnScenarios } from '../../core/scenarios/check.js'
-import { ScenarioRegistry } from '../../core/scenarios/registry.js'
-import { bundledScenarios } from '../../apps/page-app.js'
+import type { ScenarioDefinition } from '../core/scenarios/define.js'
+import { withOwnScenarios } from './check.js'
+import { ScenarioRegistry } from '../core/scenarios/registry.js'
+import { bundledScenarios } from '../apps/page-app.js'
 
 let definitions: ScenarioDefinition[] | undefined
 let known: ScenarioRegistry = bundledScenarios
@@ -9,7 +9,7 @@ let known: ScenarioRegistry = bundledScenarios
 /**
  * Your scenario files on workerd: `fleet-sandbox --engine workerd --scenarios DIR` bundles each
  * file into a module beside this Worker and an entry module that hands them here before the
- * first request (src/workerd/front/own-modules.ts). Checked again here, as every entry checks them.
+ * first request (src/own-scenarios/worker-modules.ts). Checked again here, as every entry checks them.
  */
 export function useScenarios(own: readonly unknown[]): void {
   definitions = withOwnScenarios(bundledScenarios.list(), own, 'scenarios')
