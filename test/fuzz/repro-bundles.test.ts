@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { canonical, sha256 } from '../../src/core/repro/bundle.js'
+import { canonical, sha256 } from '../../src/core/time-travel/bundle.js'
 import { INVOICES, acme, inv } from '../billing/seeded.js'
 import { generator, type Random } from '../support/generator.js'
 import { runtimes } from '../support/runtimes.js'

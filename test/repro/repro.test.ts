@@ -3,7 +3,7 @@ import { ADMIN_TOKEN, type Client } from '../support/client.js'
 import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 import { INVOICES, acme, inv } from '../billing/seeded.js'
-import { canonical, sha256 } from '../../src/core/repro/bundle.js'
+import { canonical, sha256 } from '../../src/core/time-travel/bundle.js'
 import { bytes, form } from '../operations/uploads.js'
 
 /** A bundle edited and signed again, as someone who means it would: the replay itself must catch it. */

@@ -8,7 +8,7 @@ import { overrideReply } from '../overrides/answer.js'
 import { unsendable } from '../http/answer-rules.js'
 import { scopeIds } from '../scenarios/routes-option.js'
 import type { BodyInput } from '../sandbox/journal.js'
-import type { Changes } from '../sandbox/changes.js'
+import type { Changes } from '../time-travel/changes.js'
 import { withoutHeaders, withoutSecrets } from '../sandbox/journal-secrets.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
 import { RouteMatcher, controlPath, ownedPath } from './matcher.js'
@@ -203,7 +203,7 @@ export class SandboxApp {
       if (sandbox && !meta.sandbox) this.sandboxes.release(sandbox)
     }
     reply = writable(route, reply, faults)
-    // What a repro bundle replays (src/core/repro/log.ts): the write, its body and its account.
+    // What a repro bundle replays (src/core/time-travel/repro-log.ts): the write, its body and its account.
     if (sandbox && route) sandbox.repro.request(sandbox, route, request, meta.path ?? url.path, url.search, reply, seen.ctx?.principal, seen.ctx?.at, bodyRead(request), (seen.ctx?.applied.length ?? 0) > 0)
     const own: Record<string, string> = { ...reply.headers }
     const label = reply.override && ((f: string) => (f === `override:${reply.override!.id}` ? `override:${reply.override!.label}` : f))

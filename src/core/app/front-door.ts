@@ -31,7 +31,7 @@ export interface RequestMeta {
   via?: 'http' | 'msw'
   /** What the journal entry of this request carries besides its own fields: the MCP server's `via` and `tool` (src/mcp/server.ts). */
   marks?: { via: 'mcp'; tool: string }
-  /** The sandbox to answer in, given outright (a replay builds its world apart: src/core/repro/replay.ts). */
+  /** The sandbox to answer in, given outright (a replay builds its world apart: src/core/time-travel/replay.ts). */
   sandbox?: Sandbox
 }
 

@@ -4,8 +4,8 @@ import { defineRoute } from '../app/route.js'
 import { notFound, ok } from '../http/reply.js'
 import { paginate, paginationSchema } from '../http/pagination.js'
 import { integer } from '../http/schemas.js'
-import { REWIND_ERRORS, changesSchema } from './rewind-routes.js'
-import { collectionAt } from '../sandbox/rewind.js'
+import { REWIND_ERRORS, changesSchema } from '../time-travel/rewind-routes.js'
+import { collectionAt } from '../time-travel/rewind.js'
 
 /** docs/contract.md "The inspector": the routes the control panel is built on, open to any client. */
 const control = { kind: 'control' } as const

@@ -4,8 +4,8 @@ import { badRequest, notFound, ok } from '../http/reply.js'
 import { defineRoute } from '../app/route.js'
 import { emailAddress } from '../http/schemas.js'
 import type { SandboxRegistry } from '../sandbox/sandbox.js'
-import { getRepro, postRepro } from './repro-routes.js'
-import { REWIND_ERRORS, rewindWorld, snapshotAtQuery, snapshotQuery } from './rewind-routes.js'
+import { getRepro, postRepro } from '../time-travel/repro-routes.js'
+import { REWIND_ERRORS, rewindWorld, snapshotAtQuery, snapshotQuery } from '../time-travel/rewind-routes.js'
 
 const control = { kind: 'control' } as const
 const tag = 'sandbox control'

@@ -2,7 +2,7 @@ import type { RecordCollection } from '../store/collection.js'
 import type { Pagination } from '../http/pagination.js'
 import type { RawJson } from '../http/reply.js'
 import type { NotificationEntry, NotificationQuery, RecordBlock } from './store.js'
-import type { WriteRecorder } from '../sandbox/changes.js'
+import type { WriteRecorder } from '../time-travel/changes.js'
 
 export type { NotificationEntry, NotificationQuery, RecordBlock }
 

@@ -1,4 +1,4 @@
-import type { WriteRecorder } from '../sandbox/changes.js'
+import type { WriteRecorder } from '../time-travel/changes.js'
 import type { Notification } from './model.js'
 import type { NotificationStore } from './notification-store.js'
 

@@ -86,7 +86,7 @@ describe('the persistence port', () => {
     sandbox.outbox.add('email', sandbox.iso(), { to: 'a@b.test', subject: 'hello' })
     const second = journaled('/two')
     await kept.flush()
-    const { rewind } = await import('../sandbox/rewind.js')
+    const { rewind } = await import('../time-travel/rewind.js')
     await rewind(sandbox, { after: first.id })
     const own = journaled('/__sandbox/rewind')
     await kept.flush()

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { BODY_LIMIT, type BodyInput, type ExchangeInput, type HeadersInput, Journal, TEXT_LIMIT } from './journal.js'
 import { PlainJournal } from './plain-journal.js'
-import type { ChangeOp, Changes } from './changes.js'
+import type { ChangeOp, Changes } from '../time-travel/changes.js'
 import { generator, type Random } from '../../../test/support/generator.js'
 
 /**

@@ -12,7 +12,7 @@ import { fixWindow } from '../scenarios/window.js'
 import { collectionSchemas } from '../store/fixtures.js'
 import type { TableName } from '../store/collections.js'
 import { World, type WorldRows } from '../store/world.js'
-import { type ChangeOp, NOT_KEPT, SECRET_FIELDS, segments } from './changes.js'
+import { type ChangeOp, NOT_KEPT, SECRET_FIELDS, segments } from '../time-travel/changes.js'
 import { Clock } from './clock.js'
 import { JOURNAL_MAX_ENTRIES, type JournalEntry } from './journal.js'
 import { CREDENTIAL_KINDS, OUTBOX_LIMIT, type OutboxEntry, outboxKinds } from './outbox.js'
@@ -58,7 +58,7 @@ export interface WorldPart<T = unknown> {
    * is left out (a credential, the journal the replay writes anew).
    */
   readonly bundle: 'base' | 'value' | { skip: string }
-  /** Too large to copy at every new start of a repro log: its base is found by undoing the journal's patches since (repro/bundle.ts). */
+  /** Too large to copy at every new start of a repro log: its base is found by undoing the journal's patches since (time-travel/bundle.ts). */
   readonly heavy?: true
   /** Its bound (docs/bounds.md), checked on a restore before anything is built. */
   readonly bound: { entries: number } | { perCollection: number }
@@ -191,7 +191,7 @@ const clock = single<Clock>('clock', {
   // A running clock is another instant each time it is read: only a frozen one is compared.
   digest: (s) => ({ clock: s.clock.frozen ? s.clock.toJSON() : { frozen: false } }),
   store: { own: 'clock' },
-  // Set once at the end of a rewind (sandbox/rewind.ts), not op by op.
+  // Set once at the end of a rewind (time-travel/rewind.ts), not op by op.
   rewind: { undo: () => undefined },
   bundle: 'base',
   bound: { entries: 1 },
@@ -287,7 +287,7 @@ const overrides = single<unknown[]>('overrides', {
   // Tens of KB for a hundred: written again only when they changed.
   store: { value: 'k:overrides', version: (s) => s.overrides.version },
   rewind: { kept: 'a rewind keeps the overrides (the control API sets them)' },
-  // Their changes are steps of their own kind (repro/log.ts), their uses counted by the requests replayed.
+  // Their changes are steps of their own kind (time-travel/repro-log.ts), their uses counted by the requests replayed.
   bundle: 'base',
   bound: { entries: OVERRIDE_LIMIT },
 })
@@ -318,7 +318,7 @@ const outbox = single<OutboxEntry[]>('outbox', {
   write: (s, value) => s.outbox.load(value),
   reset: (s) => s.outbox.clear(),
   take: (s, from) => s.outbox.load(from.outbox.list()),
-  // Minted tokens count by their order, not their value (a replay mints others): repro/bundle.ts marks them.
+  // Minted tokens count by their order, not their value (a replay mints others): time-travel/bundle.ts marks them.
   digest: (s) => ({ outbox: s.outbox.list() }),
   store: { own: 'outbox' },
   rewind: {

@@ -14,10 +14,10 @@ import type { Clock } from './clock.js'
 import { Journal } from './journal.js'
 import type { JournalBudget } from './journal-budget.js'
 import { Outbox } from './outbox.js'
-import { ChangeRecorder } from './changes.js'
+import { ChangeRecorder } from '../time-travel/changes.js'
 import { Overrides, OverridesBudget } from '../overrides/overrides.js'
 import { SandboxEvents, type StateChange } from './events.js'
-import { ReproBudget, ReproLog } from '../repro/log.js'
+import { ReproBudget, ReproLog } from '../time-travel/repro-log.js'
 import { type OAuthState, emptyOAuth } from '../agents/state.js'
 import { seededRandom, Sequence } from './random.js'
 import type { SeededWorlds } from './seeded-worlds.js'
@@ -93,7 +93,7 @@ export interface SandboxShared {
 /** One isolated sandbox: records, sessions, clock, scenarios, journal and outbox. */
 export class Sandbox {
   clock!: Clock
-  /** The writes of the request running, taken for its journal entry (`changes`, sandbox/changes.ts). */
+  /** The writes of the request running, taken for its journal entry (`changes`, time-travel/changes.ts). */
   readonly changes = new ChangeRecorder()
   /** Agent access: OAuth clients, codes and grants (src/core/agents). */
   oauth: OAuthState = emptyOAuth()
@@ -105,7 +105,7 @@ export class Sandbox {
     this.repro.outbox(data)
     this.events.emit({ type: 'outbox', data })
   })
-  /** What a repro bundle is made of (`GET /__sandbox/repro`, src/core/repro). */
+  /** What a repro bundle is made of (`GET /__sandbox/repro`, src/core/time-travel). */
   repro: ReproLog
   #world!: World
   #sessions = new SessionStore()
@@ -365,7 +365,7 @@ export class Sandbox {
   }
 
   /**
-   * Takes over a world a replay built (`POST /__sandbox/repro`, src/core/repro/replay.ts): its
+   * Takes over a world a replay built (`POST /__sandbox/repro`, src/core/time-travel/replay.ts): its
    * records, clock, sessions, outbox, scenarios, overrides, journal and repro log. Built apart and
    * taken only once it matched, so a failed replay changes nothing here.
    */

@@ -1,9 +1,9 @@
 import { hex, sha256Bytes } from '../http/bytes.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import { WORLD_PARTS, concealed, readParts } from '../sandbox/parts.js'
-import { undoAll } from '../sandbox/rewind.js'
+import { undoAll } from './rewind.js'
 // Loaded on first use; what it imports of the entry's own modules they hold anyway (its gzip budget, measured in test/browser/sandbox.test.ts).
-import { type Step, withoutSessions } from './log.js'
+import { type Step, withoutSessions } from './repro-log.js'
 import { canonical } from './canonical.js'
 
 export { canonical }

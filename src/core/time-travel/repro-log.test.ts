@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createSandboxApp } from '../../apps/page-app.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
-import { REPRO_MAX_BYTES, REPRO_MAX_STEPS, ReproBudget, ReproLog } from './log.js'
+import { REPRO_MAX_BYTES, REPRO_MAX_STEPS, ReproBudget, ReproLog } from './repro-log.js'
 
 let s: Sandbox
 beforeAll(async () => {

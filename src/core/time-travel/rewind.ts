@@ -1,9 +1,9 @@
 import { conflict, HttpError, notFound } from '../http/reply.js'
 import { SECRET_FIELDS, segments } from './changes.js'
-import type { JournalEntry } from './journal.js'
-import { insertByNumber } from './outbox.js'
-import { undoOp } from './parts.js'
-import type { Sandbox, Snapshot } from './sandbox.js'
+import type { JournalEntry } from '../sandbox/journal.js'
+import { insertByNumber } from '../sandbox/outbox.js'
+import { undoOp } from '../sandbox/parts.js'
+import type { Sandbox, Snapshot } from '../sandbox/sandbox.js'
 
 /** A moment of the journal: just before a request, or just after it (`POST /__sandbox/rewind`). */
 export type Moment = { before: number } | { after: number }

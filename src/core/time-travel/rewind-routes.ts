@@ -2,7 +2,7 @@ import * as z from 'zod'
 import { defineRoute } from '../app/route.js'
 import { badRequest, ok } from '../http/reply.js'
 import { integer } from '../http/schemas.js'
-import { type Moment, reach, rewind, snapshotAt } from '../sandbox/rewind.js'
+import { type Moment, reach, rewind, snapshotAt } from './rewind.js'
 
 /** docs/contract.md "Rewind": back to the moment before or after a journaled request. */
 const control = { kind: 'control' } as const

@@ -8,12 +8,12 @@ import { PORTAL_TOKEN_TTL_S } from '../billing/magic-links.js'
 import { readBody } from '../http/body.js'
 import { MAX_JSON_DEPTH, deeperThan } from '../http/json-depth.js'
 import { validate } from '../http/validate.js'
-import { REPLAYED_CONTROL, REPRO_BODY_LIMIT, REPRO_MAX_STEPS } from '../repro/log.js'
+import { REPLAYED_CONTROL, REPRO_BODY_LIMIT, REPRO_MAX_STEPS } from './repro-log.js'
 import { randomToken } from '../sandbox/random.js'
 import { WORLD_PARTS, credentialTokens, revealed, writeParts } from '../sandbox/parts.js'
 import { checkBounds } from '../sandbox/snapshot.js'
 import * as z from 'zod'
-import type { ReplayKit, StepKind } from '../repro/replay.js'
+import type { ReplayKit, StepKind } from './replay.js'
 import type { RouteContext } from '../app/route.js'
 
 const control = { kind: 'control' } as const
@@ -58,7 +58,7 @@ export const getRepro = defineRoute({
   query: moment,
   errors: { 404: 'No such request in the journal', 409: 'No bundle reaches that moment, or this world' },
   async handler(ctx) {
-    const { bundleStart, reproBundle } = await import('../repro/bundle.js')
+    const { bundleStart, reproBundle } = await import('./bundle.js')
     const reason = ctx.sandbox.repro.reason
     if (reason) throw new HttpError(409, `repro: no bundle can rebuild this world: ${reason}. POST /__sandbox/reset starts a world a bundle can rebuild`)
     const { before, after } = ctx.query
@@ -66,7 +66,7 @@ export const getRepro = defineRoute({
     const start = bundleStart(ctx.sandbox, at, kit.refuse)
     if (!at) return ok(await reproBundle(ctx.sandbox, start))
     // The world at that moment is the one the shorter bundle rebuilds: rebuilt apart, and its end read off it.
-    const { rebuild } = await import('../repro/replay.js')
+    const { rebuild } = await import('./replay.js')
     const r = replayer(ctx)
     const world = await rebuild(kit, r.fetch, ctx.sandbox, start, r.origin, r.kindOf, r.token)
     // Rebuilt with its clock held still: it ends running or frozen as this world's does.
@@ -86,7 +86,7 @@ export const postRepro = defineRoute({
   summary: 'Rebuild a repro bundle\'s world in place of this one; a 400 or 409 names what is wrong and changes nothing',
   errors: { 400: 'Malformed, changed or cut bundle', 409: 'The bundle does not rebuild the same world here', 413: 'Past 16 MB' },
   async handler(ctx) {
-    const { readBundle, replayBundle } = await import('../repro/replay.js')
+    const { readBundle, replayBundle } = await import('./replay.js')
     const raw = await readBundle(kit, ctx.request)
     const r = replayer(ctx)
     return ok(await replayBundle(kit, r.fetch, ctx.sandbox, raw, r.origin, r.kindOf, r.token))

@@ -1,4 +1,4 @@
-import type { OutboxEntry } from './outbox.js'
+import type { OutboxEntry } from '../sandbox/outbox.js'
 
 /**
  * One step of a request's change: an RFC 6902 operation over the snapshot's shape with each

@@ -5,9 +5,9 @@ import type { TableName } from '../store/collections.js'
 import { generator, type Random } from '../../../test/support/generator.js'
 import { keyed } from '../../../test/support/keyed.js'
 import { ChangeRecorder } from './changes.js'
-import type { JournalEntry } from './journal.js'
+import type { JournalEntry } from '../sandbox/journal.js'
 import { rewind, snapshotAt, undoAll } from './rewind.js'
-import type { Sandbox } from './sandbox.js'
+import type { Sandbox } from '../sandbox/sandbox.js'
 
 const NOW = '2026-11-22T12:00:00.000Z'
 const fresh = async () => (await createSandboxApp({ seed: 5, now: NOW, size: 'small', frozenClock: true }).ready())

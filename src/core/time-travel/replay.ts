@@ -8,13 +8,13 @@ import type { ActiveScenario } from '../scenarios/define.js'
 import type { Clock } from '../sandbox/clock.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import { type BundleStart, type ReproBundle, REPRO_VERSION, canonical, fixturesDigest, sha256, worldParts } from './bundle.js'
-import type { Actor, Step } from './log.js'
+import type { Actor, Step } from './repro-log.js'
 import type { WORLD_PARTS, credentialTokens, revealed, writeParts } from '../sandbox/parts.js'
 import type { checkBounds } from '../sandbox/snapshot.js'
 
 /**
  * What the replay uses of the modules the browser entry holds, handed in by the route
- * (control/repro-routes.ts): this module is loaded on first use, and a value import of one of
+ * (repro-routes.ts): this module is loaded on first use, and a value import of one of
  * them would split it out of the entry into a chunk of its own (the entry's gzip budget).
  */
 export interface ReplayKit {
