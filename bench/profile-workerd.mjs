@@ -21,7 +21,7 @@ mkdirSync(dir, { recursive: true })
 // Beside dist/worker.mjs: miniflare resolves the bundle's modules from its folder.
 const script = join(ROOT, 'dist/worker-profile.mjs')
 await buildWorker(script, { minify: false })
-const { startWorkerd } = await import(join(ROOT, 'dist/src/workerd/front/launch.js'))
+const { startWorkerd } = await import(join(ROOT, 'dist/src/engines/workerd/front/launch.js'))
 const inspectorPort = await freePort()
 const server = await startWorkerd({ script, inspectorPort, output: (text) => process.stderr.write(text), port: 0, host: '127.0.0.1', size: flags.size ?? 'medium' })
 const children = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/)

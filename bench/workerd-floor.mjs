@@ -7,7 +7,7 @@ import { cpuMs, ROOT } from './processes.mjs'
 /**
  * What the workerd engine costs before any sandbox work: a Worker that answers a fixed body of a
  * list page's size on its own socket, the same Worker handing each request to a Durable Object
- * that answers it (the engine's hop per request), and the Node front (src/workerd/front/front.ts) before
+ * that answers it (the engine's hop per request), and the Node front (src/engines/workerd/front/front.ts) before
  * that hop. CPU per request of workerd and of this process (the load client, and the front).
  */
 const WORKER = `
@@ -19,7 +19,7 @@ export default { fetch(request, env) { return new URL(request.url).pathname === 
 
 export async function measureFloor({ settings, log }) {
   const { Miniflare } = await import('miniflare')
-  const { startFront } = await import(join(ROOT, 'dist/src/workerd/front/front.js'))
+  const { startFront } = await import(join(ROOT, 'dist/src/engines/workerd/front/front.js'))
   const dir = mkdtempSync(join(tmpdir(), 'fleet-bench-floor-'))
   const mf = new Miniflare({
     modules: true, script: WORKER, compatibilityDate: '2026-04-20', host: '127.0.0.1', port: 0, cf: false,

@@ -9,7 +9,7 @@ export const WORKER_BUNDLE = 'dist/worker.mjs'
 /** `minify: false` keeps the names, for a readable CPU profile (bench/profile-workerd.mjs). */
 export async function buildWorker(outfile = WORKER_BUNDLE, { minify = true } = {}) {
   await build({
-    entryPoints: [fileURLToPath(new URL('../src/workerd/worker/index.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('../src/engines/workerd/worker/index.ts', import.meta.url))],
     outfile,
     bundle: true,
     format: 'esm',

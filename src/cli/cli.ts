@@ -9,14 +9,15 @@ import { loadScenarioFiles } from '../own-scenarios/files.js'
 import { watchFolders } from './serve/watch.js'
 import { Sandbox } from '../core/sandbox/sandbox.js'
 import { type OptionDef, type OptionValues, appOptionsOf, optionRows, originList, readOptions } from '../core/options/options.js'
-import { startServer, type ServerOptions } from '../adapters/server/index.js'
+import type { ServerOptions } from '../adapters/server/index.js'
 import { readFixturesDir } from './serve/fixtures-dir.js'
 import { packageRoot } from './serve/package-root.js'
 import { StateFile } from './state/state-file.js'
 import { removeStaleSaves } from './state/state-leftovers.js'
 import { checkUpstream } from './commands/bridge-flags.js'
-import type { StartEngine } from './serve/engine.js'
-import { type SandboxSummary, summarize } from '../core/sandbox/summary.js'
+import type { StartEngine } from '../engines/engine.js'
+import { startNodeEngine } from '../engines/node.js'
+import type { SandboxSummary } from '../core/sandbox/summary.js'
 import { stopWhenOrphaned } from './serve/orphan.js'
 
 /** The command line's options (the core's schema, without the deployment's own). */
@@ -173,7 +174,7 @@ export async function main(argv: string[], afterListen?: (url: string, controlTo
   const saved = state?.read()
   if (state) for (const name of removeStaleSaves(state.path)) say(`removed ${name}, left by a save that was cut short`)
   // Both engines go through the same banner, log, --state, port errors and stop (engine.ts).
-  const start: StartEngine = engine === 'workerd' ? (await import('../workerd/front/launch.js')).startWorkerdEngine : startNodeEngine
+  const start: StartEngine = engine === 'workerd' ? (await import('../engines/workerd/front/launch.js')).startWorkerdEngine : startNodeEngine
   const server = await start({
     ...options, fixtures: fixtureRows, log, scenarioFiles: own?.files.map((f) => f.file),
     // Fixtures and the saved state are in place before the port opens: nothing reads seeded data.
@@ -244,29 +245,6 @@ async function ownScenarios(dir: string, active: string | undefined): Promise<Pi
     return { scenarioDefinitions, scenarios: new ScenarioRegistry(scenarioDefinitions).parseList(active ?? '', '--scenario'), files }
   } catch (error) {
     return fail((error as Error).message)
-  }
-}
-
-/** `--engine node`: the Hono server in this process. */
-const startNodeEngine: StartEngine = async ({ beforeListen, persist: _, scenarioFiles: _f, ...options }) => {
-  let sandbox!: Sandbox
-  const server = await startServer({
-    ...options,
-    async beforeListen(app) {
-      sandbox = await app.ready()
-      await beforeListen(sandbox)
-    },
-  })
-  return {
-    url: server.url,
-    summary: async () => summarize(sandbox),
-    snapshot: async () => sandbox.snapshot(),
-    close: server.close,
-    // The app is in this process: a reload replaces in place, nothing restarts.
-    reload: {
-      fixtures: (rows) => server.app.sandboxes.replaceFixtures(rows),
-      scenario: async (def) => server.app.scenarios.replace(def),
-    },
   }
 }
 

@@ -24,9 +24,9 @@ describe('the import graph', () => {
   })
 
   it("keeps the workerd engine's runtime-free parts to the core: no Node built-in, no adapter or CLI", () => {
-    const files = sourceFiles('src/workerd/core')
+    const files = sourceFiles('src/engines/workerd/core')
     expect(files.length).toBeGreaterThan(0)
-    const outside = files.flatMap(importsOf).filter((e) => (e.to.includes('/') && !e.to.startsWith('@') ? !e.to.startsWith('src/core/') && !e.to.startsWith('src/workerd/core/') : !CORE_PACKAGES.includes(e.to)))
+    const outside = files.flatMap(importsOf).filter((e) => (e.to.includes('/') && !e.to.startsWith('@') ? !e.to.startsWith('src/core/') && !e.to.startsWith('src/engines/workerd/core/') : !CORE_PACKAGES.includes(e.to)))
     expect(outside.map((e) => `${e.from} -> ${e.to}`)).toEqual([])
   })
 

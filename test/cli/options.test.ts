@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseOptions } from '../../src/cli/cli.js'
-import { type WorkerEnv, optionsFrom } from '../../src/workerd/worker/env.js'
+import { type WorkerEnv, optionsFrom } from '../../src/engines/workerd/worker/env.js'
 import { entryAppOptions, integer, optionRows, readOptions, sandboxOptions } from '../../src/core/options/options.js'
 
 describe('the options schema', () => {

@@ -20,7 +20,7 @@ const scenario = (status: number) => `export default {
 const types = (names: string[]) => JSON.stringify(names.map((name, i) => ({ id: `vt_${i}`, name, group: 'Pasajeros' })))
 
 describe.skipIf(unbuilt('dist/fleet-sandbox.mjs', 'dist/worker.mjs'))('--watch: fixtures and scenario files reload without a restart', () => {
-  // On workerd a reload restarts the runtime under the front, which holds requests meanwhile (src/workerd/front/launch.ts).
+  // On workerd a reload restarts the runtime under the front, which holds requests meanwhile (src/engines/workerd/front/launch.ts).
   it.each(['node', 'workerd'])('--engine %s: a changed collection is replaced in every world, the rest kept; a broken file keeps the last good version and says why; a changed scenario replaces its own', async (engine) => {
     const fixtures = join(root, engine, 'fixtures')
     const scenarios = join(root, engine, 'scenarios')

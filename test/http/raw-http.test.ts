@@ -24,7 +24,7 @@ const signIn = 'POST /api/session-auth/sign-in/email HTTP/1.1\r\nHost: x\r\nCont
 /**
  * Malformed HTTP and the bad-input suite's cases as bytes on a socket: the Node engine and
  * workerd answer alike (workerd's own parser answered 500 or 501 to the first four and logged
- * an uncaught exception; `--engine workerd` now listens through node:http, src/workerd/front/front.ts).
+ * an uncaught exception; `--engine workerd` now listens through node:http, src/engines/workerd/front/front.ts).
  */
 describe.each(runtimes.filter((r) => r.http))('raw HTTP through $name', (runtime) => {
   let rt: Running & { url: string }

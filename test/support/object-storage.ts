@@ -1,4 +1,4 @@
-import type { ObjectStorage } from '../../src/workerd/worker/env.js'
+import type { ObjectStorage } from '../../src/engines/workerd/worker/env.js'
 
 /** A Durable Object's storage in memory, counting the calls that write it. */
 export function memoryStorage() {

@@ -4,7 +4,7 @@ import type { AppOptions } from '../../src/apps/page-app.js'
 import { createHandlers } from '../../src/adapters/msw/handlers.js'
 import { createServedApp, servedClaims } from '../../src/apps/server-app.js'
 import { startServer } from '../../src/adapters/server/index.js'
-import { startWorkerd } from '../../src/workerd/front/launch.js'
+import { startWorkerd } from '../../src/engines/workerd/front/launch.js'
 import { keepAliveClient } from './keep-alive.js'
 import { TEST_WORKER_BUNDLE } from './worker-bundle.js'
 

@@ -83,7 +83,7 @@ describe.skipIf(unbuilt('dist/worker.mjs', 'dist/fleet-sandbox.mjs'))('fleet-san
     }
   })
 
-  // A terminal's Ctrl-C, a process manager's SIGTERM to the group: workerd runs in a session of its own (src/workerd/front/signals.ts).
+  // A terminal's Ctrl-C, a process manager's SIGTERM to the group: workerd runs in a session of its own (src/engines/workerd/front/signals.ts).
   it.each(['SIGINT', 'SIGTERM'] as const)('stops cleanly on %s to the whole process group (Ctrl-C in a terminal): --state written, the last requests in it', async (signal) => {
     const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-cli-workerd-'))
     try {

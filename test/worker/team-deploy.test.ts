@@ -13,7 +13,7 @@ import { unbuilt } from '../support/needs.js'
  * account), then that very bundle served by workerd as the example's wrangler.jsonc configures
  * it, with 50 sandbox ids at once over kept-alive connections.
  */
-describe.skipIf(unbuilt('dist/src/workerd/worker/index.js'))('the team deploy (examples/cloudflare)', () => {
+describe.skipIf(unbuilt('dist/src/engines/workerd/worker/index.js'))('the team deploy (examples/cloudflare)', () => {
   const out = mkdtempSync(join(tmpdir(), 'fleet-sandbox-deploy-'))
   let mf: Miniflare
   let url: URL

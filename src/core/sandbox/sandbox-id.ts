@@ -27,12 +27,3 @@ export function sandboxIdOf(request: { headers: HeadersLike }): string | undefin
 }
 
 export const validSandboxId = (id: string) => ID_PATTERN.test(id)
-
-/**
- * The sandbox that serves a request where each sandbox lives apart (a Durable Object per id):
- * its id, or `default` without one or with a malformed one (whose pipeline answers the 400).
- */
-export function servingSandbox(request: Request): string {
-  const asked = sandboxIdOf(request)
-  return asked && validSandboxId(asked) ? asked : 'default'
-}

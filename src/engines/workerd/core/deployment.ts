@@ -1,6 +1,6 @@
-import type { SandboxAppOptions } from '../app/app.js'
-import type { ScenarioRegistry } from '../scenarios/registry.js'
-import { appOptionsOf, optionRows, originList, readOptions } from './options.js'
+import type { SandboxAppOptions } from '../../../core/app/app.js'
+import type { ScenarioRegistry } from '../../../core/scenarios/registry.js'
+import { appOptionsOf, optionRows, originList, readOptions } from '../../../core/options/options.js'
 
 /** A deployment's sandbox options: the app's, and how long its isolated sandboxes live. */
 export interface DeploymentOptions extends Omit<SandboxAppOptions, 'accounts' | 'scenarioDefinitions' | 'routes' | 'pages' | 'log'> {

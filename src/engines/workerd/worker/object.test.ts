@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { AnswerReader, BATCH_HEADER, type BatchAnswer, encodeRequests } from '../core/batch.js'
 import type { WorkerEnv } from './env.js'
-import { memoryStorage } from '../../../test/support/object-storage.js'
+import { memoryStorage } from '../../../../test/support/object-storage.js'
 import { SandboxObject } from './object.js'
 
 const directory = { fetch: async () => Response.json(Date.parse('2026-11-22T12:00:00.000Z')) }
@@ -44,9 +44,9 @@ describe('a Durable Object and its storage', () => {
         method: 'POST',
         headers: { [BATCH_HEADER]: key },
         body: encodeRequests([
-          { method: 'GET', target: '/api/layers', headers: auth, body: null },
-          { method: 'GET', target: '/api/nope', headers: auth, body: null },
-          { method: 'GET', target: '/api/layers', headers: [...auth, 'x-sandbox-id', 'other'], body: null },
+          { method: 'GET', target: '/api/layers', headers: auth, body: null, sandbox: '' },
+          { method: 'GET', target: '/api/nope', headers: auth, body: null, sandbox: '' },
+          { method: 'GET', target: '/api/layers', headers: [...auth, 'x-sandbox-id', 'other'], body: null, sandbox: 'other' },
         ]) as Uint8Array<ArrayBuffer>,
       }))
     const answers: BatchAnswer[] = []
@@ -58,6 +58,24 @@ describe('a Durable Object and its storage', () => {
     expect(first.headers).toContain('content-type')
     // A caller who does not know the key is served as anyone posting to `/`: the app's 404.
     expect((await batch('guess')).status).toBe(404)
+  })
+
+  it("takes each batched request's sandbox id from the batch, as the front read it, not from its headers again", async () => {
+    const object = new SandboxObject({ storage: memoryStorage().storage }, { ...env, SANDBOX_FRONT_KEY: 'k1' } as WorkerEnv)
+    const auth = ['authorization', 'Bearer atk_sandbox_admin', 'host', 'sandbox.test']
+    const response = await object.fetch(new Request('http://sandbox.test/', {
+      method: 'POST',
+      headers: { [BATCH_HEADER]: 'k1' },
+      body: encodeRequests([
+        { method: 'GET', target: '/api/layers', headers: [...auth, 'x-sandbox-id', 'other'], body: null, sandbox: '' },
+        { method: 'GET', target: '/api/layers', headers: auth, body: null, sandbox: 'other' },
+        { method: 'GET', target: '/api/layers', headers: auth, body: null, sandbox: 'bad id!' },
+      ]) as Uint8Array<ArrayBuffer>,
+    }))
+    const answers: BatchAnswer[] = []
+    for (const frame of new AnswerReader().push(new Uint8Array(await response.arrayBuffer()))) if (frame !== 'ready') answers[frame.index] = frame.answer
+    // A malformed id belongs to the default sandbox, whose pipeline names the header in its 400.
+    expect(answers.map((a) => ('reroute' in a ? 'reroute' : a.status))).toEqual([200, 'reroute', 400])
     const keyless = new SandboxObject({ storage: memoryStorage().storage }, env)
     expect((await keyless.fetch(new Request('http://sandbox.test/', { method: 'POST', headers: { [BATCH_HEADER]: '' }, body: 'x' }))).status).toBe(404)
   })

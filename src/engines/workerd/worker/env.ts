@@ -1,6 +1,6 @@
-import type { WorkerVariable } from '../../core/options/options.js'
-import { type DeploymentOptions, deploymentOptions } from '../../core/options/deployment.js'
-import { knownScenarios } from '../../own-scenarios/worker.js'
+import type { WorkerVariable } from '../../../core/options/options.js'
+import { type DeploymentOptions, deploymentOptions } from '../core/deployment.js'
+import { knownScenarios } from '../../../own-scenarios/worker.js'
 
 // The few Workers runtime types this adapter uses, so the package needs no Workers type package.
 export interface ObjectStorage {
@@ -32,7 +32,7 @@ export type WorkerEnv = {
   SANDBOX: ObjectNamespace
   SANDBOX_DIRECTORY: ObjectNamespace
   SANDBOX_OPTIONS?: string
-  /** Set by the command line only: the key its front sends with a batch of requests (src/workerd/core/batch.ts). */
+  /** Set by the command line only: the key its front sends with a batch of requests (src/engines/workerd/core/batch.ts). */
   SANDBOX_FRONT_KEY?: string
 } & { [V in WorkerVariable]?: string }
 export type WorkerOptions = DeploymentOptions & { log?: (line: string) => void }

@@ -1,16 +1,16 @@
-import { servingSandbox } from '../../core/sandbox/sandbox-id.js'
-import { HttpError, errorBody } from '../../core/http/reply.js'
-import { guardControl } from '../../core/control/origin.js'
-import { controlPath } from '../../core/app/matcher.js'
+import { servingSandbox } from '../core/serving.js'
+import { HttpError, errorBody } from '../../../core/http/reply.js'
+import { guardControl } from '../../../core/control/origin.js'
+import { controlPath } from '../../../core/app/matcher.js'
 import { INTERNAL_HEADER, type WorkerEnv, objectFor, optionsFrom } from './env.js'
 
 export { SandboxObject } from './object.js'
 export { SandboxDirectory } from './directory-object.js'
 export type { WorkerEnv } from './env.js'
-export { useScenarios } from '../../own-scenarios/worker.js'
+export { useScenarios } from '../../../own-scenarios/worker.js'
 // What a scenario file imports from `fleet-sandbox`, resolved to this module on workerd (src/own-scenarios/worker-modules.ts).
-export { defineScenario } from '../../core/scenarios/define.js'
-export { HttpError } from '../../core/http/reply.js'
+export { defineScenario } from '../../../core/scenarios/define.js'
+export { HttpError } from '../../../core/http/reply.js'
 
 const PANEL_PATH = /^\/__sandbox\/?$/
 

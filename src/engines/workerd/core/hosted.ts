@@ -1,9 +1,9 @@
-import type { RequestMeta, SandboxApp } from '../../core/app/app.js'
+import type { RequestMeta, SandboxApp } from '../../../core/app/app.js'
 import type { HostedInfo } from './directory.js'
-import type { Sandbox, SandboxRegistry } from '../../core/sandbox/sandbox.js'
-import type { StateBackend } from '../../core/persist/backend.js'
-import { PersistedSandbox, type StoredMeta } from '../../core/persist/persisted.js'
-import { goesUpstream } from '../../core/bridge/upstream.js'
+import type { Sandbox, SandboxRegistry } from '../../../core/sandbox/sandbox.js'
+import type { StateBackend } from '../../../core/persist/backend.js'
+import { PersistedSandbox, type StoredMeta } from '../../../core/persist/persisted.js'
+import { goesUpstream } from '../../../core/bridge/upstream.js'
 
 type Meta = StoredMeta & { id: string; seededAt: number; createdAt: number }
 type DirectoryCall = 'hello' | 'forget' | 'list' | 'drop' | 'evicted'
@@ -19,7 +19,7 @@ export interface HostOptions {
   maxSandboxes: number
   /** `--now`: the seed instant of every sandbox; else the directory's. */
   now?: string
-  /** The deployment's directory (src/workerd/core/directory.ts), however the runtime reaches it. */
+  /** The deployment's directory (src/engines/workerd/core/directory.ts), however the runtime reaches it. */
   directory<T>(name: DirectoryCall, ...args: unknown[]): Promise<T>
   /** The app of the one sandbox: its `fetch` is the whole HTTP contract (CORS, the unread body). */
   app(options: { only: string; seededAt: number; registry: SandboxRegistry }): SandboxApp
@@ -51,7 +51,7 @@ export class HostedSandbox {
 
   /**
    * Resolves once the writes being stored now are: what a Durable Object's output gate does
-   * for a whole answer, for answers that stream out one by one (a batch's, src/workerd/core/batch.ts).
+   * for a whole answer, for answers that stream out one by one (a batch's, src/engines/workerd/core/batch.ts).
    */
   stored(): Promise<unknown> {
     return this.#storing.size ? Promise.all(this.#storing) : Promise.resolve()
@@ -80,7 +80,7 @@ export class HostedSandbox {
       const response = cutMarked(await live.app.fetch(request, meta))
       // A write's changes are stored now, and its answer waits for them (a Durable Object's
       // output gate holds answers meanwhile too, but a batch's answers stream out one by one:
-      // src/workerd/core/batch.ts); a read's (journal, sliding sessions, counters) with the next batch.
+      // src/engines/workerd/core/batch.ts); a read's (journal, sliding sessions, counters) with the next batch.
       const stored = live.stored.answered(request.method).catch((error) => console.error('fleet-sandbox: storing failed', error))
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         this.#storing.add(stored)

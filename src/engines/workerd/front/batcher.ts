@@ -14,7 +14,7 @@ interface Waiting {
 const IN_FLIGHT = 2
 
 /**
- * The front's side of the batches (src/workerd/core/batch.ts): requests to one sandbox that arrive
+ * The front's side of the batches (src/engines/workerd/core/batch.ts): requests to one sandbox that arrive
  * while its batches are under way wait and go together in the next one, one hop from the
  * Worker to the object for all of them. A request that arrives alone goes alone, at once.
  */

@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net'
 import { buffer } from 'node:stream/consumers'
 import { BATCH_BODY_MAX, type BatchAnswer } from '../core/batch.js'
 import { CUT_HEADER, FRAMED_HEADER, FRONT_REQUEST_HEADER } from '../core/hosted.js'
-import { controlPath } from '../../core/app/matcher.js'
-import { targetProblem, targetRefusal } from '../../core/http/target.js'
-import { UPSTREAM_HEADER } from '../../core/bridge/passthrough.js'
-import { sandboxIdOf, validSandboxId } from '../../core/sandbox/sandbox-id.js'
+import { controlPath } from '../../../core/app/matcher.js'
+import { targetProblem, targetRefusal } from '../../../core/http/target.js'
+import { UPSTREAM_HEADER } from '../../../core/bridge/passthrough.js'
+import { sandboxIdOf } from '../../../core/sandbox/sandbox-id.js'
+import { servingId } from '../core/serving.js'
 import { Batcher } from './batcher.js'
 
 /**
@@ -63,10 +64,18 @@ function originForm(target: string): string {
   }
 }
 
-/** The sandbox a request names, read as the Worker reads it; the object checks it again. */
-function sandboxOf(req: IncomingMessage): string {
-  const asked = sandboxIdOf({ headers: { get: (name) => [req.headers[name] ?? null].flat().join(', ') || null } })
-  return asked && validSandboxId(asked) ? asked : 'default'
+/**
+ * The sandbox id a request names ('' for none), read from its header pairs as the Workers runtime
+ * reads them (repeated headers joined with ", ", Cookie too, where node:http joins Cookie with
+ * "; "): a batch hands it on to the object, which serves it as it would serve it alone.
+ */
+function askedOf(headers: readonly string[]): string {
+  const get = (name: string) => {
+    const values: string[] = []
+    for (let i = 0; i < headers.length; i += 2) if (headers[i].toLowerCase() === name) values.push(headers[i + 1])
+    return values.length ? values.join(', ') : null
+  }
+  return sandboxIdOf({ headers: { get } }) ?? ''
 }
 
 /**
@@ -209,7 +218,7 @@ export async function startFront(options: {
     res.once('close', () => {
       if (res.writableFinished) return
       upstream.destroy()
-      if (number) leave!(sandboxOf(req), number)
+      if (number) leave!(servingId(askedOf(headers)), number)
     })
     // A request without a body ends at once; a pipe would cost more than the rest of the hop.
     if (body !== undefined) upstream.end(body)
@@ -222,7 +231,8 @@ export async function startFront(options: {
     let answer: BatchAnswer
     try {
       body = await readBody(req)
-      answer = await batcher!.send(sandboxOf(req), { method: req.method!, target, headers, body })
+      const asked = askedOf(headers)
+      answer = await batcher!.send(servingId(asked), { method: req.method!, target, headers, body, sandbox: asked })
     } catch {
       return badGateway(res)
     }

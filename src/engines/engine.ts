@@ -1,7 +1,7 @@
-import type { SandboxSummary } from '../../core/sandbox/summary.js'
-import type { ServerOptions } from '../../adapters/server/index.js'
-import type { ScenarioDefinition } from '../../core/scenarios/define.js'
-import type { FixtureRows } from '../../core/store/fixtures.js'
+import type { SandboxSummary } from '../core/sandbox/summary.js'
+import type { ServerOptions } from '../adapters/server/index.js'
+import type { ScenarioDefinition } from '../core/scenarios/define.js'
+import type { FixtureRows } from '../core/store/fixtures.js'
 
 /**
  * One engine as the command line drives it, so the banner, the request log, `--state`, the

@@ -1,8 +1,8 @@
 import { Directory } from '../core/directory.js'
 import { type ObjectState, type WorkerEnv, answerCall, call, objectFor, optionsFrom } from './env.js'
-import { recordBackend } from '../../core/persist/backend.js'
+import { recordBackend } from '../../../core/persist/backend.js'
 
-/** The Durable Object of the deployment's directory (src/workerd/core/directory.ts): every id, and the seed instant. */
+/** The Durable Object of the deployment's directory (src/engines/workerd/core/directory.ts): every id, and the seed instant. */
 export class SandboxDirectory {
   readonly #directory: Directory
 

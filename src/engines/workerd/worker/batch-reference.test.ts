@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { memoryStorage } from '../../../test/support/object-storage.js'
-import { ADMIN_TOKEN } from '../../../test/support/client.js'
-import { type Pool, generate } from '../../../test/fuzz/requests.js'
-import { seededRandom } from '../../core/sandbox/random.js'
-import { createSandboxApp } from '../../apps/page-app.js'
+import { memoryStorage } from '../../../../test/support/object-storage.js'
+import { ADMIN_TOKEN } from '../../../../test/support/client.js'
+import { type Pool, generate } from '../../../../test/fuzz/requests.js'
+import { seededRandom } from '../../../core/sandbox/random.js'
+import { sandboxIdOf } from '../../../core/sandbox/sandbox-id.js'
+import { createSandboxApp } from '../../../apps/page-app.js'
 import { AnswerReader, BATCH_HEADER, type BatchAnswer, type BatchRequest, encodeRequests } from '../core/batch.js'
 import type { WorkerEnv } from './env.js'
 import { SandboxObject } from './object.js'
@@ -65,7 +66,7 @@ async function sequence(seed: number): Promise<BatchRequest[]> {
     const headers: string[] = ['host', 'sandbox.test']
     request.headers.forEach((value, name) => void headers.push(name, value))
     const body = request.body ? new Uint8Array(await request.arrayBuffer()) : null
-    out.push({ method: request.method, target: url.pathname + url.search, headers, body })
+    out.push({ method: request.method, target: url.pathname + url.search, headers, body, sandbox: sandboxIdOf(request) ?? '' })
   }
   return out
 }
@@ -79,7 +80,7 @@ describe('batches against requests sent on their own', () => {
     const inBatches = new SandboxObject({ storage: memoryStorage().storage }, env)
     const oneByOne = new SandboxObject({ storage: memoryStorage().storage }, env)
     // The clock stands still in both: a write's updatedAt is then the same however long the run takes.
-    const freeze: BatchRequest = { method: 'POST', target: '/__sandbox/clock', headers: ['host', 'sandbox.test', 'x-sandbox-id', SANDBOX, 'content-type', 'application/json'], body: new TextEncoder().encode(JSON.stringify({ set: NOW, freeze: true })) }
+    const freeze: BatchRequest = { method: 'POST', target: '/__sandbox/clock', headers: ['host', 'sandbox.test', 'x-sandbox-id', SANDBOX, 'content-type', 'application/json'], body: new TextEncoder().encode(JSON.stringify({ set: NOW, freeze: true })), sandbox: SANDBOX }
     for (const object of [inBatches, oneByOne]) expect((await alone(object, freeze)).status).toBe(200)
     const statuses = new Set<number>()
     for (let at = 0; at < requests.length;) {

@@ -20,15 +20,15 @@ const summary = (list: AnswerFrame[]) => list.map((f) => (f === 'ready' ? 'ready
 describe('batches of requests', () => {
   it('carries requests as they were: bodies absent, empty or binary, headers repeated', () => {
     const requests: BatchRequest[] = [
-      { method: 'GET', target: '/api/layers?q=ñ', headers: ['host', 'a.test', 'cookie', 'a=1', 'cookie', 'b=2'], body: null },
-      { method: 'POST', target: '/api/x', headers: [], body: new Uint8Array(0) },
-      { method: 'PUT', target: '/api/y', headers: ['content-type', 'application/octet-stream'], body: new Uint8Array([0, 255, 13, 10, 0]) },
+      { method: 'GET', target: '/api/layers?q=ñ', headers: ['host', 'a.test', 'cookie', 'a=1', 'cookie', 'b=2'], body: null, sandbox: '' },
+      { method: 'POST', target: '/api/x', headers: [], body: new Uint8Array(0), sandbox: 'a:b' },
+      { method: 'PUT', target: '/api/y', headers: ['content-type', 'application/octet-stream'], body: new Uint8Array([0, 255, 13, 10, 0]), sandbox: 'bad id!' },
     ]
     expect(decodeRequests(encodeRequests(requests))).toEqual(requests)
   })
 
   it('refuses a frame cut short', () => {
-    const whole = encodeRequests([{ method: 'GET', target: '/', headers: [], body: bytes('abc') }])
+    const whole = encodeRequests([{ method: 'GET', target: '/', headers: [], body: bytes('abc'), sandbox: '' }])
     expect(() => decodeRequests(whole.subarray(0, whole.length - 1))).toThrow(/cut short/)
     expect(() => decodeRequests(whole.subarray(0, 5))).toThrow(/cut short/)
   })
@@ -50,12 +50,13 @@ describe('batches of requests', () => {
       return new Response(`${request.method}:${body}é`, { status: 202, headers })
     }
     const batch = encodeRequests([
-      { method: 'POST', target: '/one', headers: ['host', 'app.test:4010'], body: bytes('hi') },
-      { method: 'GET', target: '/two', headers: ['x-sandbox-id', 'other'], body: null },
-      { method: 'TRACE', target: '/three', headers: [], body: null },
-      { method: 'GET', target: '/four', headers: [], body: null },
+      { method: 'POST', target: '/one', headers: ['host', 'app.test:4010'], body: bytes('hi'), sandbox: '' },
+      { method: 'GET', target: '/two', headers: ['x-sandbox-id', 'other'], body: null, sandbox: 'other' },
+      { method: 'TRACE', target: '/three', headers: [], body: null, sandbox: '' },
+      { method: 'GET', target: '/four', headers: [], body: null, sandbox: '' },
     ])
-    const got = await frames(serveBatch(batch, 'http://fallback.test', (r) => r.headers.get('x-sandbox-id') === null, serve))
+    // Each request comes with the id the front read from it; the headers are not read again.
+    const got = await frames(serveBatch(batch, 'http://fallback.test', (_, asked) => asked === '', serve))
     expect(summary(got).sort()).toEqual(['0:POST:hié', '1:reroute', '2:reroute', '3:GET:é', 'ready'])
     const first = got.find((f) => f !== 'ready' && f.index === 0) as { answer: { status: number; headers: string[] } }
     expect(first.answer.status).toBe(202)
@@ -69,14 +70,14 @@ describe('batches of requests', () => {
       if (request.url.endsWith('/slow')) await new Promise((resolve) => setTimeout(resolve, 50))
       return new Response(new URL(request.url).pathname)
     }
-    const batch = encodeRequests(['/slow', '/a', '/b'].map((target) => ({ method: 'GET', target, headers: [], body: null })))
+    const batch = encodeRequests(['/slow', '/a', '/b'].map((target) => ({ method: 'GET', target, headers: [], body: null, sandbox: '' })))
     expect(summary(await frames(serveBatch(batch, 'http://x.test', () => true, serve), 3))).toEqual(['1:/a', '2:/b', 'ready', '0:/slow'])
   })
 
   it('holds every frame while a write is being stored, READY too', async () => {
     let stored = () => undefined as void
     const storing = new Promise<void>((resolve) => (stored = resolve))
-    const batch = encodeRequests([{ method: 'GET', target: '/a', headers: [], body: null }])
+    const batch = encodeRequests([{ method: 'GET', target: '/a', headers: [], body: null, sandbox: '' }])
     const stream = serveBatch(batch, 'http://x.test', () => true, async () => new Response('a'), () => storing)
     const reader = stream.getReader()
     const first = reader.read()
@@ -87,7 +88,7 @@ describe('batches of requests', () => {
   })
 
   it('answers 500 for a request its server failed, the others as usual', async () => {
-    const batch = encodeRequests(['/bad', '/ok'].map((target) => ({ method: 'GET', target, headers: [], body: null })))
+    const batch = encodeRequests(['/bad', '/ok'].map((target) => ({ method: 'GET', target, headers: [], body: null, sandbox: '' })))
     const got = await frames(serveBatch(batch, 'http://x.test', () => true, async (r) => {
       if (r.url.endsWith('/bad')) throw new Error('boom')
       return new Response('ok')

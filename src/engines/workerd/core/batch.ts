@@ -12,12 +12,17 @@
  * hold up the next batch.
  */
 
-/** A request as the batch carries it: method, origin-form target, header pairs (as received), body. */
+/**
+ * A request as the batch carries it: method, origin-form target, header pairs (as received),
+ * body, and the sandbox id it names as the front read it ('' for none): the object takes it from
+ * here instead of reading the headers again.
+ */
 export interface BatchRequest {
   method: string
   target: string
   headers: string[]
   body: Uint8Array | null
+  sandbox: string
 }
 
 /** An answer, or `reroute`: the object does not serve the sandbox the request names (send it on its own). */
@@ -69,12 +74,12 @@ function unframe(bytes: Uint8Array): { head: unknown; body: Uint8Array | null }[
   return out
 }
 
-export const encodeRequests = (requests: BatchRequest[]): Uint8Array => frames(requests.map((r) => ({ head: [r.method, r.target, r.headers], body: r.body })))
+export const encodeRequests = (requests: BatchRequest[]): Uint8Array => frames(requests.map((r) => ({ head: [r.method, r.target, r.headers, r.sandbox], body: r.body })))
 
 export function decodeRequests(bytes: Uint8Array): BatchRequest[] {
   return unframe(bytes).map(({ head, body }) => {
-    const [method, target, headers] = head as [string, string, string[]]
-    return { method, target, headers, body }
+    const [method, target, headers, sandbox] = head as [string, string, string[], string]
+    return { method, target, headers, body, sandbox }
   })
 }
 
@@ -152,7 +157,11 @@ function headerPairs(headers: Headers): string[] {
 /** What went wrong inside `serve`, as the pipeline answers what it did not expect. */
 const failed = (): BatchAnswer => ({ status: 500, statusText: '', headers: ['content-type', 'application/json'], body: encoder.encode(JSON.stringify({ statusCode: 500, message: 'internal error: the sandbox failed to handle this request', error: 'Internal Server Error' })) })
 
-async function answer(r: BatchRequest, origin: string, serves: (request: Request) => boolean, serve: (request: Request) => Promise<Response>): Promise<BatchAnswer> {
+/** Given each request with the sandbox id it named (BatchRequest's `sandbox`). */
+type Serves = (request: Request, sandbox: string) => boolean
+type Serve = (request: Request, sandbox: string) => Promise<Response>
+
+async function answer(r: BatchRequest, origin: string, serves: Serves, serve: Serve): Promise<BatchAnswer> {
   let request: Request
   try {
     const headers = new Headers()
@@ -165,8 +174,8 @@ async function answer(r: BatchRequest, origin: string, serves: (request: Request
     // runtime's own HTTP front answers: on its own.
     return { reroute: true }
   }
-  if (!serves(request)) return { reroute: true }
-  const response = await serve(request)
+  if (!serves(request, r.sandbox)) return { reroute: true }
+  const response = await serve(request, r.sandbox)
   return { status: response.status, statusText: response.statusText, headers: headerPairs(response.headers), body: new Uint8Array(await response.arrayBuffer()) }
 }
 
@@ -180,8 +189,8 @@ async function answer(r: BatchRequest, origin: string, serves: (request: Request
 export function serveBatch(
   bytes: Uint8Array,
   origin: string,
-  serves: (request: Request) => boolean,
-  serve: (request: Request) => Promise<Response>,
+  serves: Serves,
+  serve: Serve,
   /** Resolves once the writes being stored are: no frame leaves before (a read must not show a write storage may yet lose). */
   stored: () => Promise<unknown> = () => Promise.resolve(),
 ): ReadableStream<Uint8Array> {

@@ -6,12 +6,12 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import type { Readable } from 'node:stream'
 import type { Miniflare, MiniflareOptions } from 'miniflare'
-import type { FixtureRows } from '../../core/store/fixtures.js'
-import { workerWithScenarios } from '../../own-scenarios/worker-modules.js'
-import type { ServerOptions } from '../../adapters/server/index.js'
-import { checkControlExposure } from '../../core/control/origin.js'
-import type { SandboxSummary } from '../../core/sandbox/summary.js'
-import type { StartEngine } from '../../cli/serve/engine.js'
+import type { FixtureRows } from '../../../core/store/fixtures.js'
+import { workerWithScenarios } from '../../../own-scenarios/worker-modules.js'
+import type { ServerOptions } from '../../../adapters/server/index.js'
+import { checkControlExposure } from '../../../core/control/origin.js'
+import type { SandboxSummary } from '../../../core/sandbox/summary.js'
+import type { StartEngine } from '../../engine.js'
 import { LOG_MARK, type ObjectNamespace, call as callObject } from '../worker/env.js'
 import { type Front, startFront } from './front.js'
 import { guard, release, workerdChildren } from './watchdog.js'
@@ -37,7 +37,7 @@ export interface RunningWorkerd {
   port: number
   /** A call to the default sandbox's object that skips the Worker (banner, --state, --fixtures). */
   call<T>(name: string, ...args: unknown[]): Promise<T>
-  /** Batches the front sent, the requests in them, and those sent back to go alone (src/workerd/front/batcher.ts). */
+  /** Batches the front sent, the requests in them, and those sent back to go alone (src/engines/workerd/front/batcher.ts). */
   batches: { batches: number; requests: number; rerouted: number }
   /** `--watch`: a changed fixture file, replaced in every world alive and in every world made from now on. */
   replaceFixtures(rows: FixtureRows): Promise<void>
@@ -66,7 +66,7 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
   const persist = options.persist ?? mkdtempSync(join(tmpdir(), 'fleet-sandbox-workerd-'))
   const { script, persist: _p, output, log, port, host: _h, beforeListen: _b, inspectorPort, scenarioFiles, scenarioDefinitions: _d, ...sandbox } = options
   const others = new Set(workerdChildren())
-  // Only this process's front may batch requests (src/workerd/core/batch.ts).
+  // Only this process's front may batch requests (src/engines/workerd/core/batch.ts).
   const batchKey = randomUUID()
   let own = scenarioFiles?.length ? await workerWithScenarios(script, scenarioFiles) : undefined
   // The Worker's own socket: the same port when --watch restarts workerd, so the front keeps its target.

@@ -1,6 +1,6 @@
-import type { StateBackend } from '../../core/persist/backend.js'
-import type { Evictions, SandboxInfo } from '../../core/sandbox/sandbox.js'
-import { EVICTIONS_KEPT, evictionLine } from '../../core/sandbox/sandboxes.js'
+import type { StateBackend } from '../../../core/persist/backend.js'
+import type { Evictions, SandboxInfo } from '../../../core/sandbox/sandbox.js'
+import { EVICTIONS_KEPT, evictionLine } from '../../../core/sandbox/sandboxes.js'
 
 type Reason = Evictions['recent'][number]['reason']
 

@@ -1,13 +1,14 @@
-import { recordBackend } from '../../core/persist/backend.js'
-import type { FixtureRows } from '../../core/store/fixtures.js'
+import { recordBackend } from '../../../core/persist/backend.js'
+import type { FixtureRows } from '../../../core/store/fixtures.js'
 import { FRAMED_HEADER, FRONT_REQUEST_HEADER, HostedSandbox } from '../core/hosted.js'
-import { UPSTREAM_HEADER } from '../../core/bridge/passthrough.js'
-import { CONTROL_TOKEN_HEADER } from '../../core/auth/guard.js'
-import { shownHeaders } from '../../core/http/shown-headers.js'
-import { sandboxIdOf, servingSandbox, validSandboxId } from '../../core/sandbox/sandbox-id.js'
-import { summarize } from '../../core/sandbox/summary.js'
-import { createServedApp } from '../../apps/server-app.js'
-import { ownDefinitions } from '../../own-scenarios/worker.js'
+import { UPSTREAM_HEADER } from '../../../core/bridge/passthrough.js'
+import { CONTROL_TOKEN_HEADER } from '../../../core/auth/guard.js'
+import { shownHeaders } from '../../../core/http/shown-headers.js'
+import { SANDBOX_ID_HEADER, sandboxIdOf } from '../../../core/sandbox/sandbox-id.js'
+import { servingId } from '../core/serving.js'
+import { summarize } from '../../../core/sandbox/summary.js'
+import { createServedApp } from '../../../apps/server-app.js'
+import { ownDefinitions } from '../../../own-scenarios/worker.js'
 import { BATCH_HEADER, serveBatch } from '../core/batch.js'
 import { INTERNAL_HEADER, type ObjectState, type WorkerEnv, answerCall, call, directoryOf, optionsFrom } from './env.js'
 
@@ -21,7 +22,7 @@ function upstreamFetch(request: Request): Promise<Response> {
 /**
  * The Durable Object of one sandbox id: the same SandboxApp, route table and pipeline as the
  * Node server, serving the one sandbox the Worker routed here, kept in the object's storage
- * (src/workerd/core/hosted.ts).
+ * (src/engines/workerd/core/hosted.ts).
  */
 export class SandboxObject {
   readonly #hosted: HostedSandbox
@@ -90,20 +91,24 @@ export class SandboxObject {
     return new Response(readable, { status: response.status, statusText: response.statusText, headers })
   }
 
-  /** The id is read here once: the pipeline takes it from `meta` ('' for none) and refuses a malformed one with its 400. */
+  /**
+   * The id is read once, here or by the front for a batched request (`asked`): the pipeline takes
+   * it from `meta` ('' for none) and refuses a malformed one with its 400.
+   */
   #serve(request: Request, asked = sandboxIdOf(request) ?? ''): Promise<Response> {
-    const id = asked && validSandboxId(asked) ? asked : 'default'
+    const id = servingId(asked)
     // The journal keeps the control token `<redacted>` (the request keeps it for the guard).
     const rawHeaders = request.headers.has(CONTROL_TOKEN_HEADER) ? shownHeaders([...request.headers].flat()) : undefined
     return this.#hosted.fetch(request, id, { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined, sandboxId: asked, fetch: upstreamFetch, rawHeaders })
   }
 
-  /** Requests the command line's front sent together (src/workerd/core/batch.ts), each served as on its own. */
+  /** Requests the command line's front sent together (src/engines/workerd/core/batch.ts), each served as on its own. */
   async #batch(request: Request): Promise<Response> {
-    const id = servingSandbox(request)
+    // The batch's id is the one the front sent it with; each request's is the one the front read from it.
+    const id = servingId(request.headers.get(SANDBOX_ID_HEADER) ?? undefined)
     // A passthrough answer is the upstream's, of any size and pace: it goes alone, streamed.
-    const serves = (one: Request) => servingSandbox(one) === id && !(this.#upstream && this.#hosted.goesUpstream(one))
-    return new Response(serveBatch(new Uint8Array(await request.arrayBuffer()), new URL(request.url).origin, serves, (one) => this.#serve(one), () => this.#hosted.stored()))
+    const serves = (one: Request, asked: string) => servingId(asked) === id && !(this.#upstream && this.#hosted.goesUpstream(one))
+    return new Response(serveBatch(new Uint8Array(await request.arrayBuffer()), new URL(request.url).origin, serves, (one, asked) => this.#serve(one, asked), () => this.#hosted.stored()))
   }
 
   alarm(): Promise<void> {

@@ -1,0 +1,27 @@
+import type { Sandbox } from '../core/sandbox/sandbox.js'
+import { summarize } from '../core/sandbox/summary.js'
+import { startServer } from '../adapters/server/index.js'
+import type { StartEngine } from './engine.js'
+
+/** `--engine node`: the Hono server in this process. */
+export const startNodeEngine: StartEngine = async ({ beforeListen, persist: _, scenarioFiles: _f, ...options }) => {
+  let sandbox!: Sandbox
+  const server = await startServer({
+    ...options,
+    async beforeListen(app) {
+      sandbox = await app.ready()
+      await beforeListen(sandbox)
+    },
+  })
+  return {
+    url: server.url,
+    summary: async () => summarize(sandbox),
+    snapshot: async () => sandbox.snapshot(),
+    close: server.close,
+    // The app is in this process: a reload replaces in place, nothing restarts.
+    reload: {
+      fixtures: (rows) => server.app.sandboxes.replaceFixtures(rows),
+      scenario: async (def) => server.app.scenarios.replace(def),
+    },
+  }
+}
