@@ -35,6 +35,8 @@ export function toolRequest(tool: ApiTool, args: unknown, site: CallSite): Reque
     const value = given[name]
     if (value === undefined) return `${name}: is required (a path parameter of ${tool.name})`
     if (!scalar(value) || value === '') return `${name}: must be a non-empty string or a number (a path parameter)`
+    // A URL resolves these segments away (escaped too): `id: ".."` would call another route.
+    if (value === '.' || value === '..') return `${name}: must not be "." or ".." (a path parameter: the URL would resolve it away)`
     path = path.replace(`:${name}`, encodeURIComponent(String(value)))
   }
   const search = new URLSearchParams()

@@ -1,7 +1,4 @@
-import type { SandboxApp } from '../core/app/app.js'
-import { frontDoor } from '../core/app/front-door.js'
-import type { ControlOrigins } from '../core/control/origin.js'
-import { splitUrl } from '../core/http/url.js'
+import type { Mount, Pipeline } from '../core/app/app.js'
 import { MCP_PATH } from './path.js'
 
 export { MCP_PATH }
@@ -12,25 +9,21 @@ export interface McpOptions {
 }
 
 /**
- * Hands `/mcp` of an app to its MCP server (server.ts), behind a front door of its own
- * (preflights, CORS, the unread body: front-door.ts); every other path goes to the app's. The
- * browser entry does not do this: a page's service worker serves no MCP client (docs/agents.md).
+ * The MCP server (server.ts) as a mount of the served app at `/mcp` (src/apps/server-app.ts):
+ * behind the app's own door (preflights, CORS, the unread body), given the request split once.
+ * The browser entry mounts none: a page's service worker serves no MCP client (docs/agents.md).
  *
  * The server, and the SDK with it, is loaded on the first `/mcp` request: read at start, its
- * code and schemas cost a process that serves no agent about 10 MB of RSS (idle at --size large,
- * beside a build without it; docs/benchmarks-history.md).
+ * code and schemas cost a process that serves no agent RSS it never uses (`npm run bench --
+ * --only memory`; docs/benchmarks-history.md).
  */
-export function mountMcp<A extends SandboxApp>(app: A, options: McpOptions = {}): A {
-  const inner = app.fetch
-  const origins: ControlOrigins = { corsOrigins: app.options.corsOrigins, pageOrigin: app.options.pageOrigin, token: (app.options.control || undefined)?.token }
-  let loaded: ReturnType<typeof serverOf> | undefined
-  const serverOf = async () => (await import('./server.js')).mcpServer(app, origins, options)
-  const door = frontDoor(origins, async (request, meta, url, cors) => (await (loaded ??= serverOf()))(request, meta, url, cors))
-  const fetch: SandboxApp['fetch'] = (request, meta = {}) => {
-    const path = meta.path ?? splitUrl(request.url).path
-    return path === MCP_PATH ? door(request, meta) : inner(request, meta)
+export function mcpMount(options: McpOptions = {}): Mount {
+  return {
+    path: MCP_PATH,
+    open(app) {
+      let loaded: Promise<Pipeline> | undefined
+      const server = () => (loaded ??= import('./server.js').then(({ mcpServer }) => mcpServer(app, app.origins, options)))
+      return async (request, meta, target, cors) => (await server())(request, meta, target, cors)
+    },
   }
-  // The app's own `fetch` is a property made in its constructor: replaced here, for every runtime that calls it.
-  Object.defineProperty(app, 'fetch', { value: fetch })
-  return app
 }

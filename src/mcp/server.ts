@@ -1,13 +1,12 @@
 import { type AuthInfo, type McpHttpHandler, ProtocolError, ProtocolErrorCode, Server, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server'
-import type { RequestMeta, SandboxApp } from '../core/app/app.js'
+import type { Pipeline, RequestMeta, SandboxApp } from '../core/app/app.js'
 import { SCENARIO_HEADER } from '../core/app/app.js'
 import { type ControlOrigins, controlOriginAllowed } from '../core/control/origin.js'
-import type { UrlParts } from '../core/http/url.js'
+import { type Target, targetOf } from '../core/http/url.js'
 import type { McpOptions } from './mount.js'
-import { MCP_PATH } from './path.js'
 import { HttpError, errorBody } from '../core/http/reply.js'
 import { readBody } from '../core/http/body.js'
-import { sandboxIdOf, validSandboxId } from '../core/sandbox/sandbox-id.js'
+import { validSandboxId } from '../core/sandbox/sandbox-id.js'
 import { agentToken, resourceMetadataUrl } from './auth.js'
 import { AGENT_SCOPE } from '../core/auth/tokens.js'
 import { type CallSite, type ToolAnswer, refused, successEnvelope, toolAnswer, toolRequest } from './call.js'
@@ -68,7 +67,7 @@ interface Exchange {
  * request with the caller's token sent through the app's front door, so permissions,
  * scenarios, overrides, the world of `x-sandbox-id` and the journal (`via: "mcp"`) apply.
  */
-export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: McpOptions = {}): (request: Request, meta: RequestMeta, url: UrlParts, cors: Record<string, string> | undefined) => Promise<Response> {
+export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: McpOptions = {}): Pipeline {
   // Made on the first `/mcp` request, not with the app: a Durable Object that serves no agent never converts the schemas.
   let made: { tools: Map<string, ApiTool>; list: ReturnType<typeof listed> } | undefined
   const toolSet = () => {
@@ -88,8 +87,10 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
     const sent = toolRequest(tool, args, exchange.site)
     // Refused before any request: nothing is sent, journaled or changed.
     if (typeof sent === 'string') return refused(sent, { status: 400, body: errorBody('standard', 400, sent) })
-    const { meta } = exchange
-    return app.fetch(sent, { via: 'msw', sandboxId: meta.sandboxId, clientAddress: meta.clientAddress, fetch: meta.fetch, marks: { via: 'mcp', tool: tool.name } })
+    const { meta, site } = exchange
+    // Split as the app would split it (the URL normalised), with the `/mcp` request's base and sandbox id.
+    const target = targetOf(sent, { base: site.base, sandboxId: site.sandboxId })
+    return app.fetch(sent, { via: 'msw', target, clientAddress: meta.clientAddress, fetch: meta.fetch, marks: { via: 'mcp', tool: tool.name } })
   }
   const callTool = async (tool: ApiTool, args: unknown, exchange: Exchange) => {
     const answer = await send(tool, args, exchange)
@@ -122,15 +123,15 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
     return answer
   }
 
-  async function serve(request: Request, meta: RequestMeta, url: UrlParts): Promise<Response> {
+  async function serve(request: Request, meta: RequestMeta, url: Target): Promise<Response> {
     // A page elsewhere (DNS rebinding: its origin resolves to this machine) is refused as by the control API.
     const origin = request.headers.get('origin')
     if (origin !== null && !controlOriginAllowed(origin, origins, url.origin)) {
       return Response.json(errorBody('standard', 403, `origin: ${origin.slice(0, 200)} may not use /mcp; only loopback pages and origins named with --cors-origin may`), { status: 403 })
     }
-    const id = meta.sandboxId ?? sandboxIdOf(request) ?? ''
+    const id = url.sandboxId ?? ''
     if (id && !validSandboxId(id)) return Response.json(errorBody('standard', 400, 'x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"'), { status: 400 })
-    const base = url.path.slice(0, url.path.length - MCP_PATH.length)
+    const { base } = url
     const sandbox = await app.sandboxes.acquire(id)
     let token: string | Response
     try {

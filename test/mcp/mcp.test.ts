@@ -178,6 +178,10 @@ describe.each(runtimes)('the MCP server through $name', (runtime) => {
     const noId = await client.callTool({ name: 'updateNotificationStatus', arguments: { body: { status: 'reviewed' } } })
     expect(noId.isError).toBe(true)
     expect((noId.content as { text: string }[])[0].text).toBe('id: is required (a path parameter of updateNotificationStatus)')
+    for (const id of ['..', '.']) {
+      const dots = await client.callTool({ name: 'updateNotificationStatus', arguments: { id, body: { status: 'reviewed' } } })
+      expect((dots.content as { text: string }[])[0].text).toBe(`id: must not be "." or ".." (a path parameter: the URL would resolve it away)`)
+    }
     const objectId = await client.callTool({ name: 'updateNotificationStatus', arguments: { id: { $ne: 1 }, body: { status: 'reviewed' } } })
     expect((objectId.structuredContent as Structured).status).toBe(400)
     await client.close()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createSandboxApp } from '../../src/apps/page-app.js'
-import { mountMcp } from '../../src/mcp/mount.js'
+import { mcpMount } from '../../src/mcp/mount.js'
 import { NOW } from '../support/runtimes.js'
 
 /**
@@ -11,7 +11,7 @@ import { NOW } from '../support/runtimes.js'
  */
 describe('the tuned tool call beside the SDK', () => {
   const start = async (plain: boolean) => {
-    const app = mountMcp(createSandboxApp({ seed: 1, now: NOW, size: 'small' }), { plain })
+    const app = createSandboxApp({ seed: 1, now: NOW, size: 'small', mounts: [mcpMount({ plain })] })
     await app.ready()
     const minted = await app.fetch(new Request('http://sandbox.test/__sandbox/tokens/agent', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'operator@fleet.test' }) }), { via: 'msw' })
     const { token } = (await minted.json()) as { token: string }

@@ -2,7 +2,7 @@ import { setupServer } from 'msw/node'
 import type { SandboxApp } from '../../src/core/app/app.js'
 import type { AppOptions } from '../../src/apps/page-app.js'
 import { createHandlers } from '../../src/adapters/msw/handlers.js'
-import { createServedApp, servedClaims } from '../../src/apps/server-app.js'
+import { createServedApp } from '../../src/apps/server-app.js'
 import { startServer } from '../../src/adapters/server/index.js'
 import { startWorkerd } from '../../src/engines/workerd/front/launch.js'
 import { keepAliveClient } from './keep-alive.js'
@@ -48,7 +48,7 @@ const mswNode: Runtime = {
     const app = createServedApp({ ...defaults, ...options })
     await app.ready()
     // Only this origin is answered, so requests to real servers in the same process pass through.
-    const server = setupServer(...createHandlers({ fetch: app.fetch, matcher: servedClaims(app) }, { origins: [ORIGIN], clientAddress: '127.0.0.1' }))
+    const server = setupServer(...createHandlers({ fetch: app.fetch, matcher: app.matcher }, { origins: [ORIGIN], clientAddress: '127.0.0.1' }))
     server.listen({ onUnhandledRequest: 'bypass' })
     return { app, fetch: (path, init) => fetch(ORIGIN + path, init), close: async () => server.close() }
   },

@@ -2,6 +2,7 @@ import { http, HttpResponse, type HttpHandler } from 'msw'
 import type { SandboxApp } from '../../core/app/app.js'
 import { Places } from '../../core/app/places.js'
 import type { Matcher } from '../../core/app/matcher.js'
+import { type Target, targetOf } from '../../core/http/url.js'
 
 export interface HandlerOptions {
   /** Origins to answer (`https://api.example.com`, `/backend`); default: any, see `createHandlers`. */
@@ -28,8 +29,8 @@ export function journalOthers(events: Events, app: HandlerApp, options: HandlerO
   const places = new Places(options.origins ?? [])
   events.on('response:mocked', ({ request, requestId, response }) => {
     if (answeredHere.delete(requestId) || !app.journalAnswer) return
-    const path = places.claim(new URL(request.url), request.method, app.matcher)
-    if (path !== undefined) void app.journalAnswer(request, response, path).catch(() => undefined)
+    const target = places.claim(targetOf(request), request.method, app.matcher)
+    if (target !== undefined) void app.journalAnswer(request, response, target).catch(() => undefined)
   })
 }
 
@@ -43,16 +44,17 @@ const answeredHere = new Set<string>()
 export function createHandlers(app: HandlerApp, options: HandlerOptions = {}): HttpHandler[] {
   const places = new Places(options.origins ?? [])
   const meta = { clientAddress: options.clientAddress ?? 'page', fetch: upstreamFetch, via: 'msw' as const }
-  const claimed = new WeakMap<Request, string>()
+  // The request split once, here: the app reads the same target (its base path read off).
+  const claimed = new WeakMap<Request, Target>()
   const claims = ({ request }: { request: Request }) => {
-    const path = places.claim(new URL(request.url), request.method, app.matcher)
-    if (path !== undefined) claimed.set(request, path)
-    return path !== undefined
+    const target = places.claim(targetOf(request), request.method, app.matcher)
+    if (target !== undefined) claimed.set(request, target)
+    return target !== undefined
   }
   // A cut connection (an override's `{error: "network"}`) is MSW's network error: the fetch fails.
   return [http.all(claims, ({ request, requestId }) => {
     answeredHere.add(requestId)
-    return app.fetch(request, { ...meta, path: claimed.get(request) }).then((r) => (r.status === 0 ? HttpResponse.error() : r))
+    return app.fetch(request, { ...meta, target: claimed.get(request) }).then((r) => (r.status === 0 ? HttpResponse.error() : r))
   })]
 }
 

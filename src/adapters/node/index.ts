@@ -1,6 +1,6 @@
 import { type SetupServer, setupServer } from 'msw/node'
 import type { SandboxApp } from '../../core/app/app.js'
-import { createServedApp, servedClaims } from '../../apps/server-app.js'
+import { createServedApp } from '../../apps/server-app.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import { TEST_DOUBLE_SIZE, entryAppOptions } from '../../core/options/options.js'
 import { type KnownScenario, type NamedScenario, type ScenarioInput, scenarioList } from '../../own-scenarios/input.js'
@@ -62,8 +62,8 @@ export function setupSandboxServer<const S extends readonly NamedScenario[] = re
   const scenarios = scenarioList(options.scenario, 'scenario', known)
   const appOptions = entryAppOptions(options, scenarios, TEST_DOUBLE_SIZE)
   const app = createServedApp({ ...appOptions, ...(definitions && { scenarioDefinitions: definitions }) })
-  // `/mcp` too: an MCP client in the suite reaches the MCP server (docs/agents.md).
-  const claiming = { fetch: app.fetch, journalAnswer: app.journalAnswer.bind(app), matcher: servedClaims(app) }
+  // `/mcp` too (a mount the matcher serves): an MCP client in the suite reaches the MCP server (docs/agents.md).
+  const claiming = { fetch: app.fetch, journalAnswer: app.journalAnswer.bind(app), matcher: app.matcher }
   const handlers = createHandlers(claiming, { origins: options.origins, clientAddress: options.clientAddress ?? '127.0.0.1' })
   const server = options.server ?? setupServer(...handlers)
   if (options.server) joinHandlers(options.server, handlers)

@@ -1,7 +1,7 @@
 import { authorize, CONTROL_TOKEN_HEADER } from '../auth/guard.js'
 import { HttpError, RawBody, RawJson, type Reply, badRequest, errorBody, errorReply, keepSent, notFound, responseHeaders, toResponse } from '../http/reply.js'
 import { validate } from '../http/validate.js'
-import { splitUrl, type UrlParts } from '../http/url.js'
+import { type Target, targetOf } from '../http/url.js'
 import { QueryValidator } from '../http/query.js'
 import { bodyRead, readForm, readJson } from '../http/body.js'
 import { overrideReply } from '../overrides/answer.js'
@@ -11,19 +11,19 @@ import type { BodyInput } from '../sandbox/journal.js'
 import type { Changes } from '../time-travel/changes.js'
 import { withoutHeaders, withoutSecrets } from '../sandbox/journal-secrets.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
-import { RouteMatcher, controlPath, ownedPath } from './matcher.js'
+import { type Matcher, RouteMatcher, controlPath, ownedPath } from './matcher.js'
 import { type ControlOrigins, guardControl } from '../control/origin.js'
 import { readSnapshot } from '../control/snapshot-body.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { ScenarioRegistry } from '../scenarios/registry.js'
-import { Sandboxes, type SandboxesOptions, sandboxIdOf, validSandboxId } from '../sandbox/sandboxes.js'
+import { Sandboxes, type SandboxesOptions, validSandboxId } from '../sandbox/sandboxes.js'
 import type { ActiveScenario, AppliedScenario } from '../scenarios/define.js'
 import type { Bridge } from '../bridge/bridge.js'
 import type { UpstreamFetch } from '../bridge/passthrough.js'
 import { goesUpstream, type UpstreamOptions } from '../bridge/upstream.js'
-import { type RequestMeta, frontDoor } from './front-door.js'
+import { type Pipeline, type RequestMeta, frontDoor } from './front-door.js'
 
-export type { RequestMeta }
+export type { RequestMeta, Pipeline }
 export { errorReply }
 
 /** What the pipeline carries besides a runtime's meta: the headers the front door adds to every answer (CORS). */
@@ -44,6 +44,18 @@ export interface SandboxAppOptions extends SandboxesOptions {
   pageOrigin?: string
   /** The real backend: unmatched `/api/...` requests go there, and answers are checked (docs/bridge.md). */
   upstream?: UpstreamOptions
+  /** Handlers served at a path of their own beside the routes, behind the same door (the MCP server at `/mcp`: src/apps/server-app.ts). */
+  mounts?: readonly Mount[]
+}
+
+/**
+ * A handler the app serves at one path besides its route table, as hono's `app.mount` serves
+ * another app: the same door (preflights, CORS, the unread body) and the same split request.
+ * `open` is called once, with the app; what it answers may load itself on first use.
+ */
+export interface Mount {
+  path: string
+  open(app: SandboxApp): Pipeline
 }
 
 
@@ -60,24 +72,41 @@ type Applied = AppliedScenario
 export class SandboxApp {
   readonly sandboxes: Sandboxes
   readonly routes: RouteDef[]
-  /** The one matcher of the served routes: what answers a method and path, and whether the sandbox serves it. */
-  readonly matcher: RouteMatcher
+  /** The one matcher of the served routes: what answers a method and path, and whether the sandbox serves it (its mounts' paths too). */
+  readonly matcher: Matcher
   /** The scenarios this app was given. */
   readonly scenarios: ScenarioRegistry
   readonly #queries = new Map<RouteDef, QueryValidator<RouteContext['query']>>()
   #openapi: Promise<Record<string, unknown>> | undefined
   readonly #origins: ControlOrigins
   #bridge: Promise<Bridge> | undefined
+  readonly #mounts: Map<string, Pipeline>
 
   constructor(readonly options: SandboxAppOptions) {
     this.sandboxes = new Sandboxes(options)
     this.#origins = { corsOrigins: options.corsOrigins, pageOrigin: options.pageOrigin, token: (options.control || undefined)?.token }
     this.scenarios = this.sandboxes.shared.scenarios
     this.routes = servedRoutes(options.routes, options)
-    this.matcher = new RouteMatcher(this.routes)
+    this.#mounts = new Map((options.mounts ?? []).map((m) => [m.path, m.open(this)]))
+    this.matcher = withMounts(new RouteMatcher(this.routes), this.#mounts)
     this.scenarios.serve(this.routes)
-    const door = frontDoor(this.#origins, (request, meta, url, headers) => this.#answer(request, headers ? { ...meta, headers } : meta, url))
+    const door = frontDoor(this.#origins, (request, meta, target, headers) => this.#answer(request, headers ? { ...meta, headers } : meta, target))
     this.fetch = (request, meta = {}) => door(request, meta)
+  }
+
+  /** The origins the control API and the mounts answer pages of. */
+  get origins(): ControlOrigins {
+    return this.#origins
+  }
+
+  /**
+   * Whether the upstream answers `method path` rather than the sandbox: a path no route serves
+   * in any method (an `/api/...` path), or a route an `--upstream-route` pattern names. The one
+   * rule of every runtime (the workerd object asks it before a request may ride in a batch).
+   */
+  goesUpstream(method: string, path: string, found = this.matcher.match(method === 'HEAD' ? 'GET' : method, path)): boolean {
+    const upstream = this.options.upstream
+    return upstream !== undefined && goesUpstream(upstream, path, found.route !== undefined && found.route.auth.kind !== 'control', found.allowed ?? [])
   }
 
   /**
@@ -94,21 +123,21 @@ export class SandboxApp {
   async passthrough(request: Request, meta: Served = {}, route?: RouteDef): Promise<Response> {
     let sandbox: Sandbox
     try {
-      sandbox = await this.#acquire(request, meta)
+      sandbox = await this.#acquire(request, meta, meta.target ?? targetOf(request))
     } catch (error) {
       return toResponse(errorReply(undefined, error), meta.headers)
     }
     try {
-      return await (await this.bridge()!).pass(request, sandbox, route, { headers: meta.headers, fetch: meta.fetch, log: this.options.log })
+      return await (await this.bridge()!).pass(request, sandbox, route, { target: meta.target, headers: meta.headers, fetch: meta.fetch, log: this.options.log })
     } finally {
       this.sandboxes.release(sandbox)
     }
   }
 
-  /** The sandbox a request selects (`x-sandbox-id` read once, by the runtime or here), held until `release`. */
-  #acquire(request: Request, meta: RequestMeta): Promise<Sandbox> {
+  /** The sandbox a request selects (`x-sandbox-id`, read once with its target), held until `release`. */
+  #acquire(request: Request, meta: RequestMeta, target: Target): Promise<Sandbox> {
     if (meta.sandbox) return Promise.resolve(meta.sandbox)
-    const id = meta.sandboxId ?? sandboxIdOf(request)
+    const id = target.sandboxId
     if (id && !validSandboxId(id)) throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
     return this.sandboxes.acquire(id)
   }
@@ -135,18 +164,16 @@ export class SandboxApp {
    */
   readonly fetch: (request: Request, meta?: RequestMeta) => Promise<Response>
 
-  #answer(request: Request, meta: Served, url: UrlParts): Promise<Response> {
+  #answer(request: Request, meta: Served, target: Target): Promise<Response> {
+    const path = target.path
+    const mounted = this.#mounts.size ? this.#mounts.get(path) : undefined
+    if (mounted) return mounted(request, meta, target, meta.headers)
     // HEAD is GET without the body, as HTTP servers answer it.
     const head = request.method === 'HEAD'
-    const path = meta.path ?? url.path
     // `/__sandbox/`, as a person types it, is the panel too (the table writes no trailing slash).
     const found = this.matcher.match(head ? 'GET' : request.method, path === '/__sandbox/' ? '/__sandbox' : path)
-    // A request no route serves in any method (an `/api/...` path), or a route an
-    // `--upstream-route` pattern names, is the upstream's to answer.
-    if (this.options.upstream && goesUpstream(this.options.upstream, path, found.route !== undefined && found.route.auth.kind !== 'control', found.allowed ?? [])) {
-      return this.passthrough(request, meta, found.route)
-    }
-    const answer = this.#serve(found.route, found.params ?? {}, found.allowed, request, url, meta)
+    if (this.options.upstream && this.goesUpstream(request.method, path, found)) return this.passthrough(request, { ...meta, target }, found.route)
+    const answer = this.#serve(found.route, found.params ?? {}, found.allowed, request, target, meta)
     return head ? answer.then((r) => new Response(null, r)) : answer
   }
 
@@ -155,15 +182,15 @@ export class SandboxApp {
    * `worker.use()`) answered a request in the sandbox's paths. Marked `faults: ["use"]`, in the
    * world the request selects, with its bodies as the journal keeps any other.
    */
-  async journalAnswer(request: Request, response: Response, path: string): Promise<void> {
+  async journalAnswer(request: Request, response: Response, target: Target): Promise<void> {
     let sandbox: Sandbox
     try {
-      sandbox = await this.#acquire(request, {})
+      sandbox = await this.#acquire(request, {}, target)
     } catch {
       return
     }
     try {
-      const url = splitUrl(request.url)
+      const { path } = target
       const [read, responseBody] = await Promise.all([bodyOf(request), bodyOf(response)])
       // The route's secrets (a sign-in's password) stay out, as for the sandbox's own answers.
       const secret = this.matcher.match(request.method === 'HEAD' ? 'GET' : request.method, path).route?.secret
@@ -171,8 +198,8 @@ export class SandboxApp {
       const headers: Record<string, string> = {}
       response.headers.forEach((v, k) => (headers[k] = v))
       sandbox.journal.add(
-        { method: request.method, path, query: url.search, status: response.status, faults: ['use'], durationMs: 0, at: sandbox.iso() },
-        { origin: url.origin, request: { headers: request.headers, body: requestBody }, response: { headers, body: responseBody } },
+        { method: request.method, path, query: target.search, status: response.status, faults: ['use'], durationMs: 0, at: sandbox.iso() },
+        { origin: target.origin + target.base, request: { headers: request.headers, body: requestBody }, response: { headers, body: responseBody } },
       )
     } finally {
       this.sandboxes.release(sandbox)
@@ -181,10 +208,10 @@ export class SandboxApp {
 
   /** A request already matched to `route` (benchmarks and tests that skip matching). */
   handle(route: RouteDef, request: Request, params: Record<string, string>, meta: RequestMeta = {}): Promise<Response> {
-    return this.#serve(route, params, undefined, request, splitUrl(request.url), meta)
+    return this.#serve(route, params, undefined, request, meta.target ?? targetOf(request), meta)
   }
 
-  async #serve(route: RouteDef | undefined, params: Record<string, string>, allowed: string[] | undefined, request: Request, url: UrlParts, meta: Served): Promise<Response> {
+  async #serve(route: RouteDef | undefined, params: Record<string, string>, allowed: string[] | undefined, request: Request, target: Target, meta: Served): Promise<Response> {
     const started = performance.now()
     const faults: string[] = []
     // What the pipeline learnt of the request: its context (the account) and what a write changed.
@@ -194,9 +221,9 @@ export class SandboxApp {
     try {
       // Before anything else: a foreign page's request creates no sandbox and reads no body, on
       // every /__sandbox path, matched or not.
-      if (route ? route.auth.kind === 'control' : controlPath(url.path)) guardControl(request, this.#origins, url.origin, route?.auth.kind === 'control' && route.auth.page)
-      sandbox = await this.#acquire(request, meta)
-      reply = route ? await this.#run(route, request, url, params, sandbox, faults, meta, seen) : unmatchedReply(request.method, url.path, allowed!)
+      if (route ? route.auth.kind === 'control' : controlPath(target.path)) guardControl(request, this.#origins, target.origin, route?.auth.kind === 'control' && route.auth.page)
+      sandbox = await this.#acquire(request, meta, target)
+      reply = route ? await this.#run(route, request, target, params, sandbox, faults, meta, seen) : unmatchedReply(request.method, target.path, allowed!)
     } catch (error) {
       reply = errorReply(route, error)
     } finally {
@@ -204,16 +231,16 @@ export class SandboxApp {
     }
     reply = writable(route, reply, faults)
     // What a repro bundle replays (src/core/time-travel/repro-log.ts): the write, its body and its account.
-    if (sandbox && route) sandbox.repro.request(sandbox, route, request, meta.path ?? url.path, url.search, reply, seen.ctx?.principal, seen.ctx?.at, bodyRead(request), (seen.ctx?.applied.length ?? 0) > 0)
+    if (sandbox && route) sandbox.repro.request(sandbox, route, request, target.path, target.search, reply, seen.ctx?.principal, seen.ctx?.at, bodyRead(request), (seen.ctx?.applied.length ?? 0) > 0)
     const own: Record<string, string> = { ...reply.headers }
     const label = reply.override && ((f: string) => (f === `override:${reply.override!.id}` ? `override:${reply.override!.label}` : f))
     if (faults.length) own[FAULT_HEADER] = [...new Set(faults)].map(label || String).join(',')
     if (route?.assumed) own['x-sandbox-assumed'] = 'true'
     const durationMs = Math.round((performance.now() - started) * 100) / 100
-    this.options.log?.(`${request.method} ${url.path}${url.search} ${reply.status} ${durationMs}ms${faults.length ? ` [${faults.join(',')}]` : ''}`)
+    this.options.log?.(`${request.method} ${target.base}${target.path}${target.search} ${reply.status} ${durationMs}ms${faults.length ? ` [${faults.join(',')}]` : ''}`)
     // Control calls (the panel's own) are not journaled unless they changed the world (a DTE
     // resolved, a rewind), nor what is not the API's (a browser's /favicon.ico).
-    const journaled = route ? route.auth.kind !== 'control' || seen.changes !== undefined || route.journaled === true : ownedPath(meta.path ?? url.path)
+    const journaled = route ? route.auth.kind !== 'control' || seen.changes !== undefined || route.journaled === true : ownedPath(target.path)
     if (!sandbox || !journaled) return toResponse({ ...reply, headers: own }, meta.headers)
     // The body is encoded once, for the answer and for the journal.
     const { body, text } = encoded(reply.body)
@@ -223,9 +250,10 @@ export class SandboxApp {
     const response = reply.cut ? Response.error() : toResponse(answer, undefined, headers)
     if (meta.marks && !reply.cut) keepSent(response, body)
     sandbox.journal.add(
-      { method: request.method, path: url.path, query: url.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso(), changes: seen.changes },
+      // The path the route table saw, as the repro log keeps it; the base path stays in the URL (`origin`).
+      { method: request.method, path: target.path, query: target.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso(), changes: seen.changes },
       // A body the route refused before reading it (401, 403) is not waited for: null.
-      { origin: url.origin, request: { headers: meta.rawHeaders ?? request.headers, body: route?.secret ? withoutSecrets(bodyRead(request), route.secret) : bodyRead(request) }, response: { headers: route?.secretHeaders ? withoutHeaders(headers, route.secretHeaders) : headers, body: text } },
+      { origin: target.base ? target.origin + target.base : target.origin, request: { headers: meta.rawHeaders ?? request.headers, body: route?.secret ? withoutSecrets(bodyRead(request), route.secret) : bodyRead(request) }, response: { headers: route?.secretHeaders ? withoutHeaders(headers, route.secretHeaders) : headers, body: text } },
       meta.marks,
     )
     return response
@@ -271,7 +299,7 @@ export class SandboxApp {
       .sort((a, b) => (a.def.order ?? 50) - (b.def.order ?? 50))
   }
 
-  async #run(route: RouteDef, request: Request, url: UrlParts, params: Record<string, string>, sandbox: Sandbox, faults: string[], meta: RequestMeta, seen: Seen): Promise<Reply> {
+  async #run(route: RouteDef, request: Request, url: Target, params: Record<string, string>, sandbox: Sandbox, faults: string[], meta: RequestMeta, seen: Seen): Promise<Reply> {
     const applied = route.auth.kind === 'control' ? [] : this.scenariosFor(sandbox, request, route)
     const ctx = (seen.ctx = new Context(request, url.search, params, sandbox, route, this, meta.clientAddress, applied, faults))
     let reply: Reply
@@ -451,4 +479,10 @@ function unmatchedReply(method: string, path: string, allowed: string[]): Reply 
   if (!allowed.length) return errorReply(undefined, notFound(`path: no route ${method} ${path}`))
   const list = allowed.join(', ')
   return { status: 405, body: errorBody('standard', 405, `method: ${method} is not allowed on ${path}; allowed: ${list}`), headers: { allow: list } }
+}
+
+/** The matcher with the mounts' paths served too (in any method: the mount answers what it does not take). */
+function withMounts(matcher: RouteMatcher, mounts: ReadonlyMap<string, unknown>): Matcher {
+  if (!mounts.size) return matcher
+  return { match: (method, path) => matcher.match(method, path), serves: (method, path) => mounts.has(path) || matcher.serves(method, path) }
 }

@@ -3,7 +3,7 @@ import type { Sandbox } from '../sandbox/sandbox.js'
 import { errorReply, toResponse } from '../http/reply.js'
 import { afterBody } from '../http/drain.js'
 import { type ControlOrigins, controlOriginAllowed } from '../control/origin.js'
-import { type UrlParts, splitUrl } from '../http/url.js'
+import { type Target, type UrlParts, targetOf } from '../http/url.js'
 
 /**
  * What a runtime tells `app.fetch` besides the Request. All optional: a runtime passes what
@@ -17,10 +17,12 @@ export interface RequestMeta {
    * keeps them as they are instead of copying a Headers object on every request.
    */
   rawHeaders?: readonly string[]
-  /** The sandbox id the runtime already read from the request (the Worker routes by it): not parsed again. */
-  sandboxId?: string
-  /** The path the route table sees, when the runtime serves the sandbox under a base path (`/backend`). */
-  path?: string
+  /**
+   * The request split once (http/url.ts), when the runtime already split it: MSW's handlers (the
+   * place's base path read off), the Durable Object (the sandbox id a batch carried), the MCP
+   * server's tool calls (made from their parts). Otherwise the front door splits it.
+   */
+  target?: Target
   /** How this runtime reaches the upstream (msw's runtimes mark the request so they let it pass). */
   fetch?: (request: Request) => Promise<Response>
   /**
@@ -35,8 +37,8 @@ export interface RequestMeta {
   sandbox?: Sandbox
 }
 
-/** Behind the door: the app's pipeline, given the URL split once and the headers every answer carries. */
-export type Pipeline = (request: Request, meta: RequestMeta, url: UrlParts, extra: Record<string, string> | undefined) => Promise<Response>
+/** Behind the door: the app's pipeline, given the request split once and the headers every answer carries. */
+export type Pipeline = (request: Request, meta: RequestMeta, target: Target, extra: Record<string, string> | undefined) => Promise<Response>
 
 export const corsAllowHeaders = ['authorization', 'content-type', 'x-sandbox-id', 'x-sandbox-scenario', 'x-sandbox-control-token']
 export const corsExposeHeaders = ['set-auth-token', 'retry-after', 'x-sandbox-fault', 'x-sandbox-assumed', 'allow']
@@ -52,9 +54,9 @@ const PREFLIGHT_MAX_AGE = '600'
  */
 export function frontDoor(origins: ControlOrigins, pipeline: Pipeline): (request: Request, meta: RequestMeta) => Promise<Response> {
   return async (request, meta) => {
-    const url = splitUrl(request.url)
+    const url = meta.target ?? targetOf(request)
     if (meta.via === 'msw') return pipeline(request, meta, url, undefined)
-    const control = controlPath(meta.path ?? url.path)
+    const control = controlPath(url.path)
     if (request.method === 'OPTIONS') return preflight(request, origins, url, control)
     const cors = corsHeaders(request, origins, url, control)
     let answer: Promise<Response>

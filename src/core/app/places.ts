@@ -1,4 +1,5 @@
-import { type RouteMatcher, ownedPath } from './matcher.js'
+import type { Target, UrlParts } from '../http/url.js'
+import { type Matcher, ownedPath } from './matcher.js'
 
 /**
  * Where the sandbox answers: named places (an origin, `*` standing for anything in it, and an
@@ -13,21 +14,22 @@ export class Places {
   }
 
   /**
-   * The path the route table sees at `url` when the request is the sandbox's: on the app's own
+   * The request's target with the place's base path read off (`path` is then what the route
+   * table sees), when the request is the sandbox's: on the app's own
    * place (named, or the page's origin) its paths (`/api/...`, `/__sandbox...`) and what it serves
    * besides (`/oauth/...`, `/.well-known/...`; `/mcp` in a process: src/apps/server-app.ts); elsewhere only what it serves, so a third-party SDK's `/api/...` call goes to the network untouched.
    */
-  claim(url: URL, method: string, matcher: Pick<RouteMatcher, 'serves'>): string | undefined {
-    const place = this.#locate(url)
-    if (place && ((place.home && ownedPath(place.path)) || matcher.serves(method, place.path))) return place.path
-    return undefined
+  claim(target: Target, method: string, matcher: Pick<Matcher, 'serves'>): Target | undefined {
+    const place = this.#locate(target)
+    if (!place || !((place.home && ownedPath(place.path)) || matcher.serves(method, place.path))) return undefined
+    return place.base ? { ...target, base: place.base, path: place.path } : target
   }
 
-  #locate(url: URL): { path: string; home: boolean } | undefined {
-    if (!this.#entries.length) return { path: url.pathname, home: typeof location !== 'undefined' && url.origin === location.origin }
+  #locate(url: UrlParts): { path: string; base: string; home: boolean } | undefined {
+    if (!this.#entries.length) return { path: url.path, base: '', home: typeof location !== 'undefined' && url.origin === location.origin }
     for (const entry of this.#entries) {
-      const path = entry.path(url)
-      if (path !== undefined) return { path, home: true }
+      const found = entry.locate(url)
+      if (found !== undefined) return { ...found, home: true }
     }
     return undefined
   }
@@ -41,14 +43,14 @@ class Place {
     this.#relative = !/^[a-z][a-z\d+\-.]*:\/\//i.test(text)
   }
 
-  /** The rest of `url`'s path after this place, or undefined when `url` is elsewhere. */
-  path(url: URL): string | undefined {
+  /** This place's base path and the rest of `url`'s path after it, or undefined when `url` is elsewhere. */
+  locate(url: UrlParts): { path: string; base: string } | undefined {
     const place = this.#resolve()
     if (!place || !place.origin.test(url.origin)) return undefined
-    const { pathname } = url
-    if (!place.base) return pathname
+    const pathname = url.path
+    if (!place.base) return { path: pathname, base: '' }
     if (pathname !== place.base && !pathname.startsWith(`${place.base}/`)) return undefined
-    return pathname.slice(place.base.length) || '/'
+    return { path: pathname.slice(place.base.length) || '/', base: place.base }
   }
 
   #resolve() {

@@ -5,6 +5,7 @@ import { driftWalk, type DriftReport, operationName } from './drift.js'
 import { driftLog } from './findings.js'
 import { forward, readUpTo, redactedHeaders, type UpstreamFetch } from './passthrough.js'
 import type { UpstreamOptions } from './upstream.js'
+import { type Target, targetOf } from '../http/url.js'
 
 /** Past this many bytes an answer is passed on but not checked: the check holds a copy of it. */
 const CHECK_LIMIT = 4 * 1_048_576
@@ -12,6 +13,8 @@ const CHECK_LIMIT = 4 * 1_048_576
 const JOURNAL_BODY_LIMIT = 65_536
 
 export interface PassMeta {
+  /** The request split once (the app's front door did). */
+  target?: Target
   /** Headers the runtime adds to every answer (CORS). */
   headers?: Record<string, string>
   fetch?: UpstreamFetch
@@ -52,18 +55,18 @@ export class Bridge {
    */
   async pass(request: Request, sandbox: Sandbox, route: RouteDef | undefined, meta: PassMeta = {}): Promise<Response> {
     const started = performance.now()
-    const url = new URL(request.url)
+    const url = meta.target ?? targetOf(request)
     const requestHeaders = redactedHeaders(request.headers)
-    const { response, copy, requestCopy } = await forward(request, this.upstream, meta.fetch)
+    const { response, copy, requestCopy } = await forward(request, this.upstream, meta.fetch, url.base + url.path + url.search)
     const durationMs = Math.round((performance.now() - started) * 100) / 100
     for (const [name, value] of Object.entries(meta.headers ?? {})) response.headers.set(name, value)
-    meta.log?.(`${request.method} ${url.pathname}${url.search} ${response.status} ${durationMs}ms [passthrough]`)
+    meta.log?.(`${request.method} ${url.base}${url.path}${url.search} ${response.status} ${durationMs}ms [passthrough]`)
     const responseHeaders = redactedHeaders(response.headers)
     void this.#after(sandbox, route, request.method, url, { status: response.status, durationMs, requestHeaders, responseHeaders, copy, requestCopy })
     return response
   }
 
-  async #after(sandbox: Sandbox, route: RouteDef | undefined, method: string, url: URL, a: {
+  async #after(sandbox: Sandbox, route: RouteDef | undefined, method: string, url: Target, a: {
     status: number; durationMs: number; requestHeaders: Record<string, string>; responseHeaders: Record<string, string>
     copy: ReadableStream<Uint8Array> | null; requestCopy: ReadableStream<Uint8Array> | null
   }): Promise<void> {
@@ -71,16 +74,16 @@ export class Bridge {
       const [sent, answered] = await Promise.all([readUpTo(a.requestCopy, JOURNAL_BODY_LIMIT), readUpTo(a.copy, CHECK_LIMIT)])
       // Journaled first: whatever the check makes of the answer, the request is on record.
       const entry = sandbox.journal.add(
-        { method, path: url.pathname, query: url.search, status: a.status, faults: [], durationMs: a.durationMs, at: sandbox.iso() },
-        { origin: url.origin, request: { headers: a.requestHeaders, body: sent.text }, response: { headers: a.responseHeaders, body: answered.text } },
+        { method, path: url.path, query: url.search, status: a.status, faults: [], durationMs: a.durationMs, at: sandbox.iso() },
+        { origin: url.origin + url.base, request: { headers: a.requestHeaders, body: sent.text }, response: { headers: a.responseHeaders, body: answered.text } },
       )
       // Only an operation of the sandbox's own document can be checked; a route it lacks has none.
       if (!route || !a.copy || answered.cut) return
       const { findings, reason } = (await this.checker()).checkAnswer(route, a.status, a.responseHeaders['content-type'] ?? null, answered.text)
       entry.drift = findings
       const operation = operationName(route)
-      driftLog(sandbox).record({ operation, path: url.pathname, status: findings.length ? 'drift' : 'ok', httpStatus: a.status, findings, ...(reason ? { reason } : {}) }, new Date().toISOString())
-      sandbox.events.emit({ type: 'drift', data: { id: entry.id, operation, path: url.pathname, httpStatus: a.status, findings } })
+      driftLog(sandbox).record({ operation, path: url.path, status: findings.length ? 'drift' : 'ok', httpStatus: a.status, findings, ...(reason ? { reason } : {}) }, new Date().toISOString())
+      sandbox.events.emit({ type: 'drift', data: { id: entry.id, operation, path: url.path, httpStatus: a.status, findings } })
     } catch (error) {
       // A failed check must not fail the answer that already left.
       console.error('fleet-sandbox: checking a passthrough answer failed:', error)

@@ -1,6 +1,7 @@
 import { errorBody } from '../http/status.js'
 import { UPSTREAM_TIMEOUT_MS, unreachable, upstreamHost, upstreamUrl } from './reach.js'
 import type { UpstreamOptions } from './upstream.js'
+import { splitUrl } from '../http/url.js'
 
 export const UPSTREAM_HEADER = 'x-sandbox-upstream'
 
@@ -41,8 +42,7 @@ export interface Forwarded {
  * sends no answer within the timeout, is a 502 naming its host and port; a body it leaves
  * silent that long is cut, and a caller gone takes the upstream's request with it.
  */
-export async function forward(request: Request, upstream: UpstreamOptions, fetchFn: UpstreamFetch = (r) => fetch(r)): Promise<Forwarded> {
-  const url = new URL(request.url)
+export async function forward(request: Request, upstream: UpstreamOptions, fetchFn: UpstreamFetch = (r) => fetch(r), pathAndQuery = pathOf(request.url)): Promise<Forwarded> {
   const timeoutMs = upstream.timeoutMs ?? UPSTREAM_TIMEOUT_MS
   const hasBody = request.body !== null && request.method !== 'GET' && request.method !== 'HEAD'
   const [body, requestCopy] = hasBody ? request.body!.tee() : [null, null]
@@ -65,7 +65,7 @@ export async function forward(request: Request, upstream: UpstreamOptions, fetch
   }
   let answer: Response
   try {
-    answer = await fetchFn(new Request(upstreamUrl(upstream.url, url.pathname + url.search), {
+    answer = await fetchFn(new Request(upstreamUrl(upstream.url, pathAndQuery), {
       method: request.method,
       // A body's length goes as the caller sent it (no chunked encoding the caller did not use).
       headers: forwardable(request.headers, hasBody ? OURS : [...OURS, 'content-length']),
@@ -201,4 +201,10 @@ export function redactedHeaders(headers: Headers): Record<string, string> {
     else out[name] = value
   })
   return out
+}
+
+/** A URL's path and query, as the front door split them. */
+const pathOf = (href: string) => {
+  const { path, search } = splitUrl(href)
+  return path + search
 }

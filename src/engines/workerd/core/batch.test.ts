@@ -56,7 +56,7 @@ describe('batches of requests', () => {
       { method: 'GET', target: '/four', headers: [], body: null, sandbox: '' },
     ])
     // Each request comes with the id the front read from it; the headers are not read again.
-    const got = await frames(serveBatch(batch, 'http://fallback.test', (_, asked) => asked === '', serve))
+    const got = await frames(serveBatch(batch, 'http://fallback.test', (_, target) => target.sandboxId === '', serve))
     expect(summary(got).sort()).toEqual(['0:POST:hié', '1:reroute', '2:reroute', '3:GET:é', 'ready'])
     const first = got.find((f) => f !== 'ready' && f.index === 0) as { answer: { status: number; headers: string[] } }
     expect(first.answer.status).toBe(202)

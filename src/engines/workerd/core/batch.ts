@@ -12,6 +12,8 @@
  * hold up the next batch.
  */
 
+import { type Target, targetOf } from '../../../core/http/url.js'
+
 /**
  * A request as the batch carries it: method, origin-form target, header pairs (as received),
  * body, and the sandbox id it names as the front read it ('' for none): the object takes it from
@@ -157,9 +159,9 @@ function headerPairs(headers: Headers): string[] {
 /** What went wrong inside `serve`, as the pipeline answers what it did not expect. */
 const failed = (): BatchAnswer => ({ status: 500, statusText: '', headers: ['content-type', 'application/json'], body: encoder.encode(JSON.stringify({ statusCode: 500, message: 'internal error: the sandbox failed to handle this request', error: 'Internal Server Error' })) })
 
-/** Given each request with the sandbox id it named (BatchRequest's `sandbox`). */
-type Serves = (request: Request, sandbox: string) => boolean
-type Serve = (request: Request, sandbox: string) => Promise<Response>
+/** Given each request split once, with the sandbox id it named (BatchRequest's `sandbox`). */
+type Serves = (request: Request, target: Target) => boolean
+type Serve = (request: Request, target: Target) => Promise<Response>
 
 async function answer(r: BatchRequest, origin: string, serves: Serves, serve: Serve): Promise<BatchAnswer> {
   let request: Request
@@ -174,8 +176,9 @@ async function answer(r: BatchRequest, origin: string, serves: Serves, serve: Se
     // runtime's own HTTP front answers: on its own.
     return { reroute: true }
   }
-  if (!serves(request, r.sandbox)) return { reroute: true }
-  const response = await serve(request, r.sandbox)
+  const target = targetOf(request, { sandboxId: r.sandbox })
+  if (!serves(request, target)) return { reroute: true }
+  const response = await serve(request, target)
   return { status: response.status, statusText: response.statusText, headers: headerPairs(response.headers), body: new Uint8Array(await response.arrayBuffer()) }
 }
 

@@ -3,7 +3,6 @@ import type { HostedInfo } from './directory.js'
 import type { Sandbox, SandboxRegistry } from '../../../core/sandbox/sandbox.js'
 import type { StateBackend } from '../../../core/persist/backend.js'
 import { PersistedSandbox, type StoredMeta } from '../../../core/persist/persisted.js'
-import { goesUpstream } from '../../../core/bridge/upstream.js'
 
 type Meta = StoredMeta & { id: string; seededAt: number; createdAt: number }
 type DirectoryCall = 'hello' | 'forget' | 'list' | 'drop' | 'evicted'
@@ -61,14 +60,9 @@ export class HostedSandbox {
    * Whether a request goes to the upstream (`--upstream`), as the app decides it: such an answer
    * streams, so it never rides in a batch. Before the app is up nobody knows: it may.
    */
-  goesUpstream(request: Request): boolean {
+  goesUpstream(method: string, path: string): boolean {
     const app = this.#ready?.app
-    if (!app) return true
-    const upstream = app.options.upstream
-    if (!upstream) return false
-    const path = new URL(request.url).pathname
-    const found = app.matcher.match(request.method === 'HEAD' ? 'GET' : request.method, path)
-    return goesUpstream(upstream, path, found.route !== undefined && found.route.auth.kind !== 'control', found.allowed ?? [])
+    return app ? app.goesUpstream(method, path) : true
   }
 
   async fetch(request: Request, id: string, meta: RequestMeta): Promise<Response> {

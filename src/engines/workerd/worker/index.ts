@@ -1,4 +1,5 @@
-import { servingSandbox } from '../core/serving.js'
+import { servingId } from '../core/serving.js'
+import { targetOf } from '../../../core/http/url.js'
 import { HttpError, errorBody } from '../../../core/http/reply.js'
 import { guardControl } from '../../../core/control/origin.js'
 import { controlPath } from '../../../core/app/matcher.js'
@@ -29,10 +30,11 @@ export default {
       return Response.json(errorBody('standard', 500, (error as Error).message), { status: 500 })
     }
     // Here too, not only in the object's pipeline: opening an object creates its sandbox.
-    const url = new URL(request.url)
-    if (controlPath(url.pathname)) {
+    // Split once in this isolate (the object, an isolate of its own, splits it again).
+    const target = targetOf(request)
+    if (controlPath(target.path)) {
       try {
-        guardControl(request, { corsOrigins: options.corsOrigins, token: (options.control || undefined)?.token }, url.origin, PANEL_PATH.test(url.pathname))
+        guardControl(request, { corsOrigins: options.corsOrigins, token: (options.control || undefined)?.token }, target.origin, PANEL_PATH.test(target.path))
       } catch (error) {
         const e = error as HttpError
         return Response.json(errorBody('standard', e.status, e.message), { status: e.status, headers: { vary: 'Origin' } })
@@ -40,7 +42,7 @@ export default {
     }
     // Handed on as it came (the object reads the id again): a copy per request costs workerd
     // more than the read (bench/workerd.mjs). Only a caller posing as the Worker's own calls is copied.
-    const id = servingSandbox(request)
+    const id = servingId(target.sandboxId)
     if (!request.headers.has(INTERNAL_HEADER)) return objectFor(env, id).fetch(request)
     const headers = new Headers(request.headers)
     headers.delete(INTERNAL_HEADER)

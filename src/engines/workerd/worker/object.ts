@@ -4,8 +4,9 @@ import { FRAMED_HEADER, FRONT_REQUEST_HEADER, HostedSandbox } from '../core/host
 import { UPSTREAM_HEADER } from '../../../core/bridge/passthrough.js'
 import { CONTROL_TOKEN_HEADER } from '../../../core/auth/guard.js'
 import { shownHeaders } from '../../../core/http/shown-headers.js'
-import { SANDBOX_ID_HEADER, sandboxIdOf } from '../../../core/sandbox/sandbox-id.js'
+import { SANDBOX_ID_HEADER } from '../../../core/sandbox/sandbox-id.js'
 import { servingId } from '../core/serving.js'
+import { type Target, splitUrl, targetOf } from '../../../core/http/url.js'
 import { summarize } from '../../../core/sandbox/summary.js'
 import { createServedApp } from '../../../apps/server-app.js'
 import { ownDefinitions } from '../../../own-scenarios/worker.js'
@@ -92,14 +93,15 @@ export class SandboxObject {
   }
 
   /**
-   * The id is read once, here or by the front for a batched request (`asked`): the pipeline takes
-   * it from `meta` ('' for none) and refuses a malformed one with its 400.
+   * The request is split once (its sandbox id with it), here or, for a batched request, by the
+   * batch with the id the front read: the pipeline takes the target from `meta` and refuses a
+   * malformed id with its 400.
    */
-  #serve(request: Request, asked = sandboxIdOf(request) ?? ''): Promise<Response> {
-    const id = servingId(asked)
+  #serve(request: Request, target = targetOf(request)): Promise<Response> {
+    const id = servingId(target.sandboxId)
     // The journal keeps the control token `<redacted>` (the request keeps it for the guard).
     const rawHeaders = request.headers.has(CONTROL_TOKEN_HEADER) ? shownHeaders([...request.headers].flat()) : undefined
-    return this.#hosted.fetch(request, id, { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined, sandboxId: asked, fetch: upstreamFetch, rawHeaders })
+    return this.#hosted.fetch(request, id, { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined, target, fetch: upstreamFetch, rawHeaders })
   }
 
   /** Requests the command line's front sent together (src/engines/workerd/core/batch.ts), each served as on its own. */
@@ -107,8 +109,8 @@ export class SandboxObject {
     // The batch's id is the one the front sent it with; each request's is the one the front read from it.
     const id = servingId(request.headers.get(SANDBOX_ID_HEADER) ?? undefined)
     // A passthrough answer is the upstream's, of any size and pace: it goes alone, streamed.
-    const serves = (one: Request, asked: string) => servingId(asked) === id && !(this.#upstream && this.#hosted.goesUpstream(one))
-    return new Response(serveBatch(new Uint8Array(await request.arrayBuffer()), new URL(request.url).origin, serves, (one, asked) => this.#serve(one, asked), () => this.#hosted.stored()))
+    const serves = (one: Request, target: Target) => servingId(target.sandboxId) === id && !(this.#upstream && this.#hosted.goesUpstream(one.method, target.path))
+    return new Response(serveBatch(new Uint8Array(await request.arrayBuffer()), splitUrl(request.url).origin, serves, (one, target) => this.#serve(one, target), () => this.#hosted.stored()))
   }
 
   alarm(): Promise<void> {
