@@ -14,13 +14,14 @@ import { ScenarioRegistry } from '../../core/scenarios/registry.js'
 import { type RequestLog, requestLine, showNotice } from './notice.js'
 import { indexedDbBackend } from './store.js'
 import { type InPagePanel, installPanel, panelWanted } from './panel.js'
-import type { OverrideInfo, OverrideInput } from '../../core/control/client.js'
+import type { OverrideInfo, OverrideInput } from '../../core/admin/client.js'
+import { type Admin, lazyAdmin } from '../../core/admin/admin.js'
 
 export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
 export type { Size } from '../../core/seed/seed.js'
 export type { FixtureRows } from '../../core/store/fixtures.js'
-export type { OverrideInfo, OverrideInput } from '../../core/control/client.js'
+export type { Admin, Health, OverrideInfo, OverrideInput, ScenarioInfo, ScheduleEntry } from '../../core/admin/client.js'
 export { SandboxApp } from '../../core/app/app.js'
 export { defineScenario, type ScenarioDefinition } from '../../core/scenarios/define.js'
 export { HttpError } from '../../core/http/reply.js'
@@ -74,6 +75,11 @@ export interface SandboxHandle<S extends readonly NamedScenario[] = readonly []>
   readonly panel: InPagePanel | undefined
   /** One answer of your own, like `POST /__sandbox/overrides`; `reset()` clears it. */
   override(override: OverrideInput): Promise<OverrideInfo>
+  /**
+   * The admin interface every entry hands out (docs/control-api.md, "From code"): the control API
+   * of the page's world, in the page; every write saved as the app's are.
+   */
+  readonly admin: Admin<ScenarioInput<KnownScenario<S>>>
   /**
    * Replaces these collections in every world, the rest of the state kept (as `--watch` does):
    * for a fixture module under Vite's hot update (docs/your-own-answers.md). Saved, so a reload
@@ -177,6 +183,12 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
   const panel = options.panel || asked.wanted ? await installPanel({ origins: options.origins, open: asked.fromUrl }).catch(say(options)) : undefined
 
   let stopped = false
+  // Through the durable front door, so a write is saved before its answer; the client is loaded
+  // on first use (the entry's gzip budget, test/browser/sandbox.test.ts).
+  const admin = lazyAdmin(async () => {
+    const { AdminClient, appSend } = await import('../../core/admin/client.js')
+    return new AdminClient<ScenarioInput<KnownScenario<readonly NamedScenario[]>>>(appSend(front), 'fleet-sandbox/browser')
+  })
   const handle: SandboxHandle<readonly NamedScenario[]> = {
     panel,
     app,
@@ -211,13 +223,8 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
       await app.sandboxes.replaceFixtures(rows)
       await save(persisted)
     },
-    async override(override) {
-      // Loaded on first use: the entry's gzip budget (test/browser/sandbox.test.ts).
-      const { ControlClient, appSend } = await import('../../core/control/client.js')
-      const created = await new ControlClient(appSend(app), 'fleet-sandbox/browser').override(override)
-      await save(persisted)
-      return created
-    },
+    override: (override) => admin.override(override),
+    admin,
   }
   current = handle
   return handle

@@ -6,7 +6,7 @@ import { TEST_DOUBLE_SIZE, entryAppOptions } from '../../core/options/options.js
 import { type KnownScenario, type NamedScenario, type ScenarioInput, scenarioList } from '../../own-scenarios/input.js'
 import { createHandlers, journalOthers } from '../msw/handlers.js'
 import { joinHandlers } from '../msw/join.js'
-import { ControlClient, type OverrideInfo, type OverrideInput, appSend } from '../../core/control/client.js'
+import { type Admin, AdminClient, type OverrideInfo, type OverrideInput, appSend } from '../../core/admin/client.js'
 import type { MswSandboxOptions } from '../msw/options.js'
 import { entryScenarios } from '../../own-scenarios/entry.js'
 
@@ -14,7 +14,7 @@ export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
 export type { Size } from '../../core/seed/seed.js'
 export type { FixtureRows } from '../../core/store/fixtures.js'
-export type { OverrideInfo, OverrideInput } from '../../core/control/client.js'
+export type { Admin, Health, OverrideInfo, OverrideInput, ScenarioInfo, ScheduleEntry } from '../../core/admin/client.js'
 export { SandboxApp } from '../../core/app/app.js'
 export { createHandlers } from '../msw/handlers.js'
 
@@ -51,6 +51,11 @@ export interface SandboxServer<S extends readonly NamedScenario[] = readonly []>
   isolated(id: string): Promise<Sandbox>
   /** One answer of your own (`POST /__sandbox/overrides`), in the default world or the one `sandboxId` names; `reset()` clears it. */
   override(override: OverrideInput, sandboxId?: string): Promise<OverrideInfo>
+  /**
+   * The admin interface every entry hands out (docs/control-api.md, "From code"): the control
+   * API of the default world, or of the one `sandboxId` names, in process.
+   */
+  admin(sandboxId?: string): Admin<ScenarioInput<KnownScenario<S>>>
 }
 
 /**
@@ -69,6 +74,8 @@ export function setupSandboxServer<const S extends readonly NamedScenario[] = re
   if (options.server) joinHandlers(options.server, handlers)
   journalOthers(server.events, claiming, { origins: options.origins })
   let ready: Sandbox | undefined
+
+  const admin = (sandboxId?: string) => new AdminClient<ScenarioInput<KnownScenario<S>>>(appSend(app, sandboxId), 'fleet-sandbox/node')
 
   const current = (): Sandbox => {
     if (!ready) throw new Error('fleet-sandbox/node: call `await listen()` first (beforeAll(sandbox.listen))')
@@ -100,6 +107,7 @@ export function setupSandboxServer<const S extends readonly NamedScenario[] = re
     },
     sandbox: current,
     isolated: (id) => app.sandboxes.get(id),
-    override: (override, sandboxId) => new ControlClient(appSend(app, sandboxId), 'fleet-sandbox/node').override(override),
+    override: (override, sandboxId) => admin(sandboxId).override(override),
+    admin,
   }
 }

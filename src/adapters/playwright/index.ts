@@ -1,5 +1,5 @@
 import { type APIRequestContext, test as base, expect } from '@playwright/test'
-import { ControlClient } from '../../core/control/client.js'
+import { AdminClient } from '../../core/admin/client.js'
 import { SANDBOX_ID_COOKIE, SANDBOX_ID_HEADER, sandboxIdFrom } from '../../core/sandbox/sandbox-id.js'
 import type { ScenarioInput } from '../../own-scenarios/input.js'
 
@@ -11,10 +11,10 @@ import type { ScenarioInput } from '../../own-scenarios/input.js'
  */
 export { expect }
 
-export type { Health, OverrideInfo, OverrideInput, ScenarioInfo, ScheduleEntry } from '../../core/control/client.js'
+export type { Admin, Health, OverrideInfo, OverrideInput, ScenarioInfo, ScheduleEntry } from '../../core/admin/client.js'
 
-/** The control API (`/__sandbox/...`) of one world, typed: the core's client over Playwright's `request`. */
-export class SandboxControl extends ControlClient<ScenarioInput> {
+/** The admin interface every entry hands out (docs/control-api.md, "From code"): the control API of one world, over Playwright's `request`. */
+export class SandboxControl extends AdminClient<ScenarioInput> {
   constructor(
     readonly request: APIRequestContext,
     readonly sandboxId: string,

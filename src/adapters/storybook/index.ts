@@ -1,5 +1,5 @@
 import { type KnownScenario, type NamedScenario, type SandboxHandle, type ScenarioInput, type ScenarioListText, type StartSandboxOptions, startSandbox } from '../browser/index.js'
-import { ControlClient, type OverrideInput, fetchSend, signIn } from '../../core/control/client.js'
+import { type Admin, type OverrideInput, fetchSend, signIn } from '../../core/admin/client.js'
 
 export { HttpError, defineScenario, type ScenarioDefinition } from '../browser/index.js'
 export type { KnownScenario, NamedScenario, SandboxHandle, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioWindow, ScenarioWindowBound, StartSandboxOptions } from '../browser/index.js'
@@ -26,6 +26,8 @@ export interface SandboxParameters<S extends readonly NamedScenario[] = readonly
 /** What the loader hands the story in `context.loaded.sandbox`. */
 export interface SandboxLoaded {
   handle: SandboxHandle<readonly NamedScenario[]>
+  /** The admin interface every entry hands out (docs/control-api.md, "From code"): the story's world. */
+  admin: Admin<ScenarioInput<NamedScenario>>
   /** Token of the signed-in demo account (send as `Authorization: Bearer <token>`), if any. */
   token?: string
   seed: number
@@ -80,12 +82,12 @@ async function prepare(handle: AnyHandle, params: AnyParameters, options: AnyOpt
   // Through the front door, as the app would: the same rules, the same session store.
   const send = fetchSend(options.origins?.[0] ?? location.origin)
   const token = email ? await signIn(send, email, DEMO_PASSWORD, WHO) : undefined
-  if (params.advanceBy !== undefined) await new ControlClient(send, WHO).advanceClock(params.advanceBy)
+  if (params.advanceBy !== undefined) await handle.admin.advanceClock(params.advanceBy)
   const scenarios = params.scenario ?? []
   // Text pieces are checked by use() at run time, as the whole text was by its type.
   await handle.use(...(typeof scenarios === 'string' ? (scenarios.split(',').map((s) => s.trim()).filter(Boolean) as ScenarioInput<NamedScenario>[]) : scenarios))
-  for (const override of params.overrides ?? []) await handle.override(override)
+  for (const override of params.overrides ?? []) await handle.admin.override(override)
   // The story's journal starts empty: only what its component asked.
   sandbox.journal.clear()
-  return { handle, token, seed: sandbox.seed, scenarios: sandbox.inForce().map((a) => a.name) }
+  return { handle, admin: handle.admin, token, seed: sandbox.seed, scenarios: sandbox.inForce().map((a) => a.name) }
 }

@@ -2,11 +2,13 @@ import { request as playwrightRequest } from '@playwright/test'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningServer, startServer } from '../../src/adapters/server/index.js'
 import { SandboxControl } from '../../src/adapters/playwright/index.js'
-import { ControlClient, fetchSend, signIn } from '../../src/core/control/client.js'
+import { type Send, AdminClient, fetchSend, signIn } from '../../src/core/admin/client.js'
+import { ADMIN_OPERATIONS, type Admin } from '../../src/core/admin/admin.js'
+import { setupSandboxServer } from '../../src/adapters/node/index.js'
 import { freshId, PASSWORD } from '../support/client.js'
 
 /**
- * The typed control client (src/core/control/client.ts) over real HTTP: as Storybook's loader
+ * The typed control client (src/core/admin/client.ts) over real HTTP: as Storybook's loader
  * drives it (fetch) and as fleet-sandbox/playwright's `sandbox` fixture does (Playwright's
  * `request`, the world's id on every call).
  */
@@ -17,8 +19,8 @@ describe('the control client over the Node server', () => {
   })
   afterAll(() => server?.close())
 
-  /** Every method against one world, through `client`; `world` is its id as health names it. */
-  async function drive(client: ControlClient<any>, world: string) {
+  /** Every method against one world, through `client`; `world` is its id as health names it; `api` sends the app's own requests. */
+  async function drive(client: Admin<any>, world: string, api: Send = fetchSend(server.url, (input, init) => fetch(input, { ...init, headers: { ...init?.headers, 'x-sandbox-id': world } }))) {
     expect(await client.reset(3)).toMatchObject({ status: 'ok', seed: 3, scenarios: [], sandbox: world })
     const schedule = await client.use('empty', { name: 'slow', options: { ms: 1 } })
     expect(schedule.map((s) => s.name)).toEqual(['empty', 'slow'])
@@ -32,8 +34,7 @@ describe('the control client over the Node server', () => {
     expect((await client.advanceClock('1d')).now).toBe('2027-01-02T00:00:00.000Z')
     expect(await client.clock()).toEqual({ now: '2027-01-02T00:00:00.000Z', frozen: true })
 
-    const send = fetchSend(server.url, (input, init) => fetch(input, { ...init, headers: { ...init?.headers, 'x-sandbox-id': world } }))
-    await send('POST', '/api/auth/password-reset/request', { email: 'admin@fleet.test' })
+    await api('POST', '/api/auth/password-reset/request', { email: 'admin@fleet.test' })
     const outbox = await client.outbox({ kind: 'password-reset' })
     expect(outbox.map((e) => [e.kind, e.to])).toEqual([['password-reset', 'admin@fleet.test']])
     expect(await client.outbox({ kind: 'email' })).toEqual([])
@@ -45,7 +46,7 @@ describe('the control client over the Node server', () => {
   }
 
   it('drives the default world over fetch, and says which call failed and why', async () => {
-    const client = new ControlClient(fetchSend(server.url), 'fleet-sandbox/test')
+    const client = new AdminClient(fetchSend(server.url), 'fleet-sandbox/test')
     await drive(client, 'default')
     await expect(client.advanceClock('soon')).rejects.toThrow(/^fleet-sandbox\/test: POST \/__sandbox\/clock answered 400: .*advanceBy/)
   })
@@ -61,7 +62,7 @@ describe('the control client over the Node server', () => {
     const id = freshId('pw')
     const request = await playwrightRequest.newContext({ baseURL: server.url })
     try {
-      const main = new ControlClient(fetchSend(server.url), 'fleet-sandbox/test')
+      const main = new AdminClient(fetchSend(server.url), 'fleet-sandbox/test')
       await main.reset(1)
       const control = new SandboxControl(request, id)
       expect(control.sandboxId).toBe(id)
@@ -73,4 +74,25 @@ describe('the control client over the Node server', () => {
       await request.dispose()
     }
   })
+
+  it("drives the node entry's world through its admin, in process, as the same calls over HTTP do", async () => {
+    const entry = setupSandboxServer({ origins: ['http://entry.test'], seed: 1, now: '2026-11-22T12:00:00.000Z' })
+    await entry.listen()
+    try {
+      await drive(entry.admin(), 'default', fetchSend('http://entry.test'))
+      const isolated = entry.admin('entry-world')
+      expect(await isolated.health()).toMatchObject({ sandbox: 'entry-world' })
+      await expect(entry.admin().advanceClock('soon')).rejects.toThrow(/^fleet-sandbox\/node: POST \/__sandbox\/clock answered 400: .*advanceBy/)
+    } finally {
+      entry.close()
+    }
+  })
 })
+
+describe('the admin interface', () => {
+  it('lists every operation the client implements, so an entry that loads it lazily hands out all of them', () => {
+    const implemented = Object.getOwnPropertyNames(AdminClient.prototype).filter((name) => name !== 'constructor')
+    expect([...ADMIN_OPERATIONS].sort()).toEqual(implemented.sort())
+  })
+})
+

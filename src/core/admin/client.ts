@@ -1,71 +1,8 @@
 import type { JournalEntry } from '../sandbox/journal.js'
 import type { OutboxEntry, OutboxKind } from '../sandbox/outbox.js'
-import type { OperationId } from '../app/operation-ids.js'
+import type { Admin, AnyScenario, Health, OverrideInfo, OverrideInput, ScenarioInfo, ScheduleEntry } from './admin.js'
 
-/** The answers of the control API, as its routes write them (docs/contract.md, docs/control-api.md). */
-export interface Health {
-  status: 'ok'
-  seed: number
-  now: string
-  scenarios: string[]
-  sandbox: string
-}
-
-export interface ScheduleEntry {
-  name: string
-  options: Record<string, unknown>
-  from: string | null
-  until: string | null
-}
-
-export interface ScenarioInfo {
-  name: string
-  description: string
-  options: Record<string, unknown>
-  active: boolean
-}
-
-/** What `override()` takes (docs/your-own-answers.md): the body of `POST /__sandbox/overrides`. */
-export interface OverrideInput {
-  match: {
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
-    /** A route of the table with `{params}`, or a concrete path; or give `operation` instead. */
-    path?: string
-    /** The route's operation id (docs/routes.md): a typo is a type error. */
-    operation?: OperationId
-    query?: Record<string, string | string[]>
-    headers?: Record<string, string>
-    /** A JSON subset the request body must contain. */
-    body?: unknown
-    /** Answer before auth runs (default: auth first). */
-    anonymous?: boolean
-  }
-  respond: { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number } | { error: 'network'; delayMs?: number }
-  /** Answers this many times, then steps aside. */
-  times?: number
-  /** A window on the sandbox clock: ISO or `+N` with s, m, h or d. */
-  from?: string
-  until?: string
-  /** Higher wins first; the newest among equals. */
-  priority?: number
-  name?: string
-}
-
-/** An override as the sandbox keeps it, with how often it answered. */
-export interface OverrideInfo extends Omit<OverrideInput, 'from' | 'until' | 'name' | 'times' | 'priority'> {
-  id: string
-  name: string | null
-  operation: string
-  times: number | null
-  used: number
-  remaining: number | null
-  from: string | null
-  until: string | null
-  priority: number
-  createdAt: string
-  /** Differences between the answer and the served document (the bridge's checker), on creation. */
-  findings?: { kind: string; pointer: string; expected?: unknown; actual?: unknown }[]
-}
+export type { Admin, Health, OverrideInfo, OverrideInput, ScenarioInfo, ScheduleEntry }
 
 /** One call as the client's HTTP stack makes it: `path` from the sandbox's root, `data` sent as JSON. */
 export type Send = (method: string, path: string, data?: unknown) => Promise<Answer>
@@ -96,11 +33,12 @@ export const appSend = (app: { fetch(request: Request, meta?: { via?: 'msw'; cli
 const ok = (status: number) => status >= 200 && status < 300
 
 /**
- * The control API (`/__sandbox/...`) of one world, typed, over any HTTP stack (`Send`);
- * `Scenario` is what `use` takes (the entries narrow it to the bundled scenarios' names).
- * `who` starts each error's message: the entry that called.
+ * The admin interface (admin.ts) over the control API (`/__sandbox/...`) of one world, over any
+ * HTTP stack (`Send`): a socket (`fetchSend`), an app's front door in process (`appSend`), or
+ * Playwright's `request`. `Scenario` is what `use` takes (the entries narrow it to the bundled
+ * scenarios' names). `who` starts each error's message: the entry that called.
  */
-export class ControlClient<Scenario = string | { name: string; options?: Record<string, unknown> }> {
+export class AdminClient<Scenario = AnyScenario> implements Admin<Scenario> {
   readonly #send: Send
   readonly #who: string
 
