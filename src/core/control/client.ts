@@ -1,6 +1,6 @@
 import type { JournalEntry } from '../sandbox/journal.js'
 import type { OutboxEntry, OutboxKind } from '../sandbox/outbox.js'
-import type { OperationId } from '../app/operation-ids.js'
+import type { OperationId } from '../../../generated/api/operation-ids.js'
 
 /** The answers of the control API, as its routes write them (docs/contract.md, docs/control-api.md). */
 export interface Health {

@@ -12,7 +12,7 @@ export const panel = defineRoute({
   response: { description: 'The panel page', mediaType: 'text/html' },
   async handler() {
     // Loaded on first use: a bundler splits the page and its script (about 19 KB gzip) out of an app's start.
-    page ??= (await import('./panel-page.js')).panelPage((await import('./panel-bundle.js')).panelScript)
+    page ??= (await import('./panel-page.js')).panelPage((await import('../../../generated/panel-bundle.js')).panelScript)
     return ok(new RawBody(page, 'text/html; charset=utf-8'), { 'cache-control': 'no-store' })
   },
 })
