@@ -75,7 +75,7 @@ describe('scenarios', () => {
       expect(generateScenarioIndex(dir + '/')).toBe(true)
       const index = readFileSync(join(dir, 'index.ts'), 'utf8')
       expect(index).toContain("import maintenanceWindow from './maintenance-window.js'")
-      expect(index).toMatch(/scenarios = \[.*maintenanceWindow.*\] satisfies ScenarioDefinition\[\]/)
+      expect(index).toMatch(/scenarios = \[[^\]]*\bmaintenanceWindow\b[^\]]*\] satisfies ScenarioDefinition\[\]/)
       expect(generateScenarioIndex(dir + '/')).toBe(false)
     } finally {
       rmSync(dir, { recursive: true, force: true })
