@@ -17,8 +17,8 @@ export interface McpOptions {
  * browser entry does not do this: a page's service worker serves no MCP client (docs/agents.md).
  *
  * The server, and the SDK with it, is loaded on the first `/mcp` request: read at start, its
- * code and schemas cost a process that serves no agent about 10 MB of RSS (idle at --size large,
- * beside a build without it; docs/benchmarks-history.md).
+ * code and schemas cost RSS in a process that serves no agent (idle at --size large, beside a
+ * build without it; docs/benchmarks-history.md).
  */
 export function mountMcp<A extends SandboxApp>(app: A, options: McpOptions = {}): A {
   const inner = app.fetch
