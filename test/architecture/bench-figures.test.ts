@@ -18,8 +18,12 @@ const TIME = /\b\d[\d,]*(?:\.\d+)?\s*(?:ms|µs|us|ns)\b/
 const SIZE = /\b(\d[\d,]*(?:\.\d+)?)\s*(KB|kB|MB|GB)\b/g
 const APPROXIMATE = /(?:~|≈|\b(?:about|nearly|around|roughly|almost|some))\s*$/i
 const MEASURED = /^\s*(?:gzip|of (?:RSS|heap))\b/i
+/** A share or a multiple in words, then within a few words what it was of. */
+const SHARE_IN_WORDS =
+  /\b(?:twice|half|(?:a|one) (?:third|quarter|fifth|sixth|tenth)|(?:two|three|four|five|six|ten) times)\b/
+const WHAT_OF = /[^.;:]{0,40}?\b(?:CPU|throughput|RSS|heap|budget|requests?|req\/s|time)\b/
 const IN_WORDS = [
-  /\b(?:twice|half|(?:a|one) (?:third|quarter|fifth|sixth|tenth)|(?:two|three|four|five|six|ten) times)\b[^.;:]{0,40}?\b(?:CPU|throughput|RSS|heap|budget|requests?|req\/s|time)\b/i,
+  new RegExp(SHARE_IN_WORDS.source + WHAT_OF.source, 'i'),
   /\b(?:a|an|one|about a) (?:kilo|mega|giga)byte\b/i,
 ]
 /** Limits of other platforms that comments name beside ours: Node's header limit, a Durable Object's value. */
