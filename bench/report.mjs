@@ -13,11 +13,9 @@ const marks = (m) => (m && Object.keys(m).length ? Object.entries(m).map(([k, v]
 /**
  * The memory cases' bounds (docs/bounds.md, "Memory"). Both end with 200 live sandboxes (the
  * --max-sandboxes default) and the journals at their process-wide budget (64 MB as they count
- * them). 5,000 ids and 50 full journals: issue 25's target. 200 full journals, derived: the
- * seeded process (125 MB RSS) + 200 sandboxes' own size (20 MB at 100 KB each; about 7 KB while
- * they share the seeded records) + the journals' 64 MB in the heap + as much again in old-space
- * pages their evicted entries leave part free + the young generation's 32 MB = 305 MB, and a
- * margin for the heap's size from run to run (tens of MB on this machine): 400 MB.
+ * them). 5,000 ids and 50 full journals: issue 25's target. 200 full journals: derived from what
+ * the process holds, term by term, in docs/bounds.md ("Benchmark"; its measured terms are
+ * kept in docs/benchmarks-history.md).
  */
 const MEMORY_BOUND_MB = 400
 const JOURNALS_BOUND_MB = 400

@@ -15,7 +15,22 @@ import slow from './slow.js'
 import threadClosed from './thread-closed.js'
 import whatsappDisconnected from './whatsapp-disconnected.js'
 
-export const scenarios = [commitThenFail, degraded, dtePending, dteUploadUncertain, empty, errorShapes, forbidden, rateLimitExhausted, rateLimited, refreshRevoked, sessionExpired, slow, threadClosed, whatsappDisconnected] satisfies ScenarioDefinition[]
+export const scenarios = [
+  commitThenFail,
+  degraded,
+  dtePending,
+  dteUploadUncertain,
+  empty,
+  errorShapes,
+  forbidden,
+  rateLimitExhausted,
+  rateLimited,
+  refreshRevoked,
+  sessionExpired,
+  slow,
+  threadClosed,
+  whatsappDisconnected,
+] satisfies ScenarioDefinition[]
 
 /** One of the scenarios above, with its name and options schema in its type. */
 export type BundledScenario = (typeof scenarios)[number]

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // Bundles the control panel (src/panel/, preact + htm) with esbuild into one script, written as a
-// string module the core serves (src/core/control/panel-bundle.ts): no build step for users, no
+// string module the core serves (generated/panel-bundle.ts): no build step for users, no
 // download at run time, and the core stays free of DOM code.
 //
 //   node scripts/build-panel.mjs [--check]   (--check: exit 1 when the committed module is stale)
 import * as esbuild from 'esbuild'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const target = join(root, 'src/core/control/panel-bundle.ts')
+const target = join(root, 'generated/panel-bundle.ts')
 
 const result = await esbuild.build({
   absWorkingDir: root,
@@ -36,7 +36,10 @@ try {
 } catch {}
 if (process.argv.includes('--check')) {
   if (current !== text) {
-    console.error('src/core/control/panel-bundle.ts is stale: run node scripts/build-panel.mjs')
+    console.error('generated/panel-bundle.ts is stale: run node scripts/build-panel.mjs')
     process.exit(1)
   }
-} else if (current !== text) writeFileSync(target, text)
+} else if (current !== text) {
+  mkdirSync(dirname(target), { recursive: true })
+  writeFileSync(target, text)
+}

@@ -18,6 +18,7 @@ const suites = [
   { name: 'typecheck', cmd: ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit'] },
   { name: 'core typecheck (no Node types: src/core runs in workerd too)', cmd: ['npx', 'tsc', '-p', 'src/core/tsconfig.json'] },
   { name: 'examples typecheck', cmd: ['npx', 'tsc', '-p', 'examples/tsconfig.json'] },
+  { name: 'format (prettier --check; npm run format writes it)', cmd: ['npm', 'run', 'format:check', '--silent'] },
   { name: 'node (vitest: the Node server, msw/node and workerd; units)', cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${results}/node.json`], count: () => vitestCount(`${results}/node.json`) },
   {
     name: 'browser (real Chromium: worker, Storybook example, Playwright example, server-rendered example, Vite recipe)',

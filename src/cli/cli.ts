@@ -132,10 +132,10 @@ function corsOrigins(value: string | undefined): string[] | undefined {
 }
 
 /**
- * The sandbox runs beside a browser and an IDE: V8 may let the heap grow to 1.5× what is live
- * before it collects, not the 4× it allows a server by default: far less RSS at 100k after the
- * varied load for little more CPU (`npm run bench -- --only varied,memory` measures both). A
- * `--heap-growing-percent` given to node wins.
+ * The sandbox runs beside a browser and an IDE: V8 may let the heap grow by half of what is live
+ * before it collects, not by the multiple it allows a server by default: less RSS at 100k after
+ * the varied load for little more CPU (bench: `npm run bench -- --only varied,memory`;
+ * docs/benchmarks-history.md). A `--heap-growing-percent` given to node wins.
  */
 function boundHeapGrowth(): void {
   if (!process.execArgv.some((a) => a.includes('heap-growing-percent'))) v8.setFlagsFromString('--heap-growing-percent=50')

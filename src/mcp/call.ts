@@ -77,7 +77,7 @@ export async function toolAnswer(response: Response): Promise<ToolAnswer> {
   const retryAfter = response.headers.get('retry-after')
   const faults = response.headers.get('x-sandbox-fault')
   // A success's body is its text alone: parsed again into `structuredContent`, a list page made
-  // the call cost three times its request (`npm run bench -- --only mcp`).
+  // the call cost several times its request (bench: `npm run bench -- --only mcp`; docs/benchmarks-history.md).
   if (response.status < 400) {
     const structured: ToolAnswer['structuredContent'] = { status: response.status }
     if (faults) structured.faults = faults.split(',')

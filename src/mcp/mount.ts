@@ -14,8 +14,8 @@ export interface McpOptions {
  * The browser entry mounts none: a page's service worker serves no MCP client (docs/agents.md).
  *
  * The server, and the SDK with it, is loaded on the first `/mcp` request: read at start, its
- * code and schemas cost a process that serves no agent RSS it never uses (`npm run bench --
- * --only memory`; docs/benchmarks-history.md).
+ * code and schemas cost RSS in a process that serves no agent (`npm run bench -- --only memory`;
+ * docs/benchmarks-history.md).
  */
 export function mcpMount(options: McpOptions = {}): Mount {
   return {

@@ -1,6 +1,6 @@
 import type { RouteDef } from '../core/app/route.js'
 import { jsonSchema } from '../core/control/openapi.js'
-import type { ToolName } from '../core/app/operation-ids.js'
+import type { ToolName } from '../../generated/api/operation-ids.js'
 
 type Json = Record<string, unknown>
 

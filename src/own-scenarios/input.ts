@@ -3,7 +3,7 @@ import { bundledScenarios } from '../apps/page-app.js'
 import type { ActiveScenario } from '../core/scenarios/define.js'
 import type { ScenarioRegistry } from '../core/scenarios/registry.js'
 import type { OptionsInput, StandardSchemaV1 } from '../core/scenarios/options.js'
-import type { OperationId } from '../core/app/operation-ids.js'
+import type { OperationId } from '../../generated/api/operation-ids.js'
 
 // How the entries (`fleet-sandbox/node`, `/browser`, `/storybook`, `/playwright`) name the
 // bundled scenarios, typed from the files of `scenarios/`.

@@ -8,17 +8,9 @@ import { type BundleSummary, NOW, buildPageApp, call, open, reload, signIn, wait
 import { serveStatic, type StaticServer } from './support/static-server.js'
 import { expectFilled, expectSameParts, fillEveryPart } from '../support/world-parts.js'
 
-// 250 KB until this round; the front door and overrides (a world's own answers, in the route
-// table and the request path) cost 2.9 KB gzip, and lazy loading them costs more in chunks than
-// it saves (measured with scripts/build-browser.mjs). Nothing more fits without a saving.
-// Time travel (issue 34: each write's changes recorded, POST /__sandbox/rewind, ?before= views) costs 2.9 KB.
-// Repro bundles (issue 34 item 4: the write log in the request path, GET/POST /__sandbox/repro) cost 2.95 KB gzip; their builder and replay load on first use.
-// Agent access (its state in snapshots and saved states, the agent token check, the fixed token shortcut; the OAuth server stays out): 1.9 KB.
-// A bearer JWT shown redacted in the journal, and the bytes an answer was made of kept for an MCP tool call: 0.1 KB.
-// Answers a user defines checked (issue 43: header values, framing headers, 204 bodies, in the override schema and again where every answer is built) and overrides bounded in bytes: 1.1 KB.
-// One world, declared once (issue 41: the parts list every operation is derived from, scenario counters and draws in
-// snapshots, bundle bases in the repro log): 3.3 KB, measured with bench/browser.mjs (262.2 KB at 0883739, 265.5 at 3cf4ee0).
-// Your own answers, round two (issue 44: Standard Schema options, the HttpError brand, refusals in our own words): about 1 KB, by difference.
+// The entry's gzip budget: raised only by what a feature was measured to cost there, feature by
+// feature in docs/benchmarks-history.md (bench: `npm run build:browser`, `npm run bench -- --only browser`).
+// Nothing more fits without a saving.
 const GZIP_BUDGET = 268 * 1024
 
 describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromium', () => {

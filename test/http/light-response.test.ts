@@ -10,8 +10,8 @@ import { NOW } from '../support/runtimes.js'
  * @hono/node-server swaps the global Response for a light one that keeps `[status, body,
  * headers]` and writes it with one `end(body)` (its `responseViaCache`). Reading `type`,
  * `body`, `clone()` or `text()` on the way out builds the full Response and sends the answer
- * down the slow path, which cost the Node engine half its throughput once (issue 46, in
- * `cutIfAsked`). Not timed: every answer handed to the server must still hold its cache.
+ * down the slow path, which once cost the Node engine much of its throughput (issue 46, in
+ * `cutIfAsked`; docs/benchmarks-history.md). Not timed: every answer handed to the server must still hold its cache.
  */
 const cached = (response: Response) => Object.getOwnPropertySymbols(response).some((s) => s.description === 'cache')
 const light = (response: Response) => cached(response) && Object.getPrototypeOf(response) === globalThis.Response.prototype

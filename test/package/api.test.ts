@@ -11,7 +11,7 @@ import { unbuilt } from '../support/needs.js'
  * the route table generates (else `node scripts/gen-api.mjs`), the document is the served one
  * but for `servers`, and the build ships them as committed.
  */
-const committed = JSON.parse(readFileSync('src/api/openapi.json', 'utf8'))
+const committed = JSON.parse(readFileSync('generated/api/openapi.json', 'utf8'))
 
 describe('fleet-sandbox/api, as committed', () => {
   it('is what scripts/gen-api.mjs writes from the route table now (document and openapi-typescript types)', () => {
@@ -22,15 +22,15 @@ describe('fleet-sandbox/api, as committed', () => {
   it('exports the document as a value, the same as the JSON subpath', () => {
     expect(openapi).toEqual(committed)
     expect(committed.servers).toBeUndefined()
-    const types = readFileSync('src/api/types.ts', 'utf8')
+    const types = readFileSync('generated/api/types.ts', 'utf8')
     for (const path of Object.keys(committed.paths)) expect(types, path).toContain(`    "${path}": {`)
     expect(types).toMatch(/^export interface components \{/m)
   })
 
   it.skipIf(unbuilt('dist/src/api/index.js'))('is shipped by the build as committed (else npm run build)', () => {
     // tsc writes the JSON again with its own indentation: the same document.
-    expect(JSON.parse(readFileSync('dist/src/api/openapi.json', 'utf8'))).toEqual(committed)
-    const built = readFileSync('dist/src/api/types.d.ts', 'utf8')
+    expect(JSON.parse(readFileSync('dist/generated/api/openapi.json', 'utf8'))).toEqual(committed)
+    const built = readFileSync('dist/generated/api/types.d.ts', 'utf8')
     for (const path of Object.keys(committed.paths)) expect(built, path).toContain(`"${path}": {`)
   })
 })

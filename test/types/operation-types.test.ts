@@ -8,7 +8,7 @@ import { serverRoutes } from '../../src/apps/server-app.js'
 import { servedRoutes } from '../../src/core/app/route.js'
 
 /**
- * Operation ids are a union in the types (src/core/app/operation-ids.ts, generated with the API's
+ * Operation ids are a union in the types (generated/api/operation-ids.ts, generated with the API's
  * types): each `@ts-expect-error` below fails `npm run typecheck` the day that line compiles.
  */
 describe('typed operation ids', () => {

@@ -120,8 +120,8 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
   const known = definitions && new ScenarioRegistry(definitions)
   const scenarios = scenarioList(options.scenario, 'scenario', known)
   const fromUrl = urlScenarios(options, known)
-  // entryAppOptions by hand: the options schema it reads (help texts included) would add ~2 KB
-  // gzip to the entry, over its budget (scripts/browser-bundle.mjs, test/browser/sandbox.test.ts).
+  // entryAppOptions by hand: the options schema it reads (help texts included) would put the entry
+  // over its gzip budget (bench: `npm run build:browser`; test/browser/sandbox.test.ts; docs/benchmarks-history.md).
   if (options.fixtures) parseFixtures(options.fixtures)
   const appOptions = { routes, seed, now: options.now, size: options.size, notifications: options.notifications, scenarios, strict: options.strict, control: {}, fixtures: options.fixtures, pageOrigin: location.origin, upstream: upstreamOption(options.upstream), ...(definitions && { scenarioDefinitions: definitions }) } satisfies AppOptions
 

@@ -35,7 +35,7 @@ export function panelWanted(search: string): { wanted: boolean; fromUrl: boolean
 export async function installPanel(options: { origins?: string[]; open: boolean }): Promise<InPagePanel> {
   const g = globalThis as { fleetSandboxPanel?: { install(o: typeof options): InPagePanel } }
   if (!g.fleetSandboxPanel?.install) {
-    const { panelScript } = await import('../../core/control/panel-bundle.js')
+    const { panelScript } = await import('../../../generated/panel-bundle.js')
     const script = document.createElement('script')
     script.textContent = panelScript
     document.head.append(script)

@@ -1,6 +1,6 @@
 import type { JournalEntry } from '../sandbox/journal.js'
 import type { OutboxEntry, OutboxKind } from '../sandbox/outbox.js'
-import type { OperationId } from '../app/operation-ids.js'
+import type { OperationId } from '../../../generated/api/operation-ids.js'
 
 /**
  * The one admin interface every entry hands out (WireMock's `Admin` is the model): the node

@@ -34,8 +34,9 @@ export class Bridge {
   ) {}
 
   /**
-   * Loaded on first use: the validator is a tenth of the browser entry's budget, and a page
-   * without an upstream never needs it (test/browser/sandbox.test.ts holds the budget).
+   * Loaded on first use: the validator is a large part of the browser entry's budget, and a page
+   * without an upstream never needs it (test/browser/sandbox.test.ts holds the budget; bench:
+   * `npm run build:browser`; docs/benchmarks-history.md).
    */
   checker(): Promise<Checker> {
     return (this.#checker ??= import('./check.js').then(async ({ Checker }) => new Checker(await this.document())))

@@ -11,8 +11,9 @@ export const panel = defineRoute({
   summary: 'The inspector page (HTML): live journal and outbox, request details, filters, data browser, sandboxes, snapshots, DTE reconciliation',
   response: { description: 'The panel page', mediaType: 'text/html' },
   async handler() {
-    // Loaded on first use: a bundler splits the page and its script (about 19 KB gzip) out of an app's start.
-    page ??= (await import('./panel-page.js')).panelPage((await import('./panel-bundle.js')).panelScript)
+    // Loaded on first use: a bundler splits the page and its script out of an app's start
+    // (bench: `npm run build:browser`; docs/benchmarks-history.md).
+    page ??= (await import('./panel-page.js')).panelPage((await import('../../../generated/panel-bundle.js')).panelScript)
     return ok(new RawBody(page, 'text/html; charset=utf-8'), { 'cache-control': 'no-store' })
   },
 })

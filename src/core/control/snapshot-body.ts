@@ -2,7 +2,7 @@ import { readBody } from '../http/body.js'
 import { MAX_JSON_DEPTH, deeperThan } from '../http/json-depth.js'
 import { HttpError, badRequest } from '../http/reply.js'
 
-/** Snapshots outgrow the 1 MB JSON limit (a medium world is about 2.5 MB, a large one about 60 MB). */
+/** Snapshots outgrow the 1 MB JSON limit: a medium world's already does (docs/benchmarks-history.md). */
 export const SNAPSHOT_LIMIT = 256 * 1_048_576
 
 /** The body of `PUT /__sandbox/snapshot`: JSON of up to 256 MB, read before the sandbox's lock. */

@@ -24,7 +24,8 @@ async function readAll(request: Request, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit)
   // A declared length is within the limit by now: a direct read skips the web stream that
-  // @hono/node-server builds over the socket as soon as `body` is touched (half a PATCH's time).
+  // @hono/node-server builds over the socket as soon as `body` is touched, a large share of a
+  // PATCH's time (profile: `node bench/profile.mjs`; docs/benchmarks-history.md).
   if (declared !== null) {
     let bytes: ArrayBuffer
     try {

@@ -61,7 +61,8 @@ export class RawJson {
 
 /**
  * A body written again when asked: the journal keeps this instead of the bytes sent. A kept
- * 25 KB page outlived the young generation and was most of the server's old-generation garbage.
+ * page outlived the young generation and was most of the server's old-generation garbage
+ * (profile: `node bench/profile.mjs`; docs/benchmarks-history.md).
  */
 export interface BodySource {
   /** Bytes of the body as sent. */

@@ -1,4 +1,7 @@
-/** What all journals of an app may hold together (issue 25: 200 full journals were 2 GB of RSS). */
+/**
+ * What all journals of an app may hold together (issue 25: 200 full journals; bench:
+ * `npm run bench -- --only memory`; docs/benchmarks-history.md).
+ */
 export const JOURNALS_MAX_BYTES = 64 * 1_048_576
 
 /** A journal as the budget sees it: its oldest entry's place in the app's order, and a way to drop it. */

@@ -67,8 +67,8 @@ export const BODY_LIMIT = 65_536
 /**
  * Counted for each entry besides its texts: the objects that hold them (the entry, its record,
  * headers and a kept body's buffer), as the heap pays for them. Measured with the full-journals
- * case of `npm run bench -- --only memory` (refused sign-ins): a smaller figure let the 64 MB
- * budget hold nearly twice its bytes of heap in small entries.
+ * case of `npm run bench -- --only memory` (refused sign-ins): with a smaller figure the budget
+ * held far more heap than its bytes in small entries (docs/benchmarks-history.md).
  */
 export const ENTRY_OVERHEAD = 700
 

@@ -48,8 +48,8 @@ class Rows {
  *
  * A fork shares the rows, the collection and the indexes with its parent; the first write on
  * either side copies them for that side. So a new sandbox holds no copy of the seeded records
- * until it writes, and then only of the collections it wrote (`npm run bench -- --only memory`:
- * the library's record costs about a kilobyte, most of a sandbox's size before).
+ * until it writes, and then only of the collections it wrote: the library's records were most
+ * of a sandbox's size before (bench: `npm run bench -- --only memory`; docs/benchmarks-history.md).
  *
  * Joins (message→thread, history→visit, DTE→invoice) use `by`, not the library's relations:
  * a relation resolves by scanning the foreign collection (relation.ts `resolve` is a

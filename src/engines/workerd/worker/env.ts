@@ -44,7 +44,10 @@ export const LOG_MARK = '[fleet-sandbox] '
 
 const read = new WeakMap<WorkerEnv, WorkerOptions>()
 
-/** The deployment's options, read once per isolate (on every request it was a sixth of the Worker's CPU: bench/workerd.mjs). */
+/**
+ * The deployment's options, read once per isolate: read on every request, they were a visible
+ * share of the Worker's CPU (bench: `npm run bench -- --only workerd`; docs/benchmarks-history.md).
+ */
 export function optionsFrom(env: WorkerEnv): WorkerOptions {
   let options = read.get(env)
   if (!options) {
