@@ -1210,7 +1210,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A Pact file (specification 4.0) of what the app did in this world: one interaction per operation, scenario and status, provider states, matching rules, no credential */
+        /** A Pact file (specification 4.0) of this world's traffic: an interaction per operation, scenario and status */
         get: operations["sandboxContractsPact"];
         put?: never;
         post?: never;
@@ -1227,7 +1227,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The OpenAPI 3.1 document of what the app used in this world: the operations and statuses its journal holds, with the served document's schemas */
+        /** The OpenAPI 3.1 document of the operations and statuses this world's journal holds */
         get: operations["sandboxContractsOpenapi"];
         put?: never;
         post?: never;
@@ -1244,10 +1244,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every provider state the sandbox sets up: its name, params, what it sets up and the values it answers */
+        /** Every provider state the sandbox sets up: name, params, what it sets up, values answered */
         get: operations["sandboxPactStates"];
         put?: never;
-        /** The Pact verifier's state-change call: sets up or tears down one provider state in this world (an interaction's first state starts from the seeded world); answers the values the file's generators need */
+        /** The Pact verifier's state-change call: sets up or tears down a state; answers the generators' values */
         post: operations["sandboxPactChangeState"];
         delete?: never;
         options?: never;
@@ -10769,26 +10769,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Pact specification 4.0 (JSON) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        consumer: {
-                            name: string;
-                        };
-                        provider: {
-                            name: string;
-                        };
-                        interactions: {
-                            [key: string]: unknown;
-                        }[];
-                        metadata: {
-                            [key: string]: unknown;
-                        };
-                    };
+                    "application/json": unknown;
                 };
             };
             /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
@@ -10818,7 +10805,7 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
-            /** @description The journal holds no API answer to make a contract from */
+            /** @description The journal holds no API answer */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10893,7 +10880,7 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
-            /** @description The journal holds no API answer to describe */
+            /** @description The journal holds no API answer */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10938,16 +10925,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        states: {
-                            name: string;
-                            params: {
-                                [key: string]: string;
-                            };
-                            sets: string;
-                            returns: string[];
-                        }[];
-                    };
+                    "application/json": unknown;
                 };
             };
             /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
@@ -11021,15 +10999,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The values the state set up (`token`, `password`), for the file's ProviderState generators */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: string;
-                    };
+                    "application/json": unknown;
                 };
             };
             /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
@@ -11059,7 +11035,7 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"];
                 };
             };
-            /** @description No such account or contact */
+            /** @description No such account */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -37,7 +37,7 @@ describe.skipIf(!chromiumAvailable())('the Contracts tab in the panel, in headle
     await page.waitForSelector(`.world[data-world="${world}"]`)
     await page.click('nav button:has-text("Contracts")')
     await page.waitForSelector('section.contracts')
-    expect(await page.textContent('section.contracts')).toContain('a signed-in user')
+    await expect.poll(() => page.textContent('section.contracts')).toContain('a signed-in user')
     await page.click('button.pact')
     await expect.poll(() => page.textContent('section.contracts .said')).toMatch(/409 journal: .*no API answer/)
     const res = await fetch(`${server.url}/api/layers`, { headers: { 'x-sandbox-id': world, authorization: 'Bearer atk_sandbox_admin' } })

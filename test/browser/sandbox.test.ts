@@ -19,7 +19,9 @@ import { expectFilled, expectSameParts, fillEveryPart } from '../support/world-p
 // One world, declared once (issue 41: the parts list every operation is derived from, scenario counters and draws in
 // snapshots, bundle bases in the repro log): 3.3 KB, measured with bench/browser.mjs (262.2 KB at 0883739, 265.5 at 3cf4ee0).
 // Your own answers, round two (issue 44: Standard Schema options, the HttpError brand, refusals in our own words): about 1 KB, by difference.
-const GZIP_BUDGET = 268 * 1024
+// Contracts from the traffic (issue 42: four control routes, so the Contracts tab works under the service worker too;
+// the pact builder, states and used OpenAPI load on first use as one chunk): 1.7 KB (267.7 to 269.4 KB).
+const GZIP_BUDGET = 270 * 1024
 
 describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromium', () => {
   let app: ReturnType<typeof buildPageApp>
