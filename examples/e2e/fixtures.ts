@@ -1,19 +1,33 @@
 import { test as base, expect } from '@playwright/test'
+import { type PactOption, pactOf, writePactParts } from '../../src/adapters/playwright/pact.js'
 
 export { expect }
 
 /**
  * Every worker gets its own world: `x-sandbox-id` goes with every request of the worker, from
  * `request` and from the page alike, so parallel workers never see each other's writes.
- * Each test starts from a fresh copy of that world.
+ * Each test starts from a fresh copy of that world. With the `pact` option (PACT_DIR in the
+ * config), what each test did becomes the run's Pact file (fleet-sandbox/playwright's own
+ * `test` does the same for its per-test worlds).
  */
-export const test = base.extend<{ world: string; token: string }, { sandboxId: string }>({
+export const test = base.extend<{ world: string; token: string }, { sandboxId: string; pact: PactOption | undefined; pacts: Awaited<ReturnType<typeof pactOf>>[] }>({
   sandboxId: [async ({}, use, workerInfo) => use(`e2e-worker-${workerInfo.workerIndex}`), { scope: 'worker' }],
+  pact: [undefined, { option: true, scope: 'worker' }],
+  pacts: [
+    async ({ pact }, use) => {
+      const kept: Awaited<ReturnType<typeof pactOf>>[] = []
+      await use(kept)
+      if (pact) writePactParts(pact.dir, kept.filter((p) => p !== undefined))
+    },
+    { scope: 'worker' },
+  ],
   extraHTTPHeaders: async ({ sandboxId }, use) => use({ 'x-sandbox-id': sandboxId }),
   world: [
-    async ({ request, sandboxId }, use) => {
+    async ({ request, sandboxId, pact, pacts }, use) => {
       expect((await request.post('/__sandbox/reset', { data: {} })).status()).toBe(200)
       await use(sandboxId)
+      // The next test's reset clears the journal: this test's contract is taken now.
+      if (pact) pacts.push(await pactOf(request, sandboxId, pact))
     },
     { auto: true },
   ],

@@ -1,12 +1,13 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from '@playwright/test'
+import type { PactOption } from '../../src/adapters/playwright/pact.js'
 
 /**
  * The sandbox as the test double of an e2e suite: Playwright starts `fleet-sandbox` on a free
  * port (it prints the URL; `wait` reads it into FLEET_SANDBOX_URL for the workers), and every
  * worker works in its own world through `x-sandbox-id` (see fixtures.ts).
  */
-export default defineConfig({
+export default defineConfig<object, { pact: PactOption | undefined }>({
   testDir: '.',
   fullyParallel: true,
   workers: 2,
@@ -14,6 +15,8 @@ export default defineConfig({
   reporter: process.env.CI ? 'line' : 'list',
   use: {
     baseURL: process.env.FLEET_SANDBOX_URL,
+    // PACT_DIR=pacts npx playwright test: the run's Pact file (docs/contracts.md).
+    pact: process.env.PACT_DIR ? { dir: process.env.PACT_DIR } : undefined,
     browserName: 'chromium',
     // Debian's Chromium, never a downloaded one.
     launchOptions: {

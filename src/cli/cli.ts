@@ -38,6 +38,7 @@ export function usage(definitions: readonly ScenarioDefinition[] = bundledScenar
     '       fleet-sandbox replay BUNDLE [--url URL]   rebuild a repro bundle\'s world (replay --help)',
     '       fleet-sandbox record (--upstream URL --upstream-token T | --har FILE) --out DIR [--redact-emails]',
     '                                        record a real backend\'s records as a --fixtures folder',
+    '       fleet-sandbox pact --url URL --out DIR   write the Pact file and used OpenAPI of a running sandbox (pact --help)',
     '',
     `  ${'flag'.padEnd(width)} ${'environment'.padEnd(22)} meaning`,
     ...rows,
@@ -158,6 +159,10 @@ export async function main(argv: string[], afterListen?: (url: string, controlTo
   if (argv[0] === 'drift') {
     const { drift } = await import('./commands/drift.js')
     return drift(argv.slice(1))
+  }
+  if (argv[0] === 'pact') {
+    const { pact } = await import('./commands/pact.js')
+    return pact(argv.slice(1))
   }
   const { options: { state: statePath, fixturesDir, engine, ...options }, values, quiet, help, version } = parseOptions(argv)
   const own = values.scenarios ? await ownScenarios(values.scenarios, values.scenario) : undefined

@@ -4,6 +4,7 @@ import { ApiError, ControlApi, type Health, type JournalEntry, type OutboxEntry,
 import { Clock, useClock } from './clock.js'
 import { DataBrowser } from './data.js'
 import { Drift } from './drift.js'
+import { Contracts } from './contracts.js'
 import { Overrides } from './overrides.js'
 import { Outbox, Requests, save } from './requests.js'
 import { Controls, Dtes, Sandboxes, Snapshot } from './world.js'
@@ -60,9 +61,9 @@ const store = (key: string, value: string) => {
   }
 }
 
-const tabs = ['requests', 'outbox', 'data', 'scenarios', 'overrides', 'sandboxes', 'agents', 'snapshot', 'dte', 'drift'] as const
+const tabs = ['requests', 'outbox', 'data', 'scenarios', 'overrides', 'sandboxes', 'agents', 'snapshot', 'dte', 'drift', 'contracts'] as const
 type Tab = (typeof tabs)[number]
-const tabNames: Record<Tab, string> = { requests: 'Requests', outbox: 'Outbox', data: 'Data', scenarios: 'Scenarios & clock', overrides: 'Overrides', sandboxes: 'Sandboxes', agents: 'Agents', snapshot: 'Snapshot', dte: 'DTE reconciliation', drift: 'Drift' }
+const tabNames: Record<Tab, string> = { requests: 'Requests', outbox: 'Outbox', data: 'Data', scenarios: 'Scenarios & clock', overrides: 'Overrides', sandboxes: 'Sandboxes', agents: 'Agents', snapshot: 'Snapshot', dte: 'DTE reconciliation', drift: 'Drift', contracts: 'Contracts' }
 
 export function App({ base, onClose, inPage }: PanelOptions) {
   const [world, setWorld] = useState(stored(WORLD_KEY))
@@ -204,6 +205,7 @@ export function App({ base, onClose, inPage }: PanelOptions) {
         ${tab === 'snapshot' && html`<${Snapshot} ...${props} />`}
         ${tab === 'dte' && html`<${Dtes} ...${props} version=${version + writes} />`}
         ${tab === 'drift' && html`<${Drift} ...${props} checks=${checks} />`}
+        ${tab === 'contracts' && html`<${Contracts} ...${props} />`}
       </main>
     </div></div>
   `

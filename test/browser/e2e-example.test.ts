@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
+import { noPactTools } from '../support/needs.js'
+import { checkE2ePact } from './support/e2e-pact.js'
 import { chromiumAvailable } from './support/chromium.js'
 import { ROOT } from './support/page-app.js'
 
@@ -19,14 +21,17 @@ interface Suite {
 const specs = (suite: Suite): Suite['specs'] => [...suite.specs, ...(suite.suites ?? []).flatMap(specs)]
 
 describe.skipIf(!chromiumAvailable())('the Playwright example (examples/e2e)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-e2e-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
   it('passes with two parallel workers, each in its own x-sandbox-id world', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-e2e-'))
     const report = join(dir, 'report.json')
-    try {
+    {
       const run = spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'examples/e2e/playwright.config.ts', '--reporter=json', '--output', join(dir, 'results')], {
         cwd: ROOT,
         encoding: 'utf8',
-        env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+        // With the pact option: the run's Pact file, checked below.
+        env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, PACT_DIR: join(dir, 'pacts') },
         timeout: 300_000,
       })
       expect(run.status, `playwright test failed:\n${run.stdout}\n${run.stderr}`).toBe(0)
@@ -41,8 +46,11 @@ describe.skipIf(!chromiumAvailable())('the Playwright example (examples/e2e)', (
       const isolation = all.filter((s) => s.title.includes('sees only its own'))
       expect(isolation.map((s) => s.tests[0].results[0].status)).toEqual(['passed', 'passed'])
       expect(new Set(isolation.map((s) => s.tests[0].results[0].parallelIndex)).size).toBe(2)
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  // The contract of the run's traffic (both workers' worlds in one file), checked by the Pact tools (Node 22+).
+  it.skipIf(noPactTools())('its pact passes the official verifier against a fresh sandbox and the OpenAPI comparator; one changed expectation fails', async () => {
+    await checkE2ePact(join(dir, 'pacts', 'fleet-web-fleet-backoffice.json'))
   })
 })

@@ -67,3 +67,19 @@ export function noMcpTools(): boolean {
   if (missing.length) note(`needs the MCP tools in ${MCP_TOOLS} (${missing.join(', ')} missing)`, MCP_TOOLS_INSTALL)
   return missing.length > 0
 }
+
+/** Where `.ci/run`'s current-Node leg installs the Pact tools that need Node 22+ (the verifier's pact-core 20, the comparator). */
+export const PACT_TOOLS = '.tmp/pact-tools'
+export const PACT_TOOLS_INSTALL = `npm install --prefix ${PACT_TOOLS} --no-save @pact-foundation/pact@17.1.4 @pact-foundation/pact-core@20.2.0 @pactflow/openapi-pact-comparator@2.3.1`
+
+/** True (skip) without the Pact verifier and the OpenAPI comparator: on Node before 22, or not installed in PACT_TOOLS. */
+export function noPactTools(): boolean {
+  const major = Number(process.versions.node.split('.')[0])
+  if (major < 22) {
+    note(`needs Node 22+ for the Pact verifier and openapi-pact-comparator (this is ${process.versions.node})`, `on Node 22+ (CI's second leg): ${PACT_TOOLS_INSTALL}`)
+    return true
+  }
+  const missing = ['@pact-foundation/pact-core', '@pact-foundation/pact', '@pactflow/openapi-pact-comparator'].filter((name) => !existsSync(`${PACT_TOOLS}/node_modules/${name}/package.json`))
+  if (missing.length) note(`needs the Pact tools in ${PACT_TOOLS} (${missing.join(', ')} missing)`, PACT_TOOLS_INSTALL)
+  return missing.length > 0
+}

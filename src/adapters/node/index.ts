@@ -9,6 +9,7 @@ import { joinHandlers } from '../msw/join.js'
 import { type Admin, AdminClient, type OverrideInfo, type OverrideInput, appSend } from '../../core/admin/client.js'
 import type { MswSandboxOptions } from '../msw/options.js'
 import { entryScenarios } from '../../own-scenarios/entry.js'
+import { type PactOptions, pactRecorder } from './pact.js'
 
 export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
@@ -31,6 +32,8 @@ export interface SandboxServerOptions<S extends readonly NamedScenario[] = reado
    * first, kept by your `resetHandlers()`), and `listen()` starts it. msw 2 or 3.
    */
   server?: SetupServer
+  /** Writes the Pact file of the suite's worlds into `dir` on `close()` (every worker's merged; docs/contracts.md). */
+  pact?: PactOptions
 }
 
 export interface SandboxServer<S extends readonly NamedScenario[] = readonly []> {
@@ -74,6 +77,7 @@ export function setupSandboxServer<const S extends readonly NamedScenario[] = re
   if (options.server) joinHandlers(options.server, handlers)
   journalOthers(server.events, claiming, { origins: options.origins })
   let ready: Sandbox | undefined
+  const pact = options.pact && pactRecorder(app, options.pact)
 
   const admin = (sandboxId?: string) => new AdminClient<ScenarioInput<KnownScenario<S>>>(appSend(app, sandboxId), 'fleet-sandbox/node')
 
@@ -94,10 +98,13 @@ export function setupSandboxServer<const S extends readonly NamedScenario[] = re
     },
     close() {
       server.close()
+      if (ready) pact?.write(ready)
     },
     async reset() {
       server.resetHandlers()
       const sandbox = current()
+      // A reset clears the journals: what the test did is taken first.
+      await pact?.keep(sandbox)
       await sandbox.reset(appOptions.seed)
       sandbox.setScenarios(scenarios, 'scenario')
       for (const id of app.sandboxes.ids()) app.sandboxes.drop(id)

@@ -2,6 +2,9 @@ import { type APIRequestContext, test as base, expect } from '@playwright/test'
 import { AdminClient } from '../../core/admin/client.js'
 import { SANDBOX_ID_COOKIE, SANDBOX_ID_HEADER, sandboxIdFrom } from '../../core/sandbox/sandbox-id.js'
 import type { ScenarioInput } from '../../own-scenarios/input.js'
+import { type Pact, type PactOption, pactOf, writePactParts } from './pact.js'
+
+export { type PactOption, pactOf, writePactParts } from './pact.js'
 
 /**
  * `fleet-sandbox/playwright`: Playwright's `test` and `expect`, extended so each test works in
@@ -38,10 +41,38 @@ export interface SandboxOptions {
   sandboxURL: string | undefined
 }
 
+/** Worker options: `pact: { dir }` writes the Pact file of every test's world after the run, every worker's merged (docs/contracts.md). */
+export interface SandboxWorkerOptions {
+  pact: PactOption | undefined
+  /** The pacts of this worker's tests so far (kept after each test, written when the worker ends). */
+  pacts: Pact[]
+}
+
 let next = 0
 
-export const test = base.extend<SandboxFixtures & SandboxOptions>({
+export const test = base.extend<SandboxFixtures & SandboxOptions & { pactOfTest: void }, SandboxWorkerOptions>({
   sandboxURL: [undefined, { option: true }],
+  pact: [undefined, { option: true, scope: 'worker' }],
+  pacts: [
+    async ({ pact }, use) => {
+      const kept: Pact[] = []
+      await use(kept)
+      if (pact) writePactParts(pact.dir, kept)
+    },
+    { scope: 'worker' },
+  ],
+  pactOfTest: [
+    async ({ pact, pacts, sandboxId, playwright, baseURL, sandboxURL }, use) => {
+      await use()
+      if (!pact) return
+      // After the test, from the world it used: a context of its own (a test without the option makes none).
+      const request = await playwright.request.newContext({ baseURL: sandboxURL ?? baseURL })
+      const made = await pactOf(request, sandboxId, pact)
+      await request.dispose()
+      if (made) pacts.push(made)
+    },
+    { auto: true },
+  ],
   sandboxId: async ({}, use, testInfo) => {
     await use(sandboxIdFrom(['pw', testInfo.workerIndex, testInfo.testId, testInfo.retry, next++]))
   },

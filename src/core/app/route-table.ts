@@ -18,6 +18,7 @@ import { shipmentsRoutes } from '../operations/routes/shipments.js'
 import { technicianRoutes } from '../operations/routes/technicians.js'
 import { visitsRoutes } from '../operations/routes/visits.js'
 import { driftRoutes } from '../bridge/routes.js'
+import { contractRoutes } from '../contracts/routes.js'
 
 /** The route table: every endpoint, defined once. Runtimes, validation and OpenAPI derive from it. */
 export const routes: RouteDef[] = [
@@ -38,6 +39,7 @@ export const routes: RouteDef[] = [
   ...overrideRoutes,
   ...inspectorRoutes,
   ...driftRoutes,
+  ...contractRoutes,
   ...openapiRoutes,
   ...panelRoutes,
 ]

@@ -173,16 +173,20 @@ export class Journal implements BudgetedJournal {
     return out
   }
 
-  /** An entry with its exchange; entries restored from a snapshot carry no headers or bodies. */
-  get(id: number): JournalDetail | undefined {
+  /**
+   * An entry with its exchange; entries restored from a snapshot carry no headers or bodies.
+   * `shown: false`: a bearer JWT as received, for code that names its caller and never shows it (contracts).
+   */
+  get(id: number, shown = true): JournalDetail | undefined {
     const s = this.#entries.find((x) => x.entry.id === id)
     if (!s) return undefined
-    return { ...s.entry, url: s.origin ? s.origin + s.entry.path + s.entry.query : '', request: shownCredentials(readable(s.request)), response: readable(s.response) }
+    const request = readable(s.request)
+    return { ...s.entry, url: s.origin ? s.origin + s.entry.path + s.entry.query : '', request: shown ? shownCredentials(request) : request, response: readable(s.response) }
   }
 
   /** Every entry with its exchange, oldest first (the HAR export). */
-  details(): JournalDetail[] {
-    return this.#entries.map((s) => this.get(s.entry.id)!)
+  details(shown = true): JournalDetail[] {
+    return this.#entries.map((s) => this.get(s.entry.id, shown)!)
   }
 
   clear(): void {

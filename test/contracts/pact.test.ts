@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest'
+import { ADMIN_TOKEN, client, freshId, type Client } from '../support/client.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
+import { expectEach } from '../support/each.js'
+import { type Interaction, replay } from './replay.js'
+
+/** The app's traffic in a world of its own: a sign-in, a list, a review, a 404, a scenario's 429. */
+async function traffic(c: Client) {
+  const anonymous = c.as(null)
+  expect((await anonymous.post('/api/session-auth/sign-in/email', { email: 'admin@fleet.test', password: 'sandbox' })).status).toBe(200)
+  const list = await c.get('/api/notifications?status=unreviewed&limit=2')
+  expect(list.status).toBe(200)
+  const id = list.body.data.notifications[0].id
+  expect((await c.send('PATCH', `/api/notifications/${id}`, { status: 'reviewed' })).status).toBe(200)
+  expect((await c.send('PATCH', `/api/notifications/${id}`, { status: 'reviewed' })).status).toBe(200)
+  const layers = (await c.get('/api/layers')).body.data
+  expect((await c.send('DELETE', `/api/layers/${layers[0].id}`)).status).toBe(200)
+  expect((await c.send('DELETE', `/api/layers/${layers[0].id}`)).status).toBe(404)
+  expect((await c.get('/api/notifications', { 'x-sandbox-scenario': 'rate-limited' })).status).toBe(429)
+  return { id, layer: layers[0].id }
+}
+
+describe.each(runtimes)('contracts from the traffic through $name', (runtime) => {
+  const rt = useSandbox(runtime)
+
+  it('GET /contracts/pact: Pact 4.0, one interaction per operation × scenario × status, states, rules, no credential', async () => {
+    const c = await rt.isolated()
+    const { id, layer } = await traffic(c)
+    const res = await c.control.get('/contracts/pact')
+    expect(res.status, await res.text()).toBe(200)
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="fleet-web-fleet-backoffice.json"')
+    const pact = res.body
+    expect(pact.consumer).toEqual({ name: 'fleet-web' })
+    expect(pact.provider).toEqual({ name: 'fleet-backoffice' })
+    expect(pact.metadata.pactSpecification).toEqual({ version: '4.0' })
+    const byDescription = new Map<string, any>(pact.interactions.map((i: Interaction) => [i.description, i]))
+    expect(byDescription.size).toBe(pact.interactions.length)
+    expect([...byDescription.keys()].sort()).toEqual([
+      'deleteLayer, no scenario, status 200',
+      'deleteLayer, no scenario, status 404',
+      'listLayers, no scenario, status 200',
+      'listNotifications, no scenario, status 200',
+      'listNotifications, scenario rate-limited, status 429',
+      'signInEmail, no scenario, status 200',
+      'updateNotificationStatus, no scenario, status 200',
+    ].sort())
+    expectEach(pact.interactions, (i: any) => i.type === 'Synchronous/HTTP' && typeof i.key === 'string')
+    const review = byDescription.get('updateNotificationStatus, no scenario, status 200')
+    // The first review found it unreviewed: the state says so.
+    expect(review.providerStates).toEqual([{ name: 'a signed-in user', params: { email: 'admin@fleet.test' } }, { name: 'a notification exists', params: { id, status: 'unreviewed' } }])
+    expect(review.request).toMatchObject({ method: 'PATCH', path: `/api/notifications/${id}`, headers: { authorization: ['Bearer [not kept]'], 'content-type': ['application/json'] }, body: { content: { status: 'reviewed' } } })
+    expect(review.request.generators.header.authorization).toEqual({ type: 'ProviderState', expression: 'Bearer ${token}', dataType: 'STRING' })
+    expect(Object.keys(review.request.headers).sort()).toEqual(['authorization', 'content-type'])
+    expect(byDescription.get('deleteLayer, no scenario, status 404').providerStates[1]).toEqual({ name: 'a layer does not exist', params: { id: layer } })
+    expect(byDescription.get('listNotifications, scenario rate-limited, status 429').providerStates).toContainEqual({ name: 'the scenario rate-limited is on', params: {} })
+    const list = byDescription.get('listNotifications, no scenario, status 200')
+    expect(list.request.query).toEqual({ status: ['unreviewed'], limit: ['2'] })
+    expect(list.response.headers['content-type'][0]).toMatch(/^application\/json/)
+    expect(list.response.body.content.data.notifications).toHaveLength(1)
+    const rules = list.response.matchingRules.body
+    expect(rules['$.data.notifications']).toEqual({ combine: 'AND', matchers: [{ match: 'type', min: 1 }] })
+    expect(rules['$.data.notifications[*].id'].matchers[0]).toEqual({ match: 'regex', regex: '^[0-9a-f]{24}$' })
+    expect(rules['$.data.notifications[*].createdAt'].matchers[0].match).toBe('regex')
+    expect(rules['$.data.unreviewedCount'].matchers[0]).toEqual({ match: 'type' })
+    const signIn = byDescription.get('signInEmail, no scenario, status 200')
+    expect(signIn.providerStates).toEqual([{ name: 'a user can sign in', params: { email: 'admin@fleet.test' } }])
+    expect(signIn.request.body.content).toEqual({ email: 'admin@fleet.test', password: '[not kept]' })
+    expect(signIn.request.generators.body['$.password'].expression).toBe('${password}')
+    // No credential anywhere: not the session token, not the password, not the sandbox id.
+    const text = JSON.stringify(pact)
+    expect(text).not.toContain(c.token!)
+    expect(text).not.toContain('"sandbox"')
+    expect(text).not.toContain(c.id!)
+    expect(text).not.toMatch(/ses_[0-9a-f]{8}/)
+  })
+
+  it('each interaction, its states set up in a fresh world, answers the status of the file', async () => {
+    const c = await rt.isolated()
+    await traffic(c)
+    const pact = (await c.control.get('/contracts/pact')).body
+    const headers = { 'x-sandbox-id': freshId('verify') }
+    for (const i of pact.interactions as Interaction[]) expect(await replay(rt, i, headers), i.description).toBe(i.response.status)
+    // Overrides first here would have shown as the override's; a fresh world keeps none.
+  })
+
+  it('an override\'s answer is left out unless ?overrides=include, then marked', async () => {
+    const c = client(rt, { sandbox: freshId('ovr'), token: ADMIN_TOKEN })
+    const made = await c.control.post('/overrides', { name: 'teapot', match: { method: 'GET', path: '/api/vehicle-types' }, respond: { status: 418, body: { status: 'error', message: 'teapot' } } })
+    expect(made.status, await made.text()).toBe(201)
+    expect((await c.get('/api/vehicle-types')).status).toBe(418)
+    expect((await c.get('/api/layers')).status).toBe(200)
+    const plain = (await c.control.get('/contracts/pact')).body
+    expect(plain.interactions.map((i: Interaction) => i.description)).toEqual(['listLayers, no scenario, status 200'])
+    const all = (await c.control.get('/contracts/pact?overrides=include&consumer=web.app&provider=api_1')).body
+    expect(all.consumer.name).toBe('web.app')
+    const marked = all.interactions.find((i: Interaction) => i.response.status === 418)
+    expect(marked.description).toMatch(/^listVehicleTypes, no scenario, override:\S+, status 418$/)
+    expect(marked.comments.text[0]).toMatch(/never gave this answer/)
+  })
+
+  it('bad input: a 4xx naming the field and the rule', async () => {
+    const c = client(rt, { sandbox: freshId('bad'), token: ADMIN_TOKEN })
+    expect(await (await c.control.get('/contracts/pact')).text()).toMatch(/journal: .*no API answer/)
+    expect((await c.control.get('/contracts/pact')).status).toBe(409)
+    expect((await c.control.get('/contracts/openapi')).status).toBe(409)
+    await c.get('/api/layers')
+    const bad = async (path: string, status: number, message: RegExp) => {
+      const res = await c.control.get(path)
+      expect(res.status, path).toBe(status)
+      expect(res.body?.message ?? (await res.text()), path).toMatch(message)
+    }
+    await bad('/contracts/pact?consumer=a%20b', 400, /consumer: must be 1 to 64 letters/)
+    await bad('/contracts/pact?provider=', 400, /provider: must be/)
+    await bad('/contracts/pact?overrides=all', 400, /overrides: must be one of "include", "exclude"/)
+    await bad('/contracts/pact?extra=1', 400, /unknown field extra/)
+    const post = async (body: unknown, status: number, message: RegExp) => {
+      const res = await c.control.post('/pact/states', body)
+      expect(res.status, JSON.stringify(body)).toBe(status)
+      expect(res.body?.message ?? (await res.text()), JSON.stringify(body)).toMatch(message)
+    }
+    await post({ state: 'a unicorn exists', params: {} }, 400, /state: no state "a unicorn exists"/)
+    await post({ state: 'a signed-in user', params: { email: 'nope' } }, 400, /params\.email: must be an e-mail address/)
+    await post({ state: 'a signed-in user', params: { email: 'nobody@fleet.test' } }, 404, /params\.email: no user nobody@fleet\.test/)
+    await post({ state: 'a signed-in user', params: { email: 'admin@fleet.test', role: 'x' } }, 400, /params: unknown field role/)
+    await post({ state: 'a notification exists', params: {} }, 400, /params\.id: is required/)
+    await post({ state: 'the scenario nope is on' }, 400, /state.*nope/)
+    await post({ state: 'a signed-in user', action: 'undo' }, 400, /action: must be one of "setup", "teardown"/)
+    await post({ state: 'a signed-in user', extra: 1 }, 400, /body: unknown field extra/)
+    await post({ params: {} }, 400, /state: /)
+    // A refused state changed nothing: the journal still holds the one request.
+    expect((await c.control.get('/requests')).body.requests.map((r: { path: string }) => r.path)).toEqual(['/api/layers'])
+  })
+
+  it('POST /pact/states answers the values the generators need; GET lists every state', async () => {
+    const c = client(rt, { sandbox: freshId('states') })
+    const res = await c.control.post('/pact/states', { state: 'a signed-in user', params: { email: 'viewer@fleet.test' }, action: 'setup' })
+    expect(res.status, await res.text()).toBe(200)
+    expect(Object.keys(res.body)).toEqual(['token'])
+    const me = await c.as(res.body.token).get('/api/auth/users/me')
+    expect(me.status).toBe(200)
+    expect(me.body.data?.email ?? me.body.email ?? JSON.stringify(me.body)).toContain('viewer@fleet.test')
+    // What the verifier sends for an interaction without a state.
+    expect((await c.control.post('/pact/states', { action: 'setup', params: {}, state: '' })).body).toEqual({})
+    expect((await c.control.post('/pact/states', { action: 'teardown', params: {}, state: '' })).status).toBe(200)
+    const list = await c.control.get('/pact/states')
+    expect(list.status).toBe(200)
+    const names = list.body.states.map((s: { name: string }) => s.name)
+    expect(names).toEqual(expect.arrayContaining(['a signed-in user', 'a user can sign in', 'a notification exists', 'a layer does not exist', 'the scenario rate-limited is on']))
+    expectEach(list.body.states, (s: any) => typeof s.sets === 'string' && s.sets.length > 0 && Array.isArray(s.returns))
+  })
+})
