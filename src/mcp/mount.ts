@@ -3,10 +3,9 @@ import { MCP_PATH } from './path.js'
 
 export { MCP_PATH }
 
-export interface McpOptions {
-  /** Every message through the SDK, the plain tool calls too (the reference test/mcp/tuned.test.ts compares the tuned path with). */
-  plain?: boolean
-}
+import type { McpOptions } from './server.js'
+
+export type { McpOptions }
 
 /**
  * The MCP server (server.ts) as a mount of the served app at `/mcp` (src/apps/server-app.ts):

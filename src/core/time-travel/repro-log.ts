@@ -1,8 +1,8 @@
-import type { Principal } from '../auth/principal.js'
-import type { RouteDef } from '../app/route.js'
+import type { Principal } from '../auth/types.js'
+import type { RouteInfo } from '../app/types.js'
 import { base64 } from '../http/bytes.js'
 import type { Reply } from '../http/reply.js'
-import type { ActiveScenario } from '../scenarios/define.js'
+import type { ActiveScenario } from '../scenarios/types.js'
 import type { StateChange } from '../sandbox/events.js'
 import { CREDENTIAL_KINDS, type OutboxEntry } from '../sandbox/outbox.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
@@ -219,7 +219,7 @@ export class ReproLog {
    * route (`shaped`) or an override answered (they count rate limits and override uses); other
    * reads change nothing, a scenario scoped to other routes included.
    */
-  request(sandbox: Sandbox, route: RouteDef, request: Request, path: string, query: string, reply: Reply, principal: Principal | undefined, at: number | undefined, body: Uint8Array | undefined, shaped = false): void {
+  request(sandbox: Sandbox, route: RouteInfo, request: Request, path: string, query: string, reply: Reply, principal: Principal | undefined, at: number | undefined, body: Uint8Array | undefined, shaped = false): void {
     if (this.reason || this.paused) return
     // The instant as text only for a step: a read that changes nothing (most requests) builds no Date (bench: npm run bench -- --ab).
     const when = () => new Date(at ?? sandbox.clock.now()).toISOString()
