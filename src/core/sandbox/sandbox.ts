@@ -58,7 +58,7 @@ const standalone: SandboxRegistry = { idleMs: 0, maxSandboxes: 0, list: () => []
  * (src/core/scenarios/registry.ts), whose definitions' hooks get a sandbox, so it is named here by what it does.
  */
 export interface KnownScenarios {
-  get(name: string): { activate?(sandbox: Sandbox, options: any): void } | undefined
+  get(name: string): { activate?(sandbox: Sandbox, options: Record<string, unknown>): void } | undefined
   list(): readonly ScenarioFacts[]
   parse(input: unknown, field?: string): ActiveScenario
   parseList(text: string, field: string): ActiveScenario[]
