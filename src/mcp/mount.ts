@@ -1,10 +1,8 @@
 import type { Mount, Pipeline } from '../core/app/app.js'
 import { MCP_PATH } from './path.js'
-
-export { MCP_PATH }
-
 import type { McpOptions } from './server.js'
 
+export { MCP_PATH }
 export type { McpOptions }
 
 /**

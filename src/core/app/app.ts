@@ -21,7 +21,7 @@ import { Sandboxes, type SandboxesOptions, validSandboxId } from '../sandbox/san
 import type { ActiveScenario, AppliedScenario } from '../scenarios/define.js'
 import type { Bridge } from '../bridge/bridge.js'
 import type { UpstreamFetch } from '../bridge/passthrough.js'
-import { goesUpstream, type UpstreamOptions } from '../bridge/upstream.js'
+import { goesUpstream } from '../bridge/upstream.js'
 import { type Pipeline, type RequestMeta, frontDoor } from './front-door.js'
 
 export type { RequestMeta, Pipeline }

@@ -1,9 +1,8 @@
-import type { RouteInfo } from '../app/types.js'
+import { documentPath } from './reach.js'
+import { Findings, walk } from './schema-walk.js'
 import type { Finding, Operation } from './types.js'
 
 export type { Finding, FindingKind, Operation } from './types.js'
-import { documentPath } from './reach.js'
-import { Findings, walk } from './schema-walk.js'
 
 type Json = Record<string, any>
 
