@@ -1,12 +1,9 @@
 import type { Mount, Pipeline } from '../core/app/app.js'
 import { MCP_PATH } from './path.js'
+import type { McpOptions } from './server.js'
 
 export { MCP_PATH }
-
-export interface McpOptions {
-  /** Every message through the SDK, the plain tool calls too (the reference test/mcp/tuned.test.ts compares the tuned path with). */
-  plain?: boolean
-}
+export type { McpOptions }
 
 /**
  * The MCP server (server.ts) as a mount of the served app at `/mcp` (src/apps/server-app.ts):

@@ -3,7 +3,6 @@ import type { Pipeline, RequestMeta, SandboxApp } from '../core/app/app.js'
 import { SCENARIO_HEADER } from '../core/app/app.js'
 import { type ControlOrigins, controlOriginAllowed } from '../core/control/origin.js'
 import { type Target, targetOf } from '../core/http/url.js'
-import type { McpOptions } from './mount.js'
 import { HttpError, errorBody } from '../core/http/reply.js'
 import { readBody } from '../core/http/body.js'
 import { validSandboxId } from '../core/sandbox/sandbox-id.js'
@@ -11,6 +10,12 @@ import { agentToken, resourceMetadataUrl } from './auth.js'
 import { AGENT_SCOPE } from '../core/auth/tokens.js'
 import { type CallSite, type ToolAnswer, refused, successEnvelope, toolAnswer, toolRequest } from './call.js'
 import { type ApiTool, toolsOf } from './tools.js'
+
+/** How /mcp is served (mcpMount, mount.ts). */
+export interface McpOptions {
+  /** Every message through the SDK, the plain tool calls too (the reference test/mcp/tuned.test.ts compares the tuned path with). */
+  plain?: boolean
+}
 
 /** The largest `/mcp` body read, as the SDK bounds it (4 MB). */
 const MAX_BODY = 4 * 1_048_576

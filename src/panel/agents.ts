@@ -1,6 +1,6 @@
 import { html } from 'htm/preact'
 import { useEffect, useState } from 'preact/hooks'
-import type { ViewProps } from './app.js'
+import type { ViewProps } from './types.js'
 
 interface AgentSession {
   id: string

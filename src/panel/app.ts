@@ -10,6 +10,8 @@ import { Outbox, Requests, save } from './requests.js'
 import { Controls, Dtes, Sandboxes, Snapshot } from './world.js'
 import { Agents } from './agents.js'
 
+import type { ViewProps } from './types.js'
+
 export interface PanelOptions {
   /** Where the sandbox answers: '' for the page's own origin. */
   base: string
@@ -20,14 +22,6 @@ export interface PanelOptions {
    * asks for one), and the OpenAPI document is downloaded (a new tab would get the app's page).
    */
   inPage?: boolean
-}
-
-/** What every view gets: the API of the world on show, and a way to report an error against it. */
-export interface ViewProps {
-  api: ControlApi
-  /** Bumped by `event: state`: views reload what they show. */
-  version: number
-  fail(error: unknown): void
 }
 
 const WORLD_KEY = 'fleet-sandbox:sandbox-id'

@@ -1,7 +1,7 @@
 import { html } from 'htm/preact'
 import { useState } from 'preact/hooks'
 import type { JournalDetail } from './api.js'
-import type { ViewProps } from './app.js'
+import type { ViewProps } from './types.js'
 import { Value } from './value.js'
 
 /** A JSON Pointer's segments (RFC 6901), as the journal's patch writes them. */

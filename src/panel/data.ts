@@ -1,6 +1,6 @@
 import { html } from 'htm/preact'
 import { useEffect, useState } from 'preact/hooks'
-import type { ViewProps } from './app.js'
+import type { ViewProps } from './types.js'
 import type { JournalEntry } from './api.js'
 import { Value } from './value.js'
 

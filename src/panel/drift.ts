@@ -1,7 +1,7 @@
 import { html } from 'htm/preact'
 import { useEffect, useState } from 'preact/hooks'
 import type { DriftReport } from '../core/bridge/drift.js'
-import type { ViewProps } from './app.js'
+import type { ViewProps } from './types.js'
 
 const detail = (value: unknown) => (value === undefined ? '' : JSON.stringify(value))
 

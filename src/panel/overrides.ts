@@ -1,6 +1,6 @@
 import { html } from 'htm/preact'
 import { useEffect, useState } from 'preact/hooks'
-import type { ViewProps } from './app.js'
+import type { ViewProps } from './types.js'
 import type { Override as Stored } from '../core/overrides/override.js'
 
 /** An override as `GET /__sandbox/overrides` lists it: as the sandbox keeps it, with what is left. */

@@ -1,7 +1,7 @@
 import { html } from 'htm/preact'
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { JournalDetail, JournalEntry, Message, OutboxEntry } from './api.js'
-import type { ViewProps } from './app.js'
+import type { ViewProps } from './types.js'
 import { curl, pretty, statusClass, time, viaLabel } from './format.js'
 import { Changes } from './changes.js'
 

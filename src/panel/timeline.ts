@@ -1,6 +1,6 @@
 import { html } from 'htm/preact'
 import { useEffect, useState } from 'preact/hooks'
-import type { ViewProps } from './app.js'
+import type { ViewProps } from './types.js'
 
 /** An entry of `GET /__sandbox/scenarios` `schedule` (docs/scenarios.md "On a timeline"). */
 export interface ScheduleEntry {

@@ -1,6 +1,6 @@
 import { html } from 'htm/preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
-import type { ViewProps } from './app.js'
+import type { ViewProps } from './types.js'
 import { Clock } from './clock.js'
 import { save } from './requests.js'
 import { type ScheduleEntry, Timeline } from './timeline.js'

@@ -1,4 +1,4 @@
-// Reads the value-import graph of the project's own sources (type-only imports excluded).
+// Reads the import graph of the project's own sources: value imports, and type-only ones apart.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 
@@ -42,9 +42,15 @@ export function importsOf(file: string): ImportEdge[] {
   return edges
 }
 
-/** Strongly connected components of more than one file (or a file importing itself). */
-export function valueCycles(files: string[]): string[][] {
-  const graph = new Map(files.map((f) => [f, importsOf(f).filter((e) => !e.typeOnly && graphHas(files, e.to)).map((e) => e.to)]))
+/** Cycles through value imports only: what would run in a loop at load time. */
+export const valueCycles = (files: string[]): string[][] => cycles(files, (e) => !e.typeOnly)
+
+/** Cycles through imports of any kind, type-only ones too: rooms that name each other's types. */
+export const allCycles = (files: string[]): string[][] => cycles(files, () => true)
+
+/** Strongly connected components of more than one file (or a file importing itself), over the edges kept. */
+export function cycles(files: string[], keep: (e: ImportEdge) => boolean): string[][] {
+  const graph = new Map(files.map((f) => [f, importsOf(f).filter((e) => keep(e) && graphHas(files, e.to)).map((e) => e.to)]))
   let index = 0
   const idx = new Map<string, number>()
   const low = new Map<string, number>()

@@ -11,6 +11,7 @@ import type { BodyInput } from '../sandbox/journal.js'
 import type { Changes } from '../time-travel/changes.js'
 import { withoutHeaders, withoutSecrets } from '../sandbox/journal-secrets.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
+import type { ServeOptions } from './types.js'
 import { type Matcher, RouteMatcher, controlPath, ownedPath } from './matcher.js'
 import { type ControlOrigins, guardControl } from '../control/origin.js'
 import { readSnapshot } from '../control/snapshot-body.js'
@@ -20,7 +21,7 @@ import { Sandboxes, type SandboxesOptions, validSandboxId } from '../sandbox/san
 import type { ActiveScenario, AppliedScenario } from '../scenarios/define.js'
 import type { Bridge } from '../bridge/bridge.js'
 import type { UpstreamFetch } from '../bridge/passthrough.js'
-import { goesUpstream, type UpstreamOptions } from '../bridge/upstream.js'
+import { goesUpstream } from '../bridge/upstream.js'
 import { type Pipeline, type RequestMeta, frontDoor } from './front-door.js'
 
 export type { RequestMeta, Pipeline }
@@ -29,21 +30,9 @@ export { errorReply }
 /** What the pipeline carries besides a runtime's meta: the headers the front door adds to every answer (CORS). */
 type Served = RequestMeta & { headers?: Record<string, string> }
 
-export interface SandboxAppOptions extends SandboxesOptions {
+export interface SandboxAppOptions extends SandboxesOptions, ServeOptions {
   /** The route table, every domain's routes: the assembler passes it (src/apps/page-app.ts passes route-table.ts's), as it passes the accounts and scenarios. */
   routes: readonly RouteDef[]
-  /** Serve only what the spec documents: assumed routes answer 404. */
-  strict?: boolean
-  /** Control API: open, guarded by a token (`x-sandbox-control-token`), or off. */
-  control?: { token?: string } | false
-  /** Log one line per request. */
-  log?: (line: string) => void
-  /** Origins besides loopback ones whose pages may use `/__sandbox` (`--cors-origin`). */
-  corsOrigins?: readonly string[]
-  /** The page the browser worker serves: its own origin may use `/__sandbox`. */
-  pageOrigin?: string
-  /** The real backend: unmatched `/api/...` requests go there, and answers are checked (docs/bridge.md). */
-  upstream?: UpstreamOptions
   /** Handlers served at a path of their own beside the routes, behind the same door (the MCP server at `/mcp`: src/apps/server-app.ts). */
   mounts?: readonly Mount[]
 }

@@ -1,19 +1,6 @@
-import type { RouteDef } from './route.js'
+import type { Match, Matcher, RouteDef } from './context.js'
 
-/** A route to run with its params, or else the methods its path allows (405) or none (404). */
-export type Match = { route: RouteDef; params: Record<string, string>; allowed?: undefined } | { route?: undefined; params?: undefined; allowed: string[] }
-
-/**
- * What answers a method and path: the tuned `RouteMatcher` (a segment tree) and the plain
- * `PlainMatcher` (plain-matcher.ts, a scan of the table) answer the same, which
- * matcher-reference.test.ts checks on generated paths.
- */
-export interface Matcher {
-  /** What answers `method path` (the URL's path, without the query). */
-  match(method: string, path: string): Match
-  /** Whether a route of the sandbox answers `method path`: runtimes that share an origin ask it. */
-  serves(method: string, path: string): boolean
-}
+export type { Match, Matcher }
 
 /** The sandbox's own part of an origin: `/api/...` and the control API. */
 export const ownedPath = (path: string): boolean => path.startsWith('/api/') || controlPath(path)

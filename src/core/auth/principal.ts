@@ -1,5 +1,5 @@
 import { HttpError, forbidden, unauthorized } from '../http/reply.js'
-import type { RowOf } from '../store/world.js'
+import type { Principal } from './types.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import { type Permission, rolePermissions } from './permissions.js'
 import type { Session } from './sessions.js'
@@ -7,10 +7,7 @@ import { decodeJwt } from 'jose'
 import { looksLikeJwt, verifyToken } from './tokens.js'
 import { grantRefusal } from '../agents/state.js'
 
-/** Who is calling: resolved once per request from the bearer token. */
-export type Principal =
-  | { kind: 'session' | 'api-token' | 'agent'; token: string; user: RowOf<'users'>; clientId: string; permissions: ReadonlySet<Permission>; session?: Session }
-  | { kind: 'portal'; token: string; contact: RowOf<'portalContacts'>; clientId: string; roles: readonly string[] }
+export type { Principal }
 
 export function bearerToken(request: Request): string | undefined {
   const header = request.headers.get('authorization')

@@ -4,14 +4,12 @@ import type { Sandbox } from '../sandbox/sandbox.js'
 import { SII_HOST, syncAnswer, trackId, type TaxAuthorityHooks, type UploadTimeout } from './authority.js'
 import { dteLifecycle } from './dte-lifecycle.js'
 import { nextFolio } from './folios.js'
-import { type BillingContext, clientSlug, invoiceSubject } from './invoices.js'
+import { type BillingContext, invoiceSubject } from './invoices.js'
+import { dteIdFor } from './ids.js'
 import { invoiceLifecycle } from './invoice-lifecycle.js'
 
 /** Electronic invoice (factura electrónica) is DTE type 33. */
 export const DTE_TYPE = '33'
-
-/** Folios are unique per client, so they make the id. */
-export const dteIdFor = (clientId: string, folio: number) => `dte_${clientSlug(clientId)}_${folio}`
 
 /** The public DTE: the fields of docs/billing.md, without the tenant key and the authority's bookkeeping. */
 export function dteView({ clientId: _c, syncs: _s, ...rest }: Dte) {

@@ -2,17 +2,9 @@ import { conflict, unprocessable } from '../http/reply.js'
 import type { Invoice, paymentMethods } from './model.js'
 import type { RouteContext } from '../app/route.js'
 import { invoiceLifecycle } from './invoice-lifecycle.js'
+import { invoiceNumber } from './ids.js'
 
 export type BillingContext = Pick<RouteContext, 'sandbox' | 'applied' | 'fault'>
-
-/** `cli_acme` -> `acme`: readable ids such as `inv_acme_0014` and `dte_acme_1009`. */
-export const clientSlug = (clientId: string) => clientId.replace(/^cli_/, '')
-export const invoiceIdFor = (clientId: string, sequence: number) => `inv_${clientSlug(clientId)}_${String(sequence).padStart(4, '0')}`
-
-/** Publishing follows the sequence, so the number is the sequence's (assumed format). */
-export const invoiceNumber = (sequence: number) => `F-${String(sequence).padStart(6, '0')}`
-
-export const invoiceTotal = (lines: Invoice['lines']) => lines.reduce((sum, l) => sum + l.quantity * l.unitPrice, 0)
 
 /** The public invoice: the Invoice fields of docs/billing.md (clientId included) and its payments. */
 export function invoiceView(invoice: Invoice): Invoice {

@@ -1,7 +1,6 @@
 import { GENERIC_RUT, trackId } from './authority.js'
-import { dteIdFor } from './dte.js'
 import { folioRange } from './folios.js'
-import { clientSlug, invoiceIdFor, invoiceNumber, invoiceTotal } from './invoices.js'
+import { clientSlug, dteIdFor, invoiceIdFor, invoiceNumber, invoiceTotal } from './ids.js'
 import type { Dte, Invoice } from './model.js'
 import type { RowOf, WorldRows } from '../store/world.js'
 import { rut } from '../seed/chile.js'

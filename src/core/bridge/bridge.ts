@@ -1,4 +1,4 @@
-import type { RouteDef } from '../app/route.js'
+import type { RouteInfo } from '../app/types.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { Checker } from './check.js'
 import { driftWalk, type DriftReport, operationName } from './drift.js'
@@ -43,7 +43,7 @@ export class Bridge {
   }
 
   /** The walk of every GET operation, its results recorded in the sandbox's findings. */
-  async walk(routes: readonly RouteDef[], sandbox: Sandbox, fetchFn?: (url: string, init: RequestInit) => Promise<Response>): Promise<DriftReport> {
+  async walk(routes: readonly RouteInfo[], sandbox: Sandbox, fetchFn?: (url: string, init: RequestInit) => Promise<Response>): Promise<DriftReport> {
     const report = await driftWalk(routes, await this.checker(), this.upstream, fetchFn)
     const log = driftLog(sandbox)
     for (const op of report.operations) if (op.status !== 'skipped') log.record(op, report.checkedAt!)
@@ -54,7 +54,7 @@ export class Bridge {
    * Forwards a request and answers the upstream's answer. The journal entry, the check and its
    * findings follow once the body has passed: the caller never waits for them.
    */
-  async pass(request: Request, sandbox: Sandbox, route: RouteDef | undefined, meta: PassMeta = {}): Promise<Response> {
+  async pass(request: Request, sandbox: Sandbox, route: RouteInfo | undefined, meta: PassMeta = {}): Promise<Response> {
     const started = performance.now()
     const url = meta.target ?? targetOf(request)
     const requestHeaders = redactedHeaders(request.headers)
@@ -67,7 +67,7 @@ export class Bridge {
     return response
   }
 
-  async #after(sandbox: Sandbox, route: RouteDef | undefined, method: string, url: Target, a: {
+  async #after(sandbox: Sandbox, route: RouteInfo | undefined, method: string, url: Target, a: {
     status: number; durationMs: number; requestHeaders: Record<string, string>; responseHeaders: Record<string, string>
     copy: ReadableStream<Uint8Array> | null; requestCopy: ReadableStream<Uint8Array> | null
   }): Promise<void> {

@@ -1,4 +1,4 @@
-import type { RouteDef } from '../app/route.js'
+import type { RouteInfo } from '../app/types.js'
 import type { Checker } from './check.js'
 import { type DriftOperation, type DriftReport, report } from './findings.js'
 import { documentPath, UPSTREAM_TIMEOUT_MS, unreachable, upstreamUrl } from './reach.js'
@@ -8,7 +8,7 @@ type Fetch = (input: string, init: RequestInit) => Promise<Response>
 
 export { type DriftOperation, type DriftReport, report }
 
-export function operationName(route: Pick<RouteDef, 'method' | 'path'>): string {
+export function operationName(route: Pick<RouteInfo, 'method' | 'path'>): string {
   return `${route.method} ${documentPath(route.path)}`
 }
 
@@ -17,7 +17,7 @@ export function operationName(route: Pick<RouteDef, 'method' | 'path'>): string 
  * parameter is an id their collection's list gave. GET only: the retry guidance says writes
  * have external effects, and the walk never causes one.
  */
-export async function driftWalk(routes: readonly RouteDef[], checker: Checker, upstream: UpstreamOptions, fetchFn: Fetch = fetch, onAnswer?: (route: RouteDef, body: unknown) => void): Promise<DriftReport> {
+export async function driftWalk(routes: readonly RouteInfo[], checker: Checker, upstream: UpstreamOptions, fetchFn: Fetch = fetch, onAnswer?: (route: RouteInfo, body: unknown) => void): Promise<DriftReport> {
   const gets = routes.filter((r) => r.method === 'GET' && r.path.startsWith('/api/') && r.auth.kind !== 'control')
   const lists = gets.filter((r) => !r.path.includes(':'))
   const byId = gets.filter((r) => r.path.includes(':'))
@@ -59,7 +59,7 @@ export async function driftWalk(routes: readonly RouteDef[], checker: Checker, u
   return report(upstream.url, new Date().toISOString(), operations)
 }
 
-async function visit(route: RouteDef, path: string, checker: Checker, upstream: UpstreamOptions, fetchFn: Fetch): Promise<{ result: DriftOperation; body?: unknown }> {
+async function visit(route: RouteInfo, path: string, checker: Checker, upstream: UpstreamOptions, fetchFn: Fetch): Promise<{ result: DriftOperation; body?: unknown }> {
   const operation = operationName(route)
   const timeoutMs = upstream.timeoutMs ?? UPSTREAM_TIMEOUT_MS
   let res: Response
@@ -86,7 +86,7 @@ async function visit(route: RouteDef, path: string, checker: Checker, upstream: 
   return { result: { operation, path, status: findings.length ? 'drift' : 'ok', httpStatus: res.status, findings, ...(reason ? { reason } : {}) }, body }
 }
 
-function requiredQuery(checker: Checker, route: RouteDef): string[] {
+function requiredQuery(checker: Checker, route: RouteInfo): string[] {
   const op = checker.document.paths?.[documentPath(route.path)]?.get
   return ((op?.parameters ?? []) as { in?: string; name?: string; required?: boolean }[]).filter((p) => p.in === 'query' && p.required).map((p) => p.name!)
 }

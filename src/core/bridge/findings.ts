@@ -1,5 +1,5 @@
 import type { Sandbox } from '../sandbox/sandbox.js'
-import type { Finding } from './check.js'
+import type { Finding } from './types.js'
 
 /** One operation of a drift report (docs/contract.md "The bridge to a real backend"). */
 export interface DriftOperation {

@@ -1,5 +1,5 @@
 import { deepCompareStrict, format, ucs2length } from '@cfworker/json-schema'
-import type { Finding } from './check.js'
+import type { Finding } from './types.js'
 
 type Json = Record<string, any>
 

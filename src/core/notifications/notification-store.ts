@@ -1,10 +1,41 @@
 import type { RecordCollection } from '../store/collection.js'
 import type { Pagination } from '../http/pagination.js'
 import type { RawJson } from '../http/reply.js'
-import type { NotificationEntry, NotificationQuery, RecordBlock } from './store.js'
+import type { Notification } from './model.js'
 import type { WriteRecorder } from '../time-travel/changes.js'
 
-export type { NotificationEntry, NotificationQuery, RecordBlock }
+/** Records' bytes shared by many entries (page.ts): `bytes` is let go once the page writer drops the block. */
+export interface RecordBlock {
+  bytes: Uint8Array | undefined
+  /** Whether a page read it since the writer last looked. */
+  read: boolean
+}
+
+/** One stored notification: the public record plus what the indexes sort and filter on. */
+export interface NotificationEntry {
+  readonly n: Notification
+  readonly clientId: string
+  readonly t: number
+  /**
+   * Where the record's UTF-8 JSON is kept once written (entries are never edited in place):
+   * bytes `[at, at + len)` of `block`, shared by many records (page.ts), so a page reads each
+   * record's bytes with no object of its own in between. Every entry is made with these
+   * fields, so all share one shape and loads of their fields stay fast.
+   */
+  block: RecordBlock | undefined
+  at: number
+  len: number
+}
+
+export interface NotificationQuery {
+  types?: readonly string[]
+  statuses?: readonly string[]
+  assetIds?: readonly string[]
+  from: number
+  to: number
+  offset: number
+  limit: number
+}
 
 /**
  * What a sandbox asks of its notifications: the tuned index (`NotificationIndex`, store.ts) and

@@ -1,42 +1,11 @@
 import type { WriteRecorder } from '../time-travel/changes.js'
 import type { Notification } from './model.js'
-import type { NotificationStore } from './notification-store.js'
+import type { NotificationEntry, NotificationQuery, NotificationStore } from './notification-store.js'
 
-/** Records' bytes shared by many entries (page.ts): `bytes` is let go once the page writer drops the block. */
-export interface RecordBlock {
-  bytes: Uint8Array | undefined
-  /** Whether a page read it since the writer last looked. */
-  read: boolean
-}
-
-/** One stored notification: the public record plus what the indexes sort and filter on. */
-export interface NotificationEntry {
-  readonly n: Notification
-  readonly clientId: string
-  readonly t: number
-  /**
-   * Where the record's UTF-8 JSON is kept once written (entries are never edited in place):
-   * bytes `[at, at + len)` of `block`, shared by many records (page.ts), so a page reads each
-   * record's bytes with no object of its own in between. Every entry is made with these
-   * fields, so all share one shape and loads of their fields stay fast.
-   */
-  block: RecordBlock | undefined
-  at: number
-  len: number
-}
+export type { NotificationEntry, NotificationQuery, RecordBlock } from './notification-store.js'
 
 /** A new entry: its bytes are not written yet. */
 export const notificationEntry = (n: Notification, clientId: string, t: number): NotificationEntry => ({ n, clientId, t, block: undefined, at: 0, len: 0 })
-
-export interface NotificationQuery {
-  types?: readonly string[]
-  statuses?: readonly string[]
-  assetIds?: readonly string[]
-  from: number
-  to: number
-  offset: number
-  limit: number
-}
 
 /**
  * Sorted lists of one scope (a client, or one asset of a client), by slot: type code × 16 +

@@ -1,7 +1,7 @@
 /** The overrides' control calls, loaded on first use (routes.ts keeps only their table rows: the browser entry's budget). */
 import type { RouteContext, RouteDef } from '../app/route.js'
 import { HttpError, type Reply, badRequest, notFound, ok } from '../http/reply.js'
-import type { Finding } from '../bridge/check.js'
+import type { Finding } from '../bridge/types.js'
 import { type Override, parseOverride } from './override.js'
 
 

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { badRequest } from '../http/reply.js'
 import { parseBound } from '../scenarios/window.js'
-import type { RouteDef } from '../app/route.js'
+import type { RouteInfo } from '../app/types.js'
 import { FRAMING, FRAMING_RULE, HEADER_NAME, HEADER_VALUE, HEADER_VALUE_RULE, NO_BODY } from '../http/answer-rules.js'
 
 /**
@@ -86,13 +86,13 @@ const paramSegment = (s: string) => /^(\{[^}]+\}|:\w+)$/.test(s)
 const segments = (path: string) => path.split('/').filter(Boolean)
 
 /** What the matcher answers for a method and a concrete path: the route and its params. */
-export type Resolve = (method: string, path: string) => { route?: RouteDef; params?: Record<string, string> }
+export type Resolve = (method: string, path: string) => { route?: RouteInfo; params?: Record<string, string> }
 
 /**
  * The override a control call asked for, checked: a 400 naming the first wrong field. `resolve`
  * is the app's one matcher; `routes` the served table; windows are fixed on `now`.
  */
-export function parseOverride(input: unknown, routes: readonly RouteDef[], resolve: Resolve, now: number, id: string, seq: number): Override {
+export function parseOverride(input: unknown, routes: readonly RouteInfo[], resolve: Resolve, now: number, id: string, seq: number): Override {
   const o = checked(inputSchema, input, [])
   const given = o.respond as Record<string, unknown>
   const answer = 'error' in given ? checked(networkSchema, given, ['respond']) : checked(answerSchema, given, ['respond'])
@@ -162,7 +162,7 @@ function ourWords(issue: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
-function routeOf(match: { method: string; path?: string; operation?: string }, routes: readonly RouteDef[], resolve: Resolve): { route: RouteDef; params?: Record<string, string> } {
+function routeOf(match: { method: string; path?: string; operation?: string }, routes: readonly RouteInfo[], resolve: Resolve): { route: RouteInfo; params?: Record<string, string> } {
   if (match.operation !== undefined) {
     const route = routes.find((r) => r.id === match.operation)
     if (!route) throw badRequest(`match.operation: no operation "${match.operation}" (docs/routes.md lists them)`)

@@ -1,6 +1,6 @@
 import type { JournalEntry } from './journal.js'
 import type { OutboxEntry } from './outbox.js'
-import type { Finding } from '../bridge/check.js'
+import type { Finding } from '../bridge/types.js'
 
 /** What changed in a sandbox besides requests and the outbox (docs/contract.md `event: state`). */
 export type StateChange = 'scenarios' | 'clock' | 'reset' | 'restore' | 'requests-cleared' | 'outbox-cleared' | 'overrides' | 'fixtures' | 'rewind' | 'replay'

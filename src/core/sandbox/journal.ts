@@ -1,6 +1,6 @@
 import type { BodySource } from '../http/reply.js'
 import type { BudgetedJournal, JournalBudget } from './journal-budget.js'
-import type { Finding } from '../bridge/check.js'
+import type { Finding } from '../bridge/types.js'
 import type { Changes } from '../time-travel/changes.js'
 
 /** A request as the journal keeps it (docs/contract.md: `{id, method, path, status, faults, durationMs, at}`). */

@@ -7,7 +7,7 @@ import { badRequest } from '../http/reply.js'
 import { validate } from '../http/validate.js'
 import { notificationEntry } from '../notifications/store.js'
 import { OVERRIDE_LIMIT } from '../overrides/overrides.js'
-import type { ActiveScenario } from '../scenarios/define.js'
+import type { ActiveScenario } from '../scenarios/types.js'
 import { fixWindow } from '../scenarios/window.js'
 import { collectionSchemas } from '../store/fixtures.js'
 import type { TableName } from '../store/collections.js'
@@ -16,7 +16,7 @@ import { type ChangeOp, NOT_KEPT, SECRET_FIELDS, segments } from '../time-travel
 import { Clock } from './clock.js'
 import { JOURNAL_MAX_ENTRIES, type JournalEntry } from './journal.js'
 import { CREDENTIAL_KINDS, OUTBOX_LIMIT, type OutboxEntry, outboxKinds } from './outbox.js'
-import type { Sandbox } from './sandbox.js'
+import type { SandboxParts } from './types.js'
 
 /**
  * The parts of a world (docs/contract.md "One world, every part"), each declared once with every
@@ -33,25 +33,25 @@ export interface WorldPart<T = unknown> {
   /** Older snapshots lack it: absent, a restore leaves it as a reset does. */
   readonly optional?: true
   /** Its fields as a snapshot holds them: plain JSON. */
-  read(s: Sandbox): Record<string, unknown>
+  read(s: SandboxParts): Record<string, unknown>
   /**
    * Checks its fields of a snapshot, a bundle's base or a stored state, and builds what `write`
    * puts in place (a 400 naming the field and the rule). Nothing changes here: every part is
    * checked before any is written. `trusted`: the runtime's own stored state (not checked again).
    */
-  check(input: Record<string, unknown>, s: Sandbox, trusted: boolean): T | Promise<T>
+  check(input: Record<string, unknown>, s: SandboxParts, trusted: boolean): T | Promise<T>
   /** Puts a checked value in place (restore, resume, a replayed bundle's base). */
-  write(s: Sandbox, value: T): void
+  write(s: SandboxParts, value: T): void
   /** As in a new world (reset, a new `x-sandbox-id`). */
-  reset(s: Sandbox): void
+  reset(s: SandboxParts): void
   /** Takes another world's part as it is (a replay's world put in place of this one). */
-  take(s: Sandbox, from: Sandbox): void
+  take(s: SandboxParts, from: SandboxParts): void
   /** Its share of the digest that says two worlds are equal, or why a replay cannot rebuild it. */
-  readonly digest: ((s: Sandbox) => Record<string, unknown>) | { skip: string }
+  readonly digest: ((s: SandboxParts) => Record<string, unknown>) | { skip: string }
   /** How a runtime's storage keeps it: one value under `key`, written when it changed; or a store of the port's own (persisted.ts). */
-  readonly store: { value: string; version?(s: Sandbox): number } | { own: string }
+  readonly store: { value: string; version?(s: SandboxParts): number } | { own: string }
   /** A rewind: undoes one operation of a journal entry's patch, or says why the part is kept. */
-  readonly rewind: { undo(s: Sandbox, op: ChangeOp, path: string[]): void | Promise<void> } | { kept: string }
+  readonly rewind: { undo(s: SandboxParts, op: ChangeOp, path: string[]): void | Promise<void> } | { kept: string }
   /**
    * A repro bundle: `base` (in a bundle's base, later changes replayed by its steps), `value` (a
    * step carries its new value when it changes: what no request of a replay remakes), or why it
@@ -74,7 +74,7 @@ export const COLLECTION_LIMIT = 2_000_000
 export const SCENARIO_LIMIT = 100
 
 /** One value under one field. */
-function single<T>(key: string, p: Omit<WorldPart<T>, 'key' | 'fields' | 'read'> & { get(s: Sandbox): unknown }): WorldPart<T> {
+function single<T>(key: string, p: Omit<WorldPart<T>, 'key' | 'fields' | 'read'> & { get(s: SandboxParts): unknown }): WorldPart<T> {
   const { get, ...rest } = p
   return { key, fields: [key], read: (s) => ({ [key]: get(s) }), ...rest }
 }
@@ -136,7 +136,7 @@ export function revealed(rows: Record<string, unknown>, world: World, fallback: 
  * the outbox, then the records, in that order (a log beginning at a base numbers them so, and so
  * does a replay of the base). A bundle carries marks in their place.
  */
-export function credentialTokens(s: Sandbox): string[] {
+export function credentialTokens(s: SandboxParts): string[] {
   const out = s.outbox.list().filter((e) => e.token && CREDENTIAL_KINDS.has(e.kind)).map((e) => e.token!)
   for (const r of s.world.tables.passwordResets.all()) out.push(String(r.id))
   for (const c of s.world.tables.portalContacts.all()) for (const l of c.magicLinks ?? []) out.push(l.token)
@@ -250,7 +250,7 @@ const scenarios = single<ActiveScenario[]>('scenarios', {
 })
 
 /** A scenario's counters are numbers, Maps and Sets: as JSON. */
-const scenarioStateJson = (s: Sandbox): unknown => JSON.parse(JSON.stringify(s.scenarioState, encodeMaps))
+const scenarioStateJson = (s: SandboxParts): unknown => JSON.parse(JSON.stringify(s.scenarioState, encodeMaps))
 
 const scenarioState = single<Map<string, unknown>>('scenarioState', {
   optional: true,
@@ -420,14 +420,14 @@ export function partOf(field: string): WorldPart | undefined {
 }
 
 /** A world's snapshot fields, every part's (`GET /__sandbox/snapshot` adds `version`). */
-export function readParts(s: Sandbox, parts: readonly WorldPart[] = WORLD_PARTS): Record<string, unknown> {
+export function readParts(s: SandboxParts, parts: readonly WorldPart[] = WORLD_PARTS): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const p of parts) Object.assign(out, p.read(s))
   return out
 }
 
 /** Checks every part of `input` (400 naming the field), then writes them all: a refusal changes nothing. Absent optional parts are reset. */
-export async function writeParts(s: Sandbox, input: Record<string, unknown>, trusted = false, parts: readonly WorldPart[] = WORLD_PARTS): Promise<void> {
+export async function writeParts(s: SandboxParts, input: Record<string, unknown>, trusted = false, parts: readonly WorldPart[] = WORLD_PARTS): Promise<void> {
   const built: [WorldPart, unknown][] = []
   for (const p of parts) {
     if (p.optional && p.fields.every((f) => input[f] === undefined)) built.push([p, undefined])
@@ -440,7 +440,7 @@ export async function writeParts(s: Sandbox, input: Record<string, unknown>, tru
 }
 
 /** One operation of a journal entry's patch undone on the live world, by the part its path names. */
-export async function undoOp(s: Sandbox, op: ChangeOp): Promise<void> {
+export async function undoOp(s: SandboxParts, op: ChangeOp): Promise<void> {
   const path = segments(op.path)
   const part = partOf(path[0]) ?? (path[0] === 'clock' ? clock : undefined)
   if (!part || !('undo' in part.rewind)) throw new Error(`${op.path}: ${part ? `${part.key} is not rewound` : `no part of the world holds ${path[0]}`}`)
@@ -448,7 +448,7 @@ export async function undoOp(s: Sandbox, op: ChangeOp): Promise<void> {
 }
 
 /** Records: a row put back, taken out or changed field by field (notifications by field only). */
-async function undoRecord(s: Sandbox, op: ChangeOp, [collection, id, field, ...deeper]: string[]): Promise<void> {
+async function undoRecord(s: SandboxParts, op: ChangeOp, [collection, id, field, ...deeper]: string[]): Promise<void> {
   if (deeper.length || id === undefined) throw new Error(`${op.path}: not a record or a field of one`)
   if (collection === 'notifications') {
     const index = s.world.notifications

@@ -3,10 +3,9 @@ import { keyBytes } from '../auth/tokens.js'
 import { badRequest } from '../http/reply.js'
 import { validate } from '../http/validate.js'
 import * as z from 'zod'
-import type { ScenarioRegistry } from '../scenarios/registry.js'
-import type { ActiveScenario } from '../scenarios/define.js'
+import type { ActiveScenario, ScenarioFacts } from '../scenarios/types.js'
 import { entered, fixWindow, inWindow, timed } from '../scenarios/window.js'
-import type { Accounts, Size } from '../seed/seed.js'
+import type { SandboxConfig } from './types.js'
 import { type FixtureRows, parseFixtures } from '../store/fixtures.js'
 import { type World, indexNotifications } from '../store/world.js'
 import type { TableName } from '../store/collections.js'
@@ -26,32 +25,10 @@ import { type Snapshot, checkBounds } from './snapshot.js'
 import { WORLD_PARTS, readParts, writeParts } from './parts.js'
 
 export type { SandboxState, Snapshot } from './snapshot.js'
+export type { SandboxConfig, SandboxParts } from './types.js'
 
 /** What a runtime kept of a sandbox, put back by `Sandbox.resume`: snapshot fields; absent parts stay as they are. */
 export type ResumedParts = Record<string, unknown>
-
-export interface SandboxConfig {
-  seed: number
-  /** Fixed start of the clock; without it the real time when the sandbox starts. */
-  now?: string
-  /**
-   * The instant seeded dates are relative to (epoch ms); default `now`, else the real time at
-   * creation. Isolated sandboxes share the default's, so they fork its cached rows.
-   */
-  seededAt?: number
-  size?: Size
-  notifications?: number
-  /** The fixed records every world is built around (`fixtures/accounts.ts`). */
-  accounts: Accounts
-  scenarios?: ActiveScenario[]
-  journalCapacity?: number
-  /** Clock that does not advance by itself (tests, snapshots). */
-  frozenClock?: boolean
-  /** Collections that replace the seeded ones in every world: at start, in each reset, in each isolated sandbox. */
-  fixtures?: FixtureRows
-  /** `false`: journal entries carry no `changes`, and nothing can be rewound (`--no-changes`: what recording costs, `npm run bench -- --only changes`). */
-  changes?: boolean
-}
 
 /** What a sandbox's control routes may see of the sandboxes beside it (async where they live in other objects). */
 export interface SandboxRegistry {
@@ -76,9 +53,20 @@ export interface Evictions {
 
 const standalone: SandboxRegistry = { idleMs: 0, maxSandboxes: 0, list: () => [], drop: () => false, evicted: () => ({ count: 0, recent: [] }) }
 
+/**
+ * What a sandbox asks of the scenarios its app knows: the app's ScenarioRegistry
+ * (src/core/scenarios/registry.ts), whose definitions' hooks get a sandbox, so it is named here by what it does.
+ */
+export interface KnownScenarios {
+  get(name: string): { activate?(sandbox: Sandbox, options: Record<string, unknown>): void } | undefined
+  list(): readonly ScenarioFacts[]
+  parse(input: unknown, field?: string): ActiveScenario
+  parseList(text: string, field: string): ActiveScenario[]
+}
+
 /** What every sandbox of one app shares: the scenarios it knows and its seeded worlds. */
 export interface SandboxShared {
-  scenarios: ScenarioRegistry
+  scenarios: KnownScenarios
   worlds: SeededWorlds
   /** Encoded notification list pages (the worlds' entries are shared forks, so is the cache). */
   pages: ListPages

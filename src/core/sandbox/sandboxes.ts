@@ -77,7 +77,7 @@ export interface IsolatedInfo {
 /** The default sandbox and every isolated one, created on first use by forking the seeded base. */
 export class Sandboxes implements SandboxRegistry {
   readonly default: Promise<Sandbox>
-  readonly shared: SandboxShared
+  readonly shared: SandboxShared & { scenarios: ScenarioRegistry }
   /** Map order is recency: the least recently used comes first. */
   #isolated = new Map<string, Isolated>()
   #evictions: Eviction[] = []

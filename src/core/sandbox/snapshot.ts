@@ -1,5 +1,5 @@
 import type { Session } from '../auth/sessions.js'
-import type { ActiveScenario } from '../scenarios/define.js'
+import type { ActiveScenario } from '../scenarios/types.js'
 import type { WorldRows } from '../store/world.js'
 import { HttpError } from '../http/reply.js'
 import { JOURNAL_MAX_BYTES, type JournalEntry } from './journal.js'

@@ -1,5 +1,6 @@
 import { badRequest } from '../http/reply.js'
-import type { ActiveScenario, ScenarioDefinition } from './define.js'
+import type { ScenarioDefinition } from '../app/context.js'
+import type { ActiveScenario } from './types.js'
 import { parseBound } from './window.js'
 import { readOptions } from './options.js'
 import { ROUTES_OPTION, type ScopedRoute, parseRoutes } from './routes-option.js'

@@ -1,6 +1,6 @@
 import { badRequest } from '../http/reply.js'
 import { checkInstant } from '../sandbox/clock.js'
-import type { ActiveScenario } from './define.js'
+import type { ActiveScenario } from './types.js'
 
 /**
  * Scenarios on a timeline (docs/contract.md "The app's side"): an entry may carry `from` and `until`,

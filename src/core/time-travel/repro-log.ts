@@ -1,11 +1,11 @@
-import type { Principal } from '../auth/principal.js'
-import type { RouteDef } from '../app/route.js'
+import type { Principal } from '../auth/types.js'
+import type { RouteInfo } from '../app/types.js'
 import { base64 } from '../http/bytes.js'
 import type { Reply } from '../http/reply.js'
-import type { ActiveScenario } from '../scenarios/define.js'
+import type { ActiveScenario } from '../scenarios/types.js'
 import type { StateChange } from '../sandbox/events.js'
 import { CREDENTIAL_KINDS, type OutboxEntry } from '../sandbox/outbox.js'
-import type { Sandbox } from '../sandbox/sandbox.js'
+import type { SandboxParts } from '../sandbox/types.js'
 import { WORLD_PARTS, credentialTokens, readParts } from '../sandbox/parts.js'
 import { canonical } from './canonical.js'
 
@@ -95,7 +95,7 @@ export class ReproLog {
 
   constructor(private readonly budget = new ReproBudget()) {}
 
-  begin(sandbox: Sandbox): void {
+  begin(sandbox: SandboxParts): void {
     this.release()
     this.reason = null
     this.base = null
@@ -104,7 +104,7 @@ export class ReproLog {
   }
 
   /** What the world is where the log begins: its clock, scenarios and overrides, and each `value` part's text (a change of one becomes a step). */
-  #beginsHere(sandbox: Sandbox): void {
+  #beginsHere(sandbox: SandboxParts): void {
     this.start = { ...sandbox.clock.toJSON(), scenarios: sandbox.active, overrides: JSON.parse(JSON.stringify(sandbox.overrides.list())) }
     this.#values = new Map(WORLD_PARTS.filter((p) => p.bundle === 'value').map((p) => [p.key, canonical(p.read(sandbox))]))
   }
@@ -114,7 +114,7 @@ export class ReproLog {
    * a bundle carries are kept as they are (bounded with the steps), and tokens the world minted
    * stay marks. `after`: the request (about to be journaled) it follows.
    */
-  rebase(sandbox: Sandbox, why: string, after?: string): void {
+  rebase(sandbox: SandboxParts, why: string, after?: string): void {
     if (this.paused) return
     this.release()
     this.reason = null
@@ -169,7 +169,7 @@ export class ReproLog {
    * Keeps a step. Past the log's bound the log begins again from the world as it is once the
    * step is done (`done`: it was a request, journaled next), so a bundle is always there.
    */
-  #push(sandbox: Sandbox, step: Step, bytes: number, done?: string): void {
+  #push(sandbox: SandboxParts, step: Step, bytes: number, done?: string): void {
     if (this.reason || this.paused) return
     let past: string | undefined
     if (this.steps.length >= REPRO_MAX_STEPS) past = `more than ${REPRO_MAX_STEPS} steps since the log began (the repro log's bound, docs/bounds.md)`
@@ -187,7 +187,7 @@ export class ReproLog {
   }
 
   /** A state change besides requests (Sandbox.changed). */
-  changed(sandbox: Sandbox, change: StateChange): void {
+  changed(sandbox: SandboxParts, change: StateChange): void {
     if (this.reason || this.paused) return
     const at = sandbox.iso()
     if (change === 'clock') this.#push(sandbox, { kind: 'clock', at, clock: sandbox.clock.toJSON() }, 100)
@@ -204,7 +204,7 @@ export class ReproLog {
   }
 
   /** After a request: a `value` part it changed (an OAuth client registered) becomes a step carrying its new value. */
-  #valueSteps(sandbox: Sandbox, at: string): void {
+  #valueSteps(sandbox: SandboxParts, at: string): void {
     for (const part of WORLD_PARTS) {
       if (part.bundle !== 'value') continue
       const text = canonical(part.read(sandbox))
@@ -219,7 +219,7 @@ export class ReproLog {
    * route (`shaped`) or an override answered (they count rate limits and override uses); other
    * reads change nothing, a scenario scoped to other routes included.
    */
-  request(sandbox: Sandbox, route: RouteDef, request: Request, path: string, query: string, reply: Reply, principal: Principal | undefined, at: number | undefined, body: Uint8Array | undefined, shaped = false): void {
+  request(sandbox: SandboxParts, route: RouteInfo, request: Request, path: string, query: string, reply: Reply, principal: Principal | undefined, at: number | undefined, body: Uint8Array | undefined, shaped = false): void {
     if (this.reason || this.paused) return
     // The instant as text only for a step: a read that changes nothing (most requests) builds no Date (bench: npm run bench -- --ab).
     const when = () => new Date(at ?? sandbox.clock.now()).toISOString()
@@ -259,7 +259,7 @@ export class ReproLog {
   }
 
   /** A base's text: the credential tokens it holds as their marks (the log marks only those: a DTE's track id stays), sessions' as `{{session}}`. */
-  concealed(text: string, sandbox: Sandbox): string {
+  concealed(text: string, sandbox: SandboxParts): string {
     return withoutSessions(this.marked(text), sandbox)
   }
 
@@ -274,12 +274,12 @@ export class ReproLog {
 const decoder = new TextDecoder('utf-8', { fatal: true })
 
 /** Session tokens in a text (a rate limit counts by its caller's) as one mark: a replay signs in anew. */
-export function withoutSessions(text: string, sandbox: Sandbox): string {
+export function withoutSessions(text: string, sandbox: SandboxParts): string {
   for (const s of sandbox.sessions.all()) if (text.includes(s.token)) text = text.split(s.token).join('{{session}}')
   return text
 }
 
-function actor(sandbox: Sandbox, p: Principal | undefined): Actor | null {
+function actor(sandbox: SandboxParts, p: Principal | undefined): Actor | null {
   if (!p) return null
   if (p.kind === 'portal') return { kind: 'portal', contact: p.contact.id, roles: [...p.roles] }
   if (p.kind === 'agent') return { kind: 'agent', user: p.user.id }

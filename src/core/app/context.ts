@@ -1,0 +1,97 @@
+import type { Principal } from '../auth/types.js'
+import type { TaxAuthorityHooks } from '../billing/authority.js'
+import type { Bridge } from '../bridge/bridge.js'
+import type { Reply } from '../http/reply.js'
+import type { Sandbox } from '../sandbox/sandbox.js'
+import type { ScenarioFacts } from '../scenarios/types.js'
+import type { RouteInfo, ServeOptions } from './types.js'
+
+/*
+ * What a request's handling hands out: the context a route's handler gets, and the scenario
+ * whose hooks get it too. The two name each other, so they live together, above the sandbox;
+ * what reads a route without running it takes RouteInfo (types.ts).
+ */
+
+export interface RouteContext<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
+  request: Request
+  /** The request's URL (made when first read). */
+  readonly url: URL
+  /** The query string as sent, `?…` or ''. */
+  search: string
+  params: P
+  query: Q
+  body: B
+  /** The parsed multipart form, for routes whose body is `multipart`. */
+  form?: FormData
+  sandbox: Sandbox
+  route: RouteDef
+  principal: Principal | undefined
+  /** The caller's address when the runtime knows it (the page, in a browser). */
+  clientAddress?: string
+  /** The sandbox clock, in epoch ms. */
+  now(): number
+  /** The app answering: its served routes and OpenAPI document. */
+  app: AppView
+  /** Scenarios in force for this request (the sandbox's and the header's), in their order. */
+  applied: readonly AppliedScenario[]
+  /** False when a scenario hides the caller's records of `collection` (its `hides` hook); marks the answer. */
+  visible(collection: string): boolean
+  /** Marks the response as shaped by a scenario (`x-sandbox-fault`). */
+  fault(name: string): void
+}
+
+export interface RouteDef<P = any, Q = any, B = any> extends RouteInfo<P, Q, B> {
+  handler: (ctx: RouteContext<P, Q, B>) => Reply | Promise<Reply>
+}
+
+/** A route to run with its params, or else the methods its path allows (405) or none (404). */
+export type Match = { route: RouteDef; params: Record<string, string>; allowed?: undefined } | { route?: undefined; params?: undefined; allowed: string[] }
+
+/**
+ * What answers a method and path: the tuned `RouteMatcher` (a segment tree) and the plain
+ * `PlainMatcher` (plain-matcher.ts, a scan of the table) answer the same, which
+ * matcher-reference.test.ts checks on generated paths.
+ */
+export interface Matcher {
+  /** What answers `method path` (the URL's path, without the query). */
+  match(method: string, path: string): Match
+  /** Whether a route of the sandbox answers `method path`: runtimes that share an origin ask it. */
+  serves(method: string, path: string): boolean
+}
+
+/** What a route sees of the app answering (a SandboxApp): its served routes, OpenAPI document, bridge and options. */
+export interface AppView {
+  readonly routes: readonly RouteDef[]
+  readonly matcher: Matcher
+  readonly options: ServeOptions
+  openapi(): Promise<Record<string, unknown>>
+  bridge(): Promise<Bridge> | undefined
+}
+
+/**
+ * A scenario: one file in `scenarios/`. It may change state when it turns on (`activate`),
+ * answer before the handler (`edge`: before auth, for gateways such as rate limits; `before`:
+ * after auth and validation), or reshape the answer (`after`). The core offers two more hooks:
+ * `hides` shapes data (which collections the caller sees), `taxAuthority` the DTE upload and
+ * sync answers. The core never asks for a scenario by name.
+ */
+export interface ScenarioDefinition<O = any> extends ScenarioFacts<O> {
+  activate?(sandbox: Sandbox, options: O): void
+  edge?(ctx: RouteContext, options: O): Reply | undefined | Promise<Reply | undefined>
+  before?(ctx: RouteContext, options: O): Reply | undefined | Promise<Reply | undefined>
+  after?(ctx: RouteContext, reply: Reply, options: O): Reply | Promise<Reply>
+  /**
+   * Data shaping: true hides the caller's records of `collection` (a list answers empty, a count
+   * zero), marking the answer with this scenario's name. Routes ask through `ctx.visible`.
+   */
+  hides?(collection: string, options: O): boolean
+  /** How the simulated tax authority answers uploads and syncs of DTEs (src/core/billing/authority.ts). */
+  taxAuthority?: TaxAuthorityHooks<O>
+}
+
+/** A scenario in force for one request, with its options. */
+export interface AppliedScenario {
+  def: ScenarioDefinition
+  options: Record<string, unknown>
+}
+
