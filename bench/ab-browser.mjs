@@ -8,7 +8,10 @@ import { parseArgs } from 'node:util'
 import { CHROMIUM, CHROMIUM_ARGS, bundleEntry, fixedLoad, measureVaried, mswCeiling, serveStatic } from './browser.mjs'
 import { HOST, target } from './processes.mjs'
 
-const { values: flags, positionals: roots } = parseArgs({ allowPositionals: true, options: { rounds: { type: 'string' }, seconds: { type: 'string' } } })
+const { values: flags, positionals: roots } = parseArgs({
+  allowPositionals: true,
+  options: { rounds: { type: 'string' }, seconds: { type: 'string' } },
+})
 const rounds = Number(flags.rounds ?? 2)
 const seconds = Number(flags.seconds ?? 10)
 const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1]
@@ -31,11 +34,25 @@ try {
   const msw = []
   for (let round = 0; round < rounds; round++) {
     msw.push(await fixedLoad(browser, `http://${HOST}:${ceilingServer.address().port}/`, seconds))
-    for (const b of round % 2 ? builds.slice().reverse() : builds) b.runs.push(await measureVaried(browser, b.url, seconds))
-    console.error(`round ${round + 1}: msw ceiling ${msw.at(-1).rps} req/s p99 ${msw.at(-1).p99.toFixed(0)} ms | ${builds.map((b) => `${b.root}: ${b.runs.at(-1).rps} req/s p99 ${b.runs.at(-1).p99.toFixed(0)} ms`).join(' | ')}`)
+    for (const b of round % 2 ? builds.slice().reverse() : builds)
+      b.runs.push(await measureVaried(browser, b.url, seconds))
+    console.error(
+      `round ${round + 1}: msw ceiling ${msw.at(-1).rps} req/s p99 ${msw.at(-1).p99.toFixed(0)} ms | ${builds.map((b) => `${b.root}: ${b.runs.at(-1).rps} req/s p99 ${b.runs.at(-1).p99.toFixed(0)} ms`).join(' | ')}`,
+    )
   }
-  console.log(JSON.stringify({ root: 'msw ceiling', rps: median(msw.map((r) => r.rps)), p99: median(msw.map((r) => r.p99)) }))
-  for (const b of builds) console.log(JSON.stringify({ root: b.root, rps: median(b.runs.map((r) => r.rps)), p99: median(b.runs.map((r) => r.p99)), p50: median(b.runs.map((r) => r.p50)), non2xx: b.runs.reduce((n, r) => n + r.non2xx, 0) }))
+  console.log(
+    JSON.stringify({ root: 'msw ceiling', rps: median(msw.map((r) => r.rps)), p99: median(msw.map((r) => r.p99)) }),
+  )
+  for (const b of builds)
+    console.log(
+      JSON.stringify({
+        root: b.root,
+        rps: median(b.runs.map((r) => r.rps)),
+        p99: median(b.runs.map((r) => r.p99)),
+        p50: median(b.runs.map((r) => r.p50)),
+        non2xx: b.runs.reduce((n, r) => n + r.non2xx, 0),
+      }),
+    )
 } finally {
   await browser.close()
   for (const s of servers) s.close()

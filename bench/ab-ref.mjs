@@ -10,7 +10,10 @@ const git = (...args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8'
 export function describeBuild(root = ROOT) {
   const run = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim()
   try {
-    return { commit: run('rev-parse', '--short=10', 'HEAD'), dirty: run('status', '--porcelain', '--untracked-files=no') !== '' }
+    return {
+      commit: run('rev-parse', '--short=10', 'HEAD'),
+      dirty: run('status', '--porcelain', '--untracked-files=no') !== '',
+    }
   } catch {
     return { commit: 'unknown', dirty: false }
   }
@@ -29,7 +32,8 @@ export function prepareRef(ref, log = () => {}) {
     git('worktree', 'add', '--force', '--detach', dir, commit)
   }
   if (!existsSync(join(dir, 'node_modules'))) {
-    if (readFileSync(join(dir, 'package-lock.json'), 'utf8') === readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
+    if (readFileSync(join(dir, 'package-lock.json'), 'utf8') === readFileSync(join(ROOT, 'package-lock.json'), 'utf8'))
+      symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
     else {
       log(`ab: ${ref}'s package-lock.json differs from this checkout's: npm ci in ${dir}`)
       execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir, stdio: 'inherit' })

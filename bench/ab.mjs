@@ -21,7 +21,17 @@ const ratio = (v) => (Number.isFinite(v) ? Number(v.toFixed(2)) : null)
  * holds 100 overrides that never match and a scoped scenario (a build without overrides says so).
  * Answers each build's medians and its per-round ratios to the ceilings and to the base.
  */
-export async function measureAb({ roots, rounds = 4, seconds = 5, warmupSeconds = 1, writeShare = WRITE_SHARE, size = ['--size', 'large'], loaded = false, tmpDir, log = () => {} }) {
+export async function measureAb({
+  roots,
+  rounds = 4,
+  seconds = 5,
+  warmupSeconds = 1,
+  writeShare = WRITE_SHARE,
+  size = ['--size', 'large'],
+  loaded = false,
+  tmpDir,
+  log = () => {},
+}) {
   const builds = []
   const ceilings = []
   try {
@@ -29,7 +39,11 @@ export async function measureAb({ roots, rounds = 4, seconds = 5, warmupSeconds 
       target.root = resolve(root)
       log(`ab: starting ${root} ${size.join(' ')}`)
       const build = { root, ...(await variedServer(size)), runs: [] }
-      if (loaded) build.loaded = await installOverrides(build.sandbox.url, 100).then(() => true, (error) => `not loaded: ${error.message.slice(0, 120)}`)
+      if (loaded)
+        build.loaded = await installOverrides(build.sandbox.url, 100).then(
+          () => true,
+          (error) => `not loaded: ${error.message.slice(0, 120)}`,
+        )
       builds.push(build)
     }
     // Both ceilings answer the first build's filtered page: the Hono one for the filtered list, the byte one for the varied sequence.
@@ -40,11 +54,14 @@ export async function measureAb({ roots, rounds = 4, seconds = 5, warmupSeconds 
     ceilings.push({ root: 'ceiling (minimal Hono)', kind: 'hono', server: await startCeiling(pageFile), runs: [] })
     ceilings.push({ root: 'byte ceiling', kind: 'bytes', server: await startCeiling(pageFile, 'bytes'), runs: [] })
 
-    const varied = (side) => variedCase(variedSequence({ queries: base.queries, ids: base.ids, writeShare }), side.headers ?? base.headers)
+    const varied = (side) =>
+      variedCase(variedSequence({ queries: base.queries, ids: base.ids, writeShare }), side.headers ?? base.headers)
     const run = async (side, secs, warm) => {
       const at = { connections: 50, seconds: secs, warmupSeconds: warm }
-      if (side.kind === 'hono') return { filtered: await load({ url: side.server.url, pid: side.server.pid, path: FILTERED, ...at }) }
-      if (side.kind === 'bytes') return { varied: await load({ url: side.server.url, pid: side.server.pid, path: '/', ...at, ...varied(side) }) }
+      if (side.kind === 'hono')
+        return { filtered: await load({ url: side.server.url, pid: side.server.pid, path: FILTERED, ...at }) }
+      if (side.kind === 'bytes')
+        return { varied: await load({ url: side.server.url, pid: side.server.pid, path: '/', ...at, ...varied(side) }) }
       const { url, pid } = side.sandbox
       return {
         filtered: await load({ url, pid, path: FILTERED, headers: side.headers, ...at }),
@@ -53,11 +70,25 @@ export async function measureAb({ roots, rounds = 4, seconds = 5, warmupSeconds 
     }
     const sides = [...builds, ...ceilings]
     for (const side of sides) await run(side, 2, 0)
-    await alternating(sides, rounds, (side) => run(side, seconds, warmupSeconds), (round) => log(`ab: round ${round + 1}: ${builds.map((b) => `${b.root} filtered ${b.runs.at(-1).filtered.rps}, varied ${b.runs.at(-1).varied.rps} req/s`).join(' | ')} | ceilings ${ceilings[0].runs.at(-1).filtered.rps}, ${ceilings[1].runs.at(-1).varied.rps}`))
+    await alternating(
+      sides,
+      rounds,
+      (side) => run(side, seconds, warmupSeconds),
+      (round) =>
+        log(
+          `ab: round ${round + 1}: ${builds.map((b) => `${b.root} filtered ${b.runs.at(-1).filtered.rps}, varied ${b.runs.at(-1).varied.rps} req/s`).join(' | ')} | ceilings ${ceilings[0].runs.at(-1).filtered.rps}, ${ceilings[1].runs.at(-1).varied.rps}`,
+        ),
+    )
 
     const [hono, bytes] = ceilings
-    const perRound = (side, key, other, otherKey = key) => ratio(median(side.runs.map((r, i) => r[key].rps / other.runs[i][otherKey].rps)))
-    const summary = (side, key) => ({ rps: median(side.runs.map((r) => r[key].rps)), p99: median(side.runs.map((r) => r[key].p99)), cpuUsPerRequest: median(side.runs.map((r) => r[key].cpuUsPerRequest)), non2xx: side.runs.reduce((n, r) => n + r[key].non2xx + r[key].errors, 0) })
+    const perRound = (side, key, other, otherKey = key) =>
+      ratio(median(side.runs.map((r, i) => r[key].rps / other.runs[i][otherKey].rps)))
+    const summary = (side, key) => ({
+      rps: median(side.runs.map((r) => r[key].rps)),
+      p99: median(side.runs.map((r) => r[key].p99)),
+      cpuUsPerRequest: median(side.runs.map((r) => r[key].cpuUsPerRequest)),
+      non2xx: side.runs.reduce((n, r) => n + r[key].non2xx + r[key].errors, 0),
+    })
     return {
       rounds,
       seconds,
@@ -69,7 +100,8 @@ export async function measureAb({ roots, rounds = 4, seconds = 5, warmupSeconds 
         rssMb: Math.round(rssMb(b.sandbox.pid)),
         filtered: { ...summary(b, 'filtered'), xCeiling: perRound(b, 'filtered', hono) },
         varied: { ...summary(b, 'varied'), xByteCeiling: perRound(b, 'varied', bytes) },
-        vsBase: b === base ? undefined : { filtered: perRound(b, 'filtered', base), varied: perRound(b, 'varied', base) },
+        vsBase:
+          b === base ? undefined : { filtered: perRound(b, 'filtered', base), varied: perRound(b, 'varied', base) },
       })),
     }
   } finally {
@@ -81,15 +113,28 @@ export async function measureAb({ roots, rounds = 4, seconds = 5, warmupSeconds 
 /** The A/B as lines a person reads. */
 export function abLines(r, names = r.builds.map((b) => b.root)) {
   const x = (v) => (v == null ? '–' : `${v.toFixed(2)}×`)
-  const lines = [`ceilings: minimal Hono ${r.ceilings.hono.rps} req/s (p99 ${r.ceilings.hono.p99} ms), bytes ${r.ceilings.bytes.rps} req/s (p99 ${r.ceilings.bytes.p99} ms)`]
+  const lines = [
+    `ceilings: minimal Hono ${r.ceilings.hono.rps} req/s (p99 ${r.ceilings.hono.p99} ms), bytes ${r.ceilings.bytes.rps} req/s (p99 ${r.ceilings.bytes.p99} ms)`,
+  ]
   r.builds.forEach((b, i) => {
-    lines.push(`${names[i]}: filtered ${b.filtered.rps} req/s = ${x(b.filtered.xCeiling)} the Hono ceiling, p99 ${b.filtered.p99} ms; varied (${r.writeShare * 100}% writes) ${b.varied.rps} req/s = ${x(b.varied.xByteCeiling)} the byte ceiling, p99 ${b.varied.p99} ms; RSS ${b.rssMb} MB${b.loaded === undefined ? '' : b.loaded === true ? '; 100 overrides + a scoped scenario' : `; ${b.loaded}`}${b.vsBase ? `; against ${names[0]}: filtered ${x(b.vsBase.filtered)}, varied ${x(b.vsBase.varied)}` : ''}`)
+    lines.push(
+      `${names[i]}: filtered ${b.filtered.rps} req/s = ${x(b.filtered.xCeiling)} the Hono ceiling, p99 ${b.filtered.p99} ms; varied (${r.writeShare * 100}% writes) ${b.varied.rps} req/s = ${x(b.varied.xByteCeiling)} the byte ceiling, p99 ${b.varied.p99} ms; RSS ${b.rssMb} MB${b.loaded === undefined ? '' : b.loaded === true ? '; 100 overrides + a scoped scenario' : `; ${b.loaded}`}${b.vsBase ? `; against ${names[0]}: filtered ${x(b.vsBase.filtered)}, varied ${x(b.vsBase.varied)}` : ''}`,
+    )
   })
   return lines
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values: flags, positionals: roots } = parseArgs({ allowPositionals: true, options: { rounds: { type: 'string' }, seconds: { type: 'string' }, writes: { type: 'string' }, notifications: { type: 'string' }, loaded: { type: 'boolean' } } })
+  const { values: flags, positionals: roots } = parseArgs({
+    allowPositionals: true,
+    options: {
+      rounds: { type: 'string' },
+      seconds: { type: 'string' },
+      writes: { type: 'string' },
+      notifications: { type: 'string' },
+      loaded: { type: 'boolean' },
+    },
+  })
   try {
     const r = await measureAb({
       roots,

@@ -8,7 +8,14 @@ import { API_TOKEN, FILTERED } from './http-cases.mjs'
 import { HOST, ROOT, target } from './processes.mjs'
 
 export const CHROMIUM = '/usr/bin/chromium'
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 
 /**
  * The browser entry as an app's bundler ships it (scripts/browser-bundle.mjs, the count the
@@ -20,11 +27,17 @@ export async function bundleEntry() {
   const ENTRY = join(target.root, 'src/adapters/browser/index.ts')
   if (!existsSync(ENTRY)) return { skipped: 'src/adapters/browser/index.ts does not exist yet' }
   try {
-    const bundle = await bundleBrowserEntry({ root: target.root, outdir: join(target.root, '.tmp/bench-browser'), entryName: 'sandbox' })
+    const bundle = await bundleBrowserEntry({
+      root: target.root,
+      outdir: join(target.root, '.tmp/bench-browser'),
+      entryName: 'sandbox',
+    })
     const files = Object.fromEntries(Object.entries(bundle.files).map(([path, contents]) => [`/${path}`, contents]))
     return { files, bytes: bundle.bytes, gzipBytes: bundle.gzipBytes, lazy: bundle.lazy }
   } catch (error) {
-    return { skipped: `esbuild could not bundle src/adapters/browser/index.ts: ${error.message.split('\n').slice(0, 3).join(' ')}` }
+    return {
+      skipped: `esbuild could not bundle src/adapters/browser/index.ts: ${error.message.split('\n').slice(0, 3).join(' ')}`,
+    }
   }
 }
 
@@ -102,7 +115,10 @@ export async function measureBrowser(bundle, log, runs = 1, variedSeconds = 0) {
       await context.close()
     }
     const failed = [...firsts, ...reloads].find((r) => r.error || r.status !== 200)
-    if (failed) return { skipped: `the page got no answer from the sandbox: ${failed.error ?? `status ${failed.status}`}`.slice(0, 400) }
+    if (failed)
+      return {
+        skipped: `the page got no answer from the sandbox: ${failed.error ?? `status ${failed.status}`}`.slice(0, 400),
+      }
     let varied
     let mswAlone
     if (variedSeconds) {
@@ -112,9 +128,18 @@ export async function measureBrowser(bundle, log, runs = 1, variedSeconds = 0) {
       // Right after, the same 10 callers against MSW alone: what the worker's messaging costs without the sandbox.
       log(`browser: MSW alone, one handler (${variedSeconds} s)`)
       const ceiling = await serveStatic(await mswCeiling())
-      mswAlone = await fixedLoad(browser, `http://${HOST}:${ceiling.address().port}/`, variedSeconds).catch(failed).finally(() => ceiling.close())
+      mswAlone = await fixedLoad(browser, `http://${HOST}:${ceiling.address().port}/`, variedSeconds)
+        .catch(failed)
+        .finally(() => ceiling.close())
     }
-    return { runs, first: medianVisit(firsts), reload: medianVisit(reloads), samples: { first: firsts, reload: reloads }, varied, mswAlone }
+    return {
+      runs,
+      first: medianVisit(firsts),
+      reload: medianVisit(reloads),
+      samples: { first: firsts, reload: reloads },
+      varied,
+      mswAlone,
+    }
   } catch (error) {
     return { skipped: `headless Chromium failed: ${error.message.split('\n')[0]}` }
   } finally {
@@ -133,37 +158,59 @@ export async function measureVaried(browser, url, seconds, { onLoaded, options }
   const context = await browser.newContext()
   try {
     const tab = await context.newPage()
-    await tab.goto(`${url}?n=${VARIED_NOTIFICATIONS}${options ? `&opts=${encodeURIComponent(JSON.stringify(options))}` : ''}`)
+    await tab.goto(
+      `${url}?n=${VARIED_NOTIFICATIONS}${options ? `&opts=${encodeURIComponent(JSON.stringify(options))}` : ''}`,
+    )
     await tab.waitForFunction(() => window.__bench, undefined, { timeout: 120_000 })
     const ready = await tab.evaluate(() => window.__bench)
     if (ready.error || ready.status !== 200) throw new Error(ready.error ?? `status ${ready.status}`)
     const loaded = await onLoaded?.(context, tab)
-    const result = await tab.evaluate(async ({ seconds, token }) => {
-      const q = await import('/queries.mjs')
-      const auth = { authorization: `Bearer ${token}` }
-      const inputs = await q.variedInputs(async (path) => (await fetch(path, { headers: auth })).json())
-      const next = q.variedSequence({ queries: q.variedQueries(inputs), ids: inputs.ids })
-      const latencies = []
-      let non2xx = 0
-      const end = performance.now() + seconds * 1000
-      const caller = async () => {
-        while (performance.now() < end) {
-          const r = next()
-          const t = performance.now()
-          const res = await fetch(r.path, { method: r.method, headers: r.body ? { ...auth, 'content-type': 'application/json' } : auth, body: r.body })
-          await res.arrayBuffer()
-          if (res.status !== 200) non2xx++
-          latencies.push(performance.now() - t)
+    const result = await tab.evaluate(
+      async ({ seconds, token }) => {
+        const q = await import('/queries.mjs')
+        const auth = { authorization: `Bearer ${token}` }
+        const inputs = await q.variedInputs(async (path) => (await fetch(path, { headers: auth })).json())
+        const next = q.variedSequence({ queries: q.variedQueries(inputs), ids: inputs.ids })
+        const latencies = []
+        let non2xx = 0
+        const end = performance.now() + seconds * 1000
+        const caller = async () => {
+          while (performance.now() < end) {
+            const r = next()
+            const t = performance.now()
+            const res = await fetch(r.path, {
+              method: r.method,
+              headers: r.body ? { ...auth, 'content-type': 'application/json' } : auth,
+              body: r.body,
+            })
+            await res.arrayBuffer()
+            if (res.status !== 200) non2xx++
+            latencies.push(performance.now() - t)
+          }
         }
-      }
-      const started = performance.now()
-      await Promise.all(Array.from({ length: 10 }, caller))
-      const elapsed = (performance.now() - started) / 1000
-      latencies.sort((a, b) => a - b)
-      const pct = (p) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]
-      return { rps: Math.round(latencies.length / elapsed), p50: pct(50), p99: pct(99), requests: latencies.length, non2xx, concurrency: 10, seconds: elapsed }
-    }, { seconds, token: API_TOKEN })
-    return { notifications: VARIED_NOTIFICATIONS, readyMs: ready.answeredMs, ...result, ...(loaded ? { profile: await loaded() } : {}) }
+        const started = performance.now()
+        await Promise.all(Array.from({ length: 10 }, caller))
+        const elapsed = (performance.now() - started) / 1000
+        latencies.sort((a, b) => a - b)
+        const pct = (p) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]
+        return {
+          rps: Math.round(latencies.length / elapsed),
+          p50: pct(50),
+          p99: pct(99),
+          requests: latencies.length,
+          non2xx,
+          concurrency: 10,
+          seconds: elapsed,
+        }
+      },
+      { seconds, token: API_TOKEN },
+    )
+    return {
+      notifications: VARIED_NOTIFICATIONS,
+      readyMs: ready.answeredMs,
+      ...result,
+      ...(loaded ? { profile: await loaded() } : {}),
+    }
   } finally {
     await context.close()
   }
@@ -180,7 +227,15 @@ const body = JSON.stringify({ status: 'success', data: { notifications: Array.fr
 export async function startSandbox() {
   await setupWorker(http.all('*/api/*', () => new Response(body, { headers: { 'content-type': 'application/json' } }))).start({ quiet: true, onUnhandledRequest: 'bypass' })
 }`
-  const built = await build({ stdin: { contents, resolveDir: ROOT, loader: 'js' }, bundle: true, format: 'esm', write: false, minify: true, platform: 'browser', outfile: 'sandbox.js' })
+  const built = await build({
+    stdin: { contents, resolveDir: ROOT, loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    write: false,
+    minify: true,
+    platform: 'browser',
+    outfile: 'sandbox.js',
+  })
   return { '/sandbox.js': built.outputFiles[0].contents }
 }
 
@@ -206,7 +261,13 @@ export async function fixedLoad(browser, url, seconds, { onLoaded } = {}) {
       await Promise.all(Array.from({ length: 10 }, caller))
       latencies.sort((a, b) => a - b)
       const pct = (p) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]
-      return { rps: Math.round(latencies.length / ((performance.now() - started) / 1000)), p50: pct(50), p99: pct(99), requests: latencies.length, concurrency: 10 }
+      return {
+        rps: Math.round(latencies.length / ((performance.now() - started) / 1000)),
+        p50: pct(50),
+        p99: pct(99),
+        requests: latencies.length,
+        concurrency: 10,
+      }
     }, seconds)
     return { ...result, ...(loaded ? { profile: await loaded() } : {}) }
   } finally {

@@ -13,12 +13,24 @@ import { WRITE_SHARE, variedSequence } from './queries.mjs'
 export async function measureChanges({ settings, log, rounds = settings.changesRounds ?? 3 }) {
   const sides = []
   try {
-    for (const [name, extra] of [['with changes', []], ['--no-changes', ['--no-changes']]]) {
+    for (const [name, extra] of [
+      ['with changes', []],
+      ['--no-changes', ['--no-changes']],
+    ]) {
       log(`changes: starting fleet-sandbox --size large ${extra.join(' ')}`)
       sides.push({ name, ...(await variedServer(['--size', 'large', ...extra])), runs: [] })
     }
     // Each side's sequence starts from the same seed every run: both answer the same requests.
-    const run = (side, seconds, warmupSeconds) => load({ url: side.sandbox.url, pid: side.sandbox.pid, path: '/', connections: settings.connections, seconds, warmupSeconds, ...variedCase(variedSequence({ queries: side.queries, ids: side.ids, writeShare: WRITE_SHARE }), side.headers) })
+    const run = (side, seconds, warmupSeconds) =>
+      load({
+        url: side.sandbox.url,
+        pid: side.sandbox.pid,
+        path: '/',
+        connections: settings.connections,
+        seconds,
+        warmupSeconds,
+        ...variedCase(variedSequence({ queries: side.queries, ids: side.ids, writeShare: WRITE_SHARE }), side.headers),
+      })
     for (const side of sides) {
       log(`changes: warm-up ${side.name} (${settings.serverWarmupSeconds} s)`)
       await run(side, settings.serverWarmupSeconds, 0)
@@ -30,14 +42,25 @@ export async function measureChanges({ settings, log, rounds = settings.changesR
     const [recording, off] = sides
     const perRound = (f) => median(recording.runs.map((r, i) => f(r, off.runs[i])))
     const ratio = (v) => (Number.isFinite(v) ? Number(v.toFixed(2)) : null)
-    const summary = (side) => ({ rps: median(side.runs.map((r) => r.rps)), cpuUsPerRequest: median(side.runs.map((r) => r.cpuUsPerRequest)), p99: median(side.runs.map((r) => r.p99)), non2xx: side.runs.reduce((n, r) => n + r.non2xx, 0), rssMb: Math.round(rssMb(side.sandbox.pid)), runs: side.runs.map((r) => r.rps) })
+    const summary = (side) => ({
+      rps: median(side.runs.map((r) => r.rps)),
+      cpuUsPerRequest: median(side.runs.map((r) => r.cpuUsPerRequest)),
+      p99: median(side.runs.map((r) => r.p99)),
+      non2xx: side.runs.reduce((n, r) => n + r.non2xx, 0),
+      rssMb: Math.round(rssMb(side.sandbox.pid)),
+      runs: side.runs.map((r) => r.rps),
+    })
     return {
       rounds,
       writeShare: WRITE_SHARE,
       with: summary(recording),
       without: summary(off),
       rpsRatio: ratio(perRound((a, b) => a.rps / b.rps)),
-      cpuRatio: ratio(perRound((a, b) => (a.cpuUsPerRequest && b.cpuUsPerRequest ? b.cpuUsPerRequest / a.cpuUsPerRequest : Number.NaN))),
+      cpuRatio: ratio(
+        perRound((a, b) =>
+          a.cpuUsPerRequest && b.cpuUsPerRequest ? b.cpuUsPerRequest / a.cpuUsPerRequest : Number.NaN,
+        ),
+      ),
     }
   } finally {
     for (const side of sides) await side.sandbox.stop()

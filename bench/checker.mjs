@@ -16,13 +16,20 @@ import { createSandboxApp } from '../dist/src/index.js'
 const app = createSandboxApp({ seed: 1, now: '2026-11-22T12:00:00.000Z', size: 'small' })
 await app.ready()
 const route = app.routes.find((r) => r.id === 'listNotifications')
-const res = await app.handle(route, new Request('http://sandbox.test/api/notifications?limit=50', { headers: { authorization: 'Bearer atk_sandbox_admin' } }), {})
+const res = await app.handle(
+  route,
+  new Request('http://sandbox.test/api/notifications?limit=50', {
+    headers: { authorization: 'Bearer atk_sandbox_admin' },
+  }),
+  {},
+)
 const text = await res.text()
 const schema = (await app.openapi()).paths['/api/notifications'].get.responses['200'].content['application/json'].schema
 const good = JSON.parse(text)
 // Every row drifts: an enum value, a missing field, an extra field.
 const drifted = JSON.parse(text)
-for (const n of drifted.data.notifications) Object.assign(n, { status: 'archived', severity: 'high', address: undefined })
+for (const n of drifted.data.notifications)
+  Object.assign(n, { status: 'archived', severity: 'high', address: undefined })
 const bad = JSON.parse(JSON.stringify(drifted))
 
 const ajvOptions = { strict: false, allErrors: true, validateSchema: false }

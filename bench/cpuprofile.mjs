@@ -10,7 +10,8 @@ export function summarize({ nodes, samples, timeDeltas }, { top = 25, fromMs = 0
   for (const n of nodes) for (const c of n.children ?? []) parent.set(c, n.id)
   const selfTime = new Map()
   samples.forEach((id, i) => during[i] && selfTime.set(id, (selfTime.get(id) ?? 0) + (timeDeltas[i] ?? 0)))
-  const key = (n) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`
+  const key = (n) =>
+    `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`
   const self = new Map()
   const total = new Map()
   let all = 0
@@ -30,7 +31,8 @@ export function summarize({ nodes, samples, timeDeltas }, { top = 25, fromMs = 0
   const busy = all - [...self].filter(([k]) => idle.some((i) => k.startsWith(i))).reduce((a, [, t]) => a + t, 0)
   const show = (title, m) => {
     console.log(`\n${title} (share of all samples; busy ${((busy / all) * 100).toFixed(0)}%)`)
-    for (const [k, t] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((t / all) * 100).toFixed(1).padStart(5)}%  ${k}`)
+    for (const [k, t] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top))
+      console.log(`${((t / all) * 100).toFixed(1).padStart(5)}%  ${k}`)
   }
   show('self', self)
   show('inclusive', total)

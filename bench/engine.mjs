@@ -8,7 +8,14 @@ import { parseArgs } from 'node:util'
 import { ROOT } from './processes.mjs'
 import { variedQueries, variedSequence } from './queries.mjs'
 
-const { values: flags } = parseArgs({ options: { root: { type: 'string' }, notifications: { type: 'string' }, rounds: { type: 'string' }, writes: { type: 'string' } } })
+const { values: flags } = parseArgs({
+  options: {
+    root: { type: 'string' },
+    notifications: { type: 'string' },
+    rounds: { type: 'string' },
+    writes: { type: 'string' },
+  },
+})
 const root = resolve(flags.root ?? ROOT)
 const load = (path) => import(pathToFileURL(join(root, 'dist/src', path)).href)
 const { createSandboxApp } = await load('apps/page-app.js')
@@ -19,9 +26,15 @@ const list = route('listNotifications')
 const review = route('updateNotificationStatus')
 const ORIGIN = 'http://sandbox.test'
 
-const signIn = await app.handle(route('signInEmail') ?? app.routes.find((r) => r.path.endsWith('/sign-in/email')), new Request(`${ORIGIN}/api/session-auth/sign-in/email`, {
-  method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
-}), {})
+const signIn = await app.handle(
+  route('signInEmail') ?? app.routes.find((r) => r.path.endsWith('/sign-in/email')),
+  new Request(`${ORIGIN}/api/session-auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
+  }),
+  {},
+)
 const headers = { authorization: `Bearer ${signIn.headers.get('set-auth-token') ?? 'atk_sandbox_admin'}` }
 
 // The generator's inputs, as the HTTP bench takes them: from the first pages.
@@ -60,4 +73,14 @@ for (let i = 0; i < rounds; i++) figures.push(await round())
 figures.sort((a, b) => a - b)
 globalThis.gc?.()
 const mem = process.memoryUsage()
-console.log(JSON.stringify({ root, queries: queries.length, usPerRequest: figures.map((f) => Math.round(f)), median: Math.round(figures[rounds >> 1]), heapMb: Math.round(mem.heapUsed / 2 ** 20), arrayBuffersMb: Math.round(mem.arrayBuffers / 2 ** 20), rssMb: Math.round(mem.rss / 2 ** 20) }))
+console.log(
+  JSON.stringify({
+    root,
+    queries: queries.length,
+    usPerRequest: figures.map((f) => Math.round(f)),
+    median: Math.round(figures[rounds >> 1]),
+    heapMb: Math.round(mem.heapUsed / 2 ** 20),
+    arrayBuffersMb: Math.round(mem.arrayBuffers / 2 ** 20),
+    rssMb: Math.round(mem.rss / 2 ** 20),
+  }),
+)

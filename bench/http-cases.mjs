@@ -37,7 +37,11 @@ async function getJson(url, headers) {
 
 /** First visit detail id of `/api/v1/visit_detail/list`, whatever its list shape. */
 function firstVisitId(body) {
-  const list = Array.isArray(body) ? body : Array.isArray(body?.data) ? body.data : body?.data?.items ?? body?.items ?? body?.data?.visits ?? []
+  const list = Array.isArray(body)
+    ? body
+    : Array.isArray(body?.data)
+      ? body.data
+      : (body?.data?.items ?? body?.items ?? body?.data?.visits ?? [])
   const row = list.find((r) => r && typeof r === 'object')
   return row && (row.visitDetailId ?? row.id ?? row._id)
 }
@@ -45,7 +49,8 @@ function firstVisitId(body) {
 /** The visit history case, or why it cannot run against this build. */
 async function visitHistoryPath(url, headers) {
   const list = await getJson(`${url}/api/v1/visit_detail/list`, headers)
-  if (list.status !== 200) return { skipped: `GET /api/v1/visit_detail/list answered ${list.status} (${list.text.slice(0, 100)})` }
+  if (list.status !== 200)
+    return { skipped: `GET /api/v1/visit_detail/list answered ${list.status} (${list.text.slice(0, 100)})` }
   const id = firstVisitId(list.body)
   if (id === undefined) return { skipped: 'GET /api/v1/visit_detail/list returned no visit with an id' }
   const path = `/api/v1/visit_history/get/${encodeURIComponent(id)}`
@@ -63,7 +68,9 @@ export async function measureSize({ label, args, settings, tmpDir, log, varied =
   const sandbox = await startSandbox(args)
   const out = { label, args, ready: { healthMs: sandbox.healthMs }, rss: {}, cases: [], ceiling: {} }
   try {
-    out.ready.firstPageMs = await firstOk(sandbox.url + FILTERED, sandbox.since, { headers: { authorization: `Bearer ${API_TOKEN}` } })
+    out.ready.firstPageMs = await firstOk(sandbox.url + FILTERED, sandbox.since, {
+      headers: { authorization: `Bearer ${API_TOKEN}` },
+    })
     out.rss.seeded = rssMb(sandbox.pid)
     const { token, kind } = await signIn(sandbox.url)
     out.auth = kind
@@ -76,14 +83,43 @@ export async function measureSize({ label, args, settings, tmpDir, log, varied =
     writeFileSync(pageFile, first.text)
     out.pageBytes = Buffer.byteLength(first.text)
 
-    const listPaths = [FILTERED, UNFILTERED, DEEP, ...(assetId ? [`/api/notifications?assetIds=${assetId}&page=1&limit=50`] : [])]
+    const listPaths = [
+      FILTERED,
+      UNFILTERED,
+      DEEP,
+      ...(assetId ? [`/api/notifications?assetIds=${assetId}&page=1&limit=50`] : []),
+    ]
     // The first load on a freshly seeded heap pays for JIT and the first full collections of
     // the seeded records: spread over every list case, not charged to whichever runs first.
     log(`${label}: server warm-up (${settings.serverWarmupSeconds} s)`)
-    await autocannon({ url: sandbox.url, connections: settings.connections, duration: settings.serverWarmupSeconds, requests: listPaths.map((path) => ({ method: 'GET', path, headers })) })
-    const run = (path, extra = {}) => load({ url: sandbox.url, pid: sandbox.pid, path, headers, connections: settings.connections, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, ...extra })
+    await autocannon({
+      url: sandbox.url,
+      connections: settings.connections,
+      duration: settings.serverWarmupSeconds,
+      requests: listPaths.map((path) => ({ method: 'GET', path, headers })),
+    })
+    const run = (path, extra = {}) =>
+      load({
+        url: sandbox.url,
+        pid: sandbox.pid,
+        path,
+        headers,
+        connections: settings.connections,
+        seconds: settings.seconds,
+        warmupSeconds: settings.warmupSeconds,
+        ...extra,
+      })
     const ceiling = await startCeiling(pageFile)
-    const runCeiling = () => load({ url: ceiling.url, pid: ceiling.pid, path: FILTERED, headers, connections: settings.connections, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds })
+    const runCeiling = () =>
+      load({
+        url: ceiling.url,
+        pid: ceiling.pid,
+        path: FILTERED,
+        headers,
+        connections: settings.connections,
+        seconds: settings.seconds,
+        warmupSeconds: settings.warmupSeconds,
+      })
     // The varied load (issue 13) and the byte ceiling, driven by the same request sequence.
     let sequence
     let bytes
@@ -95,7 +131,16 @@ export async function measureSize({ label, args, settings, tmpDir, log, varied =
       bytes = await startCeiling(pageFile, 'bytes')
       out.byteCeiling = {}
     }
-    const runBytes = () => load({ url: bytes.url, pid: bytes.pid, path: '/', connections: settings.connections, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, ...sequence(WRITE_SHARE) })
+    const runBytes = () =>
+      load({
+        url: bytes.url,
+        pid: bytes.pid,
+        path: '/',
+        connections: settings.connections,
+        seconds: settings.seconds,
+        warmupSeconds: settings.warmupSeconds,
+        ...sequence(WRITE_SHARE),
+      })
     try {
       if (varied) {
         log(`${label}: byte ceiling (before)`)
@@ -111,19 +156,46 @@ export async function measureSize({ label, args, settings, tmpDir, log, varied =
       ]
       for (const [name, path] of classic ? cases : []) {
         log(`${label}: ${name}`)
-        out.cases.push(path ? { name, path, list: true, ...(await run(path)) } : { name, list: true, skipped: 'the first page named no asset' })
+        out.cases.push(
+          path
+            ? { name, path, list: true, ...(await run(path)) }
+            : { name, list: true, skipped: 'the first page named no asset' },
+        )
       }
       if (classic) {
         const visit = await visitHistoryPath(sandbox.url, headers)
         log(`${label}: visit history${visit.skipped ? ' (skipped)' : ''}`)
-        out.cases.push(visit.skipped ? { name: 'visit history', skipped: visit.skipped } : { name: 'visit history', path: visit.path, ...(await run(visit.path)) })
+        out.cases.push(
+          visit.skipped
+            ? { name: 'visit history', skipped: visit.skipped }
+            : { name: 'visit history', path: visit.path, ...(await run(visit.path)) },
+        )
         log(`${label}: write (PATCH status)`)
-        out.cases.push({ name: 'write: PATCH status', path: 'PATCH /api/notifications/{id}', ...(await run('/', writeCase(page.map((n) => n.id), headers))) })
+        out.cases.push({
+          name: 'write: PATCH status',
+          path: 'PATCH /api/notifications/{id}',
+          ...(await run(
+            '/',
+            writeCase(
+              page.map((n) => n.id),
+              headers,
+            ),
+          )),
+        })
       }
       if (varied) {
-        for (const [name, share] of [[`varied: ${out.varied.queries} queries, ${WRITE_SHARE * 100}% writes`, WRITE_SHARE], [`varied: ${out.varied.queries} queries, reads only`, 0]]) {
+        for (const [name, share] of [
+          [`varied: ${out.varied.queries} queries, ${WRITE_SHARE * 100}% writes`, WRITE_SHARE],
+          [`varied: ${out.varied.queries} queries, reads only`, 0],
+        ]) {
           log(`${label}: ${name}`)
-          out.cases.push({ name, path: 'see "The varied load"', varied: true, writeShare: share, ...(await run('/', sequence(share))) })
+          out.cases.push({
+            name,
+            path: 'see "The varied load"',
+            varied: true,
+            writeShare: share,
+            ...(await run('/', sequence(share))),
+          })
         }
         // Your own answers (docs/your-own-answers.md): 100 overrides that never match, spread over
         // the API's routes (the varied load's among them), and one scenario scoped to a route.
@@ -147,8 +219,20 @@ export async function measureSize({ label, args, settings, tmpDir, log, varied =
         log(`${label}: varied with them again`)
         const second = await run('/', sequence(WRITE_SHARE))
         log(`${label}: filtered list with them`)
-        out.cases.push({ name: 'filtered list (types + status), 100 overrides + a scoped scenario', path: FILTERED, loaded: true, ...(await run(FILTERED)) })
-        const withOverrides = { name, path: 'see "The varied load"', varied: true, writeShare: WRITE_SHARE, ...second, rps: Math.round((first.rps + second.rps) / 2) }
+        out.cases.push({
+          name: 'filtered list (types + status), 100 overrides + a scoped scenario',
+          path: FILTERED,
+          loaded: true,
+          ...(await run(FILTERED)),
+        })
+        const withOverrides = {
+          name,
+          path: 'see "The varied load"',
+          varied: true,
+          writeShare: WRITE_SHARE,
+          ...second,
+          rps: Math.round((first.rps + second.rps) / 2),
+        }
         const plainRps = (documented.rps + again.rps) / 2
         withOverrides.plainBefore = documented.rps
         withOverrides.plainAfter = again.rps
@@ -190,19 +274,38 @@ function summarize(ceiling) {
 /** `count` overrides that never match (a header no request sends), round-robin over the API's operations, and `rate-limit-exhausted` on one route. */
 export async function installOverrides(url, count) {
   const doc = await (await fetch(`${url}/__sandbox/openapi.json`)).json()
-  const ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).filter(([, op]) => op.operationId && path.startsWith('/api/')).map(([method, op]) => ({ method: method.toUpperCase(), operation: op.operationId })))
+  const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods)
+      .filter(([, op]) => op.operationId && path.startsWith('/api/'))
+      .map(([method, op]) => ({ method: method.toUpperCase(), operation: op.operationId })),
+  )
   for (let i = 0; i < count; i++) {
     const { method, operation } = ops[i % ops.length]
-    const res = await fetch(`${url}/__sandbox/overrides`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ match: { method, operation, headers: { 'x-never-sent': String(i) } }, respond: { status: 418, body: {} } }) })
+    const res = await fetch(`${url}/__sandbox/overrides`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        match: { method, operation, headers: { 'x-never-sent': String(i) } },
+        respond: { status: 418, body: {} },
+      }),
+    })
     if (res.status !== 201) throw new Error(`override ${i}: ${res.status} ${await res.text()}`)
   }
-  const scoped = await fetch(`${url}/__sandbox/scenarios`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ active: [{ name: 'rate-limit-exhausted', options: { routes: ['listVehicleTypes'] } }] }) })
+  const scoped = await fetch(`${url}/__sandbox/scenarios`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ active: [{ name: 'rate-limit-exhausted', options: { routes: ['listVehicleTypes'] } }] }),
+  })
   if (scoped.status !== 200) throw new Error(`scoped scenario: ${scoped.status} ${await scoped.text()}`)
 }
 
 async function removeOverrides(url) {
   await fetch(`${url}/__sandbox/overrides`, { method: 'DELETE' })
-  await fetch(`${url}/__sandbox/scenarios`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ active: [] }) })
+  await fetch(`${url}/__sandbox/scenarios`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ active: [] }),
+  })
 }
 
 /** A server started with `args`, signed in, with the varied load's queries and ids read from its first pages. */

@@ -32,11 +32,13 @@ const seededMs = performance.now() - seeding
 const handlers = createHandlers(app)
 
 async function signIn(send) {
-  const res = await send(new Request(`${ORIGIN}/api/session-auth/sign-in/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
-  }))
+  const res = await send(
+    new Request(`${ORIGIN}/api/session-auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
+    }),
+  )
   await res.text()
   return res.headers.get('set-auth-token') ?? 'atk_sandbox_admin'
 }
@@ -58,7 +60,15 @@ async function drive(send, secs) {
   const started = performance.now()
   await Promise.all(Array.from({ length: concurrency }, caller))
   const elapsed = (performance.now() - started) / 1000
-  return { rps: Math.round(latencies.length / elapsed), p50: percentile(latencies, 50), p99: percentile(latencies, 99), requests: latencies.length, non2xx, concurrency, seconds: elapsed }
+  return {
+    rps: Math.round(latencies.length / elapsed),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    requests: latencies.length,
+    non2xx,
+    concurrency,
+    seconds: elapsed,
+  }
 }
 
 async function measure(send) {
@@ -71,10 +81,14 @@ const results = { notifications, seededMs }
 // getResponse first: setupServer patches the globals, and the bridge needs none of that.
 const bridge = (request) => getResponse(handlers, request)
 const bridgeToken = await signIn(bridge)
-results.getResponse = await measure(() => bridge(new Request(ORIGIN + PATH, { headers: { authorization: `Bearer ${bridgeToken}` } })))
+results.getResponse = await measure(() =>
+  bridge(new Request(ORIGIN + PATH, { headers: { authorization: `Bearer ${bridgeToken}` } })),
+)
 
 // The varied load of the HTTP bench (10% writes), through both paths.
-const inputs = await variedInputs(async (path) => (await bridge(new Request(ORIGIN + path, { headers: { authorization: `Bearer ${bridgeToken}` } }))).json())
+const inputs = await variedInputs(async (path) =>
+  (await bridge(new Request(ORIGIN + path, { headers: { authorization: `Bearer ${bridgeToken}` } }))).json(),
+)
 const queries = variedQueries(inputs)
 const variedRequest = (token) => {
   const next = variedSequence({ queries, ids: inputs.ids })

@@ -8,7 +8,9 @@ import { parseArgs } from 'node:util'
 import { ROOT } from './processes.mjs'
 
 const { values: flags } = parseArgs({ options: { root: { type: 'string' } } })
-const { createSandboxApp } = await import(pathToFileURL(join(resolve(flags.root ?? ROOT), 'dist/src/apps/page-app.js')).href)
+const { createSandboxApp } = await import(
+  pathToFileURL(join(resolve(flags.root ?? ROOT), 'dist/src/apps/page-app.js')).href
+)
 const cpu = (f, n = 2000) => {
   f()
   const s = process.cpuUsage()
@@ -27,11 +29,15 @@ for (const size of ['medium', 'large']) {
     ['DTE→invoice', t.dtes, 'invoiceId', invoice.id],
   ]
   for (const [name, table, field, value] of joins) {
-    console.log(JSON.stringify({
-      size, join: name, rows: table.size,
-      predicateUs: cpu(() => table.where((r) => r[field] === value)),
-      objectWhereUs: cpu(() => table.collection.findMany((q) => q.where({ [field]: value }))),
-      byUs: table.by ? cpu(() => table.by(field, value)) : null,
-    }))
+    console.log(
+      JSON.stringify({
+        size,
+        join: name,
+        rows: table.size,
+        predicateUs: cpu(() => table.where((r) => r[field] === value)),
+        objectWhereUs: cpu(() => table.collection.findMany((q) => q.where({ [field]: value }))),
+        byUs: table.by ? cpu(() => table.by(field, value)) : null,
+      }),
+    )
   }
 }

@@ -7,9 +7,21 @@ import { cpuMs } from './processes.mjs'
  * given the server's `pid`, the server's CPU time per request (steadier than req/s on a
  * shared machine).
  */
-export async function load({ url, path, connections, seconds, warmupSeconds, headers = {}, method = 'GET', body, setupRequest, pid }) {
+export async function load({
+  url,
+  path,
+  connections,
+  seconds,
+  warmupSeconds,
+  headers = {},
+  method = 'GET',
+  body,
+  setupRequest,
+  pid,
+}) {
   // autocannon mutates its request objects: a fresh one per run; no undefined keys (they override its defaults).
-  const request = () => Object.fromEntries(Object.entries({ method, path, headers, body, setupRequest }).filter(([, v]) => v !== undefined))
+  const request = () =>
+    Object.fromEntries(Object.entries({ method, path, headers, body, setupRequest }).filter(([, v]) => v !== undefined))
   const run = (duration) => autocannon({ url, connections, duration, timeout: 10, requests: [request()] })
   if (warmupSeconds) await run(warmupSeconds)
   const cpuBefore = pid ? cpuMs(pid) : null
@@ -18,7 +30,10 @@ export async function load({ url, path, connections, seconds, warmupSeconds, hea
   const answered = r['2xx'] + r.non2xx
   return {
     rps: Math.round(answered / r.duration),
-    cpuUsPerRequest: cpuBefore !== null && cpuAfter !== null && answered ? Math.round(((cpuAfter - cpuBefore) * 1000) / answered) : null,
+    cpuUsPerRequest:
+      cpuBefore !== null && cpuAfter !== null && answered
+        ? Math.round(((cpuAfter - cpuBefore) * 1000) / answered)
+        : null,
     p50: r.latency.p50,
     p99: r.latency.p99,
     requests: answered,

@@ -32,16 +32,34 @@ const settle = () => {
   gc()
   gc()
   const m = process.memoryUsage()
-  return { rssMb: Math.round(m.rss / 1_048_576), heapMb: Math.round(m.heapUsed / 1_048_576), arrayBuffersMb: Math.round(m.arrayBuffers / 1_048_576) }
+  return {
+    rssMb: Math.round(m.rss / 1_048_576),
+    heapMb: Math.round(m.heapUsed / 1_048_576),
+    arrayBuffersMb: Math.round(m.arrayBuffers / 1_048_576),
+  }
 }
 const meta = { clientAddress: '127.0.0.1' }
 const send = async (id, query = '') => {
-  const res = await app.handle(list, new Request(`http://sandbox.test/api/notifications${query}`, { headers: { 'x-sandbox-id': id } }), {}, meta)
+  const res = await app.handle(
+    list,
+    new Request(`http://sandbox.test/api/notifications${query}`, { headers: { 'x-sandbox-id': id } }),
+    {},
+    meta,
+  )
   await res.arrayBuffer()
 }
 const refusedSignIn = async (id, k) => {
   const body = JSON.stringify({ email: `nobody-${k}@fleet.test`, password: PASSWORD })
-  const res = await app.handle(signIn, new Request('http://sandbox.test/api/session-auth/sign-in/email', { method: 'POST', headers: { 'x-sandbox-id': id, 'content-type': 'application/json' }, body }), {}, meta)
+  const res = await app.handle(
+    signIn,
+    new Request('http://sandbox.test/api/session-auth/sign-in/email', {
+      method: 'POST',
+      headers: { 'x-sandbox-id': id, 'content-type': 'application/json' },
+      body,
+    }),
+    {},
+    meta,
+  )
   if (res.status !== 401) throw new Error(`a refused sign-in answered ${res.status}`)
   await res.arrayBuffer()
 }
@@ -59,21 +77,23 @@ if (journalsCase) {
   for (let k = 1; k < perJournal; k++) for (const id of ids) await (k % 2 ? refusedSignIn(id, k) : send(id, QUERY))
   const after = settle()
   const entries = await Promise.all(ids.map(async (id) => (await registry.get(id)).journal.list().length))
-  console.log(JSON.stringify({
-    case: 'journals',
-    sandboxes,
-    perJournal,
-    passwordBytes: PASSWORD.length,
-    queryBytes: QUERY.length,
-    requests: sandboxes * perJournal,
-    seconds: seconds(started),
-    live: registry.ids().length,
-    entriesHeld: entries.reduce((a, b) => a + b, 0),
-    ...budget(),
-    baseline,
-    afterSandboxes,
-    after,
-  }))
+  console.log(
+    JSON.stringify({
+      case: 'journals',
+      sandboxes,
+      perJournal,
+      passwordBytes: PASSWORD.length,
+      queryBytes: QUERY.length,
+      requests: sandboxes * perJournal,
+      seconds: seconds(started),
+      live: registry.ids().length,
+      entriesHeld: entries.reduce((a, b) => a + b, 0),
+      ...budget(),
+      baseline,
+      afterSandboxes,
+      after,
+    }),
+  )
 } else {
   const [ids, journals, perJournal] = args.map(Number)
   // Anonymous callers, each with a new sandbox id: every one forks a sandbox (the cap evicts the oldest).
@@ -83,19 +103,21 @@ if (journalsCase) {
   // Then the journals of the most recent ones fill up with refused requests carrying a 15 KB query.
   for (let j = 0; j < journals; j++) for (let k = 0; k < perJournal; k++) await send(`mem-${ids - 1 - j}`, QUERY)
   const after = settle()
-  console.log(JSON.stringify({
-    ids,
-    journals,
-    perJournal,
-    queryBytes: QUERY.length,
-    requests: ids + journals * perJournal,
-    idsSeconds,
-    seconds: seconds(started),
-    live: registry.ids().length,
-    evicted: registry.evicted?.().count,
-    ...budget(),
-    baseline,
-    afterIds,
-    after,
-  }))
+  console.log(
+    JSON.stringify({
+      ids,
+      journals,
+      perJournal,
+      queryBytes: QUERY.length,
+      requests: ids + journals * perJournal,
+      idsSeconds,
+      seconds: seconds(started),
+      live: registry.ids().length,
+      evicted: registry.evicted?.().count,
+      ...budget(),
+      baseline,
+      afterIds,
+      after,
+    }),
+  )
 }

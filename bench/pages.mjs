@@ -10,7 +10,9 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { ROOT } from './processes.mjs'
 
-const { values: flags } = parseArgs({ options: { root: { type: 'string', multiple: true }, writes: { type: 'string' } } })
+const { values: flags } = parseArgs({
+  options: { root: { type: 'string', multiple: true }, writes: { type: 'string' } },
+})
 const roots = (flags.root ?? [ROOT]).map((r) => resolve(r))
 const writes = Number(flags.writes ?? 1_000_000)
 const PAGE = 50
@@ -27,11 +29,22 @@ const cpu = (f, n) => {
 
 /** A seeded-looking record: the fields and sizes of the spec's notification. */
 const record = (id, status) => ({
-  id, type: 'speed_limit', name: `Exceso de velocidad ${id}`,
+  id,
+  type: 'speed_limit',
+  name: `Exceso de velocidad ${id}`,
   alertTrigger: { _id: '6650f0c2a1b2c3d4e5f60718', name: 'Velocidad máxima', label: 'Ruta 68' },
-  asset: { _id: '6650f0c2a1b2c3d4e5f60719', name: 'Camión 12', plate: 'BCDF-12', icon: { id: 'truck', color: '#1f6feb' } },
-  location: '-33.4489,-70.6693', address: 'Av. Providencia 1234, Ñuñoa', status,
-  createdAt: '2026-11-20T10:00:00.000Z', updatedAt: '2026-11-20T10:00:00.000Z', calculatorId: 3,
+  asset: {
+    _id: '6650f0c2a1b2c3d4e5f60719',
+    name: 'Camión 12',
+    plate: 'BCDF-12',
+    icon: { id: 'truck', color: '#1f6feb' },
+  },
+  location: '-33.4489,-70.6693',
+  address: 'Av. Providencia 1234, Ñuñoa',
+  status,
+  createdAt: '2026-11-20T10:00:00.000Z',
+  updatedAt: '2026-11-20T10:00:00.000Z',
+  calculatorId: 3,
 })
 
 const out = []
@@ -40,22 +53,36 @@ for (const root of roots) {
   const { PageWriter } = await import(dist('page.js'))
   const { plainListPages } = await import(dist('plain-store.js'))
   const { notificationEntry } = await import(dist('store.js'))
-  const live = Array.from({ length: LIVE }, (_, i) => notificationEntry(record(`live${i}`, 'unreviewed'), 'cli_acme', i))
-  const pageOf = (i) => live.slice((i % (LIVE / PAGE)) * PAGE, (i % (LIVE / PAGE) + 1) * PAGE)
+  const live = Array.from({ length: LIVE }, (_, i) =>
+    notificationEntry(record(`live${i}`, 'unreviewed'), 'cli_acme', i),
+  )
+  const pageOf = (i) => live.slice((i % (LIVE / PAGE)) * PAGE, ((i % (LIVE / PAGE)) + 1) * PAGE)
   const n = 20_000
   const fresh = new PageWriter()
   const freshUs = cpu((i) => fresh.listPage(pageOf(i), pagination, 0).text, n)
   const old = new PageWriter()
   for (let w = 0; w < writes; w += PAGE) {
-    const dead = Array.from({ length: PAGE }, (_, i) => notificationEntry(record(`w${w + i}`, 'reviewed'), 'cli_acme', w + i))
+    const dead = Array.from({ length: PAGE }, (_, i) =>
+      notificationEntry(record(`w${w + i}`, 'reviewed'), 'cli_acme', w + i),
+    )
     old.listPage(dead, pagination, 0)
   }
   // New records after the writes: the live set, as a client's first page after a day of use.
   const later = live.map((e) => notificationEntry(e.n, e.clientId, e.t))
-  const laterOf = (i) => later.slice((i % (LIVE / PAGE)) * PAGE, (i % (LIVE / PAGE) + 1) * PAGE)
+  const laterOf = (i) => later.slice((i % (LIVE / PAGE)) * PAGE, ((i % (LIVE / PAGE)) + 1) * PAGE)
   const afterUs = cpu((i) => old.listPage(laterOf(i), pagination, 0).text, n)
   const plainUs = cpu((i) => plainListPages.listPage(pageOf(i), pagination, 0).text, n)
-  out.push({ root, writes, page: PAGE, freshUs, afterUs, plainUs, afterOverFresh: Number((afterUs / freshUs).toFixed(2)), plainOverAfter: Number((plainUs / afterUs).toFixed(2)), heldMb: old.arena ? Number((old.arena.held / 2 ** 20).toFixed(1)) : null })
+  out.push({
+    root,
+    writes,
+    page: PAGE,
+    freshUs,
+    afterUs,
+    plainUs,
+    afterOverFresh: Number((afterUs / freshUs).toFixed(2)),
+    plainOverAfter: Number((plainUs / afterUs).toFixed(2)),
+    heldMb: old.arena ? Number((old.arena.held / 2 ** 20).toFixed(1)) : null,
+  })
   console.error(JSON.stringify(out.at(-1)))
 }
 console.log(JSON.stringify(roots.length === 1 ? out[0] : out))

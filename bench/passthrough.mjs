@@ -9,7 +9,10 @@ const SIZE_MB = 200
 /** The command and its children (workerd), for the peak RSS of the whole engine. */
 function family(pid) {
   try {
-    return [pid, ...readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)]
+    return [
+      pid,
+      ...readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+    ]
   } catch {
     return [pid]
   }
@@ -58,7 +61,14 @@ export async function measurePassthrough({ log }) {
         for await (const part of res.body) bytes += part.byteLength
         const seconds = (performance.now() - started) / 1000
         clearInterval(sampler)
-        out[engine] = { status: res.status, bytes, whole: bytes === SIZE_MB * MB, seconds, rssBeforeMb: before, peakRssMb: peak }
+        out[engine] = {
+          status: res.status,
+          bytes,
+          whole: bytes === SIZE_MB * MB,
+          seconds,
+          rssBeforeMb: before,
+          peakRssMb: peak,
+        }
       } finally {
         await sandbox.stop()
       }

@@ -13,7 +13,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { ROOT } from './processes.mjs'
 
-const { values: flags } = parseArgs({ options: { root: { type: 'string' }, size: { type: 'string' }, phase: { type: 'string' }, file: { type: 'string' } } })
+const { values: flags } = parseArgs({
+  options: { root: { type: 'string' }, size: { type: 'string' }, phase: { type: 'string' }, file: { type: 'string' } },
+})
 const root = resolve(flags.root ?? ROOT)
 const size = flags.size ?? 'medium'
 const load = (p) => import(pathToFileURL(join(root, 'dist/src', p)).href)
@@ -37,7 +39,7 @@ const persisted = () => names.map((name) => new Collection({ schema: tableSchema
 if (flags.phase === 'save') {
   const tables = persisted()
   const { createSandboxApp } = await load('apps/page-app.js')
-  const rows = (await (createSandboxApp({ seed: 1, size }).ready())).world.rows()
+  const rows = (await createSandboxApp({ seed: 1, size }).ready()).world.rows()
   for (const [i, name] of names.entries()) for (const row of rows[name]) await tables[i].create(structuredClone(row))
   for (const f of unload) f()
   writeFileSync(flags.file, JSON.stringify([...storage]))
@@ -57,7 +59,10 @@ if (flags.phase === 'load') {
 
 const file = join(mkdtempSync(join(os.tmpdir(), 'fleet-persist-')), 'storage.json')
 const self = fileURLToPath(import.meta.url)
-const run = (phase) => execFileSync(process.execPath, [self, '--phase', phase, '--file', file, '--root', root, '--size', size], { encoding: 'utf8' })
+const run = (phase) =>
+  execFileSync(process.execPath, [self, '--phase', phase, '--file', file, '--root', root, '--size', size], {
+    encoding: 'utf8',
+  })
 run('save')
 const persistChars = JSON.parse(readFileSync(file, 'utf8')).reduce((a, [, v]) => a + v.length, 0)
 const persistRuns = Array.from({ length: 5 }, () => JSON.parse(run('load')))
@@ -74,8 +79,23 @@ for (let i = 0; i < 5; i++) {
   ownRuns.push({ cpuMs: cpuMs(t), wallMs: Math.round(performance.now() - wall) })
 }
 
-console.log(JSON.stringify({
-  size, tables: names.length, records: persistRuns[0].records, notifications: sandbox.world.notifications.size,
-  persist: { covers: 'the 24 tables (not the notifications, clock, sessions, journal)', storedMB: +((persistChars * 2) / 2 ** 20).toFixed(2), restoreCpuMs: median(persistRuns.map((r) => r.cpuMs)), restoreWallMs: median(persistRuns.map((r) => r.wallMs)) },
-  own: { covers: 'the whole sandbox', snapshotMB: +(snapshot.length / 2 ** 20).toFixed(2), restoreCpuMs: median(ownRuns.map((r) => r.cpuMs)), restoreWallMs: median(ownRuns.map((r) => r.wallMs)) },
-}))
+console.log(
+  JSON.stringify({
+    size,
+    tables: names.length,
+    records: persistRuns[0].records,
+    notifications: sandbox.world.notifications.size,
+    persist: {
+      covers: 'the 24 tables (not the notifications, clock, sessions, journal)',
+      storedMB: +((persistChars * 2) / 2 ** 20).toFixed(2),
+      restoreCpuMs: median(persistRuns.map((r) => r.cpuMs)),
+      restoreWallMs: median(persistRuns.map((r) => r.wallMs)),
+    },
+    own: {
+      covers: 'the whole sandbox',
+      snapshotMB: +(snapshot.length / 2 ** 20).toFixed(2),
+      restoreCpuMs: median(ownRuns.map((r) => r.cpuMs)),
+      restoreWallMs: median(ownRuns.map((r) => r.wallMs)),
+    },
+  }),
+)

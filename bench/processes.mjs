@@ -64,7 +64,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 /** Polls `path` every 10 ms until it answers 200; resolves the ms since `since`. */
 export async function firstOk(url, since, { headers = {}, timeoutMs = 60_000, child } = {}) {
   while (performance.now() - since < timeoutMs) {
-    if (child && child.exitCode !== null) throw new Error(`${url}: the process exited (${child.exitCode}) before answering: ${child.stderrText?.slice(-500)}`)
+    if (child && child.exitCode !== null)
+      throw new Error(
+        `${url}: the process exited (${child.exitCode}) before answering: ${child.stderrText?.slice(-500)}`,
+      )
     try {
       const res = await fetch(url, { headers, signal: AbortSignal.timeout(5_000) })
       await res.arrayBuffer()
@@ -91,7 +94,12 @@ function track(child, { readStdout = false } = {}) {
 export async function startSandbox(args, { nodeArgs = [] } = {}) {
   const port = await freePort()
   const since = performance.now()
-  const child = track(spawn(process.execPath, [...nodeArgs, cli(), ...args, '--port', String(port), '--host', HOST, '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }))
+  const child = track(
+    spawn(process.execPath, [...nodeArgs, cli(), ...args, '--port', String(port), '--host', HOST, '--quiet'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  )
   const url = `http://${HOST}:${port}`
   const healthMs = await firstOk(`${url}/__sandbox/health`, since, { child })
   return { child, pid: child.pid, url, port, since, healthMs, stop: () => stop(child) }
@@ -106,7 +114,13 @@ export async function startThroughNpm(args) {
   const port = await freePort()
   const since = performance.now()
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-  const child = track(spawn(npm, ['start', '--silent', '--', ...args, '--port', String(port), '--host', HOST, '--quiet'], { cwd: target.root, stdio: ['ignore', 'pipe', 'pipe'], detached: true }))
+  const child = track(
+    spawn(npm, ['start', '--silent', '--', ...args, '--port', String(port), '--host', HOST, '--quiet'], {
+      cwd: target.root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    }),
+  )
   groups.add(child)
   const url = `http://${HOST}:${port}`
   const healthMs = await firstOk(`${url}/__sandbox/health`, since, { child, timeoutMs: 120_000 })
@@ -141,7 +155,9 @@ function killGroup(child, signal) {
 export async function startCeiling(bodyFile, kind = 'hono') {
   const port = await freePort()
   const since = performance.now()
-  const child = track(spawn(process.execPath, [CEILINGS[kind], String(port), bodyFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }))
+  const child = track(
+    spawn(process.execPath, [CEILINGS[kind], String(port), bodyFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }),
+  )
   const url = `http://${HOST}:${port}`
   await firstOk(`${url}/api/notifications`, since, { child })
   return { child, pid: child.pid, url, stop: () => stop(child) }
@@ -150,7 +166,9 @@ export async function startCeiling(bodyFile, kind = 'hono') {
 /** Runs a node script to its end and parses the JSON it prints last on stdout. */
 export function runJson(script, args, timeoutMs) {
   return new Promise((resolve, reject) => {
-    const child = track(spawn(process.execPath, [script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }), { readStdout: true })
+    const child = track(spawn(process.execPath, [script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }), {
+      readStdout: true,
+    })
     let out = ''
     child.stdout.on('data', (d) => (out += d))
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)

@@ -11,7 +11,16 @@ import { parseArgs } from 'node:util'
 import { CHROMIUM, CHROMIUM_ARGS, bundleEntry, fixedLoad, measureVaried, mswCeiling, serveStatic } from './browser.mjs'
 import { HOST, target } from './processes.mjs'
 
-const { values: flags } = parseArgs({ options: { seconds: { type: 'string' }, root: { type: 'string' }, out: { type: 'string' }, top: { type: 'string' }, options: { type: 'string' }, only: { type: 'string' } } })
+const { values: flags } = parseArgs({
+  options: {
+    seconds: { type: 'string' },
+    root: { type: 'string' },
+    out: { type: 'string' },
+    top: { type: 'string' },
+    options: { type: 'string' },
+    only: { type: 'string' },
+  },
+})
 if (flags.root) target.root = resolve(flags.root)
 const seconds = Number(flags.seconds ?? 10)
 const bundle = await bundleEntry()
@@ -36,7 +45,10 @@ async function onLoaded(context, tab) {
   const worker = targetInfos.find((t) => t.type === 'service_worker')
   let toWorker
   if (worker) {
-    const { sessionId } = await browserSession.send('Target.attachToTarget', { targetId: worker.targetId, flatten: false })
+    const { sessionId } = await browserSession.send('Target.attachToTarget', {
+      targetId: worker.targetId,
+      flatten: false,
+    })
     const waiting = new Map()
     let next = 0
     browserSession.on('Target.receivedMessageFromTarget', (e) => {
@@ -44,14 +56,21 @@ async function onLoaded(context, tab) {
       waiting.get(m.id)?.(m.result)
       waiting.delete(m.id)
     })
-    toWorker = (method, params = {}) => new Promise((resolve) => {
-      const id = ++next
-      waiting.set(id, resolve)
-      void browserSession.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) })
-    })
+    toWorker = (method, params = {}) =>
+      new Promise((resolve) => {
+        const id = ++next
+        waiting.set(id, resolve)
+        void browserSession.send('Target.sendMessageToTarget', {
+          sessionId,
+          message: JSON.stringify({ id, method, params }),
+        })
+      })
     await start(toWorker)
   }
-  return async () => ({ page: (await page.send('Profiler.stop')).profile, worker: toWorker && (await toWorker('Profiler.stop')).profile })
+  return async () => ({
+    page: (await page.send('Profiler.stop')).profile,
+    worker: toWorker && (await toWorker('Profiler.stop')).profile,
+  })
 }
 
 function summary(label, profile) {
@@ -65,14 +84,21 @@ function summary(label, profile) {
   }
   const total = profile.samples.length
   const idle = [...self].find(([k]) => k.startsWith('(idle)'))?.[1] ?? 0
-  console.log(`\n${label}: busy ${((100 * (total - idle)) / total).toFixed(0)}% of ${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s`)
-  for (const [key, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(flags.top ?? 30))) console.log(`${((100 * n) / total).toFixed(1).padStart(5)}%  ${key}`)
+  console.log(
+    `\n${label}: busy ${((100 * (total - idle)) / total).toFixed(0)}% of ${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s`,
+  )
+  for (const [key, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(flags.top ?? 30)))
+    console.log(`${((100 * n) / total).toFixed(1).padStart(5)}%  ${key}`)
 }
 
 try {
   const runs = {
     ceiling: () => fixedLoad(browser, ceilingUrl, seconds, { onLoaded }),
-    sandbox: () => measureVaried(browser, sandboxUrl, seconds, { onLoaded, options: flags.options ? JSON.parse(flags.options) : undefined }),
+    sandbox: () =>
+      measureVaried(browser, sandboxUrl, seconds, {
+        onLoaded,
+        options: flags.options ? JSON.parse(flags.options) : undefined,
+      }),
   }
   for (const name of flags.only ? [flags.only] : Object.keys(runs)) {
     const { profile, ...result } = await runs[name]()

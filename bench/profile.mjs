@@ -12,7 +12,16 @@ import { cpuMs, startSandbox, stopAll, target } from './processes.mjs'
 import { variedInputs, variedQueries, variedSequence } from './queries.mjs'
 import { summarize } from './cpuprofile.mjs'
 
-const { values: flags } = parseArgs({ options: { writes: { type: 'string' }, seconds: { type: 'string' }, root: { type: 'string' }, out: { type: 'string' }, top: { type: 'string' }, notifications: { type: 'string' } } })
+const { values: flags } = parseArgs({
+  options: {
+    writes: { type: 'string' },
+    seconds: { type: 'string' },
+    root: { type: 'string' },
+    out: { type: 'string' },
+    top: { type: 'string' },
+    notifications: { type: 'string' },
+  },
+})
 if (flags.root) target.root = resolve(flags.root)
 const dir = flags.out ? resolve(flags.out) : mkdtempSync(join(os.tmpdir(), 'fleet-profile-'))
 const writeShare = Number(flags.writes ?? 0.1)
@@ -36,7 +45,9 @@ try {
   const cpu = cpuMs(sandbox.pid)
   const r = await autocannon({ url: sandbox.url, connections: 50, duration: seconds, requests: [{ setupRequest }] })
   const answered = r['2xx'] + r.non2xx
-  console.log(`${Math.round(answered / r.duration)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${Math.round(((cpuMs(sandbox.pid) - cpu) * 1000) / answered)} µs CPU/req, non-2xx ${r.non2xx}`)
+  console.log(
+    `${Math.round(answered / r.duration)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${Math.round(((cpuMs(sandbox.pid) - cpu) * 1000) / answered)} µs CPU/req, non-2xx ${r.non2xx}`,
+  )
 } finally {
   await sandbox.stop()
   stopAll()

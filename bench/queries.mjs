@@ -65,7 +65,11 @@ export function variedSequence({ queries, ids, writeShare = WRITE_SHARE, seed = 
   const rand = random(seed)
   return () => {
     if (ids.length && rand() < writeShare) {
-      return { method: 'PATCH', path: `/api/notifications/${pick(rand, ids)}`, body: JSON.stringify({ status: pick(rand, STATUSES) }) }
+      return {
+        method: 'PATCH',
+        path: `/api/notifications/${pick(rand, ids)}`,
+        body: JSON.stringify({ status: pick(rand, STATUSES) }),
+      }
     }
     return { method: 'GET', path: pick(rand, queries) }
   }

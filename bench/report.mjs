@@ -7,7 +7,12 @@ const ms = (v) => (v == null ? '–' : v >= 100 ? `${Math.round(v)}` : v.toFixed
 const mb = (v) => (v == null ? '–' : v.toFixed(1))
 const x = (v) => (v == null ? '–' : `${v.toFixed(2)}×`)
 const KB = 1024
-const marks = (m) => (m && Object.keys(m).length ? Object.entries(m).map(([k, v]) => `${k} ${ms(v)}`).join(', ') : '–')
+const marks = (m) =>
+  m && Object.keys(m).length
+    ? Object.entries(m)
+        .map(([k, v]) => `${k} ${ms(v)}`)
+        .join(', ')
+    : '–'
 
 /** Each target of the issue against this run's figure: met, missed, or not measured (why). */
 /**
@@ -34,49 +39,213 @@ export function targets(r) {
   const readsOnly = large?.cases.find((c) => c.varied && c.writeShare === 0)
   const withOverrides = large?.cases.find((c) => c.varied && c.vsPlain !== undefined)
   const npm100k = r.start.npm?.find((s) => s.label === '100k')
-  const row = (target, figure, met, why) => ({ target, figure: met === undefined ? `not measured: ${why}` : figure, met: met === undefined ? null : met })
+  const row = (target, figure, met, why) => ({
+    target,
+    figure: met === undefined ? `not measured: ${why}` : figure,
+    met: met === undefined ? null : met,
+  })
   const has = (v) => v !== undefined && v !== null
   return [
-    row('varied list at 100k, 10% writes ≥ 0.7× the byte ceiling (issue 46)', withWrites && `${x(withWrites.byteRatio)} (${withWrites.rps} req/s)`, has(withWrites?.byteRatio) ? withWrites.byteRatio >= 0.7 : undefined, 'no varied run'),
-    row('the same with 100 overrides, changes recorded and a scoped scenario ≥ 0.7× the byte ceiling, p99 ≤ 20 ms (issue 46)', withOverrides && `${x(withOverrides.byteRatio)}, p99 ${ms(withOverrides.p99)} ms`, has(withOverrides?.byteRatio) ? withOverrides.byteRatio >= 0.7 && withOverrides.p99 <= 20 : undefined, 'no varied run'),
-    row('filtered list at 100k with 100 overrides, changes recorded and a scoped scenario ≥ 1.1× the ceiling, p99 ≤ 20 ms (issue 46)', filteredLoaded && `${x(filteredLoaded.ratio)}, p99 ${ms(filteredLoaded.p99)} ms`, has(filteredLoaded?.ratio) ? filteredLoaded.ratio >= 1.1 && filteredLoaded.p99 <= 20 : undefined, 'no varied run'),
-    row('varied list at 100k, reads only ≥ 0.6× the byte ceiling', readsOnly && `${x(readsOnly.byteRatio)} (${readsOnly.rps} req/s)`, has(readsOnly?.byteRatio) ? readsOnly.byteRatio >= 0.6 : undefined, 'no varied run'),
-    row('varied load with 100 overrides that never match and a scoped scenario ≥ 0.95× without them (issue 31)', withOverrides && `${x(withOverrides.vsPlain)} (mean of two runs ${withOverrides.rps} req/s; without them ${withOverrides.plainBefore} before and ${withOverrides.plainAfter} between, each with the OpenAPI document built, which alone took the plain load to ${x(withOverrides.documentCost)})`, has(withOverrides?.vsPlain) ? withOverrides.vsPlain >= 0.95 : undefined, 'no varied run'),
-    row('varied load at 100k, 10% writes, with `changes` ≥ 0.95× without them (`--no-changes`; issue 34)', r.changes?.rpsRatio && `${x(r.changes.rpsRatio)} req/s (${r.changes.with.rps} against ${r.changes.without.rps}; CPU per request ${x(r.changes.cpuRatio)}), medians of ${r.changes.rounds} interleaved rounds`, has(r.changes?.rpsRatio) ? r.changes.rpsRatio >= 0.95 : undefined, r.changes?.skipped ?? 'no changes run'),
-    row('varied list with writes: p99 ≤ 20 ms (50 connections; issue 46)', withWrites && `${ms(withWrites.p99)} ms`, has(withWrites?.p99) ? withWrites.p99 <= 20 : undefined, 'no varied run'),
-    row('RSS at 100k after the varied load ≤ 250 MB', large?.varied && `${mb(large.rss.afterLoad)} MB`, has(large?.varied) && has(large?.rss.afterLoad) ? large.rss.afterLoad <= 250 : undefined, 'no varied run'),
-    row('ready through `npm start` at 100k ≤ 1.5 s (first 200 on the notifications page)', npm100k && `${ms(npm100k.firstPageMs)} ms (health ${ms(npm100k.healthMs)} ms)`, has(npm100k?.firstPageMs) ? npm100k.firstPageMs <= 1500 : undefined, 'no npm start run'),
-    row('filtered list at 100k ≥ 1.1× the ceiling (issue 46)', filtered && x(filtered.ratio), has(filtered?.ratio) ? filtered.ratio >= 1.1 : undefined, 'no 100k run'),
-    row('filtered list at 100k p99 ≤ 20 ms (50 connections; issue 46)', filtered && `${ms(filtered.p99)} ms`, has(filtered?.p99) ? filtered.p99 <= 20 : undefined, 'no 100k run'),
-    row('every list case at 100k ≥ 0.3× the ceiling', worst && `lowest ${x(worst.ratio)} (${worst.name})`, worst ? worst.ratio >= 0.3 : undefined, 'no 100k run'),
-    row('ready ≤ 1 s at the default size (first 200 on the notifications page)', def && `${ms(def.firstPageMs)} ms (health ${ms(def.healthMs)} ms)`, has(def?.firstPageMs) ? def.firstPageMs <= 1000 : undefined, 'no default-size start'),
-    row('ready ≤ 3 s at 100k (first 200 on the notifications page)', large && `${ms(large.ready.firstPageMs)} ms (health ${ms(large.ready.healthMs)} ms)`, has(large?.ready.firstPageMs) ? large.ready.firstPageMs <= 3000 : undefined, 'no 100k run'),
-    row('RSS ≤ 250 MB at 100k after load', large && `${mb(large.rss.afterLoad)} MB`, has(large?.rss.afterLoad) ? large.rss.afterLoad <= 250 : undefined, large ? 'no RSS reading' : 'no 100k run'),
-    row('new isolated sandbox ≤ 50 ms (first request with a new x-sandbox-id)', iso && `${ms(iso.firstMs)} ms (warm ${ms(iso.warmMs)} ms)`, has(iso?.firstMs) ? iso.firstMs <= 50 : undefined, 'no isolation run'),
-    row('new isolated sandbox ≤ 10 MB', iso && `${mb(iso.mbPerSandbox)} MB`, has(iso?.mbPerSandbox) ? iso.mbPerSandbox <= 10 : undefined, 'no isolation run'),
-    row(`RSS after GC ≤ ${MEMORY_BOUND_MB} MB after ${r.memory?.ids ?? 5000} new sandbox ids and ${r.memory?.journals ?? 50} full journals`, r.memory?.after && `${r.memory.after.rssMb} MB (${r.memory.live} sandboxes alive, ${r.memory.evicted} evicted)`, has(r.memory?.after) ? r.memory.after.rssMb <= MEMORY_BOUND_MB : undefined, r.memory?.skipped ?? 'no memory run'),
-    row(`RSS after GC ≤ ${JOURNALS_BOUND_MB} MB with ${r.memoryJournals?.sandboxes ?? 200} live sandboxes each sent ${(r.memoryJournals?.perJournal ?? 1000).toLocaleString('en')} requests (full journals)`, r.memoryJournals?.after && `${r.memoryJournals.after.rssMb} MB (journals ${r.memoryJournals.journalBytesMb} MB as counted, ${r.memoryJournals.entriesHeld.toLocaleString('en')} entries)`, has(r.memoryJournals?.after) ? r.memoryJournals.after.rssMb <= JOURNALS_BOUND_MB : undefined, r.memoryJournals?.skipped ?? 'no memory run'),
-    row('browser entry ≤ 250 KB gzip', entry?.gzipBytes && `${(entry.gzipBytes / KB).toFixed(1)} KB`, has(entry?.gzipBytes) ? entry.gzipBytes <= 250 * KB : undefined, entry?.skipped),
-    row('browser varied load at 100k ≥ 400 req/s, p99 ≤ 100 ms (issue 20)', page?.varied?.rps && `${page.varied.rps} req/s, p99 ${ms(page.varied.p99)} ms${page.mswAlone?.rps ? ` (MSW alone: ${page.mswAlone.rps} req/s, p99 ${ms(page.mswAlone.p99)} ms)` : ''}`, has(page?.varied?.rps) ? page.varied.rps >= 400 && page.varied.p99 <= 100 : undefined, page?.varied?.skipped ?? page?.skipped ?? 'no varied browser run'),
-    row('workerd ≥ 0.5× node on the varied load with 10% writes, default size (issue 24)', r.workerd?.ratio && `${x(r.workerd.ratio.varied)} (${r.workerd.workerd.varied.rps} against ${r.workerd.node.varied.rps} req/s, p99 ${ms(r.workerd.workerd.varied.p99)} ms)`, has(r.workerd?.ratio) ? r.workerd.ratio.varied >= 0.5 : undefined, r.workerd?.skipped ?? 'no engines run'),
-    row('first answered request ≤ 500 ms after page load', page?.first && `${ms(page.first.answeredMs)} ms (reload ${ms(page.reload.answeredMs)} ms)`, has(page?.first) ? page.first.answeredMs <= 500 : undefined, page?.skipped),
+    row(
+      'varied list at 100k, 10% writes ≥ 0.7× the byte ceiling (issue 46)',
+      withWrites && `${x(withWrites.byteRatio)} (${withWrites.rps} req/s)`,
+      has(withWrites?.byteRatio) ? withWrites.byteRatio >= 0.7 : undefined,
+      'no varied run',
+    ),
+    row(
+      'the same with 100 overrides, changes recorded and a scoped scenario ≥ 0.7× the byte ceiling, p99 ≤ 20 ms (issue 46)',
+      withOverrides && `${x(withOverrides.byteRatio)}, p99 ${ms(withOverrides.p99)} ms`,
+      has(withOverrides?.byteRatio) ? withOverrides.byteRatio >= 0.7 && withOverrides.p99 <= 20 : undefined,
+      'no varied run',
+    ),
+    row(
+      'filtered list at 100k with 100 overrides, changes recorded and a scoped scenario ≥ 1.1× the ceiling, p99 ≤ 20 ms (issue 46)',
+      filteredLoaded && `${x(filteredLoaded.ratio)}, p99 ${ms(filteredLoaded.p99)} ms`,
+      has(filteredLoaded?.ratio) ? filteredLoaded.ratio >= 1.1 && filteredLoaded.p99 <= 20 : undefined,
+      'no varied run',
+    ),
+    row(
+      'varied list at 100k, reads only ≥ 0.6× the byte ceiling',
+      readsOnly && `${x(readsOnly.byteRatio)} (${readsOnly.rps} req/s)`,
+      has(readsOnly?.byteRatio) ? readsOnly.byteRatio >= 0.6 : undefined,
+      'no varied run',
+    ),
+    row(
+      'varied load with 100 overrides that never match and a scoped scenario ≥ 0.95× without them (issue 31)',
+      withOverrides &&
+        `${x(withOverrides.vsPlain)} (mean of two runs ${withOverrides.rps} req/s; without them ${withOverrides.plainBefore} before and ${withOverrides.plainAfter} between, each with the OpenAPI document built, which alone took the plain load to ${x(withOverrides.documentCost)})`,
+      has(withOverrides?.vsPlain) ? withOverrides.vsPlain >= 0.95 : undefined,
+      'no varied run',
+    ),
+    row(
+      'varied load at 100k, 10% writes, with `changes` ≥ 0.95× without them (`--no-changes`; issue 34)',
+      r.changes?.rpsRatio &&
+        `${x(r.changes.rpsRatio)} req/s (${r.changes.with.rps} against ${r.changes.without.rps}; CPU per request ${x(r.changes.cpuRatio)}), medians of ${r.changes.rounds} interleaved rounds`,
+      has(r.changes?.rpsRatio) ? r.changes.rpsRatio >= 0.95 : undefined,
+      r.changes?.skipped ?? 'no changes run',
+    ),
+    row(
+      'varied list with writes: p99 ≤ 20 ms (50 connections; issue 46)',
+      withWrites && `${ms(withWrites.p99)} ms`,
+      has(withWrites?.p99) ? withWrites.p99 <= 20 : undefined,
+      'no varied run',
+    ),
+    row(
+      'RSS at 100k after the varied load ≤ 250 MB',
+      large?.varied && `${mb(large.rss.afterLoad)} MB`,
+      has(large?.varied) && has(large?.rss.afterLoad) ? large.rss.afterLoad <= 250 : undefined,
+      'no varied run',
+    ),
+    row(
+      'ready through `npm start` at 100k ≤ 1.5 s (first 200 on the notifications page)',
+      npm100k && `${ms(npm100k.firstPageMs)} ms (health ${ms(npm100k.healthMs)} ms)`,
+      has(npm100k?.firstPageMs) ? npm100k.firstPageMs <= 1500 : undefined,
+      'no npm start run',
+    ),
+    row(
+      'filtered list at 100k ≥ 1.1× the ceiling (issue 46)',
+      filtered && x(filtered.ratio),
+      has(filtered?.ratio) ? filtered.ratio >= 1.1 : undefined,
+      'no 100k run',
+    ),
+    row(
+      'filtered list at 100k p99 ≤ 20 ms (50 connections; issue 46)',
+      filtered && `${ms(filtered.p99)} ms`,
+      has(filtered?.p99) ? filtered.p99 <= 20 : undefined,
+      'no 100k run',
+    ),
+    row(
+      'every list case at 100k ≥ 0.3× the ceiling',
+      worst && `lowest ${x(worst.ratio)} (${worst.name})`,
+      worst ? worst.ratio >= 0.3 : undefined,
+      'no 100k run',
+    ),
+    row(
+      'ready ≤ 1 s at the default size (first 200 on the notifications page)',
+      def && `${ms(def.firstPageMs)} ms (health ${ms(def.healthMs)} ms)`,
+      has(def?.firstPageMs) ? def.firstPageMs <= 1000 : undefined,
+      'no default-size start',
+    ),
+    row(
+      'ready ≤ 3 s at 100k (first 200 on the notifications page)',
+      large && `${ms(large.ready.firstPageMs)} ms (health ${ms(large.ready.healthMs)} ms)`,
+      has(large?.ready.firstPageMs) ? large.ready.firstPageMs <= 3000 : undefined,
+      'no 100k run',
+    ),
+    row(
+      'RSS ≤ 250 MB at 100k after load',
+      large && `${mb(large.rss.afterLoad)} MB`,
+      has(large?.rss.afterLoad) ? large.rss.afterLoad <= 250 : undefined,
+      large ? 'no RSS reading' : 'no 100k run',
+    ),
+    row(
+      'new isolated sandbox ≤ 50 ms (first request with a new x-sandbox-id)',
+      iso && `${ms(iso.firstMs)} ms (warm ${ms(iso.warmMs)} ms)`,
+      has(iso?.firstMs) ? iso.firstMs <= 50 : undefined,
+      'no isolation run',
+    ),
+    row(
+      'new isolated sandbox ≤ 10 MB',
+      iso && `${mb(iso.mbPerSandbox)} MB`,
+      has(iso?.mbPerSandbox) ? iso.mbPerSandbox <= 10 : undefined,
+      'no isolation run',
+    ),
+    row(
+      `RSS after GC ≤ ${MEMORY_BOUND_MB} MB after ${r.memory?.ids ?? 5000} new sandbox ids and ${r.memory?.journals ?? 50} full journals`,
+      r.memory?.after && `${r.memory.after.rssMb} MB (${r.memory.live} sandboxes alive, ${r.memory.evicted} evicted)`,
+      has(r.memory?.after) ? r.memory.after.rssMb <= MEMORY_BOUND_MB : undefined,
+      r.memory?.skipped ?? 'no memory run',
+    ),
+    row(
+      `RSS after GC ≤ ${JOURNALS_BOUND_MB} MB with ${r.memoryJournals?.sandboxes ?? 200} live sandboxes each sent ${(r.memoryJournals?.perJournal ?? 1000).toLocaleString('en')} requests (full journals)`,
+      r.memoryJournals?.after &&
+        `${r.memoryJournals.after.rssMb} MB (journals ${r.memoryJournals.journalBytesMb} MB as counted, ${r.memoryJournals.entriesHeld.toLocaleString('en')} entries)`,
+      has(r.memoryJournals?.after) ? r.memoryJournals.after.rssMb <= JOURNALS_BOUND_MB : undefined,
+      r.memoryJournals?.skipped ?? 'no memory run',
+    ),
+    row(
+      'browser entry ≤ 250 KB gzip',
+      entry?.gzipBytes && `${(entry.gzipBytes / KB).toFixed(1)} KB`,
+      has(entry?.gzipBytes) ? entry.gzipBytes <= 250 * KB : undefined,
+      entry?.skipped,
+    ),
+    row(
+      'browser varied load at 100k ≥ 400 req/s, p99 ≤ 100 ms (issue 20)',
+      page?.varied?.rps &&
+        `${page.varied.rps} req/s, p99 ${ms(page.varied.p99)} ms${page.mswAlone?.rps ? ` (MSW alone: ${page.mswAlone.rps} req/s, p99 ${ms(page.mswAlone.p99)} ms)` : ''}`,
+      has(page?.varied?.rps) ? page.varied.rps >= 400 && page.varied.p99 <= 100 : undefined,
+      page?.varied?.skipped ?? page?.skipped ?? 'no varied browser run',
+    ),
+    row(
+      'workerd ≥ 0.5× node on the varied load with 10% writes, default size (issue 24)',
+      r.workerd?.ratio &&
+        `${x(r.workerd.ratio.varied)} (${r.workerd.workerd.varied.rps} against ${r.workerd.node.varied.rps} req/s, p99 ${ms(r.workerd.workerd.varied.p99)} ms)`,
+      has(r.workerd?.ratio) ? r.workerd.ratio.varied >= 0.5 : undefined,
+      r.workerd?.skipped ?? 'no engines run',
+    ),
+    row(
+      'first answered request ≤ 500 ms after page load',
+      page?.first && `${ms(page.first.answeredMs)} ms (reload ${ms(page.reload.answeredMs)} ms)`,
+      has(page?.first) ? page.first.answeredMs <= 500 : undefined,
+      page?.skipped,
+    ),
   ]
 }
 
 function table(head, rows) {
-  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n')
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n')
 }
 
 function sizeSection(s) {
   const c = s.ceiling
   const b = s.byteCeiling
-  const rows = s.cases.map((k) => k.skipped
-    ? [k.name, 'skipped', '', '', '', ...(b ? [''] : []), '', '', k.skipped]
-    : [k.name, k.rps, ms(k.p50), ms(k.p99), x(k.ratio), ...(b ? [x(k.byteRatio)] : []), k.cpuUsPerRequest ?? '–', c.cpuUsPerRequest && k.cpuUsPerRequest ? x(c.cpuUsPerRequest / k.cpuUsPerRequest) : '–', k.non2xx || k.errors ? `${k.non2xx} non-2xx, ${k.errors} errors` : ''])
-  rows.unshift(['**ceiling** (minimal Hono, precomputed page)', `${c.rps} (before ${c.before.rps}, after ${c.after.rps})`, ms(c.before.p50), ms(c.before.p99), '1.00×', ...(b ? [x(c.rps / b.rps)] : []), c.cpuUsPerRequest ?? '–', '1.00×', ''])
-  if (b) rows.unshift(['**byte ceiling** (node:http, precomputed bytes, varied sequence)', `${b.rps} (before ${b.before.rps}, after ${b.after.rps})`, ms(b.before.p50), ms(b.before.p99), x(b.rps / c.rps), '1.00×', b.cpuUsPerRequest ?? '–', c.cpuUsPerRequest && b.cpuUsPerRequest ? x(c.cpuUsPerRequest / b.cpuUsPerRequest) : '–', ''])
+  const rows = s.cases.map((k) =>
+    k.skipped
+      ? [k.name, 'skipped', '', '', '', ...(b ? [''] : []), '', '', k.skipped]
+      : [
+          k.name,
+          k.rps,
+          ms(k.p50),
+          ms(k.p99),
+          x(k.ratio),
+          ...(b ? [x(k.byteRatio)] : []),
+          k.cpuUsPerRequest ?? '–',
+          c.cpuUsPerRequest && k.cpuUsPerRequest ? x(c.cpuUsPerRequest / k.cpuUsPerRequest) : '–',
+          k.non2xx || k.errors ? `${k.non2xx} non-2xx, ${k.errors} errors` : '',
+        ],
+  )
+  rows.unshift([
+    '**ceiling** (minimal Hono, precomputed page)',
+    `${c.rps} (before ${c.before.rps}, after ${c.after.rps})`,
+    ms(c.before.p50),
+    ms(c.before.p99),
+    '1.00×',
+    ...(b ? [x(c.rps / b.rps)] : []),
+    c.cpuUsPerRequest ?? '–',
+    '1.00×',
+    '',
+  ])
+  if (b)
+    rows.unshift([
+      '**byte ceiling** (node:http, precomputed bytes, varied sequence)',
+      `${b.rps} (before ${b.before.rps}, after ${b.after.rps})`,
+      ms(b.before.p50),
+      ms(b.before.p99),
+      x(b.rps / c.rps),
+      '1.00×',
+      b.cpuUsPerRequest ?? '–',
+      c.cpuUsPerRequest && b.cpuUsPerRequest ? x(c.cpuUsPerRequest / b.cpuUsPerRequest) : '–',
+      '',
+    ])
   const varied = s.varied
-    ? ['', `The varied load (bench/queries.mjs): ${s.varied.queries} distinct list queries from a fixed seed (${s.varied.seed}) over types, status, assetIds, date ranges (bare dates and date-times), pages 1–40 and limits 20–50, each request picking the next of one fixed-seed sequence; "10% writes" sends \`PATCH /api/notifications/{id}\` with a random status over ${s.varied.ids} ids. The byte ceiling answers the same request sequence with the precomputed bytes of the 50-row page.`]
+    ? [
+        '',
+        `The varied load (bench/queries.mjs): ${s.varied.queries} distinct list queries from a fixed seed (${s.varied.seed}) over types, status, assetIds, date ranges (bare dates and date-times), pages 1–40 and limits 20–50, each request picking the next of one fixed-seed sequence; "10% writes" sends \`PATCH /api/notifications/{id}\` with a random status over ${s.varied.ids} ids. The byte ceiling answers the same request sequence with the precomputed bytes of the 50-row page.`,
+      ]
     : []
   return [
     `### ${s.label} notifications (\`fleet-sandbox ${s.args.join(' ')}\`)`,
@@ -84,7 +253,20 @@ function sizeSection(s) {
     `Auth: ${s.auth}. Page of 50: ${s.pageBytes} bytes. Ready: health ${ms(s.ready.healthMs)} ms, first page ${ms(s.ready.firstPageMs)} ms. RSS: ${mb(s.rss.seeded)} MB seeded, ${mb(s.rss.afterLoad)} MB after the load${s.varied ? ' (the varied cases run last)' : ''}.`,
     ...varied,
     '',
-    table(['case', 'req/s', 'p50 ms', 'p99 ms', '× ceiling', ...(b ? ['× byte ceiling'] : []), 'server CPU µs/req', 'CPU × ceiling', 'notes'], rows),
+    table(
+      [
+        'case',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        '× ceiling',
+        ...(b ? ['× byte ceiling'] : []),
+        'server CPU µs/req',
+        'CPU × ceiling',
+        'notes',
+      ],
+      rows,
+    ),
   ].join('\n')
 }
 
@@ -97,7 +279,10 @@ export function markdown(r) {
     '',
     '## Targets',
     '',
-    table(['target', 'this run', ''], targets(r).map((t) => [t.target, t.figure, t.met === null ? 'not measured' : t.met ? 'met' : '**missed**'])),
+    table(
+      ['target', 'this run', ''],
+      targets(r).map((t) => [t.target, t.figure, t.met === null ? 'not measured' : t.met ? 'met' : '**missed**']),
+    ),
     '',
     '## 1–2. Throughput and latency, beside the ceiling',
     '',
@@ -115,10 +300,27 @@ export function markdown(r) {
     out.push(
       `The filtered list at ${ip.notifications.toLocaleString('en')} notifications, ${ip.mswNode.concurrency} callers in a loop for ${r.settings.seconds} s, in one process with no socket (seeded in ${ms(ip.seededMs)} ms).`,
       '',
-      table(['path', 'req/s', 'p50 ms', 'p99 ms', '× HTTP server', '× ceiling'], [
-        ['msw/node `setupServer` + `fetch`', ip.mswNode.rps, ms(ip.mswNode.p50), ms(ip.mswNode.p99), http ? x(ip.mswNode.rps / http.rps) : '–', ceiling ? x(ip.mswNode.rps / ceiling) : '–'],
-        ['MSW `getResponse(handlers, request)`', ip.getResponse.rps, ms(ip.getResponse.p50), ms(ip.getResponse.p99), http ? x(ip.getResponse.rps / http.rps) : '–', ceiling ? x(ip.getResponse.rps / ceiling) : '–'],
-      ]),
+      table(
+        ['path', 'req/s', 'p50 ms', 'p99 ms', '× HTTP server', '× ceiling'],
+        [
+          [
+            'msw/node `setupServer` + `fetch`',
+            ip.mswNode.rps,
+            ms(ip.mswNode.p50),
+            ms(ip.mswNode.p99),
+            http ? x(ip.mswNode.rps / http.rps) : '–',
+            ceiling ? x(ip.mswNode.rps / ceiling) : '–',
+          ],
+          [
+            'MSW `getResponse(handlers, request)`',
+            ip.getResponse.rps,
+            ms(ip.getResponse.p50),
+            ms(ip.getResponse.p99),
+            http ? x(ip.getResponse.rps / http.rps) : '–',
+            ceiling ? x(ip.getResponse.rps / ceiling) : '–',
+          ],
+        ],
+      ),
       '',
     )
     const v = ip.varied
@@ -127,10 +329,25 @@ export function markdown(r) {
       out.push(
         `The varied load (${v.queries} queries, ${v.writeShare * 100}% writes, as in the HTTP cases) through the same two paths; reported, no target.`,
         '',
-        table(['path', 'req/s', 'p50 ms', 'p99 ms', '× HTTP server (varied, 10% writes)'], [
-          ['msw/node `setupServer` + `fetch`', v.mswNode.rps, ms(v.mswNode.p50), ms(v.mswNode.p99), httpVaried ? x(v.mswNode.rps / httpVaried.rps) : '–'],
-          ['MSW `getResponse(handlers, request)`', v.getResponse.rps, ms(v.getResponse.p50), ms(v.getResponse.p99), httpVaried ? x(v.getResponse.rps / httpVaried.rps) : '–'],
-        ]),
+        table(
+          ['path', 'req/s', 'p50 ms', 'p99 ms', '× HTTP server (varied, 10% writes)'],
+          [
+            [
+              'msw/node `setupServer` + `fetch`',
+              v.mswNode.rps,
+              ms(v.mswNode.p50),
+              ms(v.mswNode.p99),
+              httpVaried ? x(v.mswNode.rps / httpVaried.rps) : '–',
+            ],
+            [
+              'MSW `getResponse(handlers, request)`',
+              v.getResponse.rps,
+              ms(v.getResponse.p50),
+              ms(v.getResponse.p99),
+              httpVaried ? x(v.getResponse.rps / httpVaried.rps) : '–',
+            ],
+          ],
+        ),
         '',
       )
     }
@@ -140,7 +357,19 @@ export function markdown(r) {
     out.push(
       `The page writer (\`bench/pages.mjs\`): CPU µs to write a page of ${pg.page ?? 50} records a client keeps asking for, from a fresh writer, from one that ${(pg.writes ?? 1e6).toLocaleString('en')} other records went through first, and by the plain version (one \`JSON.stringify\`).`,
       '',
-      pg.skipped ? `Skipped: ${pg.skipped}` : table(['fresh µs', `after ${pg.writes.toLocaleString('en')} writes µs`, 'plain µs', 'after ÷ fresh', 'plain ÷ after', 'bytes held after'], [[pg.freshUs, pg.afterUs, pg.plainUs, x(pg.afterOverFresh), x(pg.plainOverAfter), `${pg.heldMb} MB`]]),
+      pg.skipped
+        ? `Skipped: ${pg.skipped}`
+        : table(
+            [
+              'fresh µs',
+              `after ${pg.writes.toLocaleString('en')} writes µs`,
+              'plain µs',
+              'after ÷ fresh',
+              'plain ÷ after',
+              'bytes held after',
+            ],
+            [[pg.freshUs, pg.afterUs, pg.plainUs, x(pg.afterOverFresh), x(pg.plainOverAfter), `${pg.heldMb} MB`]],
+          ),
       '',
     )
   }
@@ -152,20 +381,54 @@ export function markdown(r) {
     '',
     'From process spawn to the first 200 (polled every 10 ms); RSS read from /proc/PID/status.',
     '',
-    table(['size', 'health 200 ms', 'first page 200 ms', 'RSS seeded MB', 'RSS after load MB'], [
-      d ? [`default (2,000; median of ${d.runs.length} start${d.runs.length > 1 ? 's' : ''})`, ms(d.healthMs), ms(d.firstPageMs), mb(d.rss.seeded), mb(d.rss.afterLoad)] : null,
-      small ? ['10k (`--notifications 10000`)', ms(small.ready.healthMs), ms(small.ready.firstPageMs), mb(small.rss.seeded), mb(small.rss.afterLoad)] : null,
-      large ? ['100k (`--size large`)', ms(large.ready.healthMs), ms(large.ready.firstPageMs), mb(large.rss.seeded), mb(large.rss.afterLoad)] : null,
-    ].filter(Boolean)),
+    table(
+      ['size', 'health 200 ms', 'first page 200 ms', 'RSS seeded MB', 'RSS after load MB'],
+      [
+        d
+          ? [
+              `default (2,000; median of ${d.runs.length} start${d.runs.length > 1 ? 's' : ''})`,
+              ms(d.healthMs),
+              ms(d.firstPageMs),
+              mb(d.rss.seeded),
+              mb(d.rss.afterLoad),
+            ]
+          : null,
+        small
+          ? [
+              '10k (`--notifications 10000`)',
+              ms(small.ready.healthMs),
+              ms(small.ready.firstPageMs),
+              mb(small.rss.seeded),
+              mb(small.rss.afterLoad),
+            ]
+          : null,
+        large
+          ? [
+              '100k (`--size large`)',
+              ms(large.ready.healthMs),
+              ms(large.ready.firstPageMs),
+              mb(large.rss.seeded),
+              mb(large.rss.afterLoad),
+            ]
+          : null,
+      ].filter(Boolean),
+    ),
     '',
   )
   if (r.start.npm?.length) {
     out.push(
-      'Through the README\'s start command, `npm start -- ARGS` (npm, the check that dist/ is up to date, which skips the build when nothing changed, and the command line), from spawn to the first 200; median of the starts shown.',
+      "Through the README's start command, `npm start -- ARGS` (npm, the check that dist/ is up to date, which skips the build when nothing changed, and the command line), from spawn to the first 200; median of the starts shown.",
       '',
-      table(['size', 'starts', 'health 200 ms', 'first page 200 ms', 'each start: first page ms'], r.start.npm.map((n) => [
-        n.label === '100k' ? '100k (`npm start -- --size large`)' : 'default (`npm start`)', n.runs.length, ms(n.healthMs), ms(n.firstPageMs), n.runs.map((x) => ms(x.firstPageMs)).join(', '),
-      ])),
+      table(
+        ['size', 'starts', 'health 200 ms', 'first page 200 ms', 'each start: first page ms'],
+        r.start.npm.map((n) => [
+          n.label === '100k' ? '100k (`npm start -- --size large`)' : 'default (`npm start`)',
+          n.runs.length,
+          ms(n.healthMs),
+          ms(n.firstPageMs),
+          n.runs.map((x) => ms(x.firstPageMs)).join(', '),
+        ]),
+      ),
       '',
     )
   }
@@ -174,9 +437,26 @@ export function markdown(r) {
     out.push(
       `Isolation at the default size: ${i.count} new \`x-sandbox-id\` values, each asked \`GET /__sandbox/health\` twice (first: creates the sandbox; second: warm).`,
       '',
-      table(['first request (median) ms', 'warm request (median) ms', 'creation ms', 'slowest first ms', 'RSS before → after MB', 'MB per sandbox'], [
-        [ms(i.firstMs), ms(i.warmMs), ms(i.createMs), ms(i.firstMaxMs), `${mb(i.rssBefore)} → ${mb(i.rssAfter)}`, mb(i.mbPerSandbox)],
-      ]),
+      table(
+        [
+          'first request (median) ms',
+          'warm request (median) ms',
+          'creation ms',
+          'slowest first ms',
+          'RSS before → after MB',
+          'MB per sandbox',
+        ],
+        [
+          [
+            ms(i.firstMs),
+            ms(i.warmMs),
+            ms(i.createMs),
+            ms(i.firstMaxMs),
+            `${mb(i.rssBefore)} → ${mb(i.rssAfter)}`,
+            mb(i.mbPerSandbox),
+          ],
+        ],
+      ),
       '',
     )
   }
@@ -185,7 +465,14 @@ export function markdown(r) {
     out.push(
       `Bounded memory (\`bench/memory.mjs\`, in one process at the default size): ${m.ids.toLocaleString('en')} anonymous requests each with a new \`x-sandbox-id\`, then ${m.journals} journals filled with ${m.perJournal.toLocaleString('en')} refused requests carrying a ${(m.queryBytes / 1000).toFixed(0)} KB query; RSS and heap after a forced GC; ${m.seconds} s.`,
       '',
-      table(['point', 'RSS MB', 'heap MB'], [['seeded', m.baseline.rssMb, m.baseline.heapMb], ['after the new ids', m.afterIds.rssMb, m.afterIds.heapMb], ['after the journals', m.after.rssMb, m.after.heapMb]]),
+      table(
+        ['point', 'RSS MB', 'heap MB'],
+        [
+          ['seeded', m.baseline.rssMb, m.baseline.heapMb],
+          ['after the new ids', m.afterIds.rssMb, m.afterIds.heapMb],
+          ['after the journals', m.after.rssMb, m.after.heapMb],
+        ],
+      ),
       '',
       `${m.live} sandboxes alive, ${m.evicted} evicted (least recently used, \`--max-sandboxes\`).`,
       '',
@@ -196,23 +483,38 @@ export function markdown(r) {
     out.push(
       `Full journals (\`bench/memory.mjs journals\`, another process): ${f.sandboxes} live sandboxes, each sent ${f.perJournal.toLocaleString('en')} anonymous requests in turn, refused sign-ins with ${(f.passwordBytes / 1000).toFixed(1)} KB passwords (401) and lists with a ${(f.queryBytes / 1000).toFixed(0)} KB query; ${f.seconds} s. The journals hold ${f.entriesHeld.toLocaleString('en')} entries, ${f.journalBytesMb} MB as they count them (at most 64 MB for the whole process).`,
       '',
-      table(['point', 'RSS MB', 'heap MB'], [['seeded', f.baseline.rssMb, f.baseline.heapMb], [`${f.sandboxes} sandboxes created`, f.afterSandboxes.rssMb, f.afterSandboxes.heapMb], ['after the journals', f.after.rssMb, f.after.heapMb]]),
+      table(
+        ['point', 'RSS MB', 'heap MB'],
+        [
+          ['seeded', f.baseline.rssMb, f.baseline.heapMb],
+          [`${f.sandboxes} sandboxes created`, f.afterSandboxes.rssMb, f.afterSandboxes.heapMb],
+          ['after the journals', f.after.rssMb, f.after.heapMb],
+        ],
+      ),
       '',
     )
   } else if (f?.skipped) out.push(`Full journals case: skipped (${f.skipped}).`, '')
   out.push('## 5. Browser', '')
   const e = r.browser.entry
-  out.push(e.skipped ? `Entry size: skipped (${e.skipped}).` : `Entry \`src/adapters/browser/index.ts\` bundled by esbuild (platform browser, ESM, minified, chunks split at dynamic imports): what a page loads before \`startSandbox\` runs (the entry and the chunks it imports statically) is ${(e.bytes / KB).toFixed(1)} KB, ${(e.gzipBytes / KB).toFixed(1)} KB gzip (zlib level 6).${e.lazy?.length ? ` Loaded only when needed: ${e.lazy.map((c) => `${c.from} ${(c.gzipBytes / KB).toFixed(1)} KB gzip`).join(', ')}.` : ''}`, '')
+  out.push(
+    e.skipped
+      ? `Entry size: skipped (${e.skipped}).`
+      : `Entry \`src/adapters/browser/index.ts\` bundled by esbuild (platform browser, ESM, minified, chunks split at dynamic imports): what a page loads before \`startSandbox\` runs (the entry and the chunks it imports statically) is ${(e.bytes / KB).toFixed(1)} KB, ${(e.gzipBytes / KB).toFixed(1)} KB gzip (zlib level 6).${e.lazy?.length ? ` Loaded only when needed: ${e.lazy.map((c) => `${c.from} ${(c.gzipBytes / KB).toFixed(1)} KB gzip`).join(', ')}.` : ''}`,
+    '',
+  )
   const b = r.browser.load
   if (b.skipped) out.push(`Page load: skipped (${b.skipped}).`, '')
   else {
     out.push(
       `Headless Chromium (/usr/bin/chromium via playwright-core); times from navigation start (\`performance.now()\`): a first visit in a fresh profile, then a reload with the worker installed; ${(b.runs ?? 1) > 1 ? `of ${b.runs} fresh profiles, the one with the median first answer` : 'one run'}.`,
       '',
-      table(['visit', 'bundle imported ms', 'entry marks ms', 'startSandbox resolved ms', 'first answered request ms'], [
-        ['first visit', ms(b.first.importedMs), marks(b.first.marks), ms(b.first.startedMs), ms(b.first.answeredMs)],
-        ['reload', ms(b.reload.importedMs), marks(b.reload.marks), ms(b.reload.startedMs), ms(b.reload.answeredMs)],
-      ]),
+      table(
+        ['visit', 'bundle imported ms', 'entry marks ms', 'startSandbox resolved ms', 'first answered request ms'],
+        [
+          ['first visit', ms(b.first.importedMs), marks(b.first.marks), ms(b.first.startedMs), ms(b.first.answeredMs)],
+          ['reload', ms(b.reload.importedMs), marks(b.reload.marks), ms(b.reload.startedMs), ms(b.reload.answeredMs)],
+        ],
+      ),
       '',
     )
     const v = b.varied
@@ -221,10 +523,24 @@ export function markdown(r) {
       out.push(
         `The varied load (10% writes) from the page through the MSW worker, ${v.concurrency} callers for ${v.seconds.toFixed(1)} s, in a fresh profile seeded with ${v.notifications.toLocaleString('en')} notifications (first answer ${ms(v.readyMs)} ms after navigation), then the same callers against MSW alone (one handler answering a fixed 20-record page: the worker's messaging without the sandbox; bench/profile-browser.mjs profiles both, page and worker).`,
         '',
-        table(['path', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx'], [
-          ['browser: page `fetch` → MSW worker → sandbox', v.rps, ms(v.p50), ms(v.p99), v.requests, v.non2xx],
-          ...(b.mswAlone?.rps ? [['MSW alone: page `fetch` → MSW worker → one handler, fixed page', b.mswAlone.rps, ms(b.mswAlone.p50), ms(b.mswAlone.p99), b.mswAlone.requests, '–']] : []),
-        ]),
+        table(
+          ['path', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx'],
+          [
+            ['browser: page `fetch` → MSW worker → sandbox', v.rps, ms(v.p50), ms(v.p99), v.requests, v.non2xx],
+            ...(b.mswAlone?.rps
+              ? [
+                  [
+                    'MSW alone: page `fetch` → MSW worker → one handler, fixed page',
+                    b.mswAlone.rps,
+                    ms(b.mswAlone.p50),
+                    ms(b.mswAlone.p99),
+                    b.mswAlone.requests,
+                    '–',
+                  ],
+                ]
+              : []),
+          ],
+        ),
         '',
       )
     }
@@ -241,20 +557,34 @@ export function markdown(r) {
 /** What workerd costs before the sandbox's work (bench/workerd-floor.mjs). */
 function floorLine(f) {
   if (!f || f.skipped) return `The engine's floor: not measured (${f?.skipped ?? 'not run'}).`
-  const each = f.map((c) => `${c.name} ${c.rps} req/s, ${c.cpuUsPerRequest.workerd ?? '–'} µs workerd + ${c.cpuUsPerRequest.bench ?? '–'} µs in the bench process (client${c.name.startsWith('front') ? ' and front' : ''})`)
+  const each = f.map(
+    (c) =>
+      `${c.name} ${c.rps} req/s, ${c.cpuUsPerRequest.workerd ?? '–'} µs workerd + ${c.cpuUsPerRequest.bench ?? '–'} µs in the bench process (client${c.name.startsWith('front') ? ' and front' : ''})`,
+  )
   return `The engine's floor, no sandbox (a fixed answer of a list page's size, the same connections): ${each.join('; ')}. What the engine adds before any sandbox work is a hop to the object per request and the front; the front's batches share one hop among the requests that arrive together (docs/engines.md, "Batches").`
 }
 
 /** Section 8: a tool call of the MCP server beside the HTTP request it makes (bench/mcp.mjs). */
 function mcpSection(m) {
   if (m.skipped) return ['## 8. MCP: a tool call beside its request', '', `Skipped: ${m.skipped}`, '']
-  const row = (name, how, r) => [name, how, r.rps, ms(r.p50), ms(r.p99), r.cpuUsPerRequest ?? '–', r.non2xx || r.errors ? `${r.non2xx} non-2xx, ${r.errors} errors` : '']
+  const row = (name, how, r) => [
+    name,
+    how,
+    r.rps,
+    ms(r.p50),
+    ms(r.p99),
+    r.cpuUsPerRequest ?? '–',
+    r.non2xx || r.errors ? `${r.non2xx} non-2xx, ${r.errors} errors` : '',
+  ]
   return [
     '## 8. MCP: a tool call beside its request',
     '',
     `One Node server (\`--size small\`), the same connections: each operation as a plain HTTP request with an agent token, then as \`tools/call\` on \`POST /mcp\` (2025-11-25, as the SDK's client sends it), which makes that request inside the server. The claim: a tool call costs at most twice its request. Ratios tool/HTTP in server CPU per request: ${m.cases.map((c) => `${c.name} **${c.cpuRatio ?? '–'}×**`).join(', ')}.`,
     '',
-    table(['operation', 'as', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/request', 'notes'], m.cases.flatMap((c) => [row(c.name, 'HTTP', c.http), row(c.name, 'tool call', c.mcp)])),
+    table(
+      ['operation', 'as', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/request', 'notes'],
+      m.cases.flatMap((c) => [row(c.name, 'HTTP', c.http), row(c.name, 'tool call', c.mcp)]),
+    ),
     '',
   ]
 }
@@ -263,13 +593,24 @@ function mcpSection(m) {
 function changesSection(c) {
   const title = '## 9. Time travel: what recording `changes` costs'
   if (c.skipped) return [title, '', `Skipped: ${c.skipped}`, '']
-  const row = (name, s) => [name, s.rps, ms(s.p99), s.cpuUsPerRequest ?? '–', mb(s.rssMb), s.runs.join(', '), s.non2xx ? `${s.non2xx} non-2xx` : '']
+  const row = (name, s) => [
+    name,
+    s.rps,
+    ms(s.p99),
+    s.cpuUsPerRequest ?? '–',
+    mb(s.rssMb),
+    s.runs.join(', '),
+    s.non2xx ? `${s.non2xx} non-2xx` : '',
+  ]
   return [
     title,
     '',
     `Two servers at \`--size large\` up at once, one recording what each write changed (the default), one started with \`--no-changes\`; the varied load with ${c.writeShare * 100}% writes, ${c.rounds} rounds, each loading both one after the other in alternating order. With ÷ without, medians of the per-round ratios: req/s **${x(c.rpsRatio)}**, CPU per request (without ÷ with) ${x(c.cpuRatio)}.`,
     '',
-    table(['server', 'req/s (median)', 'p99 ms', 'CPU µs/request', 'RSS after MB', 'req/s each round', 'notes'], [row('with changes', c.with), row('--no-changes', c.without)]),
+    table(
+      ['server', 'req/s (median)', 'p99 ms', 'CPU µs/request', 'RSS after MB', 'req/s each round', 'notes'],
+      [row('with changes', c.with), row('--no-changes', c.without)],
+    ),
     '',
   ]
 }
@@ -277,15 +618,53 @@ function changesSection(c) {
 /** Section 10: this build beside another commit's, interleaved (bench/ab.mjs; `--ab REF`). */
 function abSection(a) {
   const title = '## 10. A/B: this build beside an earlier one'
-  if (a.skipped) return [title, '', `Skipped: ${a.skipped} (\`npm run bench -- --ab REF\` builds REF in a temporary worktree).`, '']
+  if (a.skipped)
+    return [title, '', `Skipped: ${a.skipped} (\`npm run bench -- --ab REF\` builds REF in a temporary worktree).`, '']
   const [base, mine] = a.builds
-  const row = (name, b) => [name, b.filtered.rps, x(b.filtered.xCeiling), ms(b.filtered.p99), b.varied.rps, x(b.varied.xByteCeiling), ms(b.varied.p99), b.varied.cpuUsPerRequest ?? '–', mb(b.rssMb)]
+  const row = (name, b) => [
+    name,
+    b.filtered.rps,
+    x(b.filtered.xCeiling),
+    ms(b.filtered.p99),
+    b.varied.rps,
+    x(b.varied.xByteCeiling),
+    ms(b.varied.p99),
+    b.varied.cpuUsPerRequest ?? '–',
+    mb(b.rssMb),
+  ]
   return [
     title,
     '',
     `${a.ref} (${a.commit}) built in a temporary worktree, and this build, at \`--size large\`, up at once beside the two ceilings; ${a.rounds} rounds of ${a.seconds} s each, every side loaded once a round with the repeated filtered list and with the varied load (${a.writeShare * 100}% writes), the order alternating. Ratios are medians of the per-round ratios. This build against ${a.ref}: filtered list **${x(mine.vsBase.filtered)}**, varied load **${x(mine.vsBase.varied)}**.`,
     '',
-    table(['build', 'filtered req/s', '× Hono ceiling', 'p99 ms', 'varied req/s', '× byte ceiling', 'p99 ms', 'varied CPU µs/req', 'RSS MB'], [row(`${a.ref} (${a.commit})`, base), row('this build', mine), ['ceilings', a.ceilings.hono.rps, '1.00×', ms(a.ceilings.hono.p99), a.ceilings.bytes.rps, '1.00×', ms(a.ceilings.bytes.p99), a.ceilings.bytes.cpuUsPerRequest ?? '–', '']]),
+    table(
+      [
+        'build',
+        'filtered req/s',
+        '× Hono ceiling',
+        'p99 ms',
+        'varied req/s',
+        '× byte ceiling',
+        'p99 ms',
+        'varied CPU µs/req',
+        'RSS MB',
+      ],
+      [
+        row(`${a.ref} (${a.commit})`, base),
+        row('this build', mine),
+        [
+          'ceilings',
+          a.ceilings.hono.rps,
+          '1.00×',
+          ms(a.ceilings.hono.p99),
+          a.ceilings.bytes.rps,
+          '1.00×',
+          ms(a.ceilings.bytes.p99),
+          a.ceilings.bytes.cpuUsPerRequest ?? '–',
+          '',
+        ],
+      ],
+    ),
     '',
   ]
 }
@@ -293,13 +672,23 @@ function abSection(a) {
 /** Section 7: a large passthrough answer through each engine (bench/passthrough.mjs). */
 function passthrough(p) {
   if (p.skipped) return ['## 7. Passthrough: a large upstream answer', '', `Skipped: ${p.skipped}`, '']
-  const row = (engine, e) => [engine, e.status, e.whole ? 'yes' : `no (${e.bytes} bytes)`, e.seconds.toFixed(2), mb(e.rssBeforeMb), mb(e.peakRssMb)]
+  const row = (engine, e) => [
+    engine,
+    e.status,
+    e.whole ? 'yes' : `no (${e.bytes} bytes)`,
+    e.seconds.toFixed(2),
+    mb(e.rssBeforeMb),
+    mb(e.peakRssMb),
+  ]
   return [
     '## 7. Passthrough: a large upstream answer',
     '',
     `One GET whose ${p.sizeMb} MB answer comes from a local \`--upstream\` as fast as it is read, through each engine (the command, and workerd with it); RSS of the engine's processes together, sampled every 20 ms while it passes. Ratio workerd/Node in time: **${x(p.workerd.seconds / p.node.seconds)}**.`,
     '',
-    table(['engine', 'status', 'whole', 'seconds', 'RSS before MB', 'peak RSS MB'], [row('node', p.node), row('workerd', p.workerd)]),
+    table(
+      ['engine', 'status', 'whole', 'seconds', 'RSS before MB', 'peak RSS MB'],
+      [row('node', p.node), row('workerd', p.workerd)],
+    ),
     '',
   ]
 }
@@ -311,8 +700,24 @@ function engines(w) {
   const notes = (r) => (r.non2xx || r.errors ? `${r.non2xx} non-2xx, ${r.errors} errors` : '')
   const cpu = (r) => [r.cpuUsPerRequest.node, r.cpuUsPerRequest.workerd].map((v) => (v === null ? '–' : v)).join(' + ')
   const rows = (name, e) => [
-    [name, `varied, ${w.writeShare * 100}% writes`, e.varied.rps, ms(e.varied.p50), ms(e.varied.p99), cpu(e.varied), notes(e.varied)],
-    [name, 'varied, reads only', e.readsOnly.rps, ms(e.readsOnly.p50), ms(e.readsOnly.p99), cpu(e.readsOnly), notes(e.readsOnly)],
+    [
+      name,
+      `varied, ${w.writeShare * 100}% writes`,
+      e.varied.rps,
+      ms(e.varied.p50),
+      ms(e.varied.p99),
+      cpu(e.varied),
+      notes(e.varied),
+    ],
+    [
+      name,
+      'varied, reads only',
+      e.readsOnly.rps,
+      ms(e.readsOnly.p50),
+      ms(e.readsOnly.p99),
+      cpu(e.readsOnly),
+      notes(e.readsOnly),
+    ],
     [name, `\`GET ${w.path}\``, e.list.rps, ms(e.list.p50), ms(e.list.p99), cpu(e.list), notes(e.list)],
   ]
   const b = w.bundle
@@ -321,13 +726,18 @@ function engines(w) {
     '',
     `Size \`${w.size}\` (the default, and what a deployment keeps: a new object seeds it well within a request's budget), ${w.workerd.queries} varied queries, the same load on each over kept-alive connections; workerd is \`fleet-sandbox --engine workerd\` (the Node front, which sends the requests that arrive together in one batch, miniflare, one Durable Object per id, every change stored). Ratio workerd/Node: **${x(w.ratio.varied)}** on the varied load with writes, ${x(w.ratio.readsOnly)} reads only, ${x(w.ratio.list)} on the list. CPU per request in µs: the command's Node process + workerd. workerd RSS: ${mb(w.workerd.rssMb)} MB after the load, ${mb(w.workerd.rssAfterIdsMb)} MB after ${i.count * 2} more ids. Start: node ${ms(w.node.healthMs)} ms to health, ${ms(w.node.firstPageMs)} ms to the first page; workerd ${ms(w.workerd.healthMs)} and ${ms(w.workerd.firstPageMs)} ms.`,
     '',
-    table(['engine', 'load', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'notes'], [...rows('node', w.node), ...rows('workerd', w.workerd)]),
+    table(
+      ['engine', 'load', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'notes'],
+      [...rows('node', w.node), ...rows('workerd', w.workerd)],
+    ),
     '',
     floorLine(w.floor),
     '',
     `New ids on workerd (\`GET /__sandbox/health\`): one at a time, first request (creates the object, seeds, stores) median ${ms(i.firstMs)} ms (slowest ${ms(i.firstMaxMs)}), warm ${ms(i.warmMs)} ms; ${i.count} new ids at once: all answered in ${ms(i.parallelWallMs)} ms, median ${ms(i.parallelMedianMs)} ms, slowest ${ms(i.parallelMaxMs)} ms.`,
     '',
-    b.skipped ? `Deploy bundle: not built (${b.skipped}).` : `Deploy bundle (\`wrangler deploy --dry-run\` of examples/cloudflare): ${(b.bytes / 1024).toFixed(0)} KiB, ${(b.gzipBytes / 1024).toFixed(0)} KiB gzipped (the free plan takes 3 MB gzipped).`,
+    b.skipped
+      ? `Deploy bundle: not built (${b.skipped}).`
+      : `Deploy bundle (\`wrangler deploy --dry-run\` of examples/cloudflare): ${(b.bytes / 1024).toFixed(0)} KiB, ${(b.gzipBytes / 1024).toFixed(0)} KiB gzipped (the free plan takes 3 MB gzipped).`,
     '',
   ]
 }
@@ -350,6 +760,9 @@ export function writeReport(file, md) {
   const current = existsSync(file) ? readFileSync(file, 'utf8') : `${PREAMBLE}\n${BEGIN}\n${END}\n`
   const at = current.indexOf(BEGIN)
   const end = current.indexOf(END)
-  const next = at >= 0 && end > at ? current.slice(0, at) + md + current.slice(end + END.length) : `${current.trimEnd()}\n\n${md}\n`
+  const next =
+    at >= 0 && end > at
+      ? current.slice(0, at) + md + current.slice(end + END.length)
+      : `${current.trimEnd()}\n\n${md}\n`
   writeFileSync(file, next)
 }

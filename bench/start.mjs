@@ -11,7 +11,9 @@ export async function measureDefaultStart({ runs, settings, isolated, log }) {
   for (let i = 0; i < runs; i++) {
     log(`default size: start ${i + 1}/${runs}`)
     const sandbox = await startSandbox([])
-    const firstPageMs = await firstOk(sandbox.url + FILTERED, sandbox.since, { headers: { authorization: `Bearer ${API_TOKEN}` } })
+    const firstPageMs = await firstOk(sandbox.url + FILTERED, sandbox.since, {
+      headers: { authorization: `Bearer ${API_TOKEN}` },
+    })
     starts.push({ healthMs: sandbox.healthMs, firstPageMs, rssSeeded: rssMb(sandbox.pid) })
     if (i < runs - 1) await sandbox.stop()
     else kept = sandbox
@@ -25,7 +27,14 @@ export async function measureDefaultStart({ runs, settings, isolated, log }) {
   try {
     // The load first: the isolated sandboxes created next would count in its RSS.
     log('default size: load for the RSS after load')
-    out.load = await load({ url: kept.url, path: FILTERED, headers: { authorization: `Bearer ${API_TOKEN}` }, connections: settings.connections, seconds: settings.seconds, warmupSeconds: 0 })
+    out.load = await load({
+      url: kept.url,
+      path: FILTERED,
+      headers: { authorization: `Bearer ${API_TOKEN}` },
+      connections: settings.connections,
+      seconds: settings.seconds,
+      warmupSeconds: 0,
+    })
     out.rss.afterLoad = rssMb(kept.pid)
     log('default size: isolation')
     out.isolation = await measureIsolation(kept, isolated)
@@ -57,7 +66,16 @@ async function measureIsolation(sandbox, count) {
   const after = rssMb(sandbox.pid)
   const firstMs = median(first)
   const warmMs = median(warm)
-  return { count, firstMs, warmMs, createMs: firstMs - warmMs, firstMaxMs: Math.max(...first), rssBefore: before, rssAfter: after, mbPerSandbox: (after - before) / count }
+  return {
+    count,
+    firstMs,
+    warmMs,
+    createMs: firstMs - warmMs,
+    firstMaxMs: Math.max(...first),
+    rssBefore: before,
+    rssAfter: after,
+    mbPerSandbox: (after - before) / count,
+  }
 }
 
 /**
@@ -71,11 +89,19 @@ export async function measureNpmStart({ label, args, runs, log }) {
     log(`${label}: npm start ${args.join(' ')} (${i + 1}/${runs})`)
     const sandbox = await startThroughNpm(args)
     try {
-      const firstPageMs = await firstOk(sandbox.url + FILTERED, sandbox.since, { headers: { authorization: `Bearer ${API_TOKEN}` } })
+      const firstPageMs = await firstOk(sandbox.url + FILTERED, sandbox.since, {
+        headers: { authorization: `Bearer ${API_TOKEN}` },
+      })
       starts.push({ healthMs: sandbox.healthMs, firstPageMs })
     } finally {
       await sandbox.stop()
     }
   }
-  return { label, args, runs: starts, healthMs: median(starts.map((s) => s.healthMs)), firstPageMs: median(starts.map((s) => s.firstPageMs)) }
+  return {
+    label,
+    args,
+    runs: starts,
+    healthMs: median(starts.map((s) => s.healthMs)),
+    firstPageMs: median(starts.map((s) => s.firstPageMs)),
+  }
 }

@@ -40,13 +40,28 @@ export async function measureWorkerd({ settings, isolated, log }) {
       const cpu = () => ({ front: cpuMs(sandbox.pid), runtime: runtime ? cpuMs(runtime) : null })
       const measured = async (options) => {
         const before = cpu()
-        const r = await load({ url: sandbox.url, connections: settings.connections, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, ...options })
+        const r = await load({
+          url: sandbox.url,
+          connections: settings.connections,
+          seconds: settings.seconds,
+          warmupSeconds: settings.warmupSeconds,
+          ...options,
+        })
         const after = cpu()
-        const per = (key) => (before[key] !== null && after[key] !== null && r.requests ? Math.round(((after[key] - before[key]) * 1000) / r.requests) : null)
+        const per = (key) =>
+          before[key] !== null && after[key] !== null && r.requests
+            ? Math.round(((after[key] - before[key]) * 1000) / r.requests)
+            : null
         return { ...r, cpuUsPerRequest: { node: per('front'), workerd: per('runtime') } }
       }
-      const varied = await measured({ path: '/', ...variedCase(variedSequence({ queries, ids: inputs.ids, writeShare: WRITE_SHARE }), auth) })
-      const readsOnly = await measured({ path: '/', ...variedCase(variedSequence({ queries, ids: inputs.ids, writeShare: 0 }), auth) })
+      const varied = await measured({
+        path: '/',
+        ...variedCase(variedSequence({ queries, ids: inputs.ids, writeShare: WRITE_SHARE }), auth),
+      })
+      const readsOnly = await measured({
+        path: '/',
+        ...variedCase(variedSequence({ queries, ids: inputs.ids, writeShare: 0 }), auth),
+      })
       const list = await measured({ path: LIST, headers: auth })
       const out = { healthMs: sandbox.healthMs, firstPageMs, varied, readsOnly, list, queries: queries.length }
       if (engine === 'workerd') {
@@ -59,7 +74,10 @@ export async function measureWorkerd({ settings, isolated, log }) {
     } catch (error) {
       // Which side gave way: the command (and its workerd) still running, or gone and why.
       const child = sandbox.child
-      const state = child.exitCode === null && child.signalCode === null ? 'the command still runs' : `the command exited (${child.exitCode ?? child.signalCode})`
+      const state =
+        child.exitCode === null && child.signalCode === null
+          ? 'the command still runs'
+          : `the command exited (${child.exitCode ?? child.signalCode})`
       error.message += ` (${engine}: ${state}; stderr: ${child.stderrText.trim().slice(-300) || 'none'})`
       throw error
     } finally {
@@ -73,8 +91,18 @@ export async function measureWorkerd({ settings, isolated, log }) {
   log('engines: wrangler deploy --dry-run of examples/cloudflare')
   const bundle = await deployBundle()
   return {
-    size: SIZE, path: LIST, writeShare: WRITE_SHARE, node, workerd, floor, bundle,
-    ratio: { varied: workerd.varied.rps / node.varied.rps, readsOnly: workerd.readsOnly.rps / node.readsOnly.rps, list: workerd.list.rps / node.list.rps },
+    size: SIZE,
+    path: LIST,
+    writeShare: WRITE_SHARE,
+    node,
+    workerd,
+    floor,
+    bundle,
+    ratio: {
+      varied: workerd.varied.rps / node.varied.rps,
+      readsOnly: workerd.readsOnly.rps / node.readsOnly.rps,
+      list: workerd.list.rps / node.list.rps,
+    },
   }
 }
 
@@ -102,7 +130,17 @@ async function isolation(url, count) {
     warm.push(await timed(health, headers))
   }
   const t = performance.now()
-  const parallel = await Promise.all(Array.from({ length: count }, (_, i) => timed(health, { 'x-sandbox-id': `${prefix}many-${i}` })))
+  const parallel = await Promise.all(
+    Array.from({ length: count }, (_, i) => timed(health, { 'x-sandbox-id': `${prefix}many-${i}` })),
+  )
   const parallelWallMs = performance.now() - t
-  return { count, firstMs: median(first), warmMs: median(warm), firstMaxMs: Math.max(...first), parallelWallMs, parallelMedianMs: median(parallel), parallelMaxMs: Math.max(...parallel) }
+  return {
+    count,
+    firstMs: median(first),
+    warmMs: median(warm),
+    firstMaxMs: Math.max(...first),
+    parallelWallMs,
+    parallelMedianMs: median(parallel),
+    parallelMaxMs: Math.max(...parallel),
+  }
 }

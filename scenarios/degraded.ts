@@ -4,7 +4,11 @@ import { defineScenario } from '../src/core/scenarios/define.js'
 
 const options = z.strictObject({
   /** Share of reads that fail, from 0 to 1. */
-  rate: z.number({ error: 'must be a number from 0 to 1' }).min(0, 'must be at least 0').max(1, 'must be at most 1').default(0.5),
+  rate: z
+    .number({ error: 'must be a number from 0 to 1' })
+    .min(0, 'must be at least 0')
+    .max(1, 'must be at most 1')
+    .default(0.5),
 })
 export type DegradedOptions = z.infer<typeof options>
 
@@ -16,8 +20,10 @@ const failures = [
 
 export default defineScenario({
   name: 'degraded',
-  description: 'reads (GET) fail with 502, 503 or 504 at rate (0 to 1), drawn from the sandbox\'s seeded generator so a run repeats exactly',
-  advice: 'Retry reads with backoff (they are safe), keep showing the last data you had with a "could not refresh" notice, and offer a manual retry; never retry writes blindly on 5xx',
+  description:
+    "reads (GET) fail with 502, 503 or 504 at rate (0 to 1), drawn from the sandbox's seeded generator so a run repeats exactly",
+  advice:
+    'Retry reads with backoff (they are safe), keep showing the last data you had with a "could not refresh" notice, and offer a manual retry; never retry writes blindly on 5xx',
   options,
   order: 20,
   edge(ctx, o) {

@@ -3,7 +3,12 @@ import { defineScenario } from '../src/core/scenarios/define.js'
 
 const options = z.strictObject({
   /** Syncs the tax authority answers "still pending" before it decides. */
-  pendingSyncs: z.number({ error: 'must be an integer' }).int('must be an integer').min(0, 'must be at least 0').max(1000, 'must be at most 1000').default(2),
+  pendingSyncs: z
+    .number({ error: 'must be an integer' })
+    .int('must be an integer')
+    .min(0, 'must be at least 0')
+    .max(1000, 'must be at most 1000')
+    .default(2),
   /** What it decides after them. */
   outcome: z.enum(['accepted', 'rejected'], { error: 'must be "accepted" or "rejected"' }).default('accepted'),
 })
@@ -15,10 +20,13 @@ export type DtePendingOptions = z.infer<typeof options>
  */
 export default defineScenario({
   name: 'dte-pending',
-  description: 'emission ends in SII_PENDING with a TrackID; sync reports pending pendingSyncs times, then the outcome; no re-emission while pending (409)',
-  advice: 'Show "pending at the tax authority" with the folio and TrackID, offer sync (with backoff, or on the user\'s demand) rather than re-emission, and keep re-emission disabled until the DTE is rejected',
+  description:
+    'emission ends in SII_PENDING with a TrackID; sync reports pending pendingSyncs times, then the outcome; no re-emission while pending (409)',
+  advice:
+    'Show "pending at the tax authority" with the folio and TrackID, offer sync (with backoff, or on the user\'s demand) rather than re-emission, and keep re-emission disabled until the DTE is rejected',
   options,
   taxAuthority: {
-    sync: (o, syncs) => (syncs < o.pendingSyncs ? 'SII_PENDING' : o.outcome === 'accepted' ? 'SII_ACCEPTED' : 'SII_REJECTED'),
+    sync: (o, syncs) =>
+      syncs < o.pendingSyncs ? 'SII_PENDING' : o.outcome === 'accepted' ? 'SII_ACCEPTED' : 'SII_REJECTED',
   },
 })

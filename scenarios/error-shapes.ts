@@ -11,8 +11,10 @@ const shapes = [
 
 export default defineScenario({
   name: 'error-shapes',
-  description: 'error bodies rotate through the three shapes the spec says clients meet: {statusCode, message, error}, then {error}, then {message}, then again',
-  advice: 'Read errors defensively: the status code decides what to do; the text is message, else error (when it is a string), else a generic text for the status; never show raw JSON',
+  description:
+    'error bodies rotate through the three shapes the spec says clients meet: {statusCode, message, error}, then {error}, then {message}, then again',
+  advice:
+    'Read errors defensively: the status code decides what to do; the text is message, else error (when it is a string), else a generic text for the status; never show raw JSON',
   options: z.strictObject({}),
   // Late: it reshapes errors that other scenarios produced too.
   order: 90,

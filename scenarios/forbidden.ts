@@ -8,8 +8,10 @@ const OPEN = new Set(['getMe', 'signOut'])
 
 export default defineScenario({
   name: 'forbidden',
-  description: 'the signed-in user lacks every permission: 403 on every protected route except users/me (which lists no permissions) and sign-out',
-  advice: 'Hide or disable what the permissions from users/me do not allow, show a "you do not have access" page instead of an error on 403, never retry a 403, and keep sign-out reachable',
+  description:
+    'the signed-in user lacks every permission: 403 on every protected route except users/me (which lists no permissions) and sign-out',
+  advice:
+    'Hide or disable what the permissions from users/me do not allow, show a "you do not have access" page instead of an error on 403, never retry a 403, and keep sign-out reachable',
   options: z.strictObject({}),
   order: 40,
   // Before the body is read (a bad body or type still gets 403), after the caller is known:
@@ -26,7 +28,12 @@ export default defineScenario({
     }
     ctx.fault('forbidden')
     if (auth.kind === 'portal') throw new HttpError(403, `role: the contact needs the functional role "${auth.role}"`)
-    throw new HttpError(403, auth.permission ? `permission: ${auth.permission} is required for this operation` : 'permission: the user has no permission for this operation')
+    throw new HttpError(
+      403,
+      auth.permission
+        ? `permission: ${auth.permission} is required for this operation`
+        : 'permission: the user has no permission for this operation',
+    )
   },
   // users/me stays open, but lists no permission left.
   after(ctx, reply) {

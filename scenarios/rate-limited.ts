@@ -5,9 +5,20 @@ import { defineScenario } from '../src/core/scenarios/define.js'
 
 const options = z.strictObject({
   /** Attempts refused before each distinct request goes through. */
-  failures: z.number({ error: 'must be an integer' }).int('must be an integer').min(0, 'must be at least 0').max(100, 'must be at most 100').default(3),
+  failures: z
+    .number({ error: 'must be an integer' })
+    .int('must be an integer')
+    .min(0, 'must be at least 0')
+    .max(100, 'must be at most 100')
+    .default(3),
   /** Seconds sent in `Retry-After`; null sends no header. */
-  retryAfter: z.number({ error: 'must be a number of seconds or null' }).int('must be an integer').min(0, 'must be at least 0').max(3600, 'must be at most 3600').nullable().default(1),
+  retryAfter: z
+    .number({ error: 'must be a number of seconds or null' })
+    .int('must be an integer')
+    .min(0, 'must be at least 0')
+    .max(3600, 'must be at most 3600')
+    .nullable()
+    .default(1),
 })
 export type RateLimitedOptions = z.infer<typeof options>
 
@@ -23,17 +34,25 @@ export function callerOf(ctx: RouteContext): string {
 /** A gateway's 429: the standard body whatever the route's module answers, so clients meet one shape. */
 export function tooManyRequests(message: string, retryAfter: number | null) {
   const headers: Record<string, string> = retryAfter === null ? {} : { 'retry-after': String(retryAfter) }
-  return { status: 429, body: errorBody('standard', 429, message), headers, error: new HttpError(429, message, headers) }
+  return {
+    status: 429,
+    body: errorBody('standard', 429, message),
+    headers,
+    error: new HttpError(429, message, headers),
+  }
 }
 
 export default defineScenario({
   name: 'rate-limited',
-  description: 'each distinct request (method, path, caller) fails with 429 for its first `failures` attempts (default 3), then succeeds; Retry-After sent unless retryAfter is null; body {statusCode:429, message, error}',
-  advice: 'Retry reads with the spec\'s backoff (immediately, then after 1 s, 3 s and 7 s; at least Retry-After when sent; 4 attempts at most), show a "retrying" state rather than an error, and never retry writes blindly',
+  description:
+    'each distinct request (method, path, caller) fails with 429 for its first `failures` attempts (default 3), then succeeds; Retry-After sent unless retryAfter is null; body {statusCode:429, message, error}',
+  advice:
+    'Retry reads with the spec\'s backoff (immediately, then after 1 s, 3 s and 7 s; at least Retry-After when sent; 4 attempts at most), show a "retrying" state rather than an error, and never retry writes blindly',
   options,
   order: 11,
   edge(ctx, o) {
-    const counts = ((ctx.sandbox.scenarioState.get('rate-limited') as Map<string, number> | undefined) ?? new Map<string, number>())
+    const counts =
+      (ctx.sandbox.scenarioState.get('rate-limited') as Map<string, number> | undefined) ?? new Map<string, number>()
     ctx.sandbox.scenarioState.set('rate-limited', counts)
     const key = `${ctx.request.method} ${ctx.url.pathname} ${callerOf(ctx)}`
     const attempt = (counts.get(key) ?? 0) + 1
@@ -43,6 +62,9 @@ export default defineScenario({
     if (attempt > o.failures) return undefined
     ctx.fault('rate-limited')
     const wait = o.retryAfter === null ? '' : `; retry after ${o.retryAfter} s`
-    return tooManyRequests(`rate limit: attempt ${attempt} of ${ctx.request.method} ${ctx.url.pathname} refused (${o.failures} refused before it goes through)${wait}`, o.retryAfter)
+    return tooManyRequests(
+      `rate limit: attempt ${attempt} of ${ctx.request.method} ${ctx.url.pathname} refused (${o.failures} refused before it goes through)${wait}`,
+      o.retryAfter,
+    )
   },
 })

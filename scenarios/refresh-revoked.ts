@@ -10,17 +10,28 @@ import { defineScenario } from '../src/core/scenarios/define.js'
  */
 export default defineScenario({
   name: 'refresh-revoked',
-  description: 'every refresh_token grant at /oauth/token answers 400 invalid_grant (state unchanged); authorization codes still work',
-  advice: 'On invalid_grant from a refresh drop both tokens and start the sign-in again (authorization code with PKCE); never retry the same refresh token',
+  description:
+    'every refresh_token grant at /oauth/token answers 400 invalid_grant (state unchanged); authorization codes still work',
+  advice:
+    'On invalid_grant from a refresh drop both tokens and start the sign-in again (authorization code with PKCE); never retry the same refresh token',
   options: z.strictObject({}),
   order: 30,
   async edge(ctx) {
     if (ctx.route.id !== 'oauthToken') return undefined
     // Read once and kept: the endpoint reads the same bytes. Past the endpoint's own limit the
     // 413 is answered here, so nothing reads a body half read.
-    const grant = new URLSearchParams(new TextDecoder().decode(await readBody(ctx.request, FORM_LIMIT))).get('grant_type')
+    const grant = new URLSearchParams(new TextDecoder().decode(await readBody(ctx.request, FORM_LIMIT))).get(
+      'grant_type',
+    )
     if (grant !== 'refresh_token') return undefined
     ctx.fault('refresh-revoked')
-    return { status: 400, body: { error: 'invalid_grant', error_description: 'refresh_token: revoked (scenario refresh-revoked): sign in again' }, headers: { 'cache-control': 'no-store', pragma: 'no-cache' } }
+    return {
+      status: 400,
+      body: {
+        error: 'invalid_grant',
+        error_description: 'refresh_token: revoked (scenario refresh-revoked): sign in again',
+      },
+      headers: { 'cache-control': 'no-store', pragma: 'no-cache' },
+    }
   },
 })

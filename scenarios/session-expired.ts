@@ -5,7 +5,12 @@ import { defineScenario } from '../src/core/scenarios/define.js'
 
 const options = z.strictObject({
   /** Lifetime in seconds of sessions signed in while the scenario is on (default: the usual 30 days). */
-  ttl: z.number({ error: 'must be a number of seconds' }).int('must be an integer').min(1, 'must be at least 1').max(90 * 86_400, 'must be at most 7776000 (90 days)').optional(),
+  ttl: z
+    .number({ error: 'must be a number of seconds' })
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(90 * 86_400, 'must be at most 7776000 (90 days)')
+    .optional(),
 })
 export type SessionExpiredOptions = z.infer<typeof options>
 
@@ -36,8 +41,10 @@ const agentGrant = (ctx: RouteContext): string | undefined => {
  */
 export default defineScenario({
   name: 'session-expired',
-  description: 'every session and agent access token that exists when it turns on is expired (401; agents may refresh); new sign-ins work, with lifetime ttl (seconds) if given; per request (x-sandbox-scenario) only that request answers 401',
-  advice: 'On 401 drop the token, send the user to sign-in keeping where they were (return URL, unsaved input), retry the read after the new sign-in, and never loop on 401',
+  description:
+    'every session and agent access token that exists when it turns on is expired (401; agents may refresh); new sign-ins work, with lifetime ttl (seconds) if given; per request (x-sandbox-scenario) only that request answers 401',
+  advice:
+    'On 401 drop the token, send the user to sign-in keeping where they were (return URL, unsaved input), retry the read after the new sign-in, and never loop on 401',
   options,
   order: 30,
   activate(sandbox) {
@@ -46,7 +53,10 @@ export default defineScenario({
     const grants = sandbox.oauth.grants.filter((g) => g.revokedAt === null && g.accessExpiresAt > now)
     for (const g of grants) g.accessExpiresAt = now
     if (grants.length) sandbox.oauth.version++
-    sandbox.scenarioState.set('session-expired', new Set([...sandbox.sessions.all().map((s) => s.token), ...grants.map((g) => `grant:${g.id}`)]))
+    sandbox.scenarioState.set(
+      'session-expired',
+      new Set([...sandbox.sessions.all().map((s) => s.token), ...grants.map((g) => `grant:${g.id}`)]),
+    )
   },
   edge(ctx) {
     if (ctx.route.auth.kind !== 'user') return undefined

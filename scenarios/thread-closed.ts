@@ -9,7 +9,8 @@ import { defineScenario } from '../src/core/scenarios/define.js'
 export default defineScenario({
   name: 'thread-closed',
   description: 'omnichannel threads are closed or reassigned: sending answers 409',
-  advice: 'On 409 do not resend: reload the thread and its messages, show that it was closed or reassigned, disable the composer, and keep the unsent text so the user can copy it',
+  advice:
+    'On 409 do not resend: reload the thread and its messages, show that it was closed or reassigned, disable the composer, and keep the unsent text so the user can copy it',
   options: z.strictObject({}),
   before(ctx) {
     if (ctx.route.id !== 'sendOmnichannelMessage') return undefined

@@ -5,7 +5,8 @@ import { defineScenario } from '../src/core/scenarios/define.js'
 export default defineScenario({
   name: 'whatsapp-disconnected',
   description: 'the WhatsApp Business status says not connected',
-  advice: 'Show that WhatsApp is not connected where messages are composed, disable WhatsApp sending with a reason, and point admins to reconnecting it',
+  advice:
+    'Show that WhatsApp is not connected where messages are composed, disable WhatsApp sending with a reason, and point admins to reconnecting it',
   options: z.strictObject({}),
   after(ctx, reply) {
     if (ctx.route.id !== 'getWhatsappStatus' || reply.status !== 200) return reply

@@ -20,13 +20,49 @@ import { abLines, measureAb } from '../bench/ab.mjs'
 import { describeBuild, prepareRef } from '../bench/ab-ref.mjs'
 
 const { values: flags } = parseArgs({
-  options: { quick: { type: 'boolean' }, json: { type: 'boolean' }, write: { type: 'boolean' }, only: { type: 'string' }, root: { type: 'string' }, ab: { type: 'string' } },
+  options: {
+    quick: { type: 'boolean' },
+    json: { type: 'boolean' },
+    write: { type: 'boolean' },
+    only: { type: 'string' },
+    root: { type: 'string' },
+    ab: { type: 'string' },
+  },
 })
-const sections = new Set((flags.only ?? (flags.ab && !flags.write ? 'ab' : 'start,http,varied,msw,pages,browser,memory,workerd,passthrough,mcp,changes,ab')).split(','))
+const sections = new Set(
+  (
+    flags.only ??
+    (flags.ab && !flags.write ? 'ab' : 'start,http,varied,msw,pages,browser,memory,workerd,passthrough,mcp,changes,ab')
+  ).split(','),
+)
 if (sections.has('ab') && !flags.ab) sections.delete('ab')
 const settings = flags.quick
-  ? { connections: 50, seconds: 2, warmupSeconds: 0.5, serverWarmupSeconds: 2, defaultStarts: 1, isolated: 10, inProcessConcurrency: 10, browserRuns: 1, changesRounds: 1, abRounds: 1, memory: { ids: 500, journals: 10, perJournal: 1000, sandboxes: 50, perSandbox: 200 } }
-  : { connections: 50, seconds: 10, warmupSeconds: 2, serverWarmupSeconds: 6, defaultStarts: 3, isolated: 50, inProcessConcurrency: 10, browserRuns: 3, changesRounds: 5, abRounds: 4, memory: { ids: 5000, journals: 50, perJournal: 1000, sandboxes: 200, perSandbox: 1000 } }
+  ? {
+      connections: 50,
+      seconds: 2,
+      warmupSeconds: 0.5,
+      serverWarmupSeconds: 2,
+      defaultStarts: 1,
+      isolated: 10,
+      inProcessConcurrency: 10,
+      browserRuns: 1,
+      changesRounds: 1,
+      abRounds: 1,
+      memory: { ids: 500, journals: 10, perJournal: 1000, sandboxes: 50, perSandbox: 200 },
+    }
+  : {
+      connections: 50,
+      seconds: 10,
+      warmupSeconds: 2,
+      serverWarmupSeconds: 6,
+      defaultStarts: 3,
+      isolated: 50,
+      inProcessConcurrency: 10,
+      browserRuns: 3,
+      changesRounds: 5,
+      abRounds: 4,
+      memory: { ids: 5000, journals: 50, perJournal: 1000, sandboxes: 200, perSandbox: 1000 },
+    }
 const log = (line) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`)
 
 // --root: another copy of this project (a build with a proposed change), measured by the same harness.
@@ -37,11 +73,14 @@ if (!existsSync(join(target.root, 'dist/src/cli/cli.js'))) {
 }
 
 // A hard bound on the whole run, whatever hangs.
-const watchdog = setTimeout(() => {
-  log('time limit reached: stopping')
-  stopAll()
-  process.exit(2)
-}, ((flags.quick ? 5 : 20) + (flags.ab ? 10 : 0)) * 60_000)
+const watchdog = setTimeout(
+  () => {
+    log('time limit reached: stopping')
+    stopAll()
+    process.exit(2)
+  },
+  ((flags.quick ? 5 : 20) + (flags.ab ? 10 : 0)) * 60_000,
+)
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => (stopAll(), process.exit(130)))
 
 const tmpDir = mkdtempSync(join(os.tmpdir(), 'fleet-bench-'))
@@ -52,7 +91,13 @@ const results = {
   quick: Boolean(flags.quick),
   root: target.root === ROOT ? undefined : target.root,
   build: describeBuild(target.root),
-  machine: { cpus: os.availableParallelism(), cpu: cpus[0]?.model.trim() ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` },
+  machine: {
+    cpus: os.availableParallelism(),
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+  },
   settings,
   sizes: [],
   start: {},
@@ -70,7 +115,12 @@ const results = {
 
 try {
   if (sections.has('start')) {
-    results.start.default = await measureDefaultStart({ runs: settings.defaultStarts, settings, isolated: settings.isolated, log })
+    results.start.default = await measureDefaultStart({
+      runs: settings.defaultStarts,
+      settings,
+      isolated: settings.isolated,
+      log,
+    })
     results.start.npm = [
       await measureNpmStart({ label: 'default', args: [], runs: settings.defaultStarts, log }),
       await measureNpmStart({ label: '100k', args: ['--size', 'large'], runs: settings.defaultStarts, log }),
@@ -78,14 +128,30 @@ try {
   }
   if (sections.has('http')) {
     results.sizes.push(await measureSize({ label: '10k', args: ['--notifications', '10000'], settings, tmpDir, log }))
-    results.sizes.push(await measureSize({ label: '100k', args: ['--size', 'large'], settings, tmpDir, log, varied: true }))
+    results.sizes.push(
+      await measureSize({ label: '100k', args: ['--size', 'large'], settings, tmpDir, log, varied: true }),
+    )
   } else if (sections.has('varied')) {
-    results.sizes.push(await measureSize({ label: '100k', args: ['--size', 'large'], settings, tmpDir, log, varied: true, classic: false }))
+    results.sizes.push(
+      await measureSize({
+        label: '100k',
+        args: ['--size', 'large'],
+        settings,
+        tmpDir,
+        log,
+        varied: true,
+        classic: false,
+      }),
+    )
   }
   if (sections.has('msw')) {
     log('in-process: msw/node and getResponse at 100k')
     try {
-      results.inProcess = await runJson(join(ROOT, 'bench/in-process.mjs'), [target.root, '100000', settings.seconds, settings.warmupSeconds, settings.inProcessConcurrency].map(String), (4 * settings.seconds + 60) * 1000)
+      results.inProcess = await runJson(
+        join(ROOT, 'bench/in-process.mjs'),
+        [target.root, '100000', settings.seconds, settings.warmupSeconds, settings.inProcessConcurrency].map(String),
+        (4 * settings.seconds + 60) * 1000,
+      )
     } catch (error) {
       results.inProcess = { skipped: error.message.slice(0, 700) }
     }
@@ -100,15 +166,27 @@ try {
   }
   if (sections.has('memory')) {
     const m = settings.memory
-    log(`memory: ${m.ids} new sandbox ids, then ${m.journals} journals filled (${m.perJournal} requests with a 15 KB query each)`)
+    log(
+      `memory: ${m.ids} new sandbox ids, then ${m.journals} journals filled (${m.perJournal} requests with a 15 KB query each)`,
+    )
     try {
-      results.memory = await runJson(join(ROOT, 'bench/memory.mjs'), [target.root, m.ids, m.journals, m.perJournal].map(String), 15 * 60_000)
+      results.memory = await runJson(
+        join(ROOT, 'bench/memory.mjs'),
+        [target.root, m.ids, m.journals, m.perJournal].map(String),
+        15 * 60_000,
+      )
     } catch (error) {
       results.memory = { skipped: error.message.slice(0, 700) }
     }
-    log(`memory: ${m.sandboxes} live sandboxes, each sent ${m.perSandbox} requests (refused sign-ins with 7.5 KB passwords, lists with a 15 KB query)`)
+    log(
+      `memory: ${m.sandboxes} live sandboxes, each sent ${m.perSandbox} requests (refused sign-ins with 7.5 KB passwords, lists with a 15 KB query)`,
+    )
     try {
-      results.memoryJournals = await runJson(join(ROOT, 'bench/memory.mjs'), [target.root, 'journals', m.sandboxes, m.perSandbox].map(String), 15 * 60_000)
+      results.memoryJournals = await runJson(
+        join(ROOT, 'bench/memory.mjs'),
+        [target.root, 'journals', m.sandboxes, m.perSandbox].map(String),
+        15 * 60_000,
+      )
     } catch (error) {
       results.memoryJournals = { skipped: error.message.slice(0, 700) }
     }
@@ -116,7 +194,9 @@ try {
   if (sections.has('browser')) {
     log('browser: bundling src/adapters/browser/index.ts')
     const bundle = await bundleEntry()
-    results.browser.entry = bundle.skipped ? bundle : { bytes: bundle.bytes, gzipBytes: bundle.gzipBytes, lazy: bundle.lazy }
+    results.browser.entry = bundle.skipped
+      ? bundle
+      : { bytes: bundle.bytes, gzipBytes: bundle.gzipBytes, lazy: bundle.lazy }
     results.browser.load = await measureBrowser(bundle, log, settings.browserRuns, settings.seconds)
   }
   if (sections.has('workerd')) {
@@ -124,7 +204,9 @@ try {
       results.workerd = await measureWorkerd({ settings, isolated: settings.isolated, log })
     } catch (error) {
       // fetch's own message says nothing ("fetch failed"): its cause does (a refused connection, a reset).
-      results.workerd = { skipped: `${error.message}${error.cause ? `: ${error.cause.code ?? error.cause.message}` : ''}`.slice(0, 700) }
+      results.workerd = {
+        skipped: `${error.message}${error.cause ? `: ${error.cause.code ?? error.cause.message}` : ''}`.slice(0, 700),
+      }
     }
   }
   if (sections.has('passthrough')) {
@@ -152,7 +234,18 @@ try {
     try {
       const ref = prepareRef(flags.ab, log)
       const measured = target.root
-      results.ab = { ref: ref.ref, commit: ref.commit, ...(await measureAb({ roots: [ref.dir, measured], rounds: settings.abRounds, seconds: Math.max(2, settings.seconds / 2), warmupSeconds: settings.warmupSeconds / 2, tmpDir, log })) }
+      results.ab = {
+        ref: ref.ref,
+        commit: ref.commit,
+        ...(await measureAb({
+          roots: [ref.dir, measured],
+          rounds: settings.abRounds,
+          seconds: Math.max(2, settings.seconds / 2),
+          warmupSeconds: settings.warmupSeconds / 2,
+          tmpDir,
+          log,
+        })),
+      }
       target.root = measured
       log(abLines(results.ab, [`${ref.ref} (${ref.commit})`, 'this build']).join('\n'))
     } catch (error) {

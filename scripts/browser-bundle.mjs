@@ -20,8 +20,18 @@ export async function bundleBrowserEntry({ root, outdir, entryName = 'fleet-sand
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: { [entryName]: 'src/adapters/browser/index.ts' },
-    bundle: true, splitting: true, outdir, chunkNames: 'chunks/[name]-[hash]', platform: 'browser', format: 'esm', target: 'es2022',
-    minify: true, define: { 'process.env.NODE_ENV': '"production"' }, write: false, metafile: true, logLevel: 'silent',
+    bundle: true,
+    splitting: true,
+    outdir,
+    chunkNames: 'chunks/[name]-[hash]',
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
   })
   const name = (path) => relative(outdir, resolve(root, path))
   const outputs = Object.fromEntries(Object.entries(result.metafile.outputs).map(([path, o]) => [name(path), o]))
@@ -42,7 +52,10 @@ export async function bundleBrowserEntry({ root, outdir, entryName = 'fleet-sand
     bytes: [...start].reduce((n, f) => n + files[f].byteLength, 0),
     gzipBytes: [...start].reduce((n, f) => n + gzipSize(files[f]), 0),
     lazy: lazy.map((f) => ({ name: f, from: origin(outputs[f]), gzipBytes: gzipSize(files[f]) })),
-    builtins: inputs.filter((f) => f.startsWith('node:') || /^(fs|path|os|crypto|http|net|stream|util|module|url|zlib|child_process)$/.test(f)),
+    builtins: inputs.filter(
+      (f) =>
+        f.startsWith('node:') || /^(fs|path|os|crypto|http|net|stream|util|module|url|zlib|child_process)$/.test(f),
+    ),
     /** Bytes of the start files per package (`src` for the project's own code), largest first. */
     packages: byPackage([...start].flatMap((f) => Object.entries(outputs[f].inputs))),
   }

@@ -15,7 +15,12 @@ import { GZIP_LEVEL, bundleBrowserEntry } from './browser-bundle.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
-  options: { outdir: { type: 'string' }, 'max-gzip-kb': { type: 'string' }, json: { type: 'boolean' }, top: { type: 'string' } },
+  options: {
+    outdir: { type: 'string' },
+    'max-gzip-kb': { type: 'string' },
+    json: { type: 'boolean' },
+    top: { type: 'string' },
+  },
 })
 const outdir = resolve(values.outdir ?? join(root, 'dist/browser'))
 
@@ -30,11 +35,23 @@ for (const [path, contents] of Object.entries(bundle.files)) {
 }
 
 const file = join(outdir, 'fleet-sandbox.js')
-const summary = { file, bytes: bundle.bytes, gzipBytes: bundle.gzipBytes, gzipLevel: GZIP_LEVEL, startFiles: bundle.startFiles, builtins: bundle.builtins, packages: bundle.packages.slice(0, Number(values.top ?? 8)) }
+const summary = {
+  file,
+  bytes: bundle.bytes,
+  gzipBytes: bundle.gzipBytes,
+  gzipLevel: GZIP_LEVEL,
+  startFiles: bundle.startFiles,
+  builtins: bundle.builtins,
+  packages: bundle.packages.slice(0, Number(values.top ?? 8)),
+}
 if (values.json) console.log(JSON.stringify(summary))
 else {
-  console.log(`${file} and its static chunks (${bundle.startFiles.length} files): ${(summary.bytes / 1024).toFixed(0)} KB minified, ${(summary.gzipBytes / 1024).toFixed(1)} KB gzip (level ${GZIP_LEVEL})`)
-  console.log(`largest parts (minified): ${summary.packages.map(([n, b]) => `${n} ${(b / 1024).toFixed(0)} KB`).join(', ')}`)
+  console.log(
+    `${file} and its static chunks (${bundle.startFiles.length} files): ${(summary.bytes / 1024).toFixed(0)} KB minified, ${(summary.gzipBytes / 1024).toFixed(1)} KB gzip (level ${GZIP_LEVEL})`,
+  )
+  console.log(
+    `largest parts (minified): ${summary.packages.map(([n, b]) => `${n} ${(b / 1024).toFixed(0)} KB`).join(', ')}`,
+  )
 }
 if (bundle.builtins.length) {
   console.error(`the browser bundle imports Node built-ins: ${bundle.builtins.join(', ')}`)

@@ -17,7 +17,9 @@ await build({
   format: 'esm',
   target: 'node20',
   // Some bundled CommonJS dependencies call require() for Node built-ins.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
   // Optional peers: only `--engine workerd` loads miniflare, only a `.ts` scenario file on a Node
   // without type stripping loads esbuild; each says how to install it when missing.
   external: ['miniflare', 'esbuild'],

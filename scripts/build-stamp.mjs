@@ -7,7 +7,19 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const INPUTS = ['src', 'scenarios', 'fixtures', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build-cli.mjs', 'scripts/build-panel.mjs', 'scripts/gen-scenarios.mjs', 'scripts/gen-api.mjs']
+const INPUTS = [
+  'src',
+  'scenarios',
+  'fixtures',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'scripts/build-cli.mjs',
+  'scripts/build-panel.mjs',
+  'scripts/gen-scenarios.mjs',
+  'scripts/gen-api.mjs',
+]
 export const STAMP = join(ROOT, 'dist/.sources')
 const PENDING = join(ROOT, 'dist/.sources.pending')
 

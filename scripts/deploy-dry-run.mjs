@@ -14,7 +14,13 @@ export async function deployDryRun(outdir) {
   const wrangler = join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
   const child = spawn(process.execPath, [wrangler, 'deploy', '--dry-run', '--outdir', out], {
     cwd: EXAMPLE,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(out, 'logs'), CI: 'true', NO_COLOR: '1' },
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: 'false',
+      WRANGLER_LOG_PATH: join(out, 'logs'),
+      CI: 'true',
+      NO_COLOR: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

@@ -24,7 +24,12 @@ async function load() {
   const outfile = `${root}.tmp/docs-sources-${process.pid}.mjs`
   await build({
     stdin: { contents: sources, resolveDir: root, loader: 'ts', sourcefile: 'docs-sources.ts' },
-    outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning',
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'warning',
   })
   try {
     return await import(outfile)
@@ -34,7 +39,12 @@ async function load() {
 }
 
 const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ')
-const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n')
+const table = (head, rows) =>
+  [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+  ].join('\n')
 const openapiPath = (path) => path.replace(/:(\w+)/g, '{$1}')
 
 function who(auth, rolePermissions) {
@@ -42,7 +52,9 @@ function who(auth, rolePermissions) {
   if (auth.kind === 'control') return 'control API'
   if (auth.kind === 'portal') return `portal role \`${auth.role}\``
   if (!auth.permission) return 'any backoffice token'
-  const roles = Object.entries(rolePermissions).filter(([, ps]) => ps.includes(auth.permission)).map(([role]) => role)
+  const roles = Object.entries(rolePermissions)
+    .filter(([, ps]) => ps.includes(auth.permission))
+    .map(([role]) => role)
   return `\`${auth.permission}\` (${roles.join(', ')})`
 }
 
@@ -50,14 +62,25 @@ const errorBodies = { standard: 'standard', error: '`{error}`, 5xx `{message}`',
 
 export function routesBlock({ routes, rolePermissions }) {
   const tags = [...new Set(routes.map((r) => r.tag))]
-  return tags.map((tag) => `### ${tag}\n\n${table(
-    ['method', 'path', 'operation id', 'who may call (roles)', 'source', 'error body', 'what it does'],
-    routes.filter((r) => r.tag === tag).map((r) => [
-      r.method, `\`${openapiPath(r.path)}\``, `\`${r.id}\``, who(r.auth, rolePermissions),
-      (r.assumed ? 'assumed' : 'spec') + (r.effect ? ', effect' : ''),
-      errorBodies[r.errorShape ?? 'standard'], r.summary,
-    ]),
-  )}`).join('\n\n')
+  return tags
+    .map(
+      (tag) =>
+        `### ${tag}\n\n${table(
+          ['method', 'path', 'operation id', 'who may call (roles)', 'source', 'error body', 'what it does'],
+          routes
+            .filter((r) => r.tag === tag)
+            .map((r) => [
+              r.method,
+              `\`${openapiPath(r.path)}\``,
+              `\`${r.id}\``,
+              who(r.auth, rolePermissions),
+              (r.assumed ? 'assumed' : 'spec') + (r.effect ? ', effect' : ''),
+              errorBodies[r.errorShape ?? 'standard'],
+              r.summary,
+            ]),
+        )}`,
+    )
+    .join('\n\n')
 }
 
 /** One option as a reader needs it: type, range, default (from its JSON Schema). */
@@ -85,7 +108,8 @@ function hooksOf(s) {
   return `${hooks.length ? hooks.join(', ') : 'none'} (order ${s.order ?? 50})`
 }
 
-const byOrder = (scenarios) => [...scenarios].sort((a, b) => (a.order ?? 50) - (b.order ?? 50) || a.name.localeCompare(b.name))
+const byOrder = (scenarios) =>
+  [...scenarios].sort((a, b) => (a.order ?? 50) - (b.order ?? 50) || a.name.localeCompare(b.name))
 
 export function scenariosBlock({ scenarios }) {
   return table(
@@ -95,7 +119,10 @@ export function scenariosBlock({ scenarios }) {
 }
 
 export function readmeScenariosBlock({ scenarios }) {
-  return table(['scenario', 'what it does'], [...scenarios].sort((a, b) => a.name.localeCompare(b.name)).map((s) => [`\`${s.name}\``, s.description]))
+  return table(
+    ['scenario', 'what it does'],
+    [...scenarios].sort((a, b) => a.name.localeCompare(b.name)).map((s) => [`\`${s.name}\``, s.description]),
+  )
 }
 
 /** The flag table of docs/cli.md: every option of the schema, as `--help` lists them. */
@@ -104,7 +131,10 @@ export function flagsBlock({ sandboxOptions }) {
     ['flag', 'variable', 'default', 'deployment', 'meaning'],
     Object.values(sandboxOptions).map((o) => [
       o.workerOnly ? '(none)' : `${o.short ? `\`-${o.short}\`, ` : ''}\`--${o.flag}${o.value ? ` ${o.value}` : ''}\``,
-      o.env ? `\`${o.env}\`` : '', o.default ?? '', o.worker ? 'yes' : '', o.help,
+      o.env ? `\`${o.env}\`` : '',
+      o.default ?? '',
+      o.worker ? 'yes' : '',
+      o.help,
     ]),
   )
 }
@@ -124,12 +154,22 @@ export function mcpToolsBlock({ routes, rolePermissions, toolsOf, untooled }) {
   return [
     table(
       ['tool', 'calls', 'who may call (roles)', 'arguments (`?` optional)', 'operation', 'what it does'],
-      tools.map((t) => [`\`${t.name}\``, `\`${t.route.method} ${openapiPath(t.route.path)}\``, who(t.route.auth, rolePermissions), argumentsOf(t), t.route.assumed ? 'assumed' : 'spec', t.route.summary]),
+      tools.map((t) => [
+        `\`${t.name}\``,
+        `\`${t.route.method} ${openapiPath(t.route.path)}\``,
+        who(t.route.auth, rolePermissions),
+        argumentsOf(t),
+        t.route.assumed ? 'assumed' : 'spec',
+        t.route.summary,
+      ]),
     ),
     '',
     `Operations without a tool (besides the control API, \`/__sandbox\`, ${routes.filter((r) => r.auth.kind === 'control').length} routes):`,
     '',
-    table(['operation', 'why no tool'], skipped.map((r) => [`\`${r.id}\` (\`${r.method} ${openapiPath(r.path)}\`)`, untooled(r)])),
+    table(
+      ['operation', 'why no tool'],
+      skipped.map((r) => [`\`${r.id}\` (\`${r.method} ${openapiPath(r.path)}\`)`, untooled(r)]),
+    ),
   ].join('\n')
 }
 
@@ -149,7 +189,8 @@ const end = (name) => `<!-- generated:${name} end -->`
 export function replaceBlock(text, name, content, file) {
   const from = text.indexOf(begin(name))
   const to = text.indexOf(end(name))
-  if (from < 0 || to < from) throw new Error(`${file}: the markers of the generated block "${name}" are missing:\n${begin(name)}\n${end(name)}`)
+  if (from < 0 || to < from)
+    throw new Error(`${file}: the markers of the generated block "${name}" are missing:\n${begin(name)}\n${end(name)}`)
   return `${text.slice(0, from + begin(name).length)}\n${content}\n${text.slice(to)}`
 }
 
@@ -168,7 +209,9 @@ async function main() {
     if (!check) writeFileSync(root + file, text)
   }
   if (check && drifted.length) {
-    console.error(`${drifted.join(', ')}: the generated tables differ from the route table and the scenario registry; run \`npm run docs\` and commit the result`)
+    console.error(
+      `${drifted.join(', ')}: the generated tables differ from the route table and the scenario registry; run \`npm run docs\` and commit the result`,
+    )
     process.exit(1)
   }
   console.log(drifted.length ? `${check ? 'drifted' : 'wrote'}: ${drifted.join(', ')}` : 'docs are up to date')

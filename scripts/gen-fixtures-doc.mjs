@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { fixtureExamples, fixturesMarkdown } from '../dist/src/docs-gen/fixtures-doc.js'
 
 mkdirSync('fixtures/examples', { recursive: true })
-for (const [name, rows] of Object.entries(fixtureExamples())) writeFileSync(`fixtures/examples/${name}.json`, JSON.stringify(rows, null, 2) + '\n')
+for (const [name, rows] of Object.entries(fixtureExamples()))
+  writeFileSync(`fixtures/examples/${name}.json`, JSON.stringify(rows, null, 2) + '\n')
 mkdirSync('docs', { recursive: true })
 writeFileSync('docs/fixtures.md', fixturesMarkdown())

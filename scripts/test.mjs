@@ -9,23 +9,44 @@ mkdirSync(results, { recursive: true })
 
 const vitestCount = (file) => {
   const r = JSON.parse(readFileSync(file, 'utf8'))
-  return { passed: r.numPassedTests, failed: r.numFailedTests + (r.numTotalTestSuites === 0 ? 1 : 0), skipped: r.numPendingTests + r.numTodoTests }
+  return {
+    passed: r.numPassedTests,
+    failed: r.numFailedTests + (r.numTotalTestSuites === 0 ? 1 : 0),
+    skipped: r.numPendingTests + r.numTodoTests,
+  }
 }
 
 /** Each suite: a command, and how to read how many tests it ran. */
 const suites = [
   { name: 'build', cmd: ['npm', 'run', 'build', '--silent'] },
   { name: 'typecheck', cmd: ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit'] },
-  { name: 'core typecheck (no Node types: src/core runs in workerd too)', cmd: ['npx', 'tsc', '-p', 'src/core/tsconfig.json'] },
+  {
+    name: 'core typecheck (no Node types: src/core runs in workerd too)',
+    cmd: ['npx', 'tsc', '-p', 'src/core/tsconfig.json'],
+  },
   { name: 'examples typecheck', cmd: ['npx', 'tsc', '-p', 'examples/tsconfig.json'] },
   { name: 'format (prettier --check; npm run format writes it)', cmd: ['npm', 'run', 'format:check', '--silent'] },
-  { name: 'node (vitest: the Node server, msw/node and workerd; units)', cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${results}/node.json`], count: () => vitestCount(`${results}/node.json`) },
+  {
+    name: 'node (vitest: the Node server, msw/node and workerd; units)',
+    cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${results}/node.json`],
+    count: () => vitestCount(`${results}/node.json`),
+  },
   {
     name: 'browser (real Chromium: worker, Storybook example, Playwright example, server-rendered example, Vite recipe)',
-    cmd: ['npx', 'vitest', 'run', '--config', 'test/browser/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile=${results}/browser.json`],
+    cmd: [
+      'npx',
+      'vitest',
+      'run',
+      '--config',
+      'test/browser/vitest.config.ts',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile=${results}/browser.json`,
+    ],
     count: () => vitestCount(`${results}/browser.json`),
     // Without Chromium a developer's run skips these with the install recipe; CI never may.
-    mayBeEmpty: !existsSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium') && !(process.env.CI && process.env.CI !== 'false'),
+    mayBeEmpty:
+      !existsSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium') && !(process.env.CI && process.env.CI !== 'false'),
   },
 ]
 

@@ -3,10 +3,22 @@
  * `fleet-sandbox/node` (msw/node), `/browser` (service worker), `/storybook`, `/server` (Hono).
  */
 export { createSandboxApp, bundledScenarios, type AppOptions } from './apps/page-app.js'
-export { SandboxApp, type SandboxAppOptions, type RequestMeta, SCENARIO_HEADER, FAULT_HEADER, CONTROL_TOKEN_HEADER } from './core/app/app.js'
+export {
+  SandboxApp,
+  type SandboxAppOptions,
+  type RequestMeta,
+  SCENARIO_HEADER,
+  FAULT_HEADER,
+  CONTROL_TOKEN_HEADER,
+} from './core/app/app.js'
 export { routes } from './core/app/route-table.js'
 export { defineRoute, type RouteDef, type RouteContext, type AuthRule, type Method } from './core/app/route.js'
-export { defineScenario, type ScenarioDefinition, type ActiveScenario, type AppliedScenario } from './core/scenarios/define.js'
+export {
+  defineScenario,
+  type ScenarioDefinition,
+  type ActiveScenario,
+  type AppliedScenario,
+} from './core/scenarios/define.js'
 export { ScenarioRegistry } from './core/scenarios/registry.js'
 export { Sandbox, type SandboxConfig, type Snapshot, type SandboxState } from './core/sandbox/sandbox.js'
 export { SANDBOX_ID_HEADER, SANDBOX_ID_COOKIE } from './core/sandbox/sandboxes.js'

@@ -3,7 +3,9 @@
 import createClient from 'openapi-fetch'
 import type { components, paths } from 'fleet-sandbox/api'
 
-export type Layer = NonNullable<paths['/api/layers']['get']['responses'][200]['content']['application/json']['data']>[number]
+export type Layer = NonNullable<
+  paths['/api/layers']['get']['responses'][200]['content']['application/json']['data']
+>[number]
 export type StandardError = components['schemas']['StandardError']
 
 /** One client per sandbox world: `sandboxId` goes as `x-sandbox-id` with every request. */

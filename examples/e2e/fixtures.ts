@@ -10,14 +10,21 @@ export { expect }
  * config), what each test did becomes the run's Pact file (fleet-sandbox/playwright's own
  * `test` does the same for its per-test worlds).
  */
-export const test = base.extend<{ world: string; token: string }, { sandboxId: string; pact: PactOption | undefined; pacts: Awaited<ReturnType<typeof pactOf>>[] }>({
+export const test = base.extend<
+  { world: string; token: string },
+  { sandboxId: string; pact: PactOption | undefined; pacts: Awaited<ReturnType<typeof pactOf>>[] }
+>({
   sandboxId: [async ({}, use, workerInfo) => use(`e2e-worker-${workerInfo.workerIndex}`), { scope: 'worker' }],
   pact: [undefined, { option: true, scope: 'worker' }],
   pacts: [
     async ({ pact }, use) => {
       const kept: Awaited<ReturnType<typeof pactOf>>[] = []
       await use(kept)
-      if (pact) writePactParts(pact.dir, kept.filter((p) => p !== undefined))
+      if (pact)
+        writePactParts(
+          pact.dir,
+          kept.filter((p) => p !== undefined),
+        )
     },
     { scope: 'worker' },
   ],
@@ -32,7 +39,9 @@ export const test = base.extend<{ world: string; token: string }, { sandboxId: s
     { auto: true },
   ],
   token: async ({ request }, use) => {
-    const res = await request.post('/api/session-auth/sign-in/email', { data: { email: 'admin@fleet.test', password: 'sandbox' } })
+    const res = await request.post('/api/session-auth/sign-in/email', {
+      data: { email: 'admin@fleet.test', password: 'sandbox' },
+    })
     expect(res.status()).toBe(200)
     await use(res.headers()['set-auth-token'])
   },

@@ -16,7 +16,10 @@ const server = createServer((req, res) => {
   const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname))
   const file = join(client, path)
   if (path.startsWith('/assets/') && file.startsWith(client) && existsSync(file) && statSync(file).isFile()) {
-    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'public, max-age=31536000, immutable' })
+    res.writeHead(200, {
+      'content-type': types[extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'public, max-age=31536000, immutable',
+    })
     createReadStream(file).pipe(res)
     return
   }

@@ -8,7 +8,14 @@ import type { ScenarioDefinition } from '../core/scenarios/define.js'
 import { loadScenarioFiles } from '../own-scenarios/files.js'
 import { watchFolders } from './serve/watch.js'
 import { Sandbox } from '../core/sandbox/sandbox.js'
-import { type OptionDef, type OptionValues, appOptionsOf, optionRows, originList, readOptions } from '../core/options/options.js'
+import {
+  type OptionDef,
+  type OptionValues,
+  appOptionsOf,
+  optionRows,
+  originList,
+  readOptions,
+} from '../core/options/options.js'
 import type { ServerOptions } from '../adapters/server/index.js'
 import { readFixturesDir } from './serve/fixtures-dir.js'
 import { packageRoot } from './serve/package-root.js'
@@ -27,7 +34,10 @@ type Flag = (typeof flags)[number]
 export function usage(definitions: readonly ScenarioDefinition[] = bundledScenarios.list()): string {
   const shown = (f: Flag) => `${f.short ? `-${f.short}, ` : '    '}--${f.flag}${f.value ? ` ${f.value}` : ''}`
   const width = Math.max(...flags.map((f) => shown(f).length)) + 1
-  const rows = flags.map((f) => `  ${shown(f).padEnd(width)} ${(f.env ?? '').padEnd(22)} ${f.help}${f.default ? ` (default ${f.default})` : ''}`)
+  const rows = flags.map(
+    (f) =>
+      `  ${shown(f).padEnd(width)} ${(f.env ?? '').padEnd(22)} ${f.help}${f.default ? ` (default ${f.default})` : ''}`,
+  )
   return [
     'fleet-sandbox: the Fleet Operations Backoffice API, stateful, on your machine',
     '',
@@ -35,9 +45,9 @@ export function usage(definitions: readonly ScenarioDefinition[] = bundledScenar
     '       fleet-sandbox init <dir>         write the service worker script for the browser (init --help)',
     '       fleet-sandbox drift --upstream URL --upstream-token T [--json] [--out FILE]',
     '                                        check a real backend against the sandbox (exit 0 none, 1 drift, 2 cannot run)',
-    '       fleet-sandbox replay BUNDLE [--url URL]   rebuild a repro bundle\'s world (replay --help)',
+    "       fleet-sandbox replay BUNDLE [--url URL]   rebuild a repro bundle's world (replay --help)",
     '       fleet-sandbox record (--upstream URL --upstream-token T | --har FILE) --out DIR [--redact-emails]',
-    '                                        record a real backend\'s records as a --fixtures folder',
+    "                                        record a real backend's records as a --fixtures folder",
     '       fleet-sandbox pact --url URL --out DIR   write the Pact file and used OpenAPI of a running sandbox (pact --help)',
     '',
     `  ${'flag'.padEnd(width)} ${'environment'.padEnd(22)} meaning`,
@@ -56,14 +66,21 @@ function fail(message: string): never {
 function suggest(given: string): string | undefined {
   const bare = given.replace(/^-+/, '').split('=')[0]
   const names = flags.map((f) => f.flag)
-  return names.find((n) => n.startsWith(bare) && bare.length >= 2) ?? names.map((n) => [n, distance(bare, n)] as const).filter(([, d]) => d <= 2).sort((a, b) => a[1] - b[1])[0]?.[0]
+  return (
+    names.find((n) => n.startsWith(bare) && bare.length >= 2) ??
+    names
+      .map((n) => [n, distance(bare, n)] as const)
+      .filter(([, d]) => d <= 2)
+      .sort((a, b) => a[1] - b[1])[0]?.[0]
+  )
 }
 
 function distance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j)
   for (let i = 1; i <= a.length; i++) {
     const next = [i]
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
     row = next
   }
   return row[b.length]
@@ -80,10 +97,24 @@ function unknownFlag(error: Error & { code?: string }): never {
  * Flags win over environment variables; both are validated before anything starts. `values`
  * holds every option as the schema read it, for options only a subcommand or one engine uses.
  */
-export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): { options: ServerOptions & { state?: string; fixturesDir?: string; engine: 'node' | 'workerd'; persist?: string }; values: OptionValues; quiet: boolean; help: boolean; version: boolean } {
+export function parseOptions(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): {
+  options: ServerOptions & { state?: string; fixturesDir?: string; engine: 'node' | 'workerd'; persist?: string }
+  values: OptionValues
+  quiet: boolean
+  help: boolean
+  version: boolean
+} {
   const { values: given } = (() => {
     try {
-      const options = Object.fromEntries(flags.map((f) => [f.flag, { type: f.value ? 'string' : 'boolean', multiple: !!f.multiple, ...(f.short ? { short: f.short } : {}) }]))
+      const options = Object.fromEntries(
+        flags.map((f) => [
+          f.flag,
+          { type: f.value ? 'string' : 'boolean', multiple: !!f.multiple, ...(f.short ? { short: f.short } : {}) },
+        ]),
+      )
       return parseArgs({ args: argv, options: options as never, strict: true, allowPositionals: false })
     } catch (error) {
       return unknownFlag(error as Error)
@@ -97,9 +128,17 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   let values: OptionValues
   let shared: ReturnType<typeof appOptionsOf>
   try {
-    values = readOptions(flags.map((f) => f.name), text, (f) => `--${f.flag}`)
+    values = readOptions(
+      flags.map((f) => f.name),
+      text,
+      (f) => `--${f.flag}`,
+    )
     // With --scenarios, --scenario is read once the files are loaded (they may name theirs).
-    shared = appOptionsOf(values.scenarios ? { ...values, scenario: undefined } : values, bundledScenarios, '--scenario')
+    shared = appOptionsOf(
+      values.scenarios ? { ...values, scenario: undefined } : values,
+      bundledScenarios,
+      '--scenario',
+    )
   } catch (error) {
     fail((error as Error).message)
   }
@@ -139,11 +178,15 @@ function corsOrigins(value: string | undefined): string[] | undefined {
  * docs/benchmarks-history.md). A `--heap-growing-percent` given to node wins.
  */
 function boundHeapGrowth(): void {
-  if (!process.execArgv.some((a) => a.includes('heap-growing-percent'))) v8.setFlagsFromString('--heap-growing-percent=50')
+  if (!process.execArgv.some((a) => a.includes('heap-growing-percent')))
+    v8.setFlagsFromString('--heap-growing-percent=50')
 }
 
 /** `afterListen`: run once the server listens (`replay` sends its bundle); a failure stops the server. */
-export async function main(argv: string[], afterListen?: (url: string, controlToken?: string) => Promise<void>): Promise<void> {
+export async function main(
+  argv: string[],
+  afterListen?: (url: string, controlToken?: string) => Promise<void>,
+): Promise<void> {
   if (argv[0] === 'replay' && !afterListen) {
     const { replay } = await import('./commands/replay.js')
     return replay(argv.slice(1), main)
@@ -164,10 +207,17 @@ export async function main(argv: string[], afterListen?: (url: string, controlTo
     const { pact } = await import('./commands/pact.js')
     return pact(argv.slice(1))
   }
-  const { options: { state: statePath, fixturesDir, engine, ...options }, values, quiet, help, version } = parseOptions(argv)
+  const {
+    options: { state: statePath, fixturesDir, engine, ...options },
+    values,
+    quiet,
+    help,
+    version,
+  } = parseOptions(argv)
   const own = values.scenarios ? await ownScenarios(values.scenarios, values.scenario) : undefined
   if (own) Object.assign(options, { scenarioDefinitions: own.scenarioDefinitions, scenarios: own.scenarios })
-  if (values.watch && !fixturesDir && !values.scenarios) fail('--watch: give --fixtures DIR or --scenarios DIR to watch')
+  if (values.watch && !fixturesDir && !values.scenarios)
+    fail('--watch: give --fixtures DIR or --scenarios DIR to watch')
   if (help) return void console.log(usage(own?.scenarioDefinitions))
   if (version) return void console.log(packageVersion())
   if (engine === 'node') boundHeapGrowth()
@@ -179,9 +229,13 @@ export async function main(argv: string[], afterListen?: (url: string, controlTo
   const saved = state?.read()
   if (state) for (const name of removeStaleSaves(state.path)) say(`removed ${name}, left by a save that was cut short`)
   // Both engines go through the same banner, log, --state, port errors and stop (engine.ts).
-  const start: StartEngine = engine === 'workerd' ? (await import('../engines/workerd/front/launch.js')).startWorkerdEngine : startNodeEngine
+  const start: StartEngine =
+    engine === 'workerd' ? (await import('../engines/workerd/front/launch.js')).startWorkerdEngine : startNodeEngine
   const server = await start({
-    ...options, fixtures: fixtureRows, log, scenarioFiles: own?.files.map((f) => f.file),
+    ...options,
+    fixtures: fixtureRows,
+    log,
+    scenarioFiles: own?.files.map((f) => f.file),
     // Fixtures and the saved state are in place before the port opens: nothing reads seeded data.
     async beforeListen(target) {
       if (state && saved !== undefined) {
@@ -192,12 +246,28 @@ export async function main(argv: string[], afterListen?: (url: string, controlTo
       if (state && target instanceof Sandbox) await state.follow(target)
     },
   }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE') throw new Error(`--port ${options.port}: the port is in use on ${options.host} (another fleet-sandbox?); stop it, pick another port, or pass --port 0 for a free one`)
-    if (error.code === 'EACCES') throw new Error(`--port ${options.port}: this user may not listen on it; pick a port above 1023, or --port 0 for a free one`)
+    if (error.code === 'EADDRINUSE')
+      throw new Error(
+        `--port ${options.port}: the port is in use on ${options.host} (another fleet-sandbox?); stop it, pick another port, or pass --port 0 for a free one`,
+      )
+    if (error.code === 'EACCES')
+      throw new Error(
+        `--port ${options.port}: this user may not listen on it; pick a port above 1023, or --port 0 for a free one`,
+      )
     throw error
   })
   // Even quiet, the URL: with --port 0 nothing else tells a script (or Playwright's webServer) the port.
-  console.log(quiet ? listening(server.url) : banner(server.url, await server.summary(), options, server.engineLine, own && { dir: values.scenarios!, files: own.files }))
+  console.log(
+    quiet
+      ? listening(server.url)
+      : banner(
+          server.url,
+          await server.summary(),
+          options,
+          server.engineLine,
+          own && { dir: values.scenarios!, files: own.files },
+        ),
+  )
   if (afterListen) {
     try {
       await afterListen(server.url, options.control ? options.control.token : undefined)
@@ -208,13 +278,19 @@ export async function main(argv: string[], afterListen?: (url: string, controlTo
   }
   const unwatch = values.watch
     ? watchFolders({
-      fixturesDir, scenariosDir: values.scenarios, bundled: bundledScenarios.list().map((s) => s.name),
-      scenarioFiles: new Map(own?.files.map((f) => [f.file, f.def.name])),
-      ...server.reload,
-      say, warn: (line) => console.error(line),
-    })
+        fixturesDir,
+        scenariosDir: values.scenarios,
+        bundled: bundledScenarios.list().map((s) => s.name),
+        scenarioFiles: new Map(own?.files.map((f) => [f.file, f.def.name])),
+        ...server.reload,
+        say,
+        warn: (line) => console.error(line),
+      })
     : undefined
-  if (unwatch) say(`  watching ${[fixturesDir && `--fixtures ${fixturesDir}`, values.scenarios && `--scenarios ${values.scenarios}`].filter(Boolean).join(' and ')} for changes`)
+  if (unwatch)
+    say(
+      `  watching ${[fixturesDir && `--fixtures ${fixturesDir}`, values.scenarios && `--scenarios ${values.scenarios}`].filter(Boolean).join(' and ')} for changes`,
+    )
   let closing = false
   const stop = async (signal: string) => {
     if (closing) return
@@ -225,7 +301,9 @@ export async function main(argv: string[], afterListen?: (url: string, controlTo
         state.save(state.following ? undefined : await server.snapshot())
         say(`saved to ${state.path}`)
       } catch (error) {
-        console.error(`--state ${state.given}: the state could not be saved (${(error as Error).message}); the previous file is unchanged`)
+        console.error(
+          `--state ${state.given}: the state could not be saved (${(error as Error).message}); the previous file is unchanged`,
+        )
         code = 1
       }
     }
@@ -242,19 +320,37 @@ export async function main(argv: string[], afterListen?: (url: string, controlTo
 }
 
 /** `--scenarios DIR`: your scenario files beside the bundled ones, and `--scenario` read with them. */
-async function ownScenarios(dir: string, active: string | undefined): Promise<Pick<ServerOptions, 'scenarioDefinitions' | 'scenarios'> & { files: { file: string; def: ScenarioDefinition }[] }> {
+async function ownScenarios(
+  dir: string,
+  active: string | undefined,
+): Promise<
+  Pick<ServerOptions, 'scenarioDefinitions' | 'scenarios'> & { files: { file: string; def: ScenarioDefinition }[] }
+> {
   const bundled = bundledScenarios.list()
-  const files = await loadScenarioFiles(dir, bundled.map((s) => s.name)).catch((error: Error) => fail(error.message))
+  const files = await loadScenarioFiles(
+    dir,
+    bundled.map((s) => s.name),
+  ).catch((error: Error) => fail(error.message))
   const scenarioDefinitions = [...bundled, ...files.map((f) => f.def)]
   try {
-    return { scenarioDefinitions, scenarios: new ScenarioRegistry(scenarioDefinitions).parseList(active ?? '', '--scenario'), files }
+    return {
+      scenarioDefinitions,
+      scenarios: new ScenarioRegistry(scenarioDefinitions).parseList(active ?? '', '--scenario'),
+      files,
+    }
   } catch (error) {
     return fail((error as Error).message)
   }
 }
 
 /** `own`: the files of `--scenarios DIR`, so a team sees at start that theirs loaded and under which names. */
-function banner(url: string, summary: SandboxSummary, options: ServerOptions, engineLine?: string, own?: { dir: string; files: { file: string; def: ScenarioDefinition }[] }): string {
+function banner(
+  url: string,
+  summary: SandboxSummary,
+  options: ServerOptions,
+  engineLine?: string,
+  own?: { dir: string; files: { file: string; def: ScenarioDefinition }[] },
+): string {
   const counts = summary.clients.map((c) => `${c.notifications.toLocaleString('en-US')} for ${c.name}`).join(', ')
   return [
     listening(url),
@@ -262,10 +358,18 @@ function banner(url: string, summary: SandboxSummary, options: ServerOptions, en
     `  seed ${summary.seed}, clock ${summary.now}${options.strict ? ', strict' : ''}`,
     `  notifications: ${counts}`,
     `  scenarios: ${summary.scenarios.join(', ') || 'none (healthy)'}`,
-    ...(own ? [`  your scenarios (--scenarios ${own.dir}): ${own.files.map((f) => `${f.def.name} (${basename(f.file)})`).join(', ') || 'none: the folder has no .js, .mjs or .ts file'}`] : []),
+    ...(own
+      ? [
+          `  your scenarios (--scenarios ${own.dir}): ${own.files.map((f) => `${f.def.name} (${basename(f.file)})`).join(', ') || 'none: the folder has no .js, .mjs or .ts file'}`,
+        ]
+      : []),
     `  control API: ${options.control === false ? 'off' : `${url}/__sandbox${options.control?.token ? ' (token required)' : ''}`}`,
     // The URL only: the token is never printed.
-    ...(options.upstream ? [`  upstream: ${options.upstream.url} (unmatched /api/... requests${options.upstream.routes ? ` and ${options.upstream.routes.join(', ')}` : ''}; findings at ${url}/__sandbox/drift)`] : []),
+    ...(options.upstream
+      ? [
+          `  upstream: ${options.upstream.url} (unmatched /api/... requests${options.upstream.routes ? ` and ${options.upstream.routes.join(', ')}` : ''}; findings at ${url}/__sandbox/drift)`,
+        ]
+      : []),
     ...summary.signIn,
   ].join('\n')
 }

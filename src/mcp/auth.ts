@@ -5,7 +5,8 @@ import { HttpError, errorBody } from '../core/http/reply.js'
 import type { Sandbox } from '../core/sandbox/sandbox.js'
 
 /** Where a client finds how to get a token for `/mcp` (RFC 9728), under the sandbox's base path. */
-export const resourceMetadataUrl = (origin: string, base: string) => `${origin}${base}/.well-known/oauth-protected-resource/mcp`
+export const resourceMetadataUrl = (origin: string, base: string) =>
+  `${origin}${base}/.well-known/oauth-protected-resource/mcp`
 
 /**
  * The token `/mcp` takes: an agent JWT of this world with scope `service:api`, checked as the
@@ -17,10 +18,18 @@ export async function agentToken(request: Request, sandbox: Sandbox, metadata: s
   let token: string | undefined
   try {
     token = bearerToken(request)
-    if (!token) return refusal(401, 'authorization: /mcp needs a Bearer agent token (OAuth 2.1; docs/agents.md)', `Bearer resource_metadata="${metadata}"`)
+    if (!token)
+      return refusal(
+        401,
+        'authorization: /mcp needs a Bearer agent token (OAuth 2.1; docs/agents.md)',
+        `Bearer resource_metadata="${metadata}"`,
+      )
     if (seen(sandbox, token)) return token
     const principal = await resolvePrincipal(sandbox, token, 'user')
-    if (principal.kind !== 'agent') return insufficient(`scope: /mcp needs an agent token with scope ${AGENT_SCOPE}; a ${principal.kind} token has none`)
+    if (principal.kind !== 'agent')
+      return insufficient(
+        `scope: /mcp needs an agent token with scope ${AGENT_SCOPE}; a ${principal.kind} token has none`,
+      )
     remember(sandbox, token)
     return token
   } catch (error) {
@@ -29,7 +38,8 @@ export async function agentToken(request: Request, sandbox: Sandbox, metadata: s
     // A token of this world, valid but without the scope: 403, the client may ask for the scope.
     if (token && looksLikeJwt(token)) {
       const checked = await verifyToken(sandbox.signingKey, token, Math.floor(sandbox.clock.now() / 1000))
-      if (checked.ok && checked.claims.kind === 'agent') return insufficient(`scope: the token's scope is "${checked.claims.scope}"; /mcp needs ${AGENT_SCOPE}`)
+      if (checked.ok && checked.claims.kind === 'agent')
+        return insufficient(`scope: the token's scope is "${checked.claims.scope}"; /mcp needs ${AGENT_SCOPE}`)
     }
     const challenge = `Bearer resource_metadata="${metadata}"${token ? ', error="invalid_token"' : ''}`
     return refusal(401, error.message, challenge)
@@ -62,8 +72,12 @@ function remember(sandbox: Sandbox, token: string): void {
   known.set(token, { exp, sub })
 }
 
-const insufficient = (message: string) => refusal(403, message, `Bearer error="insufficient_scope", scope="${AGENT_SCOPE}"`)
+const insufficient = (message: string) =>
+  refusal(403, message, `Bearer error="insufficient_scope", scope="${AGENT_SCOPE}"`)
 
 function refusal(status: number, message: string, challenge?: string): Response {
-  return Response.json(errorBody('standard', status, message), { status, headers: challenge ? { 'www-authenticate': challenge } : {} })
+  return Response.json(errorBody('standard', status, message), {
+    status,
+    headers: challenge ? { 'www-authenticate': challenge } : {},
+  })
 }

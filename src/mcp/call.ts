@@ -16,7 +16,8 @@ export interface CallSite {
 }
 
 type Scalar = string | number | boolean
-const scalar = (v: unknown): v is Scalar => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean'
+const scalar = (v: unknown): v is Scalar =>
+  typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean'
 
 /**
  * The HTTP request a tool call stands for, as a client of the API would send it with the same
@@ -29,14 +30,16 @@ export function toolRequest(tool: ApiTool, args: unknown, site: CallSite): Reque
   const given = args as Record<string, unknown>
   const known = [...tool.path, ...tool.query, ...(tool.body ? ['body'] : [])]
   const unknown = Object.keys(given).filter((k) => !known.includes(k))
-  if (unknown.length) return `arguments: ${unknown.map((k) => JSON.stringify(k)).join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not an argument of ${tool.name}; it takes ${known.length ? known.join(', ') : 'none'}`
+  if (unknown.length)
+    return `arguments: ${unknown.map((k) => JSON.stringify(k)).join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not an argument of ${tool.name}; it takes ${known.length ? known.join(', ') : 'none'}`
   let path = tool.route.path
   for (const name of tool.path) {
     const value = given[name]
     if (value === undefined) return `${name}: is required (a path parameter of ${tool.name})`
     if (!scalar(value) || value === '') return `${name}: must be a non-empty string or a number (a path parameter)`
     // A URL resolves these segments away (escaped too): `id: ".."` would call another route.
-    if (value === '.' || value === '..') return `${name}: must not be "." or ".." (a path parameter: the URL would resolve it away)`
+    if (value === '.' || value === '..')
+      return `${name}: must not be "." or ".." (a path parameter: the URL would resolve it away)`
     path = path.replace(`:${name}`, encodeURIComponent(String(value)))
   }
   const search = new URLSearchParams()
@@ -44,7 +47,8 @@ export function toolRequest(tool: ApiTool, args: unknown, site: CallSite): Reque
     const value = given[name]
     if (value === undefined || value === null) continue
     const values = Array.isArray(value) ? value : [value]
-    if (!values.every(scalar)) return `${name}: must be a string, a number, a boolean or a list of them (a query parameter)`
+    if (!values.every(scalar))
+      return `${name}: must be a string, a number, a boolean or a list of them (a query parameter)`
     for (const v of values) search.append(name, String(v))
   }
   const query = search.size ? `?${search}` : ''
@@ -72,7 +76,11 @@ export async function toolAnswer(response: Response): Promise<ToolAnswer> {
   const kept = sentBody(response)
   // An override's `{error: "network"}`: the connection was cut, there is no status. (A kept body
   // is an answer: `type` is not asked, which makes @hono/node-server build the full Response.)
-  if (kept === undefined && (response.type === 'error' || response.status === 0)) return refused('the connection was cut before an answer (a network failure the world was told to give)', { status: 0, body: null })
+  if (kept === undefined && (response.type === 'error' || response.status === 0))
+    return refused('the connection was cut before an answer (a network failure the world was told to give)', {
+      status: 0,
+      body: null,
+    })
   const text = kept === undefined ? await response.text() : typeof kept === 'string' ? kept : utf8.decode(kept)
   const retryAfter = response.headers.get('retry-after')
   const faults = response.headers.get('x-sandbox-fault')
@@ -95,7 +103,10 @@ export async function toolAnswer(response: Response): Promise<ToolAnswer> {
   const structured: ToolAnswer['structuredContent'] = { status: response.status, body }
   if (retryAfter !== null) structured.retryAfter = retryAfter
   if (faults) structured.faults = faults.split(',')
-  const message = (body && typeof body === 'object' && ('message' in body || 'error' in body) ? String((body as { message?: unknown; error?: unknown }).message ?? (body as { error?: unknown }).error) : text) || 'no body'
+  const message =
+    (body && typeof body === 'object' && ('message' in body || 'error' in body)
+      ? String((body as { message?: unknown; error?: unknown }).message ?? (body as { error?: unknown }).error)
+      : text) || 'no body'
   const advice = retryAfter !== null ? ` Retry after ${retryAfter} s (Retry-After).` : ''
   return refused(`HTTP ${response.status}: ${message}.${advice}${text ? `\n${text}` : ''}`, structured)
 }
@@ -116,7 +127,9 @@ export function successEnvelope(response: Response, id: string | number): Uint8A
   const faults = response.headers.get('x-sandbox-fault')
   if (faults) structured.faults = faults.split(',')
   const head = ascii.encode('{"result":{"content":[{"type":"text","text":')
-  const tail = ascii.encode(`}],"structuredContent":${JSON.stringify(structured)}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`)
+  const tail = ascii.encode(
+    `}],"structuredContent":${JSON.stringify(structured)}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`,
+  )
   const out = new Uint8Array(head.length + text.length + tail.length)
   out.set(head, 0)
   out.set(text, head.length)
@@ -126,4 +139,8 @@ export function successEnvelope(response: Response, id: string | number): Uint8A
 
 const ascii = new TextEncoder()
 
-export const refused = (text: string, structured: ToolAnswer['structuredContent']): ToolAnswer => ({ content: [{ type: 'text', text }], structuredContent: structured, isError: true })
+export const refused = (text: string, structured: ToolAnswer['structuredContent']): ToolAnswer => ({
+  content: [{ type: 'text', text }],
+  structuredContent: structured,
+  isError: true,
+})

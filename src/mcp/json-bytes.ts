@@ -1,9 +1,14 @@
 /** node:buffer where the runtime has it (Node 20.16+ hands it out without an import); workerd may not: the caller goes through the text there. */
 interface NodeBuffer {
-  Buffer: { from(text: string, encoding: 'latin1'): Uint8Array; from(bytes: ArrayBufferLike, offset: number, length: number): { toString(encoding: 'latin1'): string } }
+  Buffer: {
+    from(text: string, encoding: 'latin1'): Uint8Array
+    from(bytes: ArrayBufferLike, offset: number, length: number): { toString(encoding: 'latin1'): string }
+  }
   isUtf8(bytes: Uint8Array): boolean
 }
-const node = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:buffer') as Partial<NodeBuffer> | undefined
+const node = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(
+  'node:buffer',
+) as Partial<NodeBuffer> | undefined
 const buffer = node?.Buffer && node.isUtf8 ? (node as NodeBuffer) : undefined
 
 /**
@@ -19,6 +24,10 @@ const buffer = node?.Buffer && node.isUtf8 ? (node as NodeBuffer) : undefined
  */
 export function jsonStringBytes(bytes: Uint8Array): Uint8Array | undefined {
   const n = bytes.length
-  if (!buffer || (n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) || !buffer.isUtf8(bytes)) return undefined
-  return buffer.Buffer.from(JSON.stringify(buffer.Buffer.from(bytes.buffer, bytes.byteOffset, n).toString('latin1')), 'latin1')
+  if (!buffer || (n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) || !buffer.isUtf8(bytes))
+    return undefined
+  return buffer.Buffer.from(
+    JSON.stringify(buffer.Buffer.from(bytes.buffer, bytes.byteOffset, n).toString('latin1')),
+    'latin1',
+  )
 }

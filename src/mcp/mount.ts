@@ -19,7 +19,8 @@ export function mcpMount(options: McpOptions = {}): Mount {
     path: MCP_PATH,
     open(app) {
       let loaded: Promise<Pipeline> | undefined
-      const server = () => (loaded ??= import('./server.js').then(({ mcpServer }) => mcpServer(app, app.origins, options)))
+      const server = () =>
+        (loaded ??= import('./server.js').then(({ mcpServer }) => mcpServer(app, app.origins, options)))
       return async (request, meta, target, cors) => (await server())(request, meta, target, cors)
     },
   }

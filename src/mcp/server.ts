@@ -1,4 +1,13 @@
-import { type AuthInfo, type McpHttpHandler, ProtocolError, ProtocolErrorCode, Server, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server'
+import {
+  type AuthInfo,
+  type McpHttpHandler,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  isLegacyRequest,
+} from '@modelcontextprotocol/server'
 import type { Pipeline, RequestMeta, SandboxApp } from '../core/app/app.js'
 import { SCENARIO_HEADER } from '../core/app/app.js'
 import { type ControlOrigins, controlOriginAllowed } from '../core/control/origin.js'
@@ -22,7 +31,8 @@ const MAX_BODY = 4 * 1_048_576
 /** As the SDK decodes a body: UTF-8, a BOM dropped, bad bytes replaced. */
 const utf8 = new TextDecoder()
 
-const rpcError = (status: number, code: number, message: string) => Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status })
+const rpcError = (status: number, code: number, message: string) =>
+  Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status })
 
 const JSON_TYPE = { 'content-type': 'application/json' }
 
@@ -39,24 +49,51 @@ const PLAIN_VERSIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26'])
  * `_meta`, an unknown tool, a header the SDK would refuse) goes through the SDK, which
  * test/mcp/tuned.test.ts checks answers the same.
  */
-function plainToolCall(request: Request, body: unknown, tools: Map<string, ApiTool>): { tool: ApiTool; args: unknown; id: string | number } | undefined {
+function plainToolCall(
+  request: Request,
+  body: unknown,
+  tools: Map<string, ApiTool>,
+): { tool: ApiTool; args: unknown; id: string | number } | undefined {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined
   const { jsonrpc, id, method, params, ...rest } = body as Record<string, unknown>
-  if (jsonrpc !== '2.0' || method !== 'tools/call' || Object.keys(rest).length || !(typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)))) return undefined
+  if (
+    jsonrpc !== '2.0' ||
+    method !== 'tools/call' ||
+    Object.keys(rest).length ||
+    !(typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)))
+  )
+    return undefined
   if (!params || typeof params !== 'object' || Array.isArray(params)) return undefined
   const { name, arguments: args, ...others } = params as Record<string, unknown>
-  if (Object.keys(others).length || typeof name !== 'string' || (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args)))) return undefined
+  if (
+    Object.keys(others).length ||
+    typeof name !== 'string' ||
+    (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args)))
+  )
+    return undefined
   const tool = tools.get(name)
   if (!tool) return undefined
   const headers = request.headers
   const accept = headers.get('accept') ?? ''
-  if (!PLAIN_VERSIONS.has(headers.get('mcp-protocol-version') ?? '') || !accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined
+  if (
+    !PLAIN_VERSIONS.has(headers.get('mcp-protocol-version') ?? '') ||
+    !accept.includes('application/json') ||
+    !accept.includes('text/event-stream')
+  )
+    return undefined
   if (!/^application\/json\s*(;|$)/i.test(headers.get('content-type') ?? '')) return undefined
   return { tool, args, id }
 }
 
 /** What `tools/list` answers of each tool. */
-const listed = (tools: Map<string, ApiTool>) => [...tools.values()].map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations }))
+const listed = (tools: Map<string, ApiTool>) =>
+  [...tools.values()].map(({ name, title, description, inputSchema, annotations }) => ({
+    name,
+    title,
+    description,
+    inputSchema,
+    annotations,
+  }))
 
 /** What a tool call needs of the `/mcp` request it came in: its place, token and world, and the runtime's meta. */
 interface Exchange {
@@ -95,7 +132,13 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
     const { meta, site } = exchange
     // Split as the app would split it (the URL normalised), with the `/mcp` request's base and sandbox id.
     const target = targetOf(sent, { base: site.base, sandboxId: site.sandboxId })
-    return app.fetch(sent, { via: 'msw', target, clientAddress: meta.clientAddress, fetch: meta.fetch, marks: { via: 'mcp', tool: tool.name } })
+    return app.fetch(sent, {
+      via: 'msw',
+      target,
+      clientAddress: meta.clientAddress,
+      fetch: meta.fetch,
+      marks: { via: 'mcp', tool: tool.name },
+    })
   }
   const callTool = async (tool: ApiTool, args: unknown, exchange: Exchange) => {
     const answer = await send(tool, args, exchange)
@@ -103,12 +146,20 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
   }
 
   const serverFor = (exchange: Exchange | undefined) => {
-    const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: 'Each tool is an operation of the Fleet Operations Backoffice API, called with your token in the sandbox world of your x-sandbox-id.' })
+    const server = new Server(SERVER_INFO, {
+      capabilities: { tools: {} },
+      instructions:
+        'Each tool is an operation of the Fleet Operations Backoffice API, called with your token in the sandbox world of your x-sandbox-id.',
+    })
     const { tools, list } = toolSet()
     server.setRequestHandler('tools/list', () => ({ tools: list }))
     server.setRequestHandler('tools/call', async (request) => {
       const tool = tools.get(request.params.name)
-      if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}; tools/list names the ${tools.size} tools`)
+      if (!tool)
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Unknown tool: ${request.params.name}; tools/list names the ${tools.size} tools`,
+        )
       if (!exchange) throw new ProtocolError(ProtocolErrorCode.InternalError, 'the call lost its HTTP request')
       return callTool(tool, request.params.arguments, exchange)
     })
@@ -116,7 +167,10 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
   }
 
   // The exchange rides in `authInfo`, which the SDK hands to the server it makes for the request untouched.
-  const handler: McpHttpHandler = createMcpHandler(({ authInfo }) => serverFor(authInfo?.extra?.exchange as Exchange | undefined), { onerror: () => undefined })
+  const handler: McpHttpHandler = createMcpHandler(
+    ({ authInfo }) => serverFor(authInfo?.extra?.exchange as Exchange | undefined),
+    { onerror: () => undefined },
+  )
 
   return async (request, meta, url, cors) => {
     const answer = await serve(request, meta, url)
@@ -124,7 +178,11 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
     // The answer's own headers are the SDK's: CORS and what a page's client must read (the challenge)
     // go on top, in place (a copy of the answer would be read back through a stream: front-door.ts).
     for (const [name, value] of Object.entries(cors)) answer.headers.set(name, value)
-    if (cors['access-control-expose-headers']) answer.headers.set('access-control-expose-headers', `${cors['access-control-expose-headers']},www-authenticate,mcp-session-id,mcp-protocol-version`)
+    if (cors['access-control-expose-headers'])
+      answer.headers.set(
+        'access-control-expose-headers',
+        `${cors['access-control-expose-headers']},www-authenticate,mcp-session-id,mcp-protocol-version`,
+      )
     return answer
   }
 
@@ -132,10 +190,21 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
     // A page elsewhere (DNS rebinding: its origin resolves to this machine) is refused as by the control API.
     const origin = request.headers.get('origin')
     if (origin !== null && !controlOriginAllowed(origin, origins, url.origin)) {
-      return Response.json(errorBody('standard', 403, `origin: ${origin.slice(0, 200)} may not use /mcp; only loopback pages and origins named with --cors-origin may`), { status: 403 })
+      return Response.json(
+        errorBody(
+          'standard',
+          403,
+          `origin: ${origin.slice(0, 200)} may not use /mcp; only loopback pages and origins named with --cors-origin may`,
+        ),
+        { status: 403 },
+      )
     }
     const id = url.sandboxId ?? ''
-    if (id && !validSandboxId(id)) return Response.json(errorBody('standard', 400, 'x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"'), { status: 400 })
+    if (id && !validSandboxId(id))
+      return Response.json(
+        errorBody('standard', 400, 'x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"'),
+        { status: 400 },
+      )
     const { base } = url
     const sandbox = await app.sandboxes.acquire(id)
     let token: string | Response
@@ -145,7 +214,16 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
       app.sandboxes.release(sandbox)
     }
     if (typeof token !== 'string') return token
-    const exchange: Exchange = { site: { origin: url.origin, base, token, sandboxId: id || undefined, scenario: request.headers.get(SCENARIO_HEADER) }, meta }
+    const exchange: Exchange = {
+      site: {
+        origin: url.origin,
+        base,
+        token,
+        sandboxId: id || undefined,
+        scenario: request.headers.get(SCENARIO_HEADER),
+      },
+      meta,
+    }
     const authInfo: AuthInfo = { token, clientId: 'fleet-sandbox', scopes: [AGENT_SCOPE], extra: { exchange } }
     if (request.method !== 'POST') return handler.fetch(request, { authInfo })
     // The body is read and parsed once, here; the SDK classifies and serves the parsed value.
@@ -156,7 +234,8 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
     try {
       read = await readBody(request, MAX_BODY)
     } catch (error) {
-      if (error instanceof HttpError && error.status === 413) return rpcError(413, -32600, `body: larger than ${MAX_BODY} bytes`)
+      if (error instanceof HttpError && error.status === 413)
+        return rpcError(413, -32600, `body: larger than ${MAX_BODY} bytes`)
       throw error
     }
     let parsedBody: unknown
@@ -185,9 +264,17 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
    * send nothing before their result, and a stream costs each call more than the call itself
    * (`npm run bench -- --only mcp`).
    */
-  async function legacy(request: Request, parsedBody: unknown, authInfo: AuthInfo, exchange: Exchange): Promise<Response> {
+  async function legacy(
+    request: Request,
+    parsedBody: unknown,
+    authInfo: AuthInfo,
+    exchange: Exchange,
+  ): Promise<Response> {
     const server = serverFor(exchange)
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    })
     await server.connect(transport)
     try {
       return await transport.handleRequest(request, { parsedBody, authInfo })

@@ -65,8 +65,15 @@ function toolOf(route: RouteDef): ApiTool {
     properties.body = { ...hoisted(jsonSchema(schema, 'input'), defs), description: 'The JSON request body' }
     if (!schema.safeParse(undefined).success) required.push('body')
   }
-  const inputSchema: ApiTool['inputSchema'] = { type: 'object', properties, ...(required.length && { required }), additionalProperties: false, ...(Object.keys(defs).length && { $defs: defs }) }
-  const permission = route.auth.kind === 'user' && route.auth.permission ? ` Needs the permission \`${route.auth.permission}\`.` : ''
+  const inputSchema: ApiTool['inputSchema'] = {
+    type: 'object',
+    properties,
+    ...(required.length && { required }),
+    additionalProperties: false,
+    ...(Object.keys(defs).length && { $defs: defs }),
+  }
+  const permission =
+    route.auth.kind === 'user' && route.auth.permission ? ` Needs the permission \`${route.auth.permission}\`.` : ''
   const summary = route.summary.replace(/\.$/, '')
   return {
     // Its operation id; the generated union lists the table's tools (scripts/gen-api.mjs).
@@ -74,7 +81,12 @@ function toolOf(route: RouteDef): ApiTool {
     title: summary,
     description: `${summary}. Calls \`${route.method} ${route.path}\` with your token.${permission} Assumed: the spec shows no MCP tools; this tool is the API operation \`${route.id}\`${route.assumed ? ', itself assumed (not in the spec)' : ''}.`,
     inputSchema,
-    annotations: { readOnlyHint: route.method === 'GET', destructiveHint: route.method === 'DELETE', idempotentHint: route.method !== 'POST' && route.method !== 'PATCH', openWorldHint: false },
+    annotations: {
+      readOnlyHint: route.method === 'GET',
+      destructiveHint: route.method === 'DELETE',
+      idempotentHint: route.method !== 'POST' && route.method !== 'PATCH',
+      openWorldHint: false,
+    },
     route,
     path,
     query,
@@ -89,4 +101,5 @@ function hoisted(schema: Json, defs: Json): Json {
   return rest
 }
 
-const described = (schema: Json, what: string) => (typeof schema.description === 'string' ? `${schema.description} (${what})` : what)
+const described = (schema: Json, what: string) =>
+  typeof schema.description === 'string' ? `${schema.description} (${what})` : what

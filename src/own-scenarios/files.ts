@@ -14,11 +14,17 @@ const FILE = /\.(m?js|ts)$/
  * a bundled scenario or another file has, or a file that does not load is refused at start,
  * naming the file and the field.
  */
-export async function loadScenarioFiles(dir: string, bundled: readonly string[]): Promise<{ file: string; def: ScenarioDefinition }[]> {
+export async function loadScenarioFiles(
+  dir: string,
+  bundled: readonly string[],
+): Promise<{ file: string; def: ScenarioDefinition }[]> {
   const folder = resolve(dir)
   if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new Error(`--scenarios ${dir}: not a folder`)
-  const files = readdirSync(folder).filter((f) => FILE.test(f) && !/\.(test|spec|d)\.[mc]?[jt]s$/.test(f) && !f.startsWith('.')).sort()
-  if (files.length > OWN_SCENARIOS_MAX) throw new Error(`--scenarios ${dir}: at most ${OWN_SCENARIOS_MAX} scenario files; the folder has ${files.length}`)
+  const files = readdirSync(folder)
+    .filter((f) => FILE.test(f) && !/\.(test|spec|d)\.[mc]?[jt]s$/.test(f) && !f.startsWith('.'))
+    .sort()
+  if (files.length > OWN_SCENARIOS_MAX)
+    throw new Error(`--scenarios ${dir}: at most ${OWN_SCENARIOS_MAX} scenario files; the folder has ${files.length}`)
   const out: { file: string; def: ScenarioDefinition }[] = []
   const taken = new Map(bundled.map((n) => [n, 'a bundled scenario']))
   for (const name of files) {
@@ -63,9 +69,20 @@ async function transpiled(file: string): Promise<string> {
   try {
     esbuild = await import('esbuild')
   } catch {
-    throw new Error(`Node ${process.versions.node} cannot load TypeScript: use Node 22.18 or later (its own type stripping), install esbuild (npm i -D esbuild), or write the scenario in .js`)
+    throw new Error(
+      `Node ${process.versions.node} cannot load TypeScript: use Node 22.18 or later (its own type stripping), install esbuild (npm i -D esbuild), or write the scenario in .js`,
+    )
   }
-  const result = await esbuild.build({ entryPoints: [file], bundle: true, packages: 'external', format: 'esm', platform: 'node', target: 'node20', write: false, logLevel: 'silent' })
+  const result = await esbuild.build({
+    entryPoints: [file],
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+  })
   const temp = join(resolve(file, '..'), `.${basename(file)}.${process.pid}.mjs`)
   writeFileSync(temp, result.outputFiles[0].text)
   return temp

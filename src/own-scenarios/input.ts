@@ -16,7 +16,10 @@ export interface NamedScenario {
 /** The name of every scenario in `scenarios/` (and of your own, `D`): a typo is a type error. */
 export type ScenarioName<D extends NamedScenario = BundledScenario> = D['name']
 /** The options a scenario takes, as given (those with defaults may be left out). */
-export type ScenarioOptions<N extends string, D extends NamedScenario = BundledScenario> = OptionsInput<NonNullable<Extract<D, { name: N }>['options']>> & ScenarioScope
+export type ScenarioOptions<N extends string, D extends NamedScenario = BundledScenario> = OptionsInput<
+  NonNullable<Extract<D, { name: N }>['options']>
+> &
+  ScenarioScope
 /** Every scenario takes `routes`: it then acts on those routes only (operation ids or `METHOD /path`, `*` one segment). */
 export interface ScenarioScope {
   routes?: readonly ScopedRoute[] | ScopedRoute | `${ScopedRoute}|${string}`
@@ -37,7 +40,8 @@ export interface ScenarioWindow {
  * `{ name: 'slow', options: { ms: 300 } }`, `{ name: 'degraded', from: '+2m', until: '+7m' }`.
  * `D` adds your own scenarios (an entry's `scenarios` option) to the bundled ones.
  */
-export type ScenarioInput<D extends NamedScenario = BundledScenario> = ScenarioText<D> | { [N in D['name']]: { name: N; options?: ScenarioOptions<N, D> } & ScenarioWindow }[D['name']]
+export type ScenarioInput<D extends NamedScenario = BundledScenario> =
+  ScenarioText<D> | { [N in D['name']]: { name: N; options?: ScenarioOptions<N, D> } & ScenarioWindow }[D['name']]
 /**
  * Several in text form, comma-separated (`'empty,slow;ms=300'`), or `''` for none. Only the first
  * name is checked at compile time: an option value may hold any text, so no type (without a
@@ -45,12 +49,17 @@ export type ScenarioInput<D extends NamedScenario = BundledScenario> = ScenarioT
  * would be too large to compile. The rest is checked at run time; the array form
  * (`['empty', 'slow']`) checks every name.
  */
-export type ScenarioListText<D extends NamedScenario = BundledScenario> = '' | ScenarioText<D> | `${ScenarioText<D>},${string}`
+export type ScenarioListText<D extends NamedScenario = BundledScenario> =
+  '' | ScenarioText<D> | `${ScenarioText<D>},${string}`
 /** The bundled scenarios and those of an entry's `scenarios` option (`S`), as one union. */
 export type KnownScenario<S extends readonly NamedScenario[]> = BundledScenario | S[number]
 
 /** Checked at run time too: JavaScript callers and casts reach here untyped. */
-export function scenarioList(input: string | readonly unknown[] | undefined, field = 'scenario', known: ScenarioRegistry = bundledScenarios): ActiveScenario[] {
+export function scenarioList(
+  input: string | readonly unknown[] | undefined,
+  field = 'scenario',
+  known: ScenarioRegistry = bundledScenarios,
+): ActiveScenario[] {
   if (typeof input === 'string') return known.parseList(input, field)
   return (input ?? []).map((s, i) => known.parse(s, `${field}.${i}`))
 }

@@ -24,28 +24,48 @@ export async function workerWithScenarios(worker: string, files: readonly string
   try {
     esbuild = await import('esbuild')
   } catch {
-    throw new Error('--scenarios with --engine workerd bundles your files for the Worker with esbuild: npm i -D esbuild (wrangler brings it too)')
+    throw new Error(
+      '--scenarios with --engine workerd bundles your files for the Worker with esbuild: npm i -D esbuild (wrangler brings it too)',
+    )
   }
   const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-worker-'))
   try {
     copyFileSync(worker, join(dir, 'worker.mjs'))
     const names: string[] = []
     for (const [i, file] of files.entries()) {
-      const result = await esbuild.build({
-        entryPoints: [file], bundle: true, format: 'esm', platform: 'neutral', target: 'es2022', write: false, logLevel: 'silent',
-        conditions: ['workerd', 'worker', 'browser'], mainFields: ['browser', 'module', 'main'],
-        plugins: [{
-          name: 'fleet-sandbox-from-the-worker',
-          setup(build) {
-            build.onResolve({ filter: PACKAGE }, (args) => {
-              if (args.path !== 'fleet-sandbox') return { errors: [{ text: `imports ${args.path}: on workerd a scenario file may import only "fleet-sandbox" (defineScenario, HttpError)` }] }
-              return { path: './worker.mjs', external: true }
-            })
-          },
-        }],
-      }).catch((error: { errors?: { text: string }[]; message: string }) => {
-        throw new Error(`--scenarios: ${basename(file)}: ${error.errors?.[0]?.text ?? error.message.split('\n')[0]}`)
-      })
+      const result = await esbuild
+        .build({
+          entryPoints: [file],
+          bundle: true,
+          format: 'esm',
+          platform: 'neutral',
+          target: 'es2022',
+          write: false,
+          logLevel: 'silent',
+          conditions: ['workerd', 'worker', 'browser'],
+          mainFields: ['browser', 'module', 'main'],
+          plugins: [
+            {
+              name: 'fleet-sandbox-from-the-worker',
+              setup(build) {
+                build.onResolve({ filter: PACKAGE }, (args) => {
+                  if (args.path !== 'fleet-sandbox')
+                    return {
+                      errors: [
+                        {
+                          text: `imports ${args.path}: on workerd a scenario file may import only "fleet-sandbox" (defineScenario, HttpError)`,
+                        },
+                      ],
+                    }
+                  return { path: './worker.mjs', external: true }
+                })
+              },
+            },
+          ],
+        })
+        .catch((error: { errors?: { text: string }[]; message: string }) => {
+          throw new Error(`--scenarios: ${basename(file)}: ${error.errors?.[0]?.text ?? error.message.split('\n')[0]}`)
+        })
       names.push(`own${i}`)
       writeFileSync(join(dir, `own-${i}.mjs`), result.outputFiles[0].text)
     }

@@ -23,7 +23,11 @@ export interface Health {
   sandbox: string
 }
 
-export type StreamEvent = { type: 'request'; data: JournalEntry } | { type: 'outbox'; data: OutboxEntry } | { type: 'drift'; data: { id: number; operation: string } } | { type: 'state'; data: { change: string } }
+export type StreamEvent =
+  | { type: 'request'; data: JournalEntry }
+  | { type: 'outbox'; data: OutboxEntry }
+  | { type: 'drift'; data: { id: number; operation: string } }
+  | { type: 'state'; data: { change: string } }
 
 /** An answer other than 2xx, tied to the world (sandbox id) it came from. */
 export class ApiError extends Error {
@@ -59,13 +63,25 @@ export class ControlApi {
   async raw(method: string, path: string, body?: BodyInit, type = 'application/json'): Promise<Response> {
     let res: Response
     try {
-      res = await fetch(this.url(path), { method, headers: this.headers(body === undefined ? {} : { 'content-type': type }), body })
+      res = await fetch(this.url(path), {
+        method,
+        headers: this.headers(body === undefined ? {} : { 'content-type': type }),
+        body,
+      })
     } catch (error) {
-      throw new ApiError(this.world, 0, `${method} /__sandbox${path}: the sandbox did not answer (${(error as Error).message})`)
+      throw new ApiError(
+        this.world,
+        0,
+        `${method} /__sandbox${path}: the sandbox did not answer (${(error as Error).message})`,
+      )
     }
     if (!res.ok) {
       const data = (await res.json().catch(() => ({}))) as { message?: string; error?: string }
-      throw new ApiError(this.world, res.status, `${method} /__sandbox${path}: ${res.status} ${data.message ?? data.error ?? res.statusText}`)
+      throw new ApiError(
+        this.world,
+        res.status,
+        `${method} /__sandbox${path}: ${res.status} ${data.message ?? data.error ?? res.statusText}`,
+      )
     }
     return res
   }
@@ -88,7 +104,11 @@ export class ControlApi {
           const res = await fetch(this.url('/events'), { headers: this.headers(), signal: abort.signal })
           if (!res.ok || !res.body) {
             const data = (await res.json().catch(() => ({}))) as { message?: string }
-            throw new ApiError(this.world, res.status, `GET /__sandbox/events: ${res.status} ${data.message ?? res.statusText}`)
+            throw new ApiError(
+              this.world,
+              res.status,
+              `GET /__sandbox/events: ${res.status} ${data.message ?? res.statusText}`,
+            )
           }
           onStatus(true)
           const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()

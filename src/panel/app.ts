@@ -55,9 +55,33 @@ const store = (key: string, value: string) => {
   }
 }
 
-const tabs = ['requests', 'outbox', 'data', 'scenarios', 'overrides', 'sandboxes', 'agents', 'snapshot', 'dte', 'drift', 'contracts'] as const
+const tabs = [
+  'requests',
+  'outbox',
+  'data',
+  'scenarios',
+  'overrides',
+  'sandboxes',
+  'agents',
+  'snapshot',
+  'dte',
+  'drift',
+  'contracts',
+] as const
 type Tab = (typeof tabs)[number]
-const tabNames: Record<Tab, string> = { requests: 'Requests', outbox: 'Outbox', data: 'Data', scenarios: 'Scenarios & clock', overrides: 'Overrides', sandboxes: 'Sandboxes', agents: 'Agents', snapshot: 'Snapshot', dte: 'DTE reconciliation', drift: 'Drift', contracts: 'Contracts' }
+const tabNames: Record<Tab, string> = {
+  requests: 'Requests',
+  outbox: 'Outbox',
+  data: 'Data',
+  scenarios: 'Scenarios & clock',
+  overrides: 'Overrides',
+  sandboxes: 'Sandboxes',
+  agents: 'Agents',
+  snapshot: 'Snapshot',
+  dte: 'DTE reconciliation',
+  drift: 'Drift',
+  contracts: 'Contracts',
+}
 
 export function App({ base, onClose, inPage }: PanelOptions) {
   const [world, setWorld] = useState(stored(WORLD_KEY))
@@ -88,29 +112,32 @@ export function App({ base, onClose, inPage }: PanelOptions) {
 
   const loading = useRef(new Set<Arrivals>())
 
-  const load = useCallback(async (what: { journal?: boolean; outbox?: boolean } = { journal: true, outbox: true }) => {
-    const a = current.current
-    const arrived: Arrivals = { journal: [], outbox: [] }
-    loading.current.add(arrived)
-    try {
-      const h = await a.call<Health>('GET', '/health')
-      if (a !== current.current) return
-      setHealth(h)
-      if (what.journal) {
-        const { requests } = await a.call<{ requests: JournalEntry[] }>('GET', '/requests')
-        if (a === current.current) setJournal(settle(requests, arrived.journal).slice(-KEEP))
+  const load = useCallback(
+    async (what: { journal?: boolean; outbox?: boolean } = { journal: true, outbox: true }) => {
+      const a = current.current
+      const arrived: Arrivals = { journal: [], outbox: [] }
+      loading.current.add(arrived)
+      try {
+        const h = await a.call<Health>('GET', '/health')
+        if (a !== current.current) return
+        setHealth(h)
+        if (what.journal) {
+          const { requests } = await a.call<{ requests: JournalEntry[] }>('GET', '/requests')
+          if (a === current.current) setJournal(settle(requests, arrived.journal).slice(-KEEP))
+        }
+        if (what.outbox) {
+          const list = await a.call<{ outbox: OutboxEntry[] }>('GET', '/outbox')
+          if (a === current.current) setOutbox(settle(list.outbox, arrived.outbox))
+        }
+        if (a === current.current) setError(undefined)
+      } catch (e) {
+        fail(e)
+      } finally {
+        loading.current.delete(arrived)
       }
-      if (what.outbox) {
-        const list = await a.call<{ outbox: OutboxEntry[] }>('GET', '/outbox')
-        if (a === current.current) setOutbox(settle(list.outbox, arrived.outbox))
-      }
-      if (a === current.current) setError(undefined)
-    } catch (e) {
-      fail(e)
-    } finally {
-      loading.current.delete(arrived)
-    }
-  }, [fail])
+    },
+    [fail],
+  )
 
   useEffect(() => {
     // A new world starts empty: nothing of the previous one stays on show.
@@ -125,15 +152,16 @@ export function App({ base, onClose, inPage }: PanelOptions) {
         for (const arrived of loading.current) arrived.journal.push(e.data)
         setJournal((list) => [...list.slice(-(KEEP - 1)), e.data])
         if (e.data.method !== 'GET') setWrites((w) => w + 1)
-      }
-      else if (e.type === 'outbox') {
+      } else if (e.type === 'outbox') {
         for (const arrived of loading.current) arrived.outbox.push(e.data)
         setOutbox((list) => [...list, e.data])
-      }
-      else if (e.type === 'drift') setChecks((n) => n + 1)
+      } else if (e.type === 'drift') setChecks((n) => n + 1)
       else {
         const change = e.data.change
-        void load({ journal: change === 'reset' || change === 'restore' || change === 'requests-cleared', outbox: change === 'reset' || change === 'restore' || change === 'outbox-cleared' || change === 'rewind' })
+        void load({
+          journal: change === 'reset' || change === 'restore' || change === 'requests-cleared',
+          outbox: change === 'reset' || change === 'restore' || change === 'outbox-cleared' || change === 'rewind',
+        })
         setVersion((v) => v + 1)
       }
     }
@@ -166,19 +194,26 @@ export function App({ base, onClose, inPage }: PanelOptions) {
       <header>
         <h1>fleet-sandbox <span class="muted">inspector</span></h1>
         <span class=${`live ${live ? 'on' : 'off'}`} title=${live ? 'receiving events as they happen' : 'not connected'}>${live ? '● live' : '○ offline'}</span>
-        ${inPage
-          ? html`<button class="openapi" onClick=${downloadOpenApi} title="Download the OpenAPI document of everything the sandbox serves">OpenAPI ⤓</button>`
-          : html`<a class="openapi" href=${api.url('/openapi.json')} target="_blank" rel="noopener">OpenAPI</a>`}
+        ${
+          inPage
+            ? html`<button class="openapi" onClick=${downloadOpenApi} title="Download the OpenAPI document of everything the sandbox serves">OpenAPI ⤓</button>`
+            : html`<a class="openapi" href=${api.url('/openapi.json')} target="_blank" rel="noopener">OpenAPI</a>`
+        }
         ${onClose && html`<button class="close" onClick=${onClose} aria-label="Close the panel">✕</button>`}
       </header>
       <form class="row settings" onSubmit=${(e: Event) => (e.preventDefault(), openWorld(worldInput))}>
         <label>x-sandbox-id <input name="world" value=${worldInput} placeholder="default" onInput=${(e: Event) => setWorldInput((e.target as HTMLInputElement).value)} /></label>
         <button type="submit">Open</button>
-        ${!inPage && html`<label>control token <input name="token" type="password" value=${token} placeholder="(loopback: none)" onChange=${(e: Event) => {
-          const v = (e.target as HTMLInputElement).value.trim()
-          store(TOKEN_KEY, v)
-          setToken(v)
-        }} /></label>`}
+        ${
+          !inPage &&
+          html`<label>control token <input name="token" type="password" value=${token} placeholder="(loopback: none)" onChange=${(
+            e: Event,
+          ) => {
+            const v = (e.target as HTMLInputElement).value.trim()
+            store(TOKEN_KEY, v)
+            setToken(v)
+          }} /></label>`
+        }
       </form>
       <p class="world" data-world=${worldName}>
         World <b>${worldName}</b>

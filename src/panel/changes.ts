@@ -5,7 +5,11 @@ import type { ViewProps } from './types.js'
 import { Value } from './value.js'
 
 /** A JSON Pointer's segments (RFC 6901), as the journal's patch writes them. */
-const segments = (path: string) => path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+const segments = (path: string) =>
+  path
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
 
 /**
  * What a request changed, one line per record or field: collection, record, field, before →

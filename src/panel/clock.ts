@@ -12,7 +12,11 @@ interface ClockAnswer {
  * changes (`version`), then advanced here each second unless frozen, so the panel shows the
  * time the sandbox answers with without asking it every second.
  */
-export function useClock(api: ControlApi, version: number, fail: (e: unknown) => void): { now: string; frozen: boolean } | undefined {
+export function useClock(
+  api: ControlApi,
+  version: number,
+  fail: (e: unknown) => void,
+): { now: string; frozen: boolean } | undefined {
   const [read, setRead] = useState<{ clock: ClockAnswer; at: number } | undefined>()
   const [, tick] = useState(0)
   useEffect(() => {

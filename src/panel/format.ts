@@ -13,7 +13,19 @@ export function pretty(body: string | null): string {
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
 /** Headers a client sets by itself: left out of copy-as-curl. */
-const implied = new Set(['host', 'connection', 'content-length', 'accept-encoding', 'user-agent', 'sec-fetch-mode', 'sec-fetch-site', 'sec-fetch-dest', 'accept-language', 'origin', 'referer'])
+const implied = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'accept-encoding',
+  'user-agent',
+  'sec-fetch-mode',
+  'sec-fetch-site',
+  'sec-fetch-dest',
+  'accept-language',
+  'origin',
+  'referer',
+])
 
 export function curl(d: JournalDetail): string {
   const parts = ['curl']
@@ -29,6 +41,8 @@ export function curl(d: JournalDetail): string {
 export const time = (iso: string) => iso.slice(11, 19)
 
 /** Who made a request when it was not an HTTP client: `MCP tool listLayers` (docs/agents.md), else none. */
-export const viaLabel = (e: Pick<JournalEntry, 'via' | 'tool'>): string | undefined => (e.via === 'mcp' ? `MCP tool ${e.tool ?? '?'}` : undefined)
+export const viaLabel = (e: Pick<JournalEntry, 'via' | 'tool'>): string | undefined =>
+  e.via === 'mcp' ? `MCP tool ${e.tool ?? '?'}` : undefined
 
-export const statusClass = (status: number) => (status >= 500 ? 's5' : status >= 400 ? 's4' : status >= 300 ? 's3' : 's2')
+export const statusClass = (status: number) =>
+  status >= 500 ? 's5' : status >= 400 ? 's4' : status >= 300 ? 's3' : 's2'

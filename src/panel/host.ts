@@ -44,7 +44,12 @@ export function installPanel(options: { origins?: string[]; open?: boolean }): I
   const style = document.createElement('style')
   style.textContent = hostStyles
   const button = document.createElement('button')
-  Object.assign(button, { className: 'toggle', type: 'button', textContent: 'sandbox', title: `fleet-sandbox inspector (${PANEL_SHORTCUT})` })
+  Object.assign(button, {
+    className: 'toggle',
+    type: 'button',
+    textContent: 'sandbox',
+    title: `fleet-sandbox inspector (${PANEL_SHORTCUT})`,
+  })
   const drawer = document.createElement('div')
   drawer.className = 'drawer'
   drawer.setAttribute('role', 'dialog')

@@ -6,7 +6,11 @@ import type { Override as Stored } from '../core/overrides/override.js'
 /** An override as `GET /__sandbox/overrides` lists it: as the sandbox keeps it, with what is left. */
 type Override = Omit<Stored, 'seq'> & { remaining: number | null; findings?: { kind: string; pointer: string }[] }
 
-const TEMPLATE = { match: { method: 'GET', path: '/api/vehicle-types' }, respond: { status: 500, body: { message: 'down' } }, times: 1 }
+const TEMPLATE = {
+  match: { method: 'GET', path: '/api/vehicle-types' },
+  respond: { status: 500, body: { message: 'down' } },
+  times: 1,
+}
 
 /** The override as POST and PUT take it: what the list shows, less what the sandbox adds. */
 function editable(o: Override): object {
@@ -49,9 +53,15 @@ export function Overrides({ api, version, fail, requests }: ViewProps & { reques
       return setNote(`Not JSON: ${(e as Error).message}`)
     }
     try {
-      const saved = await api.call<Override>(editing.id ? 'PUT' : 'POST', editing.id ? `/overrides/${encodeURIComponent(editing.id)}` : '/overrides', body)
+      const saved = await api.call<Override>(
+        editing.id ? 'PUT' : 'POST',
+        editing.id ? `/overrides/${encodeURIComponent(editing.id)}` : '/overrides',
+        body,
+      )
       const findings = saved.findings ?? []
-      setNote(`${editing.id ? 'Saved' : 'Added'} ${saved.name ?? saved.id}${findings.length ? `; the document differs: ${findings.map((f) => `${f.kind} at "${f.pointer}"`).join(', ')}` : '.'}`)
+      setNote(
+        `${editing.id ? 'Saved' : 'Added'} ${saved.name ?? saved.id}${findings.length ? `; the document differs: ${findings.map((f) => `${f.kind} at "${f.pointer}"`).join(', ')}` : '.'}`,
+      )
       setEditing(undefined)
       await load()
     } catch (e) {
@@ -76,19 +86,24 @@ export function Overrides({ api, version, fail, requests }: ViewProps & { reques
         <button onClick=${() => (setNote(undefined), setEditing({ text: JSON.stringify(TEMPLATE, null, 2) }))}>Add an override</button>
         ${list.length > 0 && html`<button onClick=${() => remove()}>Remove all</button>`}
       </div>
-      ${editing && html`
+      ${
+        editing &&
+        html`
         <div class="editor">
           <label>${editing.id ? `Edit ${editing.id}` : 'New override'} (JSON: match, respond, times, from, until, priority, name)
             <textarea name="override" rows="10" value=${editing.text} onInput=${(e: Event) => setEditing({ ...editing, text: (e.target as HTMLTextAreaElement).value })}></textarea>
           </label>
           <div class="row"><button onClick=${save}>${editing.id ? 'Save' : 'Add'}</button><button onClick=${() => setEditing(undefined)}>Cancel</button></div>
-        </div>`}
+        </div>`
+      }
       ${note && html`<p class="ok" role="status">${note}</p>`}
-      ${list.length === 0
-        ? html`<p class="muted">No override in this world.</p>`
-        : html`<table>
+      ${
+        list.length === 0
+          ? html`<p class="muted">No override in this world.</p>`
+          : html`<table>
             <thead><tr><th>name</th><th>match</th><th>answer</th><th>used</th><th>left</th><th>window</th><th>priority</th><th></th></tr></thead>
-            <tbody>${list.map((o) => html`
+            <tbody>${list.map(
+              (o) => html`
               <tr data-override=${o.id}>
                 <td>${o.name ?? o.id}</td>
                 <td><code>${o.match.method} ${o.match.path}</code>${o.match.anonymous ? ' (before auth)' : ''}</td>
@@ -98,9 +113,11 @@ export function Overrides({ api, version, fail, requests }: ViewProps & { reques
                 <td>${o.from || o.until ? `${o.from ?? '…'} → ${o.until ?? '…'}` : 'always'}</td>
                 <td>${o.priority}</td>
                 <td><button onClick=${() => (setNote(undefined), setEditing({ id: o.id, text: JSON.stringify(editable(o), null, 2) }))}>Edit</button> <button onClick=${() => remove(o.id)}>Remove</button></td>
-              </tr>`)}
+              </tr>`,
+            )}
             </tbody>
-          </table>`}
+          </table>`
+      }
     </section>
   `
 }

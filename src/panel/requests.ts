@@ -17,11 +17,13 @@ export function Requests({ api, fail, entries }: ViewProps & { entries: JournalE
 
   const methods = useMemo(() => [...new Set(entries.map((e) => e.method))].sort(), [entries])
   const faults = useMemo(() => [...new Set(entries.flatMap((e) => e.faults))].sort(), [entries])
-  const shown = entries.filter((e) =>
-    (status === 'all' || String(e.status)[0] === status[0]) &&
-    (method === 'all' || e.method === method) &&
-    (text === '' || (e.path + e.query).toLowerCase().includes(text.toLowerCase())) &&
-    (fault === 'all' || (fault === 'any' ? e.faults.length > 0 : fault === 'none' ? e.faults.length === 0 : e.faults.includes(fault))),
+  const shown = entries.filter(
+    (e) =>
+      (status === 'all' || String(e.status)[0] === status[0]) &&
+      (method === 'all' || e.method === method) &&
+      (text === '' || (e.path + e.query).toLowerCase().includes(text.toLowerCase())) &&
+      (fault === 'all' ||
+        (fault === 'any' ? e.faults.length > 0 : fault === 'none' ? e.faults.length === 0 : e.faults.includes(fault))),
   )
 
   const download = async () => {
@@ -65,19 +67,23 @@ export function Requests({ api, fail, entries }: ViewProps & { entries: JournalE
       </div>
       <div class="split">
         <div class="scroll">
-          ${entries.length === 0
-            ? html`<p class="empty">No requests yet. Requests to <code>/api/...</code> in this world appear here as they happen.</p>`
-            : shown.length === 0
-              ? html`<p class="empty">No request matches these filters (${entries.length} in the journal).</p>`
-              : html`<table class="journal">
+          ${
+            entries.length === 0
+              ? html`<p class="empty">No requests yet. Requests to <code>/api/...</code> in this world appear here as they happen.</p>`
+              : shown.length === 0
+                ? html`<p class="empty">No request matches these filters (${entries.length} in the journal).</p>`
+                : html`<table class="journal">
                   <thead><tr><th>#</th><th class="wide">at</th><th>method</th><th>path</th><th>status</th><th>faults</th><th class="wide">ms</th></tr></thead>
-                  <tbody>${[...shown].reverse().map((e) => html`
+                  <tbody>${[...shown].reverse().map(
+                    (e) => html`
                     <tr key=${e.id} data-id=${e.id} class=${selected === e.id ? 'selected' : ''} onClick=${() => setSelected(e.id)} tabIndex="0" onKeyDown=${(k: KeyboardEvent) => k.key === 'Enter' && setSelected(e.id)}>
                       <td>${e.id}</td><td class="wide">${time(e.at)}</td><td>${e.method}</td><td class="path">${e.path}${e.query}${viaLabel(e) && html` <span class="via">${viaLabel(e)}</span>`}</td>
                       <td><span class=${`status ${statusClass(e.status)}`}>${e.status}</span></td><td>${e.faults.map((f) => html`<span class="fault">${f}</span>`)}</td><td class="wide">${e.durationMs}</td>
-                    </tr>`)}
+                    </tr>`,
+                  )}
                   </tbody>
-                </table>`}
+                </table>`
+          }
         </div>
         ${selected !== undefined && html`<${Details} api=${api} fail=${fail} id=${selected} close=${() => setSelected(undefined)} />`}
       </div>
@@ -96,9 +102,12 @@ function Details({ api, fail, id, close }: Pick<ViewProps, 'api' | 'fail'> & { i
     setDetail(undefined)
     setMissing(undefined)
     setCopied(false)
-    api.call<JournalDetail>('GET', `/requests/${id}`).then(setDetail, (e: Error & { status?: number }) => (e.status === 404 ? setMissing(e.message) : fail(e)))
+    api
+      .call<JournalDetail>('GET', `/requests/${id}`)
+      .then(setDetail, (e: Error & { status?: number }) => (e.status === 404 ? setMissing(e.message) : fail(e)))
   }, [api, id])
-  if (missing) return html`<aside class="details"><p class="empty">${missing}</p><button onClick=${close}>Close</button></aside>`
+  if (missing)
+    return html`<aside class="details"><p class="empty">${missing}</p><button onClick=${close}>Close</button></aside>`
   if (!detail) return html`<aside class="details"><p class="muted">Loading request ${id}…</p></aside>`
   const command = curl(detail)
   const copy = async () => {
@@ -151,12 +160,14 @@ export function Outbox({ api, fail, entries }: ViewProps & { entries: OutboxEntr
   return html`
     <section>
       <div class="row"><span class="muted grow">Newest last. Password-reset tokens and magic links are here.</span><button onClick=${clear}>Clear</button></div>
-      ${entries.length === 0
-        ? html`<p class="empty">The outbox is empty. E-mails, messages, reset tokens, magic links and tax authority uploads appear here as they happen.</p>`
-        : html`<div class="scroll"><table class="outbox">
+      ${
+        entries.length === 0
+          ? html`<p class="empty">The outbox is empty. E-mails, messages, reset tokens, magic links and tax authority uploads appear here as they happen.</p>`
+          : html`<div class="scroll"><table class="outbox">
             <thead><tr><th>id</th><th class="wide">at</th><th>kind</th><th>to</th><th>subject</th><th>token</th><th>ref</th></tr></thead>
             <tbody>${entries.map((e) => html`<tr key=${e.id}><td>${e.id}</td><td class="wide">${time(e.at)}</td><td>${e.kind}</td><td>${e.to}</td><td>${e.subject}</td><td class="token">${e.token}</td><td>${e.ref}</td></tr>`)}</tbody>
-          </table></div>`}
+          </table></div>`
+      }
     </section>
   `
 }

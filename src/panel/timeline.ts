@@ -11,7 +11,8 @@ export interface ScheduleEntry {
 }
 
 const at = (bound: string | null, open: number) => (bound === null ? open : Date.parse(bound))
-const short = (iso: string | null, open: string) => (iso === null ? open : iso.replace('T', ' ').replace(/\.000Z$/, 'Z'))
+const short = (iso: string | null, open: string) =>
+  iso === null ? open : iso.replace('T', ' ').replace(/\.000Z$/, 'Z')
 
 /**
  * The scenario schedule drawn on the sandbox clock, and a form that adds a window: both only
@@ -23,7 +24,10 @@ export function Timeline({ api, fail, version, names }: ViewProps & { names: str
   const [draft, setDraft] = useState({ name: '', options: '', from: '+0s', until: '+2m' })
 
   const load = () =>
-    Promise.all([api.call<{ schedule: ScheduleEntry[] }>('GET', '/scenarios'), api.call<{ now: string }>('GET', '/clock')]).then(([s, c]) => {
+    Promise.all([
+      api.call<{ schedule: ScheduleEntry[] }>('GET', '/scenarios'),
+      api.call<{ now: string }>('GET', '/clock'),
+    ]).then(([s, c]) => {
       setSchedule(s.schedule)
       setNow(Date.parse(c.now))
     }, fail)
@@ -38,14 +42,24 @@ export function Timeline({ api, fail, version, names }: ViewProps & { names: str
       return fail(new Error('options: must be a JSON object, such as {"rate": 1}'))
     }
     const bound = (v: string) => (v.trim() === '' ? null : v.trim())
-    void put([...(schedule ?? []), { name: draft.name || names[0], options, from: bound(draft.from), until: bound(draft.until) }])
+    void put([
+      ...(schedule ?? []),
+      { name: draft.name || names[0], options, from: bound(draft.from), until: bound(draft.until) },
+    ])
   }
-  const field = (key: keyof typeof draft) => (e: Event) => setDraft({ ...draft, [key]: (e.target as HTMLInputElement).value })
+  const field = (key: keyof typeof draft) => (e: Event) =>
+    setDraft({ ...draft, [key]: (e.target as HTMLInputElement).value })
 
   // The drawn span: every bound and now, with an open end shown a fifth past the last instant.
   const list = schedule ?? []
   const t = now ?? 0
-  const instants = [t, ...list.flatMap((e) => [e.from, e.until]).filter((b): b is string => b !== null).map(Date.parse)]
+  const instants = [
+    t,
+    ...list
+      .flatMap((e) => [e.from, e.until])
+      .filter((b): b is string => b !== null)
+      .map(Date.parse),
+  ]
   const lo = Math.min(...instants)
   const hi = Math.max(...instants, lo + 60_000)
   const pad = (hi - lo) / 5
@@ -56,11 +70,12 @@ export function Timeline({ api, fail, version, names }: ViewProps & { names: str
     <section class="timeline">
       <h2>Timeline</h2>
       <p class="muted">Each scenario entry shapes answers while the sandbox clock is in [from, until). Bounds: an ISO date-time or <code>+N</code> with s, m, h or d from now.</p>
-      ${schedule === undefined
-        ? html`<p class="muted">…</p>`
-        : list.length === 0
-          ? html`<p class="empty">No scenario scheduled: the sandbox is healthy.</p>`
-          : html`<div class="lanes" style="position:relative">
+      ${
+        schedule === undefined
+          ? html`<p class="muted">…</p>`
+          : list.length === 0
+            ? html`<p class="empty">No scenario scheduled: the sandbox is healthy.</p>`
+            : html`<div class="lanes" style="position:relative">
               ${list.map((e, i) => {
                 const from = at(e.from, start)
                 const until = at(e.until, end)
@@ -72,7 +87,8 @@ export function Timeline({ api, fail, version, names }: ViewProps & { names: str
                   <button onClick=${() => put(list.filter((_, j) => j !== i))}>Remove</button>
                 </div>`
               })}
-            </div>`}
+            </div>`
+      }
       <div class="row add-window">
         <label>scenario <select name="window-name" value=${draft.name || names[0]} onChange=${field('name')}>${names.map((n) => html`<option value=${n}>${n}</option>`)}</select></label>
         <label>options <input name="window-options" value=${draft.options} placeholder='{"rate": 1}' onInput=${field('options')} /></label>

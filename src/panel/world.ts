@@ -15,7 +15,8 @@ interface Scenario {
 }
 
 const numeric = (p: { type?: string | string[]; anyOf?: { type?: string }[] }) =>
-  [p.type].flat().some((t) => t === 'number' || t === 'integer') || (p.anyOf ?? []).some((a) => a.type === 'number' || a.type === 'integer')
+  [p.type].flat().some((t) => t === 'number' || t === 'integer') ||
+  (p.anyOf ?? []).some((a) => a.type === 'number' || a.type === 'integer')
 
 type Chosen = Record<string, { on: boolean; options: Record<string, string> }>
 
@@ -25,16 +26,28 @@ type Chosen = Record<string, { on: boolean; options: Record<string, string> }>
  */
 function activeBody(scenarios: Scenario[], chosen: Chosen, windowed: ScheduleEntry[]) {
   return {
-    active: scenarios.filter((s) => chosen[s.name]?.on).map((s) => {
-      const options: Record<string, unknown> = {}
-      for (const [k, raw] of Object.entries(chosen[s.name].options)) {
-        const v = raw.trim()
-        if (v === '') continue
-        const prop = s.schema?.properties?.[k] ?? {}
-        options[k] = v === 'null' ? null : numeric(prop) && !Number.isNaN(Number(v)) ? Number(v) : v === 'true' ? true : v === 'false' ? false : v
-      }
-      return { name: s.name, options }
-    }).concat(windowed),
+    active: scenarios
+      .filter((s) => chosen[s.name]?.on)
+      .map((s) => {
+        const options: Record<string, unknown> = {}
+        for (const [k, raw] of Object.entries(chosen[s.name].options)) {
+          const v = raw.trim()
+          if (v === '') continue
+          const prop = s.schema?.properties?.[k] ?? {}
+          options[k] =
+            v === 'null'
+              ? null
+              : numeric(prop) && !Number.isNaN(Number(v))
+                ? Number(v)
+                : v === 'true'
+                  ? true
+                  : v === 'false'
+                    ? false
+                    : v
+        }
+        return { name: s.name, options }
+      })
+      .concat(windowed),
   }
 }
 
@@ -43,7 +56,12 @@ function activeBody(scenarios: Scenario[], chosen: Chosen, windowed: ScheduleEnt
  * at once, and so does an option of a ticked scenario when it is committed (Enter, or leaving
  * the field): no Apply button to look for below the list.
  */
-export function Controls({ api, fail, version, clock }: ViewProps & { clock: { now: string; frozen: boolean } | undefined }) {
+export function Controls({
+  api,
+  fail,
+  version,
+  clock,
+}: ViewProps & { clock: { now: string; frozen: boolean } | undefined }) {
   const [scenarios, setScenarios] = useState<Scenario[] | undefined>()
   const [chosen, setChosen] = useState<Chosen>({})
   const [advance, setAdvance] = useState('')
@@ -61,10 +79,30 @@ export function Controls({ api, fail, version, clock }: ViewProps & { clock: { n
       const always = (name: string) => r.schedule.some((e) => e.name === name && e.from === null && e.until === null)
       // An option being typed (not yet committed) keeps what the person typed: a reload that a
       // change elsewhere started must not put the old value back under their cursor.
-      setChosen((typed) => Object.fromEntries(r.scenarios.map((s) => [s.name, {
-        on: always(s.name),
-        options: Object.fromEntries(Object.entries(s.options).map(([k, v]) => [k, editing.current.has(`${s.name}\n${k}`) ? typed[s.name]?.options[k] ?? '' : v === null ? 'null' : v === undefined ? '' : Array.isArray(v) ? v.join('|') : String(v)])),
-      }])))
+      setChosen((typed) =>
+        Object.fromEntries(
+          r.scenarios.map((s) => [
+            s.name,
+            {
+              on: always(s.name),
+              options: Object.fromEntries(
+                Object.entries(s.options).map(([k, v]) => [
+                  k,
+                  editing.current.has(`${s.name}\n${k}`)
+                    ? (typed[s.name]?.options[k] ?? '')
+                    : v === null
+                      ? 'null'
+                      : v === undefined
+                        ? ''
+                        : Array.isArray(v)
+                          ? v.join('|')
+                          : String(v),
+                ]),
+              ),
+            },
+          ]),
+        ),
+      )
     }, fail)
   }, [api, version])
 
@@ -93,15 +131,19 @@ export function Controls({ api, fail, version, clock }: ViewProps & { clock: { n
       </div>
       <h2>Scenarios</h2>
       <div class="row"><span class="muted grow">A tick turns a scenario on at once; an option applies when you press Enter or leave the field. For one request only: header <code>x-sandbox-scenario: name;option=value</code>.</span><button onClick=${run(() => api.call('PUT', '/scenarios', { active: [] }))}>Healthy (none)</button></div>
-      ${(scenarios ?? []).map((s) => html`
+      ${(scenarios ?? []).map(
+        (s) => html`
         <div class="scenario" data-name=${s.name}>
           <div class="row">
             <label class="name"><input type="checkbox" checked=${chosen[s.name]?.on} onChange=${(e: Event) => toggle(s.name, (e.target as HTMLInputElement).checked)} /> ${s.name}</label>
-            ${Object.entries(s.schema?.properties ?? {}).map(([k, p]) => html`
-              <label>${k} <input class="option" data-key=${k} value=${chosen[s.name]?.options[k] ?? ''} placeholder=${p.enum ? p.enum.join(' | ') : numeric(p) ? 'number' : 'text'} onInput=${(e: Event) => option(s.name, k, (e.target as HTMLInputElement).value)} onChange=${() => commit(s.name)} /></label>`)}
+            ${Object.entries(s.schema?.properties ?? {}).map(
+              ([k, p]) => html`
+              <label>${k} <input class="option" data-key=${k} value=${chosen[s.name]?.options[k] ?? ''} placeholder=${p.enum ? p.enum.join(' | ') : numeric(p) ? 'number' : 'text'} onInput=${(e: Event) => option(s.name, k, (e.target as HTMLInputElement).value)} onChange=${() => commit(s.name)} /></label>`,
+            )}
           </div>
           <div class="muted">${s.description}${s.advice ? ` — UI: ${s.advice}` : ''}</div>
-        </div>`)}
+        </div>`,
+      )}
       <${Timeline} api=${api} fail=${fail} version=${version} names=${(scenarios ?? []).map((s) => s.name)} />
       <h2>Reset</h2>
       <div class="row">
@@ -132,11 +174,13 @@ export function Sandboxes({ api, fail, current, open }: ViewProps & { current: s
         <thead><tr><th>id</th><th class="wide">created</th><th>last used</th><th></th></tr></thead>
         <tbody>
           <tr class=${current === '' ? 'selected' : ''}><td>default</td><td class="wide"></td><td></td><td><button disabled=${current === ''} onClick=${() => open('')}>Open</button></td></tr>
-          ${(list?.sandboxes ?? []).map((s) => html`
+          ${(list?.sandboxes ?? []).map(
+            (s) => html`
             <tr key=${s.id} data-id=${s.id} class=${current === s.id ? 'selected' : ''}>
               <td>${s.id}</td><td class="wide">${s.createdAt}</td><td>${s.lastUsedAt}</td>
               <td><button disabled=${current === s.id} onClick=${() => open(s.id)}>Open</button> <button onClick=${() => drop(s.id)}>Drop</button></td>
-            </tr>`)}
+            </tr>`,
+          )}
         </tbody>
       </table>
       ${list && list.sandboxes.length === 0 && html`<p class="empty">No isolated sandbox yet: the first request with a new <code>x-sandbox-id</code> creates one.</p>`}
@@ -214,26 +258,39 @@ export function Dtes({ api, fail, version }: ViewProps) {
   const load = async () => {
     const out: Dte[] = []
     for (let page = 1; page <= 50; page++) {
-      const r = await api.call<{ items: Dte[]; pagination: { totalPages: number } }>('GET', `/collections/dtes?page=${page}&limit=100`)
+      const r = await api.call<{ items: Dte[]; pagination: { totalPages: number } }>(
+        'GET',
+        `/collections/dtes?page=${page}&limit=100`,
+      )
       out.push(...r.items.filter((d) => UNSETTLED.includes(d.local_status)))
       if (page >= r.pagination.totalPages) break
     }
     setDtes(out)
   }
   useEffect(() => void load().catch(fail), [api, version])
-  const resolve = (id: string, outcome: string) => api.call('POST', `/dte/${encodeURIComponent(id)}/resolve`, { outcome }).then(load).catch(fail)
+  const resolve = (id: string, outcome: string) =>
+    api
+      .call('POST', `/dte/${encodeURIComponent(id)}/resolve`, { outcome })
+      .then(load)
+      .catch(fail)
   return html`
     <section>
       <p class="muted">Emissions left uncertain (<code>dte-upload-uncertain</code>) or pending (<code>dte-pending</code>) wait for the tax authority. Settle them here.</p>
-      ${dtes === undefined
-        ? html`<p class="muted">Loading DTEs…</p>`
-        : dtes.length === 0
-          ? html`<p class="empty">No DTE is uncertain or pending in this world.</p>`
-          : html`<div class="scroll"><table class="dtes">
+      ${
+        dtes === undefined
+          ? html`<p class="muted">Loading DTEs…</p>`
+          : dtes.length === 0
+            ? html`<p class="empty">No DTE is uncertain or pending in this world.</p>`
+            : html`<div class="scroll"><table class="dtes">
               <thead><tr><th>DTE</th><th>invoice</th><th>folio</th><th>status</th><th></th></tr></thead>
-              <tbody>${dtes.map((d) => html`<tr key=${d.id} data-id=${d.id}><td>${d.id}</td><td>${d.invoiceId}</td><td>${d.folio ?? ''}</td><td>${d.local_status}</td>
-                <td><button onClick=${() => resolve(d.id, 'accepted')}>Accept</button> <button onClick=${() => resolve(d.id, 'rejected')}>Reject</button></td></tr>`)}
-              </tbody></table></div>`}
+              <tbody>${dtes.map(
+                (
+                  d,
+                ) => html`<tr key=${d.id} data-id=${d.id}><td>${d.id}</td><td>${d.invoiceId}</td><td>${d.folio ?? ''}</td><td>${d.local_status}</td>
+                <td><button onClick=${() => resolve(d.id, 'accepted')}>Accept</button> <button onClick=${() => resolve(d.id, 'rejected')}>Reject</button></td></tr>`,
+              )}
+              </tbody></table></div>`
+      }
     </section>
   `
 }

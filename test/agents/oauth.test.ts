@@ -15,13 +15,22 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     const issuer = as.body.issuer as string
     expect(issuer).toMatch(/^https?:\/\/[^/]+$/)
     expect(as.body).toMatchObject({
-      authorization_endpoint: `${issuer}/oauth/authorize`, token_endpoint: `${issuer}/oauth/token`, registration_endpoint: `${issuer}/oauth/register`,
-      revocation_endpoint: `${issuer}/oauth/revoke`, code_challenge_methods_supported: ['S256'], scopes_supported: ['service:api'],
-      grant_types_supported: ['authorization_code', 'refresh_token'], authorization_response_iss_parameter_supported: true,
+      authorization_endpoint: `${issuer}/oauth/authorize`,
+      token_endpoint: `${issuer}/oauth/token`,
+      registration_endpoint: `${issuer}/oauth/register`,
+      revocation_endpoint: `${issuer}/oauth/revoke`,
+      code_challenge_methods_supported: ['S256'],
+      scopes_supported: ['service:api'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      authorization_response_iss_parameter_supported: true,
     })
     const pr = await s.get('/.well-known/oauth-protected-resource/mcp')
     expect(pr.status).toBe(200)
-    expect(pr.body).toMatchObject({ resource: `${issuer}/mcp`, authorization_servers: [issuer], scopes_supported: ['service:api'] })
+    expect(pr.body).toMatchObject({
+      resource: `${issuer}/mcp`,
+      authorization_servers: [issuer],
+      scopes_supported: ['service:api'],
+    })
   })
 
   it('registers public clients and refuses bad metadata naming the field, registering nothing', async () => {
@@ -29,21 +38,69 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     const o = oauth(rt, s)
     const before = await o.state()
     const refused: [Record<string, unknown>, string, RegExp][] = [
-      [{ redirect_uris: ['http://example.com/cb'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be https, or http on a loopback host/],
-      [{ redirect_uris: [REDIRECT, 'https://app.example/cb#frag'] }, 'invalid_redirect_uri', /^redirect_uris\.1: must not carry a fragment/],
+      [
+        { redirect_uris: ['http://example.com/cb'] },
+        'invalid_redirect_uri',
+        /^redirect_uris\.0: must be https, or http on a loopback host/,
+      ],
+      [
+        { redirect_uris: [REDIRECT, 'https://app.example/cb#frag'] },
+        'invalid_redirect_uri',
+        /^redirect_uris\.1: must not carry a fragment/,
+      ],
       [{ redirect_uris: [] }, 'invalid_redirect_uri', /^redirect_uris: must be a list of 1 to 10/],
       [{ redirect_uris: ['not a url'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be an absolute URL/],
       // What the parser would rewrite: the redirect would not go where it was registered.
-      [{ redirect_uris: ['https://app.example/c\nb'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be visible ASCII only/],
-      [{ redirect_uris: ['https://app.example/c\tb'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be visible ASCII only/],
-      [{ redirect_uris: ['https://app.example/c\u0001b'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be visible ASCII only/],
-      [{ redirect_uris: ['https://app.example/c b'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be visible ASCII only/],
-      [{ redirect_uris: ['https://app.example/caf\u00e9'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be visible ASCII only/],
-      [{ redirect_uris: ['https://app.example/x/../cb'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be written as it reads \("https:\/\/app\.example\/cb"\)/],
-      [{ redirect_uris: ['https://app.example\\cb'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be written as it reads/],
-      [{ redirect_uris: ['https://App.Example/cb'] }, 'invalid_redirect_uri', /^redirect_uris\.0: must be written as it reads \("https:\/\/app\.example\/cb"\)/],
-      [{ token_endpoint_auth_method: 'client_secret_basic' }, 'invalid_client_metadata', /^token_endpoint_auth_method: must be none/],
-      [{ grant_types: ['implicit'] }, 'invalid_client_metadata', /^grant_types: must be a non-empty list of authorization_code, refresh_token/],
+      [
+        { redirect_uris: ['https://app.example/c\nb'] },
+        'invalid_redirect_uri',
+        /^redirect_uris\.0: must be visible ASCII only/,
+      ],
+      [
+        { redirect_uris: ['https://app.example/c\tb'] },
+        'invalid_redirect_uri',
+        /^redirect_uris\.0: must be visible ASCII only/,
+      ],
+      [
+        { redirect_uris: ['https://app.example/c\u0001b'] },
+        'invalid_redirect_uri',
+        /^redirect_uris\.0: must be visible ASCII only/,
+      ],
+      [
+        { redirect_uris: ['https://app.example/c b'] },
+        'invalid_redirect_uri',
+        /^redirect_uris\.0: must be visible ASCII only/,
+      ],
+      [
+        { redirect_uris: ['https://app.example/caf\u00e9'] },
+        'invalid_redirect_uri',
+        /^redirect_uris\.0: must be visible ASCII only/,
+      ],
+      [
+        { redirect_uris: ['https://app.example/x/../cb'] },
+        'invalid_redirect_uri',
+        /^redirect_uris\.0: must be written as it reads \("https:\/\/app\.example\/cb"\)/,
+      ],
+      [
+        { redirect_uris: ['https://app.example\\cb'] },
+        'invalid_redirect_uri',
+        /^redirect_uris\.0: must be written as it reads/,
+      ],
+      [
+        { redirect_uris: ['https://App.Example/cb'] },
+        'invalid_redirect_uri',
+        /^redirect_uris\.0: must be written as it reads \("https:\/\/app\.example\/cb"\)/,
+      ],
+      [
+        { token_endpoint_auth_method: 'client_secret_basic' },
+        'invalid_client_metadata',
+        /^token_endpoint_auth_method: must be none/,
+      ],
+      [
+        { grant_types: ['implicit'] },
+        'invalid_client_metadata',
+        /^grant_types: must be a non-empty list of authorization_code, refresh_token/,
+      ],
       [{ response_types: ['token'] }, 'invalid_client_metadata', /^response_types: /],
       [{ scope: 'admin' }, 'invalid_client_metadata', /^scope: must be service:api/],
       [{ client_name: 42 }, 'invalid_client_metadata', /^client_name: must be a string/],
@@ -61,9 +118,17 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     const ok = await o.register({ redirect_uris: [REDIRECT, 'https://app.example/cb'] })
     expect(ok.status).toBe(201)
     expect(ok.headers.get('cache-control')).toBe('no-store')
-    expect(ok.body).toMatchObject({ client_id: expect.stringMatching(/^oac_/), token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], redirect_uris: [REDIRECT, 'https://app.example/cb'], client_name: 'test agent' })
+    expect(ok.body).toMatchObject({
+      client_id: expect.stringMatching(/^oac_/),
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      redirect_uris: [REDIRECT, 'https://app.example/cb'],
+      client_name: 'test agent',
+    })
     // Written as the parser writes it back (a bare origin without its "/" too): taken as sent.
-    const exact = await o.register({ redirect_uris: ['https://app.example', 'https://app.example/caf%C3%A9?a=1&b=%20'] })
+    const exact = await o.register({
+      redirect_uris: ['https://app.example', 'https://app.example/caf%C3%A9?a=1&b=%20'],
+    })
     expect(exact.status, JSON.stringify(exact.body)).toBe(201)
   })
 
@@ -79,9 +144,20 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     const res = await o.exchange(clientId, back.get('code')!, verifier)
     expect(res.status).toBe(200)
     expect(res.headers.get('cache-control')).toBe('no-store')
-    expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'service:api', refresh_token: expect.stringMatching(/^rt_/) })
+    expect(res.body).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'service:api',
+      refresh_token: expect.stringMatching(/^rt_/),
+    })
     const claims = JSON.parse(Buffer.from(res.body.access_token.split('.')[1], 'base64url').toString())
-    expect(claims).toMatchObject({ sub: 'usr_acme_operator', scope: 'service:api', aud: issuer, client_id: clientId, kind: 'agent' })
+    expect(claims).toMatchObject({
+      sub: 'usr_acme_operator',
+      scope: 'service:api',
+      aud: issuer,
+      client_id: clientId,
+      kind: 'agent',
+    })
     expect(claims.exp - claims.iat).toBe(3600)
     const me = await s.as(res.body.access_token).get('/api/auth/users/me')
     expect(me.status).toBe(200)
@@ -93,11 +169,20 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     const o = oauth(rt, s)
     const clientId = await o.client()
     const { challenge } = pkce()
-    const query = { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' }
+    const query = {
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }
     const unknown = await o.authorize({ ...query, client_id: 'oac_nobody' })
     expect(unknown.status).toBe(400)
     expect(unknown.headers.get('location')).toBeNull()
-    expect(unknown.body).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/^client_id: no client oac_nobody is registered in this sandbox/) })
+    expect(unknown.body).toEqual({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/^client_id: no client oac_nobody is registered in this sandbox/),
+    })
     const foreign = await o.authorize({ ...query, redirect_uri: 'https://evil.example/cb' }, { accept: 'text/html' })
     expect(foreign.status).toBe(400)
     expect(foreign.headers.get('location')).toBeNull()
@@ -111,10 +196,27 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     const clientId = await o.client()
     const { challenge } = pkce()
     const before = await o.state()
-    const base = { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 'xyz', prompt: 'none', login_hint: 'admin@fleet.test' }
+    const base = {
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 'xyz',
+      prompt: 'none',
+      login_hint: 'admin@fleet.test',
+    }
     const cases: [Record<string, string>, string, RegExp][] = [
-      [{ ...base, code_challenge_method: 'plain' }, 'invalid_request', /^code_challenge_method: must be S256; plain is refused/],
-      [{ ...base, code_challenge_method: '' }, 'invalid_request', /^code_challenge_method: must be S256 \(absent means plain/],
+      [
+        { ...base, code_challenge_method: 'plain' },
+        'invalid_request',
+        /^code_challenge_method: must be S256; plain is refused/,
+      ],
+      [
+        { ...base, code_challenge_method: '' },
+        'invalid_request',
+        /^code_challenge_method: must be S256 \(absent means plain/,
+      ],
       [{ ...base, code_challenge: '' }, 'invalid_request', /^code_challenge: required/],
       [{ ...base, response_type: 'token' }, 'unsupported_response_type', /^response_type: must be code/],
       [{ ...base, scope: 'admin' }, 'invalid_scope', /^scope: "admin" is not one/],
@@ -140,7 +242,15 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     const o = oauth(rt, s)
     const clientId = await o.client()
     const { verifier, challenge } = pkce()
-    const query = { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 'p1', login_hint: 'viewer@fleet.test' }
+    const query = {
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 'p1',
+      login_hint: 'viewer@fleet.test',
+    }
     const page = await o.authorize(query)
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toMatch(/text\/html/)
@@ -177,14 +287,40 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     const code = (await o.code(clientId, challenge)).get('code')!
     const before = await o.state()
     const cases: [ReturnType<typeof o.exchange>, number, string, RegExp][] = [
-      [o.exchange(clientId, code, pkce().verifier), 400, 'invalid_grant', /^code_verifier: does not match the code_challenge \(S256\)/],
+      [
+        o.exchange(clientId, code, pkce().verifier),
+        400,
+        'invalid_grant',
+        /^code_verifier: does not match the code_challenge \(S256\)/,
+      ],
       [o.exchange(clientId, code, 'short'), 400, 'invalid_request', /^code_verifier: must be 43 to 128 characters/],
       [o.exchange(other, code, verifier), 400, 'invalid_grant', /^code: was issued to another client/],
-      [o.exchange(clientId, code, verifier, { redirect_uri: 'http://127.0.0.1:7777/other' }), 400, 'invalid_grant', /^redirect_uri: must be the one of the authorization request/],
+      [
+        o.exchange(clientId, code, verifier, { redirect_uri: 'http://127.0.0.1:7777/other' }),
+        400,
+        'invalid_grant',
+        /^redirect_uri: must be the one of the authorization request/,
+      ],
       [o.exchange('oac_nobody', code, verifier), 401, 'invalid_client', /^client_id: no client oac_nobody/],
       [o.exchange(clientId, 'ac_forged', verifier), 400, 'invalid_grant', /^code: unknown/],
-      [o.form('/oauth/token', { grant_type: 'password', client_id: clientId }), 400, 'unsupported_grant_type', /^grant_type: must be authorization_code or refresh_token/],
-      [o.form('/oauth/token', { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, client_secret: 'x' }), 401, 'invalid_client', /clients here are public/],
+      [
+        o.form('/oauth/token', { grant_type: 'password', client_id: clientId }),
+        400,
+        'unsupported_grant_type',
+        /^grant_type: must be authorization_code or refresh_token/,
+      ],
+      [
+        o.form('/oauth/token', {
+          grant_type: 'authorization_code',
+          client_id: clientId,
+          code,
+          code_verifier: verifier,
+          client_secret: 'x',
+        }),
+        401,
+        'invalid_client',
+        /clients here are public/,
+      ],
     ]
     for (const [pending, status, error, description] of cases) {
       const res = await pending
@@ -208,18 +344,26 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     const tokens = (await o.exchange(clientId, code, first.verifier)).body
     expect((await s.as(tokens.access_token).get('/api/auth/users/me')).status).toBe(200)
     const again = await o.exchange(clientId, code, first.verifier)
-    expect(again.body).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/^code: already used; the tokens it issued are now revoked/) })
+    expect(again.body).toEqual({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/^code: already used; the tokens it issued are now revoked/),
+    })
     const refused = await s.as(tokens.access_token).get('/api/auth/users/me')
     expect(refused.status).toBe(401)
     expect(refused.body.message).toBe('authorization: the agent token was revoked')
-    expect((await o.refresh(clientId, tokens.refresh_token)).body.error_description).toMatch(/^refresh_token: revoked: its authorization code was used twice/)
+    expect((await o.refresh(clientId, tokens.refresh_token)).body.error_description).toMatch(
+      /^refresh_token: revoked: its authorization code was used twice/,
+    )
 
     const late = pkce()
     const lateCode = (await o.code(clientId, late.challenge)).get('code')!
     await o.advance('61s')
     const before = await o.state()
     const expired = await o.exchange(clientId, lateCode, late.verifier)
-    expect(expired.body).toEqual({ error: 'invalid_grant', error_description: 'code: expired: codes live 60 s of sandbox clock' })
+    expect(expired.body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'code: expired: codes live 60 s of sandbox clock',
+    })
     expect(await o.state()).toEqual(before)
   })
 
@@ -236,15 +380,25 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     expect(next.body.refresh_token).not.toBe(t.refresh_token)
     expect((await s.as(next.body.access_token).get('/api/auth/users/me')).status).toBe(200)
     const reused = await o.refresh(t.clientId, t.refresh_token)
-    expect(reused.body).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/^refresh_token: already used \(each works once\); the whole grant is now revoked/) })
+    expect(reused.body).toEqual({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(
+        /^refresh_token: already used \(each works once\); the whole grant is now revoked/,
+      ),
+    })
     expect((await s.as(next.body.access_token).get('/api/auth/users/me')).status).toBe(401)
-    expect((await o.refresh(t.clientId, next.body.refresh_token)).body.error_description).toBe('refresh_token: revoked: a rotated refresh token was used again')
+    expect((await o.refresh(t.clientId, next.body.refresh_token)).body.error_description).toBe(
+      'refresh_token: revoked: a rotated refresh token was used again',
+    )
 
     const u = await o.tokens()
     await o.advance('31d')
     const before = await o.state()
     const old = await o.refresh(u.clientId, u.refresh_token)
-    expect(old.body).toEqual({ error: 'invalid_grant', error_description: 'refresh_token: expired: refresh tokens live 30 days of sandbox clock' })
+    expect(old.body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'refresh_token: expired: refresh tokens live 30 days of sandbox clock',
+    })
     expect(await o.state()).toEqual(before)
   })
 
@@ -256,12 +410,17 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     const t = await oa.tokens()
     const foreign = await b.as(t.access_token).get('/api/auth/users/me')
     expect(foreign.status).toBe(401)
-    expect(foreign.body.message).toBe(`authorization: the token was signed by sandbox ${a.id}, not this one (${b.id}): each x-sandbox-id has its own tokens`)
+    expect(foreign.body.message).toBe(
+      `authorization: the token was signed by sandbox ${a.id}, not this one (${b.id}): each x-sandbox-id has its own tokens`,
+    )
     const bClient = await ob.client()
     const before = await ob.state()
     expect((await ob.refresh(t.clientId, t.refresh_token)).status).toBe(401)
     const refused = await ob.refresh(bClient, t.refresh_token)
-    expect(refused.body).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/^refresh_token: unknown/) })
+    expect(refused.body).toEqual({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/^refresh_token: unknown/),
+    })
     expect(await ob.state()).toEqual(before)
   })
 
@@ -273,15 +432,28 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     const other = await o.client()
     const before = await o.state()
     const foreign = await o.form('/oauth/revoke', { client_id: other, token: t.refresh_token })
-    expect(foreign.body).toEqual({ error: 'invalid_request', error_description: 'token: was issued to another client; only that client may revoke it' })
+    expect(foreign.body).toEqual({
+      error: 'invalid_request',
+      error_description: 'token: was issued to another client; only that client may revoke it',
+    })
     expect((await o.form('/oauth/revoke', { token: t.refresh_token })).status).toBe(401)
     expect(await o.state()).toEqual(before)
-    expect((await o.form('/oauth/revoke', { client_id: t.clientId, token: t.refresh_token, token_type_hint: 'refresh_token' })).status).toBe(200)
+    expect(
+      (
+        await o.form('/oauth/revoke', {
+          client_id: t.clientId,
+          token: t.refresh_token,
+          token_type_hint: 'refresh_token',
+        })
+      ).status,
+    ).toBe(200)
     expect((await s.as(t.access_token).get('/api/auth/users/me')).status).toBe(401)
     expect((await o.refresh(t.clientId, t.refresh_token)).body.error).toBe('invalid_grant')
     const u = await o.tokens()
     expect((await o.form('/oauth/revoke', { client_id: u.clientId, token: u.access_token })).status).toBe(200)
-    expect((await o.refresh(u.clientId, u.refresh_token)).body.error_description).toBe('refresh_token: revoked: revoked by the client (POST /oauth/revoke)')
+    expect((await o.refresh(u.clientId, u.refresh_token)).body.error_description).toBe(
+      'refresh_token: revoked: revoked by the client (POST /oauth/revoke)',
+    )
   })
 
   it('POST /__sandbox/tokens/agent: refuses disabled and unknown users naming the field, honours scope, gives a refresh token when asked', async () => {
@@ -293,14 +465,23 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     const unknown = await s.control.post('/tokens/agent', { email: 'nobody@fleet.test' })
     expect(unknown.status).toBe(404)
     expect(unknown.body.message).toMatch(/^email: no user/)
-    expect((await s.control.post('/tokens/agent', { email: 'admin@fleet.test', scope: '' })).body.message).toMatch(/^scope: must be 1 to 10 scope names/)
-    expect((await s.control.post('/tokens/agent', { email: 'admin@fleet.test', refresh: 'yes' })).body.message).toMatch(/^refresh: /)
+    expect((await s.control.post('/tokens/agent', { email: 'admin@fleet.test', scope: '' })).body.message).toMatch(
+      /^scope: must be 1 to 10 scope names/,
+    )
+    expect((await s.control.post('/tokens/agent', { email: 'admin@fleet.test', refresh: 'yes' })).body.message).toMatch(
+      /^refresh: /,
+    )
     const narrow = await s.control.post('/tokens/agent', { email: 'admin@fleet.test', scope: 'reports:read' })
     expect(narrow.body.scope).toBe('reports:read')
     expect(narrow.body.refreshToken).toBeUndefined()
     expect((await s.as(narrow.body.token).get('/api/auth/users/me')).status).toBe(401)
     const full = await s.control.post('/tokens/agent', { email: 'admin@fleet.test', refresh: true })
-    expect(full.body).toMatchObject({ scope: 'service:api', clientId: 'sandbox-shortcut', refreshToken: expect.stringMatching(/^rt_/), refreshExpiresAt: expect.any(String) })
+    expect(full.body).toMatchObject({
+      scope: 'service:api',
+      clientId: 'sandbox-shortcut',
+      refreshToken: expect.stringMatching(/^rt_/),
+      refreshExpiresAt: expect.any(String),
+    })
     const next = await o.refresh('sandbox-shortcut', full.body.refreshToken)
     expect(next.status).toBe(200)
     expect((await s.as(next.body.access_token).get('/api/auth/users/me')).status).toBe(200)
@@ -315,10 +496,17 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     const { sessions, clients } = (await s.control.get('/agents')).body
     expect(clients).toHaveLength(2)
     expect(sessions).toHaveLength(2)
-    expect(sessions[0]).toMatchObject({ client: { id: t.clientId, name: 'test agent' }, user: { email: 'operator@fleet.test' }, scope: 'service:api', status: 'revoked', revokedWhy: 'revoked by the client (POST /oauth/revoke)' })
+    expect(sessions[0]).toMatchObject({
+      client: { id: t.clientId, name: 'test agent' },
+      user: { email: 'operator@fleet.test' },
+      scope: 'service:api',
+      status: 'revoked',
+      revokedWhy: 'revoked by the client (POST /oauth/revoke)',
+    })
     expect(sessions[1]).toMatchObject({ user: { email: 'viewer@fleet.test' }, status: 'active', revokedAt: null })
     // The access token's expiry is in whole seconds (a JWT's exp), the refresh token's not.
-    const gap = Date.parse(sessions[1].refreshExpiresAt) - Date.parse(sessions[1].accessExpiresAt) - (30 * 86_400_000 - 3_600_000)
+    const gap =
+      Date.parse(sessions[1].refreshExpiresAt) - Date.parse(sessions[1].accessExpiresAt) - (30 * 86_400_000 - 3_600_000)
     expect(gap >= 0 && gap < 1000, String(gap)).toBe(true)
   })
 
@@ -327,19 +515,55 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     const o = oauth(rt, s)
     const clientId = await o.client()
     const { verifier, challenge } = pkce()
-    const query = { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 'r' }
-    const signed = await o.form('/oauth/authorize', { ...query, email: 'admin@fleet.test', password: 'sandbox', decision: 'allow' })
+    const query = {
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 'r',
+    }
+    const signed = await o.form('/oauth/authorize', {
+      ...query,
+      email: 'admin@fleet.test',
+      password: 'sandbox',
+      decision: 'allow',
+    })
     const code = new URL(signed.headers.get('location')!).searchParams.get('code')!
     const tokens = (await o.exchange(clientId, code, verifier)).body
     const rotated = (await o.refresh(clientId, tokens.refresh_token)).body
     await o.form('/oauth/revoke', { client_id: clientId, token: rotated.refresh_token })
     const { requests } = (await s.control.get('/requests')).body
-    const details = await Promise.all(requests.map(async (r: { id: number }) => (await s.control.get(`/requests/${r.id}`)).body))
-    expect(details.map((d: { path: string }) => d.path)).toEqual(['/oauth/register', '/oauth/authorize', '/oauth/token', '/oauth/token', '/oauth/revoke'])
+    const details = await Promise.all(
+      requests.map(async (r: { id: number }) => (await s.control.get(`/requests/${r.id}`)).body),
+    )
+    expect(details.map((d: { path: string }) => d.path)).toEqual([
+      '/oauth/register',
+      '/oauth/authorize',
+      '/oauth/token',
+      '/oauth/token',
+      '/oauth/revoke',
+    ])
     expect(details[1].response.headers.location).toBe('[not kept]')
-    expect(JSON.parse(details[2].response.body)).toMatchObject({ access_token: '[not kept]', refresh_token: '[not kept]', token_type: 'Bearer' })
-    const everything = JSON.stringify(details) + (await s.control.get('/requests.har')).text + JSON.stringify(await s.control.get('/snapshot').then((r) => r.body))
-    for (const secret of [code, verifier, tokens.access_token, tokens.refresh_token, rotated.access_token, rotated.refresh_token, 'password=sandbox']) expect(everything).not.toContain(secret)
+    expect(JSON.parse(details[2].response.body)).toMatchObject({
+      access_token: '[not kept]',
+      refresh_token: '[not kept]',
+      token_type: 'Bearer',
+    })
+    const everything =
+      JSON.stringify(details) +
+      (await s.control.get('/requests.har')).text +
+      JSON.stringify(await s.control.get('/snapshot').then((r) => r.body))
+    for (const secret of [
+      code,
+      verifier,
+      tokens.access_token,
+      tokens.refresh_token,
+      rotated.access_token,
+      rotated.refresh_token,
+      'password=sandbox',
+    ])
+      expect(everything).not.toContain(secret)
   })
 
   it('bad input to every endpoint: a 4xx naming what is wrong, never a crash, nothing changed', async () => {
@@ -350,24 +574,54 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
     const formType = { 'content-type': 'application/x-www-form-urlencoded' }
     const sends: [string, string, BodyInit | undefined, Record<string, string>][] = [
       ['POST', '/oauth/token', 'grant_type=refresh_token&grant_type=authorization_code', formType],
-      ['POST', '/oauth/token', `grant_type=refresh_token&client_id=${clientId}&refresh_token=rt_${'0'.repeat(16)}_${'f'.repeat(64)}`, formType],
+      [
+        'POST',
+        '/oauth/token',
+        `grant_type=refresh_token&client_id=${clientId}&refresh_token=rt_${'0'.repeat(16)}_${'f'.repeat(64)}`,
+        formType,
+      ],
       ['POST', '/oauth/token', new Uint8Array([0xff, 0xfe, 0x3d, 0x80]), formType],
       ['POST', '/oauth/token', 'x='.padEnd(20_000, 'a'), formType],
       ['POST', '/oauth/token', '{"grant_type":"refresh_token"}', { 'content-type': 'application/json' }],
       ['POST', '/oauth/token', undefined, {}],
-      ['POST', '/oauth/token', `grant_type=authorization_code&client_id=${clientId}&code=ac_x&code_verifier=${'a'.repeat(129)}`, formType],
-      ['POST', '/oauth/token', `grant_type=authorization_code&client_id=${clientId}&code=ac_x&code_verifier=${'a'.repeat(43)}&resource=https://evil.example`, formType],
+      [
+        'POST',
+        '/oauth/token',
+        `grant_type=authorization_code&client_id=${clientId}&code=ac_x&code_verifier=${'a'.repeat(129)}`,
+        formType,
+      ],
+      [
+        'POST',
+        '/oauth/token',
+        `grant_type=authorization_code&client_id=${clientId}&code=ac_x&code_verifier=${'a'.repeat(43)}&resource=https://evil.example`,
+        formType,
+      ],
       ['POST', '/oauth/revoke', 'token=x&client_id=oac_nobody', formType],
       ['POST', '/oauth/revoke', `client_id=${clientId}&token=x&token_type_hint=id_token`, formType],
       ['POST', '/oauth/register', '[]', { 'content-type': 'application/json' }],
-      ['POST', '/oauth/register', JSON.stringify({ redirect_uris: Array(11).fill(REDIRECT) }), { 'content-type': 'application/json' }],
-      ['POST', '/oauth/register', JSON.stringify({ redirect_uris: [`https://x.example/${'a'.repeat(3000)}`] }), { 'content-type': 'application/json' }],
+      [
+        'POST',
+        '/oauth/register',
+        JSON.stringify({ redirect_uris: Array(11).fill(REDIRECT) }),
+        { 'content-type': 'application/json' },
+      ],
+      [
+        'POST',
+        '/oauth/register',
+        JSON.stringify({ redirect_uris: [`https://x.example/${'a'.repeat(3000)}`] }),
+        { 'content-type': 'application/json' },
+      ],
       ['POST', '/oauth/register', 'redirect_uris=x', formType],
       ['POST', '/oauth/authorize', 'client_id=oac_nobody', formType],
       ['POST', '/oauth/authorize', `client_id=${clientId}&client_id=${clientId}`, formType],
       ['GET', `/oauth/authorize?client_id=${clientId}&client_id=x`, undefined, {}],
       ['GET', '/oauth/authorize?%zz=1', undefined, {}],
-      ['GET', `/oauth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent(REDIRECT)}&response_type=code&code_challenge=${'a'.repeat(44)}&code_challenge_method=S256`, undefined, {}],
+      [
+        'GET',
+        `/oauth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent(REDIRECT)}&response_type=code&code_challenge=${'a'.repeat(44)}&code_challenge_method=S256`,
+        undefined,
+        {},
+      ],
     ]
     for (const [method, path, body, headers] of sends) {
       const res = await rt.fetch(path, { method, body, redirect: 'manual', headers: { ...s.headers, ...headers } })
@@ -375,8 +629,10 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
       const where = `${method} ${path.slice(0, 80)} ${String(body).slice(0, 60)}`
       expect(res.status, where).toBeGreaterThanOrEqual(300)
       expect(res.status, where).toBeLessThan(500)
-      if (res.status === 302) expect(new URL(res.headers.get('location')!).searchParams.get('error'), where).toBe('invalid_request')
-      else if (res.status !== 405 && res.headers.get('content-type')?.includes('json')) expect(JSON.parse(text).error_description ?? JSON.parse(text).message, where).toMatch(/^[\w.-]+: /)
+      if (res.status === 302)
+        expect(new URL(res.headers.get('location')!).searchParams.get('error'), where).toBe('invalid_request')
+      else if (res.status !== 405 && res.headers.get('content-type')?.includes('json'))
+        expect(JSON.parse(text).error_description ?? JSON.parse(text).message, where).toMatch(/^[\w.-]+: /)
     }
     expect(await o.state()).toEqual(before)
   })
@@ -429,7 +685,10 @@ describe.each(runtimes)('agent scenarios through $name', (runtime) => {
     const before = await o.state()
     const refused = await o.refresh(t.clientId, t.refresh_token)
     expect(refused.status).toBe(400)
-    expect(refused.body).toEqual({ error: 'invalid_grant', error_description: 'refresh_token: revoked (scenario refresh-revoked): sign in again' })
+    expect(refused.body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'refresh_token: revoked (scenario refresh-revoked): sign in again',
+    })
     expect(refused.headers.get('x-sandbox-fault')).toBe('refresh-revoked')
     expect((await o.form('/oauth/token', { grant_type: 'refresh_token', pad: 'a'.repeat(20_000) })).status).toBe(413)
     expect(await o.state()).toEqual(before)

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientMetadata, type OAuthClientProvider, type StoredOAuthClientInformation, type StoredOAuthTokens } from '@modelcontextprotocol/client'
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+} from '@modelcontextprotocol/client'
 import { startServer } from '../../src/adapters/server/index.js'
 import { NOW } from '../support/runtimes.js'
 
@@ -22,7 +30,13 @@ class TestProvider implements OAuthClientProvider {
     return REDIRECT
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'sdk-flow test', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }
+    return {
+      client_name: 'sdk-flow test',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    }
   }
   state() {
     return 'st-' + this.authorizations
@@ -60,7 +74,11 @@ describe('the MCP SDK client drives the OAuth flow end to end (hono server)', ()
   let server: Awaited<ReturnType<typeof startServer>>
   const provider = new TestProvider()
   const clock = async (body: object) => {
-    const res = await fetch(server.url + '/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const res = await fetch(server.url + '/__sandbox/clock', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     expect(res.status).toBe(200)
   }
   const connect = async () => {
@@ -114,11 +132,14 @@ describe('the MCP SDK client drives the OAuth flow end to end (hono server)', ()
 
     // No token, code or verifier is shown where requests are: the journal's details, the HAR.
     const { requests } = await (await fetch(server.url + '/__sandbox/requests')).json()
-    const details = await Promise.all(requests.map(async (e: { id: number }) => (await fetch(`${server.url}/__sandbox/requests/${e.id}`)).text()))
+    const details = await Promise.all(
+      requests.map(async (e: { id: number }) => (await fetch(`${server.url}/__sandbox/requests/${e.id}`)).text()),
+    )
     const shown = details.join('\n') + (await (await fetch(server.url + '/__sandbox/requests.har')).text())
     expect(shown).toContain('/mcp')
     expect(shown).toContain('Bearer <redacted>')
-    for (const secret of [provider.saved!.access_token, provider.saved!.refresh_token!, provider.verifier]) expect(shown).not.toContain(secret)
+    for (const secret of [provider.saved!.access_token, provider.saved!.refresh_token!, provider.verifier])
+      expect(shown).not.toContain(secret)
   })
 
   it('61 minutes later the access token has expired and the SDK refreshes it, rotating the refresh token', async () => {
@@ -137,14 +158,22 @@ describe('the MCP SDK client drives the OAuth flow end to end (hono server)', ()
     const reuse = await fetch(server.url + '/oauth/token', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: before.refresh_token!, client_id: provider.client!.client_id }),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: before.refresh_token!,
+        client_id: provider.client!.client_id,
+      }),
     })
     expect(reuse.status).toBe(400)
     expect((await reuse.json()).error).toBe('invalid_grant')
     const revoked = await fetch(server.url + '/oauth/token', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: provider.saved!.refresh_token!, client_id: provider.client!.client_id }),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: provider.saved!.refresh_token!,
+        client_id: provider.client!.client_id,
+      }),
     })
     expect((await revoked.json()).error).toBe('invalid_grant')
   })
@@ -165,7 +194,11 @@ describe('the MCP SDK client drives the OAuth flow end to end (hono server)', ()
     const res = await fetch(server.url + '/oauth/token', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refresh, client_id: provider.client!.client_id }),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: refresh,
+        client_id: provider.client!.client_id,
+      }),
     })
     expect(res.status).toBe(400)
     const body = await res.json()

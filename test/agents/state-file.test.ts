@@ -14,7 +14,16 @@ describe.skipIf(unbuilt('dist/src/cli/cli.js'))('agent access across a restart w
     const file = join(mkdtempSync(join(tmpdir(), 'fleet-sandbox-agents-')), 'state.json')
     const start = async () => {
       const port = await freePort()
-      const { child } = await startCli(['--port', String(port), '--now', '2026-11-22T12:00:00Z', '--size', 'small', '--state', file])
+      const { child } = await startCli([
+        '--port',
+        String(port),
+        '--now',
+        '2026-11-22T12:00:00Z',
+        '--size',
+        'small',
+        '--state',
+        file,
+      ])
       const base = `http://127.0.0.1:${port}`
       const rt = { fetch: (path: string, init?: RequestInit) => fetch(base + path, init) } as Harness
       const stop = () => new Promise<number | null>((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))
@@ -26,12 +35,18 @@ describe.skipIf(unbuilt('dist/src/cli/cli.js'))('agent access across a restart w
 
     const second = await start()
     try {
-      expect((await second.s.as(t.access_token).get('/api/auth/users/me')).body.data.user.email).toBe('operator@fleet.test')
+      expect((await second.s.as(t.access_token).get('/api/auth/users/me')).body.data.user.email).toBe(
+        'operator@fleet.test',
+      )
       const next = await oauth(second.rt, second.s).refresh(t.clientId, t.refresh_token)
       expect(next.status).toBe(200)
       const sessions = await answer(await second.rt.fetch('/__sandbox/agents'))
       expect(sessions.body.sessions).toHaveLength(1)
-      expect(sessions.body.sessions[0]).toMatchObject({ user: { email: 'operator@fleet.test' }, rotations: 1, status: 'active' })
+      expect(sessions.body.sessions[0]).toMatchObject({
+        user: { email: 'operator@fleet.test' },
+        rotations: 1,
+        status: 'active',
+      })
     } finally {
       await second.stop()
     }

@@ -33,7 +33,8 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
 
   it('GET /__sandbox/scenarios names every documented option, optional ones included', async () => {
     const { scenarios } = (await rt.fresh('contract-options', ADMIN_TOKEN).control.get('/scenarios')).body
-    const names = (name: string) => scenarios.find((s: { name: string }) => s.name === name).optionList.map((o: { name: string }) => o.name)
+    const names = (name: string) =>
+      scenarios.find((s: { name: string }) => s.name === name).optionList.map((o: { name: string }) => o.name)
     // Every scenario takes `routes` too (docs/your-own-answers.md#scoped-scenarios).
     expect(names('commit-then-fail')).toEqual(['timeoutMs', 'routes'])
     expect(names('session-expired')).toEqual(['ttl', 'routes'])
@@ -47,7 +48,9 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
   })
 
   describe('under forbidden', () => {
-    const protectedRoutes = routes.filter((r) => (r.auth.kind === 'user' || r.auth.kind === 'portal') && !OPEN_UNDER_FORBIDDEN.has(r.id))
+    const protectedRoutes = routes.filter(
+      (r) => (r.auth.kind === 'user' || r.auth.kind === 'portal') && !OPEN_UNDER_FORBIDDEN.has(r.id),
+    )
     let s: Client
     let portalToken: string
     beforeAll(async () => {
@@ -55,25 +58,41 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
       portalToken = await portalSignIn(s, 'owner@acme.test')
     })
 
-    it.each(protectedRoutes.map((r) => [r.method, r.path, r.auth.kind] as const))('%s %s answers 403 before reading a bad body or type', async (method, path, kind) => {
-      const token = kind === 'portal' ? portalToken : 'atk_sandbox_admin'
-      const before = (await s.control.get('/snapshot')).body
-      for (const [type, body] of [['text/plain', 'not json'], ['application/json', '{"broken":'], ['multipart/form-data; boundary=x', '--x--']] as const) {
-        const res = await rt.fetch(concrete(path), {
-          method,
-          headers: { 'x-sandbox-id': s.id!, 'x-sandbox-scenario': 'forbidden', authorization: `Bearer ${token}`, ...(method === 'GET' ? {} : { 'content-type': type }) },
-          body: method === 'GET' ? undefined : body,
-        })
-        expect(res.status, `${method} ${path} with ${type}`).toBe(403)
-        expect(res.headers.get('x-sandbox-fault')).toBe('forbidden')
-      }
-      const after = (await s.control.get('/snapshot')).body
-      const settled = (snap: object) => ({ ...snap, journal: [], sessions: [], clock: null })
-      expect(settled(after)).toEqual(settled(before))
-    })
+    it.each(protectedRoutes.map((r) => [r.method, r.path, r.auth.kind] as const))(
+      '%s %s answers 403 before reading a bad body or type',
+      async (method, path, kind) => {
+        const token = kind === 'portal' ? portalToken : 'atk_sandbox_admin'
+        const before = (await s.control.get('/snapshot')).body
+        for (const [type, body] of [
+          ['text/plain', 'not json'],
+          ['application/json', '{"broken":'],
+          ['multipart/form-data; boundary=x', '--x--'],
+        ] as const) {
+          const res = await rt.fetch(concrete(path), {
+            method,
+            headers: {
+              'x-sandbox-id': s.id!,
+              'x-sandbox-scenario': 'forbidden',
+              authorization: `Bearer ${token}`,
+              ...(method === 'GET' ? {} : { 'content-type': type }),
+            },
+            body: method === 'GET' ? undefined : body,
+          })
+          expect(res.status, `${method} ${path} with ${type}`).toBe(403)
+          expect(res.headers.get('x-sandbox-fault')).toBe('forbidden')
+        }
+        const after = (await s.control.get('/snapshot')).body
+        const settled = (snap: object) => ({ ...snap, journal: [], sessions: [], clock: null })
+        expect(settled(after)).toEqual(settled(before))
+      },
+    )
 
     it('still answers 401 first to a caller without a valid token', async () => {
-      const res = await rt.fetch('/api/v1/shipments/quote', { method: 'POST', headers: { ...rt.fresh('quote').headers, 'x-sandbox-scenario': 'forbidden', 'content-type': 'text/plain' }, body: 'x' })
+      const res = await rt.fetch('/api/v1/shipments/quote', {
+        method: 'POST',
+        headers: { ...rt.fresh('quote').headers, 'x-sandbox-scenario': 'forbidden', 'content-type': 'text/plain' },
+        body: 'x',
+      })
       expect(res.status).toBe(401)
     })
   })
@@ -95,10 +114,20 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
       const s = rt.fresh('contract-portal-tickets', ADMIN_TOKEN)
       const otherPortal = s.as(await portalSignIn(s, 'owner@other.test'))
       const created = (await otherPortal.post('/api/portal/support/tickets', { subject: 'a', body: 'b' })).body.data.id
-      const ids = (await otherPortal.get('/api/portal/support/tickets?limit=50')).body.data.items.map((t: { id: string }) => t.id)
+      const ids = (await otherPortal.get('/api/portal/support/tickets?limit=50')).body.data.items.map(
+        (t: { id: string }) => t.id,
+      )
       expect(ids).toContain(created)
       for (const [i, status] of (['open', 'pending', 'closed'] as const).entries()) {
-        await s.insert('tickets', { id: `tkt_other_state_${i}`, clientId: 'cli_other', contactId: 'pct_other', subject: 's', body: 'b', status, createdAt: '2026-11-01T00:00:00.000Z' })
+        await s.insert('tickets', {
+          id: `tkt_other_state_${i}`,
+          clientId: 'cli_other',
+          contactId: 'pct_other',
+          subject: 's',
+          body: 'b',
+          status,
+          createdAt: '2026-11-01T00:00:00.000Z',
+        })
         ids.push(`tkt_other_state_${i}`)
       }
       const acmePortal = s.as(await portalSignIn(s, 'owner@acme.test'))
@@ -109,7 +138,9 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
   describe('smaller rules', () => {
     it('emit-dte with content-type text/plain and an empty body is 415, and emits nothing', async () => {
       const s = rt.fresh('contract-415', ADMIN_TOKEN)
-      const res = await s.send('POST', `/api/v1/billing/invoices/${acme.noDte}/emit-dte`, undefined, { 'content-type': 'text/plain' })
+      const res = await s.send('POST', `/api/v1/billing/invoices/${acme.noDte}/emit-dte`, undefined, {
+        'content-type': 'text/plain',
+      })
       expect(res.status).toBe(415)
       expect(res.body.message).toBe('content-type: must be application/json, got text/plain')
       expect((await s.get(`/api/v1/billing/invoices/${acme.noDte}`)).body.data.dteId).toBeNull()
@@ -126,8 +157,17 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
     })
 
     it('a JSON body with a UTF-8 byte order mark is read as if it had none (documented in docs/bad-input.md)', async () => {
-      const body = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }))])
-      const res = await rt.fetch('/api/session-auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json', 'x-sandbox-id': freshId('contract-bom') }, body })
+      const body = new Uint8Array([
+        0xef,
+        0xbb,
+        0xbf,
+        ...new TextEncoder().encode(JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' })),
+      ])
+      const res = await rt.fetch('/api/session-auth/sign-in/email', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-sandbox-id': freshId('contract-bom') },
+        body,
+      })
       expect(res.status).toBe(200)
       expect(res.headers.get('set-auth-token')).toBeTruthy()
     })
@@ -136,7 +176,10 @@ describe.each(runtimes)('the contract through $name', (runtime) => {
       const s = rt.fresh('contract-coordinates', ADMIN_TOKEN)
       const seen = new Set<string>()
       for (let page = 1; page <= 4; page++) {
-        const items = (await s.get(`/api/notifications?limit=50&page=${page}`)).body.data.notifications as { address: string; location: string }[]
+        const items = (await s.get(`/api/notifications?limit=50&page=${page}`)).body.data.notifications as {
+          address: string
+          location: string
+        }[]
         for (const n of items) {
           const commune = n.address.slice(n.address.lastIndexOf(', ') + 2)
           const [lat, lng] = n.location.split(',').map(Number)

@@ -20,19 +20,27 @@ function checker(doc: Doc) {
   const compiled = new Map<object, ValidateFunction>()
   const compile = (schema: object) => {
     let fn = compiled.get(schema)
-    if (!fn) compiled.set(schema, (fn = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')))))
+    if (!fn)
+      compiled.set(
+        schema,
+        (fn = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')))),
+      )
     return fn
   }
   return async (op: any, what: string, res: Response): Promise<string | undefined> => {
     const documented = op.responses[String(res.status)]
     // The event stream stays open: its status and media type are checked, then it is closed (not
     // awaited: through msw/node a cancel settles only once msw's own copy is done with).
-    const text = res.headers.get('content-type')?.startsWith('text/event-stream') ? (void res.body?.cancel().catch(() => undefined), 'stream') : await res.text()
-    if (!documented) return `${what}: status ${res.status} is not documented (${Object.keys(op.responses).join(', ')}): ${text.slice(0, 200)}`
+    const text = res.headers.get('content-type')?.startsWith('text/event-stream')
+      ? (void res.body?.cancel().catch(() => undefined), 'stream')
+      : await res.text()
+    if (!documented)
+      return `${what}: status ${res.status} is not documented (${Object.keys(op.responses).join(', ')}): ${text.slice(0, 200)}`
     if (!text) return undefined
     const type = (res.headers.get('content-type') ?? '').split(';')[0].trim()
     const content = documented.content?.[type]
-    if (!content) return `${what}: ${res.status} answered ${type}, documented ${Object.keys(documented.content ?? {}).join(', ') || 'no body'}`
+    if (!content)
+      return `${what}: ${res.status} answered ${type}, documented ${Object.keys(documented.content ?? {}).join(', ') || 'no body'}`
     if (!content.schema || type !== 'application/json') return undefined
     const validate = compile(content.schema)
     if (validate(JSON.parse(text))) return undefined
@@ -50,9 +58,11 @@ interface Probe {
 function probes(route: RouteDef, op: any, auth: Record<string, string>, sandbox: string): Probe[] {
   const inline = (op.parameters ?? []).filter((p: any) => !p.$ref)
   let path = route.path
-  for (const p of inline.filter((p: any) => p.in === 'path')) path = path.replace(`:${p.name}`, encodeURIComponent(String(example(p.schema))))
+  for (const p of inline.filter((p: any) => p.in === 'path'))
+    path = path.replace(`:${p.name}`, encodeURIComponent(String(example(p.schema))))
   const query = new URLSearchParams()
-  for (const p of inline.filter((p: any) => p.in === 'query' && p.required)) query.set(p.name, String(example(p.schema)))
+  for (const p of inline.filter((p: any) => p.in === 'query' && p.required))
+    query.set(p.name, String(example(p.schema)))
   const badQuery = new URLSearchParams()
   for (const p of inline.filter((p: any) => p.in === 'query')) badQuery.set(p.name, '@@not-valid@@')
   const jsonBody = op.requestBody?.content?.['application/json']
@@ -61,25 +71,84 @@ function probes(route: RouteDef, op: any, auth: Record<string, string>, sandbox:
   const at = (q: URLSearchParams) => (q.size ? `${path}?${q}` : path)
   const out: Probe[] = [
     { what: 'valid', path: at(query), init: { method: route.method, headers: { ...base, ...auth }, body } },
-    { what: 'bad x-sandbox-id', path: at(query), init: { method: route.method, headers: { ...base, ...auth, 'x-sandbox-id': 'not valid!' }, body } },
+    {
+      what: 'bad x-sandbox-id',
+      path: at(query),
+      init: { method: route.method, headers: { ...base, ...auth, 'x-sandbox-id': 'not valid!' }, body },
+    },
   ]
   // Past Node's 16 KB header limit: the Hono server answers 431 (issue 25); the others may serve it.
-  out.push({ what: 'oversized headers', path: at(query), init: { method: route.method, headers: { ...base, ...auth, 'x-pad': 'x'.repeat(17_000) }, body } })
-  if (Object.keys(auth).length) out.push({ what: 'no token', path: at(query), init: { method: route.method, headers: base, body } })
-  if (badQuery.size) out.push({ what: 'bad query', path: at(badQuery), init: { method: route.method, headers: { ...base, ...auth }, body } })
+  out.push({
+    what: 'oversized headers',
+    path: at(query),
+    init: { method: route.method, headers: { ...base, ...auth, 'x-pad': 'x'.repeat(17_000) }, body },
+  })
+  if (Object.keys(auth).length)
+    out.push({ what: 'no token', path: at(query), init: { method: route.method, headers: base, body } })
+  if (badQuery.size)
+    out.push({
+      what: 'bad query',
+      path: at(badQuery),
+      init: { method: route.method, headers: { ...base, ...auth }, body },
+    })
   if (route.body) {
     const type = route.body === 'multipart' ? 'multipart/form-data; boundary=x' : 'application/json'
     out.push(
-      { what: 'bad JSON', path: at(query), init: { method: route.method, headers: { ...base, ...auth, 'content-type': 'application/json' }, body: '{"a":' } },
-      { what: 'wrong content type', path: at(query), init: { method: route.method, headers: { ...base, ...auth, 'content-type': 'text/plain' }, body: 'hello' } },
-      { what: 'body too large', path: at(query), init: { method: route.method, headers: { ...base, ...auth, 'content-type': type }, body: `"${'x'.repeat(route.body === 'multipart' ? 52 * 1_048_576 : 1_048_577)}"` } },
+      {
+        what: 'bad JSON',
+        path: at(query),
+        init: {
+          method: route.method,
+          headers: { ...base, ...auth, 'content-type': 'application/json' },
+          body: '{"a":',
+        },
+      },
+      {
+        what: 'wrong content type',
+        path: at(query),
+        init: { method: route.method, headers: { ...base, ...auth, 'content-type': 'text/plain' }, body: 'hello' },
+      },
+      {
+        what: 'body too large',
+        path: at(query),
+        init: {
+          method: route.method,
+          headers: { ...base, ...auth, 'content-type': type },
+          body: `"${'x'.repeat(route.body === 'multipart' ? 52 * 1_048_576 : 1_048_577)}"`,
+        },
+      },
     )
-    if (jsonBody) out.push({ what: 'wrong types', path: at(query), init: { method: route.method, headers: { ...base, ...auth }, body: JSON.stringify(retype(example(jsonBody.schema))) } })
+    if (jsonBody)
+      out.push({
+        what: 'wrong types',
+        path: at(query),
+        init: {
+          method: route.method,
+          headers: { ...base, ...auth },
+          body: JSON.stringify(retype(example(jsonBody.schema))),
+        },
+      })
   }
   if (route.auth.kind !== 'control') {
-    const scenarios = ['rate-limit-exhausted', 'degraded;rate=1', 'commit-then-fail', 'forbidden', 'error-shapes', 'no-such-scenario']
-    for (const s of scenarios) out.push({ what: `scenario ${s}`, path: at(query), init: { method: route.method, headers: { ...base, ...auth, 'x-sandbox-scenario': s }, body } })
-    out.push({ what: 'error-shapes without a token', path: at(query), init: { method: route.method, headers: { ...base, 'x-sandbox-scenario': 'error-shapes' }, body } })
+    const scenarios = [
+      'rate-limit-exhausted',
+      'degraded;rate=1',
+      'commit-then-fail',
+      'forbidden',
+      'error-shapes',
+      'no-such-scenario',
+    ]
+    for (const s of scenarios)
+      out.push({
+        what: `scenario ${s}`,
+        path: at(query),
+        init: { method: route.method, headers: { ...base, ...auth, 'x-sandbox-scenario': s }, body },
+      })
+    out.push({
+      what: 'error-shapes without a token',
+      path: at(query),
+      init: { method: route.method, headers: { ...base, 'x-sandbox-scenario': 'error-shapes' }, body },
+    })
   }
   return out
 }
@@ -87,11 +156,13 @@ function probes(route: RouteDef, op: any, auth: Record<string, string>, sandbox:
 /** Every leaf of another type: strings become numbers, the rest strings. */
 function retype(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(retype)
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, retype(v)]))
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, retype(v)]))
   return typeof value === 'string' ? 12345 : 'not-this-type'
 }
 
-const operationOf = (doc: Doc, route: RouteDef) => doc.paths[route.path.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()]
+const operationOf = (doc: Doc, route: RouteDef) =>
+  doc.paths[route.path.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()]
 
 describe.each(runtimes)('every answer matches the served OpenAPI document through $name', (runtime) => {
   let doc: Doc
@@ -114,7 +185,12 @@ describe.each(runtimes)('every answer matches the served OpenAPI document throug
       const seen = new Set<number>()
       for (const route of rt.app.routes) {
         const op = operationOf(doc, route)
-        const auth: Record<string, string> = route.auth.kind === 'user' ? { authorization: `Bearer ${ADMIN_TOKEN}` } : route.auth.kind === 'portal' ? { authorization: `Bearer ${portalToken}` } : {}
+        const auth: Record<string, string> =
+          route.auth.kind === 'user'
+            ? { authorization: `Bearer ${ADMIN_TOKEN}` }
+            : route.auth.kind === 'portal'
+              ? { authorization: `Bearer ${portalToken}` }
+              : {}
         const sandbox = route.auth.kind === 'portal' ? 'oa-portal' : `oa-${route.id}`
         for (const probe of probes(route, op, auth, sandbox)) {
           const res = await rt.fetch(probe.path, probe.init)
@@ -126,7 +202,8 @@ describe.each(runtimes)('every answer matches the served OpenAPI document throug
       }
       expect(problems).toEqual([])
       // The probes reach the pipeline's, the handlers' and the scenarios' answers.
-      for (const status of [200, 201, 400, 401, 403, 404, 413, 415, 429, 500, 502]) expect(seen, `status ${status}`).toContain(status)
+      for (const status of [200, 201, 400, 401, 403, 404, 413, 415, 429, 500, 502])
+        expect(seen, `status ${status}`).toContain(status)
       if (runtime.name.startsWith('hono')) expect(seen, 'status 431').toContain(431)
       expect(sent).toBeGreaterThan(rt.app.routes.length * 4)
     }, 120_000)

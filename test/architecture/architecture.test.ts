@@ -14,7 +14,12 @@ const CORE_PACKAGES = ['zod', '@msw/data', '@faker-js/faker', 'jose', '@cfworker
 describe('the import graph', () => {
   it('has no import cycle of any kind, type-only imports counted, in src, scenarios, fixtures or generated', () => {
     // Types rooms share live in a home of their own (src/core/app/types.ts, context.ts, a room's types.ts): docs/architecture.md.
-    const files = [...sourceFiles('src'), ...sourceFiles('scenarios'), ...sourceFiles('fixtures'), ...sourceFiles('generated')]
+    const files = [
+      ...sourceFiles('src'),
+      ...sourceFiles('scenarios'),
+      ...sourceFiles('fixtures'),
+      ...sourceFiles('generated'),
+    ]
     expect(files.length).toBeGreaterThan(50)
     expect(allCycles(files)).toEqual([])
   })
@@ -34,7 +39,13 @@ describe('the import graph', () => {
   })
 
   it('keeps the core to itself: no scenario, fixture, adapter or CLI, no Node built-in (generated/ it may read)', () => {
-    const outside = core.flatMap(importsOf).filter((e) => (e.to.includes('/') && !e.to.startsWith('@') ? !e.to.startsWith('src/core/') && !e.to.startsWith('generated/') : !CORE_PACKAGES.includes(e.to)))
+    const outside = core
+      .flatMap(importsOf)
+      .filter((e) =>
+        e.to.includes('/') && !e.to.startsWith('@')
+          ? !e.to.startsWith('src/core/') && !e.to.startsWith('generated/')
+          : !CORE_PACKAGES.includes(e.to),
+      )
     expect(outside.map((e) => `${e.from} -> ${e.to}`)).toEqual([])
   })
 
@@ -47,7 +58,13 @@ describe('the import graph', () => {
   it("keeps the workerd engine's runtime-free parts to the core: no Node built-in, no adapter or CLI", () => {
     const files = sourceFiles('src/engines/workerd/core')
     expect(files.length).toBeGreaterThan(0)
-    const outside = files.flatMap(importsOf).filter((e) => (e.to.includes('/') && !e.to.startsWith('@') ? !e.to.startsWith('src/core/') && !e.to.startsWith('src/engines/workerd/core/') : !CORE_PACKAGES.includes(e.to)))
+    const outside = files
+      .flatMap(importsOf)
+      .filter((e) =>
+        e.to.includes('/') && !e.to.startsWith('@')
+          ? !e.to.startsWith('src/core/') && !e.to.startsWith('src/engines/workerd/core/')
+          : !CORE_PACKAGES.includes(e.to),
+      )
     expect(outside.map((e) => `${e.from} -> ${e.to}`)).toEqual([])
   })
 
@@ -58,10 +75,13 @@ describe('the import graph', () => {
     expect(up.map((e) => `${e.from} -> ${e.to}`)).toEqual([])
   })
 
-  it('hands the core its route table and the notifications\' page writer: only assemblers and entries import them', () => {
+  it("hands the core its route table and the notifications' page writer: only assemblers and entries import them", () => {
     const files = [...sourceFiles('src'), ...sourceFiles('scenarios')].filter((f) => !f.endsWith('.test.ts'))
     const tuned = ['src/core/app/route-table.ts', 'src/core/notifications/page.ts']
-    const importers = files.flatMap(importsOf).filter((e) => !e.typeOnly && tuned.includes(e.to)).map((e) => `${e.from} -> ${e.to}`)
+    const importers = files
+      .flatMap(importsOf)
+      .filter((e) => !e.typeOnly && tuned.includes(e.to))
+      .map((e) => `${e.from} -> ${e.to}`)
     // The assemblers (src/apps/page-app.ts; src/apps/server-app.ts adds agent access off the browser), the package's exports, and the browser entry, whose state waits while its matcher does not.
     expect(importers.sort()).toEqual([
       'src/adapters/browser/index.ts -> src/core/app/route-table.ts',
@@ -98,15 +118,22 @@ describe('scenarios', () => {
   })
 
   it('the committed index lists every scenario file', () => {
-    const files = readdirSync(join(root, 'scenarios')).filter((f) => f.endsWith('.ts') && f !== 'index.ts' && !f.endsWith('.test.ts'))
+    const files = readdirSync(join(root, 'scenarios')).filter(
+      (f) => f.endsWith('.ts') && f !== 'index.ts' && !f.endsWith('.test.ts'),
+    )
     expect(scenarios.map((s) => s.name).sort()).toEqual(files.map((f) => f.replace(/\.ts$/, '')).sort())
   })
 })
 
 describe.skipIf(unbuilt(join(root, 'dist/src')))('the build', () => {
   it('ships no tests', () => {
-    const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)]))
-    expect(walk(join(root, 'dist')).filter((f) => /\.test\.(js|d\.ts)$/.test(f) || f.includes('/dist/test/'))).toEqual([])
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+        d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)],
+      )
+    expect(walk(join(root, 'dist')).filter((f) => /\.test\.(js|d\.ts)$/.test(f) || f.includes('/dist/test/'))).toEqual(
+      [],
+    )
   })
 
   it('has the package root that package.json exports', async () => {

@@ -35,7 +35,14 @@ export function importsOf(file: string): ImportEdge[] {
     // `import { type A, type B } from` is type-only too.
     const clause = m[0]
     const braces = /\{([^}]*)\}/.exec(clause)?.[1]
-    const allTypes = braces !== undefined && !/^\s*(import|export)\s+\w/.test(clause.replace(/^\s*(import|export)\s+\{/, '')) && braces.split(',').map((s) => s.trim()).filter(Boolean).every((s) => s.startsWith('type '))
+    const allTypes =
+      braces !== undefined &&
+      !/^\s*(import|export)\s+\w/.test(clause.replace(/^\s*(import|export)\s+\{/, '')) &&
+      braces
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .every((s) => s.startsWith('type '))
     add(m[3], Boolean(m[2]) || allTypes)
   }
   for (const m of text.matchAll(DYNAMIC)) add(m[1], false)
@@ -50,7 +57,14 @@ export const allCycles = (files: string[]): string[][] => cycles(files, () => tr
 
 /** Strongly connected components of more than one file (or a file importing itself), over the edges kept. */
 export function cycles(files: string[], keep: (e: ImportEdge) => boolean): string[][] {
-  const graph = new Map(files.map((f) => [f, importsOf(f).filter((e) => keep(e) && graphHas(files, e.to)).map((e) => e.to)]))
+  const graph = new Map(
+    files.map((f) => [
+      f,
+      importsOf(f)
+        .filter((e) => keep(e) && graphHas(files, e.to))
+        .map((e) => e.to),
+    ]),
+  )
   let index = 0
   const idx = new Map<string, number>()
   const low = new Map<string, number>()
@@ -63,13 +77,13 @@ export function cycles(files: string[], keep: (e: ImportEdge) => boolean): strin
     stack.push(v)
     on.add(v)
     for (const w of graph.get(v) ?? []) {
-      if (!idx.has(w)) visit(w), low.set(v, Math.min(low.get(v)!, low.get(w)!))
+      if (!idx.has(w)) (visit(w), low.set(v, Math.min(low.get(v)!, low.get(w)!)))
       else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!))
     }
     if (low.get(v) === idx.get(v)) {
       const scc: string[] = []
       let w: string
-      do (w = stack.pop()!), on.delete(w), scc.push(w)
+      do ((w = stack.pop()!), on.delete(w), scc.push(w))
       while (w !== v)
       if (scc.length > 1 || graph.get(v)!.includes(v)) out.push(scc.sort())
     }

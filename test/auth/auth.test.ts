@@ -9,7 +9,10 @@ describe.each(runtimes)('authentication through $name', (runtime) => {
   const me = (token: string, sid: Record<string, string> = {}) => rt.fetch('/api/auth/users/me', bearer(token, sid))
 
   it('signs in: token only in set-auth-token, body {user:{id,email}}', async () => {
-    const res = await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'admin@fleet.test', password: 'sandbox' }, rt.fresh('sign-in').headers))
+    const res = await rt.fetch(
+      '/api/session-auth/sign-in/email',
+      json({ email: 'admin@fleet.test', password: 'sandbox' }, rt.fresh('sign-in').headers),
+    )
     expect(res.status).toBe(200)
     const token = res.headers.get('set-auth-token')!
     expect(token).toMatch(/^ses_/)
@@ -20,11 +23,20 @@ describe.each(runtimes)('authentication through $name', (runtime) => {
 
   it('refuses wrong credentials with 401 and the disabled account with 403', async () => {
     const sid = rt.fresh('refused').headers
-    const wrong = await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'admin@fleet.test', password: 'nope' }, sid))
+    const wrong = await rt.fetch(
+      '/api/session-auth/sign-in/email',
+      json({ email: 'admin@fleet.test', password: 'nope' }, sid),
+    )
     expect(wrong.status).toBe(401)
-    const unknown = await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'ghost@fleet.test', password: 'sandbox' }, sid))
+    const unknown = await rt.fetch(
+      '/api/session-auth/sign-in/email',
+      json({ email: 'ghost@fleet.test', password: 'sandbox' }, sid),
+    )
     expect(unknown.status).toBe(401)
-    const disabled = await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'disabled@fleet.test', password: 'sandbox' }, sid))
+    const disabled = await rt.fetch(
+      '/api/session-auth/sign-in/email',
+      json({ email: 'disabled@fleet.test', password: 'sandbox' }, sid),
+    )
     expect(disabled.status).toBe(403)
     const missing = await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'admin@fleet.test' }, sid))
     expect(missing.status).toBe(400)
@@ -111,26 +123,54 @@ describe.each(runtimes)('authentication through $name', (runtime) => {
     expect(real.status).toBe(200)
     const outbox = await s.outbox()
     expect(outbox).toHaveLength(1)
-    expect(outbox[0]).toMatchObject({ kind: 'password-reset', to: 'operator@fleet.test', subject: expect.any(String), ref: 'usr_acme_operator' })
+    expect(outbox[0]).toMatchObject({
+      kind: 'password-reset',
+      to: 'operator@fleet.test',
+      subject: expect.any(String),
+      ref: 'usr_acme_operator',
+    })
     expect(Object.keys(outbox[0]).sort()).toEqual(['at', 'id', 'kind', 'ref', 'subject', 'to', 'token'])
-    const short = await rt.fetch('/api/auth/password-reset/confirm', json({ token: outbox[0].token, password: 'short' }, sid))
+    const short = await rt.fetch(
+      '/api/auth/password-reset/confirm',
+      json({ token: outbox[0].token, password: 'short' }, sid),
+    )
     expect(short.status).toBe(400)
-    const confirm = await rt.fetch('/api/auth/password-reset/confirm', json({ token: outbox[0].token, password: 'new-password-1' }, sid))
+    const confirm = await rt.fetch(
+      '/api/auth/password-reset/confirm',
+      json({ token: outbox[0].token, password: 'new-password-1' }, sid),
+    )
     expect(confirm.status).toBe(200)
     expect((await rt.fetch('/api/auth/users/me', bearer(old, sid))).status).toBe(401)
-    expect((await rt.fetch('/api/auth/password-reset/confirm', json({ token: outbox[0].token, password: 'again-password' }, sid))).status).toBe(400)
+    expect(
+      (
+        await rt.fetch(
+          '/api/auth/password-reset/confirm',
+          json({ token: outbox[0].token, password: 'again-password' }, sid),
+        )
+      ).status,
+    ).toBe(400)
     await signIn(rt, 'operator@fleet.test', sid, 'new-password-1')
   })
 
   describe('service-access, rule by rule', () => {
-    const access = (token: string, headers: Record<string, string> = {}) => rt.fetch('/api/auth/service-access', bearer(token, headers))
+    const access = (token: string, headers: Record<string, string> = {}) =>
+      rt.fetch('/api/auth/service-access', bearer(token, headers))
 
     it('answers the link for a direct session of a linked, allowed user', async () => {
       const sid = rt.fresh('linked').headers
       const res = await access(await signIn(rt, 'admin@fleet.test', sid), sid)
       expect(res.status).toBe(200)
       const body = await res.json()
-      expect(body).toEqual({ status: 'success', data: { userId: 'usr_acme_admin', clientId: 'cli_acme', serviceUserId: 'svc-user-admin-001', serviceTenantId: 'tenant-acme', authenticatedAt: expect.any(String) } })
+      expect(body).toEqual({
+        status: 'success',
+        data: {
+          userId: 'usr_acme_admin',
+          clientId: 'cli_acme',
+          serviceUserId: 'svc-user-admin-001',
+          serviceTenantId: 'tenant-acme',
+          authenticatedAt: expect.any(String),
+        },
+      })
     })
 
     it('refuses API tokens, agent tokens and impersonation (rule 5)', async () => {

@@ -6,7 +6,8 @@ import { DTES, acme, inv, other } from './seeded.js'
 import { expectEach } from '../support/each.js'
 
 const UNCERTAIN = { 'x-sandbox-scenario': 'dte-upload-uncertain' }
-const sync = (s: Client, dteId: string, headers: Record<string, string> = {}) => s.post(`${DTES}/${dteId}/sync`, undefined, headers)
+const sync = (s: Client, dteId: string, headers: Record<string, string> = {}) =>
+  s.post(`${DTES}/${dteId}/sync`, undefined, headers)
 const dte = async (s: Client, dteId: string) => (await s.get(`${DTES}/${dteId}`)).body.data
 const uploads = async (s: Client) => (await s.control.get('/outbox?kind=sii-upload')).body.outbox
 
@@ -20,13 +21,35 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
     expect(res.headers.get('x-sandbox-fault')).toBeNull()
     expect(res.headers.get('x-sandbox-assumed')).toBeNull()
     const d = res.body.data
-    expect(d).toEqual({ id: 'dte_acme_1012', invoiceId: acme.noDte, folio: 1012, TrackID: expect.stringMatching(/^\d{10}$/), local_status: 'SII_PENDING', references: [], payments: [], createdAt: expect.any(String), updatedAt: expect.any(String) })
+    expect(d).toEqual({
+      id: 'dte_acme_1012',
+      invoiceId: acme.noDte,
+      folio: 1012,
+      TrackID: expect.stringMatching(/^\d{10}$/),
+      local_status: 'SII_PENDING',
+      references: [],
+      payments: [],
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    })
     expect((await s.get(inv(acme.noDte))).body.data.dteId).toBe(d.id)
-    expect(await uploads(s)).toEqual([{ id: expect.any(String), kind: 'sii-upload', to: 'maullin.sii.cl', subject: 'DTE 33 folio 1012 (invoice F-000013)', token: d.TrackID, ref: d.id, at: expect.any(String) }])
+    expect(await uploads(s)).toEqual([
+      {
+        id: expect.any(String),
+        kind: 'sii-upload',
+        to: 'maullin.sii.cl',
+        subject: 'DTE 33 folio 1012 (invoice F-000013)',
+        token: d.TrackID,
+        ref: d.id,
+        at: expect.any(String),
+      },
+    ])
 
     const pendingAgain = await s.post(inv(acme.noDte, 'emit-dte'))
     expect(pendingAgain.status).toBe(409)
-    expect(pendingAgain.body.message).toBe(`local_status: DTE ${d.id} (folio 1012) of invoice ${acme.noDte} is SII_PENDING; acceptance is pending; sync it, a new emission waits until it is settled`)
+    expect(pendingAgain.body.message).toBe(
+      `local_status: DTE ${d.id} (folio 1012) of invoice ${acme.noDte} is SII_PENDING; acceptance is pending; sync it, a new emission waits until it is settled`,
+    )
 
     const synced = await sync(s, d.id)
     expect(synced.status).toBe(200)
@@ -44,15 +67,26 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
     const s = rt.fresh('preconditions', ADMIN_TOKEN)
     const draft = await s.post(inv(acme.drafts[0], 'emit-dte'))
     expect(draft.status).toBe(422)
-    expect(draft.body).toEqual({ statusCode: 422, message: `status: invoice ${acme.drafts[0]} is draft; a DTE needs a published invoice; publish it first`, error: 'Unprocessable Entity' })
+    expect(draft.body).toEqual({
+      statusCode: 422,
+      message: `status: invoice ${acme.drafts[0]} is draft; a DTE needs a published invoice; publish it first`,
+      error: 'Unprocessable Entity',
+    })
 
     for (const id of acme.drafts) expect((await s.post(inv(id, 'publish'))).status).toBe(200)
     const noTaxId = await s.post(inv(acme.draftWithoutTaxId, 'emit-dte'))
     expect(noTaxId.status).toBe(422)
-    expect(noTaxId.body.message).toBe(`receiver.taxId: invoice ${acme.draftWithoutTaxId} has no receiver tax id (RUT); a DTE needs one`)
+    expect(noTaxId.body.message).toBe(
+      `receiver.taxId: invoice ${acme.draftWithoutTaxId} has no receiver tax id (RUT); a DTE needs one`,
+    )
 
     // No route writes a line of 0 pesos: set one up in this sandbox.
-    await s.insert('invoices', (snapshot) => ({ ...snapshot.invoices.find((i: { id: string }) => i.id === acme.noDte), id: 'inv_acme_zero', sequence: 99, lines: [{ description: 'Bonificación', quantity: 1, unitPrice: 0 }] }))
+    await s.insert('invoices', (snapshot) => ({
+      ...snapshot.invoices.find((i: { id: string }) => i.id === acme.noDte),
+      id: 'inv_acme_zero',
+      sequence: 99,
+      lines: [{ description: 'Bonificación', quantity: 1, unitPrice: 0 }],
+    }))
     const zero = await s.post(inv('inv_acme_zero', 'emit-dte'))
     expect(zero.status).toBe(422)
     expect(zero.body.message).toBe('lines.0.unitPrice: must be positive for a DTE (is 0)')
@@ -68,11 +102,18 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
     const res = await s.post(inv(acme.rejected, 'emit-dte'))
     expect(res.status).toBe(200)
     const oldFolio = (await dte(s, old)).folio
-    expect(res.body.data).toMatchObject({ folio: 1012, local_status: 'SII_PENDING', references: [{ type: '33', folio: oldFolio, reason: 'Reemplaza DTE rechazado por el SII' }] })
+    expect(res.body.data).toMatchObject({
+      folio: 1012,
+      local_status: 'SII_PENDING',
+      references: [{ type: '33', folio: oldFolio, reason: 'Reemplaza DTE rechazado por el SII' }],
+    })
     expect((await sync(s, res.body.data.id)).body.data.local_status).toBe('SII_ACCEPTED')
     expect((await dte(s, old)).local_status).toBe('SII_REJECTED')
     const both = (await s.get(`${DTES}?invoiceId=${acme.rejected}`)).body.data.items
-    expect(both.map((d: { folio: number; local_status: string }) => [d.folio, d.local_status])).toEqual([[1012, 'SII_ACCEPTED'], [oldFolio, 'SII_REJECTED']])
+    expect(both.map((d: { folio: number; local_status: string }) => [d.folio, d.local_status])).toEqual([
+      [1012, 'SII_ACCEPTED'],
+      [oldFolio, 'SII_REJECTED'],
+    ])
   })
 
   it('rejects by the documented rule (receiver with the generic RUT 66.666.666-6), then allows another emission', async () => {
@@ -91,8 +132,20 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
     expect(list.status).toBe(200)
     expect(list.headers.get('x-sandbox-assumed')).toBe('true')
     const items = list.body.data.items
-    expect(items.map((d: { folio: number }) => d.folio)).toEqual([1011, 1010, 1009, 1008, 1007, 1006, 1005, 1004, 1003, 1002, 1001])
-    expect(Object.keys(items[0]).sort()).toEqual(['TrackID', 'createdAt', 'folio', 'id', 'invoiceId', 'local_status', 'payments', 'references', 'updatedAt'])
+    expect(items.map((d: { folio: number }) => d.folio)).toEqual([
+      1011, 1010, 1009, 1008, 1007, 1006, 1005, 1004, 1003, 1002, 1001,
+    ])
+    expect(Object.keys(items[0]).sort()).toEqual([
+      'TrackID',
+      'createdAt',
+      'folio',
+      'id',
+      'invoiceId',
+      'local_status',
+      'payments',
+      'references',
+      'updatedAt',
+    ])
     const pending = (await s.get(`${DTES}?local_status=SII_PENDING`)).body.data.items
     expect(pending.map((d: { invoiceId: string }) => d.invoiceId)).toEqual([acme.pending])
     const paidInvoice = (await s.get(inv(acme.paid))).body.data
@@ -125,16 +178,25 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
       for (const headers of [{}, UNCERTAIN]) {
         const again = await s.post(inv(acme.noDte, 'emit-dte'), {}, headers)
         expect(again.status).toBe(409)
-        expect(again.body.message).toContain('is SII_UPLOAD_UNCERTAIN; its upload outcome is uncertain; reconcile it with the tax authority before any new emission')
+        expect(again.body.message).toContain(
+          'is SII_UPLOAD_UNCERTAIN; its upload outcome is uncertain; reconcile it with the tax authority before any new emission',
+        )
       }
       const synced = await sync(s, dteId)
       expect(synced.status).toBe(422)
-      expect(synced.body.message).toBe(`local_status: DTE ${dteId} (folio 1012) is SII_UPLOAD_UNCERTAIN; it has no TrackID, so sync cannot settle it; only reconciliation with the tax authority does (POST /__sandbox/dte/{dteId}/resolve)`)
+      expect(synced.body.message).toBe(
+        `local_status: DTE ${dteId} (folio 1012) is SII_UPLOAD_UNCERTAIN; it has no TrackID, so sync cannot settle it; only reconciliation with the tax authority does (POST /__sandbox/dte/{dteId}/resolve)`,
+      )
       expect(await dte(s, dteId)).toEqual(d)
 
       const resolved = await s.control.post(`/dte/${dteId}/resolve`, { outcome: 'accepted' })
       expect(resolved.status).toBe(200)
-      expect(resolved.body.dte).toMatchObject({ id: dteId, folio: 1012, local_status: 'SII_ACCEPTED', TrackID: expect.stringMatching(/^\d{10}$/) })
+      expect(resolved.body.dte).toMatchObject({
+        id: dteId,
+        folio: 1012,
+        local_status: 'SII_ACCEPTED',
+        TrackID: expect.stringMatching(/^\d{10}$/),
+      })
       expect(await dte(s, dteId)).toMatchObject({ folio: 1012, local_status: 'SII_ACCEPTED' })
       expect((await s.control.post(`/dte/${dteId}/resolve`, { outcome: 'rejected' })).status).toBe(409)
       expect(await uploads(s)).toHaveLength(1)
@@ -145,7 +207,9 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
       [200, undefined],
     ])('answers %i with option response, the DTE uncertain either way', async (status, error) => {
       const s = rt.fresh('uncertain-option', ADMIN_TOKEN)
-      const set = await s.control.put('/scenarios', { active: [{ name: 'dte-upload-uncertain', options: { response: status } }] })
+      const set = await s.control.put('/scenarios', {
+        active: [{ name: 'dte-upload-uncertain', options: { response: status } }],
+      })
       expect(set.status).toBe(200)
       const res = await s.post(inv(acme.noDte, 'emit-dte'))
       expect(res.status).toBe(status)
@@ -157,7 +221,9 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
 
     it('refuses a response option it does not know', async () => {
       const s = rt.fresh('uncertain-bad', ADMIN_TOKEN)
-      const res = await s.control.put('/scenarios', { active: [{ name: 'dte-upload-uncertain', options: { response: 418 } }] })
+      const res = await s.control.put('/scenarios', {
+        active: [{ name: 'dte-upload-uncertain', options: { response: 418 } }],
+      })
       expect(res.status).toBe(400)
       expect(res.body.message).toContain('dte-upload-uncertain.options.response: must be 504, 500 or 200')
     })
@@ -166,7 +232,10 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
       const s = rt.fresh('uncertain-rejected', ADMIN_TOKEN)
       await s.post(inv(acme.noDte, 'emit-dte'), {}, UNCERTAIN)
       const dteId = (await s.get(inv(acme.noDte))).body.data.dteId
-      expect((await s.control.post(`/dte/${dteId}/resolve`, { outcome: 'rejected' })).body.dte).toMatchObject({ folio: 1012, local_status: 'SII_REJECTED' })
+      expect((await s.control.post(`/dte/${dteId}/resolve`, { outcome: 'rejected' })).body.dte).toMatchObject({
+        folio: 1012,
+        local_status: 'SII_REJECTED',
+      })
       const again = await s.post(inv(acme.noDte, 'emit-dte'))
       expect(again.body.data).toMatchObject({ folio: 1013, local_status: 'SII_PENDING', references: [{ folio: 1012 }] })
     })
@@ -175,7 +244,9 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
   describe('dte-pending', () => {
     it('reports pending pendingSyncs times, then the outcome; no re-emission while pending', async () => {
       const s = rt.fresh('pending', ADMIN_TOKEN)
-      await s.control.put('/scenarios', { active: [{ name: 'dte-pending', options: { pendingSyncs: 3, outcome: 'rejected' } }] })
+      await s.control.put('/scenarios', {
+        active: [{ name: 'dte-pending', options: { pendingSyncs: 3, outcome: 'rejected' } }],
+      })
       const d = (await s.post(inv(acme.noDte, 'emit-dte'))).body.data
       expect(d).toMatchObject({ local_status: 'SII_PENDING', TrackID: expect.stringMatching(/^\d{10}$/) })
       for (let i = 0; i < 3; i++) {
@@ -184,7 +255,11 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
         expect(res.headers.get('x-sandbox-fault')).toBe('dte-pending')
         expect((await s.post(inv(acme.noDte, 'emit-dte'))).status).toBe(409)
       }
-      expect((await sync(s, d.id)).body.data).toMatchObject({ local_status: 'SII_REJECTED', folio: d.folio, TrackID: d.TrackID })
+      expect((await sync(s, d.id)).body.data).toMatchObject({
+        local_status: 'SII_REJECTED',
+        folio: d.folio,
+        TrackID: d.TrackID,
+      })
       expect((await s.post(inv(acme.noDte, 'emit-dte'))).status).toBe(200)
     })
 
@@ -211,7 +286,12 @@ describe.each(runtimes)('DTE lifecycle through $name', (runtime) => {
       ['dte_acme_9999', { outcome: 'accepted' }, 404, 'dteId: no DTE with id dte_acme_9999'],
       ['dte_acme_1011', { outcome: 'maybe' }, 400, 'outcome: must be one of "accepted", "rejected"'],
       ['dte_acme_1011', {}, 400, 'outcome: is required'],
-      ['dte_acme_1001', { outcome: 'accepted' }, 409, 'local_status: DTE dte_acme_1001 (folio 1001) is SII_ACCEPTED; the tax authority already settled it'],
+      [
+        'dte_acme_1001',
+        { outcome: 'accepted' },
+        409,
+        'local_status: DTE dte_acme_1001 (folio 1001) is SII_ACCEPTED; the tax authority already settled it',
+      ],
     ])('%s %j -> %i', async (id, body, status, message) => {
       const s = rt.fresh('resolve-bad', ADMIN_TOKEN)
       const res = await s.control.post(`/dte/${id}/resolve`, body)

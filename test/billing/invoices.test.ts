@@ -17,10 +17,31 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
       expect(res.body.status).toBe('success')
       const { items, pagination } = res.body.data
       expect(pagination).toEqual({ page: 1, limit: 20, total: 16, totalPages: 1 })
-      expect(items.map((i: { sequence: number }) => i.sequence)).toEqual([16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1])
-      expect(Object.keys(items[0]).sort()).toEqual(['balance', 'clientId', 'createdAt', 'dteId', 'id', 'lines', 'number', 'payments', 'publishedAt', 'receiver', 'sequence', 'status', 'total'])
+      expect(items.map((i: { sequence: number }) => i.sequence)).toEqual([
+        16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1,
+      ])
+      expect(Object.keys(items[0]).sort()).toEqual([
+        'balance',
+        'clientId',
+        'createdAt',
+        'dteId',
+        'id',
+        'lines',
+        'number',
+        'payments',
+        'publishedAt',
+        'receiver',
+        'sequence',
+        'status',
+        'total',
+      ])
       for (const i of items) {
-        expect(i.total).toBe(i.lines.reduce((sum: number, l: { quantity: number; unitPrice: number }) => sum + l.quantity * l.unitPrice, 0))
+        expect(i.total).toBe(
+          i.lines.reduce(
+            (sum: number, l: { quantity: number; unitPrice: number }) => sum + l.quantity * l.unitPrice,
+            0,
+          ),
+        )
         expect(Number.isInteger(i.total) && i.total > 0).toBe(true)
         expect(i.balance).toBe(i.total - i.payments.reduce((sum: number, p: { amount: number }) => sum + p.amount, 0))
       }
@@ -38,14 +59,24 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
       expect(page2.items.map((i: { sequence: number }) => i.sequence)).toEqual([11, 10, 9, 8, 7])
     })
 
-    it('reads one invoice; another client\'s is 404 as a missing one', async () => {
+    it("reads one invoice; another client's is 404 as a missing one", async () => {
       const s = rt.fresh('get', ADMIN_TOKEN)
       const res = await s.get(inv(acme.paid))
       expect(res.status).toBe(200)
-      expect(res.body.data).toMatchObject({ id: acme.paid, sequence: 1, status: 'paid', balance: 0, number: 'F-000001' })
+      expect(res.body.data).toMatchObject({
+        id: acme.paid,
+        sequence: 1,
+        status: 'paid',
+        balance: 0,
+        number: 'F-000001',
+      })
       expect(res.body.data.receiver.taxId).toMatch(/^\d{2}\.\d{3}\.\d{3}-[\dK]$/)
       expect((await s.get(inv(other.paid))).status).toBe(404)
-      expect((await s.get(inv('inv_nope'))).body).toEqual({ statusCode: 404, message: 'invoice: no invoice with id inv_nope', error: 'Not Found' })
+      expect((await s.get(inv('inv_nope'))).body).toEqual({
+        statusCode: 404,
+        message: 'invoice: no invoice with id inv_nope',
+        error: 'Not Found',
+      })
     })
 
     it.each([
@@ -91,7 +122,9 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
 
       const skip = await s.post(inv(second, 'publish'), {})
       expect(skip.status).toBe(409)
-      expect(skip.body.message).toBe(`sequence: invoice ${first} (sequence 14) comes before ${second} (sequence 15) and is still a draft; publish it first`)
+      expect(skip.body.message).toBe(
+        `sequence: invoice ${first} (sequence 14) comes before ${second} (sequence 15) and is still a draft; publish it first`,
+      )
       expect((await s.get(inv(second))).body.data.status).toBe('draft')
 
       const ok = await s.post(inv(first, 'publish'))
@@ -101,7 +134,9 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
 
       const twice = await s.post(inv(first, 'publish'), {})
       expect(twice.status).toBe(409)
-      expect(twice.body.message).toBe(`status: invoice ${first} is published; it was already published; publishing twice is refused`)
+      expect(twice.body.message).toBe(
+        `status: invoice ${first} is published; it was already published; publishing twice is refused`,
+      )
 
       expect((await s.post(inv(second, 'publish'), {})).body.data.number).toBe('F-000015')
       expect((await s.post(inv(third, 'publish'), {})).body.data.number).toBe('F-000016')
@@ -109,7 +144,7 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
       expect((await s.post(inv(acme.paid, 'publish'))).status).toBe(409)
     })
 
-    it('keeps clients apart: another client\'s draft is 404 and its own sequence is independent', async () => {
+    it("keeps clients apart: another client's draft is 404 and its own sequence is independent", async () => {
       const s = rt.fresh('publish-tenant', ADMIN_TOKEN)
       expect((await s.post(inv(other.firstDraft, 'publish'))).status).toBe(404)
       const them = s.as(await s.signIn('admin@other.test'))
@@ -135,7 +170,9 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
       const s = rt.fresh('email', ADMIN_TOKEN)
       const draft = await s.post(inv(acme.drafts[0], 'send-email'), {})
       expect(draft.status).toBe(409)
-      expect(draft.body.message).toMatch(/^status: invoice inv_acme_0014 is draft; only a published invoice can be sent/)
+      expect(draft.body.message).toMatch(
+        /^status: invoice inv_acme_0014 is draft; only a published invoice can be sent/,
+      )
       expect((await s.control.get('/outbox?kind=email')).body.outbox).toEqual([])
 
       const receiver = (await s.get(inv(acme.noDte))).body.data.receiver.email
@@ -143,12 +180,30 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
       expect(one.status).toBe(200)
       expect(one.body.data).toMatchObject({ invoiceId: acme.noDte, sent: [{ to: receiver }] })
       await s.post(inv(acme.noDte, 'send-email'), {})
-      const many = await s.post(inv(acme.noDte, 'send-email'), { to: ['Contabilidad@Example.cl', 'jefe@example.cl', 'contabilidad@example.cl'] })
-      expect(many.body.data.sent.map((x: { to: string }) => x.to)).toEqual(['contabilidad@example.cl', 'jefe@example.cl'])
+      const many = await s.post(inv(acme.noDte, 'send-email'), {
+        to: ['Contabilidad@Example.cl', 'jefe@example.cl', 'contabilidad@example.cl'],
+      })
+      expect(many.body.data.sent.map((x: { to: string }) => x.to)).toEqual([
+        'contabilidad@example.cl',
+        'jefe@example.cl',
+      ])
 
       const mails = (await s.control.get('/outbox?kind=email')).body.outbox
-      expect(mails.map((m: { to: string }) => m.to)).toEqual([receiver, receiver, 'contabilidad@example.cl', 'jefe@example.cl'])
-      expect(mails[0]).toEqual({ id: one.body.data.sent[0].outboxId, kind: 'email', to: receiver, subject: 'Factura F-000013 de Acme Logistics', token: null, ref: acme.noDte, at: expect.any(String) })
+      expect(mails.map((m: { to: string }) => m.to)).toEqual([
+        receiver,
+        receiver,
+        'contabilidad@example.cl',
+        'jefe@example.cl',
+      ])
+      expect(mails[0]).toEqual({
+        id: one.body.data.sent[0].outboxId,
+        kind: 'email',
+        to: receiver,
+        subject: 'Factura F-000013 de Acme Logistics',
+        token: null,
+        ref: acme.noDte,
+        at: expect.any(String),
+      })
       // A paid invoice can still be sent (a copy for the receiver).
       expect((await s.post(inv(acme.paid, 'send-email'))).status).toBe(200)
     })
@@ -174,22 +229,25 @@ describe.each(runtimes)('invoices through $name', (runtime) => {
       ['register-payment', acme.noDte, { amount: 1000 }],
     ]
 
-    it.each(['operator@fleet.test', 'viewer@fleet.test'])('%s reads billing but gets 403 on every billing write, with nothing changed', async (email) => {
-      const s = rt.fresh('perm', ADMIN_TOKEN)
-      const user = s.as(await s.signIn(email))
-      expect((await user.get(INVOICES)).status).toBe(200)
-      expect((await user.get('/api/v1/dte/documents')).status).toBe(200)
-      for (const [action, id, body] of writes) {
-        const res = await user.post(inv(id, action), body)
-        expect(res.status, action).toBe(403)
-        expect(res.body.message).toBe('permission: billing:write is required for this operation')
-      }
-      const dteId = (await s.get(inv(acme.pending))).body.data.dteId
-      expect((await user.post(`/api/v1/dte/documents/${dteId}/sync`)).status).toBe(403)
-      expect((await s.get(inv(acme.drafts[0]))).body.data.status).toBe('draft')
-      expect((await s.get(`/api/v1/dte/documents/${dteId}`)).body.data.local_status).toBe('SII_PENDING')
-      expect((await s.control.get('/outbox')).body.outbox).toEqual([])
-    })
+    it.each(['operator@fleet.test', 'viewer@fleet.test'])(
+      '%s reads billing but gets 403 on every billing write, with nothing changed',
+      async (email) => {
+        const s = rt.fresh('perm', ADMIN_TOKEN)
+        const user = s.as(await s.signIn(email))
+        expect((await user.get(INVOICES)).status).toBe(200)
+        expect((await user.get('/api/v1/dte/documents')).status).toBe(200)
+        for (const [action, id, body] of writes) {
+          const res = await user.post(inv(id, action), body)
+          expect(res.status, action).toBe(403)
+          expect(res.body.message).toBe('permission: billing:write is required for this operation')
+        }
+        const dteId = (await s.get(inv(acme.pending))).body.data.dteId
+        expect((await user.post(`/api/v1/dte/documents/${dteId}/sync`)).status).toBe(403)
+        expect((await s.get(inv(acme.drafts[0]))).body.data.status).toBe('draft')
+        expect((await s.get(`/api/v1/dte/documents/${dteId}`)).body.data.local_status).toBe('SII_PENDING')
+        expect((await s.control.get('/outbox')).body.outbox).toEqual([])
+      },
+    )
 
     it('a portal token opens no billing route (401)', async () => {
       const s = rt.fresh('perm-portal', ADMIN_TOKEN)

@@ -13,15 +13,27 @@ describe.each(runtimes)('payments through $name', (runtime) => {
     const { total } = (await s.get(inv(acme.unpaidAccepted))).body.data
     const first = Math.floor(total / 3)
 
-    const part = await s.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: first, date: '2026-11-20', method: 'card' })
+    const part = await s.post(inv(acme.unpaidAccepted, 'register-payment'), {
+      amount: first,
+      date: '2026-11-20',
+      method: 'card',
+    })
     expect(part.status).toBe(200)
-    expect(part.body.data).toMatchObject({ status: 'published', balance: total - first, payments: [{ amount: first, date: '2026-11-20', method: 'card', id: expect.stringMatching(/^pay_/) }] })
+    expect(part.body.data).toMatchObject({
+      status: 'published',
+      balance: total - first,
+      payments: [{ amount: first, date: '2026-11-20', method: 'card', id: expect.stringMatching(/^pay_/) }],
+    })
 
     const rest = await s.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: total - first })
     expect(rest.status).toBe(200)
     expect(rest.body.data).toMatchObject({ status: 'paid', balance: 0 })
     // Defaults: today on the sandbox clock, by transfer.
-    expect(rest.body.data.payments[1]).toMatchObject({ amount: total - first, date: NOW.slice(0, 10), method: 'transfer' })
+    expect(rest.body.data.payments[1]).toMatchObject({
+      amount: total - first,
+      date: NOW.slice(0, 10),
+      method: 'transfer',
+    })
 
     const d = (await s.get(`${DTES}/${dteId}`)).body.data
     expect(d.payments).toEqual(rest.body.data.payments)
@@ -36,7 +48,9 @@ describe.each(runtimes)('payments through $name', (runtime) => {
     const before = (await s.get(inv(acme.partlyPaid))).body.data
     const res = await s.post(inv(acme.partlyPaid, 'register-payment'), { amount: before.balance + 1 })
     expect(res.status).toBe(422)
-    expect(res.body.message).toBe(`amount: ${before.balance + 1} is above the balance of ${acme.partlyPaid} (${before.balance}); a payment must be at most the balance`)
+    expect(res.body.message).toBe(
+      `amount: ${before.balance + 1} is above the balance of ${acme.partlyPaid} (${before.balance}); a payment must be at most the balance`,
+    )
     expect((await s.get(inv(acme.partlyPaid))).body.data).toEqual(before)
     const exact = await s.post(inv(acme.partlyPaid, 'register-payment'), { amount: before.balance })
     expect(exact.body.data).toMatchObject({ status: 'paid', balance: 0 })
@@ -46,7 +60,9 @@ describe.each(runtimes)('payments through $name', (runtime) => {
     const s = rt.fresh('draft', ADMIN_TOKEN)
     const res = await s.post(inv(acme.drafts[0], 'register-payment'), { amount: 1000 })
     expect(res.status).toBe(409)
-    expect(res.body.message).toBe(`status: invoice ${acme.drafts[0]} is draft; payments need a published invoice; publish it first`)
+    expect(res.body.message).toBe(
+      `status: invoice ${acme.drafts[0]} is draft; payments need a published invoice; publish it first`,
+    )
   })
 
   it('records a payment on an invoice without a DTE; a later DTE documents it', async () => {

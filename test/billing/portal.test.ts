@@ -31,16 +31,34 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
       expect(res.headers.get('x-sandbox-assumed')).toBe('true')
       expect(res.body).toEqual({ status: 'success', message: expect.any(String) })
       const [link] = (await s.control.get('/outbox?kind=magic-link')).body.outbox
-      expect(link).toEqual({ id: expect.any(String), kind: 'magic-link', to: 'owner@acme.test', subject: expect.any(String), token: expect.stringMatching(/^mlk_/), ref: 'pct_owner', at: expect.any(String) })
+      expect(link).toEqual({
+        id: expect.any(String),
+        kind: 'magic-link',
+        to: 'owner@acme.test',
+        subject: expect.any(String),
+        token: expect.stringMatching(/^mlk_/),
+        ref: 'pct_owner',
+        at: expect.any(String),
+      })
 
       const verified = await s.as(null).post(VERIFY, { token: link.token })
       expect(verified.status).toBe(200)
       expect(verified.body).toEqual({
         status: 'success',
-        data: { token: expect.any(String), expiresAt: expect.any(String), contact: { id: 'pct_owner', email: 'owner@acme.test', clientId: 'cli_acme', roles: ['invoices', 'support'] } },
+        data: {
+          token: expect.any(String),
+          expiresAt: expect.any(String),
+          contact: { id: 'pct_owner', email: 'owner@acme.test', clientId: 'cli_acme', roles: ['invoices', 'support'] },
+        },
       })
       const claims = decodeJwt(verified.body.data.token)
-      expect(claims).toMatchObject({ kind: 'portal', sub: 'pct_owner', clientId: 'cli_acme', roles: ['invoices', 'support'], iss: 'fleet-sandbox' })
+      expect(claims).toMatchObject({
+        kind: 'portal',
+        sub: 'pct_owner',
+        clientId: 'cli_acme',
+        roles: ['invoices', 'support'],
+        iss: 'fleet-sandbox',
+      })
 
       const again = await s.as(null).post(VERIFY, { token: link.token })
       expect(again.status).toBe(401)
@@ -95,7 +113,10 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
       const pending = items.find((i: { id: string }) => i.id === acme.pending)
       expect(pending.dte).toEqual({ id: 'dte_acme_1011', folio: 1011, local_status: 'SII_PENDING' })
       expect(items.find((i: { id: string }) => i.id === acme.noDte).dte).toBeNull()
-      expectEach((await portal.get(`${INVOICES}?status=paid`)).body.data.items, (i: { status: string }) => i.status === 'paid')
+      expectEach(
+        (await portal.get(`${INVOICES}?status=paid`)).body.data.items,
+        (i: { status: string }) => i.status === 'paid',
+      )
       expect((await portal.get(`${INVOICES}?status=draft`)).status).toBe(400)
 
       expect((await portal.get(`${INVOICES}/${acme.paid}`)).body.data).toMatchObject({ id: acme.paid, status: 'paid' })
@@ -129,14 +150,20 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
       expect(before.items.length).toBeGreaterThan(0)
       expect(Object.keys(before.items[0]).sort()).toEqual(['body', 'contactId', 'createdAt', 'id', 'status', 'subject'])
 
-      const created = await portal.post(TICKETS, { subject: 'Camión sin señal', body: 'El equipo del camión KXBT42 no reporta desde las 8:00.' })
+      const created = await portal.post(TICKETS, {
+        subject: 'Camión sin señal',
+        body: 'El equipo del camión KXBT42 no reporta desde las 8:00.',
+      })
       expect(created.status).toBe(201)
       expect(created.body.data).toMatchObject({ contactId: 'pct_support', status: 'open', subject: 'Camión sin señal' })
       const after = (await portal.get(TICKETS)).body.data
       expect(after.pagination.total).toBe(before.pagination.total + 1)
       expect(after.items[0].id).toBe(created.body.data.id)
       expect((await portal.get(`${TICKETS}/${created.body.data.id}`)).body.data).toEqual(created.body.data)
-      expectEach((await portal.get(`${TICKETS}?status=open`)).body.data.items, (t: { status: string }) => t.status === 'open')
+      expectEach(
+        (await portal.get(`${TICKETS}?status=open`)).body.data.items,
+        (t: { status: string }) => t.status === 'open',
+      )
     })
 
     it.each([
@@ -155,7 +182,15 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
 
     it("answers 403 for another client's ticket and for a contact without the support role", async () => {
       const s = rt.fresh('portal-ticket-tenant', ADMIN_TOKEN)
-      await s.insert('tickets', { id: 'tkt_other_1', clientId: 'cli_other', contactId: 'pct_other', subject: 'x', body: 'y', status: 'open', createdAt: '2026-11-01T00:00:00.000Z' })
+      await s.insert('tickets', {
+        id: 'tkt_other_1',
+        clientId: 'cli_other',
+        contactId: 'pct_other',
+        subject: 'x',
+        body: 'y',
+        status: 'open',
+        createdAt: '2026-11-01T00:00:00.000Z',
+      })
       const owner = s.as(await portalSignIn(s, 'owner@acme.test'))
       expect((await owner.get(`${TICKETS}/tkt_other_1`)).status).toBe(403)
       expect((await owner.get(TICKETS)).body.data.items.some((t: { id: string }) => t.id === 'tkt_other_1')).toBe(false)
@@ -178,7 +213,12 @@ describe.each(runtimes)('client portal through $name', (runtime) => {
     it('a portal token opens no backoffice route (401), not even users/me', async () => {
       const s = rt.fresh('portal-surfaces-2', ADMIN_TOKEN)
       const portal = s.as(await portalSignIn(s, 'owner@acme.test'))
-      for (const path of ['/api/auth/users/me', '/api/notifications', '/api/v1/billing/invoices', '/api/v1/dte/documents']) {
+      for (const path of [
+        '/api/auth/users/me',
+        '/api/notifications',
+        '/api/v1/billing/invoices',
+        '/api/v1/dte/documents',
+      ]) {
         expect((await portal.get(path)).status, path).toBe(401)
       }
     })

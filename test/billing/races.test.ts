@@ -18,7 +18,9 @@ async function checkInvariants(s: Client) {
     expect(i.balance).toBeGreaterThanOrEqual(0)
     expect(i.balance).toBe(i.total - i.payments.reduce((sum: number, p: { amount: number }) => sum + p.amount, 0))
     expect(i.status === 'paid').toBe(i.balance === 0)
-    const live = dtes.filter((d: { invoiceId: string; local_status: string }) => d.invoiceId === i.id && d.local_status !== 'SII_REJECTED')
+    const live = dtes.filter(
+      (d: { invoiceId: string; local_status: string }) => d.invoiceId === i.id && d.local_status !== 'SII_REJECTED',
+    )
     expect(live.length).toBeLessThanOrEqual(1)
     if (live.length) expect(i.dteId).toBe(live[0].id)
   }
@@ -36,7 +38,10 @@ describe.each(runtimes)('racing requests on one invoice through $name', (runtime
   it(`double publish: exactly one succeeds (${ROUNDS} rounds)`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const s = rt.fresh('race-publish', ADMIN_TOKEN)
-      const answers = await Promise.all([s.post(inv(acme.drafts[0], 'publish')), s.post(inv(acme.drafts[0], 'publish'))])
+      const answers = await Promise.all([
+        s.post(inv(acme.drafts[0], 'publish')),
+        s.post(inv(acme.drafts[0], 'publish')),
+      ])
       expect(statuses(answers)).toEqual([200, 409])
       await checkInvariants(s)
     }
@@ -45,7 +50,10 @@ describe.each(runtimes)('racing requests on one invoice through $name', (runtime
   it(`publishing two drafts of the sequence at once never publishes the second before the first (${ROUNDS} rounds)`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const s = rt.fresh('race-sequence', ADMIN_TOKEN)
-      const [second, first] = await Promise.all([s.post(inv(acme.drafts[1], 'publish')), s.post(inv(acme.drafts[0], 'publish'))])
+      const [second, first] = await Promise.all([
+        s.post(inv(acme.drafts[1], 'publish')),
+        s.post(inv(acme.drafts[0], 'publish')),
+      ])
       expect(first.status).toBe(200)
       expect([200, 409]).toContain(second.status)
       await checkInvariants(s)
@@ -72,7 +80,10 @@ describe.each(runtimes)('racing requests on one invoice through $name', (runtime
       const s = rt.fresh('race-full', ADMIN_TOKEN)
       const { balance } = (await s.get(inv(acme.partlyPaid))).body.data
       const body = { amount: balance }
-      const answers = await Promise.all([s.post(inv(acme.partlyPaid, 'register-payment'), body), s.post(inv(acme.partlyPaid, 'register-payment'), body)])
+      const answers = await Promise.all([
+        s.post(inv(acme.partlyPaid, 'register-payment'), body),
+        s.post(inv(acme.partlyPaid, 'register-payment'), body),
+      ])
       expect(statuses(answers)).toEqual([200, 409])
       await checkInvariants(s)
     }
@@ -81,7 +92,11 @@ describe.each(runtimes)('racing requests on one invoice through $name', (runtime
   it(`double (and triple) emission: exactly one DTE, one folio, one upload (${ROUNDS} rounds)`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const s = rt.fresh('race-emit', ADMIN_TOKEN)
-      const answers = await Promise.all([s.post(inv(acme.noDte, 'emit-dte')), s.post(inv(acme.noDte, 'emit-dte')), s.post(inv(acme.rejected, 'emit-dte'))])
+      const answers = await Promise.all([
+        s.post(inv(acme.noDte, 'emit-dte')),
+        s.post(inv(acme.noDte, 'emit-dte')),
+        s.post(inv(acme.rejected, 'emit-dte')),
+      ])
       expect(statuses(answers.slice(0, 2))).toEqual([200, 409])
       expect(answers[2].status).toBe(200)
       const uploads = (await s.control.get('/outbox?kind=sii-upload')).body.outbox

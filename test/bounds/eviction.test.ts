@@ -16,9 +16,14 @@ describe.each(runtimes)('eviction of isolated sandboxes through $name', (runtime
     await rt.client(null, 'third').get('/api/notifications')
 
     // On workerd the line crosses a pipe: it may arrive just after the answer.
-    await expect.poll(() => lines.filter((l) => l.includes('evicted'))).toEqual(['sandbox "first" evicted with its state: the least recently used of 2 (--max-sandboxes)'])
+    await expect
+      .poll(() => lines.filter((l) => l.includes('evicted')))
+      .toEqual(['sandbox "first" evicted with its state: the least recently used of 2 (--max-sandboxes)'])
     const listed = (await rt.client().control.get('/sandboxes')).body
-    expect(listed).toMatchObject({ maxSandboxes: 2, evicted: { count: 1, recent: [{ id: 'first', reason: 'capacity', at: expect.any(String) }] } })
+    expect(listed).toMatchObject({
+      maxSandboxes: 2,
+      evicted: { count: 1, recent: [{ id: 'first', reason: 'capacity', at: expect.any(String) }] },
+    })
     expect(listed.sandboxes.map((s: { id: string }) => s.id)).toEqual(['second', 'third'])
     // Its state went with it: the next request with its id starts fresh.
     expect(Date.parse((await first.control.get('/clock')).body.now)).toBeLessThan(Date.parse(fresh) + 86_400_000)
@@ -26,7 +31,7 @@ describe.each(runtimes)('eviction of isolated sandboxes through $name', (runtime
 })
 
 describe('--max-sandboxes in --help', () => {
-  it('says that a new sandbox id evicts another caller\'s sandbox', () => {
+  it("says that a new sandbox id evicts another caller's sandbox", () => {
     expect(usage()).toMatch(/--max-sandboxes .*evicts the least recently used/)
   })
 })

@@ -15,16 +15,27 @@ describe('a slow PUT /__sandbox/snapshot over real HTTP', () => {
   it('does not hold up another write of the same sandbox while its body trickles in', async () => {
     const snapshot = JSON.stringify(await (await fetch(`${server.url}/__sandbox/snapshot`, { headers })).json())
     const half = snapshot.length >> 1
-    const put = request(`${server.url}/__sandbox/snapshot`, { method: 'PUT', headers: { ...headers, 'content-length': Buffer.byteLength(snapshot) } })
+    const put = request(`${server.url}/__sandbox/snapshot`, {
+      method: 'PUT',
+      headers: { ...headers, 'content-length': Buffer.byteLength(snapshot) },
+    })
     const answered = new Promise<number>((resolve, reject) => {
       put.on('response', (res) => (res.resume(), resolve(res.statusCode!)))
       put.on('error', reject)
     })
     put.write(snapshot.slice(0, half))
     // The restore's body is half sent: writes of its sandbox still go through (a hang fails the test).
-    const moved = await fetch(`${server.url}/__sandbox/clock`, { method: 'POST', headers, body: JSON.stringify({ advanceBy: '1d' }) })
+    const moved = await fetch(`${server.url}/__sandbox/clock`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ advanceBy: '1d' }),
+    })
     expect(moved.status).toBe(200)
-    const reset = await fetch(`${server.url}/api/auth/password-reset/request`, { method: 'POST', headers, body: JSON.stringify({ email: 'viewer@fleet.test' }) })
+    const reset = await fetch(`${server.url}/api/auth/password-reset/request`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email: 'viewer@fleet.test' }),
+    })
     expect(reset.status).toBe(200)
     put.end(snapshot.slice(half))
     expect(await answered).toBe(200)

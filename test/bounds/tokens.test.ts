@@ -8,7 +8,13 @@ import { useSandbox } from '../support/sandbox.js'
 const oldKey = (seed: number) => new TextEncoder().encode(`fleet-sandbox-signing-key:${seed}`)
 
 const forge = (claims: Record<string, unknown>, sub: string, seed: number, nowS: number) =>
-  new SignJWT({ ...claims }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer('fleet-sandbox').setSubject(sub).setIssuedAt(nowS).setExpirationTime(nowS + 3600).sign(oldKey(seed))
+  new SignJWT({ ...claims })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer('fleet-sandbox')
+    .setSubject(sub)
+    .setIssuedAt(nowS)
+    .setExpirationTime(nowS + 3600)
+    .sign(oldKey(seed))
 
 describe.each(runtimes)('signed tokens through $name', (runtime) => {
   const rt = useSandbox(runtime)
@@ -21,11 +27,21 @@ describe.each(runtimes)('signed tokens through $name', (runtime) => {
     const claims = decodeJwt(real)
     expect((await s.as(real).get('/api/auth/users/me')).status).toBe(200)
 
-    const agent = await forge({ kind: 'agent', clientId: claims.clientId, scope: claims.scope }, claims.sub!, seed, nowS)
+    const agent = await forge(
+      { kind: 'agent', clientId: claims.clientId, scope: claims.scope },
+      claims.sub!,
+      seed,
+      nowS,
+    )
     const forgedAgent = await s.as(agent).get('/api/auth/users/me')
     expect(forgedAgent.status).toBe(401)
 
-    const portal = await forge({ kind: 'portal', clientId: 'cli_acme', roles: ['invoices', 'support'] }, 'pct_owner', seed, nowS)
+    const portal = await forge(
+      { kind: 'portal', clientId: 'cli_acme', roles: ['invoices', 'support'] },
+      'pct_owner',
+      seed,
+      nowS,
+    )
     expect((await s.as(portal).get('/api/portal/invoices')).status).toBe(401)
   })
 

@@ -22,7 +22,18 @@ describe('credentials of the bridge, as a user runs the server', () => {
 
   it('never show the upstream token or the caller credential: journal, HAR, panel, events, snapshot, state file, drift report, log', async () => {
     const state = join(mkdtempSync(join(tmpdir(), 'bridge-state-')), 'state.json')
-    const { child, output } = await startCli(['--port', '0', '--upstream', upstream.url, '--upstream-token', UPSTREAM_TOKEN, '--upstream-route', '/api/layers', '--state', state])
+    const { child, output } = await startCli([
+      '--port',
+      '0',
+      '--upstream',
+      upstream.url,
+      '--upstream-token',
+      UPSTREAM_TOKEN,
+      '--upstream-route',
+      '/api/layers',
+      '--state',
+      state,
+    ])
     const base = urlOf(output())
     const seen: string[] = []
     const read = async (path: string, init?: RequestInit) => {
@@ -45,11 +56,28 @@ describe('credentials of the bridge, as a user runs the server', () => {
     })()
     try {
       const caller = { authorization: `Bearer ${CALLER}`, cookie: `session=${CALLER}` }
-      expect((await read('/api/echo/one', { method: 'POST', headers: { ...caller, 'content-type': 'application/json' }, body: '{}' })).status).toBe(201)
+      expect(
+        (
+          await read('/api/echo/one', {
+            method: 'POST',
+            headers: { ...caller, 'content-type': 'application/json' },
+            body: '{}',
+          })
+        ).status,
+      ).toBe(201)
       expect((await read('/api/layers', { headers: caller })).status).toBe(200)
-      expect((await read('/__sandbox/drift', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200)
+      expect(
+        (
+          await read('/__sandbox/drift', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{}',
+          })
+        ).status,
+      ).toBe(200)
       // The journal is written once the answers' bodies have passed.
-      for (let i = 0; i < 200 && !(await read('/__sandbox/requests')).text.includes('/api/layers'); i++) await new Promise((r) => setTimeout(r, 25))
+      for (let i = 0; i < 200 && !(await read('/__sandbox/requests')).text.includes('/api/layers'); i++)
+        await new Promise((r) => setTimeout(r, 25))
       const journal = JSON.parse((await read('/__sandbox/requests')).text)
       for (const entry of journal.requests) await read(`/__sandbox/requests/${entry.id}`)
       expect(seen.join('\n')).toContain('Bearer <redacted>')
@@ -58,8 +86,22 @@ describe('credentials of the bridge, as a user runs the server', () => {
       await read('/__sandbox/snapshot')
       await read('/__sandbox/drift')
       // An upstream named by a request is refused or ignored: the configured one answers.
-      expect((await read('/__sandbox/drift', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ upstream: elsewhere.url }) })).status).toBe(400)
-      expect((await read(`/api/echo/two?upstream=${encodeURIComponent(elsewhere.url)}`, { headers: { 'x-sandbox-upstream': elsewhere.url, host: new URL(elsewhere.url).host } })).status).toBe(201)
+      expect(
+        (
+          await read('/__sandbox/drift', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ upstream: elsewhere.url }),
+          })
+        ).status,
+      ).toBe(400)
+      expect(
+        (
+          await read(`/api/echo/two?upstream=${encodeURIComponent(elsewhere.url)}`, {
+            headers: { 'x-sandbox-upstream': elsewhere.url, host: new URL(elsewhere.url).host },
+          })
+        ).status,
+      ).toBe(201)
       expect(elsewhere.seen).toEqual([])
     } finally {
       events.abort()
@@ -72,7 +114,10 @@ describe('credentials of the bridge, as a user runs the server', () => {
     expect(everything).not.toContain(UPSTREAM_TOKEN)
     expect(everything).not.toContain(CALLER)
     // The token went only where it belongs: the walk's own requests to the configured upstream.
-    expectEach(upstream.seen.filter((s) => s.headers.authorization === `Bearer ${UPSTREAM_TOKEN}`), (s) => s.method === 'GET')
+    expectEach(
+      upstream.seen.filter((s) => s.headers.authorization === `Bearer ${UPSTREAM_TOKEN}`),
+      (s) => s.method === 'GET',
+    )
     expect(upstream.seen.find((s) => s.url === '/api/echo/one')?.headers.authorization).toBe(`Bearer ${CALLER}`)
   })
 

@@ -27,16 +27,28 @@ describe('fleet-sandbox drift, run as a CI step runs it', () => {
     for (const p of PLANTED) {
       const op = report.operations.find((o: { operation: string }) => o.operation === p.operation)
       expect(op, p.operation).toMatchObject({ status: 'drift' })
-      expect(op.findings, p.operation).toContainEqual(expect.objectContaining({ kind: p.kind, pointer: p.pointer, ...('expected' in p ? { expected: p.expected } : {}) }))
+      expect(op.findings, p.operation).toContainEqual(
+        expect.objectContaining({
+          kind: p.kind,
+          pointer: p.pointer,
+          ...('expected' in p ? { expected: p.expected } : {}),
+        }),
+      )
       // The table a person reads: the operation, then its findings by kind with the pointer.
       expect(run.out).toContain(p.operation)
       expect(run.out).toMatch(new RegExp(`${p.kind} +${p.pointer ? p.pointer.replace(/\//g, '\\/') : '\\(body\\)'}`))
     }
     // Only the planted ones drift; list routes gave ids to their {param} routes.
     expect(report.summary.drift).toBe(PLANTED.length)
-    expect(report.operations.find((o: { operation: string }) => o.operation === 'GET /api/v1/technician/get/{id}')).toMatchObject({ status: 'ok', httpStatus: 200 })
-    expect(report.operations.find((o: { operation: string }) => o.operation === 'GET /api/notification-config/rules')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('module') })
-    expect(report.operations.find((o: { operation: string }) => o.operation === 'GET /api/portal/invoices')).toMatchObject({ status: 'skipped' })
+    expect(
+      report.operations.find((o: { operation: string }) => o.operation === 'GET /api/v1/technician/get/{id}'),
+    ).toMatchObject({ status: 'ok', httpStatus: 200 })
+    expect(
+      report.operations.find((o: { operation: string }) => o.operation === 'GET /api/notification-config/rules'),
+    ).toMatchObject({ status: 'skipped', reason: expect.stringContaining('module') })
+    expect(
+      report.operations.find((o: { operation: string }) => o.operation === 'GET /api/portal/invoices'),
+    ).toMatchObject({ status: 'skipped' })
     // GET only, never a write; the token only as the walk's own credential, and never printed.
     expect(new Set(planted.seen.map((s) => s.method))).toEqual(new Set(['GET']))
     expectEach(planted.seen, (s) => s.headers.authorization === `Bearer ${UPSTREAM_TOKEN}`)
@@ -44,19 +56,38 @@ describe('fleet-sandbox drift, run as a CI step runs it', () => {
   })
 
   it('prints the JSON shape with --json and exits 0 against a conforming upstream', async () => {
-    const run = await runCli(['drift', '--json'], undefined, { SANDBOX_UPSTREAM: conforming.url, SANDBOX_UPSTREAM_TOKEN: UPSTREAM_TOKEN })
+    const run = await runCli(['drift', '--json'], undefined, {
+      SANDBOX_UPSTREAM: conforming.url,
+      SANDBOX_UPSTREAM_TOKEN: UPSTREAM_TOKEN,
+    })
     expect(run.code).toBe(0)
     const report = JSON.parse(run.out)
-    expect(report).toMatchObject({ upstream: conforming.url, checkedAt: expect.any(String), summary: { drift: 0, unreachable: 0 } })
+    expect(report).toMatchObject({
+      upstream: conforming.url,
+      checkedAt: expect.any(String),
+      summary: { drift: 0, unreachable: 0 },
+    })
     expect(report.summary.ok).toBeGreaterThan(20)
-    expect(report.operations[0]).toEqual({ operation: expect.stringMatching(/^GET \/api\//), path: expect.any(String), status: 'ok', httpStatus: 200, findings: [] })
+    expect(report.operations[0]).toEqual({
+      operation: expect.stringMatching(/^GET \/api\//),
+      path: expect.any(String),
+      status: 'ok',
+      httpStatus: 200,
+      findings: [],
+    })
   })
 
   it('exits 2 when it cannot run: no upstream, or an upstream that answers nothing', async () => {
     const none = await runCli(['drift'], undefined, { SANDBOX_UPSTREAM: '' })
     expect(none.code).toBe(2)
     expect(none.err).toContain('--upstream URL is required')
-    const dead = await runCli(['drift', '--upstream', `http://127.0.0.1:${await freePort()}`, '--upstream-token', UPSTREAM_TOKEN])
+    const dead = await runCli([
+      'drift',
+      '--upstream',
+      `http://127.0.0.1:${await freePort()}`,
+      '--upstream-token',
+      UPSTREAM_TOKEN,
+    ])
     expect(dead.code).toBe(2)
     expect(dead.out).toContain('unreachable')
     expect(dead.out).toMatch(/could not be reached/)

@@ -14,16 +14,22 @@ const http = runtimes.filter((r) => r.http)
 /** The journal entries of a sandbox, once `ready` finds the one wanted. */
 async function journalOf(rt: Running, sandbox: string, ready: (entries: any[]) => any): Promise<any> {
   let found: any
-  await vi.waitFor(async () => {
-    const list = await (await rt.fetch('/__sandbox/requests', { headers: { 'x-sandbox-id': sandbox } })).json()
-    found = ready(list.requests)
-    expect(found).toBeDefined()
-  }, { timeout: 15_000, interval: 50 })
+  await vi.waitFor(
+    async () => {
+      const list = await (await rt.fetch('/__sandbox/requests', { headers: { 'x-sandbox-id': sandbox } })).json()
+      found = ready(list.requests)
+      expect(found).toBeDefined()
+    },
+    { timeout: 15_000, interval: 50 },
+  )
   return found
 }
 
 /** A request whose answer's head is all the caller waits for: its status and headers, and the request to leave with. */
-function headOf(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; leave(): void; body: Promise<'ended' | 'cut'> }> {
+function headOf(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, unknown>; leave(): void; body: Promise<'ended' | 'cut'> }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers, agent: false }, (res) => {
       const body = new Promise<'ended' | 'cut'>((done) => {
@@ -40,11 +46,16 @@ function headOf(url: string, headers: Record<string, string>): Promise<{ status:
 }
 
 /** A fake upstream and `runtime` bridged to it for the block, with this bound on the upstream's silences. */
-function useBridged(runtime: Runtime, timeoutMs?: number): { upstream: NetworkUpstream; rt: Running & { url: string } } {
+function useBridged(
+  runtime: Runtime,
+  timeoutMs?: number,
+): { upstream: NetworkUpstream; rt: Running & { url: string } } {
   const running = {} as { upstream: NetworkUpstream; rt: Running & { url: string } }
   beforeAll(async () => {
     running.upstream = await startNetworkUpstream()
-    running.rt = (await runtime.start({ upstream: { url: running.upstream.url, timeoutMs } })) as Running & { url: string }
+    running.rt = (await runtime.start({ upstream: { url: running.upstream.url, timeoutMs } })) as Running & {
+      url: string
+    }
   })
   afterAll(async () => {
     await running.rt?.close()
@@ -60,18 +71,32 @@ describe.each(runtimes)('what the upstream sees through $name', (runtime) => {
     const sandbox = freshId('net')
     const token = 'ctl-secret-4b1d'
     const headers = { 'x-sandbox-id': sandbox, 'x-sandbox-control-token': token }
-    expect((await bridged.rt.fetch('/api/echo/token', { method: 'POST', headers: { ...headers, 'content-type': 'text/plain' }, body: 'abc' })).status).toBe(201)
+    expect(
+      (
+        await bridged.rt.fetch('/api/echo/token', {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'text/plain' },
+          body: 'abc',
+        })
+      ).status,
+    ).toBe(201)
     expect((await bridged.rt.fetch('/__sandbox/health', { headers })).status).toBe(200)
     expect((await bridged.rt.fetch('/api/layers', { headers })).status).toBe(401)
     const seen = bridged.upstream.seen.find((s) => s.url === '/api/echo/token')!
     expect(seen.headers.map(([name]) => name)).not.toContain('x-sandbox-control-token')
     const entries = await journalOf(bridged.rt, sandbox, (list) => (list.length >= 2 ? list : undefined))
     // In-process (msw/node) no control token guards anything: served entries show what the test sent.
-    for (const entry of runtime.http ? entries : entries.filter((e: { path: string }) => e.path === '/api/echo/token')) {
-      const detail = await (await bridged.rt.fetch(`/__sandbox/requests/${entry.id}`, { headers: { 'x-sandbox-id': sandbox } })).json()
+    for (const entry of runtime.http
+      ? entries
+      : entries.filter((e: { path: string }) => e.path === '/api/echo/token')) {
+      const detail = await (
+        await bridged.rt.fetch(`/__sandbox/requests/${entry.id}`, { headers: { 'x-sandbox-id': sandbox } })
+      ).json()
       expect(detail.request.headers['x-sandbox-control-token'], entry.path).toBe('<redacted>')
     }
-    const har = await (await bridged.rt.fetch('/__sandbox/requests.har', { headers: { 'x-sandbox-id': sandbox } })).text()
+    const har = await (
+      await bridged.rt.fetch('/__sandbox/requests.har', { headers: { 'x-sandbox-id': sandbox } })
+    ).text()
     expect(har).toContain('/api/echo/token')
     if (runtime.http) expect(har).not.toContain(token)
   })
@@ -85,26 +110,53 @@ describe.each(http)('the bridge on the wire through $name', (runtime) => {
     const sandbox = freshId('net')
     const res = await send(`${bridged.rt.url}/api/echo/headers`, {
       method: 'POST',
-      headers: { connection: 'keep-alive, x-hop', 'x-hop': 'one hop only', 'x-kept': 'yes', 'content-type': 'text/plain', 'content-length': 5, 'x-sandbox-id': sandbox },
+      headers: {
+        connection: 'keep-alive, x-hop',
+        'x-hop': 'one hop only',
+        'x-kept': 'yes',
+        'content-type': 'text/plain',
+        'content-length': 5,
+        'x-sandbox-id': sandbox,
+      },
       body: 'hello',
     })
     expect(res.status, res.body.toString()).toBe(201)
     const seen = bridged.upstream.seen.find((s) => s.url === '/api/echo/headers')!
     expect(seen.bodyLength).toBe(5)
     // node:http's own `connection` aside (it describes the sandbox's connection to the upstream).
-    const names = seen.headers.map(([name]) => name).filter((name) => name !== 'connection').sort()
+    const names = seen.headers
+      .map(([name]) => name)
+      .filter((name) => name !== 'connection')
+      .sort()
     expect(names).toEqual(['content-length', 'content-type', 'host', 'x-kept', 'x-sandbox-id'])
-    expect(Object.fromEntries(seen.headers)).toMatchObject({ 'content-length': '5', 'x-kept': 'yes', host: new URL(bridged.upstream.url).host })
+    expect(Object.fromEntries(seen.headers)).toMatchObject({
+      'content-length': '5',
+      'x-kept': 'yes',
+      host: new URL(bridged.upstream.url).host,
+    })
   })
 
   it('refuses a target with a user in it with a 400 naming the rule, and forwards nothing', async () => {
     const before = bridged.upstream.seen.length
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const { port } = new URL(bridged.rt.url)
-      const req = request({ host: '127.0.0.1', port, method: 'POST', path: `http://x@127.0.0.1:${port}/api/echo/user`, headers: { 'content-type': 'application/json', 'content-length': 2 }, agent: false }, (res) => {
-        let body = ''
-        res.setEncoding('utf8').on('data', (d) => (body += d)).once('end', () => resolve({ status: res.statusCode!, body }))
-      })
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: `http://x@127.0.0.1:${port}/api/echo/user`,
+          headers: { 'content-type': 'application/json', 'content-length': 2 },
+          agent: false,
+        },
+        (res) => {
+          let body = ''
+          res
+            .setEncoding('utf8')
+            .on('data', (d) => (body += d))
+            .once('end', () => resolve({ status: res.statusCode!, body }))
+        },
+      )
       req.once('error', reject)
       req.end('{}')
     })
@@ -116,10 +168,25 @@ describe.each(http)('the bridge on the wire through $name', (runtime) => {
 
   it('passes a body sent with Expect: 100-continue (curl does past 1 MB) through whole', async () => {
     const body = Buffer.alloc(1.5 * MB, 120)
-    const res = await send(`${bridged.rt.url}/api/echo/continue`, { method: 'POST', headers: { expect: '100-continue', 'content-type': 'application/octet-stream', 'content-length': body.length, 'x-sandbox-id': freshId('net') }, body })
+    const res = await send(`${bridged.rt.url}/api/echo/continue`, {
+      method: 'POST',
+      headers: {
+        expect: '100-continue',
+        'content-type': 'application/octet-stream',
+        'content-length': body.length,
+        'x-sandbox-id': freshId('net'),
+      },
+      body,
+    })
     expect(res.status, res.body.toString()).toBe(201)
-    expect(JSON.parse(res.body.toString())).toEqual({ method: 'POST', url: '/api/echo/continue', bodyLength: body.length })
-    expect(bridged.upstream.seen.find((s) => s.url === '/api/echo/continue')!.headers.map(([name]) => name)).not.toContain('expect')
+    expect(JSON.parse(res.body.toString())).toEqual({
+      method: 'POST',
+      url: '/api/echo/continue',
+      bodyLength: body.length,
+    })
+    expect(
+      bridged.upstream.seen.find((s) => s.url === '/api/echo/continue')!.headers.map(([name]) => name),
+    ).not.toContain('expect')
   })
 
   it('streams a 50 MB answer through whole, with its length', async () => {
@@ -137,8 +204,13 @@ describe.each(http)('the bridge on the wire through $name', (runtime) => {
     expect(answer.headers['x-sandbox-upstream']).toBe('passthrough')
     expect(bridged.upstream.closed).not.toContain('/api/stall/left')
     answer.leave()
-    await vi.waitFor(() => expect(bridged.upstream.closed).toContain('/api/stall/left'), { timeout: 15_000, interval: 50 })
-    const entry = await journalOf(bridged.rt, sandbox, (list) => list.find((e: { path: string }) => e.path === '/api/stall/left'))
+    await vi.waitFor(() => expect(bridged.upstream.closed).toContain('/api/stall/left'), {
+      timeout: 15_000,
+      interval: 50,
+    })
+    const entry = await journalOf(bridged.rt, sandbox, (list) =>
+      list.find((e: { path: string }) => e.path === '/api/stall/left'),
+    )
     expect(entry.status).toBe(200)
   })
 })
@@ -152,8 +224,13 @@ describe.each(http)('an upstream body gone silent through $name', (runtime) => {
     const answer = await headOf(`${bridged.rt.url}/api/stall/silent`, { 'x-sandbox-id': sandbox })
     expect(answer.status).toBe(200)
     expect(await answer.body).toBe('cut')
-    await vi.waitFor(() => expect(bridged.upstream.closed).toContain('/api/stall/silent'), { timeout: 15_000, interval: 50 })
-    const entry = await journalOf(bridged.rt, sandbox, (list) => list.find((e: { path: string }) => e.path === '/api/stall/silent'))
+    await vi.waitFor(() => expect(bridged.upstream.closed).toContain('/api/stall/silent'), {
+      timeout: 15_000,
+      interval: 50,
+    })
+    const entry = await journalOf(bridged.rt, sandbox, (list) =>
+      list.find((e: { path: string }) => e.path === '/api/stall/silent'),
+    )
     expect(entry.status).toBe(200)
   })
 })

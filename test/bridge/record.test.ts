@@ -11,14 +11,21 @@ import { noChromium } from '../support/needs.js'
 
 const folder = () => mkdtempSync(join(tmpdir(), 'recorded-'))
 const read = (dir: string, file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8'))
-const everything = (dir: string) => readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n')
+const everything = (dir: string) =>
+  readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n')
 
 /** Starts `fleet-sandbox --fixtures DIR` and answers a GET of `path` as the demo admin; `stop` ends it. */
 async function serve(dir: string) {
   const { child, output } = await startCli(['--fixtures', dir, '--port', '0', '--seed', '1'])
   const url = urlOf(output())
-  const call = (method: string, path: string) => fetch(url + path, { method, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
-  return { call, stop: () => new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'))) }
+  const call = (method: string, path: string) =>
+    fetch(url + path, { method, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+  return {
+    call,
+    stop: () => new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'))),
+  }
 }
 
 describe('fleet-sandbox record, then --fixtures', () => {
@@ -40,7 +47,9 @@ describe('fleet-sandbox record, then --fixtures', () => {
     expect(run.err).toBe('')
     expect(run.code).toBe(0)
     const layers = read(dir, 'layers.json')
-    const theirs = await (await fetch(`${upstream.url}/api/layers`, { headers: { authorization: `Bearer ${UPSTREAM_TOKEN}` } })).json()
+    const theirs = await (
+      await fetch(`${upstream.url}/api/layers`, { headers: { authorization: `Bearer ${UPSTREAM_TOKEN}` } })
+    ).json()
     expect(layers.map((l: { id: string }) => l.id)).toEqual(theirs.data.map((l: { id: string }) => l.id))
     expectEach(layers, (l: { clientId: string }) => l.clientId === 'cli_acme')
     const report = read(dir, 'record-report.json')
@@ -70,8 +79,23 @@ describe('fleet-sandbox record, then --fixtures', () => {
   it('keeps e-mails unless --redact-emails', async () => {
     const kept = folder()
     const redacted = folder()
-    expect((await runCli(['record', '--upstream', conforming.url, '--upstream-token', UPSTREAM_TOKEN, '--out', kept])).code).toBe(0)
-    expect((await runCli(['record', '--upstream', conforming.url, '--upstream-token', UPSTREAM_TOKEN, '--out', redacted, '--redact-emails'])).code).toBe(0)
+    expect(
+      (await runCli(['record', '--upstream', conforming.url, '--upstream-token', UPSTREAM_TOKEN, '--out', kept])).code,
+    ).toBe(0)
+    expect(
+      (
+        await runCli([
+          'record',
+          '--upstream',
+          conforming.url,
+          '--upstream-token',
+          UPSTREAM_TOKEN,
+          '--out',
+          redacted,
+          '--redact-emails',
+        ])
+      ).code,
+    ).toBe(0)
     expect(read(kept, 'technicians.json')[0].email).toMatch(/@/)
     expect(read(kept, 'technicians.json')[0].email).not.toBe('redacted@example.test')
     expectEach(read(redacted, 'technicians.json'), (t: { email: string }) => t.email === 'redacted@example.test')
@@ -95,14 +119,22 @@ describe('fleet-sandbox record, then --fixtures', () => {
     expect(run.err).toBe('')
     expect(run.code).toBe(0)
     expect(readdirSync(out).sort()).toEqual(['layers.json', 'record-report.json', 'technicians.json'])
-    const theirs = await (await fetch(`${conforming.url}/api/v1/technician/list`, { headers: { authorization: `Bearer ${UPSTREAM_TOKEN}` } })).json()
-    expect(read(out, 'technicians.json').map((t: { id: string }) => t.id)).toEqual(theirs.data.map((t: { id: string }) => t.id))
+    const theirs = await (
+      await fetch(`${conforming.url}/api/v1/technician/list`, {
+        headers: { authorization: `Bearer ${UPSTREAM_TOKEN}` },
+      })
+    ).json()
+    expect(read(out, 'technicians.json').map((t: { id: string }) => t.id)).toEqual(
+      theirs.data.map((t: { id: string }) => t.id),
+    )
     // The HAR held the page's bearer token in its request headers: nothing of it is written.
     expect(everything(out)).not.toContain(UPSTREAM_TOKEN)
     const sandbox = await serve(out)
     try {
       const served = await (await sandbox.call('GET', '/api/v1/technician/list')).json()
-      expect(served.data.map((t: { id: string }) => t.id).sort()).toEqual(theirs.data.map((t: { id: string }) => t.id).sort())
+      expect(served.data.map((t: { id: string }) => t.id).sort()).toEqual(
+        theirs.data.map((t: { id: string }) => t.id).sort(),
+      )
     } finally {
       await sandbox.stop()
     }

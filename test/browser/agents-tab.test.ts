@@ -25,7 +25,11 @@ describe.skipIf(!chromiumAvailable())('agent sign-in and the Agents tab in headl
   })
 
   it('a person signs in on the page and is sent back with a code; the tab lists the session without its tokens', async () => {
-    const registered = await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Assistant', redirect_uris: [REDIRECT] }) })
+    const registered = await fetch(`${server.url}/oauth/register`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Assistant', redirect_uris: [REDIRECT] }),
+    })
     const { client_id } = await registered.json()
     const { verifier, challenge } = pkce()
     let callback: URL | undefined
@@ -33,7 +37,14 @@ describe.skipIf(!chromiumAvailable())('agent sign-in and the Agents tab in headl
       callback = new URL(route.request().url())
       return route.fulfill({ status: 200, contentType: 'text/plain', body: 'signed in' })
     })
-    const query = new URLSearchParams({ response_type: 'code', client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's1' })
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 's1',
+    })
     await page.goto(`${server.url}/oauth/authorize?${query}`)
     expect(await page.textContent('main')).toContain('Assistant asks to use the API as you')
     await page.fill('#email', 'operator@fleet.test')
@@ -45,8 +56,20 @@ describe.skipIf(!chromiumAvailable())('agent sign-in and the Agents tab in headl
     await expect.poll(() => callback?.searchParams.get('state')).toBe('s1')
     // The redirect's navigation ends before the next one starts (else goto below is interrupted by it).
     await page.waitForURL(`${REDIRECT}**`)
-    const form = new URLSearchParams({ grant_type: 'authorization_code', client_id, code: callback!.searchParams.get('code')!, code_verifier: verifier, redirect_uri: REDIRECT })
-    const tokens = await (await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: form })).json()
+    const form = new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id,
+      code: callback!.searchParams.get('code')!,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+    })
+    const tokens = await (
+      await fetch(`${server.url}/oauth/token`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+      })
+    ).json()
     expect(tokens.refresh_token).toMatch(/^rt_/)
 
     await page.goto(`${server.url}/__sandbox`)
@@ -62,6 +85,7 @@ describe.skipIf(!chromiumAvailable())('agent sign-in and the Agents tab in headl
     expect(row).toContain('service:api')
     expect(row).toContain('active')
     const html = await page.content()
-    for (const secret of [tokens.access_token, tokens.refresh_token, callback!.searchParams.get('code')!]) expect(html).not.toContain(secret)
+    for (const secret of [tokens.access_token, tokens.refresh_token, callback!.searchParams.get('code')!])
+      expect(html).not.toContain(secret)
   })
 })

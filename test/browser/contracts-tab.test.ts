@@ -40,12 +40,16 @@ describe.skipIf(!chromiumAvailable())('the Contracts tab in the panel, in headle
     await expect.poll(() => page.textContent('section.contracts')).toContain('a signed-in user')
     await page.click('button.pact')
     await expect.poll(() => page.textContent('section.contracts .said')).toMatch(/409 journal: .*no API answer/)
-    const res = await fetch(`${server.url}/api/layers`, { headers: { 'x-sandbox-id': world, authorization: 'Bearer atk_sandbox_admin' } })
+    const res = await fetch(`${server.url}/api/layers`, {
+      headers: { 'x-sandbox-id': world, authorization: 'Bearer atk_sandbox_admin' },
+    })
     expect(res.status).toBe(200)
     await page.fill('section.contracts input >> nth=0', 'web')
     const pact = await downloaded('button.pact')
     expect(pact.name).toBe('web-fleet-backoffice.json')
-    expect(pact.body.interactions.map((i: { description: string }) => i.description)).toEqual(['listLayers, no scenario, status 200'])
+    expect(pact.body.interactions.map((i: { description: string }) => i.description)).toEqual([
+      'listLayers, no scenario, status 200',
+    ])
     const openapi = await downloaded('button.used-openapi')
     expect(openapi.name).toBe('web-fleet-backoffice.openapi.json')
     expect(Object.keys(openapi.body.paths)).toEqual(['/api/layers'])

@@ -13,7 +13,14 @@ describe.skipIf(!chromiumAvailable())("the inspector's Drift tab in headless Chr
 
   beforeAll(async () => {
     upstream = await startUpstream('planted')
-    server = await startServer({ seed: 1, now: NOW, size: 'small', port: 0, host: '127.0.0.1', upstream: { url: upstream.url, token: UPSTREAM_TOKEN, routes: ['/api/layers', '/api/vehicle-types'] } })
+    server = await startServer({
+      seed: 1,
+      now: NOW,
+      size: 'small',
+      port: 0,
+      host: '127.0.0.1',
+      upstream: { url: upstream.url, token: UPSTREAM_TOKEN, routes: ['/api/layers', '/api/vehicle-types'] },
+    })
     browser = await launch()
     page = await (await browser.newContext()).newPage()
     page.on('pageerror', (error) => console.error('page error:', error.message))
@@ -24,7 +31,10 @@ describe.skipIf(!chromiumAvailable())("the inspector's Drift tab in headless Chr
     await upstream?.close()
   })
 
-  const pass = (path: string) => fetch(server.url + path, { headers: { 'x-sandbox-id': 'drift-tab', authorization: 'Bearer caller-tab' } }).then((r) => r.text())
+  const pass = (path: string) =>
+    fetch(server.url + path, { headers: { 'x-sandbox-id': 'drift-tab', authorization: 'Bearer caller-tab' } }).then(
+      (r) => r.text(),
+    )
   const rows = () => page.locator('table.drift tbody tr')
 
   it('shows findings by operation, newest first, as passthrough answers are checked', async () => {

@@ -27,13 +27,25 @@ describe.skipIf(!chromiumAvailable())('the Playwright example (examples/e2e)', (
   it('passes with two parallel workers, each in its own x-sandbox-id world', () => {
     const report = join(dir, 'report.json')
     {
-      const run = spawnSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'examples/e2e/playwright.config.ts', '--reporter=json', '--output', join(dir, 'results')], {
-        cwd: ROOT,
-        encoding: 'utf8',
-        // With the pact option: the run's Pact file, checked below.
-        env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, PACT_DIR: join(dir, 'pacts') },
-        timeout: 300_000,
-      })
+      const run = spawnSync(
+        process.execPath,
+        [
+          'node_modules/@playwright/test/cli.js',
+          'test',
+          '-c',
+          'examples/e2e/playwright.config.ts',
+          '--reporter=json',
+          '--output',
+          join(dir, 'results'),
+        ],
+        {
+          cwd: ROOT,
+          encoding: 'utf8',
+          // With the pact option: the run's Pact file, checked below.
+          env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, PACT_DIR: join(dir, 'pacts') },
+          timeout: 300_000,
+        },
+      )
       expect(run.status, `playwright test failed:\n${run.stdout}\n${run.stderr}`).toBe(0)
       const result = JSON.parse(readFileSync(report, 'utf8')) as JsonReport
       expect(result.config.workers).toBe(2)
@@ -50,7 +62,10 @@ describe.skipIf(!chromiumAvailable())('the Playwright example (examples/e2e)', (
   })
 
   // The contract of the run's traffic (both workers' worlds in one file), checked by the Pact tools (Node 22+).
-  it.skipIf(noPactTools())('its pact passes the official verifier against a fresh sandbox and the OpenAPI comparator; one changed expectation fails', async () => {
-    await checkE2ePact(join(dir, 'pacts', 'fleet-web-fleet-backoffice.json'))
-  })
+  it.skipIf(noPactTools())(
+    'its pact passes the official verifier against a fresh sandbox and the OpenAPI comparator; one changed expectation fails',
+    async () => {
+      await checkE2ePact(join(dir, 'pacts', 'fleet-web-fleet-backoffice.json'))
+    },
+  )
 })

@@ -35,8 +35,21 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
   afterEach(() => context?.close())
 
   const api = (path: string, init: RequestInit = {}, id = world) =>
-    fetch(server.url + path, { ...init, headers: { 'x-sandbox-id': id, ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.headers as Record<string, string>) } })
-  const signIn = async () => (await api('/api/session-auth/sign-in/email', { method: 'POST', body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }) })).headers.get('set-auth-token')!
+    fetch(server.url + path, {
+      ...init,
+      headers: {
+        'x-sandbox-id': id,
+        ...(init.body ? { 'content-type': 'application/json' } : {}),
+        ...(init.headers as Record<string, string>),
+      },
+    })
+  const signIn = async () =>
+    (
+      await api('/api/session-auth/sign-in/email', {
+        method: 'POST',
+        body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
+      })
+    ).headers.get('set-auth-token')!
 
   /** Opens the panel on this test's world, as a developer types it in. */
   async function openPanel(id = world) {
@@ -52,13 +65,19 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     await openPanel()
     await expect.poll(() => page.textContent('.empty')).toContain('No requests yet')
     await api('/api/notifications?limit=1')
-    await api('/api/auth/password-reset/request', { method: 'POST', body: JSON.stringify({ email: 'viewer@fleet.test' }) })
+    await api('/api/auth/password-reset/request', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'viewer@fleet.test' }),
+    })
     await expect.poll(() => rows().count()).toBe(2)
     expect(await rows().first().textContent()).toContain('/api/auth/password-reset/request')
     expect(await page.textContent('nav')).toContain('Outbox (1)')
     await page.click('nav button:has-text("Outbox")')
     expect(await page.textContent('table.outbox')).toContain('viewer@fleet.test')
-    await api('/api/auth/password-reset/request', { method: 'POST', body: JSON.stringify({ email: 'admin@fleet.test' }) })
+    await api('/api/auth/password-reset/request', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'admin@fleet.test' }),
+    })
     await expect.poll(() => page.locator('table.outbox tbody tr').count()).toBe(2)
     // A state change (the clock, from elsewhere) reaches the panel too.
     await api('/__sandbox/clock', { method: 'POST', body: JSON.stringify({ set: '2027-01-01T00:00:00Z' }) })
@@ -75,7 +94,9 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
       await expect.poll(() => rows().count()).toBe(1)
       await route.fulfill({ response: listed })
     })
-    const loaded = page.waitForResponse((r) => r.url().endsWith('/__sandbox/outbox') && r.request().headers()['x-sandbox-id'] === world)
+    const loaded = page.waitForResponse(
+      (r) => r.url().endsWith('/__sandbox/outbox') && r.request().headers()['x-sandbox-id'] === world,
+    )
     await openPanel()
     await loaded
     expect(await rows().count()).toBe(1)
@@ -84,7 +105,11 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
 
   it('opens a request: method, URL, status, faults, duration, headers, pretty bodies, copy as curl', async () => {
     await openPanel()
-    await api('/api/session-auth/sign-in/email?via=panel', { method: 'POST', body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }), headers: { 'x-sandbox-scenario': 'slow;ms=5' } })
+    await api('/api/session-auth/sign-in/email?via=panel', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
+      headers: { 'x-sandbox-scenario': 'slow;ms=5' },
+    })
     await expect.poll(() => rows().count()).toBe(1)
     await rows().first().click()
     const details = page.locator('aside.details')
@@ -99,7 +124,9 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     expect(text).toContain('content-type')
     // Bodies are indented JSON.
     // The journal never keeps a password (test/control/journal-secrets.test.ts).
-    expect(await details.locator('pre.body').first().textContent()).toBe(JSON.stringify({ email: 'admin@fleet.test', password: '[not kept]' }, null, 2))
+    expect(await details.locator('pre.body').first().textContent()).toBe(
+      JSON.stringify({ email: 'admin@fleet.test', password: '[not kept]' }, null, 2),
+    )
     expect(await details.locator('pre.body').nth(1).textContent()).toContain('"user": {')
     const curl = (await details.locator('.curl pre').textContent())!
     expect(curl).toContain(`curl -X POST '${server.url}/api/session-auth/sign-in/email?via=panel'`)
@@ -117,7 +144,9 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     const token = await signIn()
     await api('/api/notifications', { headers: { authorization: `Bearer ${token}` } })
     await api('/api/layers') // 401
-    await api('/api/layers', { headers: { authorization: `Bearer ${token}`, 'x-sandbox-scenario': 'rate-limit-exhausted' } }) // 429
+    await api('/api/layers', {
+      headers: { authorization: `Bearer ${token}`, 'x-sandbox-scenario': 'rate-limit-exhausted' },
+    }) // 429
     await expect.poll(() => rows().count()).toBe(4)
     await page.selectOption('select[name=status]', '4xx')
     await expect.poll(() => rows().count()).toBe(2)
@@ -132,7 +161,9 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     await page.fill('input[name=path]', 'LAYERS')
     await expect.poll(() => rows().count()).toBe(2)
     await page.fill('input[name=path]', 'nothing-like-this')
-    await expect.poll(() => page.textContent('.requests .empty')).toContain('No request matches these filters (4 in the journal)')
+    await expect
+      .poll(() => page.textContent('.requests .empty'))
+      .toContain('No request matches these filters (4 in the journal)')
   })
 
   it('lists unknown routes (404) and wrong methods (405) like any other request', async () => {
@@ -147,10 +178,21 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
 
   it('marks a request an MCP tool call made with the tool, in the list and the details', async () => {
     await openPanel()
-    const minted = await api('/__sandbox/tokens/agent', { method: 'POST', body: JSON.stringify({ email: 'operator@fleet.test' }) })
+    const minted = await api('/__sandbox/tokens/agent', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'operator@fleet.test' }),
+    })
     const { token } = (await minted.json()) as { token: string }
     const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listLayers', arguments: {} } }
-    const res = await api('/mcp', { method: 'POST', body: JSON.stringify(call), headers: { authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' } })
+    const res = await api('/mcp', {
+      method: 'POST',
+      body: JSON.stringify(call),
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
+    })
     expect(res.status).toBe(200)
     await expect.poll(() => rows().count()).toBe(1)
     expect(await rows().first().locator('.via').textContent()).toBe('MCP tool listLayers')
@@ -163,10 +205,13 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     await page.waitForSelector('.live.on')
   })
 
-  it('exports the journal as HAR that Chromium\'s own devtools importer reads', async () => {
+  it("exports the journal as HAR that Chromium's own devtools importer reads", async () => {
     await openPanel()
     await api('/api/notifications?limit=1')
-    await api('/api/session-auth/sign-in/email', { method: 'POST', body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }) })
+    await api('/api/session-auth/sign-in/email', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
+    })
     await expect.poll(() => rows().count()).toBe(2)
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Download HAR")')])
     expect(download.suggestedFilename()).toBe(`fleet-sandbox-${world}.har`)
@@ -176,7 +221,8 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     const devtools = await context.newPage()
     await devtools.goto('devtools://devtools/bundled/devtools_app.html')
     // A string, so the test runner's transform leaves the page's own dynamic import alone.
-    const imported: { url: string; method: string; status: number; sent: string | null; answer: string }[] = await devtools.evaluate(`(async (har) => {
+    const imported: { url: string; method: string; status: number; sent: string | null; answer: string }[] =
+      await devtools.evaluate(`(async (har) => {
       const { HARFormat, Importer } = await import('./models/har/har.js')
       const requests = Importer.Importer.requestsFromHARLog(new HARFormat.HARRoot(har).log)
       const out = []
@@ -184,9 +230,18 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
       return out
     })(${JSON.stringify(har)})`)
     expect(imported).toHaveLength(2)
-    expect(imported[0]).toMatchObject({ url: `${server.url}/api/notifications?limit=1`, method: 'GET', status: 401, sent: null })
+    expect(imported[0]).toMatchObject({
+      url: `${server.url}/api/notifications?limit=1`,
+      method: 'GET',
+      status: 401,
+      sent: null,
+    })
     expect(imported[0].answer).toContain('authorization')
-    expect(imported[1]).toMatchObject({ method: 'POST', status: 200, sent: JSON.stringify({ email: 'admin@fleet.test', password: '[not kept]' }) })
+    expect(imported[1]).toMatchObject({
+      method: 'POST',
+      status: 200,
+      sent: JSON.stringify({ email: 'admin@fleet.test', password: '[not kept]' }),
+    })
     expect(JSON.parse(imported[1].answer).user.email).toBe('admin@fleet.test')
   })
 
@@ -212,7 +267,10 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     await openPanel()
     await api('/__sandbox/clock', { method: 'POST', body: JSON.stringify({ set: '2027-03-03T03:03:03Z' }) })
     await page.click('nav button:has-text("Snapshot")')
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Download snapshot")')])
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('button:has-text("Download snapshot")'),
+    ])
     const file = (await download.path())!
     const snapshot = JSON.parse(readFileSync(file, 'utf8'))
     expect(snapshot.clock.now).toMatch(/^2027-03-03T03:03:0/)
@@ -230,18 +288,26 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     const after = await (await api('/api/layers', { headers: { authorization: `Bearer ${await signIn()}` } })).json()
     expect(after.data.map((l: { id: string }) => l.id)).toContain(layers.data[0].id)
     // A broken file is refused with the sandbox's own message, and changes nothing.
-    await page.setInputFiles('input[name=snapshot]', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"version":1') })
-    await expect.poll(() => page.textContent('.error')).toContain(`World ${world}: PUT /__sandbox/snapshot: 400 body: must be valid UTF-8 JSON`)
+    await page.setInputFiles('input[name=snapshot]', {
+      name: 'broken.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"version":1'),
+    })
+    await expect
+      .poll(() => page.textContent('.error'))
+      .toContain(`World ${world}: PUT /__sandbox/snapshot: 400 body: must be valid UTF-8 JSON`)
   })
 
-  it('after a bad x-sandbox-id shows that world\'s error and nothing of the previous world', async () => {
+  it("after a bad x-sandbox-id shows that world's error and nothing of the previous world", async () => {
     await openPanel()
     await api('/api/notifications')
     await expect.poll(() => rows().count()).toBe(1)
     await page.fill('input[name=world]', 'not a valid id!')
     await page.click('button[type=submit]')
     // Whichever call answered first (health, clock or the event stream) names the world and the rule.
-    await expect.poll(() => page.textContent('.error')).toMatch(/^World not a valid id!: GET \/__sandbox\/(health|events|clock): 400 x-sandbox-id: must be 1 to 128/)
+    await expect
+      .poll(() => page.textContent('.error'))
+      .toMatch(/^World not a valid id!: GET \/__sandbox\/(health|events|clock): 400 x-sandbox-id: must be 1 to 128/)
     expect(await rows().count()).toBe(0)
     expect(await page.textContent('.world')).not.toContain('seed')
     // Back to a good world: the error goes with the bad one.
@@ -285,7 +351,9 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     await page.click('button.chip:has-text("layers")')
     await page.waitForSelector('table.records tbody tr')
     expect(await page.textContent('table.records')).not.toContain(gone)
-    const id = (await (await api('/__sandbox/requests')).json()).requests.find((e: { method: string }) => e.method === 'DELETE').id
+    const id = (await (await api('/__sandbox/requests')).json()).requests.find(
+      (e: { method: string }) => e.method === 'DELETE',
+    ).id
     await page.selectOption('select[name=before]', String(id))
     await expect.poll(() => page.textContent('table.records')).toContain(gone)
     // Rewound from the request's details: the layer is back in the world.
@@ -311,10 +379,19 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
   })
 
   it('asks for the control token of a sandbox that needs one, and works once it is given', async () => {
-    const guarded = await startServer({ seed: 1, now: NOW, size: 'small', port: 0, host: '127.0.0.1', control: { token: 'sesame' } })
+    const guarded = await startServer({
+      seed: 1,
+      now: NOW,
+      size: 'small',
+      port: 0,
+      host: '127.0.0.1',
+      control: { token: 'sesame' },
+    })
     try {
       await page.goto(`${guarded.url}/__sandbox`)
-      await expect.poll(() => page.textContent('.error')).toMatch(/^World default: GET \/__sandbox\/(health|events|clock): 401 x-sandbox-control-token/)
+      await expect
+        .poll(() => page.textContent('.error'))
+        .toMatch(/^World default: GET \/__sandbox\/(health|events|clock): 401 x-sandbox-control-token/)
       await page.fill('input[name=token]', 'sesame')
       await page.press('input[name=token]', 'Enter')
       await page.waitForSelector('.live.on')
@@ -338,10 +415,11 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     await page.setViewportSize({ width: 1280, height: 860 })
   }
 
-  it('on a desktop, the list and a request\'s details scroll on their own: the controls stay in view', async () => {
+  it("on a desktop, the list and a request's details scroll on their own: the controls stay in view", async () => {
     await openPanel()
     const token = await signIn()
-    for (let i = 0; i < 30; i++) await api(`/api/notifications?limit=${(i % 5) + 1}`, { headers: { authorization: `Bearer ${token}` } })
+    for (let i = 0; i < 30; i++)
+      await api(`/api/notifications?limit=${(i % 5) + 1}`, { headers: { authorization: `Bearer ${token}` } })
     await expect.poll(() => rows().count()).toBe(31)
     await rows().nth(1).click()
     const details = page.locator('aside.details')
@@ -361,22 +439,34 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     if (SHOTS) await shoot(page, 'inspector-desktop.png')
   })
 
-  it('the world line\'s clock runs with the sandbox clock, and stops when it is frozen', async () => {
+  it("the world line's clock runs with the sandbox clock, and stops when it is frozen", async () => {
     await openPanel()
     const clock = page.locator('.world time.clock')
     const first = (await clock.getAttribute('datetime'))!
-    await expect.poll(async () => Date.parse((await clock.getAttribute('datetime'))!)).toBeGreaterThan(Date.parse(first))
-    await api('/__sandbox/clock', { method: 'POST', body: JSON.stringify({ set: '2030-02-02T02:02:02Z', freeze: true }) })
+    await expect
+      .poll(async () => Date.parse((await clock.getAttribute('datetime'))!))
+      .toBeGreaterThan(Date.parse(first))
+    await api('/__sandbox/clock', {
+      method: 'POST',
+      body: JSON.stringify({ set: '2030-02-02T02:02:02Z', freeze: true }),
+    })
     await expect.poll(() => clock.getAttribute('datetime')).toBe('2030-02-02T02:02:02.000Z')
     expect(await page.textContent('.world')).toContain('2030-02-02T02:02:02Z (frozen)')
     await api('/__sandbox/clock', { method: 'POST', body: JSON.stringify({ freeze: false }) })
-    await expect.poll(async () => Date.parse((await clock.getAttribute('datetime'))!)).toBeGreaterThan(Date.parse('2030-02-02T02:02:02Z'))
+    await expect
+      .poll(async () => Date.parse((await clock.getAttribute('datetime'))!))
+      .toBeGreaterThan(Date.parse('2030-02-02T02:02:02Z'))
   })
 
   it('applies a scenario when it is ticked, and an option when it is committed: no Apply button to find', async () => {
     await openPanel()
     await page.click('nav button:has-text("Scenarios")')
-    const scenarios = async () => (await (await api('/__sandbox/scenarios')).json()).scenarios as { name: string; active: boolean; options: Record<string, unknown> }[]
+    const scenarios = async () =>
+      (await (await api('/__sandbox/scenarios')).json()).scenarios as {
+        name: string
+        active: boolean
+        options: Record<string, unknown>
+      }[]
     await page.locator('.scenario[data-name="empty"] input[type=checkbox]').check()
     await expect.poll(async () => (await scenarios()).find((s) => s.name === 'empty')!.active).toBe(true)
     await page.locator('.scenario[data-name="rate-limited"] input[type=checkbox]').check()
@@ -408,7 +498,9 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     await page.selectOption('form.find select[name=by]', 'text')
     await page.fill('form.find input[name=find]', wanted.receiver.name.toUpperCase())
     await page.press('form.find input[name=find]', 'Enter')
-    const holding = items.filter((r: object) => JSON.stringify(r).toLowerCase().includes(wanted.receiver.name.toLowerCase())).length
+    const holding = items.filter((r: object) =>
+      JSON.stringify(r).toLowerCase().includes(wanted.receiver.name.toLowerCase()),
+    ).length
     await expect.poll(() => page.textContent('.pages')).toContain(`${holding} records`)
     // Columns: six at first; pick one more, drop one.
     expect(await page.locator('table.records thead th').count()).toBe(6)
@@ -428,7 +520,9 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     // Nothing found says so.
     await page.fill('form.find input[name=find]', 'no-such-text-anywhere')
     await page.press('form.find input[name=find]', 'Enter')
-    await expect.poll(() => page.textContent('.empty')).toContain('No record of invoices has the text "no-such-text-anywhere"')
+    await expect
+      .poll(() => page.textContent('.empty'))
+      .toContain('No record of invoices has the text "no-such-text-anywhere"')
   })
 
   it('is readable at 390 px: no horizontal scroll of the page', async () => {
@@ -436,7 +530,9 @@ describe.skipIf(!chromiumAvailable())('the inspector panel (GET /__sandbox) in h
     await openPanel()
     const token = await signIn()
     await api('/api/notifications?limit=2', { headers: { authorization: `Bearer ${token}` } })
-    await api('/api/layers', { headers: { authorization: `Bearer ${token}`, 'x-sandbox-scenario': 'rate-limit-exhausted' } })
+    await api('/api/layers', {
+      headers: { authorization: `Bearer ${token}`, 'x-sandbox-scenario': 'rate-limit-exhausted' },
+    })
     await expect.poll(() => rows().count()).toBe(3)
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     if (SHOTS) await shoot(page, 'inspector-mobile.png')
@@ -476,12 +572,19 @@ describe.skipIf(!chromiumAvailable())('the inspector in the browser runtime (fle
   it('startSandbox({ panel: true }): a button and Alt+Shift+S open the panel in the page, live through the worker', async () => {
     expect(await open(page, server.url, { panel: true })).toEqual({ ok: true, resumed: false })
     // The app's styles do not reach the panel: it lives in a shadow root.
-    await page.addStyleTag({ content: 'button, table, * { color: rgb(255, 0, 0) !important; font-family: serif !important }' })
+    await page.addStyleTag({
+      content: 'button, table, * { color: rgb(255, 0, 0) !important; font-family: serif !important }',
+    })
     const drawer = panel().locator('.drawer')
     expect(await drawer.isHidden()).toBe(true)
     await panel().locator('button.toggle').click()
     await panel().locator('.live.on').waitFor()
-    expect(await panel().locator('nav button').first().evaluate((b) => getComputedStyle(b).color)).not.toBe('rgb(255, 0, 0)')
+    expect(
+      await panel()
+        .locator('nav button')
+        .first()
+        .evaluate((b) => getComputedStyle(b).color),
+    ).not.toBe('rgb(255, 0, 0)')
 
     // The app's own requests appear as they happen.
     expect((await call(page, 'GET', '/api/notifications?limit=1')).status).toBe(401)
@@ -503,14 +606,19 @@ describe.skipIf(!chromiumAvailable())('the inspector in the browser runtime (fle
 
   it('answers the inspector routes through the worker as the server does', async () => {
     expect(await open(page, server.url)).toEqual({ ok: true, resumed: false })
-    await call(page, 'POST', '/api/session-auth/sign-in/email', { body: { email: 'admin@fleet.test', password: 'sandbox' } })
+    await call(page, 'POST', '/api/session-auth/sign-in/email', {
+      body: { email: 'admin@fleet.test', password: 'sandbox' },
+    })
     const list = (await call(page, 'GET', '/__sandbox/requests')).body.requests
     const detail = await call(page, 'GET', `/__sandbox/requests/${list.at(-1).id}`)
     expect(detail.status).toBe(200)
     expect(JSON.parse(detail.body.request.body)).toEqual({ email: 'admin@fleet.test', password: '[not kept]' })
     expect(JSON.parse(detail.body.response.body).user.email).toBe('admin@fleet.test')
     const har = await call(page, 'GET', '/__sandbox/requests.har')
-    expect(har.body.log.entries.at(-1).request).toMatchObject({ method: 'POST', url: `${server.url}/api/session-auth/sign-in/email` })
+    expect(har.body.log.entries.at(-1).request).toMatchObject({
+      method: 'POST',
+      url: `${server.url}/api/session-auth/sign-in/email`,
+    })
     expect((await call(page, 'GET', '/__sandbox/collections/invoices?limit=2')).body.items).toHaveLength(2)
     expect((await call(page, 'GET', '/__sandbox/collections/invoices?limit=101')).status).toBe(400)
     // The event stream is a streamed Response through the worker.
@@ -533,7 +641,11 @@ describe.skipIf(!chromiumAvailable())('the inspector in the browser runtime (fle
     await panel().locator('.live.on').waitFor()
     // Waits: the drawer may still be sliding in on a busy machine.
     await panel().locator('.drawer').waitFor({ state: 'visible' })
-    const listeners = () => page.evaluate(() => (window as unknown as { sandbox: { sandbox(): { events: { size: number } } } }).sandbox.sandbox().events.size)
+    const listeners = () =>
+      page.evaluate(
+        () =>
+          (window as unknown as { sandbox: { sandbox(): { events: { size: number } } } }).sandbox.sandbox().events.size,
+      )
     await expect.poll(listeners, { timeout: 15_000 }).toBe(1)
     // Another world: the stream of the first closes, one for the new world opens.
     await panel().locator('input[name=world]').fill('in-page-other')
@@ -556,7 +668,10 @@ describe.skipIf(!chromiumAvailable())('the inspector in the browser runtime (fle
     expect(await panel().locator('input[name=token]').count()).toBe(0)
     // A new tab on /__sandbox/openapi.json would get the app's page: the document is downloaded.
     expect(await panel().locator('a:has-text("OpenAPI")').count()).toBe(0)
-    const [download] = await Promise.all([page.waitForEvent('download'), panel().locator('button:has-text("OpenAPI")').click()])
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      panel().locator('button:has-text("OpenAPI")').click(),
+    ])
     expect(download.suggestedFilename()).toBe('fleet-sandbox-openapi.json')
     const doc = JSON.parse(readFileSync((await download.path())!, 'utf8'))
     expect(doc.openapi).toMatch(/^3\.1/)
@@ -571,7 +686,11 @@ describe.skipIf(!chromiumAvailable())('the inspector in the browser runtime (fle
     await panel().locator('aside.details pre.body').first().waitFor()
     if (SHOTS) await shoot(page, 'inspector-in-page.png')
     await page.setViewportSize({ width: 390, height: 844 })
-    expect(await panel().locator('.drawer').evaluate((d) => d.scrollWidth <= d.clientWidth)).toBe(true)
+    expect(
+      await panel()
+        .locator('.drawer')
+        .evaluate((d) => d.scrollWidth <= d.clientWidth),
+    ).toBe(true)
     if (SHOTS) await shoot(page, 'inspector-in-page-mobile.png')
     // ?sandbox-panel=off forgets it.
     await open(page, `${server.url}/?sandbox-panel=off`)

@@ -20,7 +20,13 @@ const lines = [
   { msw: 2, dir: 'msw' },
   ...(major > 22 || (major === 22 && minor >= 12) ? [{ msw: 3, dir: 'msw3' }] : []),
 ]
-const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } })
+const run = (cmd: string, args: string[], cwd: string) =>
+  execFileSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  })
 const link = (app: string, name: string, target: string) => {
   mkdirSync(dirname(join(app, 'node_modules', name)), { recursive: true })
   symlinkSync(join(ROOT, 'node_modules', target), join(app, 'node_modules', name), 'dir')
@@ -56,114 +62,160 @@ await startSandbox().then(() => ((window as unknown as { started: string }).star
 /** The example in a folder of its own, the packed package installed (its dependencies linked from this repository: no network), and the given msw. */
 function install(mswDir: string): { app: string; init: string } {
   const app = mkdtempSync(join(tmpdir(), `fleet-sandbox-${mswDir}-app-`))
-  for (const part of ['index.html', 'src', 'tsconfig.json']) cpSync(join(ROOT, 'examples/msw-app', part), join(app, part), { recursive: true })
+  for (const part of ['index.html', 'src', 'tsconfig.json'])
+    cpSync(join(ROOT, 'examples/msw-app', part), join(app, part), { recursive: true })
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'msw-app', private: true, type: 'module' }))
-  const tarball = join(app, run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', app], ROOT).trim().split('\n').at(-1)!)
+  const tarball = join(
+    app,
+    run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', app], ROOT).trim().split('\n').at(-1)!,
+  )
   for (const dep of Object.keys(pkg.dependencies)) link(app, dep, dep)
   run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', tarball], app)
   // Linked after the install, which prunes what the app does not list: the app's own msw, React.
   link(app, 'msw', mswDir)
   for (const dep of ['react', 'react-dom']) link(app, dep, dep)
   // The example's postinstall, before the dev server starts (it lists the public files it serves).
-  const init = run(process.execPath, [join(app, 'node_modules/fleet-sandbox/bin/fleet-sandbox.js'), 'init', 'public'], app)
+  const init = run(
+    process.execPath,
+    [join(app, 'node_modules/fleet-sandbox/bin/fleet-sandbox.js'), 'init', 'public'],
+    app,
+  )
   return { app, init }
 }
 
-describe.skipIf(!chromiumAvailable() || unbuilt('dist/src/adapters/browser/index.js'))('an app on msw that adds fleet-sandbox to its own worker (examples/msw-app)', () => {
-  let browser: Browser
-  beforeAll(async () => {
-    browser = await launch()
-  })
-  afterAll(() => browser?.close())
-
-  describe.each(lines)('on msw $msw', ({ msw, dir }) => {
-    let app: string
-    let init: string
-    let vite: ViteDevServer
+describe.skipIf(!chromiumAvailable() || unbuilt('dist/src/adapters/browser/index.js'))(
+  'an app on msw that adds fleet-sandbox to its own worker (examples/msw-app)',
+  () => {
+    let browser: Browser
     beforeAll(async () => {
-      ;({ app, init } = install(dir))
-      const { createServer } = await import('vite')
-      vite = await createServer({ root: app, logLevel: 'error', server: { host: '127.0.0.1', port: 0, strictPort: false } })
-      await vite.listen()
-    }, 300_000)
-    afterAll(async () => {
-      await vite?.close()
-      if (app) rmSync(app, { recursive: true, force: true })
+      browser = await launch()
     })
+    afterAll(() => browser?.close())
 
-    const open = async (): Promise<Page> => {
-      const page = await (await browser.newContext()).newPage()
-      page.on('pageerror', (error) => console.error('page error:', error.message))
-      await page.goto(vite.resolvedUrls!.local[0])
-      return page
-    }
+    describe.each(lines)('on msw $msw', ({ msw, dir }) => {
+      let app: string
+      let init: string
+      let vite: ViteDevServer
+      beforeAll(async () => {
+        ;({ app, init } = install(dir))
+        const { createServer } = await import('vite')
+        vite = await createServer({
+          root: app,
+          logLevel: 'error',
+          server: { host: '127.0.0.1', port: 0, strictPort: false },
+        })
+        await vite.listen()
+      }, 300_000)
+      afterAll(async () => {
+        await vite?.close()
+        if (app) rmSync(app, { recursive: true, force: true })
+      })
 
-    it('installing wrote nothing into the app; init writes the worker script of the msw the app resolves', () => {
-      const installed = JSON.parse(readFileSync(join(app, 'node_modules/fleet-sandbox/package.json'), 'utf8'))
-      expect(installed.dependencies.msw).toBeUndefined()
-      expect(installed.peerDependencies.msw).toMatch(/\^2.*\|\|.*\^3/)
-      const version = JSON.parse(readFileSync(join(ROOT, 'node_modules', dir, 'package.json'), 'utf8')).version
-      expect(init).toContain(`(msw ${version}, the msw your app resolves)`)
-      expect(readFileSync(join(app, 'public/mockServiceWorker.js'), 'utf8')).toContain(`const PACKAGE_VERSION = '${version}'`)
-    })
-
-    it('one service worker answers the sandbox (sign-in, a list, a write kept across a reload) and the app\'s own handler', async () => {
-      const page = await open()
-      try {
-        await expect.poll(() => page.locator('#notifications li').count()).toBe(3)
-        await expect.poll(() => page.locator('#sky').textContent()).toBe('sky: clear')
-        const first = page.locator('#notifications li').first()
-        const id = await first.textContent()
-        await first.locator('button').click()
-        await expect.poll(() => first.getAttribute('data-status')).toBe('reviewed')
-        await page.reload()
-        await expect.poll(() => page.locator('#notifications li').count()).toBe(3)
-        expect(await page.locator('#notifications li').first().getAttribute('data-status')).toBe('reviewed')
-        expect((await page.locator('#notifications li').first().textContent())?.split(' (')[0]).toBe(id?.split(' (')[0])
-        await expect.poll(() => page.locator('#sky').textContent()).toBe('sky: clear')
-        expect(await page.locator('#error').count()).toBe(0)
-      } finally {
-        await page.context().close()
+      const open = async (): Promise<Page> => {
+        const page = await (await browser.newContext()).newPage()
+        page.on('pageerror', (error) => console.error('page error:', error.message))
+        await page.goto(vite.resolvedUrls!.local[0])
+        return page
       }
-    })
 
-    it('fleet-sandbox/node joins the suite\'s own setupServer: both answer, and its resetHandlers() keeps the sandbox', () => {
-      writeFileSync(join(app, 'node-suite.mjs'), NODE_SUITE)
-      expect(JSON.parse(run(process.execPath, ['node-suite.mjs'], app).trim().split('\n').at(-1)!)).toEqual({ signIn: 200, sky: 'clear', afterReset: 200, layers: 200 })
-    })
+      it('installing wrote nothing into the app; init writes the worker script of the msw the app resolves', () => {
+        const installed = JSON.parse(readFileSync(join(app, 'node_modules/fleet-sandbox/package.json'), 'utf8'))
+        expect(installed.dependencies.msw).toBeUndefined()
+        expect(installed.peerDependencies.msw).toMatch(/\^2.*\|\|.*\^3/)
+        const version = JSON.parse(readFileSync(join(ROOT, 'node_modules', dir, 'package.json'), 'utf8')).version
+        expect(init).toContain(`(msw ${version}, the msw your app resolves)`)
+        expect(readFileSync(join(app, 'public/mockServiceWorker.js'), 'utf8')).toContain(
+          `const PACKAGE_VERSION = '${version}'`,
+        )
+      })
 
-    // msw 2 takes a second start() in a page as a redundant one, and the sandbox's handlers answer;
-    // msw 3 never finishes starting a second client: the page says so instead of waiting for ever.
-    it(msw === 3 ? 'a second msw client in the page (the app starts its own worker, then a plain startSandbox()) is an error on the page naming the fix' : 'a second start in the page (the app starts its own worker, then a plain startSandbox()) still answers the sandbox', async () => {
-      writeFileSync(join(app, 'clash.html'), '<!doctype html><html><body><p>clash</p><script type="module" src="/src/clash.ts"></script></body></html>')
-      writeFileSync(join(app, 'src/clash.ts'), CLASH)
-      const page = await (await browser.newContext()).newPage()
-      try {
-        await page.goto(new URL('/clash.html', vite.resolvedUrls!.local[0]).href)
-        if (msw === 3) {
-          await expect.poll(() => page.locator('[data-fleet-sandbox-notice]').textContent(), { timeout: 60_000 }).toMatch(/did not start \(.*\): the page starts another msw worker \(setupWorker\(\)\.start\(\)\): pass it to startSandbox\(\{ worker \}\) instead/)
-        } else {
-          await expect.poll(() => page.evaluate(() => (window as unknown as { started?: string }).started)).toBe('started')
-          expect(await page.evaluate(() => fetch('/__sandbox/health').then((r) => r.json()))).toMatchObject({ status: 'ok' })
-          expect(await page.locator('[data-fleet-sandbox-notice]').count()).toBe(0)
+      it("one service worker answers the sandbox (sign-in, a list, a write kept across a reload) and the app's own handler", async () => {
+        const page = await open()
+        try {
+          await expect.poll(() => page.locator('#notifications li').count()).toBe(3)
+          await expect.poll(() => page.locator('#sky').textContent()).toBe('sky: clear')
+          const first = page.locator('#notifications li').first()
+          const id = await first.textContent()
+          await first.locator('button').click()
+          await expect.poll(() => first.getAttribute('data-status')).toBe('reviewed')
+          await page.reload()
+          await expect.poll(() => page.locator('#notifications li').count()).toBe(3)
+          expect(await page.locator('#notifications li').first().getAttribute('data-status')).toBe('reviewed')
+          expect((await page.locator('#notifications li').first().textContent())?.split(' (')[0]).toBe(
+            id?.split(' (')[0],
+          )
+          await expect.poll(() => page.locator('#sky').textContent()).toBe('sky: clear')
+          expect(await page.locator('#error').count()).toBe(0)
+        } finally {
+          await page.context().close()
         }
-      } finally {
-        await page.context().close()
-      }
-    })
+      })
 
-    it('a worker script of the other major is an error on the page naming the fix', async () => {
-      const other = msw === 3 ? 'msw' : 'msw3'
-      const script = join(app, 'public/mockServiceWorker.js')
-      const good = readFileSync(script)
-      cpSync(join(ROOT, 'node_modules', other, 'lib/mockServiceWorker.js'), script)
-      const page = await open()
-      try {
-        await expect.poll(() => page.locator('[data-fleet-sandbox-notice]').textContent()).toMatch(new RegExp(`mockServiceWorker\\.js is msw ${msw === 3 ? 2 : 3}\\.[^ ]*'s worker script, but this page runs msw ${msw}: write it again with .npx fleet-sandbox init`))
-      } finally {
-        await page.context().close()
-        writeFileSync(script, good)
-      }
+      it("fleet-sandbox/node joins the suite's own setupServer: both answer, and its resetHandlers() keeps the sandbox", () => {
+        writeFileSync(join(app, 'node-suite.mjs'), NODE_SUITE)
+        expect(JSON.parse(run(process.execPath, ['node-suite.mjs'], app).trim().split('\n').at(-1)!)).toEqual({
+          signIn: 200,
+          sky: 'clear',
+          afterReset: 200,
+          layers: 200,
+        })
+      })
+
+      // msw 2 takes a second start() in a page as a redundant one, and the sandbox's handlers answer;
+      // msw 3 never finishes starting a second client: the page says so instead of waiting for ever.
+      it(
+        msw === 3
+          ? 'a second msw client in the page (the app starts its own worker, then a plain startSandbox()) is an error on the page naming the fix'
+          : 'a second start in the page (the app starts its own worker, then a plain startSandbox()) still answers the sandbox',
+        async () => {
+          writeFileSync(
+            join(app, 'clash.html'),
+            '<!doctype html><html><body><p>clash</p><script type="module" src="/src/clash.ts"></script></body></html>',
+          )
+          writeFileSync(join(app, 'src/clash.ts'), CLASH)
+          const page = await (await browser.newContext()).newPage()
+          try {
+            await page.goto(new URL('/clash.html', vite.resolvedUrls!.local[0]).href)
+            if (msw === 3) {
+              await expect
+                .poll(() => page.locator('[data-fleet-sandbox-notice]').textContent(), { timeout: 60_000 })
+                .toMatch(
+                  /did not start \(.*\): the page starts another msw worker \(setupWorker\(\)\.start\(\)\): pass it to startSandbox\(\{ worker \}\) instead/,
+                )
+            } else {
+              await expect
+                .poll(() => page.evaluate(() => (window as unknown as { started?: string }).started))
+                .toBe('started')
+              expect(await page.evaluate(() => fetch('/__sandbox/health').then((r) => r.json()))).toMatchObject({
+                status: 'ok',
+              })
+              expect(await page.locator('[data-fleet-sandbox-notice]').count()).toBe(0)
+            }
+          } finally {
+            await page.context().close()
+          }
+        },
+      )
+
+      it('a worker script of the other major is an error on the page naming the fix', async () => {
+        const other = msw === 3 ? 'msw' : 'msw3'
+        const script = join(app, 'public/mockServiceWorker.js')
+        const good = readFileSync(script)
+        cpSync(join(ROOT, 'node_modules', other, 'lib/mockServiceWorker.js'), script)
+        const page = await open()
+        try {
+          await expect
+            .poll(() => page.locator('[data-fleet-sandbox-notice]').textContent())
+            .toMatch(
+              new RegExp(
+                `mockServiceWorker\\.js is msw ${msw === 3 ? 2 : 3}\\.[^ ]*'s worker script, but this page runs msw ${msw}: write it again with .npx fleet-sandbox init`,
+              ),
+            )
+        } finally {
+          await page.context().close()
+          writeFileSync(script, good)
+        }
+      })
     })
-  })
-})
+  },
+)

@@ -9,15 +9,28 @@ describe.skipIf(!chromiumAvailable())('repro bundles in headless Chromium', () =
   const t = usePageAndServer(3)
 
   const control = async (path: string, init: RequestInit = {}, id = 'replayed') =>
-    (await fetch(t.server.url + path, { ...init, headers: { 'x-sandbox-id': id, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } })).json()
+    (
+      await fetch(t.server.url + path, {
+        ...init,
+        headers: {
+          'x-sandbox-id': id,
+          'content-type': 'application/json',
+          ...(init.headers as Record<string, string>),
+        },
+      })
+    ).json()
 
   it('a bundle the browser worker made rebuilds the same world on the Node server and in the worker', async () => {
     expect(await open(t.page, t.site.url)).toEqual({ ok: true, resumed: false })
     const token = await signIn(t.page)
     expect((await call(t.page, 'POST', '/api/v1/billing/invoices/inv_acme_0014/publish', { token })).status).toBe(200)
     expect((await call(t.page, 'POST', '/__sandbox/clock', { body: { advanceBy: '3d' } })).status).toBe(200)
-    expect((await call(t.page, 'POST', '/api/v1/billing/invoices/inv_acme_0014/emit-dte', { token, body: {} })).status).toBeLessThan(300)
-    expect((await call(t.page, 'POST', '/api/portal/auth/magic-link', { body: { email: 'owner@acme.test' } })).status).toBe(200)
+    expect(
+      (await call(t.page, 'POST', '/api/v1/billing/invoices/inv_acme_0014/emit-dte', { token, body: {} })).status,
+    ).toBeLessThan(300)
+    expect(
+      (await call(t.page, 'POST', '/api/portal/auth/magic-link', { body: { email: 'owner@acme.test' } })).status,
+    ).toBe(200)
     const made = await call(t.page, 'GET', '/__sandbox/repro')
     expect(made.status, JSON.stringify(made.body)).toBe(200)
     const bundle = made.body
@@ -27,29 +40,59 @@ describe.skipIf(!chromiumAvailable())('repro bundles in headless Chromium', () =
     expect(replayed).toMatchObject({ replayed: 4, digest: bundle.end.digest })
     expect((await control('/__sandbox/repro')).end.parts).toEqual(bundle.end.parts)
     // And in the browser worker itself: a world of its own, rebuilt in the page.
-    const inPage = await call(t.page, 'POST', '/__sandbox/repro', { body: bundle, headers: { 'x-sandbox-id': 'page-replay' } })
+    const inPage = await call(t.page, 'POST', '/__sandbox/repro', {
+      body: bundle,
+      headers: { 'x-sandbox-id': 'page-replay' },
+    })
     expect(inPage.status, JSON.stringify(inPage.body)).toBe(200)
-    expect((await call(t.page, 'GET', '/__sandbox/repro', { headers: { 'x-sandbox-id': 'page-replay' } })).body.end.parts).toEqual(bundle.end.parts)
-    const invoice = await (await fetch(`${t.server.url}/api/v1/billing/invoices/inv_acme_0014`, { headers: { 'x-sandbox-id': 'replayed', authorization: 'Bearer atk_sandbox_admin' } })).json()
+    expect(
+      (await call(t.page, 'GET', '/__sandbox/repro', { headers: { 'x-sandbox-id': 'page-replay' } })).body.end.parts,
+    ).toEqual(bundle.end.parts)
+    const invoice = await (
+      await fetch(`${t.server.url}/api/v1/billing/invoices/inv_acme_0014`, {
+        headers: { 'x-sandbox-id': 'replayed', authorization: 'Bearer atk_sandbox_admin' },
+      })
+    ).json()
     expect(invoice.data.status).toBe('published')
   })
 
   it('the inspector downloads the bundle, from a base after a restore, and shows why when a world has none', async () => {
     const world = 'panel-repro'
-    const headers = { 'x-sandbox-id': world, authorization: 'Bearer atk_sandbox_admin', 'content-type': 'application/json' }
-    expect((await fetch(`${t.server.url}/api/v1/billing/invoices/inv_acme_0014/publish`, { method: 'POST', headers })).status).toBe(200)
+    const headers = {
+      'x-sandbox-id': world,
+      authorization: 'Bearer atk_sandbox_admin',
+      'content-type': 'application/json',
+    }
+    expect(
+      (await fetch(`${t.server.url}/api/v1/billing/invoices/inv_acme_0014/publish`, { method: 'POST', headers }))
+        .status,
+    ).toBe(200)
     await t.page.goto(`${t.server.url}/__sandbox`)
     await t.page.fill('input[name=world]', world)
     await t.page.click('button[type=submit]')
     await t.page.waitForSelector(`.world[data-world="${world}"]`)
     const downloadRepro = async () => {
-      const [download] = await Promise.all([t.page.waitForEvent('download'), t.page.click('button:has-text("Download repro")')])
+      const [download] = await Promise.all([
+        t.page.waitForEvent('download'),
+        t.page.click('button:has-text("Download repro")'),
+      ])
       expect(download.suggestedFilename()).toBe(`fleet-sandbox-${world}.repro.json`)
       return JSON.parse(readFileSync((await download.path())!, 'utf8'))
     }
     const bundle = await downloadRepro()
     expect(bundle.base).toBeUndefined()
-    expect(bundle).toMatchObject({ version: 1, seed: 3, requests: [{ kind: 'request', method: 'POST', path: '/api/v1/billing/invoices/inv_acme_0014/publish', as: { kind: 'api-token', user: 'usr_acme_admin' } }] })
+    expect(bundle).toMatchObject({
+      version: 1,
+      seed: 3,
+      requests: [
+        {
+          kind: 'request',
+          method: 'POST',
+          path: '/api/v1/billing/invoices/inv_acme_0014/publish',
+          as: { kind: 'api-token', user: 'usr_acme_admin' },
+        },
+      ],
+    })
 
     // A restored world has a bundle too: it begins at a base (docs/debugging.md "A bundle always there").
     const snapshot = await control('/__sandbox/snapshot', {}, world)
@@ -59,24 +102,42 @@ describe.skipIf(!chromiumAvailable())('repro bundles in headless Chromium', () =
     expect(restored.requests).toEqual([])
 
     // A world no bundle rebuilds (past the repro log's bound, docs/bounds.md): the panel shows the server's reason.
-    const reason = 'repro: no bundle can rebuild this world: the repro logs of all sandboxes together reached their bound (33554432 bytes, docs/bounds.md). POST /__sandbox/reset starts a world a bundle can rebuild'
-    await t.page.route('**/__sandbox/repro', (route) => route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ statusCode: 409, error: 'Conflict', message: reason }) }))
+    const reason =
+      'repro: no bundle can rebuild this world: the repro logs of all sandboxes together reached their bound (33554432 bytes, docs/bounds.md). POST /__sandbox/reset starts a world a bundle can rebuild'
+    await t.page.route('**/__sandbox/repro', (route) =>
+      route.fulfill({
+        status: 409,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: 409, error: 'Conflict', message: reason }),
+      }),
+    )
     await t.page.click('button:has-text("Download repro")')
-    await expect.poll(() => t.page.textContent('.error')).toContain(`World ${world}: GET /__sandbox/repro: 409 ${reason}`)
+    await expect
+      .poll(() => t.page.textContent('.error'))
+      .toContain(`World ${world}: GET /__sandbox/repro: 409 ${reason}`)
   })
 
   // The newcomer's flow: rewind, write, Download repro in the panel; the file rebuilds the world elsewhere.
   it('the inspector downloads a bundle after a rewind: it begins at a base, and its replay rebuilds the world', async () => {
     const world = 'panel-rewound'
     const send = (method: string, path: string, body?: unknown, id = world) =>
-      fetch(t.server.url + path, { method, headers: { 'x-sandbox-id': id, authorization: 'Bearer atk_sandbox_admin', 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+      fetch(t.server.url + path, {
+        method,
+        headers: { 'x-sandbox-id': id, authorization: 'Bearer atk_sandbox_admin', 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
     expect((await send('POST', '/api/v1/billing/invoices/inv_acme_0014/publish')).status).toBe(200)
     expect((await send('POST', '/api/v1/billing/invoices/inv_acme_0015/publish')).status).toBe(200)
-    const journal = (await (await send('GET', '/__sandbox/requests')).json()).requests as { id: number; method: string; path: string }[]
+    const journal = (await (await send('GET', '/__sandbox/requests')).json()).requests as {
+      id: number
+      method: string
+      path: string
+    }[]
     const second = journal.find((e) => e.path === '/api/v1/billing/invoices/inv_acme_0015/publish')!
     const rewound = await send('POST', '/__sandbox/rewind', { before: second.id })
     expect(rewound.status, await rewound.clone().text()).toBe(200)
-    const status = async (id: string, sandbox = world) => (await (await send('GET', `/api/v1/billing/invoices/${id}`, undefined, sandbox)).json()).data.status
+    const status = async (id: string, sandbox = world) =>
+      (await (await send('GET', `/api/v1/billing/invoices/${id}`, undefined, sandbox)).json()).data.status
     expect(await status('inv_acme_0015')).not.toBe('published')
     // Write again after the rewind: the undone write, done anew.
     expect((await send('POST', '/api/v1/billing/invoices/inv_acme_0015/publish')).status).toBe(200)
@@ -85,19 +146,29 @@ describe.skipIf(!chromiumAvailable())('repro bundles in headless Chromium', () =
     await t.page.fill('input[name=world]', world)
     await t.page.click('button[type=submit]')
     await t.page.waitForSelector(`.world[data-world="${world}"]`)
-    const [download] = await Promise.all([t.page.waitForEvent('download'), t.page.click('button:has-text("Download repro")')])
+    const [download] = await Promise.all([
+      t.page.waitForEvent('download'),
+      t.page.click('button:has-text("Download repro")'),
+    ])
     expect(download.suggestedFilename()).toBe(`fleet-sandbox-${world}.repro.json`)
     const bundle = JSON.parse(readFileSync((await download.path())!, 'utf8'))
     expect(await t.page.locator('.error').count()).toBe(0)
     expect(bundle).toMatchObject({ version: 1, seed: 3 })
     expect(bundle.base.why).toMatch(/rewound/)
-    expect(bundle.requests).toEqual([expect.objectContaining({ kind: 'request', method: 'POST', path: '/api/v1/billing/invoices/inv_acme_0015/publish' })])
+    expect(bundle.requests).toEqual([
+      expect.objectContaining({
+        kind: 'request',
+        method: 'POST',
+        path: '/api/v1/billing/invoices/inv_acme_0015/publish',
+      }),
+    ])
 
     const replayed = await send('POST', '/__sandbox/repro', bundle, 'panel-rewound-replayed')
     expect(replayed.status, await replayed.clone().text()).toBe(200)
     expect(await replayed.json()).toMatchObject({ digest: bundle.end.digest })
     expect((await control('/__sandbox/repro', {}, 'panel-rewound-replayed')).end.parts).toEqual(bundle.end.parts)
-    for (const invoice of ['inv_acme_0014', 'inv_acme_0015']) expect(await status(invoice, 'panel-rewound-replayed'), invoice).toBe('published')
+    for (const invoice of ['inv_acme_0014', 'inv_acme_0015'])
+      expect(await status(invoice, 'panel-rewound-replayed'), invoice).toBe('published')
 
     // The panel takes the file back: Replay a repro bundle, in another world.
     const from = 'panel-rewound-from-file'
@@ -106,8 +177,11 @@ describe.skipIf(!chromiumAvailable())('repro bundles in headless Chromium', () =
     await t.page.waitForSelector(`.world[data-world="${from}"]`)
     await t.page.click('nav button:has-text("Snapshot")')
     await t.page.setInputFiles('input[name=repro]', (await download.path())!)
-    await expect.poll(async () => t.page.locator('p.ok[role=status]').textContent()).toMatch(/^Replayed .+: 1 steps, the world matches the bundle's \(sha256:/)
-    for (const invoice of ['inv_acme_0014', 'inv_acme_0015']) expect(await status(invoice, from), invoice).toBe('published')
+    await expect
+      .poll(async () => t.page.locator('p.ok[role=status]').textContent())
+      .toMatch(/^Replayed .+: 1 steps, the world matches the bundle's \(sha256:/)
+    for (const invoice of ['inv_acme_0014', 'inv_acme_0015'])
+      expect(await status(invoice, from), invoice).toBe('published')
   })
 
   it('in the page: the in-page panel downloads a bundle after a rewind, from a base, that rebuilds the world on the Node server and in the worker', async () => {
@@ -124,17 +198,33 @@ describe.skipIf(!chromiumAvailable())('repro bundles in headless Chromium', () =
 
     const panel = t.page.locator('#fleet-sandbox-panel')
     await panel.locator('.live.on').waitFor()
-    const [download] = await Promise.all([t.page.waitForEvent('download'), panel.locator('button:has-text("Download repro")').click()])
+    const [download] = await Promise.all([
+      t.page.waitForEvent('download'),
+      panel.locator('button:has-text("Download repro")').click(),
+    ])
     expect(download.suggestedFilename()).toBe('fleet-sandbox-default.repro.json')
     const bundle = JSON.parse(readFileSync((await download.path())!, 'utf8'))
     expect(bundle.base.why).toMatch(/rewound/)
-    expect(bundle.requests).toEqual([expect.objectContaining({ kind: 'request', method: 'POST', path: '/api/v1/billing/invoices/inv_acme_0015/publish' })])
+    expect(bundle.requests).toEqual([
+      expect.objectContaining({
+        kind: 'request',
+        method: 'POST',
+        path: '/api/v1/billing/invoices/inv_acme_0015/publish',
+      }),
+    ])
 
-    const replayed = await fetch(`${t.server.url}/__sandbox/repro`, { method: 'POST', headers: { 'x-sandbox-id': 'page-rewound', 'content-type': 'application/json' }, body: JSON.stringify(bundle) })
+    const replayed = await fetch(`${t.server.url}/__sandbox/repro`, {
+      method: 'POST',
+      headers: { 'x-sandbox-id': 'page-rewound', 'content-type': 'application/json' },
+      body: JSON.stringify(bundle),
+    })
     expect(replayed.status, await replayed.clone().text()).toBe(200)
     expect(await replayed.json()).toMatchObject({ digest: bundle.end.digest })
     expect((await control('/__sandbox/repro', {}, 'page-rewound')).end.parts).toEqual(bundle.end.parts)
-    const inPage = await call(t.page, 'POST', '/__sandbox/repro', { body: bundle, headers: { 'x-sandbox-id': 'page-rewound' } })
+    const inPage = await call(t.page, 'POST', '/__sandbox/repro', {
+      body: bundle,
+      headers: { 'x-sandbox-id': 'page-rewound' },
+    })
     expect(inPage.status, JSON.stringify(inPage.body)).toBe(200)
     expect(inPage.body).toMatchObject({ digest: bundle.end.digest })
   })

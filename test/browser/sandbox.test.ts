@@ -45,12 +45,22 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     expect(res.status).toBe(200)
     return { count: res.body.data.unreviewedCount as number, first: res.body.data.notifications[0].id as string }
   }
-  const firstAnswer = () => page.evaluate(() => (window as unknown as { firstAnswer: { ms: number; status: number; health: { seed: number; scenarios: string[] } } }).firstAnswer)
+  const firstAnswer = () =>
+    page.evaluate(
+      () =>
+        (
+          window as unknown as {
+            firstAnswer: { ms: number; status: number; health: { seed: number; scenarios: string[] } }
+          }
+        ).firstAnswer,
+    )
 
   it('bundles without Node built-ins, and measures the entry', () => {
     const { bundle } = app
     const parts = bundle.packages.map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(0)} KB`).join(', ')
-    console.log(`browser entry and its ${bundle.startFiles.length - 1} static chunks: ${(bundle.bytes / 1024).toFixed(0)} KB minified, ${(bundle.gzipBytes / 1024).toFixed(1)} KB gzip (level ${bundle.gzipLevel}); largest parts: ${parts}`)
+    console.log(
+      `browser entry and its ${bundle.startFiles.length - 1} static chunks: ${(bundle.bytes / 1024).toFixed(0)} KB minified, ${(bundle.gzipBytes / 1024).toFixed(1)} KB gzip (level ${bundle.gzipLevel}); largest parts: ${parts}`,
+    )
     expect(bundle.builtins).toEqual([])
   })
 
@@ -63,7 +73,9 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
   it('starts the worker, which controls the page before the first request', async () => {
     const started = await open(page, server.url)
     expect(started).toEqual({ ok: true, resumed: false })
-    expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(`${server.url}/mockServiceWorker.js`)
+    expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(
+      `${server.url}/mockServiceWorker.js`,
+    )
     const first = await firstAnswer()
     expect(first.status).toBe(200)
     expect(first.health).toMatchObject({ status: 'ok', seed: 1, scenarios: [] })
@@ -82,7 +94,9 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     expect(list.status).toBe(200)
     expect(list.body.data.notifications).toHaveLength(20)
     const before = await unreviewed(token)
-    expect((await call(page, 'PATCH', `/api/notifications/${before.first}`, { token, body: { status: 'reviewed' } })).status).toBe(200)
+    expect(
+      (await call(page, 'PATCH', `/api/notifications/${before.first}`, { token, body: { status: 'reviewed' } })).status,
+    ).toBe(200)
     expect((await unreviewed(token)).count).toBe(before.count - 1)
 
     // DELETE /api/layers/:id: a deleted layer stays gone.
@@ -104,7 +118,9 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     expect((await call(page, 'DELETE', `/api/layers/${layer.id}`, { token })).status).toBe(404)
     const now = (await call(page, 'GET', '/__sandbox/clock')).body.now
     expect(Date.parse(now)).toBeGreaterThanOrEqual(Date.parse('2026-11-22T14:00:00.000Z'))
-    const journal = (await call(page, 'GET', '/__sandbox/requests')).body.requests.map((e: { method: string; path: string }) => `${e.method} ${e.path}`)
+    const journal = (await call(page, 'GET', '/__sandbox/requests')).body.requests.map(
+      (e: { method: string; path: string }) => `${e.method} ${e.path}`,
+    )
     expect(journal).toContain(`PATCH /api/notifications/${before.first}`)
     expect(journal).toContain(`DELETE /api/layers/${layer.id}`)
   })
@@ -129,14 +145,19 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
   /** Sends a request from the page and reloads it in the same task its answer arrives in; resolves with the answer's status once the new page has started. */
   const thenReload = async (method: string, path: string, token?: string, body?: unknown) => {
     const navigated = page.waitForEvent('framenavigated')
-    await page.evaluate(({ method, path, token, body }) => {
-      const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' }
-      if (token) headers.authorization = `Bearer ${token}`
-      void fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then((res) => {
-        sessionStorage.setItem('answer', String(res.status))
-        location.reload()
-      })
-    }, { method, path, token, body })
+    await page.evaluate(
+      ({ method, path, token, body }) => {
+        const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' }
+        if (token) headers.authorization = `Bearer ${token}`
+        void fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(
+          (res) => {
+            sessionStorage.setItem('answer', String(res.status))
+            location.reload()
+          },
+        )
+      },
+      { method, path, token, body },
+    )
     await navigated
     expect(await waitStarted(page)).toEqual({ ok: true, resumed: true })
     return Number(await page.evaluate(() => sessionStorage.getItem('answer')))
@@ -161,7 +182,9 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     for (let i = 1; i <= REPEATS; i++) {
       const token = await signIn(page)
       const { first } = await unreviewed(token)
-      expect((await call(page, 'PATCH', `/api/notifications/${first}`, { token, body: { status: 'reviewed' } })).status).toBe(200)
+      expect(
+        (await call(page, 'PATCH', `/api/notifications/${first}`, { token, body: { status: 'reviewed' } })).status,
+      ).toBe(200)
       expect(await thenReload('POST', '/__sandbox/reset', undefined, {})).toBe(200)
       // The reset cleared the session and the write; a lost reset would show either.
       const session = (await call(page, 'GET', '/api/notifications', { token })).status
@@ -187,7 +210,12 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     const token = await signIn(page)
     const layers = (await call(page, 'GET', '/api/layers', { token })).body.data as { id: string }[]
     expect((await call(page, 'DELETE', `/api/layers/${layers[0].id}`, { token })).status).toBe(200)
-    const journal = async () => (await call(page, 'GET', '/__sandbox/requests')).body.requests as { id: number; method: string; changes?: { patch: { op: string; path: string }[] } }[]
+    const journal = async () =>
+      (await call(page, 'GET', '/__sandbox/requests')).body.requests as {
+        id: number
+        method: string
+        changes?: { patch: { op: string; path: string }[] }
+      }[]
     const deleted = (await journal()).find((e) => e.method === 'DELETE')!
     expect(deleted.changes!.patch).toEqual([expect.objectContaining({ op: 'remove', path: `/layers/${layers[0].id}` })])
     expect(await reload(page)).toEqual({ ok: true, resumed: true })
@@ -197,7 +225,9 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     expect(await reload(page)).toEqual({ ok: true, resumed: true })
     const ids = (await call(page, 'GET', '/api/layers', { token })).body.data.map((l: { id: string }) => l.id)
     expect(ids).toContain(layers[0].id)
-    expect((await journal()).filter((e) => e.id > deleted.id).map((e) => `${e.method} ${(e as { path?: string }).path}`)).toContain('POST /__sandbox/rewind')
+    expect(
+      (await journal()).filter((e) => e.id > deleted.id).map((e) => `${e.method} ${(e as { path?: string }).path}`),
+    ).toContain('POST /__sandbox/rewind')
   })
 
   // The parts list (src/core/sandbox/parts.ts) taken through the page's own store: each part
@@ -222,20 +252,35 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
       const app = createServedApp({ seed: before.seed ?? 1, now: NOW })
       const world = await app.ready()
       await world.restore(before)
-      const headers: Record<string, string> = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }
-      const res = await app.fetch(new Request(`http://sandbox.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }), { via: 'msw', clientAddress: '127.0.0.1' })
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      }
+      const res = await app.fetch(
+        new Request(`http://sandbox.test${path}`, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+        { via: 'msw', clientAddress: '127.0.0.1' },
+      )
       const text = await res.text()
       if (res.status < 400) {
-        const restored = await call(page, 'PUT', '/__sandbox/snapshot', { body: JSON.parse(JSON.stringify(world.snapshot())) })
+        const restored = await call(page, 'PUT', '/__sandbox/snapshot', {
+          body: JSON.parse(JSON.stringify(world.snapshot())),
+        })
         expect(restored.status, JSON.stringify(restored.body).slice(0, 300)).toBe(200)
       }
       return { status: res.status, text }
     }
-    await fillEveryPart(async ({ method, path, body }, token) => {
-      if (path.startsWith('/oauth/')) return served(method, path, token, body)
-      const res = await call(page, method, path, { token, body })
-      return { status: res.status, text: typeof res.body === 'string' ? res.body : JSON.stringify(res.body) }
-    }, () => signIn(page))
+    await fillEveryPart(
+      async ({ method, path, body }, token) => {
+        if (path.startsWith('/oauth/')) return served(method, path, token, body)
+        const res = await call(page, method, path, { token, body })
+        return { status: res.status, text: typeof res.body === 'string' ? res.body : JSON.stringify(res.body) }
+      },
+      () => signIn(page),
+    )
     const filled = await snapshot()
     expectFilled(filled, fresh)
     expect(await reload(page)).toEqual({ ok: true, resumed: true })
@@ -246,7 +291,9 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     await open(page, server.url)
     const token = await signIn(page)
     const { count, first } = await unreviewed(token)
-    expect((await call(page, 'PATCH', `/api/notifications/${first}`, { token, body: { status: 'reviewed' } })).status).toBe(200)
+    expect(
+      (await call(page, 'PATCH', `/api/notifications/${first}`, { token, body: { status: 'reviewed' } })).status,
+    ).toBe(200)
     // The renderer dies as a killed process does; IndexedDB lives in the browser process.
     const crashed = page.waitForEvent('crash')
     void (await context.newCDPSession(page)).send('Page.crash').catch(() => undefined)
@@ -261,9 +308,15 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     expect(await open(page, server.url, { now: null })).toEqual({ ok: true, resumed: false })
     const token = await signIn(page)
     const first = (await call(page, 'GET', '/api/notifications?limit=1', { token })).body.data.notifications[0]
-    const seeded = await page.evaluate(() => (window as unknown as { sandbox: { sandbox(): { seededAt: number } } }).sandbox.sandbox().seededAt)
+    const seeded = await page.evaluate(
+      () => (window as unknown as { sandbox: { sandbox(): { seededAt: number } } }).sandbox.sandbox().seededAt,
+    )
     expect(await reload(page)).toEqual({ ok: true, resumed: true })
-    expect(await page.evaluate(() => (window as unknown as { sandbox: { sandbox(): { seededAt: number } } }).sandbox.sandbox().seededAt)).toBe(seeded)
+    expect(
+      await page.evaluate(
+        () => (window as unknown as { sandbox: { sandbox(): { seededAt: number } } }).sandbox.sandbox().seededAt,
+      ),
+    ).toBe(seeded)
     expect((await call(page, 'GET', '/api/notifications?limit=1', { token })).body.data.notifications[0]).toEqual(first)
 
     // No request at all before the reload: the world was saved when it started.
@@ -277,17 +330,25 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     await open(page, server.url)
     const token = await signIn(page)
     await reload(page) // the sign-in is saved; what follows are reads only
-    for (let i = 1; i <= 3; i++) expect((await call(page, 'GET', `/api/notifications?limit=1&page=${i}`, { token })).status).toBe(200)
+    for (let i = 1; i <= 3; i++)
+      expect((await call(page, 'GET', `/api/notifications?limit=1&page=${i}`, { token })).status).toBe(200)
     const clock = (await call(page, 'GET', '/__sandbox/clock')).body.now
     expect(await reload(page)).toEqual({ ok: true, resumed: true })
-    const journal = (await call(page, 'GET', '/__sandbox/requests')).body.requests.map((e: { path: string; query: string }) => `${e.path}${e.query}`)
-    expect(journal.slice(-3)).toEqual(['/api/notifications?limit=1&page=1', '/api/notifications?limit=1&page=2', '/api/notifications?limit=1&page=3'])
+    const journal = (await call(page, 'GET', '/__sandbox/requests')).body.requests.map(
+      (e: { path: string; query: string }) => `${e.path}${e.query}`,
+    )
+    expect(journal.slice(-3)).toEqual([
+      '/api/notifications?limit=1&page=1',
+      '/api/notifications?limit=1&page=2',
+      '/api/notifications?limit=1&page=3',
+    ])
     expect(Date.parse((await call(page, 'GET', '/__sandbox/clock')).body.now)).toBeGreaterThanOrEqual(Date.parse(clock))
   })
 
   it('keeps its signed tokens valid across a reload: the random signing key is part of the saved state', async () => {
     await open(page, server.url)
-    const { token } = (await call(page, 'POST', '/__sandbox/tokens/agent', { body: { email: 'operator@fleet.test' } })).body
+    const { token } = (await call(page, 'POST', '/__sandbox/tokens/agent', { body: { email: 'operator@fleet.test' } }))
+      .body
     expect((await call(page, 'GET', '/api/auth/users/me', { token })).status).toBe(200)
     expect(await reload(page)).toEqual({ ok: true, resumed: true })
     expect((await call(page, 'GET', '/api/auth/users/me', { token })).status).toBe(200)
@@ -308,19 +369,25 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     expect(elsewhere.body).toContain('static server')
   })
 
-  it('on an origin the app did not name, answers only the routes it serves: a third-party SDK\'s /api/... call reaches its server', async () => {
+  it("on an origin the app did not name, answers only the routes it serves: a third-party SDK's /api/... call reaches its server", async () => {
     // A second local server stands for the SDK's host (https://o123.ingest.sentry.io): nothing leaves the machine.
     const sdk = createServer((req, res) => {
-      res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' }).end(`sdk host: ${req.method} ${req.url}`)
+      res
+        .writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' })
+        .end(`sdk host: ${req.method} ${req.url}`)
     })
     await new Promise<void>((ok) => sdk.listen(0, '127.0.0.1', ok))
     const elsewhere = `http://localhost:${(sdk.address() as AddressInfo).port}`
     try {
       await open(page, server.url)
-      const send = (method: string, path: string) => page.evaluate(async ({ url, method }) => {
-        const res = await fetch(url, { method, body: method === 'POST' ? 'envelope' : undefined })
-        return `${res.status} ${await res.text()}`
-      }, { url: elsewhere + path, method })
+      const send = (method: string, path: string) =>
+        page.evaluate(
+          async ({ url, method }) => {
+            const res = await fetch(url, { method, body: method === 'POST' ? 'envelope' : undefined })
+            return `${res.status} ${await res.text()}`
+          },
+          { url: elsewhere + path, method },
+        )
       expect(await send('POST', '/api/456/envelope/')).toBe('200 sdk host: POST /api/456/envelope/')
       expect(await send('GET', '/api/nope')).toBe('200 sdk host: GET /api/nope')
       // A path the sandbox serves in another method is not its route either.
@@ -355,7 +422,9 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     expect(await reload(page)).toEqual({ ok: true, resumed: true })
     expect((await call(page, 'GET', '/api/notifications', { token })).status).toBe(401)
     expect((await unreviewed(await signIn(page))).count).toBe(fresh.count)
-    const journal = (await call(page, 'GET', '/__sandbox/requests')).body.requests.map((e: { path: string; status: number }) => `${e.path} ${e.status}`)
+    const journal = (await call(page, 'GET', '/__sandbox/requests')).body.requests.map(
+      (e: { path: string; status: number }) => `${e.path} ${e.status}`,
+    )
     expect(journal).toEqual(['/api/notifications 401', '/api/session-auth/sign-in/email 200', '/api/notifications 200'])
   })
 
@@ -376,9 +445,14 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     await page.waitForFunction(() => (window as { started?: unknown }).started)
     expect((await firstAnswer()).health.scenarios).toEqual(['rate-limited'])
     await open(page, `${server.url}/?sandbox-scenario=rate-limited;failures=1;retryAfter=5,rate-limit-exhausted`)
-    const scenarios = (await call(page, 'GET', '/__sandbox/scenarios')).body.scenarios.filter((s: { active: boolean }) => s.active)
+    const scenarios = (await call(page, 'GET', '/__sandbox/scenarios')).body.scenarios.filter(
+      (s: { active: boolean }) => s.active,
+    )
     const byName = Object.fromEntries(scenarios.map((s: { name: string; options: object }) => [s.name, s.options]))
-    expect(byName).toEqual({ 'rate-limited': { failures: 1, retryAfter: 5 }, 'rate-limit-exhausted': expect.any(Object) })
+    expect(byName).toEqual({
+      'rate-limited': { failures: 1, retryAfter: 5 },
+      'rate-limit-exhausted': expect.any(Object),
+    })
     await open(page, `${server.url}/?sandbox-scenario=`)
     expect((await firstAnswer()).health.scenarios).toEqual([])
   })
@@ -404,7 +478,9 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     page.on('console', (m) => lines.push(`${m.type()} ${m.text()}`))
     await open(page, server.url, { quiet: false })
     await call(page, 'GET', '/api/notifications', { headers: { 'x-sandbox-scenario': 'rate-limited' } })
-    await expect.poll(() => lines.filter((l) => l.includes('/api/notifications'))).toEqual(['info fleet-sandbox: GET /api/notifications 429 (rate-limited)'])
+    await expect
+      .poll(() => lines.filter((l) => l.includes('/api/notifications')))
+      .toEqual(['info fleet-sandbox: GET /api/notifications 429 (rate-limited)'])
     expect(lines.some((l) => l.includes('[MSW]') && l.includes('/api/'))).toBe(false)
 
     lines.length = 0
@@ -420,20 +496,38 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
   })
 
   it('fixtures shape the page world and every reset', async () => {
-    const layer = { id: 'lay_page', clientId: 'cli_acme', name: 'From the page', kind: 'zone', color: '#123456', visible: true, createdAt: '2026-01-01T00:00:00.000Z' }
+    const layer = {
+      id: 'lay_page',
+      clientId: 'cli_acme',
+      name: 'From the page',
+      kind: 'zone',
+      color: '#123456',
+      visible: true,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    }
     await open(page, server.url, { fixtures: { layers: [layer] }, persist: false })
-    const ids = async () => (await call(page, 'GET', '/api/layers', { token: 'atk_sandbox_admin' })).body.data.map((l: { id: string }) => l.id)
+    const ids = async () =>
+      (await call(page, 'GET', '/api/layers', { token: 'atk_sandbox_admin' })).body.data.map(
+        (l: { id: string }) => l.id,
+      )
     expect(await ids()).toEqual(['lay_page'])
     expect((await call(page, 'POST', '/__sandbox/reset', { body: { seed: 9 } })).status).toBe(200)
     expect(await ids()).toEqual(['lay_page'])
-    expect((await call(page, 'GET', '/api/layers', { token: 'atk_sandbox_admin', headers: { 'x-sandbox-id': 'tab-2' } })).body.data).toHaveLength(1)
+    expect(
+      (await call(page, 'GET', '/api/layers', { token: 'atk_sandbox_admin', headers: { 'x-sandbox-id': 'tab-2' } }))
+        .body.data,
+    ).toHaveLength(1)
   })
 
   it('says how to put the worker script in place when it is missing, over the page too', async () => {
     const started = await open(page, server.url, { serviceWorkerUrl: '/nowhere/mockServiceWorker.js' })
     expect(started.ok).toBe(false)
-    expect(await page.locator('[data-fleet-sandbox-notice]').textContent()).toContain('fleet-sandbox did not start: the service worker at /nowhere/mockServiceWorker.js did not start')
-    expect(started.error).toMatch(/the service worker at \/nowhere\/mockServiceWorker\.js did not start .*npx fleet-sandbox init <publicDir>/s)
+    expect(await page.locator('[data-fleet-sandbox-notice]').textContent()).toContain(
+      'fleet-sandbox did not start: the service worker at /nowhere/mockServiceWorker.js did not start',
+    )
+    expect(started.error).toMatch(
+      /the service worker at \/nowhere\/mockServiceWorker\.js did not start .*npx fleet-sandbox init <publicDir>/s,
+    )
   })
 
   it('answers PUT /__sandbox/scenarios and the handle the same way, and both persist', async () => {
@@ -444,7 +538,9 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     await page.evaluate(() => (window as unknown as { sandbox: { use(...s: unknown[]): Promise<void> } }).sandbox.use())
     await reload(page)
     expect((await firstAnswer()).health.scenarios).toEqual([])
-    await page.evaluate(() => (window as unknown as { sandbox: { reset(seed?: number): Promise<void> } }).sandbox.reset(9))
+    await page.evaluate(() =>
+      (window as unknown as { sandbox: { reset(seed?: number): Promise<void> } }).sandbox.reset(9),
+    )
     await reload(page)
     expect((await call(page, 'GET', '/__sandbox/health')).body.seed).toBe(9)
   })
@@ -461,15 +557,21 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     await signIn(page)
     await page.evaluate(() => (window as unknown as { sandbox: { stop(): Promise<void> } }).sandbox.stop())
     // A stored record the layers collection refuses: the saved state is not one this version reads.
-    await page.evaluate(() => new Promise<void>((resolve, reject) => {
-      const req = indexedDB.open('fleet-sandbox', 2)
-      req.onsuccess = () => {
-        const tx = req.result.transaction('parts', 'readwrite')
-        tx.objectStore('parts').put(JSON.stringify({ s: 1, v: { id: 'broken', name: 42 } }), ['default', 'r:layers:broken'])
-        tx.oncomplete = () => resolve()
-        tx.onerror = () => reject(tx.error)
-      }
-    }))
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const req = indexedDB.open('fleet-sandbox', 2)
+          req.onsuccess = () => {
+            const tx = req.result.transaction('parts', 'readwrite')
+            tx.objectStore('parts').put(JSON.stringify({ s: 1, v: { id: 'broken', name: 42 } }), [
+              'default',
+              'r:layers:broken',
+            ])
+            tx.oncomplete = () => resolve()
+            tx.onerror = () => reject(tx.error)
+          }
+        }),
+    )
     const warnings: string[] = []
     page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()))
     expect(await reload(page)).toEqual({ ok: true, resumed: false })
@@ -484,7 +586,8 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     expect(res.body).toContain('static server')
     // And it can start again in the same page; two starts at once leave one sandbox.
     const seeds = await page.evaluate(async () => {
-      const start = (window as unknown as { startSandbox(o: object): Promise<{ sandbox(): { seed: number } }> }).startSandbox
+      const start = (window as unknown as { startSandbox(o: object): Promise<{ sandbox(): { seed: number } }> })
+        .startSandbox
       const [a, b] = await Promise.all([start({ seed: 5, quiet: true }), start({ seed: 6, quiet: true })])
       return [a.sandbox().seed, b.sandbox().seed]
     })
@@ -496,11 +599,19 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
     const api = 'https://api.fleet.test'
     expect(await open(page, server.url, { origins: [api] })).toEqual({ ok: true, resumed: false })
     const token = await page.evaluate(async (api) => {
-      const res = await fetch(`${api}/api/session-auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }) })
+      const res = await fetch(`${api}/api/session-auth/sign-in/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
+      })
       return res.headers.get('set-auth-token')
     }, api)
     expect(token).toMatch(/\S/)
-    const status = await page.evaluate(async ({ api, token }) => (await fetch(`${api}/api/notifications`, { headers: { authorization: `Bearer ${token}` } })).status, { api, token })
+    const status = await page.evaluate(
+      async ({ api, token }) =>
+        (await fetch(`${api}/api/notifications`, { headers: { authorization: `Bearer ${token}` } })).status,
+      { api, token },
+    )
     expect(status).toBe(200)
     // Same-origin /api is not the sandbox's any more: it reaches the static server.
     expect((await call(page, 'GET', '/api/notifications')).status).toBe(404)
@@ -519,7 +630,10 @@ describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromiu
   it('gives each x-sandbox-id its own world in the page too', async () => {
     await open(page, server.url)
     const a = { 'x-sandbox-id': 'tab-a' }
-    const res = await call(page, 'POST', '/api/session-auth/sign-in/email', { body: { email: 'admin@fleet.test', password: 'sandbox' }, headers: a })
+    const res = await call(page, 'POST', '/api/session-auth/sign-in/email', {
+      body: { email: 'admin@fleet.test', password: 'sandbox' },
+      headers: a,
+    })
     const token = res.headers['set-auth-token']
     expect((await call(page, 'GET', '/api/notifications', { token, headers: a })).status).toBe(200)
     expect((await call(page, 'GET', '/api/notifications', { token })).status).toBe(401)
@@ -530,6 +644,8 @@ function budgetAdvice(bundle: BundleSummary): string {
   const zod = bundle.packages.find(([name]) => name === 'zod')?.[1] ?? 0
   return [
     `the browser entry and its static chunks (${bundle.startFiles.join(', ')}) are ${(bundle.gzipBytes / 1024).toFixed(1)} KB gzip, over ${GZIP_BUDGET / 1024} KB.`,
-    zod > 200 * 1024 ? `zod is ${(zod / 1024).toFixed(0)} KB minified: \`import { z } from 'zod'\` keeps every zod locale; \`import * as z from 'zod'\` lets the bundler drop them (about -60 KB gzip).` : '',
+    zod > 200 * 1024
+      ? `zod is ${(zod / 1024).toFixed(0)} KB minified: \`import { z } from 'zod'\` keeps every zod locale; \`import * as z from 'zod'\` lets the bundler drop them (about -60 KB gzip).`
+      : '',
   ].join(' ')
 }

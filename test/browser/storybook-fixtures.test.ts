@@ -37,7 +37,16 @@ describe.skipIf(!chromiumAvailable())('the Storybook loader with fixtures in hea
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-loader-'))
-    await esbuild.build({ absWorkingDir: ROOT, entryPoints: ['src/adapters/storybook/index.ts'], bundle: true, platform: 'browser', format: 'esm', target: 'es2022', outfile: join(dir, 'storybook.js'), logLevel: 'silent' })
+    await esbuild.build({
+      absWorkingDir: ROOT,
+      entryPoints: ['src/adapters/storybook/index.ts'],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      target: 'es2022',
+      outfile: join(dir, 'storybook.js'),
+      logLevel: 'silent',
+    })
     execFileSync(process.execPath, [join(ROOT, 'bin/fleet-sandbox.js'), 'init', dir], { cwd: ROOT, stdio: 'pipe' })
     writeFileSync(join(dir, 'index.html'), PAGE)
     server = await serveStatic(dir)

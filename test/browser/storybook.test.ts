@@ -13,10 +13,27 @@ const STORY = 'notifications-notificationlist--'
 /** The example's static Storybook build, as CI would publish it, with the worker from `fleet-sandbox init`. */
 function buildStorybook(): string {
   const out = mkdtempSync(join(tmpdir(), 'fleet-sandbox-storybook-'))
-  execFileSync(process.execPath, ['bin/fleet-sandbox.js', 'init', 'examples/storybook/public'], { cwd: ROOT, stdio: 'pipe' })
-  execFileSync(process.execPath, ['node_modules/storybook/dist/bin/dispatcher.js', 'build', '-c', 'examples/storybook/.storybook', '-o', out, '--quiet'], {
-    cwd: ROOT, stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production', STORYBOOK_DISABLE_TELEMETRY: '1', CI: 'true' },
+  execFileSync(process.execPath, ['bin/fleet-sandbox.js', 'init', 'examples/storybook/public'], {
+    cwd: ROOT,
+    stdio: 'pipe',
   })
+  execFileSync(
+    process.execPath,
+    [
+      'node_modules/storybook/dist/bin/dispatcher.js',
+      'build',
+      '-c',
+      'examples/storybook/.storybook',
+      '-o',
+      out,
+      '--quiet',
+    ],
+    {
+      cwd: ROOT,
+      stdio: 'pipe',
+      env: { ...process.env, NODE_ENV: 'production', STORYBOOK_DISABLE_TELEMETRY: '1', CI: 'true' },
+    },
+  )
   return out
 }
 
@@ -77,7 +94,13 @@ describe.skipIf(!chromiumAvailable())('the Storybook example in headless Chromiu
     try {
       const after = await page.evaluate(async () => {
         const journal = await (await fetch('/__sandbox/requests')).json()
-        const token = (await fetch('/api/session-auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }) })).headers.get('set-auth-token')
+        const token = (
+          await fetch('/api/session-auth/sign-in/email', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
+          })
+        ).headers.get('set-auth-token')
         const again = await fetch('/api/notifications?limit=5', { headers: { authorization: `Bearer ${token}` } })
         return { faults: journal.requests.map((e: { faults: string[] }) => e.faults).flat(), status: again.status }
       })

@@ -25,18 +25,36 @@ describe.skipIf(!chromiumAvailable())('the scenario timeline in the panel, in he
   })
 
   const control = async (method: string, path: string, body?: unknown) =>
-    (await fetch(`${server.url}/__sandbox${path}`, { method, headers: { 'x-sandbox-id': world, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json()
+    (
+      await fetch(`${server.url}/__sandbox${path}`, {
+        method,
+        headers: { 'x-sandbox-id': world, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    ).json()
 
   it('shows each window, which one is in force, and adds a window the developer types', async () => {
     await control('POST', '/clock', { freeze: true })
-    await control('PUT', '/scenarios', { active: [{ name: 'rate-limited', until: '+2m' }, { name: 'degraded', options: { rate: 1 }, from: '+2m', until: '+7m' }] })
+    await control('PUT', '/scenarios', {
+      active: [
+        { name: 'rate-limited', until: '+2m' },
+        { name: 'degraded', options: { rate: 1 }, from: '+2m', until: '+7m' },
+      ],
+    })
     await page.goto(`${server.url}/__sandbox`)
     await page.fill('input[name=world]', world)
     await page.click('button[type=submit]')
     await page.waitForSelector(`.world[data-world="${world}"]`)
     await page.click('nav button:has-text("Scenarios")')
     await page.waitForSelector('.timeline .lane')
-    expect(await page.locator('.timeline .lane').evaluateAll((lanes) => lanes.map((l) => [l.getAttribute('data-name'), l.getAttribute('data-active')]))).toEqual([['rate-limited', 'true'], ['degraded', 'false']])
+    expect(
+      await page
+        .locator('.timeline .lane')
+        .evaluateAll((lanes) => lanes.map((l) => [l.getAttribute('data-name'), l.getAttribute('data-active')])),
+    ).toEqual([
+      ['rate-limited', 'true'],
+      ['degraded', 'false'],
+    ])
     expect(await page.textContent('.timeline .lane[data-name=degraded]')).toContain('→')
 
     await page.selectOption('select[name=window-name]', 'empty')
@@ -47,12 +65,19 @@ describe.skipIf(!chromiumAvailable())('the scenario timeline in the panel, in he
     const { schedule } = await control('GET', '/scenarios')
     const start = Date.parse((await control('GET', '/clock')).now)
     expect(schedule.map((e: { name: string }) => e.name)).toEqual(['rate-limited', 'degraded', 'empty'])
-    expect(schedule[2]).toEqual({ name: 'empty', options: {}, from: new Date(start + 600_000).toISOString(), until: new Date(start + 900_000).toISOString() })
+    expect(schedule[2]).toEqual({
+      name: 'empty',
+      options: {},
+      from: new Date(start + 600_000).toISOString(),
+      until: new Date(start + 900_000).toISOString(),
+    })
 
     // A tick in the list above keeps the windows: only entries without one are the checkboxes'.
     expect(await page.isChecked('.scenario[data-name=rate-limited] input[type=checkbox]')).toBe(false)
     await page.check('.scenario[data-name=slow] input[type=checkbox]')
-    await expect.poll(async () => (await control('GET', '/scenarios')).schedule.map((e: { name: string }) => e.name)).toEqual(['slow', 'rate-limited', 'degraded', 'empty'])
+    await expect
+      .poll(async () => (await control('GET', '/scenarios')).schedule.map((e: { name: string }) => e.name))
+      .toEqual(['slow', 'rate-limited', 'degraded', 'empty'])
 
     // A bad window is refused by the API and shown; the schedule stays.
     await page.fill('input[name=window-until]', '+5m')

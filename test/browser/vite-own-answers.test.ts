@@ -13,7 +13,8 @@ import { ROOT } from './support/page-app.js'
  * module replaced under Vite's hot update without losing the saved state, and a scenario file of
  * the app's own passed in the option `scenarios`.
  */
-const types = (name: string) => `export default [{ id: 'vt_1', name: '${name}', group: 'Carga' }, { id: 'vt_2', name: 'Furgón', group: 'Reparto' }]\n`
+const types = (name: string) =>
+  `export default [{ id: 'vt_1', name: '${name}', group: 'Carga' }, { id: 'vt_2', name: 'Furgón', group: 'Reparto' }]\n`
 
 const SCENARIO = `import * as z from 'zod'
 import { defineScenario } from 'fleet-sandbox'
@@ -48,7 +49,10 @@ function viteApp(): string {
   symlinkSync(ROOT, join(dir, 'node_modules/fleet-sandbox'), 'dir')
   symlinkSync(join(ROOT, 'node_modules/zod'), join(dir, 'node_modules/zod'), 'dir')
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'vite-own-app', private: true, type: 'module' }))
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><meta charset="utf-8"><title>app</title></head><body><p id="app">loading</p><script type="module" src="/src/main.ts"></script></body></html>')
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><meta charset="utf-8"><title>app</title></head><body><p id="app">loading</p><script type="module" src="/src/main.ts"></script></body></html>',
+  )
   writeFileSync(join(dir, 'src/main.ts'), MAIN)
   writeFileSync(join(dir, 'src/sandbox/vehicle-types.ts'), types('Camión'))
   writeFileSync(join(dir, 'src/sandbox/maintenance.ts'), SCENARIO)
@@ -57,12 +61,15 @@ function viteApp(): string {
 }
 
 const api = (page: Page, method: string, path: string, token?: string, body?: unknown) =>
-  page.evaluate(async ({ method, path, token, body }) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json' }
-    if (token) headers.authorization = `Bearer ${token}`
-    const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-    return { status: res.status, token: res.headers.get('set-auth-token'), body: await res.json().catch(() => null) }
-  }, { method, path, token, body })
+  page.evaluate(
+    async ({ method, path, token, body }) => {
+      const headers: Record<string, string> = { 'content-type': 'application/json' }
+      if (token) headers.authorization = `Bearer ${token}`
+      const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+      return { status: res.status, token: res.headers.get('set-auth-token'), body: await res.json().catch(() => null) }
+    },
+    { method, path, token, body },
+  )
 
 describe.skipIf(!chromiumAvailable())('your own answers in a Vite app, in headless Chromium', () => {
   let dir: string
@@ -74,7 +81,12 @@ describe.skipIf(!chromiumAvailable())('your own answers in a Vite app, in headle
     dir = viteApp()
     const { createServer } = await import('vite')
     // preserveSymlinks: the linked package resolves inside node_modules, as an installed one does.
-    vite = await createServer({ root: dir, logLevel: 'error', resolve: { preserveSymlinks: true }, server: { host: '127.0.0.1', port: 0, strictPort: false } })
+    vite = await createServer({
+      root: dir,
+      logLevel: 'error',
+      resolve: { preserveSymlinks: true },
+      server: { host: '127.0.0.1', port: 0, strictPort: false },
+    })
     await vite.listen()
     browser = await launch()
     page = await browser.newPage()
@@ -88,20 +100,36 @@ describe.skipIf(!chromiumAvailable())('your own answers in a Vite app, in headle
     if (dir) rmSync(dir, { recursive: true, force: true })
   })
 
-  const names = async (token: string) => ((await api(page, 'GET', '/api/vehicle-types', token)).body as { data: { name: string }[] }).data.map((t) => t.name)
+  const names = async (token: string) =>
+    ((await api(page, 'GET', '/api/vehicle-types', token)).body as { data: { name: string }[] }).data.map((t) => t.name)
 
   it('a scenario file of the app joins the catalog and switches like a bundled one', async () => {
     const catalog = (await api(page, 'GET', '/__sandbox/scenarios')).body as { scenarios: { name: string }[] }
     expect(catalog.scenarios.map((s) => s.name)).toContain('team-maintenance')
-    await page.evaluate(() => (window as any).sandbox.use({ name: 'team-maintenance', options: { minutes: 5, routes: ['listLayers'] } }))
-    const token = (await api(page, 'POST', '/api/session-auth/sign-in/email', undefined, { email: 'admin@fleet.test', password: 'sandbox' })).token!
-    expect(await api(page, 'GET', '/api/layers', token)).toMatchObject({ status: 503, body: { message: 'maintenance for 5 minutes' } })
+    await page.evaluate(() =>
+      (window as any).sandbox.use({ name: 'team-maintenance', options: { minutes: 5, routes: ['listLayers'] } }),
+    )
+    const token = (
+      await api(page, 'POST', '/api/session-auth/sign-in/email', undefined, {
+        email: 'admin@fleet.test',
+        password: 'sandbox',
+      })
+    ).token!
+    expect(await api(page, 'GET', '/api/layers', token)).toMatchObject({
+      status: 503,
+      body: { message: 'maintenance for 5 minutes' },
+    })
     expect((await api(page, 'GET', '/api/vehicle-types', token)).status).toBe(200)
     await page.evaluate(() => (window as any).sandbox.use())
   })
 
   it('a changed fixture module replaces its collection under the hot update, keeping the state, and a reload keeps both', async () => {
-    const token = (await api(page, 'POST', '/api/session-auth/sign-in/email', undefined, { email: 'admin@fleet.test', password: 'sandbox' })).token!
+    const token = (
+      await api(page, 'POST', '/api/session-auth/sign-in/email', undefined, {
+        email: 'admin@fleet.test',
+        password: 'sandbox',
+      })
+    ).token!
     expect(await names(token)).toEqual(['Camión', 'Furgón'])
     // State of another collection, to be kept: a layer deleted.
     const layers = (await api(page, 'GET', '/api/layers', token)).body as { data: { id: string }[] }
@@ -124,8 +152,18 @@ describe.skipIf(!chromiumAvailable())('your own answers in a Vite app, in headle
   })
 
   it('a broken fixture module is refused naming the field, and the last good rows stay', async () => {
-    const token = (await api(page, 'POST', '/api/session-auth/sign-in/email', undefined, { email: 'admin@fleet.test', password: 'sandbox' })).token!
-    const error = await page.evaluate(() => (window as any).sandbox.replaceFixtures({ vehicleTypes: [{ id: 'vt_9' }] }).then(() => 'replaced', (e: Error) => e.message))
+    const token = (
+      await api(page, 'POST', '/api/session-auth/sign-in/email', undefined, {
+        email: 'admin@fleet.test',
+        password: 'sandbox',
+      })
+    ).token!
+    const error = await page.evaluate(() =>
+      (window as any).sandbox.replaceFixtures({ vehicleTypes: [{ id: 'vt_9' }] }).then(
+        () => 'replaced',
+        (e: Error) => e.message,
+      ),
+    )
     expect(error).toMatch(/vehicleTypes.*name/)
     expect(await names(token)).toEqual(['Camión grande', 'Furgón'])
   })

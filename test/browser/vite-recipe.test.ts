@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -43,7 +52,10 @@ function viteApp(): string {
   mkdirSync(join(dir, 'node_modules'))
   symlinkSync(ROOT, join(dir, 'node_modules/fleet-sandbox'), 'dir')
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'vite-app', private: true, type: 'module' }))
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><meta charset="utf-8"><title>app</title></head><body><ul id="app">loading</ul><script type="module" src="/src/main.ts"></script></body></html>')
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><meta charset="utf-8"><title>app</title></head><body><ul id="app">loading</ul><script type="module" src="/src/main.ts"></script></body></html>',
+  )
   writeFileSync(join(dir, 'src/main.ts'), MAIN)
   mkdirSync(join(dir, 'public'))
   writeFileSync(join(dir, 'public/robots.txt'), 'User-agent: *\n')
@@ -52,16 +64,24 @@ function viteApp(): string {
   return dir
 }
 
-const init = (cwd: string, folder: string) => execFileSync(process.execPath, [join(ROOT, 'bin/fleet-sandbox.js'), 'init', folder], { cwd, stdio: 'pipe' })
+const init = (cwd: string, folder: string) =>
+  execFileSync(process.execPath, [join(ROOT, 'bin/fleet-sandbox.js'), 'init', folder], { cwd, stdio: 'pipe' })
 
 function viteBuild(dir: string, outDir: string, env: Record<string, string> = {}): { file: string; gzip: number }[] {
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--logLevel', 'error'], {
-    cwd: dir, stdio: 'pipe',
-    // vitest sets NODE_ENV=test, which Vite would take for a development build.
-    env: { ...process.env, NODE_ENV: 'production', ...env },
-  })
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--logLevel', 'error'],
+    {
+      cwd: dir,
+      stdio: 'pipe',
+      // vitest sets NODE_ENV=test, which Vite would take for a development build.
+      env: { ...process.env, NODE_ENV: 'production', ...env },
+    },
+  )
   const assets = join(dir, outDir, 'assets')
-  return readdirSync(assets).filter((f) => f.endsWith('.js')).map((f) => ({ file: f, gzip: gzipSync(readFileSync(join(assets, f))).length }))
+  return readdirSync(assets)
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => ({ file: f, gzip: gzipSync(readFileSync(join(assets, f))).length }))
 }
 
 describe.skipIf(!chromiumAvailable())('the Vite recipe in headless Chromium', () => {
@@ -80,7 +100,12 @@ describe.skipIf(!chromiumAvailable())('the Vite recipe in headless Chromium', ()
   it('the dev server serves the worker from the app root: the app renders data from the sandbox', async () => {
     const { createServer } = await import('vite')
     // preserveSymlinks: the linked package resolves inside node_modules, as an installed one does.
-    const vite = await createServer({ root: dir, logLevel: 'error', resolve: { preserveSymlinks: true }, server: { host: '127.0.0.1', port: 0, strictPort: false } })
+    const vite = await createServer({
+      root: dir,
+      logLevel: 'error',
+      resolve: { preserveSymlinks: true },
+      server: { host: '127.0.0.1', port: 0, strictPort: false },
+    })
     await vite.listen()
     const page = await browser.newPage()
     try {
@@ -98,7 +123,9 @@ describe.skipIf(!chromiumAvailable())('the Vite recipe in headless Chromium', ()
     const chunks = viteBuild(dir, 'dist', { VITE_SANDBOX: 'on' })
     // The preview's step: the worker into the built folder (docs/browser.md).
     init(dir, 'dist')
-    console.log(`vite build with the sandbox: ${chunks.map((c) => `${c.file} ${(c.gzip / 1024).toFixed(1)} KB gzip`).join(', ')}`)
+    console.log(
+      `vite build with the sandbox: ${chunks.map((c) => `${c.file} ${(c.gzip / 1024).toFixed(1)} KB gzip`).join(', ')}`,
+    )
     const server = await serveStatic(join(dir, 'dist'))
     const page = await browser.newPage()
     try {
@@ -122,7 +149,9 @@ describe.skipIf(!chromiumAvailable())('the Vite recipe in headless Chromium', ()
     try {
       await page.goto(`${server.url}/?sandbox-scenario=rate-limted`)
       await page.locator('#app li').nth(2).waitFor()
-      expect(await page.locator('[data-fleet-sandbox-notice]').textContent()).toContain('unknown scenario "rate-limted"')
+      expect(await page.locator('[data-fleet-sandbox-notice]').textContent()).toContain(
+        'unknown scenario "rate-limted"',
+      )
       expect(errors.join('\n')).toContain('?sandbox-scenario: unknown scenario "rate-limted"')
     } finally {
       await page.close()
@@ -141,7 +170,9 @@ describe.skipIf(!chromiumAvailable())('the Vite recipe in headless Chromium', ()
       await page.goto(server.url)
       await page.locator('#app p').waitFor()
       expect(await page.locator('#app p').textContent()).toMatch(/^no data/)
-      expect(await page.locator('[data-fleet-sandbox-notice]').textContent()).toContain('fleet-sandbox did not start: the service worker at /mockServiceWorker.js did not start')
+      expect(await page.locator('[data-fleet-sandbox-notice]').textContent()).toContain(
+        'fleet-sandbox did not start: the service worker at /mockServiceWorker.js did not start',
+      )
       expect(errors.join('\n')).toContain('fleet-sandbox did not start:')
     } finally {
       await page.close()
@@ -151,7 +182,10 @@ describe.skipIf(!chromiumAvailable())('the Vite recipe in headless Chromium', ()
 
   it('a production build ships none of it: no sandbox code, no worker script, the public folder as it was', () => {
     const chunks = viteBuild(dir, 'dist-prod')
-    expect(existsSync(join(dir, 'dist-prod/mockServiceWorker.js')), 'the production build ships the worker script').toBe(false)
+    expect(
+      existsSync(join(dir, 'dist-prod/mockServiceWorker.js')),
+      'the production build ships the worker script',
+    ).toBe(false)
     expect(existsSync(join(dir, 'dist-prod/robots.txt'))).toBe(true)
     const code = chunks.map((c) => readFileSync(join(dir, 'dist-prod/assets', c.file), 'utf8')).join('\n')
     expect(code.includes('mockServiceWorker'), 'the production bundle contains the sandbox').toBe(false)

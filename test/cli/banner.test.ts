@@ -10,10 +10,20 @@ import { unbuilt } from '../support/needs.js'
 describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('the banner (built)', () => {
   const children: ChildProcess[] = []
   // SIGTERM, the clean stop: a killed workerd engine would leave its workerd process behind.
-  afterEach(() => Promise.all(children.splice(0).filter((c) => c.exitCode === null).map((c) => new Promise((resolve) => {
-    c.once('exit', resolve)
-    c.kill('SIGTERM')
-  }))))
+  afterEach(() =>
+    Promise.all(
+      children
+        .splice(0)
+        .filter((c) => c.exitCode === null)
+        .map(
+          (c) =>
+            new Promise((resolve) => {
+              c.once('exit', resolve)
+              c.kill('SIGTERM')
+            }),
+        ),
+    ),
+  )
   const start = async (args: string[], cwd?: string) => {
     const s = await startCli(['--port', '0', '--size', 'small', ...args], cwd)
     children.push(s.child)
@@ -40,7 +50,9 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('the banner (built)', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'fleet-sandbox-app-'))
     const { output } = await start(['--fixtures', 'examples'], cwd)
     const url = urlOf(output())
-    const layers = await (await fetch(`${url}/api/layers`, { headers: { authorization: 'Bearer atk_sandbox_admin' } })).json()
+    const layers = await (
+      await fetch(`${url}/api/layers`, { headers: { authorization: 'Bearer atk_sandbox_admin' } })
+    ).json()
     expect(layers.data).toHaveLength(1)
     expect(output()).toContain('demo accounts (password "sandbox"): admin@fleet.test\n')
     expect(output()).toContain('API token: atk_sandbox_admin')
@@ -49,10 +61,29 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('the banner (built)', () => {
 
   it('fixtures with their own users and passwords: the banner names each with its password', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-users-'))
-    writeFileSync(join(dir, 'users.json'), JSON.stringify([
-      { id: 'u1', clientId: 'cli_acme', email: 'lead@acme.test', name: 'Lead', role: 'admin', disabled: false, password: 'one' },
-      { id: 'u2', clientId: 'cli_acme', email: 'clerk@acme.test', name: 'Clerk', role: 'viewer', disabled: false, password: 'two' },
-    ]))
+    writeFileSync(
+      join(dir, 'users.json'),
+      JSON.stringify([
+        {
+          id: 'u1',
+          clientId: 'cli_acme',
+          email: 'lead@acme.test',
+          name: 'Lead',
+          role: 'admin',
+          disabled: false,
+          password: 'one',
+        },
+        {
+          id: 'u2',
+          clientId: 'cli_acme',
+          email: 'clerk@acme.test',
+          name: 'Clerk',
+          role: 'viewer',
+          disabled: false,
+          password: 'two',
+        },
+      ]),
+    )
     writeFileSync(join(dir, 'apiTokens.json'), '[]')
     const { output } = await start(['--fixtures', dir])
     expect(output()).toContain('demo accounts: lead@acme.test (password "one"), clerk@acme.test (password "two")')
@@ -62,18 +93,28 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('the banner (built)', () => {
 
   it('lists the scenarios loaded from --scenarios, each with its file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-scenarios-'))
-    const scenario = (name: string) => `export default { name: '${name}', description: 'a test', advice: 'none', after: () => ({ status: 418, body: null }) }\n`
+    const scenario = (name: string) =>
+      `export default { name: '${name}', description: 'a test', advice: 'none', after: () => ({ status: 418, body: null }) }\n`
     writeFileSync(join(dir, 'teapot.mjs'), scenario('teapot'))
     writeFileSync(join(dir, 'kettle.js'), scenario('kettle'))
     const { output } = await start(['--scenarios', dir])
-    const line = output().split('\n').find((l) => l.startsWith('  your scenarios'))
-    expect(line?.split(': ')).toEqual([`  your scenarios (--scenarios ${dir})`, expect.stringMatching(/^(kettle \(kettle\.js\), teapot \(teapot\.mjs\)|teapot \(teapot\.mjs\), kettle \(kettle\.js\))$/)])
+    const line = output()
+      .split('\n')
+      .find((l) => l.startsWith('  your scenarios'))
+    expect(line?.split(': ')).toEqual([
+      `  your scenarios (--scenarios ${dir})`,
+      expect.stringMatching(
+        /^(kettle \(kettle\.js\), teapot \(teapot\.mjs\)|teapot \(teapot\.mjs\), kettle \(kettle\.js\))$/,
+      ),
+    ])
   })
 
   it('a --fixtures folder that does not exist says so, naming the flag, where it looked, and the examples', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'fleet-sandbox-app-'))
     const { code, err } = await runCli(['--fixtures', 'fixtures/examples', '--port', '0'], cwd)
     expect(code).toBe(1)
-    expect(err.trim()).toBe(`--fixtures fixtures/examples: no such folder (${resolve(cwd, 'fixtures/examples')}); the packaged examples are --fixtures examples`)
+    expect(err.trim()).toBe(
+      `--fixtures fixtures/examples: no such folder (${resolve(cwd, 'fixtures/examples')}); the packaged examples are --fixtures examples`,
+    )
   })
 })

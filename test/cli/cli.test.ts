@@ -17,7 +17,10 @@ describe('command line options', () => {
     const env = { PORT: '5000', SANDBOX_SEED: '9', SANDBOX_STRICT: 'true', SANDBOX_SIZE: 'small' }
     expect(parseOptions([], env).options).toMatchObject({ port: 5000, seed: 9, strict: true, size: 'small' })
     expect(parseOptions(['--port', '6000', '--seed=3'], env).options).toMatchObject({ port: 6000, seed: 3 })
-    expect(parseOptions(['--sandbox-idle', '60', '--max-sandboxes', '8'], {}).options).toMatchObject({ sandboxIdleMs: 60_000, maxSandboxes: 8 })
+    expect(parseOptions(['--sandbox-idle', '60', '--max-sandboxes', '8'], {}).options).toMatchObject({
+      sandboxIdleMs: 60_000,
+      maxSandboxes: 8,
+    })
     expect(parseOptions(['--scenario', 'slow;ms=5,rate-limited'], {}).options.scenarios).toEqual([
       { name: 'slow', options: expect.objectContaining({ ms: 5 }) },
       { name: 'rate-limited', options: expect.objectContaining({ failures: 3 }) },
@@ -52,7 +55,9 @@ describe('command line options', () => {
   })
 
   it('an unknown flag names the flag it may have meant, without the whole help', () => {
-    expect(() => parseOptions(['--prot', '5'], {})).toThrow(/^unknown flag --prot; did you mean --port\?\n\(fleet-sandbox --help lists every flag\)$/)
+    expect(() => parseOptions(['--prot', '5'], {})).toThrow(
+      /^unknown flag --prot; did you mean --port\?\n\(fleet-sandbox --help lists every flag\)$/,
+    )
   })
 
   it('help says how many notifications each client gets', () => {
@@ -60,7 +65,23 @@ describe('command line options', () => {
   })
 
   it('help lists every flag with its variable', () => {
-    for (const flag of ['--port', '--host', '--seed', '--now', '--scenario', '--size', '--notifications', '--fixtures', '--state', '--strict', '--control-token', '--no-control', '--quiet', '--sandbox-idle', '--max-sandboxes']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--seed',
+      '--now',
+      '--scenario',
+      '--size',
+      '--notifications',
+      '--fixtures',
+      '--state',
+      '--strict',
+      '--control-token',
+      '--no-control',
+      '--quiet',
+      '--sandbox-idle',
+      '--max-sandboxes',
+    ]) {
       expect(usage()).toContain(flag)
     }
     expect(usage()).toContain('SANDBOX_SEED')
@@ -69,15 +90,25 @@ describe('command line options', () => {
 
 const start = startCli
 
-const stop = (child: ChildProcess) => new Promise<number | null>((resolve) => {
-  child.once('exit', (code) => resolve(code))
-  child.kill('SIGTERM')
-})
+const stop = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => resolve(code))
+    child.kill('SIGTERM')
+  })
 
 describe.skipIf(unbuilt('dist/src/cli/cli.js'))('the fleet-sandbox process (built)', () => {
   it('prints URL, seed, scenarios and demo accounts, serves, and stops cleanly on SIGTERM', async () => {
     const port = await freePort()
-    const { child, output } = await start(['--port', String(port), '--seed', '5', '--now', '2026-11-22T12:00:00Z', '--size', 'small'])
+    const { child, output } = await start([
+      '--port',
+      String(port),
+      '--seed',
+      '5',
+      '--now',
+      '2026-11-22T12:00:00Z',
+      '--size',
+      'small',
+    ])
     expect(output()).toContain(`http://127.0.0.1:${port}`)
     expect(output()).toContain('seed 5')
     expect(output()).toContain('admin@fleet.test')
@@ -95,7 +126,11 @@ describe.skipIf(unbuilt('dist/src/cli/cli.js'))('the fleet-sandbox process (buil
     const port = await freePort()
     const first = await start(['--port', String(port), '--size', 'small', '--state', state])
     const base = `http://127.0.0.1:${port}`
-    await fetch(`${base}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ set: '2030-01-01T00:00:00Z', freeze: true }) })
+    await fetch(`${base}/__sandbox/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ set: '2030-01-01T00:00:00Z', freeze: true }),
+    })
     expect(await stop(first.child)).toBe(0)
     expect(JSON.parse(readFileSync(state, 'utf8')).clock.now).toBe('2030-01-01T00:00:00.000Z')
     const second = await start(['--port', String(port), '--size', 'small', '--state', state])
@@ -105,7 +140,9 @@ describe.skipIf(unbuilt('dist/src/cli/cli.js'))('the fleet-sandbox process (buil
   })
 
   it('refuses a non-loopback host without a control token', async () => {
-    const child = spawn(process.execPath, ['bin/fleet-sandbox.js', '--host', '0.0.0.0', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['bin/fleet-sandbox.js', '--host', '0.0.0.0', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let err = ''
     child.stderr.on('data', (d) => (err += d))
     const code = await new Promise((resolve) => child.once('exit', resolve))

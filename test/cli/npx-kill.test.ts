@@ -18,22 +18,35 @@ symlinkSync('../fleet-sandbox/bin/fleet-sandbox.js', join(app, 'node_modules/.bi
 let npx: ChildProcess | undefined
 afterAll(() => {
   // Its own group, so whatever is left of it (the orphaned server, before the fix) goes too.
-  if (npx?.pid) try { process.kill(-npx.pid, 'SIGKILL') } catch {}
+  if (npx?.pid)
+    try {
+      process.kill(-npx.pid, 'SIGKILL')
+    } catch {}
 })
 
 describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('npx fleet-sandbox', () => {
   it('stops the server when the npx process gets SIGTERM', async () => {
-    npx = spawn('npx', ['--no-install', 'fleet-sandbox', '--port', '0'], { cwd: app, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    npx = spawn('npx', ['--no-install', 'fleet-sandbox', '--port', '0'], {
+      cwd: app,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let out = ''
     npx.stdout!.on('data', (d) => (out += d))
     npx.stderr!.on('data', (d) => (out += d))
-    await expect.poll(() => /listening on (http:\/\/\S+)/.exec(out)?.[1], { timeout: 60_000, interval: 100 }).toBeTruthy()
+    await expect
+      .poll(() => /listening on (http:\/\/\S+)/.exec(out)?.[1], { timeout: 60_000, interval: 100 })
+      .toBeTruthy()
     const url = /listening on (http:\/\/\S+)/.exec(out)![1]
     expect((await fetch(url + '/__sandbox/health')).status).toBe(200)
     const exited = new Promise((r) => npx!.once('exit', r))
     process.kill(npx.pid!, 'SIGTERM') // the npx process alone, not its group
     await exited
-    const answers = () => fetch(url + '/__sandbox/health').then(() => true, () => false)
+    const answers = () =>
+      fetch(url + '/__sandbox/health').then(
+        () => true,
+        () => false,
+      )
     await expect.poll(answers, { timeout: 20_000, interval: 200 }).toBe(false)
   }, 90_000)
 })

@@ -1,5 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -45,10 +55,11 @@ function start(args: string[], firstPath = '/__sandbox/health') {
       reject(new Error(`exited ${code}: ${out}`))
     })
   })
-  const stop = () => new Promise<number | null>((resolve) => {
-    child.once('exit', (code) => resolve(code))
-    child.kill('SIGTERM')
-  })
+  const stop = () =>
+    new Promise<number | null>((resolve) => {
+      child.once('exit', (code) => resolve(code))
+      child.kill('SIGTERM')
+    })
   return { child, ready, stop, output: () => out }
 }
 
@@ -73,7 +84,9 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('the command line as a user m
 
   it('a port in use exits 1 naming the port and suggesting --port 0', async () => {
     const busy: Server = createServer()
-    const port = await new Promise<number>((resolve) => busy.listen(0, '127.0.0.1', () => resolve((busy.address() as { port: number }).port)))
+    const port = await new Promise<number>((resolve) =>
+      busy.listen(0, '127.0.0.1', () => resolve((busy.address() as { port: number }).port)),
+    )
     try {
       const { code, err } = await run(['-p', String(port), '--size', 'small'])
       expect(code).toBe(1)
@@ -88,7 +101,9 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('the command line as a user m
   it('a missing --fixtures folder is a clear message, not ENOENT', async () => {
     const { code, err } = await run(['--fixtures', join(dir, 'nope'), '--port', '0'])
     expect(code).toBe(1)
-    expect(err.trim()).toBe(`--fixtures ${join(dir, 'nope')}: no such folder (${join(dir, 'nope')}); the packaged examples are --fixtures examples`)
+    expect(err.trim()).toBe(
+      `--fixtures ${join(dir, 'nope')}: no such folder (${join(dir, 'nope')}); the packaged examples are --fixtures examples`,
+    )
   })
 
   it('a fixture file that breaks its collection names the file, the record and the rule', async () => {
@@ -110,7 +125,9 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('the command line as a user m
     symlinkSync(secret, join(linked, 'layers.json'))
     const { code, err } = await run(['--fixtures', linked, '--port', '0'])
     expect(code).toBe(1)
-    expect(err).toContain(`--fixtures ${join(linked, 'layers.json')}: must be a file in the folder (a link may point only inside it)`)
+    expect(err).toContain(
+      `--fixtures ${join(linked, 'layers.json')}: must be a file in the folder (a link may point only inside it)`,
+    )
     expect(err).not.toContain('SECRET')
     // Not valid JSON inside the folder: where it broke, never what it read.
     rmSync(join(linked, 'layers.json'))
@@ -172,15 +189,25 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('the command line as a user m
       writeFileSync(deep, `{"version":1,"journal":[{"x":${'['.repeat(5000)}${']'.repeat(5000)}}]}`)
       const r3 = await run(['--state', deep, '--port', '0'])
       expect(r3.code).toBe(1)
-      expect(r3.err).toContain(`--state ${deep}: it is not a sandbox state: it nests deeper than 100 levels of lists and objects`)
+      expect(r3.err).toContain(
+        `--state ${deep}: it is not a sandbox state: it nests deeper than 100 levels of lists and objects`,
+      )
     })
 
     it('prints "saved to FILE" and "restored from FILE", and the first answer already has the restored state', async () => {
       const file = join(dir, 'state.json')
       const first = start(['--size', 'small', '--state', file])
       const { url } = await first.ready
-      await fetch(`${url}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ set: '2031-05-01T00:00:00Z' }) })
-      await fetch(`${url}/__sandbox/scenarios`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ active: ['empty'] }) })
+      await fetch(`${url}/__sandbox/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ set: '2031-05-01T00:00:00Z' }),
+      })
+      await fetch(`${url}/__sandbox/scenarios`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ active: ['empty'] }),
+      })
       expect(await first.stop()).toBe(0)
       expect(first.output()).toContain(`saved to ${file}`)
       expect(first.output()).not.toContain('restored from')
@@ -203,7 +230,14 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('the command line as a user m
     const gone = spawn(process.execPath, ['-e', ''])
     await new Promise((resolve) => gone.once('exit', resolve))
     const stale = `.state.json.${gone.pid}.tmp`
-    const kept = [`.state.json.${process.pid}.tmp`, '.state.json.tmp', `.other.json.${gone.pid}.tmp`, `state.json.${gone.pid}.tmp`, `.state.json.${gone.pid}.tmp.bak`, 'notes.txt']
+    const kept = [
+      `.state.json.${process.pid}.tmp`,
+      '.state.json.tmp',
+      `.other.json.${gone.pid}.tmp`,
+      `state.json.${gone.pid}.tmp`,
+      `.state.json.${gone.pid}.tmp.bak`,
+      'notes.txt',
+    ]
     for (const name of [stale, ...kept]) writeFileSync(join(folder, name), '{"version":1,"se')
     const sandbox = start(['--size', 'small', '--state', file])
     await sandbox.ready
@@ -216,7 +250,15 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('the command line as a user m
   describe('--fixtures', () => {
     const fixtures = join(dir, 'fixtures')
     mkdirSync(fixtures, { recursive: true })
-    const layer = { id: 'lay_fixture', clientId: 'cli_acme', name: 'Depot from a fixture', kind: 'zone', color: '#112233', visible: true, createdAt: '2026-01-01T00:00:00.000Z' }
+    const layer = {
+      id: 'lay_fixture',
+      clientId: 'cli_acme',
+      name: 'Depot from a fixture',
+      kind: 'zone',
+      color: '#112233',
+      visible: true,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    }
 
     it('shape the first answer, every x-sandbox-id world and every reset, with or without a new seed', async () => {
       writeFileSync(join(fixtures, 'layers.json'), JSON.stringify([layer]))
@@ -224,9 +266,15 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('the command line as a user m
       const { url, first } = await s.ready
       expect(first).toMatchObject({ data: [{ id: 'lay_fixture' }] })
       const layers = async (headers: Record<string, string> = {}) =>
-        (await (await fetch(`${url}/api/layers`, { headers: { ...ADMIN, ...headers } })).json()).data.map((l: { id: string }) => l.id)
+        (await (await fetch(`${url}/api/layers`, { headers: { ...ADMIN, ...headers } })).json()).data.map(
+          (l: { id: string }) => l.id,
+        )
       const reset = (body: object, headers: Record<string, string> = {}) =>
-        fetch(`${url}/__sandbox/reset`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+        fetch(`${url}/__sandbox/reset`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        })
       expect(await layers({ 'x-sandbox-id': 'worker-1' })).toEqual(['lay_fixture'])
       expect((await reset({})).status).toBe(200)
       expect(await layers()).toEqual(['lay_fixture'])

@@ -28,17 +28,32 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('--state across a restart (bu
     children.push(started.child)
     return { ...started, url: urlOf(started.output()) }
   }
-  const stop = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))
+  const stop = (child: ChildProcess) =>
+    new Promise<number | null>((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))
   const snapshot = async (url: string) => (await fetch(`${url}/__sandbox/snapshot`)).json()
 
   it('keeps every part of the world in the file', async () => {
     const state = join(dir, 'every-part.json')
     const first = await start(['--state', state])
     const fresh = await snapshot(first.url)
-    await fillEveryPart(async (call, token) => {
-      const res = await fetch(first.url + call.path, { method: call.method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: call.body === undefined ? undefined : JSON.stringify(call.body) })
-      return { status: res.status, text: await res.text() }
-    }, async () => (await fetch(`${first.url}/api/session-auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }) })).headers.get('set-auth-token')!)
+    await fillEveryPart(
+      async (call, token) => {
+        const res = await fetch(first.url + call.path, {
+          method: call.method,
+          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        })
+        return { status: res.status, text: await res.text() }
+      },
+      async () =>
+        (
+          await fetch(`${first.url}/api/session-auth/sign-in/email`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
+          })
+        ).headers.get('set-auth-token')!,
+    )
     const filled = await snapshot(first.url)
     expectFilled(filled, fresh)
     expect(await stop(first.child)).toBe(0)
@@ -51,10 +66,15 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('--state across a restart (bu
     const state = join(dir, 'newcomer.json')
     const invoices = '/api/v1/billing/invoices'
     const first = await start(['--state', state])
-    expect((await fetch(`${first.url}${invoices}/inv_acme_0014/publish`, { method: 'POST', headers: ADMIN })).status).toBe(200)
+    expect(
+      (await fetch(`${first.url}${invoices}/inv_acme_0014/publish`, { method: 'POST', headers: ADMIN })).status,
+    ).toBe(200)
     expect(await stop(first.child)).toBe(0)
     const second = await start(['--state', state])
-    expect((await fetch(`${second.url}${invoices}/inv_acme_0014/emit-dte`, { method: 'POST', headers: ADMIN, body: '{}' })).status).toBeLessThan(300)
+    expect(
+      (await fetch(`${second.url}${invoices}/inv_acme_0014/emit-dte`, { method: 'POST', headers: ADMIN, body: '{}' }))
+        .status,
+    ).toBeLessThan(300)
     const res = await fetch(`${second.url}/__sandbox/repro`)
     const text = await res.text()
     expect(res.status, text).toBe(200)

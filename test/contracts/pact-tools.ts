@@ -15,7 +15,9 @@ export interface Verified {
  * given only its URL and the state-change URL, as a backend team's CI would run it.
  */
 export async function verifyPact(file: string, url: string): Promise<Verified> {
-  const { Verifier } = require('@pact-foundation/pact-core') as { Verifier: new (o: object) => { verify(): Promise<unknown> } }
+  const { Verifier } = require('@pact-foundation/pact-core') as {
+    Verifier: new (o: object) => { verify(): Promise<unknown> }
+  }
   const verifier = new Verifier({
     providerBaseUrl: url,
     pactUrls: [file],
@@ -35,9 +37,17 @@ export async function verifyPact(file: string, url: string): Promise<Verified> {
 }
 
 /** PactFlow's bi-directional check: what `openapi-pact-comparator` finds of a pact against an OpenAPI document. */
-export async function compare(openapi: object, pact: object): Promise<{ type: string; code: string; message: string }[]> {
-  const { Comparator } = require('@pactflow/openapi-pact-comparator') as { Comparator: new (doc: object) => { compare(p: object): AsyncIterable<{ type: string; code: string; message: string }> } }
+export async function compare(
+  openapi: object,
+  pact: object,
+): Promise<{ type: string; code: string; message: string }[]> {
+  const { Comparator } = require('@pactflow/openapi-pact-comparator') as {
+    Comparator: new (doc: object) => {
+      compare(p: object): AsyncIterable<{ type: string; code: string; message: string }>
+    }
+  }
   const out = []
-  for await (const result of new Comparator({ oas: structuredClone(openapi) }).compare(structuredClone(pact))) out.push(result)
+  for await (const result of new Comparator({ oas: structuredClone(openapi) }).compare(structuredClone(pact)))
+    out.push(result)
   return out
 }

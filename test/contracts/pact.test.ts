@@ -8,7 +8,10 @@ import { type Interaction, replay } from './replay.js'
 /** The app's traffic in a world of its own: a sign-in, a list, a review, a 404, a scenario's 429. */
 async function traffic(c: Client) {
   const anonymous = c.as(null)
-  expect((await anonymous.post('/api/session-auth/sign-in/email', { email: 'admin@fleet.test', password: 'sandbox' })).status).toBe(200)
+  expect(
+    (await anonymous.post('/api/session-auth/sign-in/email', { email: 'admin@fleet.test', password: 'sandbox' }))
+      .status,
+  ).toBe(200)
   const list = await c.get('/api/notifications?status=unreviewed&limit=2')
   expect(list.status).toBe(200)
   const id = list.body.data.notifications[0].id
@@ -36,24 +39,44 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
     expect(pact.metadata.pactSpecification).toEqual({ version: '4.0' })
     const byDescription = new Map<string, any>(pact.interactions.map((i: Interaction) => [i.description, i]))
     expect(byDescription.size).toBe(pact.interactions.length)
-    expect([...byDescription.keys()].sort()).toEqual([
-      'deleteLayer, no scenario, status 200',
-      'deleteLayer, no scenario, status 404',
-      'listLayers, no scenario, status 200',
-      'listNotifications, no scenario, status 200',
-      'listNotifications, scenario rate-limited, status 429',
-      'signInEmail, no scenario, status 200',
-      'updateNotificationStatus, no scenario, status 200',
-    ].sort())
+    expect([...byDescription.keys()].sort()).toEqual(
+      [
+        'deleteLayer, no scenario, status 200',
+        'deleteLayer, no scenario, status 404',
+        'listLayers, no scenario, status 200',
+        'listNotifications, no scenario, status 200',
+        'listNotifications, scenario rate-limited, status 429',
+        'signInEmail, no scenario, status 200',
+        'updateNotificationStatus, no scenario, status 200',
+      ].sort(),
+    )
     expectEach(pact.interactions, (i: any) => i.type === 'Synchronous/HTTP' && typeof i.key === 'string')
     const review = byDescription.get('updateNotificationStatus, no scenario, status 200')
     // The first review found it unreviewed: the state says so.
-    expect(review.providerStates).toEqual([{ name: 'a signed-in user', params: { email: 'admin@fleet.test' } }, { name: 'a notification exists', params: { id, status: 'unreviewed' } }])
-    expect(review.request).toMatchObject({ method: 'PATCH', path: `/api/notifications/${id}`, headers: { authorization: ['Bearer [not kept]'], 'content-type': ['application/json'] }, body: { content: { status: 'reviewed' } } })
-    expect(review.request.generators.header.authorization).toEqual({ type: 'ProviderState', expression: 'Bearer ${token}', dataType: 'STRING' })
+    expect(review.providerStates).toEqual([
+      { name: 'a signed-in user', params: { email: 'admin@fleet.test' } },
+      { name: 'a notification exists', params: { id, status: 'unreviewed' } },
+    ])
+    expect(review.request).toMatchObject({
+      method: 'PATCH',
+      path: `/api/notifications/${id}`,
+      headers: { authorization: ['Bearer [not kept]'], 'content-type': ['application/json'] },
+      body: { content: { status: 'reviewed' } },
+    })
+    expect(review.request.generators.header.authorization).toEqual({
+      type: 'ProviderState',
+      expression: 'Bearer ${token}',
+      dataType: 'STRING',
+    })
     expect(Object.keys(review.request.headers).sort()).toEqual(['authorization', 'content-type'])
-    expect(byDescription.get('deleteLayer, no scenario, status 404').providerStates[1]).toEqual({ name: 'a layer does not exist', params: { id: layer } })
-    expect(byDescription.get('listNotifications, scenario rate-limited, status 429').providerStates).toContainEqual({ name: 'the scenario rate-limited is on', params: {} })
+    expect(byDescription.get('deleteLayer, no scenario, status 404').providerStates[1]).toEqual({
+      name: 'a layer does not exist',
+      params: { id: layer },
+    })
+    expect(byDescription.get('listNotifications, scenario rate-limited, status 429').providerStates).toContainEqual({
+      name: 'the scenario rate-limited is on',
+      params: {},
+    })
     const list = byDescription.get('listNotifications, no scenario, status 200')
     expect(list.request.query).toEqual({ status: ['unreviewed'], limit: ['2'] })
     expect(list.response.headers['content-type'][0]).toMatch(/^application\/json/)
@@ -80,13 +103,18 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
     await traffic(c)
     const pact = (await c.control.get('/contracts/pact')).body
     const headers = { 'x-sandbox-id': freshId('verify') }
-    for (const i of pact.interactions as Interaction[]) expect(await replay(rt, i, headers), i.description).toBe(i.response.status)
+    for (const i of pact.interactions as Interaction[])
+      expect(await replay(rt, i, headers), i.description).toBe(i.response.status)
     // Overrides first here would have shown as the override's; a fresh world keeps none.
   })
 
-  it('an override\'s answer is left out unless ?overrides=include, then marked', async () => {
+  it("an override's answer is left out unless ?overrides=include, then marked", async () => {
     const c = client(rt, { sandbox: freshId('ovr'), token: ADMIN_TOKEN })
-    const made = await c.control.post('/overrides', { name: 'teapot', match: { method: 'GET', path: '/api/vehicle-types' }, respond: { status: 418, body: { status: 'error', message: 'teapot' } } })
+    const made = await c.control.post('/overrides', {
+      name: 'teapot',
+      match: { method: 'GET', path: '/api/vehicle-types' },
+      respond: { status: 418, body: { status: 'error', message: 'teapot' } },
+    })
     expect(made.status, await made.text()).toBe(201)
     expect((await c.get('/api/vehicle-types')).status).toBe(418)
     expect((await c.get('/api/layers')).status).toBe(200)
@@ -120,21 +148,39 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
       expect(res.body?.message ?? (await res.text()), JSON.stringify(body)).toMatch(message)
     }
     await post({ state: 'a unicorn exists', params: {} }, 400, /state: no state "a unicorn exists"/)
-    await post({ state: 'a signed-in user', params: { email: 'nope' } }, 400, /params\.email: must be an e-mail address/)
-    await post({ state: 'a signed-in user', params: { email: 'nobody@fleet.test' } }, 404, /params\.email: no user nobody@fleet\.test/)
-    await post({ state: 'a signed-in user', params: { email: 'admin@fleet.test', role: 'x' } }, 400, /params: unknown field role/)
+    await post(
+      { state: 'a signed-in user', params: { email: 'nope' } },
+      400,
+      /params\.email: must be an e-mail address/,
+    )
+    await post(
+      { state: 'a signed-in user', params: { email: 'nobody@fleet.test' } },
+      404,
+      /params\.email: no user nobody@fleet\.test/,
+    )
+    await post(
+      { state: 'a signed-in user', params: { email: 'admin@fleet.test', role: 'x' } },
+      400,
+      /params: unknown field role/,
+    )
     await post({ state: 'a notification exists', params: {} }, 400, /params\.id: is required/)
     await post({ state: 'the scenario nope is on' }, 400, /state.*nope/)
     await post({ state: 'a signed-in user', action: 'undo' }, 400, /action: must be one of "setup", "teardown"/)
     await post({ state: 'a signed-in user', extra: 1 }, 400, /body: unknown field extra/)
     await post({ params: {} }, 400, /state: /)
     // A refused state changed nothing: the journal still holds the one request.
-    expect((await c.control.get('/requests')).body.requests.map((r: { path: string }) => r.path)).toEqual(['/api/layers'])
+    expect((await c.control.get('/requests')).body.requests.map((r: { path: string }) => r.path)).toEqual([
+      '/api/layers',
+    ])
   })
 
   it('POST /pact/states answers the values the generators need; GET lists every state', async () => {
     const c = client(rt, { sandbox: freshId('states') })
-    const res = await c.control.post('/pact/states', { state: 'a signed-in user', params: { email: 'viewer@fleet.test' }, action: 'setup' })
+    const res = await c.control.post('/pact/states', {
+      state: 'a signed-in user',
+      params: { email: 'viewer@fleet.test' },
+      action: 'setup',
+    })
     expect(res.status, await res.text()).toBe(200)
     expect(Object.keys(res.body)).toEqual(['token'])
     const me = await c.as(res.body.token).get('/api/auth/users/me')
@@ -146,7 +192,18 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
     const list = await c.control.get('/pact/states')
     expect(list.status).toBe(200)
     const names = list.body.states.map((s: { name: string }) => s.name)
-    expect(names).toEqual(expect.arrayContaining(['a signed-in user', 'a user can sign in', 'a notification exists', 'a layer does not exist', 'the scenario rate-limited is on']))
-    expectEach(list.body.states, (s: any) => typeof s.sets === 'string' && s.sets.length > 0 && Array.isArray(s.returns))
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'a signed-in user',
+        'a user can sign in',
+        'a notification exists',
+        'a layer does not exist',
+        'the scenario rate-limited is on',
+      ]),
+    )
+    expectEach(
+      list.body.states,
+      (s: any) => typeof s.sets === 'string' && s.sets.length > 0 && Array.isArray(s.returns),
+    )
   })
 })

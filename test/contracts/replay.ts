@@ -4,7 +4,14 @@ import type { Fetcher } from '../support/client.js'
 export interface Interaction {
   description: string
   providerStates?: { name: string; params?: Record<string, unknown> }[]
-  request: { method: string; path: string; query?: Record<string, string[]>; headers?: Record<string, string[]>; body?: { content: unknown }; generators?: { header?: Record<string, { expression: string }>; body?: Record<string, { expression: string }> } }
+  request: {
+    method: string
+    path: string
+    query?: Record<string, string[]>
+    headers?: Record<string, string[]>
+    body?: { content: unknown }
+    generators?: { header?: Record<string, { expression: string }>; body?: Record<string, { expression: string }> }
+  }
   response: { status: number }
 }
 
@@ -16,7 +23,11 @@ export interface Interaction {
 export async function replay(rt: Fetcher, i: Interaction, headers: Record<string, string>): Promise<number> {
   const values: Record<string, string> = {}
   for (const state of i.providerStates ?? [{ name: '', params: {} }]) {
-    const res = await rt.fetch('/__sandbox/pact/states', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ state: state.name, params: state.params ?? {}, action: 'setup' }) })
+    const res = await rt.fetch('/__sandbox/pact/states', {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ state: state.name, params: state.params ?? {}, action: 'setup' }),
+    })
     if (res.status !== 200) throw new Error(`${i.description}: state ${state.name}: ${res.status} ${await res.text()}`)
     Object.assign(values, await res.json())
   }
@@ -27,10 +38,17 @@ export async function replay(rt: Fetcher, i: Interaction, headers: Record<string
   let body = i.request.body?.content
   if (body && typeof body === 'object') {
     body = { ...(body as object) }
-    for (const [path, g] of Object.entries(i.request.generators?.body ?? {})) (body as Record<string, unknown>)[path.slice(2)] = fill(g.expression)
+    for (const [path, g] of Object.entries(i.request.generators?.body ?? {}))
+      (body as Record<string, unknown>)[path.slice(2)] = fill(g.expression)
   }
-  const query = new URLSearchParams(Object.entries(i.request.query ?? {}).flatMap(([k, vs]) => vs.map((v) => [k, v]))).toString()
-  const res = await rt.fetch(i.request.path + (query ? `?${query}` : ''), { method: i.request.method, headers: sent, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) })
+  const query = new URLSearchParams(
+    Object.entries(i.request.query ?? {}).flatMap(([k, vs]) => vs.map((v) => [k, v])),
+  ).toString()
+  const res = await rt.fetch(i.request.path + (query ? `?${query}` : ''), {
+    method: i.request.method,
+    headers: sent,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  })
   await res.arrayBuffer()
   return res.status
 }

@@ -21,7 +21,9 @@ describe.each(runtimes)('GET /__sandbox/contracts/openapi through $name', (runti
     expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([])
     expect(result.valid).toBe(true)
     expect(validator.version).toBe('3.1')
-    const ops = Object.entries(doc.paths as Record<string, Record<string, { operationId: string; responses: object }>>).flatMap(([, item]) => Object.values(item).map((op) => `${op.operationId} ${Object.keys(op.responses).join(',')}`))
+    const ops = Object.entries(
+      doc.paths as Record<string, Record<string, { operationId: string; responses: object }>>,
+    ).flatMap(([, item]) => Object.values(item).map((op) => `${op.operationId} ${Object.keys(op.responses).join(',')}`))
     expect(ops.sort()).toEqual(['listLayers 200,401', 'listNotifications 200,429'])
     // The served document's schemas, whole.
     const served = (await c.control.get('/openapi.json')).body

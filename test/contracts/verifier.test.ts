@@ -27,13 +27,20 @@ describe.skipIf(noPactTools())('a pact of MCP tool calls, verified by the Pact t
     const s = rt.fresh('mcp-pact', null)
     const token = (await s.control.post('/tokens/agent', { email: 'admin@fleet.test' })).body.token as string
     const mcp = new Client({ name: 'fleet-sandbox-pact-test', version: '1.0.0' })
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${rt.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}`, 'x-sandbox-id': s.id! } } }))
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${rt.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}`, 'x-sandbox-id': s.id! } },
+      }),
+    )
     const listed = await mcp.callTool({ name: 'listNotifications', arguments: { limit: 3, status: 'unreviewed' } })
     const first = JSON.parse((listed.content as { text: string }[])[0].text).data.notifications[0]
     await mcp.callTool({ name: 'updateNotificationStatus', arguments: { id: first.id, body: { status: 'reviewed' } } })
     await mcp.callTool({ name: 'getMe', arguments: {} })
     await mcp.callTool({ name: 'listLayers', arguments: {} })
-    await mcp.callTool({ name: 'updateNotificationStatus', arguments: { id: 'a'.repeat(24), body: { status: 'reviewed' } } })
+    await mcp.callTool({
+      name: 'updateNotificationStatus',
+      arguments: { id: 'a'.repeat(24), body: { status: 'reviewed' } },
+    })
     await mcp.close()
     const res = await s.control.get('/contracts/pact')
     expect(res.status).toBe(200)
@@ -78,6 +85,9 @@ describe.skipIf(noPactTools())('a pact of MCP tool calls, verified by the Pact t
   it('openapi-pact-comparator finds it compatible with the served OpenAPI document', async () => {
     const doc = await (await fresh.fetch('/__sandbox/openapi.json')).json()
     const results = await compare(doc, pact)
-    expect(results.filter((r) => r.type === 'error'), JSON.stringify(results, null, 1)).toEqual([])
+    expect(
+      results.filter((r) => r.type === 'error'),
+      JSON.stringify(results, null, 1),
+    ).toEqual([])
   })
 })

@@ -21,29 +21,43 @@ const server = runtimes.find((r) => r.name.startsWith('hono'))!
 describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('fleet-sandbox pact (built)', () => {
   const rt = useSandbox(server)
 
-  it('writes the Pact file and the used OpenAPI of a running sandbox\'s world', async () => {
+  it("writes the Pact file and the used OpenAPI of a running sandbox's world", async () => {
     const id = freshId('cli-pact')
     const c = client(rt, { sandbox: id, token: ADMIN_TOKEN })
     expect((await c.get('/api/layers')).status).toBe(200)
     const out = join(tempDir(), 'pacts')
-    const { code, out: said, err } = await runCli(['pact', '--url', rt.url!, '--out', out, '--sandbox-id', id, '--consumer', 'web'])
+    const {
+      code,
+      out: said,
+      err,
+    } = await runCli(['pact', '--url', rt.url!, '--out', out, '--sandbox-id', id, '--consumer', 'web'])
     expect(code, err).toBe(0)
     expect(said).toContain('1 interactions')
     expect(readdirSync(out).sort()).toEqual(['web-fleet-backoffice.json', 'web-fleet-backoffice.openapi.json'])
     const pact = JSON.parse(readFileSync(join(out, 'web-fleet-backoffice.json'), 'utf8'))
-    expect(pact.interactions.map((i: { description: string }) => i.description)).toEqual(['listLayers, no scenario, status 200'])
+    expect(pact.interactions.map((i: { description: string }) => i.description)).toEqual([
+      'listLayers, no scenario, status 200',
+    ])
     expect(JSON.parse(readFileSync(join(out, 'web-fleet-backoffice.openapi.json'), 'utf8')).openapi).toBe('3.1.0')
   })
 
   it('says what is wrong: no flags, a bad URL, a world with no traffic, a bad name', async () => {
     const out = join(tempDir(), 'none')
-    expect((await runCli(['pact', '--out', out])).err).toMatch(/^fleet-sandbox pact: give --url URL\nUsage: fleet-sandbox pact/)
+    expect((await runCli(['pact', '--out', out])).err).toMatch(
+      /^fleet-sandbox pact: give --url URL\nUsage: fleet-sandbox pact/,
+    )
     expect((await runCli(['pact', '--url', 'nope', '--out', out])).err).toMatch(/--url: must be a URL/)
-    expect((await runCli(['pact', '--url', rt.url!, '--out', out, '--force'])).err).toMatch(/fleet-sandbox pact: Unknown option '--force'/)
+    expect((await runCli(['pact', '--url', rt.url!, '--out', out, '--force'])).err).toMatch(
+      /fleet-sandbox pact: Unknown option '--force'/,
+    )
     const empty = await runCli(['pact', '--url', rt.url!, '--out', out, '--sandbox-id', freshId('empty')])
     expect(empty.code).toBe(1)
-    expect(empty.err).toMatch(/409 from \/__sandbox\/contracts\/pact: journal: this world's journal holds no API answer/)
-    expect((await runCli(['pact', '--url', rt.url!, '--out', out, '--consumer', 'a b'])).err).toMatch(/400 .*consumer: must be 1 to 64 letters/)
+    expect(empty.err).toMatch(
+      /409 from \/__sandbox\/contracts\/pact: journal: this world's journal holds no API answer/,
+    )
+    expect((await runCli(['pact', '--url', rt.url!, '--out', out, '--consumer', 'a b'])).err).toMatch(
+      /400 .*consumer: must be 1 to 64 letters/,
+    )
     expect(existsSync(out)).toBe(false)
     expect((await runCli(['pact', '--help'])).out).toContain('Usage: fleet-sandbox pact --url URL --out DIR')
   })
@@ -60,7 +74,10 @@ describe('setupSandboxServer({ pact: { dir } })', () => {
         const auth = { authorization: `Bearer ${ADMIN_TOKEN}` }
         expect((await fetch(`http://api.test${path}`, { headers: auth })).status).toBe(200)
         // An isolated world, then a reset (which clears the journals): both kept.
-        expect((await fetch('http://api.test/api/notifications?limit=1', { headers: { ...auth, 'x-sandbox-id': 'w1' } })).status).toBe(200)
+        expect(
+          (await fetch('http://api.test/api/notifications?limit=1', { headers: { ...auth, 'x-sandbox-id': 'w1' } }))
+            .status,
+        ).toBe(200)
         await sandbox.reset()
         expect((await fetch('http://api.test/api/auth/users/me', { headers: auth })).status).toBe(200)
       } finally {

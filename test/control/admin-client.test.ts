@@ -20,12 +20,23 @@ describe('the control client over the Node server', () => {
   afterAll(() => server?.close())
 
   /** Every method against one world, through `client`; `world` is its id as health names it; `api` sends the app's own requests. */
-  async function drive(client: Admin<any>, world: string, api: Send = fetchSend(server.url, (input, init) => fetch(input, { ...init, headers: { ...init?.headers, 'x-sandbox-id': world } }))) {
+  async function drive(
+    client: Admin<any>,
+    world: string,
+    api: Send = fetchSend(server.url, (input, init) =>
+      fetch(input, { ...init, headers: { ...init?.headers, 'x-sandbox-id': world } }),
+    ),
+  ) {
     expect(await client.reset(3)).toMatchObject({ status: 'ok', seed: 3, scenarios: [], sandbox: world })
     const schedule = await client.use('empty', { name: 'slow', options: { ms: 1 } })
     expect(schedule.map((s) => s.name)).toEqual(['empty', 'slow'])
     const { scenarios } = await client.scenarios()
-    expect(scenarios.filter((s) => s.active).map((s) => s.name).sort()).toEqual(['empty', 'slow'])
+    expect(
+      scenarios
+        .filter((s) => s.active)
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['empty', 'slow'])
     expect((await client.health()).scenarios).toEqual(['empty', 'slow'])
     await client.use()
 
@@ -38,7 +49,9 @@ describe('the control client over the Node server', () => {
     const outbox = await client.outbox({ kind: 'password-reset' })
     expect(outbox.map((e) => [e.kind, e.to])).toEqual([['password-reset', 'admin@fleet.test']])
     expect(await client.outbox({ kind: 'email' })).toEqual([])
-    expect((await client.journal()).map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /api/auth/password-reset/request 200'])
+    expect((await client.journal()).map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
+      'POST /api/auth/password-reset/request 200',
+    ])
     await client.clearJournal()
     await client.clearOutbox()
     expect(await client.journal()).toEqual([])
@@ -48,14 +61,20 @@ describe('the control client over the Node server', () => {
   it('drives the default world over fetch, and says which call failed and why', async () => {
     const client = new AdminClient(fetchSend(server.url), 'fleet-sandbox/test')
     await drive(client, 'default')
-    await expect(client.advanceClock('soon')).rejects.toThrow(/^fleet-sandbox\/test: POST \/__sandbox\/clock answered 400: .*advanceBy/)
+    await expect(client.advanceClock('soon')).rejects.toThrow(
+      /^fleet-sandbox\/test: POST \/__sandbox\/clock answered 400: .*advanceBy/,
+    )
   })
 
   it('signs a demo account in through the API, and names the account it could not sign in', async () => {
     const send = fetchSend(server.url)
     const token = await signIn(send, 'admin@fleet.test', PASSWORD, 'fleet-sandbox/test')
-    expect((await fetch(`${server.url}/api/auth/users/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200)
-    await expect(signIn(send, 'disabled@fleet.test', PASSWORD, 'fleet-sandbox/test')).rejects.toThrow(/^fleet-sandbox\/test: signing disabled@fleet.test in answered 403/)
+    expect(
+      (await fetch(`${server.url}/api/auth/users/me`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200)
+    await expect(signIn(send, 'disabled@fleet.test', PASSWORD, 'fleet-sandbox/test')).rejects.toThrow(
+      /^fleet-sandbox\/test: signing disabled@fleet.test in answered 403/,
+    )
   })
 
   it("drives a test's own world as fleet-sandbox/playwright's fixture does, leaving the default world alone", async () => {
@@ -69,7 +88,9 @@ describe('the control client over the Node server', () => {
       await drive(control, id)
       expect(await main.health()).toMatchObject({ seed: 1, sandbox: 'default' })
       expect((await main.clock()).frozen).toBe(false)
-      await expect(control.use('no-such-scenario' as never)).rejects.toThrow(/^fleet-sandbox\/playwright: PUT \/__sandbox\/scenarios answered 400/)
+      await expect(control.use('no-such-scenario' as never)).rejects.toThrow(
+        /^fleet-sandbox\/playwright: PUT \/__sandbox\/scenarios answered 400/,
+      )
     } finally {
       await request.dispose()
     }
@@ -82,7 +103,9 @@ describe('the control client over the Node server', () => {
       await drive(entry.admin(), 'default', fetchSend('http://entry.test'))
       const isolated = entry.admin('entry-world')
       expect(await isolated.health()).toMatchObject({ sandbox: 'entry-world' })
-      await expect(entry.admin().advanceClock('soon')).rejects.toThrow(/^fleet-sandbox\/node: POST \/__sandbox\/clock answered 400: .*advanceBy/)
+      await expect(entry.admin().advanceClock('soon')).rejects.toThrow(
+        /^fleet-sandbox\/node: POST \/__sandbox\/clock answered 400: .*advanceBy/,
+      )
     } finally {
       entry.close()
     }
@@ -95,4 +118,3 @@ describe('the admin interface', () => {
     expect([...ADMIN_OPERATIONS].sort()).toEqual(implemented.sort())
   })
 })
-

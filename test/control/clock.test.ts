@@ -48,7 +48,10 @@ describe.each(runtimes)('the virtual clock through $name', (runtime) => {
 
   it('sets an ISO date-time, with or without an offset, and can freeze', async () => {
     const s = sandbox()
-    expect((await s.clock({ set: '2030-01-01T00:00:00Z', freeze: true })).body).toEqual({ now: '2030-01-01T00:00:00.000Z', frozen: true })
+    expect((await s.clock({ set: '2030-01-01T00:00:00Z', freeze: true })).body).toEqual({
+      now: '2030-01-01T00:00:00.000Z',
+      frozen: true,
+    })
     expect((await s.clock({ set: '2030-06-01T12:00:00+02:00' })).body.now).toBe('2030-06-01T10:00:00.000Z')
     expect((await s.clock({ advanceBy: '1h30m' })).body.now).toBe('2030-06-01T11:30:00.000Z')
     const health = await (await rt.fetch('/__sandbox/health', { headers: s.headers })).json()
@@ -78,16 +81,25 @@ describe.each(runtimes)('the virtual clock through $name', (runtime) => {
   it('drives the default 30-day notification window and the timestamps of new records', async () => {
     const s = sandbox()
     const token = await s.signIn()
-    const list = async (query = '') => (await (await rt.fetch(`/api/notifications${query}`, bearer(token, s.headers))).json()).data
+    const list = async (query = '') =>
+      (await (await rt.fetch(`/api/notifications${query}`, bearer(token, s.headers))).json()).data
     await s.clock({ advanceBy: '12d', freeze: true })
     const now = Date.parse((await s.clock({ advanceBy: 0 })).body.now)
     const window = await list()
-    const explicit = await list(`?startDate=${new Date(now - 30 * DAY).toISOString()}&endDate=${new Date(now).toISOString()}`)
+    const explicit = await list(
+      `?startDate=${new Date(now - 30 * DAY).toISOString()}&endDate=${new Date(now).toISOString()}`,
+    )
     const atStart = await list(`?startDate=${new Date(Date.parse(NOW) - 30 * DAY).toISOString()}&endDate=${NOW}`)
     expect(window.pagination.total).toBe(explicit.pagination.total)
     expect(window.pagination.total).not.toBe(atStart.pagination.total)
     const target = window.notifications[0]
-    const patched = await (await rt.fetch(`/api/notifications/${target.id}`, { method: 'PATCH', headers: { ...bearer(token, s.headers).headers, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'reviewed' }) })).json()
+    const patched = await (
+      await rt.fetch(`/api/notifications/${target.id}`, {
+        method: 'PATCH',
+        headers: { ...bearer(token, s.headers).headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ status: 'reviewed' }),
+      })
+    ).json()
     expect(patched.data.updatedAt).toBe(new Date(now).toISOString())
     await rt.fetch('/api/auth/password-reset/request', json({ email: 'admin@fleet.test' }, s.headers))
     const outbox = await (await rt.fetch('/__sandbox/outbox', { headers: s.headers })).json()

@@ -4,8 +4,20 @@ import { NOW, runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 
 const SCENARIOS = [
-  'commit-then-fail', 'degraded', 'dte-pending', 'dte-upload-uncertain', 'empty', 'error-shapes', 'forbidden',
-  'rate-limit-exhausted', 'rate-limited', 'refresh-revoked', 'session-expired', 'slow', 'thread-closed', 'whatsapp-disconnected',
+  'commit-then-fail',
+  'degraded',
+  'dte-pending',
+  'dte-upload-uncertain',
+  'empty',
+  'error-shapes',
+  'forbidden',
+  'rate-limit-exhausted',
+  'rate-limited',
+  'refresh-revoked',
+  'session-expired',
+  'slow',
+  'thread-closed',
+  'whatsapp-disconnected',
 ]
 
 describe.each(runtimes)('control API through $name', (runtime) => {
@@ -20,7 +32,13 @@ describe.each(runtimes)('control API through $name', (runtime) => {
     const s = sandbox()
     const { status, body } = await s.call('GET', '/health')
     expect(status).toBe(200)
-    expect(body).toEqual({ status: 'ok', seed: 1, now: expect.any(String), scenarios: [], sandbox: s.headers['x-sandbox-id'] })
+    expect(body).toEqual({
+      status: 'ok',
+      seed: 1,
+      now: expect.any(String),
+      scenarios: [],
+      sandbox: s.headers['x-sandbox-id'],
+    })
     expect(Date.parse(body.now)).toBeGreaterThanOrEqual(Date.parse(NOW))
   })
 
@@ -29,7 +47,13 @@ describe.each(runtimes)('control API through $name', (runtime) => {
     const { body } = await s.call('GET', '/scenarios')
     expect(body.scenarios.map((x: { name: string }) => x.name).sort()).toEqual(SCENARIOS)
     for (const x of body.scenarios) {
-      expect(x).toMatchObject({ name: expect.any(String), description: expect.any(String), advice: expect.any(String), options: expect.any(Object), active: false })
+      expect(x).toMatchObject({
+        name: expect.any(String),
+        description: expect.any(String),
+        advice: expect.any(String),
+        options: expect.any(Object),
+        active: false,
+      })
       expect(x.description.length).toBeGreaterThan(20)
     }
     const by = (name: string) => body.scenarios.find((x: { name: string }) => x.name === name)
@@ -43,10 +67,16 @@ describe.each(runtimes)('control API through $name', (runtime) => {
 
   it('PUT scenarios takes names and {name, options}; [] is healthy', async () => {
     const s = sandbox()
-    const set = await s.call('PUT', '/scenarios', { active: ['empty', { name: 'slow', options: { ms: 300 } }, 'rate-limited;failures=1'] })
+    const set = await s.call('PUT', '/scenarios', {
+      active: ['empty', { name: 'slow', options: { ms: 300 } }, 'rate-limited;failures=1'],
+    })
     expect(set.status).toBe(200)
     const active = set.body.scenarios.filter((x: { active: boolean }) => x.active)
-    expect(active.map((x: { name: string; options: object }) => [x.name, x.options])).toEqual([['empty', {}], ['rate-limited', { failures: 1, retryAfter: 1 }], ['slow', { ms: 300 }]])
+    expect(active.map((x: { name: string; options: object }) => [x.name, x.options])).toEqual([
+      ['empty', {}],
+      ['rate-limited', { failures: 1, retryAfter: 1 }],
+      ['slow', { ms: 300 }],
+    ])
     expect((await s.call('GET', '/health')).body.scenarios).toEqual(['empty', 'slow', 'rate-limited'])
     expect((await s.call('PUT', '/scenarios', { active: [] })).status).toBe(200)
     expect((await s.call('GET', '/health')).body.scenarios).toEqual([])
@@ -57,8 +87,14 @@ describe.each(runtimes)('control API through $name', (runtime) => {
     [{}, 'active: must be an array'],
     [{ active: [5] }, 'active.0: each entry must be a scenario name or {name, options}'],
     [{ active: ['slow', 'teleport'] }, 'active.1: unknown scenario "teleport"'],
-    [{ active: [{ name: 'rate-limited', options: { failures: -1 } }] }, 'active.0: rate-limited.options.failures: must be at least 0'],
-    [{ active: [{ name: 'rate-limited', options: { retryAfter: 'soon' } }] }, 'active.0: rate-limited.options.retryAfter: must be a number of seconds or null'],
+    [
+      { active: [{ name: 'rate-limited', options: { failures: -1 } }] },
+      'active.0: rate-limited.options.failures: must be at least 0',
+    ],
+    [
+      { active: [{ name: 'rate-limited', options: { retryAfter: 'soon' } }] },
+      'active.0: rate-limited.options.retryAfter: must be a number of seconds or null',
+    ],
   ])('PUT scenarios refuses %j with a 400 naming the field, changing nothing', async (body, message) => {
     const s = sandbox()
     await s.call('PUT', '/scenarios', { active: ['empty'] })
@@ -87,7 +123,9 @@ describe.each(runtimes)('control API through $name', (runtime) => {
   it('reset: fresh data for the same or a new seed; clears sessions, scenarios, clock, journal and outbox', async () => {
     const s = sandbox()
     const token = await signIn(rt, 'admin@fleet.test', s.headers)
-    const firstIds = (await (await rt.fetch('/api/notifications?limit=5', bearer(token, s.headers))).json()).data.notifications.map((x: { id: string }) => x.id)
+    const firstIds = (
+      await (await rt.fetch('/api/notifications?limit=5', bearer(token, s.headers))).json()
+    ).data.notifications.map((x: { id: string }) => x.id)
     await rt.fetch('/api/auth/password-reset/request', json({ email: 'admin@fleet.test' }, s.headers))
     await s.call('PUT', '/scenarios', { active: ['empty'] })
     await s.call('POST', '/clock', { advanceBy: '40d' })
@@ -102,7 +140,9 @@ describe.each(runtimes)('control API through $name', (runtime) => {
     const reseeded = await s.call('POST', '/reset', { seed: 2 })
     expect(reseeded.body.seed).toBe(2)
     const token2 = await signIn(rt, 'admin@fleet.test', s.headers)
-    const otherIds = (await (await rt.fetch('/api/notifications?limit=5', bearer(token2, s.headers))).json()).data.notifications.map((x: { id: string }) => x.id)
+    const otherIds = (
+      await (await rt.fetch('/api/notifications?limit=5', bearer(token2, s.headers))).json()
+    ).data.notifications.map((x: { id: string }) => x.id)
     expect(otherIds).not.toEqual(firstIds)
     expect((await s.call('POST', '/reset')).body.seed).toBe(2)
     const bad = await s.call('POST', '/reset', { seed: -1 })
@@ -113,7 +153,9 @@ describe.each(runtimes)('control API through $name', (runtime) => {
   it('journal: {id, method, path, status, faults, durationMs, at} newest last, control calls left out; DELETE empties it', async () => {
     const s = sandbox()
     await rt.fetch('/api/auth/users/me', { headers: s.headers })
-    await rt.fetch('/api/notification-config/rules?module=fleet', { headers: { ...s.headers, 'x-sandbox-scenario': 'slow;ms=1' } })
+    await rt.fetch('/api/notification-config/rules?module=fleet', {
+      headers: { ...s.headers, 'x-sandbox-scenario': 'slow;ms=1' },
+    })
     await s.call('GET', '/health')
     const { body } = await s.call('GET', '/requests')
     expect(body.requests).toHaveLength(2)
@@ -148,7 +190,10 @@ describe.each(runtimes)('control API through $name', (runtime) => {
     const now = (await s.call('GET', '/clock')).body.now
     const issued = await s.call('POST', '/tokens/agent', { email: 'admin@fleet.test' })
     expect(issued.status).toBe(200)
-    expect(issued.body).toMatchObject({ token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/), expiresAt: new Date(Math.floor(Date.parse(now) / 1000) * 1000 + 3_600_000).toISOString() })
+    expect(issued.body).toMatchObject({
+      token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+      expiresAt: new Date(Math.floor(Date.parse(now) / 1000) * 1000 + 3_600_000).toISOString(),
+    })
     const agent = issued.body.token
     expect((await rt.fetch('/api/notifications', bearer(agent, s.headers))).status).toBe(200)
     const me = await (await rt.fetch('/api/auth/users/me', bearer(agent, s.headers))).json()
@@ -178,7 +223,22 @@ describe.each(runtimes)('control API through $name', (runtime) => {
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/^text\/html/)
     const html = await res.text()
-    for (const path of ['"/health"', '"/scenarios"', '"/clock"', '"/reset"', '"/requests"', '"/outbox"', '"/events"', '"/requests.har"', '"/collections"', '"/sandboxes"', '"/snapshot"', 'x-sandbox-id', 'x-sandbox-control-token']) expect(html).toContain(path)
+    for (const path of [
+      '"/health"',
+      '"/scenarios"',
+      '"/clock"',
+      '"/reset"',
+      '"/requests"',
+      '"/outbox"',
+      '"/events"',
+      '"/requests.har"',
+      '"/collections"',
+      '"/sandboxes"',
+      '"/snapshot"',
+      'x-sandbox-id',
+      'x-sandbox-control-token',
+    ])
+      expect(html).toContain(path)
     // Nothing is downloaded at run time: no external script or style, no URL but XML namespaces.
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/)
     expect(html.match(/https?:\/\/[^"'\s)]*/g)?.filter((u) => !u.startsWith('http://www.w3.org/')) ?? []).toEqual([])
@@ -204,7 +264,9 @@ describe.each(runtimes)('control API guard through $name', (runtime) => {
       const refused = await rt.fetch('/__sandbox/health')
       expect(refused.status).toBe(401)
       expect((await refused.json()).message).toContain('x-sandbox-control-token')
-      expect((await rt.fetch('/__sandbox/clock', json({ advanceBy: '1d' }, { 'x-sandbox-control-token': 'wrong' }))).status).toBe(401)
+      expect(
+        (await rt.fetch('/__sandbox/clock', json({ advanceBy: '1d' }, { 'x-sandbox-control-token': 'wrong' }))).status,
+      ).toBe(401)
       expect((await rt.fetch('/__sandbox/health', { headers: { 'x-sandbox-control-token': 't' } })).status).toBe(200)
       // The page itself holds nothing; its script sends the token.
       expect((await rt.fetch('/__sandbox')).status).toBe(200)
@@ -218,7 +280,12 @@ describe.each(runtimes)('control API guard through $name', (runtime) => {
 
     it('with control off the routes are gone (404) and the API still works', async () => {
       // msw/node passes a bare /__sandbox through when no route claims it (src/adapters/msw/handlers.ts).
-      const paths = ['/__sandbox/health', '/__sandbox/scenarios', '/__sandbox/snapshot', ...(runtime.name.startsWith('hono') ? ['/__sandbox'] : [])]
+      const paths = [
+        '/__sandbox/health',
+        '/__sandbox/scenarios',
+        '/__sandbox/snapshot',
+        ...(runtime.name.startsWith('hono') ? ['/__sandbox'] : []),
+      ]
       for (const path of paths) {
         const res = await rt.fetch(path)
         expect(res.status, path).toBe(404)

@@ -22,19 +22,35 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
     // workerd keeps its sandboxes in its own process: what only the sandbox object shows
     // (listener counts, the journal's byte total) is checked in the other two runtimes.
     const inProcess = runtime.name !== 'workerd'
-    return { id: headers['x-sandbox-id'], headers, get, sandbox: async () => (inProcess ? rt.app.sandboxes.get(headers['x-sandbox-id']) : undefined) }
+    return {
+      id: headers['x-sandbox-id'],
+      headers,
+      get,
+      sandbox: async () => (inProcess ? rt.app.sandboxes.get(headers['x-sandbox-id']) : undefined),
+    }
   }
 
   it('GET /requests/{id}: the entry with request and response headers and bodies', async () => {
     const w = world()
-    const signIn = await rt.fetch('/api/session-auth/sign-in/email?from=test', json({ email: 'admin@fleet.test', password: 'sandbox' }, w.headers))
+    const signIn = await rt.fetch(
+      '/api/session-auth/sign-in/email?from=test',
+      json({ email: 'admin@fleet.test', password: 'sandbox' }, w.headers),
+    )
     expect(signIn.status).toBe(200)
     const { body: list } = await w.get('/requests')
     const entry = list.requests.at(-1)
-    expect(entry).toMatchObject({ method: 'POST', path: '/api/session-auth/sign-in/email', query: '?from=test', status: 200 })
+    expect(entry).toMatchObject({
+      method: 'POST',
+      path: '/api/session-auth/sign-in/email',
+      query: '?from=test',
+      status: 200,
+    })
     const { status, body } = await w.get(`/requests/${entry.id}`)
     expect(status).toBe(200)
-    expect(body).toMatchObject({ ...entry, url: expect.stringMatching(/\/api\/session-auth\/sign-in\/email\?from=test$/) })
+    expect(body).toMatchObject({
+      ...entry,
+      url: expect.stringMatching(/\/api\/session-auth\/sign-in\/email\?from=test$/),
+    })
     expect(body.request.headers['content-type']).toBe('application/json')
     expect(body.request.headers['x-sandbox-id']).toBe(w.id)
     expect(JSON.parse(body.request.body)).toEqual({ email: 'admin@fleet.test', password: '[not kept]' })
@@ -66,7 +82,10 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
   it('GET /requests.har: HAR 1.2 that a HAR validator accepts, oldest first, with headers and bodies', async () => {
     const w = world()
     await rt.fetch('/api/notifications', { headers: w.headers })
-    await rt.fetch('/api/session-auth/sign-in/email', json({ email: 'admin@fleet.test', password: 'sandbox' }, w.headers))
+    await rt.fetch(
+      '/api/session-auth/sign-in/email',
+      json({ email: 'admin@fleet.test', password: 'sandbox' }, w.headers),
+    )
     await rt.fetch('/api/notifications', { headers: { ...w.headers, 'x-sandbox-scenario': 'rate-limit-exhausted' } })
     const res = await rt.fetch('/__sandbox/requests.har', { headers: w.headers })
     expect(res.status).toBe(200)
@@ -80,14 +99,17 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
     expect(first.request).toMatchObject({ method: 'GET', url: expect.stringMatching(/\/api\/notifications$/) })
     expect(first.response.status).toBe(401)
     expect(first.response.content.text).toContain('authorization')
-    expect(second.request.postData).toMatchObject({ mimeType: 'application/json', text: expect.stringContaining('admin@fleet.test') })
+    expect(second.request.postData).toMatchObject({
+      mimeType: 'application/json',
+      text: expect.stringContaining('admin@fleet.test'),
+    })
     expect(second.response.status).toBe(200)
     expect(third.response.status).toBe(429)
     expect(third._faults).toEqual(['rate-limit-exhausted'])
     expect(third.response.headers).toContainEqual({ name: 'x-sandbox-fault', value: 'rate-limit-exhausted' })
   })
 
-  it('404 and 405 answers in the API\'s paths reach the journal, the HAR and the event stream like any other, within its bounds', async () => {
+  it("404 and 405 answers in the API's paths reach the journal, the HAR and the event stream like any other, within its bounds", async () => {
     const w = world()
     const sse = await listen(rt, w.headers)
     await sse.connected
@@ -96,9 +118,14 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
     expect((await rt.fetch('/api/notifications', { method: 'PUT', headers: w.headers })).status).toBe(405)
     expect((await rt.fetch(long, { method: 'DELETE', headers: w.headers })).status).toBe(404)
     // Not the API's (a browser asks it of every page it opens, the panel's too): answered, not journaled.
-    if (runtime.name !== 'msw/node (in-process)') expect((await rt.fetch('/favicon.ico', { headers: w.headers })).status).toBe(404)
+    if (runtime.name !== 'msw/node (in-process)')
+      expect((await rt.fetch('/favicon.ico', { headers: w.headers })).status).toBe(404)
     const { body: list } = await w.get('/requests')
-    expect(list.requests.map((e: { method: string; status: number }) => `${e.method} ${e.status}`)).toEqual(['GET 404', 'PUT 405', 'DELETE 404'])
+    expect(list.requests.map((e: { method: string; status: number }) => `${e.method} ${e.status}`)).toEqual([
+      'GET 404',
+      'PUT 405',
+      'DELETE 404',
+    ])
     expect(list.requests[0]).toMatchObject({ path: '/api/nope', query: '?x=1', faults: [] })
     expect(list.requests[2].path).toHaveLength(2048)
     const { body: detail } = await w.get(`/requests/${list.requests[1].id}`)
@@ -107,7 +134,9 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
     const har = await (await rt.fetch('/__sandbox/requests.har', { headers: w.headers })).json()
     await expect(harValidator.har(har)).resolves.toBe(har)
     expect(har.log.entries.map((e: { response: { status: number } }) => e.response.status)).toEqual([404, 405, 404])
-    await vi.waitFor(() => expect(sse.events.filter((e) => e.event === 'request').map((e) => e.data.status)).toEqual([404, 405, 404]))
+    await vi.waitFor(() =>
+      expect(sse.events.filter((e) => e.event === 'request').map((e) => e.data.status)).toEqual([404, 405, 404]),
+    )
     sse.close()
   })
 
@@ -161,13 +190,23 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
 
     const page = await w.get('/collections/invoices?page=2&limit=3')
     expect(page.status).toBe(200)
-    expect(page.body.pagination).toEqual({ page: 2, limit: 3, total: invoices.count, totalPages: Math.ceil(invoices.count / 3) })
+    expect(page.body.pagination).toEqual({
+      page: 2,
+      limit: 3,
+      total: invoices.count,
+      totalPages: Math.ceil(invoices.count / 3),
+    })
     expect(page.body.items).toHaveLength(Math.min(3, invoices.count - 3))
     const notifications = await w.get('/collections/notifications?limit=100')
     expect(notifications.body.items).toHaveLength(100)
     expect(notifications.body.items[0]).toMatchObject({ id: expect.any(String), clientId: expect.any(String) })
 
-    for (const [query, rule] of [['limit=0', 'limit: must be at least 1'], ['limit=101', 'limit: must be at most 100'], ['page=0', 'page: must be at least 1'], ['limit=x', 'limit: must be an integer']]) {
+    for (const [query, rule] of [
+      ['limit=0', 'limit: must be at least 1'],
+      ['limit=101', 'limit: must be at most 100'],
+      ['page=0', 'page: must be at least 1'],
+      ['limit=x', 'limit: must be an integer'],
+    ]) {
       const res = await w.get(`/collections/invoices?${query}`)
       expect(res.status, query).toBe(400)
       expect(res.body.message).toContain(rule)
@@ -176,16 +215,28 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
 
   it('GET /collections/{name}?id= and ?q=: the inspector finds a record by id or by any text in it', async () => {
     const w = world()
-    const all = (await w.get('/collections/invoices?limit=100')).body.items as { id: string; receiver: { name: string } }[]
+    const all = (await w.get('/collections/invoices?limit=100')).body.items as {
+      id: string
+      receiver: { name: string }
+    }[]
     const one = await w.get(`/collections/invoices?id=${encodeURIComponent(all[1].id)}`)
     expect(one.body.items.map((r: { id: string }) => r.id)).toEqual([all[1].id])
     expect(one.body.pagination.total).toBe(1)
     const name = all[1].receiver.name
     const byText = await w.get(`/collections/invoices?limit=100&q=${encodeURIComponent(name.toUpperCase())}`)
-    expect(byText.body.items.map((r: { id: string }) => r.id)).toEqual(all.filter((r) => JSON.stringify(r).toLowerCase().includes(name.toLowerCase())).map((r) => r.id))
+    expect(byText.body.items.map((r: { id: string }) => r.id)).toEqual(
+      all.filter((r) => JSON.stringify(r).toLowerCase().includes(name.toLowerCase())).map((r) => r.id),
+    )
     expect(byText.body.items.length).toBeGreaterThan(0)
-    expect((await w.get('/collections/invoices?q=no-such-text-anywhere')).body).toMatchObject({ items: [], pagination: { total: 0 } })
-    for (const [query, rule] of [['q=', 'q: must not be empty'], [`q=${'x'.repeat(201)}`, 'q: must be at most 200'], ['id=', 'id: must not be empty']]) {
+    expect((await w.get('/collections/invoices?q=no-such-text-anywhere')).body).toMatchObject({
+      items: [],
+      pagination: { total: 0 },
+    })
+    for (const [query, rule] of [
+      ['q=', 'q: must not be empty'],
+      [`q=${'x'.repeat(201)}`, 'q: must be at most 200'],
+      ['id=', 'id: must not be empty'],
+    ]) {
       const res = await w.get(`/collections/invoices?${query}`)
       expect(res.status, query).toBe(400)
       expect(res.body.message).toContain(rule)
@@ -205,7 +256,11 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
     const query = '?q=' + 'x'.repeat(15 * 1024)
     // 15 KB queries: cut to 2 KB each, so the entry count is what bounds them.
     for (let round = 0; round < 150; round++) {
-      await Promise.all(Array.from({ length: 8 }, (_, i) => rt.fetch(`/api/notifications${query}&n=${round}-${i}`, { headers: w.headers })))
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          rt.fetch(`/api/notifications${query}&n=${round}-${i}`, { headers: w.headers }),
+        ),
+      )
     }
     expect((await w.get('/requests')).body.requests).toHaveLength(1000)
     if (sandbox) expect(sandbox.journal.bytes).toBeLessThanOrEqual(8 * 1_048_576)
@@ -214,7 +269,15 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
     // Bodies of 60 KB: the byte bound drops the oldest long before the entry bound.
     const body = JSON.stringify({ email: 'y'.repeat(60_000) })
     for (let round = 0; round < 25; round++) {
-      await Promise.all(Array.from({ length: 8 }, () => rt.fetch('/api/auth/password-reset/request', { method: 'POST', headers: { ...w.headers, 'content-type': 'application/json' }, body })))
+      await Promise.all(
+        Array.from({ length: 8 }, () =>
+          rt.fetch('/api/auth/password-reset/request', {
+            method: 'POST',
+            headers: { ...w.headers, 'content-type': 'application/json' },
+            body,
+          }),
+        ),
+      )
     }
     const left = (await w.get('/requests')).body.requests as { path: string }[]
     expect(left.length).toBeLessThan(200)

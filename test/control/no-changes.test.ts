@@ -12,7 +12,9 @@ describe.each(runtimes)('a sandbox started with --no-changes, through $name', (r
     const s = rt.fresh('no-changes', ADMIN_TOKEN)
     const publish = await s.post(`/api/v1/billing/invoices/${acme.drafts[0]}/publish`, {})
     expect(publish.status).toBe(200)
-    const { requests } = (await s.control.get('/requests')).body as { requests: { id: number; method: string; changes?: unknown }[] }
+    const { requests } = (await s.control.get('/requests')).body as {
+      requests: { id: number; method: string; changes?: unknown }[]
+    }
     const write = requests.find((e) => e.method === 'POST')!
     expect(write).toBeDefined()
     expect(write).not.toHaveProperty('changes')
@@ -24,6 +26,10 @@ describe.each(runtimes)('a sandbox started with --no-changes, through $name', (r
     expect([past.status, past.body.message]).toEqual([409, message])
     const after = (await s.control.get('/snapshot')).body
     // The clock runs; the rest is as it was.
-    expect({ ...after, journal: undefined, clock: undefined }).toEqual({ ...before, journal: undefined, clock: undefined })
+    expect({ ...after, journal: undefined, clock: undefined }).toEqual({
+      ...before,
+      journal: undefined,
+      clock: undefined,
+    })
   })
 })

@@ -7,7 +7,13 @@ import { acme, inv } from '../billing/seeded.js'
 import { expectEach } from '../support/each.js'
 import { keyed } from '../support/keyed.js'
 
-type Entry = { id: number; method: string; path: string; status: number; changes?: { patch: { op: string; path: string; value?: unknown; from?: unknown }[]; outbox: { id: string }[] } }
+type Entry = {
+  id: number
+  method: string
+  path: string
+  status: number
+  changes?: { patch: { op: string; path: string; value?: unknown; from?: unknown }[]; outbox: { id: string }[] }
+}
 
 describe.each(runtimes)('what a request changed, and rewind, through $name', (runtime) => {
   const rt = useSandbox(runtime)
@@ -37,12 +43,28 @@ describe.each(runtimes)('what a request changed, and rewind, through $name', (ru
     const sent = await s.snapshot()
     const [signIn, read, publish, send] = await s.journal()
     expect(read.changes).toBeUndefined()
-    expect(signIn.changes!.patch).toEqual([{ op: 'add', path: `/sessions/${token}`, value: expect.objectContaining({ token }) }])
-    expect(publish.changes!.patch).toContainEqual({ op: 'replace', path: `/invoices/${acme.drafts[0]}/status`, value: 'published', from: 'draft' })
+    expect(signIn.changes!.patch).toEqual([
+      { op: 'add', path: `/sessions/${token}`, value: expect.objectContaining({ token }) },
+    ])
+    expect(publish.changes!.patch).toContainEqual({
+      op: 'replace',
+      path: `/invoices/${acme.drafts[0]}/status`,
+      value: 'published',
+      from: 'draft',
+    })
     expect(send.changes!.outbox).toEqual([expect.objectContaining({ kind: 'email', ref: acme.noDte })])
     // Each patch, applied by a JSON Patch library to the snapshot before, gives the one after.
-    for (const [entry, from, to] of [[signIn, before, signedIn], [publish, signedIn, published], [send, published, sent]] as const) {
-      const applied = jsonpatch.applyPatch(keyed(from), entry.changes!.patch as jsonpatch.Operation[], true, false).newDocument
+    for (const [entry, from, to] of [
+      [signIn, before, signedIn],
+      [publish, signedIn, published],
+      [send, published, sent],
+    ] as const) {
+      const applied = jsonpatch.applyPatch(
+        keyed(from),
+        entry.changes!.patch as jsonpatch.Operation[],
+        true,
+        false,
+      ).newDocument
       expect(applied, entry.path).toEqual(keyed(to))
     }
     // The detail carries the same changes.
@@ -75,7 +97,12 @@ describe.each(runtimes)('what a request changed, and rewind, through $name', (ru
     const entries = await s.journal()
     const rewound = entries.at(-1)!
     expect(rewound).toMatchObject({ method: 'POST', path: '/__sandbox/rewind', status: 200 })
-    expect(rewound.changes!.patch).toContainEqual({ op: 'replace', path: `/invoices/${acme.drafts[1]}/status`, value: 'draft', from: 'published' })
+    expect(rewound.changes!.patch).toContainEqual({
+      op: 'replace',
+      path: `/invoices/${acme.drafts[1]}/status`,
+      value: 'draft',
+      from: 'published',
+    })
 
     // Undoing the rewind brings the world it left.
     expect((await s.rewind({ before: rewound.id })).status).toBe(200)
@@ -100,7 +127,7 @@ describe.each(runtimes)('what a request changed, and rewind, through $name', (ru
     expect(keyed(await s.snapshot())).toEqual(was)
   })
 
-  it('answers 409 naming the oldest reachable request for one past the journal\'s bound', async () => {
+  it("answers 409 naming the oldest reachable request for one past the journal's bound", async () => {
     const s = sandbox('rewind-old')
     expect((await s.post(inv(acme.drafts[0], 'publish'))).status).toBe(200)
     expect((await s.control.send('DELETE', '/requests')).status).toBe(200)
@@ -112,23 +139,32 @@ describe.each(runtimes)('what a request changed, and rewind, through $name', (ru
     const was = keyed(await s.snapshot())
     const old = await s.rewind({ before: 1 })
     expect(old.status).toBe(409)
-    expect(old.body.message).toBe(`before: request 1 is no longer reachable; the oldest reachable is request ${kept.id}`)
+    expect(old.body.message).toBe(
+      `before: request 1 is no longer reachable; the oldest reachable is request ${kept.id}`,
+    )
     expect((await s.control.get('/snapshot?before=1')).status).toBe(409)
     expect(keyed(await s.snapshot())).toEqual(was)
   })
 
-  it('never keeps a password in a change: a reset\'s new password and the old one are [not kept]', async () => {
+  it("never keeps a password in a change: a reset's new password and the old one are [not kept]", async () => {
     const s = sandbox('rewind-secret')
     expect((await s.post('/api/auth/password-reset/request', { email: 'viewer@fleet.test' })).status).toBe(200)
     const [mail] = await s.outbox('kind=password-reset')
-    expect((await s.post('/api/auth/password-reset/confirm', { token: mail.token, password: 'a-brand-new-secret' })).status).toBe(200)
+    expect(
+      (await s.post('/api/auth/password-reset/confirm', { token: mail.token, password: 'a-brand-new-secret' })).status,
+    ).toBe(200)
     const confirm = (await s.journal()).at(-1)!
-    expect(confirm.changes!.patch).toContainEqual({ op: 'replace', path: '/users/usr_acme_viewer/password', value: '[not kept]', from: '[not kept]' })
+    expect(confirm.changes!.patch).toContainEqual({
+      op: 'replace',
+      path: '/users/usr_acme_viewer/password',
+      value: '[not kept]',
+      from: '[not kept]',
+    })
     expect(JSON.stringify(confirm.changes)).not.toContain('a-brand-new-secret')
     expect(JSON.stringify(confirm.changes)).not.toContain('"sandbox"')
   })
 
-  it('keeps each entry\'s changes within the journal\'s bounds, and reads stay without', async () => {
+  it("keeps each entry's changes within the journal's bounds, and reads stay without", async () => {
     const s = sandbox('rewind-reads')
     for (let i = 0; i < 5; i++) expect((await s.get(inv(acme.paid))).status).toBe(200)
     expectEach(await s.journal(), (e: Entry) => e.changes === undefined)

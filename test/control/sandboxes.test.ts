@@ -9,12 +9,15 @@ const NOW = '2026-11-22T12:00:00.000Z'
 /** The registry against a hand-moved real time: idle eviction without waiting. */
 function registry(options: { sandboxIdleMs?: number; maxSandboxes?: number } = {}) {
   let t = 0
-  const sandboxes = new Sandboxes({ accounts, scenarioDefinitions: scenarios, pages: new PageWriter(), seed: 1, now: NOW, size: 'small', ...options }, () => t)
+  const sandboxes = new Sandboxes(
+    { accounts, scenarioDefinitions: scenarios, pages: new PageWriter(), seed: 1, now: NOW, size: 'small', ...options },
+    () => t,
+  )
   return { sandboxes, pass: (ms: number) => void (t += ms) }
 }
 
 describe('Sandboxes', () => {
-  it('creates an isolated sandbox on first use from the default\'s seed and seeded instant', async () => {
+  it("creates an isolated sandbox on first use from the default's seed and seeded instant", async () => {
     const { sandboxes } = registry()
     const base = await sandboxes.default
     const a = await sandboxes.get('a')
@@ -90,12 +93,14 @@ describe('Sandboxes', () => {
     // A write copies that collection alone, for that sandbox alone.
     const [layer] = a.world.tables.layers.all()
     await a.world.tables.layers.remove(layer.id)
-    for (const name of names) expect(a.world.tables[name].collection === b.world.tables[name].collection, name).toBe(name !== 'layers')
+    for (const name of names)
+      expect(a.world.tables[name].collection === b.world.tables[name].collection, name).toBe(name !== 'layers')
     expect(b.world.tables.layers.get(layer.id)).toBe(layer)
     expect(base.world.tables.layers.get(layer.id)).toBe(layer)
     // A reset shares the seed again.
     await a.reset()
-    for (const name of names) expect(a.world.tables[name].collection === b.world.tables[name].collection, name).toBe(true)
+    for (const name of names)
+      expect(a.world.tables[name].collection === b.world.tables[name].collection, name).toBe(true)
   })
 })
 

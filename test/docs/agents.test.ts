@@ -36,19 +36,43 @@ describe('docs/agents.md: the MCP SDK recipes sign in through OAuth and call a t
     const { code } = recipe(`// ${file}.ts`)
     const usage = recipe('// mcp-agent.ts').next.replace("'http://127.0.0.1:4010'", JSON.stringify(server.url))
     writeFileSync(join(dir, `${file}.ts`), code)
-    writeFileSync(join(dir, `${file}-usage.ts`), `import { connectAgent } from './${file}.js'\n${usage}\nexport { answer }\n`)
+    writeFileSync(
+      join(dir, `${file}-usage.ts`),
+      `import { connectAgent } from './${file}.js'\n${usage}\nexport { answer }\n`,
+    )
     const { answer } = await import(pathToFileURL(join(dir, `${file}-usage.ts`)).href)
     expect(answer.isError).toBeFalsy()
     expect(JSON.parse(answer.content[0].text).data.notifications).toHaveLength(5)
     // Each sign-in is an agent session of the world: the recipe went through OAuth, not a shortcut.
     const { sessions } = await (await fetch(`${server.url}/__sandbox/agents`)).json()
     expect(sessions.map((s: { client: { name: string } }) => s.client.name)).toContain('my agent')
-    writeFileSync(join(dir, `tsconfig-${file}.json`), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, files: [`${file}.ts`, `${file}-usage.ts`] }))
-    const result = await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', join(dir, `tsconfig-${file}.json`)], { encoding: 'utf8', timeout: 120_000 }).catch((e: { stdout: string }) => e)
+    writeFileSync(
+      join(dir, `tsconfig-${file}.json`),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        files: [`${file}.ts`, `${file}-usage.ts`],
+      }),
+    )
+    const result = await run(
+      process.execPath,
+      ['node_modules/typescript/bin/tsc', '-p', join(dir, `tsconfig-${file}.json`)],
+      { encoding: 'utf8', timeout: 120_000 },
+    ).catch((e: { stdout: string }) => e)
     expect(result.stdout).toBe('')
   }
 
   it('the 2.x client, @modelcontextprotocol/client', () => check('mcp-agent-2'))
 
-  it.skipIf(missingPackage(SDK1, `add it: npm install --save-dev --save-exact ${SDK1}@1.32.2`))('the 1.x SDK, @modelcontextprotocol/sdk', () => check('mcp-agent'))
+  it.skipIf(missingPackage(SDK1, `add it: npm install --save-dev --save-exact ${SDK1}@1.32.2`))(
+    'the 1.x SDK, @modelcontextprotocol/sdk',
+    () => check('mcp-agent'),
+  )
 })

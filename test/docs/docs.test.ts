@@ -8,7 +8,13 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
 const read = (file: string) => readFileSync(join(root, file), 'utf8')
 
 /** Every page: the README and each page of docs/, so a new page is checked without being listed here. */
-const docs = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)]
+const docs = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+]
 
 /** Pages other work adds; linked before they land. */
 const announced = new Set<string>([])
@@ -30,7 +36,9 @@ describe('docs', () => {
   it('name only files that exist', () => {
     const missing: string[] = []
     for (const doc of docs) {
-      for (const [, path] of read(doc).matchAll(/`((?:src|test|scripts|scenarios|fixtures|examples|bench|bin)\/[^`\s<>*]+?\.(?:ts|tsx|mjs|js|json))`/g)) {
+      for (const [, path] of read(doc).matchAll(
+        /`((?:src|test|scripts|scenarios|fixtures|examples|bench|bin)\/[^`\s<>*]+?\.(?:ts|tsx|mjs|js|json))`/g,
+      )) {
         if (!readerPaths.has(path) && !existsSync(join(root, path))) missing.push(`${doc}: ${path}`)
       }
     }
@@ -38,12 +46,21 @@ describe('docs', () => {
   })
 
   it('cite only pages in the repository: every *.md a file names (code, tests, docs) is one of its own', () => {
-    const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean)
+    const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter(Boolean)
     const names = new Set(tracked.map((f) => f.split('/').at(-1)))
     const cited: string[] = []
-    for (const file of tracked.filter((f) => /\.(ts|tsx|mjs|js|md)$/.test(f) && !f.startsWith('src/api/') && existsSync(join(root, f)))) {
+    for (const file of tracked.filter(
+      (f) => /\.(ts|tsx|mjs|js|md)$/.test(f) && !f.startsWith('src/api/') && existsSync(join(root, f)),
+    )) {
       for (const [token] of read(file).matchAll(/(?<![\w/.:-])[\w./-]*[\w-]\.md\b/g)) {
-        const exists = token.includes('/') ? existsSync(join(root, token)) || existsSync(join(root, dirname(file), token)) : names.has(token)
+        const exists = token.includes('/')
+          ? existsSync(join(root, token)) || existsSync(join(root, dirname(file), token))
+          : names.has(token)
         if (!exists) cited.push(`${file}: ${token}`)
       }
     }

@@ -4,7 +4,12 @@ import { fixtureExamples, fixturesMarkdown } from '../../src/docs-gen/fixtures-d
 import { collectionNames, type FixtureRows, parseFixtures } from '../../src/core/store/fixtures.js'
 import { runtimes } from '../support/runtimes.js'
 
-const examples = Object.fromEntries(readdirSync('fixtures/examples').map((f) => [f.replace(/\.json$/, ''), JSON.parse(readFileSync(`fixtures/examples/${f}`, 'utf8'))])) as FixtureRows
+const examples = Object.fromEntries(
+  readdirSync('fixtures/examples').map((f) => [
+    f.replace(/\.json$/, ''),
+    JSON.parse(readFileSync(`fixtures/examples/${f}`, 'utf8')),
+  ]),
+) as FixtureRows
 
 describe('docs/fixtures.md and fixtures/examples', () => {
   it('are what the collection schemas generate (run `npm run docs:fixtures` after changing a schema)', () => {
@@ -21,7 +26,9 @@ describe('docs/fixtures.md and fixtures/examples', () => {
   it.each(runtimes)('a sandbox started with every example file serves them through $name', async (runtime) => {
     const rt = await runtime.start({ fixtures: examples })
     try {
-      const layers = await (await rt.fetch('/api/layers', { headers: { authorization: 'Bearer atk_sandbox_admin' } })).json()
+      const layers = await (
+        await rt.fetch('/api/layers', { headers: { authorization: 'Bearer atk_sandbox_admin' } })
+      ).json()
       expect(layers.data.map((l: { id: string }) => l.id)).toEqual(examples.layers!.map((l) => l.id))
     } finally {
       await rt.close()

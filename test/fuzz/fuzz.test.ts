@@ -25,7 +25,10 @@ async function send(app: SandboxApp, g: Pick<Generated, 'request'>): Promise<Res
   const { request } = g
   let timer: ReturnType<typeof setTimeout> | undefined
   const hang = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`hang: ${request.method} ${request.url} took over ${PER_REQUEST_MS} ms`)), PER_REQUEST_MS)
+    timer = setTimeout(
+      () => reject(new Error(`hang: ${request.method} ${request.url} took over ${PER_REQUEST_MS} ms`)),
+      PER_REQUEST_MS,
+    )
   })
   try {
     return await Promise.race([app.fetch(request, { clientAddress: '127.0.0.1', via: 'http' }), hang])
@@ -34,8 +37,18 @@ async function send(app: SandboxApp, g: Pick<Generated, 'request'>): Promise<Res
   }
 }
 
-async function post(app: SandboxApp, sandbox: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const request = new Request(`http://fuzz.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sandbox-id': sandbox, ...headers }, body: JSON.stringify(body) })
+async function post(
+  app: SandboxApp,
+  sandbox: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  const request = new Request(`http://fuzz.test${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-sandbox-id': sandbox, ...headers },
+    body: JSON.stringify(body),
+  })
   return send(app, { request })
 }
 
@@ -50,7 +63,10 @@ async function identities(app: SandboxApp, sandbox: string): Promise<Pool['ident
   const sb = await app.sandboxes.get(sandbox)
   for (const c of portalContacts) {
     await post(app, sandbox, '/api/portal/auth/magic-link', { email: c.email })
-    const link = sb.outbox.list().filter((e) => e.kind === 'magic-link' && e.to === c.email).at(-1)!
+    const link = sb.outbox
+      .list()
+      .filter((e) => e.kind === 'magic-link' && e.to === c.email)
+      .at(-1)!
     const res = await post(app, sandbox, '/api/portal/auth/verify', { token: link.token })
     portal.push({ authorization: `Bearer ${((await res.json()) as { data: { token: string } }).data.token}` })
   }
@@ -65,15 +81,19 @@ async function state(app: SandboxApp, sandbox: string): Promise<string> {
 
 /** The statuses the served OpenAPI document lists for a route. */
 function documented(app: SandboxApp, route: RouteDef): Set<number> {
-  const paths = (documentOf(app) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }).paths
-  return new Set(Object.keys(paths[route.path.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()].responses).map(Number))
+  const paths = (documentOf(app) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> })
+    .paths
+  return new Set(
+    Object.keys(paths[route.path.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()].responses).map(Number),
+  )
 }
 
 function idsOf(snapshot: Record<string, unknown>): (string | number)[] {
   const ids = new Set<string | number>()
   for (const value of Object.values(snapshot)) {
     if (!Array.isArray(value)) continue
-    for (const row of value.slice(0, 40)) if (row && typeof row === 'object' && 'id' in row) ids.add(row.id as string | number)
+    for (const row of value.slice(0, 40))
+      if (row && typeof row === 'object' && 'id' in row) ids.add(row.id as string | number)
   }
   return [...ids]
 }
@@ -86,7 +106,12 @@ describe('fuzz: generated requests from the route table', () => {
     const wholesale = new Set(['sandboxReset', 'sandboxPutSnapshot', 'sandboxMoveClock', 'sandboxDropSandbox'])
     const validRoutes = app.routes.filter((r) => !wholesale.has(r.id))
     const pools: Record<'valid' | 'invalid', Pool> = {
-      valid: { random, sandbox: 'fuzz-valid', identities: await identities(app, 'fuzz-valid'), ids: idsOf((await app.sandboxes.get('fuzz-valid')).snapshot() as unknown as Record<string, unknown>) },
+      valid: {
+        random,
+        sandbox: 'fuzz-valid',
+        identities: await identities(app, 'fuzz-valid'),
+        ids: idsOf((await app.sandboxes.get('fuzz-valid')).snapshot() as unknown as Record<string, unknown>),
+      },
       invalid: { random, sandbox: 'fuzz-invalid', identities: await identities(app, 'fuzz-invalid'), ids: [] },
     }
     pools.invalid.ids = pools.valid.ids
@@ -98,21 +123,33 @@ describe('fuzz: generated requests from the route table', () => {
     for (let i = 0; i < TOTAL && failures.length < 20; i++) {
       const invalid = i % 2 === 1
       const routes: RouteDef[] = invalid ? app.routes : validRoutes
-      const g = generate(app, routes[Math.floor(random() * routes.length)], invalid ? pools.invalid : pools.valid, invalid)
+      const g = generate(
+        app,
+        routes[Math.floor(random() * routes.length)],
+        invalid ? pools.invalid : pools.valid,
+        invalid,
+      )
       const res = await send(app, g)
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
       // The event stream never ends by itself: its status is what is checked, then it is closed
       // (not awaited: through msw/node a cancel settles only once msw's own copy is done with).
-      const text = res.headers.get('content-type')?.startsWith('text/event-stream') ? (void res.body?.cancel().catch(() => undefined), '') : await res.text()
+      const text = res.headers.get('content-type')?.startsWith('text/event-stream')
+        ? (void res.body?.cancel().catch(() => undefined), '')
+        : await res.text()
       const label = `${g.request.method} ${g.request.url} (${g.what}) -> ${res.status}`
-      if (res.status >= 500 && !res.headers.get(FAULT_HEADER)) failures.push(`${label} without ${FAULT_HEADER}: ${text.slice(0, 200)}`)
-      if (!documented(app, g.route).has(res.status)) failures.push(`${label}: a status the OpenAPI document does not list: ${text.slice(0, 150)}`)
+      if (res.status >= 500 && !res.headers.get(FAULT_HEADER))
+        failures.push(`${label} without ${FAULT_HEADER}: ${text.slice(0, 200)}`)
+      if (!documented(app, g.route).has(res.status))
+        failures.push(`${label}: a status the OpenAPI document does not list: ${text.slice(0, 150)}`)
       if (!invalid) continue
       if (res.status < 400 || res.status >= 500) failures.push(`${label}: an invalid request was not refused`)
       batch.push(label)
       if (batch.length === BATCH) {
         const after = await state(app, 'fuzz-invalid')
-        if (after !== before) failures.push(`state changed by one of ${BATCH} invalid requests, the first ${batch[0]}, the last ${batch.at(-1)}`)
+        if (after !== before)
+          failures.push(
+            `state changed by one of ${BATCH} invalid requests, the first ${batch[0]}, the last ${batch.at(-1)}`,
+          )
         before = after
         batch = []
       }

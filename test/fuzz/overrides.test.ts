@@ -3,8 +3,47 @@ import { seededRandom } from '../../src/core/sandbox/random.js'
 import { createSandboxApp } from '../../src/apps/page-app.js'
 import { NOW } from '../support/runtimes.js'
 
-const VALID = { match: { method: 'GET', path: '/api/vehicle-types', query: { a: 'b' }, headers: { 'x-a': 'b' }, body: { k: [1, { n: null }] } }, respond: { status: 418, headers: { 'x-y': 'z' }, body: { message: 'm' }, delayMs: 0 }, times: 2, from: '+1m', until: '+2h', priority: 3, name: 'fuzz' }
-const ODD: unknown[] = [null, true, 0, -1, 1e308, NaN, '', 'x', ' ', '\u0000', '../../etc', '__proto__', 'constructor', [], [null], {}, { __proto__: { polluted: 1 } }, 'a'.repeat(70_000), -0, 2 ** 53, '+1d', '2026-13-40T99:00:00Z', { status: 200 }, { error: 'network' }]
+const VALID = {
+  match: {
+    method: 'GET',
+    path: '/api/vehicle-types',
+    query: { a: 'b' },
+    headers: { 'x-a': 'b' },
+    body: { k: [1, { n: null }] },
+  },
+  respond: { status: 418, headers: { 'x-y': 'z' }, body: { message: 'm' }, delayMs: 0 },
+  times: 2,
+  from: '+1m',
+  until: '+2h',
+  priority: 3,
+  name: 'fuzz',
+}
+const ODD: unknown[] = [
+  null,
+  true,
+  0,
+  -1,
+  1e308,
+  NaN,
+  '',
+  'x',
+  ' ',
+  '\u0000',
+  '../../etc',
+  '__proto__',
+  'constructor',
+  [],
+  [null],
+  {},
+  { __proto__: { polluted: 1 } },
+  'a'.repeat(70_000),
+  -0,
+  2 ** 53,
+  '+1d',
+  '2026-13-40T99:00:00Z',
+  { status: 200 },
+  { error: 'network' },
+]
 
 /** A copy of `value` with one field somewhere replaced by an odd value, added or removed. */
 function mutate(value: unknown, random: () => number, depth = 0): unknown {
@@ -27,12 +66,23 @@ describe('overrides: odd input through the front door', () => {
     await app.ready()
     const random = seededRandom(31)
     const send = (method: string, path: string, body?: unknown, id = 'fuzz-overrides') =>
-      app.fetch(new Request(`http://fuzz.test${path}`, { method, headers: { 'x-sandbox-id': id, 'content-type': 'application/json' }, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) }), { clientAddress: '127.0.0.1' })
+      app.fetch(
+        new Request(`http://fuzz.test${path}`, {
+          method,
+          headers: { 'x-sandbox-id': id, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+        }),
+        { clientAddress: '127.0.0.1' },
+      )
     let created = 0
     for (let i = 0; i < 1500; i++) {
       const before = (await (await send('GET', '/__sandbox/overrides')).json()).overrides.length
       const body = i % 50 === 0 ? '{"match":' : mutate(VALID, random)
-      const res = await send(i % 7 === 0 ? 'PUT' : 'POST', i % 7 === 0 ? '/__sandbox/overrides/fuzz' : '/__sandbox/overrides', body)
+      const res = await send(
+        i % 7 === 0 ? 'PUT' : 'POST',
+        i % 7 === 0 ? '/__sandbox/overrides/fuzz' : '/__sandbox/overrides',
+        body,
+      )
       const text = await res.text()
       expect(res.status, `${JSON.stringify(body).slice(0, 300)} -> ${text.slice(0, 300)}`).toBeLessThan(500)
       const after = (await (await send('GET', '/__sandbox/overrides')).json()).overrides.length

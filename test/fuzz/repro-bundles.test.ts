@@ -15,9 +15,26 @@ const TOTAL = 300
 const SEED = 34
 
 const ODD: (() => unknown)[] = [
-  () => null, () => undefined, () => -1, () => 0, () => 1e308, () => 1.5, () => '', () => 'x'.repeat(5000), () => [], () => ({}), () => true,
-  () => '/__sandbox/reset', () => '../../etc/passwd', () => '2026-13-45T99:99:99Z', () => '{{minted:99}}', () => ({ kind: 'session', user: 'usr_nobody', impersonator: null }),
-  () => ({ __proto__: { polluted: true } }), () => 'GET', () => 'DELETE', () => '%zz',
+  () => null,
+  () => undefined,
+  () => -1,
+  () => 0,
+  () => 1e308,
+  () => 1.5,
+  () => '',
+  () => 'x'.repeat(5000),
+  () => [],
+  () => ({}),
+  () => true,
+  () => '/__sandbox/reset',
+  () => '../../etc/passwd',
+  () => '2026-13-45T99:99:99Z',
+  () => '{{minted:99}}',
+  () => ({ kind: 'session', user: 'usr_nobody', impersonator: null }),
+  () => ({ __proto__: { polluted: true } }),
+  () => 'GET',
+  () => 'DELETE',
+  () => '%zz',
 ]
 
 /** Every path into the value: the places an edit may land. */
@@ -63,7 +80,10 @@ describe('repro bundles, fuzzed (msw/node)', () => {
     expect((await a.post(inv(acme.drafts[0], 'publish'))).status).toBe(200)
     expect((await a.post(inv(acme.noDte, 'emit-dte'), {})).status).toBeLessThan(300)
     expect((await a.control.post('/clock', { advanceBy: '2h' })).status).toBe(200)
-    expect((await a.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: 1000, date: '2026-11-20', method: 'card' })).status).toBe(200)
+    expect(
+      (await a.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: 1000, date: '2026-11-20', method: 'card' }))
+        .status,
+    ).toBe(200)
     await a.scenarios(['dte-pending'])
     expect((await a.get(INVOICES)).status).toBe(200)
     const made = await a.control.get('/repro')
@@ -94,9 +114,13 @@ describe('repro bundles, fuzzed (msw/node)', () => {
       // A message that names where: `field.path: rule` (or `repro: why`).
       expect(res.body.message, what).toMatch(/^[\w.[\]-]+: \S/)
       if (after !== before) {
-        const b = JSON.parse(before), c = JSON.parse(after)
+        const b = JSON.parse(before),
+          c = JSON.parse(after)
         const diff = Object.keys({ ...b, ...c }).filter((k) => JSON.stringify(b[k]) !== JSON.stringify(c[k]))
-        expect(diff.map((k) => `${k}: ${JSON.stringify(b[k]).slice(0, 200)} -> ${JSON.stringify(c[k]).slice(0, 200)}`), what).toEqual([])
+        expect(
+          diff.map((k) => `${k}: ${JSON.stringify(b[k]).slice(0, 200)} -> ${JSON.stringify(c[k]).slice(0, 200)}`),
+          what,
+        ).toEqual([])
       }
     }
     // The edits reach past the checksum and the schema: some replays run and are refused for what they rebuild.

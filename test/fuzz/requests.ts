@@ -36,8 +36,42 @@ const ORIGIN = 'http://fuzz.test'
 const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)]
 
 /** Values of every kind a field may meet. */
-const oddities = ['', ' ', '0', '-1', '1e309', 'null', 'true', '[]', '{}', '../../etc/passwd', '%00', 'ñandú', '\u202e', 'x'.repeat(300), "' OR 1=1 --", '<script>', '9007199254740993']
-const oddValues = [null, true, false, 0, -1, 1.5, 2 ** 53, -(2 ** 31), 1e308, '', 'x', [], {}, [1, 'a'], { a: { b: [null] } }]
+const oddities = [
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1e309',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  '../../etc/passwd',
+  '%00',
+  'ñandú',
+  '\u202e',
+  'x'.repeat(300),
+  "' OR 1=1 --",
+  '<script>',
+  '9007199254740993',
+]
+const oddValues = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  2 ** 53,
+  -(2 ** 31),
+  1e308,
+  '',
+  'x',
+  [],
+  {},
+  [1, 'a'],
+  { a: { b: [null] } },
+]
 
 function operation(app: SandboxApp, route: RouteDef): any {
   const doc = documentOf(app) as { paths: Record<string, Record<string, any>> }
@@ -48,7 +82,12 @@ function operation(app: SandboxApp, route: RouteDef): any {
 function mutate(value: unknown, random: () => number): unknown {
   if (random() < 0.15) return pick(random, oddValues)
   if (Array.isArray(value)) return value.map((v) => mutate(v, random))
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(() => random() > 0.1).map(([k, v]) => [k, mutate(v, random)]))
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(() => random() > 0.1)
+        .map(([k, v]) => [k, mutate(v, random)]),
+    )
   return value
 }
 
@@ -59,12 +98,18 @@ export function generate(app: SandboxApp, route: RouteDef, pool: Pool, invalid: 
   const inline = (op.parameters ?? []).filter((p: any) => !p.$ref)
   // Mostly a caller of the route's kind, sometimes anyone (or nobody).
   const all = [{}, ...pool.identities.user, ...pool.identities.portal]
-  const fitting = route.auth.kind === 'user' ? pool.identities.user : route.auth.kind === 'portal' ? pool.identities.portal : [{}]
-  const headers: Record<string, string> = { 'x-sandbox-id': pool.sandbox, ...pick(random, random() < 0.2 ? all : fitting) }
+  const fitting =
+    route.auth.kind === 'user' ? pool.identities.user : route.auth.kind === 'portal' ? pool.identities.portal : [{}]
+  const headers: Record<string, string> = {
+    'x-sandbox-id': pool.sandbox,
+    ...pick(random, random() < 0.2 ? all : fitting),
+  }
   const params: Record<string, string> = {}
   for (const p of inline.filter((p: any) => p.in === 'path')) {
     const r = random()
-    params[p.name] = String(r < 0.5 && pool.ids.length ? pick(random, pool.ids) : r < 0.8 ? example(p.schema) : pick(random, oddities))
+    params[p.name] = String(
+      r < 0.5 && pool.ids.length ? pick(random, pool.ids) : r < 0.8 ? example(p.schema) : pick(random, oddities),
+    )
   }
   const query = new URLSearchParams()
   for (const p of inline.filter((p: any) => p.in === 'query')) {
@@ -73,7 +118,9 @@ export function generate(app: SandboxApp, route: RouteDef, pool: Pool, invalid: 
     query.set(p.name, String(r < 0.8 ? example(p.schema) : pick(random, oddities)))
   }
   const jsonBody = op.requestBody?.content?.['application/json']?.schema
-  let body: string | undefined = jsonBody ? JSON.stringify(random() < 0.5 ? example(jsonBody) : mutate(example(jsonBody), random)) : undefined
+  let body: string | undefined = jsonBody
+    ? JSON.stringify(random() < 0.5 ? example(jsonBody) : mutate(example(jsonBody), random))
+    : undefined
   if (body !== undefined) headers['content-type'] = 'application/json'
   let what = 'valid-looking'
 
@@ -81,7 +128,8 @@ export function generate(app: SandboxApp, route: RouteDef, pool: Pool, invalid: 
     // Only what is refused before a handler runs, whatever the rest of the request says.
     const kinds = ['bad sandbox id', 'bad scenario header']
     if (route.auth.kind === 'user' || route.auth.kind === 'portal') kinds.push('no token', 'bad token', 'forged JWT')
-    if (route.body && route.body !== 'multipart') kinds.push('bad JSON', 'not an object', 'wrong content type', 'oversize')
+    if (route.body && route.body !== 'multipart')
+      kinds.push('bad JSON', 'not an object', 'wrong content type', 'oversize')
     if (route.body === 'multipart') kinds.push('not multipart')
     if (route.auth.kind === 'control') kinds.splice(kinds.indexOf('bad scenario header'), 1)
     what = pick(random, kinds)
@@ -90,7 +138,12 @@ export function generate(app: SandboxApp, route: RouteDef, pool: Pool, invalid: 
         headers['x-sandbox-id'] = pick(random, ['has space', 'x'.repeat(129), 'a/b', 'ü', '<>'])
         break
       case 'bad scenario header':
-        headers['x-sandbox-scenario'] = pick(random, ['no-such-scenario', 'degraded;rate=7', 'rate-limited;failures=x', ',,;'])
+        headers['x-sandbox-scenario'] = pick(random, [
+          'no-such-scenario',
+          'degraded;rate=7',
+          'rate-limited;failures=x',
+          ',,;',
+        ])
         break
       case 'no token':
         delete headers.authorization
@@ -99,7 +152,8 @@ export function generate(app: SandboxApp, route: RouteDef, pool: Pool, invalid: 
         headers.authorization = pick(random, ['Bearer ', 'Bearer ses_nope', 'Basic YTpi', 'Bearer atk_nope', 'bearer'])
         break
       case 'forged JWT':
-        headers.authorization = 'Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJmbGVldC1zYW5kYm94Iiwic3ViIjoidXNyX2FjbWVfYWRtaW4iLCJraW5kIjoiYWdlbnQifQ.c2lnbmF0dXJl'
+        headers.authorization =
+          'Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJmbGVldC1zYW5kYm94Iiwic3ViIjoidXNyX2FjbWVfYWRtaW4iLCJraW5kIjoiYWdlbnQifQ.c2lnbmF0dXJl'
         break
       case 'bad JSON':
         body = pick(random, ['{', '{"a":1,}', 'nul', '\u0000', '{"a":"\ud800"'])
@@ -124,7 +178,15 @@ export function generate(app: SandboxApp, route: RouteDef, pool: Pool, invalid: 
         break
     }
   } else if (route.auth.kind !== 'control' && random() < 0.05) {
-    headers['x-sandbox-scenario'] = pick(random, ['degraded;rate=1', 'commit-then-fail', 'rate-limited', 'error-shapes', 'forbidden', 'empty', 'session-expired'])
+    headers['x-sandbox-scenario'] = pick(random, [
+      'degraded;rate=1',
+      'commit-then-fail',
+      'rate-limited',
+      'error-shapes',
+      'forbidden',
+      'empty',
+      'session-expired',
+    ])
   }
 
   let path = route.path

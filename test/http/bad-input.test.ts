@@ -8,7 +8,8 @@ describe.each(runtimes)('bad input through $name', (runtime) => {
   // One world of its own for the block (docs/testing.md): bad input changes nothing, and these
   // tests prove it there, while the default sandbox is only read.
   const sid = freshId('bad-input')
-  const send = (path: string, init: RequestInit = {}) => rt.fetch(path, { ...init, headers: { 'x-sandbox-id': sid, ...(init.headers as Record<string, string>) } })
+  const send = (path: string, init: RequestInit = {}) =>
+    rt.fetch(path, { ...init, headers: { 'x-sandbox-id': sid, ...(init.headers as Record<string, string>) } })
   let token: string
   beforeAll(async () => {
     token = await signIn(rt, 'admin@fleet.test', { 'x-sandbox-id': sid })
@@ -34,7 +35,9 @@ describe.each(runtimes)('bad input through $name', (runtime) => {
     expect(res.status).toBe(400)
     expect((await res.json()).message).toBe('body: must nest at most 100 levels of lists and objects')
     // 100 levels are still a body: the route itself answers (here: the unknown field).
-    const within = await signInRaw(`{"email":"admin@fleet.test","password":"sandbox","x":${'['.repeat(99)}${']'.repeat(99)}}`)
+    const within = await signInRaw(
+      `{"email":"admin@fleet.test","password":"sandbox","x":${'['.repeat(99)}${']'.repeat(99)}}`,
+    )
     expect(await within.text()).not.toContain('levels')
     const { requests } = await (await send('/__sandbox/requests')).json()
     const entry = requests.filter((e: { path: string }) => e.path === '/api/session-auth/sign-in/email').at(-2)
@@ -55,12 +58,18 @@ describe.each(runtimes)('bad input through $name', (runtime) => {
     expect(res.status).toBe(413)
     expect((await res.json()).message).toContain('1048576 bytes')
     const id = (await (await send('/api/notifications?limit=1', bearer(token))).json()).data.notifications[0].id
-    const patch = await send(`/api/notifications/${id}`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'reviewed', pad: 'x'.repeat(1_100_000) }) })
+    const patch = await send(`/api/notifications/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'reviewed', pad: 'x'.repeat(1_100_000) }),
+    })
     expect(patch.status).toBe(413)
     const after = (await (await send('/api/notifications?limit=1', bearer(token))).json()).data.notifications[0]
     expect(after.id).toBe(id)
     expect(after.status).toBe('unreviewed')
-    expect((await rt.client(null, sid).control.get('/requests')).body.requests.length).toBeGreaterThan(before.requests.length)
+    expect((await rt.client(null, sid).control.get('/requests')).body.requests.length).toBeGreaterThan(
+      before.requests.length,
+    )
   })
 
   it('exactly 1 MB is still accepted', async () => {
@@ -85,9 +94,17 @@ describe.each(runtimes)('bad input through $name', (runtime) => {
     const bad = await send('/api/notifications/xyz', { method: 'PATCH', headers: h, body: '{"status":"reviewed"}' })
     expect(bad.status).toBe(400)
     expect((await bad.json()).error).toContain('id: must be 24 hexadecimal characters')
-    const unknown = await send(`/api/notifications/${'a'.repeat(24)}`, { method: 'PATCH', headers: h, body: '{"status":"reviewed"}' })
+    const unknown = await send(`/api/notifications/${'a'.repeat(24)}`, {
+      method: 'PATCH',
+      headers: h,
+      body: '{"status":"reviewed"}',
+    })
     expect(unknown.status).toBe(404)
-    const badEnum = await send(`/api/notifications/${'a'.repeat(24)}`, { method: 'PATCH', headers: h, body: '{"status":"done"}' })
+    const badEnum = await send(`/api/notifications/${'a'.repeat(24)}`, {
+      method: 'PATCH',
+      headers: h,
+      body: '{"status":"done"}',
+    })
     expect(badEnum.status).toBe(400)
     expect((await badEnum.json()).error).toContain('status: must be one of "unreviewed", "reviewed", "false_positive"')
   })
@@ -99,8 +116,20 @@ describe.each(runtimes)('bad input through $name', (runtime) => {
   })
 
   // A streamed body has no content-length: it is read chunk by chunk and cut at the limit.
-  const streamed = (chunks: string[]) => new ReadableStream({ start(c) { for (const t of chunks) c.enqueue(new TextEncoder().encode(t)); c.close() } })
-  const postStream = (chunks: string[]) => send('/api/session-auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: streamed(chunks), duplex: 'half' } as RequestInit)
+  const streamed = (chunks: string[]) =>
+    new ReadableStream({
+      start(c) {
+        for (const t of chunks) c.enqueue(new TextEncoder().encode(t))
+        c.close()
+      },
+    })
+  const postStream = (chunks: string[]) =>
+    send('/api/session-auth/sign-in/email', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: streamed(chunks),
+      duplex: 'half',
+    } as RequestInit)
 
   it('a streamed body is read like a declared one', async () => {
     const res = await postStream(['{"email":"admin@fleet.test",', '"password":"wrong"}'])
@@ -108,7 +137,12 @@ describe.each(runtimes)('bad input through $name', (runtime) => {
   })
 
   it('a streamed body over 1 MB is 413', async () => {
-    const res = await postStream(['{"email":"admin@fleet.test","password":"', 'x'.repeat(600_000), 'x'.repeat(600_000), '"}'])
+    const res = await postStream([
+      '{"email":"admin@fleet.test","password":"',
+      'x'.repeat(600_000),
+      'x'.repeat(600_000),
+      '"}',
+    ])
     expect(res.status).toBe(413)
     expect((await res.json()).message).toContain('1048576 bytes')
   })
@@ -129,8 +163,17 @@ describe.each(runtimes)('bad input through $name', (runtime) => {
   })
 
   it('a slow, never-ending body does not block other requests', async () => {
-    const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('{"email":')) } })
-    const pending = send('/api/session-auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit).catch(() => undefined)
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('{"email":'))
+      },
+    })
+    const pending = send('/api/session-auth/sign-in/email', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit).catch(() => undefined)
     const health = await send('/__sandbox/health')
     expect(health.status).toBe(200)
     void pending

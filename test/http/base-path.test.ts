@@ -12,7 +12,10 @@ afterAll(sandbox.close)
 
 const auth = { authorization: `Bearer ${ADMIN_TOKEN}` }
 const json = async (path: string, init: RequestInit = {}) => {
-  const res = await fetch(`${BASE}${path}`, { ...init, headers: { ...auth, 'content-type': 'application/json', ...init.headers } })
+  const res = await fetch(`${BASE}${path}`, {
+    ...init,
+    headers: { ...auth, 'content-type': 'application/json', ...init.headers },
+  })
   return { status: res.status, body: await res.json() }
 }
 
@@ -21,29 +24,50 @@ describe('under a base path', () => {
     const list = await json('/api/notifications?limit=1')
     expect(list.status).toBe(200)
     const id = list.body.data.notifications[0].id
-    const patched = await json(`/api/notifications/${id}?why=base`, { method: 'PATCH', body: JSON.stringify({ status: 'reviewed' }) })
+    const patched = await json(`/api/notifications/${id}?why=base`, {
+      method: 'PATCH',
+      body: JSON.stringify({ status: 'reviewed' }),
+    })
     expect(patched.status).toBe(200)
 
-    const { requests } = (await json('/__sandbox/requests')).body as { requests: { id: number; method: string; path: string; query: string; url: string }[] }
+    const { requests } = (await json('/__sandbox/requests')).body as {
+      requests: { id: number; method: string; path: string; query: string; url: string }[]
+    }
     const entry = requests.find((r) => r.method === 'PATCH')!
     expect(entry).toMatchObject({ path: `/api/notifications/${id}`, query: '?why=base' })
     expect((await json(`/__sandbox/requests/${entry.id}`)).body.url).toBe(`${BASE}/api/notifications/${id}?why=base`)
 
-    const bundle = (await json('/__sandbox/repro')).body as { requests: { method: string; path: string; query: string }[] }
+    const bundle = (await json('/__sandbox/repro')).body as {
+      requests: { method: string; path: string; query: string }[]
+    }
     const step = bundle.requests.find((s) => s.method === 'PATCH')!
     expect(`${step.path}${step.query}`).toBe(`${entry.path}${entry.query}`)
   })
 
   it('claims /mcp under the base as a mount of the app, and its tool calls keep the base', async () => {
-    const token = (await json('/__sandbox/tokens/agent', { method: 'POST', body: JSON.stringify({ email: 'admin@fleet.test' }) })).body.token as string
+    const token = (
+      await json('/__sandbox/tokens/agent', { method: 'POST', body: JSON.stringify({ email: 'admin@fleet.test' }) })
+    ).body.token as string
     const call = await fetch(`${BASE}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listNotifications', arguments: { limit: 1 } } }),
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'listNotifications', arguments: { limit: 1 } },
+      }),
     })
     expect(call.status).toBe(200)
     expect((await call.json()).result.structuredContent.status).toBe(200)
-    const { requests } = (await json('/__sandbox/requests')).body as { requests: { id: number; path: string; via?: string }[] }
+    const { requests } = (await json('/__sandbox/requests')).body as {
+      requests: { id: number; path: string; via?: string }[]
+    }
     const viaMcp = requests.filter((r) => r.via === 'mcp')
     expect(viaMcp).toHaveLength(1)
     expect(viaMcp[0].path).toBe('/api/notifications')

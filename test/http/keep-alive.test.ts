@@ -7,29 +7,85 @@ const MiB = 1_048_576
 const json = { 'content-type': 'application/json' }
 const admin = { ...json, authorization: `Bearer ${ADMIN_TOKEN}` }
 /** A body in 64 KiB chunks with no content-length (chunked on the wire). */
-const chunked = (bytes: number) => new ReadableStream({
-  start(c) {
-    for (let sent = 0; sent < bytes; sent += 65_536) c.enqueue(new Uint8Array(Math.min(65_536, bytes - sent)).fill(120))
-    c.close()
-  },
-})
+const chunked = (bytes: number) =>
+  new ReadableStream({
+    start(c) {
+      for (let sent = 0; sent < bytes; sent += 65_536)
+        c.enqueue(new Uint8Array(Math.min(65_536, bytes - sent)).fill(120))
+      c.close()
+    },
+  })
 
 /**
  * The requests of the bad-input suite, early answers first among them (the answer leaves before
  * the body is read), each followed by an ordinary one, all over ONE kept-alive connection.
  */
 const sequence = (): [label: string, status: number, path: string, init: RequestInit][] => [
-  ['a declared body over 1 MiB', 413, '/api/session-auth/sign-in/email', { method: 'POST', headers: json, body: JSON.stringify({ email: 'a', password: 'x'.repeat(2 * MiB) }) }],
-  ['a chunked body over 1 MiB', 413, '/api/session-auth/sign-in/email', { method: 'POST', headers: json, body: chunked(2 * MiB), duplex: 'half' } as RequestInit],
-  ['a form body where JSON is taken', 415, '/api/session-auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(300_000) }],
-  ['a wrong method with a body', 405, '/api/notifications', { method: 'PUT', headers: admin, body: JSON.stringify({ pad: 'x'.repeat(300_000) }) }],
-  ['a JSON body under forbidden', 403, '/api/v1/billing/invoices/inv_acme_0014/register-payment', { method: 'POST', headers: { ...admin, 'x-sandbox-scenario': 'forbidden' }, body: JSON.stringify({ amount: 1, pad: 'x'.repeat(300_000) }) }],
-  ['a chunked body under forbidden', 403, '/api/v1/billing/invoices/inv_acme_0014/register-payment', { method: 'POST', headers: { ...admin, 'x-sandbox-scenario': 'forbidden' }, body: chunked(MiB / 2), duplex: 'half' } as RequestInit],
+  [
+    'a declared body over 1 MiB',
+    413,
+    '/api/session-auth/sign-in/email',
+    { method: 'POST', headers: json, body: JSON.stringify({ email: 'a', password: 'x'.repeat(2 * MiB) }) },
+  ],
+  [
+    'a chunked body over 1 MiB',
+    413,
+    '/api/session-auth/sign-in/email',
+    { method: 'POST', headers: json, body: chunked(2 * MiB), duplex: 'half' } as RequestInit,
+  ],
+  [
+    'a form body where JSON is taken',
+    415,
+    '/api/session-auth/sign-in/email',
+    { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(300_000) },
+  ],
+  [
+    'a wrong method with a body',
+    405,
+    '/api/notifications',
+    { method: 'PUT', headers: admin, body: JSON.stringify({ pad: 'x'.repeat(300_000) }) },
+  ],
+  [
+    'a JSON body under forbidden',
+    403,
+    '/api/v1/billing/invoices/inv_acme_0014/register-payment',
+    {
+      method: 'POST',
+      headers: { ...admin, 'x-sandbox-scenario': 'forbidden' },
+      body: JSON.stringify({ amount: 1, pad: 'x'.repeat(300_000) }),
+    },
+  ],
+  [
+    'a chunked body under forbidden',
+    403,
+    '/api/v1/billing/invoices/inv_acme_0014/register-payment',
+    {
+      method: 'POST',
+      headers: { ...admin, 'x-sandbox-scenario': 'forbidden' },
+      body: chunked(MiB / 2),
+      duplex: 'half',
+    } as RequestInit,
+  ],
   ['a body to an unknown route', 404, '/api/nope', { method: 'POST', headers: json, body: 'x'.repeat(300_000) }],
-  ['a body without a token', 401, '/api/v1/billing/invoices/inv_acme_0014/register-payment', { method: 'POST', headers: json, body: JSON.stringify({ amount: 1, pad: 'x'.repeat(300_000) }) }],
+  [
+    'a body without a token',
+    401,
+    '/api/v1/billing/invoices/inv_acme_0014/register-payment',
+    { method: 'POST', headers: json, body: JSON.stringify({ amount: 1, pad: 'x'.repeat(300_000) }) },
+  ],
   ['bad JSON', 400, '/api/session-auth/sign-in/email', { method: 'POST', headers: json, body: '{"email":' }],
-  ['a broken id with a body', 400, '/api/notifications/xyz', { method: 'PATCH', headers: admin, body: JSON.stringify({ status: 'reviewed' }) }],
-  ['a preflight', 204, '/api/notifications', { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PATCH' } }],
+  [
+    'a broken id with a body',
+    400,
+    '/api/notifications/xyz',
+    { method: 'PATCH', headers: admin, body: JSON.stringify({ status: 'reviewed' }) },
+  ],
+  [
+    'a preflight',
+    204,
+    '/api/notifications',
+    { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PATCH' } },
+  ],
 ]
 
 describe.each(runtimes.filter((r) => r.http))('one kept-alive connection through $name', (runtime) => {
@@ -49,9 +105,16 @@ describe.each(runtimes.filter((r) => r.http))('one kept-alive connection through
     const health = async () => (await one.fetch(`${running.url}/__sandbox/health`, { headers: sandbox })).status
     expect(await health()).toBe(200)
     for (const [label, status, path, init] of sequence()) {
-      const res = await one.fetch(running.url + path, { ...init, headers: { ...(init.headers as Record<string, string>), ...sandbox } })
+      const res = await one.fetch(running.url + path, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), ...sandbox },
+      })
       await res.arrayBuffer()
-      expect({ label, status: res.status, connection: res.headers.get('connection') }).toEqual({ label, status, connection: 'keep-alive' })
+      expect({ label, status: res.status, connection: res.headers.get('connection') }).toEqual({
+        label,
+        status,
+        connection: 'keep-alive',
+      })
       expect(await health()).toBe(200)
     }
     expect(one.errors).toEqual([])
@@ -60,7 +123,12 @@ describe.each(runtimes.filter((r) => r.http))('one kept-alive connection through
 
   it('past the bound, answers, then the next request works; the Node engine says connection: close', async () => {
     const before = one.opened
-    const res = await one.fetch(`${running.url}/api/nope`, { method: 'POST', headers: json, body: chunked(65 * MiB), duplex: 'half' } as RequestInit)
+    const res = await one.fetch(`${running.url}/api/nope`, {
+      method: 'POST',
+      headers: json,
+      body: chunked(65 * MiB),
+      duplex: 'half',
+    } as RequestInit)
     expect(res.status).toBe(404)
     await res.arrayBuffer()
     expect((await one.fetch(`${running.url}/__sandbox/health`)).status).toBe(200)

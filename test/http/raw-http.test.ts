@@ -34,28 +34,75 @@ describe.each(runtimes.filter((r) => r.http))('raw HTTP through $name', (runtime
   afterAll(() => rt.close())
 
   it.each([
-    ['a request target in absolute form is served', 'GET http://elsewhere.example/__sandbox/health HTTP/1.1\r\nHost: x\r\n' + close + '\r\n', 200],
+    [
+      'a request target in absolute form is served',
+      'GET http://elsewhere.example/__sandbox/health HTTP/1.1\r\nHost: x\r\n' + close + '\r\n',
+      200,
+    ],
     ['Content-Length: -1 is 400', `${signIn}Content-Length: -1\r\n${close}\r\n{}`, 400],
     ['two Content-Length headers are 400', `${signIn}Content-Length: 2\r\nContent-Length: 3\r\n${close}\r\n{}`, 400],
     ['an unknown method is 400', 'FROB /api/notifications HTTP/1.1\r\nHost: x\r\n' + close + '\r\n', 400],
-    ['a method HTTP knows but no route takes is 405', 'PROPFIND /api/notifications HTTP/1.1\r\nHost: x\r\n' + close + '\r\n', 405],
+    [
+      'a method HTTP knows but no route takes is 405',
+      'PROPFIND /api/notifications HTTP/1.1\r\nHost: x\r\n' + close + '\r\n',
+      405,
+    ],
     ['HTTP/1.0 without Host is served', 'GET /__sandbox/health HTTP/1.0\r\n\r\n', 200],
     ['a bad chunk size is 400', `${signIn}Transfer-Encoding: chunked\r\n${close}\r\nZZ\r\nab\r\n0\r\n\r\n`, 400],
-    ['both Transfer-Encoding and Content-Length are 400', `${signIn}Content-Length: 2\r\nTransfer-Encoding: chunked\r\n${close}\r\n0\r\n\r\n`, 400],
+    [
+      'both Transfer-Encoding and Content-Length are 400',
+      `${signIn}Content-Length: 2\r\nTransfer-Encoding: chunked\r\n${close}\r\n0\r\n\r\n`,
+      400,
+    ],
     ['bytes that are no HTTP are 400', '\u0000\u0001 hello\r\n\r\n', 400],
   ])('%s', async (_, text, status) => {
     expect((await raw(rt.url, text)).status).toBe(status)
   })
 
   it.each([
-    ['bad JSON is 400 naming the body', `${signIn}Content-Length: 9\r\n${close}\r\n{"email":`, 400, 'body: must be valid JSON'],
-    ['a non-JSON type is 415', `POST /api/session-auth/sign-in/email HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 7\r\n${close}\r\nemail=a`, 415, 'content-type: must be application/json'],
-    ['a declared body over 1 MB is 413 before it is sent', `${signIn}Content-Length: 2000000\r\n${close}\r\n{}`, 413, '1048576 bytes'],
+    [
+      'bad JSON is 400 naming the body',
+      `${signIn}Content-Length: 9\r\n${close}\r\n{"email":`,
+      400,
+      'body: must be valid JSON',
+    ],
+    [
+      'a non-JSON type is 415',
+      `POST /api/session-auth/sign-in/email HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 7\r\n${close}\r\nemail=a`,
+      415,
+      'content-type: must be application/json',
+    ],
+    [
+      'a declared body over 1 MB is 413 before it is sent',
+      `${signIn}Content-Length: 2000000\r\n${close}\r\n{}`,
+      413,
+      '1048576 bytes',
+    ],
     ['an unknown route is 404 JSON', `GET /api/nope HTTP/1.1\r\nHost: x\r\n${close}\r\n`, 404, '/api/nope'],
-    ['a wrong method is 405', `PUT /api/notifications HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n${close}\r\n`, 405, 'method: PUT is not allowed'],
-    ['a target with a user in it is 400 naming the rule', `POST http://x@127.0.0.1/api/layers HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n${close}\r\n{}`, 400, 'request target: must not carry user information'],
-    ['OPTIONS * is 400 naming the rule', `OPTIONS * HTTP/1.1\r\nHost: x\r\n${close}\r\n`, 400, 'request target: \\"*\\" (a server-wide OPTIONS) is not served'],
-    ['a bad x-sandbox-id is 400 naming the header', `GET /__sandbox/health HTTP/1.1\r\nHost: x\r\nx-sandbox-id: no spaces!\r\n${close}\r\n`, 400, 'x-sandbox-id'],
+    [
+      'a wrong method is 405',
+      `PUT /api/notifications HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n${close}\r\n`,
+      405,
+      'method: PUT is not allowed',
+    ],
+    [
+      'a target with a user in it is 400 naming the rule',
+      `POST http://x@127.0.0.1/api/layers HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n${close}\r\n{}`,
+      400,
+      'request target: must not carry user information',
+    ],
+    [
+      'OPTIONS * is 400 naming the rule',
+      `OPTIONS * HTTP/1.1\r\nHost: x\r\n${close}\r\n`,
+      400,
+      'request target: \\"*\\" (a server-wide OPTIONS) is not served',
+    ],
+    [
+      'a bad x-sandbox-id is 400 naming the header',
+      `GET /__sandbox/health HTTP/1.1\r\nHost: x\r\nx-sandbox-id: no spaces!\r\n${close}\r\n`,
+      400,
+      'x-sandbox-id',
+    ],
   ])('%s', async (_, text, status, message) => {
     const answer = await raw(rt.url, text)
     expect(answer.status).toBe(status)

@@ -17,13 +17,19 @@ describe('HTTP conventions of the server', () => {
   it('answers preflights: echoes the origin with credentials and allows the sandbox headers', async () => {
     const res = await fetch(`${server.url}/api/notifications`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization,content-type,x-sandbox-id,x-sandbox-scenario,x-sandbox-control-token' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'PATCH',
+        'access-control-request-headers':
+          'authorization,content-type,x-sandbox-id,x-sandbox-scenario,x-sandbox-control-token',
+      },
     })
     expect(res.status).toBe(204)
     expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
     expect(res.headers.get('access-control-allow-credentials')).toBe('true')
     const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase()
-    for (const h of ['authorization', 'content-type', 'x-sandbox-id', 'x-sandbox-scenario', 'x-sandbox-control-token']) expect(allowed).toContain(h)
+    for (const h of ['authorization', 'content-type', 'x-sandbox-id', 'x-sandbox-scenario', 'x-sandbox-control-token'])
+      expect(allowed).toContain(h)
     expect(res.headers.get('access-control-allow-methods')).toContain('PATCH')
   })
 
@@ -40,7 +46,7 @@ describe('HTTP conventions of the server', () => {
 })
 
 describe('createHonoApp: the front door mounted in a Hono app of your own', () => {
-  it('answers the sandbox\'s routes, its 404 and 405, a HEAD like a GET without the body, and CORS', async () => {
+  it("answers the sandbox's routes, its 404 and 405, a HEAD like a GET without the body, and CORS", async () => {
     const app = createSandboxApp({ seed: 1, size: 'small' })
     await app.ready()
     const hono = new Hono().route('/', createHonoApp(app))

@@ -32,8 +32,13 @@ describe.skipIf(noMcpTools()).each(runtimes.filter((r) => r.http))('MCP clients 
       const chunks: Buffer[] = []
       for await (const chunk of req) chunks.push(chunk as Buffer)
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'x-sandbox-id': world }
-      for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name)) headers[name] = value
-      const answer = await rt.fetch(req.url!, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined })
+      for (const [name, value] of Object.entries(req.headers))
+        if (typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name)) headers[name] = value
+      const answer = await rt.fetch(req.url!, {
+        method: req.method,
+        headers,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      })
       res.writeHead(answer.status, Object.fromEntries(answer.headers))
       res.end(Buffer.from(await answer.arrayBuffer()))
     })
@@ -43,12 +48,32 @@ describe.skipIf(noMcpTools()).each(runtimes.filter((r) => r.http))('MCP clients 
   afterAll(() => new Promise<void>((resolve) => proxy.close(() => resolve())))
 
   // The suite's other server scenarios call tools of its reference server (test_simple_text, ...), which this server does not have.
-  it.each(['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'])('passes the conformance scenario %s', async (scenario) => {
-    const { stdout } = await run(bin('conformance'), ['server', '--url', proxied, '--scenario', scenario], { encoding: 'utf8' }).catch((error) => error as { stdout: string })
-    expect(stdout).toMatch(/Passed: (\d+)\/\1, 0 failed/)
-  })
+  it.each(['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'])(
+    'passes the conformance scenario %s',
+    async (scenario) => {
+      const { stdout } = await run(bin('conformance'), ['server', '--url', proxied, '--scenario', scenario], {
+        encoding: 'utf8',
+      }).catch((error) => error as { stdout: string })
+      expect(stdout).toMatch(/Passed: (\d+)\/\1, 0 failed/)
+    },
+  )
 
-  const inspector = (...args: string[]) => run(bin('inspector'), ['--cli', `${rt.url}/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${token}`, '--header', `x-sandbox-id: ${world}`, ...args], { encoding: 'utf8' })
+  const inspector = (...args: string[]) =>
+    run(
+      bin('inspector'),
+      [
+        '--cli',
+        `${rt.url}/mcp`,
+        '--transport',
+        'http',
+        '--header',
+        `Authorization: Bearer ${token}`,
+        '--header',
+        `x-sandbox-id: ${world}`,
+        ...args,
+      ],
+      { encoding: 'utf8' },
+    )
 
   it("lists the tools in the Inspector's CLI, portable schemas (--strict), and calls a write tool whose change HTTP then shows", async () => {
     const listed = await inspector('--method', 'tools/list', '--strict')
@@ -58,7 +83,15 @@ describe.skipIf(noMcpTools()).each(runtimes.filter((r) => r.http))('MCP clients 
     const s = rt.client(token, world)
     const first = (await s.get('/api/notifications?limit=1')).body.data.notifications[0]
     const next = first.status === 'reviewed' ? 'unreviewed' : 'reviewed'
-    const called = await inspector('--method', 'tools/call', '--tool-name', 'updateNotificationStatus', '--tool-arg', `id=${first.id}`, `body={"status":"${next}"}`)
+    const called = await inspector(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'updateNotificationStatus',
+      '--tool-arg',
+      `id=${first.id}`,
+      `body={"status":"${next}"}`,
+    )
     const result = JSON.parse(called.stdout) as { isError?: boolean; structuredContent: { status: number } }
     expect([result.isError ?? false, result.structuredContent.status]).toEqual([false, 200])
     expect((await s.get('/api/notifications?limit=1')).body.data.notifications[0].status).toBe(next)

@@ -30,14 +30,29 @@ describe.each(runtimes)('notifications through $name', (runtime) => {
     const times = notifications.map((n: { createdAt: string }) => Date.parse(n.createdAt))
     expect([...times].sort((a, b) => b - a)).toEqual(times)
     for (const t of times) expect(t).toBeGreaterThanOrEqual(Date.parse(NOW) - 30 * DAY)
-    expect(Object.keys(notifications[0]).sort()).toEqual(['address', 'alertTrigger', 'asset', 'calculatorId', 'createdAt', 'id', 'location', 'name', 'status', 'type', 'updatedAt'])
+    expect(Object.keys(notifications[0]).sort()).toEqual([
+      'address',
+      'alertTrigger',
+      'asset',
+      'calculatorId',
+      'createdAt',
+      'id',
+      'location',
+      'name',
+      'status',
+      'type',
+      'updatedAt',
+    ])
   })
 
   it('filters by repeated and scalar types and status, and counts unreviewed independently of filters', async () => {
     const all = await list()
     const one = await list('?types=geofence&status=unreviewed&limit=50')
     const two = await list('?types=geofence&types=ignition&limit=50')
-    expectEach(one.body.data.notifications, (n: { type: string; status: string }) => n.type === 'geofence' && n.status === 'unreviewed')
+    expectEach(
+      one.body.data.notifications,
+      (n: { type: string; status: string }) => n.type === 'geofence' && n.status === 'unreviewed',
+    )
     expectEach(two.body.data.notifications, (n: { type: string }) => ['geofence', 'ignition'].includes(n.type))
     expect(two.body.data.pagination.total).toBeGreaterThan(one.body.data.pagination.total)
     expect(one.body.data.unreviewedCount).toBe(all.body.data.unreviewedCount)
@@ -99,10 +114,12 @@ describe.each(runtimes)('notifications through $name', (runtime) => {
     expect((await res.json()).data.length).toBeGreaterThan(0)
   })
 
-  it('never shows another client\'s notifications', async () => {
+  it("never shows another client's notifications", async () => {
     const other = await api.user('admin@other.test')
     const mine = (await list('?limit=50')).body.data.notifications.map((n: { id: string }) => n.id)
-    const theirs = (await (await other.get('/api/notifications?limit=50')).json()).data.notifications.map((n: { id: string }) => n.id)
+    const theirs = (await (await other.get('/api/notifications?limit=50')).json()).data.notifications.map(
+      (n: { id: string }) => n.id,
+    )
     expect(theirs.filter((id: string) => mine.includes(id))).toEqual([])
     const res = await other.send('PATCH', `/api/notifications/${mine[0]}`, { status: 'reviewed' })
     expect(res.status).toBe(404)

@@ -72,17 +72,23 @@ describe.each(runtimes)('catalogs through $name', (runtime) => {
     expect(restful.status).toBe(200)
     expect(legacy.body).toEqual(restful.body)
     expect(legacy.body).toEqual({ status: 'success', data: gps })
-    expect(gps).toMatchObject({ imei: expect.stringMatching(/^\d{15}$/), plate: expect.stringMatching(/^[A-Z]{4}\d{2}$/) })
+    expect(gps).toMatchObject({
+      imei: expect.stringMatching(/^\d{15}$/),
+      plate: expect.stringMatching(/^[A-Z]{4}\d{2}$/),
+    })
   })
 
-  it.each(['/api/v1/gps/get/123', '/api/v1/gps/not-a-uuid', '/api/v1/gps/get/6f1c2b3a-0000-0000-0000'])('refuses %s with 400 naming gps_details_id', async (path) => {
-    const admin = await rt.isolated()
-    const res = await admin.get(path)
-    expect(res.status).toBe(400)
-    expect(res.body.message).toBe('gps_details_id: must be a UUID')
-  })
+  it.each(['/api/v1/gps/get/123', '/api/v1/gps/not-a-uuid', '/api/v1/gps/get/6f1c2b3a-0000-0000-0000'])(
+    'refuses %s with 400 naming gps_details_id',
+    async (path) => {
+      const admin = await rt.isolated()
+      const res = await admin.get(path)
+      expect(res.status).toBe(400)
+      expect(res.body.message).toBe('gps_details_id: must be a UUID')
+    },
+  )
 
-  it('answers 404 for an unknown GPS id and for another client\'s', async () => {
+  it("answers 404 for an unknown GPS id and for another client's", async () => {
     const sbx = await rt.isolated()
     const unknown = await sbx.get('/api/v1/gps/5b0e7a52-3f1d-4c59-9a55-0d6f3f4b2c11')
     expect(unknown.status).toBe(404)
@@ -97,12 +103,21 @@ describe.each(runtimes)('catalogs through $name', (runtime) => {
     const admin = await rt.isolated()
     const res = await admin.get('/api/v1/subscription_plan/get/2')
     expect(res.status).toBe(200)
-    expect(Object.keys(res.body).sort()).toEqual(['currency_name', 'currency_value', 'description', 'id', 'name', 'subscription_currency_id'])
+    expect(Object.keys(res.body).sort()).toEqual([
+      'currency_name',
+      'currency_value',
+      'description',
+      'id',
+      'name',
+      'subscription_currency_id',
+    ])
     expect(res.body.id).toBe(2)
     expect(Number.isInteger(res.body.subscription_currency_id)).toBe(true)
     const list = await admin.get('/api/v1/subscription_plan/list')
     expect(list.headers.get('x-sandbox-assumed')).toBe('true')
-    expect(list.body.data.map((p: { id: number }) => p.id)).toEqual([...list.body.data.map((p: { id: number }) => p.id)].sort((a, b) => a - b))
+    expect(list.body.data.map((p: { id: number }) => p.id)).toEqual(
+      [...list.body.data.map((p: { id: number }) => p.id)].sort((a, b) => a - b),
+    )
     expect(list.body.data).toContainEqual(res.body)
   })
 
@@ -120,11 +135,14 @@ describe.each(runtimes)('catalogs through $name', (runtime) => {
     expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found' })
   })
 
-  it.each(['/api/vehicle-types', '/api/layers', '/api/v1/gps/list', '/api/v1/subscription_plan/list'])('empties %s under the empty scenario', async (path) => {
-    const admin = await rt.isolated()
-    const res = await admin.get(path, { 'x-sandbox-scenario': 'empty' })
-    expect(res.status).toBe(200)
-    expect(res.body).toEqual({ status: 'success', data: [] })
-    expect(res.headers.get('x-sandbox-fault')).toBe('empty')
-  })
+  it.each(['/api/vehicle-types', '/api/layers', '/api/v1/gps/list', '/api/v1/subscription_plan/list'])(
+    'empties %s under the empty scenario',
+    async (path) => {
+      const admin = await rt.isolated()
+      const res = await admin.get(path, { 'x-sandbox-scenario': 'empty' })
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual({ status: 'success', data: [] })
+      expect(res.headers.get('x-sandbox-fault')).toBe('empty')
+    },
+  )
 })

@@ -4,13 +4,22 @@ import { useSandbox } from '../support/sandbox.js'
 import type { Client } from '../support/client.js'
 import { expectEach } from '../support/each.js'
 
-interface Thread { id: string; status: string; assignedTo: string | null; channel: string; contactPhone: string; contactEmail: string | null; lastMessageAt: string }
+interface Thread {
+  id: string
+  status: string
+  assignedTo: string | null
+  channel: string
+  contactPhone: string
+  contactEmail: string | null
+  lastMessageAt: string
+}
 
 async function threads(caller: Client): Promise<Thread[]> {
   return (await caller.get('/api/omnichannel/threads')).body.data
 }
 
-const openUnassigned = (list: Thread[]) => list.find((t) => t.status === 'open' && t.assignedTo === null && t.channel === 'whatsapp')!
+const openUnassigned = (list: Thread[]) =>
+  list.find((t) => t.status === 'open' && t.assignedTo === null && t.channel === 'whatsapp')!
 
 describe.each(runtimes)('omnichannel through $name', (runtime) => {
   const rt = useSandbox(runtime)
@@ -19,15 +28,28 @@ describe.each(runtimes)('omnichannel through $name', (runtime) => {
     const admin = await rt.isolated()
     const res = await admin.get('/api/omnichannel/auth/whatsapp/status')
     expect(res.status).toBe(200)
-    expect(Object.keys(res.body).sort()).toEqual(['about', 'businessName', 'isConnected', 'phoneNumberId', 'verifyToken', 'webhookUrl'])
-    expect(res.body).toMatchObject({ isConnected: true, businessName: 'Acme Logistics', webhookUrl: expect.stringMatching(/^https:\/\//) })
-    const other = (await rt.isolated('admin@other.test'))
+    expect(Object.keys(res.body).sort()).toEqual([
+      'about',
+      'businessName',
+      'isConnected',
+      'phoneNumberId',
+      'verifyToken',
+      'webhookUrl',
+    ])
+    expect(res.body).toMatchObject({
+      isConnected: true,
+      businessName: 'Acme Logistics',
+      webhookUrl: expect.stringMatching(/^https:\/\//),
+    })
+    const other = await rt.isolated('admin@other.test')
     expect((await other.get('/api/omnichannel/auth/whatsapp/status')).body.businessName).toBe('Other Freight SpA')
   })
 
   it('says not connected under whatsapp-disconnected, marking the fault', async () => {
     const admin = await rt.isolated()
-    const res = await admin.get('/api/omnichannel/auth/whatsapp/status', { 'x-sandbox-scenario': 'whatsapp-disconnected' })
+    const res = await admin.get('/api/omnichannel/auth/whatsapp/status', {
+      'x-sandbox-scenario': 'whatsapp-disconnected',
+    })
     expect(res.status).toBe(200)
     expect(res.body.isConnected).toBe(false)
     expect(res.headers.get('x-sandbox-fault')).toBe('whatsapp-disconnected')
@@ -55,16 +77,35 @@ describe.each(runtimes)('omnichannel through $name', (runtime) => {
   it('sends a message: appended to the thread and recorded in the outbox', async () => {
     const sbx = await rt.isolated()
     const thread = openUnassigned(await threads(sbx))
-    const res = await sbx.send('POST', '/api/omnichannel/send', { threadId: thread.id, text: '  Su camión llega a las 15:00.  ' })
+    const res = await sbx.send('POST', '/api/omnichannel/send', {
+      threadId: thread.id,
+      text: '  Su camión llega a las 15:00.  ',
+    })
     expect(res.status).toBe(201)
     expect(res.headers.get('x-sandbox-assumed')).toBeNull()
     const message = res.body.data
-    expect(message).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{24}$/), threadId: thread.id, direction: 'outbound', text: 'Su camión llega a las 15:00.', authorId: 'usr_acme_admin' })
+    expect(message).toMatchObject({
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      threadId: thread.id,
+      direction: 'outbound',
+      text: 'Su camión llega a las 15:00.',
+      authorId: 'usr_acme_admin',
+    })
     const messages = (await sbx.get(`/api/omnichannel/threads/${thread.id}/messages`)).body.data
     expect(messages.at(-1)).toEqual(message)
     expect((await sbx.get(`/api/omnichannel/threads/${thread.id}`)).body.data.lastMessageAt).toBe(message.sentAt)
     const outbox = await sbx.outbox()
-    expect(outbox).toEqual([{ id: expect.any(String), kind: 'message', to: thread.contactPhone, subject: 'Su camión llega a las 15:00.', token: null, ref: message.id, at: message.sentAt }])
+    expect(outbox).toEqual([
+      {
+        id: expect.any(String),
+        kind: 'message',
+        to: thread.contactPhone,
+        subject: 'Su camión llega a las 15:00.',
+        token: null,
+        ref: message.id,
+        at: message.sentAt,
+      },
+    ])
   })
 
   it('answers 409 on a closed thread and on one assigned to another user, sending nothing', async () => {
@@ -81,14 +122,21 @@ describe.each(runtimes)('omnichannel through $name', (runtime) => {
     expect(await sbx.outbox()).toEqual([])
     // Its assignee may reply.
     const operator = await sbx.user('operator@fleet.test')
-    expect((await operator.send('POST', '/api/omnichannel/send', { threadId: theirs.id, text: 'Hola, soy Óscar' })).status).toBe(201)
+    expect(
+      (await operator.send('POST', '/api/omnichannel/send', { threadId: theirs.id, text: 'Hola, soy Óscar' })).status,
+    ).toBe(201)
   })
 
   it('answers 409 under thread-closed, marking the fault and sending nothing', async () => {
     const sbx = await rt.isolated()
     const thread = openUnassigned(await threads(sbx))
     const before = (await sbx.get(`/api/omnichannel/threads/${thread.id}/messages`)).body.data
-    const res = await sbx.send('POST', '/api/omnichannel/send', { threadId: thread.id, text: 'Hola' }, { 'x-sandbox-scenario': 'thread-closed' })
+    const res = await sbx.send(
+      'POST',
+      '/api/omnichannel/send',
+      { threadId: thread.id, text: 'Hola' },
+      { 'x-sandbox-scenario': 'thread-closed' },
+    )
     expect(res.status).toBe(409)
     expect(res.headers.get('x-sandbox-fault')).toBe('thread-closed')
     expect(res.body.message).toContain('threadId:')
@@ -109,10 +157,12 @@ describe.each(runtimes)('omnichannel through $name', (runtime) => {
     expect(res.body.message).toBe(message)
   })
 
-  it('answers 404 for an unknown or another client\'s thread, and 403 to a viewer', async () => {
+  it("answers 404 for an unknown or another client's thread, and 403 to a viewer", async () => {
     const sbx = await rt.isolated()
     const thread = openUnassigned(await threads(sbx))
-    expect((await sbx.send('POST', '/api/omnichannel/send', { threadId: 'nope', text: 'Hola' })).body.message).toBe('threadId: no thread with id nope')
+    expect((await sbx.send('POST', '/api/omnichannel/send', { threadId: 'nope', text: 'Hola' })).body.message).toBe(
+      'threadId: no thread with id nope',
+    )
     const other = await sbx.user('admin@other.test')
     expect((await other.send('POST', '/api/omnichannel/send', { threadId: thread.id, text: 'Hola' })).status).toBe(404)
     expect((await other.get(`/api/omnichannel/threads/${thread.id}`)).status).toBe(404)

@@ -12,7 +12,12 @@ describe.each(runtimes)('quotes through $name', (runtime) => {
     expect(res.headers.get('x-sandbox-assumed')).toBe('true')
     const quotes = res.body.data
     expect(quotes.length).toBeGreaterThan(5)
-    expect(quotes[0]).toMatchObject({ id: expect.any(String), number: expect.stringMatching(/^COT-\d{4}-\d{4}$/), currency: 'CLP', hasAiContent: expect.any(Boolean) })
+    expect(quotes[0]).toMatchObject({
+      id: expect.any(String),
+      number: expect.stringMatching(/^COT-\d{4}-\d{4}$/),
+      currency: 'CLP',
+      hasAiContent: expect.any(Boolean),
+    })
     expect(quotes[0].ai).toBeUndefined()
     const times = quotes.map((q: { createdAt: string }) => q.createdAt)
     expect([...times].sort().reverse()).toEqual(times)
@@ -34,7 +39,7 @@ describe.each(runtimes)('quotes through $name', (runtime) => {
     expect(ai.sections[0].body).toContain(quote.customerName)
   })
 
-  it('answers 404 for a quote without AI content, an unknown quote, and another client\'s', async () => {
+  it("answers 404 for a quote without AI content, an unknown quote, and another client's", async () => {
     const sbx = await rt.isolated()
     const quotes = (await sbx.get('/api/quotes')).body.data
     const plain = quotes.find((q: { hasAiContent: boolean }) => !q.hasAiContent)

@@ -4,7 +4,20 @@ import { seedWorld } from '../../src/core/seed/seed.js'
 import { World } from '../../src/core/store/world.js'
 
 const options = { accounts, seed: 7, now: Date.parse('2026-11-22T12:00:00.000Z'), size: 'small' as const }
-const operations = ['vehicleTypes', 'layers', 'gpsDetails', 'subscriptionPlans', 'serviceProviders', 'technicians', 'visitDetails', 'visitHistory', 'quotes', 'threads', 'messages', 'whatsappStatus'] as const
+const operations = [
+  'vehicleTypes',
+  'layers',
+  'gpsDetails',
+  'subscriptionPlans',
+  'serviceProviders',
+  'technicians',
+  'visitDetails',
+  'visitHistory',
+  'quotes',
+  'threads',
+  'messages',
+  'whatsappStatus',
+] as const
 
 describe('operations seed', () => {
   const world = seedWorld(options)
@@ -33,7 +46,7 @@ describe('operations seed', () => {
     for (const v of world.visitDetails) for (const i of v.images) expect(i.uploadedAt <= now).toBe(true)
   })
 
-  it('gives visits a history whose ids resolve and whose last values are the visit\'s', () => {
+  it("gives visits a history whose ids resolve and whose last values are the visit's", () => {
     const technicians = new Set(world.technicians.map((t) => t.id))
     const providers = new Set(world.serviceProviders.map((p) => p.id))
     for (const visit of world.visitDetails) {
@@ -61,11 +74,13 @@ describe('operations seed', () => {
     expect(acme.some((t) => t.status === 'open' && t.assignedTo === 'usr_acme_admin')).toBe(true)
     expect(acme.some((t) => t.status === 'open' && t.assignedTo === 'usr_acme_operator')).toBe(true)
     expect(acme.some((t) => t.status === 'closed')).toBe(true)
-    for (const t of world.threads) expect(world.messages.filter((m) => m.threadId === t.id).at(-1)?.sentAt).toBe(t.lastMessageAt)
+    for (const t of world.threads)
+      expect(world.messages.filter((m) => m.threadId === t.id).at(-1)?.sentAt).toBe(t.lastMessageAt)
   })
 
   it('gives GPS details UUID ids and subscription plans integer ids', () => {
-    for (const g of world.gpsDetails) expect(g.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    for (const g of world.gpsDetails)
+      expect(g.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     for (const p of world.subscriptionPlans) expect(Number.isInteger(p.id)).toBe(true)
   })
 })

@@ -3,7 +3,12 @@ import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 
 const box = { weightKg: 4, lengthCm: 40, widthCm: 30, heightCm: 20 }
-const quote = (body: unknown) => ({ origin: 'Santiago', destination: 'Concepción', packages: [box], ...(body as object) })
+const quote = (body: unknown) => ({
+  origin: 'Santiago',
+  destination: 'Concepción',
+  packages: [box],
+  ...(body as object),
+})
 
 describe.each(runtimes)('shipment quotes through $name', (runtime) => {
   const rt = useSandbox(runtime)
@@ -18,7 +23,14 @@ describe.each(runtimes)('shipment quotes through $name', (runtime) => {
     expect(data.distanceKm).toBeGreaterThan(400)
     expect(data.options.length).toBeGreaterThanOrEqual(3)
     for (const o of data.options) {
-      expect(o).toEqual({ courier: expect.any(String), service: expect.any(String), price: expect.any(Number), currency: 'CLP', etaDays: expect.any(Number), estimatedDelivery: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) })
+      expect(o).toEqual({
+        courier: expect.any(String),
+        service: expect.any(String),
+        price: expect.any(Number),
+        currency: 'CLP',
+        etaDays: expect.any(Number),
+        estimatedDelivery: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      })
       expect(Number.isInteger(o.price) && o.price > 0).toBe(true)
       expect(o.etaDays).toBeGreaterThanOrEqual(1)
     }
@@ -30,11 +42,14 @@ describe.each(runtimes)('shipment quotes through $name', (runtime) => {
 
   it('charges more for farther, heavier and bulkier shipments', async () => {
     const admin = await rt.isolated()
-    const cheapest = async (body: unknown) => (await admin.send('POST', '/api/v1/shipments/quote', quote(body))).body.data
+    const cheapest = async (body: unknown) =>
+      (await admin.send('POST', '/api/v1/shipments/quote', quote(body))).body.data
     const near = await cheapest({ destination: 'Rancagua' })
     const far = await cheapest({ destination: 'Punta Arenas' })
     expect(far.options[0].price).toBeGreaterThan(near.options[0].price)
-    expect(Math.max(...far.options.map((o: { etaDays: number }) => o.etaDays))).toBeGreaterThan(Math.max(...near.options.map((o: { etaDays: number }) => o.etaDays)))
+    expect(Math.max(...far.options.map((o: { etaDays: number }) => o.etaDays))).toBeGreaterThan(
+      Math.max(...near.options.map((o: { etaDays: number }) => o.etaDays)),
+    )
     const heavy = await cheapest({ packages: [{ ...box, weightKg: 25 }] })
     const base = await cheapest({})
     expect(heavy.options[0].price).toBeGreaterThan(base.options[0].price)
@@ -49,10 +64,16 @@ describe.each(runtimes)('shipment quotes through $name', (runtime) => {
   it('leaves out couriers that cannot take the heaviest package, and reads addresses by their city', async () => {
     const admin = await rt.isolated()
     const light = (await admin.send('POST', '/api/v1/shipments/quote', quote({}))).body.data.options
-    const heavy = (await admin.send('POST', '/api/v1/shipments/quote', quote({ packages: [{ ...box, weightKg: 120 }] }))).body.data.options
+    const heavy = (
+      await admin.send('POST', '/api/v1/shipments/quote', quote({ packages: [{ ...box, weightKg: 120 }] }))
+    ).body.data.options
     expect(heavy.length).toBeGreaterThan(0)
     expect(heavy.length).toBeLessThan(light.length)
-    const address = await admin.send('POST', '/api/v1/shipments/quote', quote({ origin: 'Av. Apoquindo 3000, Las Condes', destination: 'valparaiso' }))
+    const address = await admin.send(
+      'POST',
+      '/api/v1/shipments/quote',
+      quote({ origin: 'Av. Apoquindo 3000, Las Condes', destination: 'valparaiso' }),
+    )
     expect(address.status).toBe(200)
     expect(address.body.data).toMatchObject({ origin: 'Las Condes', destination: 'Valparaíso' })
   })

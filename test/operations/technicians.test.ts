@@ -3,11 +3,19 @@ import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 import type { Client } from '../support/client.js'
 
-interface Entry { action: string; change: Record<string, { old: unknown; new: unknown }>; entity_names_old: Record<string, string | null>; entity_names_new: Record<string, string | null> }
+interface Entry {
+  action: string
+  change: Record<string, { old: unknown; new: unknown }>
+  entity_names_old: Record<string, string | null>
+  entity_names_new: Record<string, string | null>
+}
 
 /** A visit whose history names a technician (seeded visits assign one, sometimes twice). */
 async function visitWithTechnician(admin: Client) {
-  const visits = (await admin.get('/api/v1/visit_detail/list')).body.data as { id: string; technicianId: string | null }[]
+  const visits = (await admin.get('/api/v1/visit_detail/list')).body.data as {
+    id: string
+    technicianId: string | null
+  }[]
   const visit = visits.find((v) => v.technicianId)!
   const history = (await admin.get(`/api/v1/visit_history/get/${visit.id}`)).body as Entry[]
   return { visit, technicianId: visit.technicianId!, history }
@@ -22,7 +30,11 @@ describe.each(runtimes)('technicians through $name', (runtime) => {
     expect(list.status).toBe(200)
     expect(list.headers.get('x-sandbox-assumed')).toBe('true')
     const t = list.body.data[0]
-    expect(t).toMatchObject({ id: expect.any(String), name: expect.any(String), rut: expect.stringMatching(/^\d{1,2}\.\d{3}\.\d{3}-[\dK]$/) })
+    expect(t).toMatchObject({
+      id: expect.any(String),
+      name: expect.any(String),
+      rut: expect.stringMatching(/^\d{1,2}\.\d{3}\.\d{3}-[\dK]$/),
+    })
     expect((await admin.get(`/api/v1/technician/get/${t.id}`)).body).toEqual({ status: 'success', data: t })
   })
 
@@ -43,7 +55,7 @@ describe.each(runtimes)('technicians through $name', (runtime) => {
     expect(again.body.message).toBe(`id: no technician with id ${t.id}`)
   })
 
-  it('a deleted technician\'s name leaves the visit history: its id resolves to null', async () => {
+  it("a deleted technician's name leaves the visit history: its id resolves to null", async () => {
     const admin = await rt.isolated()
     const { visit, technicianId, history } = await visitWithTechnician(admin)
     const technician = (await admin.get(`/api/v1/technician/get/${technicianId}`)).body.data

@@ -21,13 +21,32 @@ const answers: Record<string, unknown> = {
     return { status: 200, body }
   })(),
   'function-body': { status: 200, body: () => 1 },
-  'locked-stream': { status: 200, body: (() => {
-    const stream = new ReadableStream()
-    stream.getReader()
-    return stream
-  })() },
-  'throwing-status': { get status(): number { throw new Error('no status for you') }, body: {} },
-  'throwing-headers': { status: 200, headers: new Proxy({}, { ownKeys() { throw new Error('no headers for you') } }), body: {} },
+  'locked-stream': {
+    status: 200,
+    body: (() => {
+      const stream = new ReadableStream()
+      stream.getReader()
+      return stream
+    })(),
+  },
+  'throwing-status': {
+    get status(): number {
+      throw new Error('no status for you')
+    },
+    body: {},
+  },
+  'throwing-headers': {
+    status: 200,
+    headers: new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('no headers for you')
+        },
+      },
+    ),
+    body: {},
+  },
 }
 
 export const HOSTILE_KINDS = Object.keys(answers) as [string, ...string[]]
@@ -36,7 +55,10 @@ export default {
   name: 'hostile',
   description: 'answers what HTTP cannot carry, of the kind its option names',
   advice: 'none: it is a test',
-  options: z.strictObject({ kind: z.enum(HOSTILE_KINDS).default('snowman'), where: z.enum(['edge', 'after']).default('edge') }),
+  options: z.strictObject({
+    kind: z.enum(HOSTILE_KINDS).default('snowman'),
+    where: z.enum(['edge', 'after']).default('edge'),
+  }),
   edge(_ctx: unknown, o: { kind: string; where: string }) {
     return o.where === 'edge' ? answers[o.kind] : undefined
   },

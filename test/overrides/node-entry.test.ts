@@ -10,17 +10,31 @@ afterEach(sandbox.reset)
 afterAll(sandbox.close)
 
 const signIn = async (headers: Record<string, string> = {}) =>
-  (await fetch(`${ORIGIN}/api/session-auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }) })).headers.get('set-auth-token')!
+  (
+    await fetch(`${ORIGIN}/api/session-auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
+    })
+  ).headers.get('set-auth-token')!
 
 describe('fleet-sandbox/node: override()', () => {
   it('answers in the default world until reset(), journaled with its fault', async () => {
     const token = await signIn()
-    const created = await sandbox.override({ match: { method: 'GET', operation: 'listVehicleTypes' }, respond: { status: 500, body: { message: 'mine' } }, name: 'down' })
+    const created = await sandbox.override({
+      match: { method: 'GET', operation: 'listVehicleTypes' },
+      respond: { status: 500, body: { message: 'mine' } },
+      name: 'down',
+    })
     expect(created).toMatchObject({ operation: 'listVehicleTypes', name: 'down', findings: expect.any(Array) })
     const res = await fetch(`${ORIGIN}/api/vehicle-types`, { headers: { authorization: `Bearer ${token}` } })
     expect(res.status).toBe(500)
     expect(res.headers.get('x-sandbox-fault')).toBe('override:down')
-    expect(sandbox.sandbox().journal.list().at(-1)).toMatchObject({ path: '/api/vehicle-types', status: 500, faults: [`override:${created.id}`] })
+    expect(sandbox.sandbox().journal.list().at(-1)).toMatchObject({
+      path: '/api/vehicle-types',
+      status: 500,
+      faults: [`override:${created.id}`],
+    })
     await sandbox.reset()
     expect(sandbox.sandbox().overrides.size).toBe(0)
   })
@@ -28,21 +42,39 @@ describe('fleet-sandbox/node: override()', () => {
   it('in the world an x-sandbox-id names, and only there', async () => {
     const headers = { 'x-sandbox-id': 'node-entry-a' }
     const token = await signIn(headers)
-    await sandbox.override({ match: { method: 'GET', path: '/api/vehicle-types' }, respond: { status: 503, body: {} } }, 'node-entry-a')
-    expect((await fetch(`${ORIGIN}/api/vehicle-types`, { headers: { ...headers, authorization: `Bearer ${token}` } })).status).toBe(503)
-    expect((await fetch(`${ORIGIN}/api/vehicle-types`, { headers: { authorization: `Bearer ${await signIn()}` } })).status).toBe(200)
+    await sandbox.override(
+      { match: { method: 'GET', path: '/api/vehicle-types' }, respond: { status: 503, body: {} } },
+      'node-entry-a',
+    )
+    expect(
+      (await fetch(`${ORIGIN}/api/vehicle-types`, { headers: { ...headers, authorization: `Bearer ${token}` } }))
+        .status,
+    ).toBe(503)
+    expect(
+      (await fetch(`${ORIGIN}/api/vehicle-types`, { headers: { authorization: `Bearer ${await signIn()}` } })).status,
+    ).toBe(200)
   })
 
   it('{error: "network"} is a failed fetch, journaled as status 0', async () => {
     const token = await signIn()
-    await sandbox.override({ match: { method: 'GET', path: '/api/vehicle-types' }, respond: { error: 'network' }, times: 1 })
-    await expect(fetch(`${ORIGIN}/api/vehicle-types`, { headers: { authorization: `Bearer ${token}` } })).rejects.toThrow(/fetch/i)
+    await sandbox.override({
+      match: { method: 'GET', path: '/api/vehicle-types' },
+      respond: { error: 'network' },
+      times: 1,
+    })
+    await expect(
+      fetch(`${ORIGIN}/api/vehicle-types`, { headers: { authorization: `Bearer ${token}` } }),
+    ).rejects.toThrow(/fetch/i)
     expect(sandbox.sandbox().journal.list().at(-1)).toMatchObject({ path: '/api/vehicle-types', status: 0 })
-    expect((await fetch(`${ORIGIN}/api/vehicle-types`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200)
+    expect((await fetch(`${ORIGIN}/api/vehicle-types`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      200,
+    )
   })
 
   it('a bad override is refused with the field named', async () => {
-    await expect(sandbox.override({ match: { method: 'GET', path: '/api/nope' }, respond: { status: 200 } })).rejects.toThrow(/answered 400: .*match\.path: no route answers GET \/api\/nope/)
+    await expect(
+      sandbox.override({ match: { method: 'GET', path: '/api/nope' }, respond: { status: 200 } }),
+    ).rejects.toThrow(/answered 400: .*match\.path: no route answers GET \/api\/nope/)
   })
 })
 
@@ -57,15 +89,38 @@ describe('fleet-sandbox/node: answers of your own server.use() handlers', () => 
     await fetch('http://maps.example/tiles')
     const world = await sandbox.isolated('node-entry-use')
     await expect.poll(() => world.journal.list().length).toBe(1)
-    expect(world.journal.list()[0]).toMatchObject({ method: 'GET', path: '/api/vehicle-types', query: '?x=1', status: 202, faults: ['use'] })
+    expect(world.journal.list()[0]).toMatchObject({
+      method: 'GET',
+      path: '/api/vehicle-types',
+      query: '?x=1',
+      status: 202,
+      faults: ['use'],
+    })
     expect(world.journal.details().at(-1)?.response.body).toBe('{"mine":true}')
-    expect(sandbox.sandbox().journal.list().some((e) => e.path === '/tiles')).toBe(false)
+    expect(
+      sandbox
+        .sandbox()
+        .journal.list()
+        .some((e) => e.path === '/tiles'),
+    ).toBe(false)
   })
 
-  it('keep a route\'s secrets out of the journal, as the sandbox\'s own answers do', async () => {
+  it("keep a route's secrets out of the journal, as the sandbox's own answers do", async () => {
     sandbox.server.use(http.post(`${ORIGIN}/api/session-auth/sign-in/email`, () => HttpResponse.json({ mine: true })))
-    await fetch(`${ORIGIN}/api/session-auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox-secret-1' }) })
-    await expect.poll(() => sandbox.sandbox().journal.list().filter((e) => e.faults.includes('use')).length).toBe(1)
+    await fetch(`${ORIGIN}/api/session-auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox-secret-1' }),
+    })
+    await expect
+      .poll(
+        () =>
+          sandbox
+            .sandbox()
+            .journal.list()
+            .filter((e) => e.faults.includes('use')).length,
+      )
+      .toBe(1)
     const body = sandbox.sandbox().journal.details().at(-1)!.request.body ?? ''
     expect(body).toContain('admin@fleet.test')
     expect(body).not.toContain('sandbox-secret-1')

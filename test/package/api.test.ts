@@ -15,7 +15,11 @@ const committed = JSON.parse(readFileSync('generated/api/openapi.json', 'utf8'))
 
 describe('fleet-sandbox/api, as committed', () => {
   it('is what scripts/gen-api.mjs writes from the route table now (document and openapi-typescript types)', () => {
-    const check = () => execFileSync(process.execPath, ['scripts/gen-api.mjs', '--check'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    const check = () =>
+      execFileSync(process.execPath, ['scripts/gen-api.mjs', '--check'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
     expect(check).not.toThrow()
   }, 120_000)
 
@@ -35,12 +39,15 @@ describe('fleet-sandbox/api, as committed', () => {
   })
 })
 
-describe.each(runtimes.slice(0, 2))('fleet-sandbox/api against GET /__sandbox/openapi.json through $name', (runtime) => {
-  const rt = useSandbox(runtime)
+describe.each(runtimes.slice(0, 2))(
+  'fleet-sandbox/api against GET /__sandbox/openapi.json through $name',
+  (runtime) => {
+    const rt = useSandbox(runtime)
 
-  it('is the served document without --strict, but for servers', async () => {
-    const { servers, ...served } = await (await rt.fetch('/__sandbox/openapi.json')).json()
-    expect(servers).toHaveLength(1)
-    expect(served).toEqual(committed)
-  })
-})
+    it('is the served document without --strict, but for servers', async () => {
+      const { servers, ...served } = await (await rt.fetch('/__sandbox/openapi.json')).json()
+      expect(servers).toHaveLength(1)
+      expect(served).toEqual(committed)
+    })
+  },
+)

@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -15,9 +24,19 @@ const SCENARIO_FILES = readdirSync('scenarios').filter((f) => f.endsWith('.ts') 
  * (scenario typos included), and answers requests in process, through msw/node and over HTTP.
  */
 const repo = resolve('.')
-const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string; dependencies: Record<string, string>; scripts: Record<string, string> }
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+  version: string
+  dependencies: Record<string, string>
+  scripts: Record<string, string>
+}
 const app = mkdtempSync(join(tmpdir(), 'fleet-sandbox-consumer-'))
-const run = (cmd: string, args: string[], cwd = app) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } })
+const run = (cmd: string, args: string[], cwd = app) =>
+  execFileSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  })
 
 const consumer = `
 import { createSandboxApp, routes, scenarios } from 'fleet-sandbox'
@@ -88,7 +107,10 @@ describe.skipIf(unbuilt('dist/src/index.js'))('a fresh consumer app installing t
   let tarball: string
   beforeAll(() => {
     // The suite builds first (npm test); --ignore-scripts keeps this run from rebuilding dist under the other suites.
-    const name = run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', app], repo).trim().split('\n').at(-1)!
+    const name = run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', app], repo)
+      .trim()
+      .split('\n')
+      .at(-1)!
     tarball = join(app, name)
     // The dependencies come from this repository's node_modules, so the install needs no network.
     for (const dep of Object.keys(pkg.dependencies)) {
@@ -96,21 +118,36 @@ describe.skipIf(unbuilt('dist/src/index.js'))('a fresh consumer app installing t
       symlinkSync(join(repo, 'node_modules', dep), join(app, 'node_modules', dep), 'dir')
     }
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
-    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [], strict: true, skipLibCheck: true, resolveJsonModule: true, outDir: 'out' },
-      include: ['app.ts'],
-    }))
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+          types: [],
+          strict: true,
+          skipLibCheck: true,
+          resolveJsonModule: true,
+          outDir: 'out',
+        },
+        include: ['app.ts'],
+      }),
+    )
     writeFileSync(join(app, 'app.ts'), consumer)
     run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', tarball])
     // openapi-fetch, the client the fleet-sandbox/api recipe types (docs/api-types.md); linked after the install, which prunes what the app does not list.
     // msw too: the app's own (a peer: fleet-sandbox/node and /browser run on the msw the app has, 2 or 3).
-    for (const dep of ['openapi-fetch', 'openapi-typescript-helpers', 'msw']) symlinkSync(join(repo, 'node_modules', dep), join(app, 'node_modules', dep), 'dir')
+    for (const dep of ['openapi-fetch', 'openapi-typescript-helpers', 'msw'])
+      symlinkSync(join(repo, 'node_modules', dep), join(app, 'node_modules', dep), 'dir')
   }, 120_000)
   afterAll(() => rmSync(app, { recursive: true, force: true }))
 
   it('installs without a build: no install script in the packed package.json, built files inside', () => {
     const installed = JSON.parse(readFileSync(join(app, 'node_modules/fleet-sandbox/package.json'), 'utf8'))
-    for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(installed.scripts?.[script], script).toBeUndefined()
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(installed.scripts?.[script], script).toBeUndefined()
     expect(pkg.scripts.prepack).toContain('build')
     for (const entry of Object.values(installed.exports as Record<string, { default?: string } | string>)) {
       const file = typeof entry === 'string' ? entry : entry.default!
@@ -122,7 +159,11 @@ describe.skipIf(unbuilt('dist/src/index.js'))('a fresh consumer app installing t
     run(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'])
     const out = JSON.parse(run(process.execPath, ['out/app.js']).trim().split('\n').at(-1)!)
     expect(out).toEqual({
-      routes: expect.any(Number), scenarios: SCENARIO_FILES, root: 'ok', node: 200, server: 200,
+      routes: expect.any(Number),
+      scenarios: SCENARIO_FILES,
+      root: 'ok',
+      node: 200,
+      server: 200,
       browser: 'startSandbox runs in a browser page; in Node tests use setupSandboxServer from fleet-sandbox/node',
       api: { email: 'admin@fleet.test', layers: 200, document: true },
       ssr: { 'x-sandbox-id': 'w1' },
@@ -131,9 +172,25 @@ describe.skipIf(unbuilt('dist/src/index.js'))('a fresh consumer app installing t
 
   it('refuses a typed call to a path the sandbox does not serve, or with a wrong field (tsc fails)', () => {
     const compile = (name: string, call: string) => {
-      const head = "import createClient from 'openapi-fetch'\nimport type { paths } from 'fleet-sandbox/api'\nconst api = createClient<paths>({ baseUrl: 'http://127.0.0.1:4010' })\n"
+      const head =
+        "import createClient from 'openapi-fetch'\nimport type { paths } from 'fleet-sandbox/api'\nconst api = createClient<paths>({ baseUrl: 'http://127.0.0.1:4010' })\n"
       writeFileSync(join(app, `${name}.ts`), `${head}${call}\n`)
-      const flags = ['--ignoreConfig', '--noEmit', '--strict', '--skipLibCheck', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--lib', 'ES2023,DOM', '--types', '']
+      const flags = [
+        '--ignoreConfig',
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--module',
+        'NodeNext',
+        '--moduleResolution',
+        'NodeNext',
+        '--target',
+        'ES2022',
+        '--lib',
+        'ES2023,DOM',
+        '--types',
+        '',
+      ]
       try {
         run(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), ...flags, `${name}.ts`])
         return 'compiled'
@@ -143,7 +200,12 @@ describe.skipIf(unbuilt('dist/src/index.js'))('a fresh consumer app installing t
     }
     expect(compile('right', "void api.GET('/api/layers')")).toBe('compiled')
     expect(compile('wrong-path', "void api.GET('/api/layerz', {})")).toMatch(/wrong-path\.ts\(4,[\s\S]*"\/api\/layerz"/)
-    expect(compile('wrong-field', "void api.POST('/api/session-auth/sign-in/email', { body: { email: 'a@b.c', pasword: 'x' } })")).toMatch(/wrong-field\.ts\(4,[\s\S]*pasword/)
+    expect(
+      compile(
+        'wrong-field',
+        "void api.POST('/api/session-auth/sign-in/email', { body: { email: 'a@b.c', pasword: 'x' } })",
+      ),
+    ).toMatch(/wrong-field\.ts\(4,[\s\S]*pasword/)
   }, 120_000)
 
   it('runs the installed command line', () => {
@@ -151,17 +213,24 @@ describe.skipIf(unbuilt('dist/src/index.js'))('a fresh consumer app installing t
   })
 
   // The command line is a bundle with its own copy of HttpError; the file imports the installed package's.
-  it('npx fleet-sandbox --scenarios: a file without options that throws the package\'s HttpError answers its status', async () => {
+  it("npx fleet-sandbox --scenarios: a file without options that throws the package's HttpError answers its status", async () => {
     mkdirSync(join(app, 'sandbox-scenarios'), { recursive: true })
-    writeFileSync(join(app, 'sandbox-scenarios', 'closed.mjs'), `import { HttpError, defineScenario } from 'fleet-sandbox'
+    writeFileSync(
+      join(app, 'sandbox-scenarios', 'closed.mjs'),
+      `import { HttpError, defineScenario } from 'fleet-sandbox'
 export default defineScenario({
   name: 'closed',
   description: 'every request answers 503, thrown',
   advice: 'Retry later',
   edge() { throw new HttpError(503, 'closed', { 'retry-after': '9' }) },
 })
-`)
-    const { child, output } = await startCli(['--port', '0', '--quiet', '--scenarios', 'sandbox-scenarios', '--scenario', 'closed'], app, join(app, 'node_modules/.bin/fleet-sandbox'))
+`,
+    )
+    const { child, output } = await startCli(
+      ['--port', '0', '--quiet', '--scenarios', 'sandbox-scenarios', '--scenario', 'closed'],
+      app,
+      join(app, 'node_modules/.bin/fleet-sandbox'),
+    )
     try {
       const res = await fetch(`${urlOf(output())}/api/layers`)
       expect([res.status, res.headers.get('retry-after'), (await res.json()).message]).toEqual([503, '9', 'closed'])

@@ -25,7 +25,10 @@ describe('setupSandboxServer: the vitest recipe (beforeAll listen, afterEach res
     const token = await signIn()
     initial = (await unreviewed(token)).count
     expect(initial).toBeGreaterThan(0)
-    const paths = sandbox.sandbox().journal.list().map((e) => `${e.method} ${e.path} ${e.status}`)
+    const paths = sandbox
+      .sandbox()
+      .journal.list()
+      .map((e) => `${e.method} ${e.path} ${e.status}`)
     expect(paths).toEqual(['POST /api/session-auth/sign-in/email 200', 'GET /api/notifications 200'])
   })
 
@@ -35,8 +38,12 @@ describe('setupSandboxServer: the vitest recipe (beforeAll listen, afterEach res
     await new Promise<void>((resolve) => sdk.listen(0, '127.0.0.1', resolve))
     const url = `http://127.0.0.1:${(sdk.address() as AddressInfo).port}`
     try {
-      expect(await (await fetch(`${url}/api/456/envelope/`, { method: 'POST', body: 'envelope' })).text()).toBe('sdk host: POST /api/456/envelope/')
-      expect(await (await fetch(`${url}/api/notifications`, { method: 'DELETE' })).text()).toBe('sdk host: DELETE /api/notifications')
+      expect(await (await fetch(`${url}/api/456/envelope/`, { method: 'POST', body: 'envelope' })).text()).toBe(
+        'sdk host: POST /api/456/envelope/',
+      )
+      expect(await (await fetch(`${url}/api/notifications`, { method: 'DELETE' })).text()).toBe(
+        'sdk host: DELETE /api/notifications',
+      )
       expect((await fetch(`${url}/api/notifications`)).status).toBe(401)
     } finally {
       await new Promise((resolve) => sdk.close(resolve))
@@ -62,7 +69,11 @@ describe('setupSandboxServer: the vitest recipe (beforeAll listen, afterEach res
     sandbox.use({ name: 'rate-limited', options: { failures: 1, retryAfter: 2 } })
     const first = await fetch(`${API}/__sandbox/health`)
     expect(first.status).toBe(200) // control routes are never shaped by scenarios
-    const limited = await fetch(`${API}/api/session-auth/sign-in/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    const limited = await fetch(`${API}/api/session-auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    })
     expect(limited.status).toBe(429)
     expect(limited.headers.get('retry-after')).toBe('2')
     expect(limited.headers.get('x-sandbox-fault')).toBe('rate-limited')
@@ -77,7 +88,9 @@ describe('setupSandboxServer: the vitest recipe (beforeAll listen, afterEach res
   it('use() names an unknown scenario or a bad option', () => {
     // @ts-expect-error: not a scenario name (checked at run time too, for JavaScript callers)
     expect(() => sandbox.use('no-such-thing')).toThrow(/use\.0: unknown scenario "no-such-thing"/)
-    expect(() => sandbox.use({ name: 'rate-limited', options: { failures: -1 } })).toThrow(/use\.0: rate-limited\.options\.failures/)
+    expect(() => sandbox.use({ name: 'rate-limited', options: { failures: -1 } })).toThrow(
+      /use\.0: rate-limited\.options\.failures/,
+    )
     expect(sandbox.sandbox().active).toEqual([])
   })
 
@@ -111,7 +124,11 @@ describe('setupSandboxServer: the vitest recipe (beforeAll listen, afterEach res
 })
 
 describe('setupSandboxServer with origins and startup scenarios', () => {
-  const sandbox = setupSandboxServer({ origins: [API], scenario: 'rate-limited;failures=1', onUnhandledRequest: 'bypass' })
+  const sandbox = setupSandboxServer({
+    origins: [API],
+    scenario: 'rate-limited;failures=1',
+    onUnhandledRequest: 'bypass',
+  })
   let real: ReturnType<typeof createServer>
   let realUrl: string
   beforeAll(async () => {

@@ -7,7 +7,10 @@ import { canonical, sha256 } from '../../src/core/time-travel/bundle.js'
 import { bytes, form } from '../operations/uploads.js'
 
 /** A bundle edited and signed again, as someone who means it would: the replay itself must catch it. */
-async function resigned(bundle: Record<string, any>, edit: (b: Record<string, any>) => void): Promise<Record<string, any>> {
+async function resigned(
+  bundle: Record<string, any>,
+  edit: (b: Record<string, any>) => void,
+): Promise<Record<string, any>> {
   const { checksum: _, ...rest } = structuredClone(bundle)
   edit(rest)
   return { ...rest, checksum: await sha256(canonical(rest)) }
@@ -19,7 +22,10 @@ function comparable(snapshot: Record<string, any>): Record<string, unknown> {
   const seen = new Map<string, number>()
   // Credentials aside: a password set since the seed is never carried, a replay mints its own tokens.
   const users = rest.users?.map((u: Record<string, unknown>) => ({ ...u, password: '<password>' }))
-  const text = JSON.stringify({ ...rest, users, clock: clock.frozen ? clock : { frozen: false } }).replace(/(mlk|prt|mnt)_[0-9a-f]{32}/g, (t) => `<minted ${seen.get(t) ?? seen.set(t, seen.size).size - 1}>`)
+  const text = JSON.stringify({ ...rest, users, clock: clock.frozen ? clock : { frozen: false } }).replace(
+    /(mlk|prt|mnt)_[0-9a-f]{32}/g,
+    (t) => `<minted ${seen.get(t) ?? seen.set(t, seen.size).size - 1}>`,
+  )
   return JSON.parse(text)
 }
 
@@ -38,9 +44,17 @@ async function flow(s: Client): Promise<void> {
   const link = (await s.outbox('kind=magic-link')).at(-1)
   const verified = await s.as(null).post('/api/portal/auth/verify', { token: link.token })
   expect(verified.status).toBe(200)
-  await ok(s.as(verified.body.data.token).post('/api/portal/support/tickets', { subject: 'Factura', body: 'No veo el DTE' }))
+  await ok(
+    s.as(verified.body.data.token).post('/api/portal/support/tickets', { subject: 'Factura', body: 'No veo el DTE' }),
+  )
   await s.scenarios(['dte-pending'])
-  await ok(s.control.post('/overrides', { match: { method: 'GET', path: INVOICES }, respond: { status: 503, body: { message: 'down' } }, times: 1 }))
+  await ok(
+    s.control.post('/overrides', {
+      match: { method: 'GET', path: INVOICES },
+      respond: { status: 503, body: { message: 'down' } },
+      times: 1,
+    }),
+  )
   expect((await s.get(INVOICES)).status).toBe(503)
   await ok(s.control.send('DELETE', '/outbox'))
   const emitted = await s.post(inv(acme.drafts[1], 'emit-dte'), {})
@@ -54,17 +68,22 @@ describe.each(runtimes)('repro bundles through $name', (runtime) => {
   it('a bundle replayed into a fresh sandbox rebuilds the same snapshot', async () => {
     const a = await rt.isolated()
     await flow(a)
-    const bundle = (await a.control.get('/repro'))
+    const bundle = await a.control.get('/repro')
     expect(bundle.status, await bundle.text()).toBe(200)
     const text = JSON.stringify(bundle.body)
     // No token, cookie or password: the account each write acted as, by id.
-    expect(text.match(/ses_[0-9a-f]{8}|mlk_[0-9a-f]{8}|atk_sandbox|eyJ[\w-]{10}|"authorization"|"cookie"|"password"/gi) ?? []).toEqual([])
+    expect(
+      text.match(/ses_[0-9a-f]{8}|mlk_[0-9a-f]{8}|atk_sandbox|eyJ[\w-]{10}|"authorization"|"cookie"|"password"/gi) ??
+        [],
+    ).toEqual([])
     expect(text).toMatch(/\{\{minted:\d+\}\}/)
     const b = rt.fresh('replayed', ADMIN_TOKEN)
     const replayed = await b.control.post('/repro', bundle.body)
     expect(replayed.status, await replayed.text()).toBe(200)
     expect(replayed.body).toMatchObject({ replayed: bundle.body.requests.length, digest: bundle.body.end.digest })
-    expect(comparable((await b.control.get('/snapshot')).body)).toEqual(comparable((await a.control.get('/snapshot')).body))
+    expect(comparable((await b.control.get('/snapshot')).body)).toEqual(
+      comparable((await a.control.get('/snapshot')).body),
+    )
     // The replayed world's log begins where the bundle ended: its bundle is a base, and rebuilds the same world again.
     const again = (await b.control.get('/repro')).body
     expect(again.end.parts).toEqual(bundle.body.end.parts)
@@ -72,13 +91,18 @@ describe.each(runtimes)('repro bundles through $name', (runtime) => {
     expect(again.base.why).toMatch(/replayed from a repro bundle/)
     const c = rt.fresh('replayed-again', ADMIN_TOKEN)
     expect((await c.control.post('/repro', again)).status).toBe(200)
-    expect(comparable((await c.control.get('/snapshot')).body)).toEqual(comparable((await a.control.get('/snapshot')).body))
+    expect(comparable((await c.control.get('/snapshot')).body)).toEqual(
+      comparable((await a.control.get('/snapshot')).body),
+    )
   })
 
   it('carries a body that is not UTF-8 (an image upload) as base64, and replays it byte for byte', async () => {
     const a = await rt.isolated()
     const visit = (await a.get('/api/v1/visit_detail/list')).body.data[0]
-    const uploaded = await a.upload(`/api/v1/visit_detail/upload/${visit.id}`, form([bytes.png(), 'image/png', 'rueda.png']))
+    const uploaded = await a.upload(
+      `/api/v1/visit_detail/upload/${visit.id}`,
+      form([bytes.png(), 'image/png', 'rueda.png']),
+    )
     expect(uploaded.status, await uploaded.text()).toBe(201)
     const bundle = (await a.control.get('/repro')).body
     const step = bundle.requests.find((r: { path: string }) => r.path.includes('/upload/'))
@@ -87,7 +111,9 @@ describe.each(runtimes)('repro bundles through $name', (runtime) => {
     const b = rt.fresh('replayed-upload', ADMIN_TOKEN)
     const replayed = await b.control.post('/repro', bundle)
     expect(replayed.status, await replayed.text()).toBe(200)
-    expect(comparable((await b.control.get('/snapshot')).body)).toEqual(comparable((await a.control.get('/snapshot')).body))
+    expect(comparable((await b.control.get('/snapshot')).body)).toEqual(
+      comparable((await a.control.get('/snapshot')).body),
+    )
   })
 
   describe('bad bundles: a 400 or 409 naming what is wrong, and nothing changes', () => {
@@ -111,12 +137,32 @@ describe.each(runtimes)('repro bundles through $name', (runtime) => {
       expect(comparable((await target.control.get('/snapshot')).body)).toEqual(before)
     }
 
-    it('another version', () => refused({ ...bundle, version: 2 }, 400, /^version: must be 1, the repro bundle version this sandbox reads \(got 2\)/))
+    it('another version', () =>
+      refused(
+        { ...bundle, version: 2 },
+        400,
+        /^version: must be 1, the repro bundle version this sandbox reads \(got 2\)/,
+      ))
     it('not an object', () => refused([bundle], 400, /^body: must be a repro bundle object/))
     it('an unknown field', () => refused({ ...bundle, comment: 'mine' }, 400, /^body: unknown field comment/))
-    it('an unknown field in a step', () => refused({ ...bundle, requests: [{ ...bundle.requests[0], token: 'x' }, ...bundle.requests.slice(1)] }, 400, /^requests\.0: unknown field token/))
-    it('a field of the wrong kind', () => refused({ ...bundle, requests: [{ ...bundle.requests[0], at: 'yesterday' }] }, 400, /^requests\.0\.at: must be an ISO 8601 date-time/))
-    it('a request step to the control API', async () => refused(await resigned(bundle, (b) => (b.requests[0].path = '/__sandbox/reset')), 400, /^requests\.0\.path: must be a path of the API/))
+    it('an unknown field in a step', () =>
+      refused(
+        { ...bundle, requests: [{ ...bundle.requests[0], token: 'x' }, ...bundle.requests.slice(1)] },
+        400,
+        /^requests\.0: unknown field token/,
+      ))
+    it('a field of the wrong kind', () =>
+      refused(
+        { ...bundle, requests: [{ ...bundle.requests[0], at: 'yesterday' }] },
+        400,
+        /^requests\.0\.at: must be an ISO 8601 date-time/,
+      ))
+    it('a request step to the control API', async () =>
+      refused(
+        await resigned(bundle, (b) => (b.requests[0].path = '/__sandbox/reset')),
+        400,
+        /^requests\.0\.path: must be a path of the API/,
+      ))
     // Judged after normalisation, as the app serves them: none reaches /__sandbox, OAuth, /mcp or another world.
     const escapes: [string, string][] = [
       ['DELETE', '/__sandbox/dte/../sandboxes/{victim}'],
@@ -130,31 +176,69 @@ describe.each(runtimes)('repro bundles through $name', (runtime) => {
     ]
     it.each(escapes)('a step %s %s that leaves the API once normalised', async (method, path) => {
       const victim = await rt.isolated()
-      const edited = await resigned(bundle, (b) => Object.assign(b.requests[0], { method, path: path.replace('{victim}', victim.id!) }))
-      await refused(edited, 400, /^requests\.0\.path: \w+ \/\S+ is no request of the API \(\/api\/\.\.\.; of \/__sandbox only POST \/__sandbox\/dte\/\{id\}\/resolve\), read after/)
+      const edited = await resigned(bundle, (b) =>
+        Object.assign(b.requests[0], { method, path: path.replace('{victim}', victim.id!) }),
+      )
+      await refused(
+        edited,
+        400,
+        /^requests\.0\.path: \w+ \/\S+ is no request of the API \(\/api\/\.\.\.; of \/__sandbox only POST \/__sandbox\/dte\/\{id\}\/resolve\), read after/,
+      )
       // The other world is there with its session.
       expect((await victim.get('/api/layers')).status).toBe(200)
     })
     it('tampered: a body changed after it was made', async () => {
       const edited = structuredClone(bundle)
       edited.requests[3].body = JSON.stringify({ amount: 999, date: '2026-11-20', method: 'card' })
-      await refused(edited, 400, /^checksum: does not match the bundle's content: it was changed or cut after GET \/__sandbox\/repro made it/)
+      await refused(
+        edited,
+        400,
+        /^checksum: does not match the bundle's content: it was changed or cut after GET \/__sandbox\/repro made it/,
+      )
     })
-    it('truncated: steps cut off the end', () => refused({ ...bundle, requests: bundle.requests.slice(0, 3) }, 400, /^checksum: does not match/))
+    it('truncated: steps cut off the end', () =>
+      refused({ ...bundle, requests: bundle.requests.slice(0, 3) }, 400, /^checksum: does not match/))
     it('truncated: the file cut in the middle', async () => {
       const text = JSON.stringify(bundle)
       const res = await target.control.send('POST', '/repro', text.slice(0, text.length / 2))
       expect(res.status, await res.text()).toBe(400)
-      expect(res.body.message).toMatch(/^body: must be valid UTF-8 JSON, a whole bundle as GET \/__sandbox\/repro answered it/)
+      expect(res.body.message).toMatch(
+        /^body: must be valid UTF-8 JSON, a whole bundle as GET \/__sandbox\/repro answered it/,
+      )
       expect(comparable((await target.control.get('/snapshot')).body)).toEqual(before)
     })
-    it('a step answered otherwise on replay names the step', async () => refused(await resigned(bundle, (b) => (b.requests[3].status = 201)), 409, /^requests\.3\.status: POST \/api\/v1\/billing\/invoices\/inv_acme_0009\/register-payment answered 200 on replay, 201 when it was recorded/))
-    it('a world that differs at the end names the parts', async () => refused(await resigned(bundle, (b) => (b.end.parts.invoices = '0000000000000000')), 409, /^end\.parts: the replayed world differs from the bundle's in invoices \(every request answered as recorded/))
-    it('a scenario this sandbox does not know', async () => refused(await resigned(bundle, (b) => (b.scenarios = ['no-such-scenario'])), 400, /^scenarios\.0: /))
-    it('an account the world does not have', async () => refused(await resigned(bundle, (b) => (b.requests[0].as.user = 'usr_nobody')), 409, /^requests\.0\.as\.user: no user usr_nobody in the replayed world/))
-    it('other fixtures', async () => refused(await resigned(bundle, (b) => (b.fixtures = `sha256:${'0'.repeat(64)}`)), 409, /^fixtures: the bundle was made with fixtures sha256:0+, this sandbox has none; start it with the same --fixtures/))
+    it('a step answered otherwise on replay names the step', async () =>
+      refused(
+        await resigned(bundle, (b) => (b.requests[3].status = 201)),
+        409,
+        /^requests\.3\.status: POST \/api\/v1\/billing\/invoices\/inv_acme_0009\/register-payment answered 200 on replay, 201 when it was recorded/,
+      ))
+    it('a world that differs at the end names the parts', async () =>
+      refused(
+        await resigned(bundle, (b) => (b.end.parts.invoices = '0000000000000000')),
+        409,
+        /^end\.parts: the replayed world differs from the bundle's in invoices \(every request answered as recorded/,
+      ))
+    it('a scenario this sandbox does not know', async () =>
+      refused(await resigned(bundle, (b) => (b.scenarios = ['no-such-scenario'])), 400, /^scenarios\.0: /))
+    it('an account the world does not have', async () =>
+      refused(
+        await resigned(bundle, (b) => (b.requests[0].as.user = 'usr_nobody')),
+        409,
+        /^requests\.0\.as\.user: no user usr_nobody in the replayed world/,
+      ))
+    it('other fixtures', async () =>
+      refused(
+        await resigned(bundle, (b) => (b.fixtures = `sha256:${'0'.repeat(64)}`)),
+        409,
+        /^fixtures: the bundle was made with fixtures sha256:0+, this sandbox has none; start it with the same --fixtures/,
+      ))
     it('oversize: past 16 MB', async () => {
-      const res = await target.control.send('POST', '/repro', JSON.stringify({ ...bundle, pad: 'x'.repeat(16 * 1_048_576) }))
+      const res = await target.control.send(
+        'POST',
+        '/repro',
+        JSON.stringify({ ...bundle, pad: 'x'.repeat(16 * 1_048_576) }),
+      )
       expect(res.status).toBe(413)
       expect(comparable((await target.control.get('/snapshot')).body)).toEqual(before)
     })
@@ -165,11 +249,18 @@ describe.each(runtimes)('repro bundles through $name', (runtime) => {
     const bundle = await a.control.get(`/repro${query}`)
     expect(bundle.status, await bundle.text()).toBe(200)
     const text = JSON.stringify(bundle.body)
-    expect(text.match(/ses_[0-9a-f]{8}|mlk_[0-9a-f]{8}|prt_[0-9a-f]{8}|atk_sandbox|eyJ[\w-]{10}|"authorization"|"cookie"|"password":"(?!\[not kept\])|"signingKey"|"sessions"|"journal"/gi) ?? []).toEqual([])
+    expect(
+      text.match(
+        /ses_[0-9a-f]{8}|mlk_[0-9a-f]{8}|prt_[0-9a-f]{8}|atk_sandbox|eyJ[\w-]{10}|"authorization"|"cookie"|"password":"(?!\[not kept\])|"signingKey"|"sessions"|"journal"/gi,
+      ) ?? [],
+    ).toEqual([])
     const b = rt.fresh(name, ADMIN_TOKEN)
     const replayed = await b.control.post('/repro', bundle.body)
     expect(replayed.status, await replayed.text()).toBe(200)
-    if (!query) expect(comparable((await b.control.get('/snapshot')).body)).toEqual(comparable((await a.control.get('/snapshot')).body))
+    if (!query)
+      expect(comparable((await b.control.get('/snapshot')).body)).toEqual(
+        comparable((await a.control.get('/snapshot')).body),
+      )
     return Object.assign(bundle.body, { replayedIn: b })
   }
 
@@ -193,7 +284,9 @@ describe.each(runtimes)('repro bundles through $name', (runtime) => {
       const s = await rt.isolated()
       await s.post(inv(acme.drafts[0], 'publish'))
       await s.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: 1 })
-      const id = (await s.control.get('/requests')).body.requests.filter((e: { method: string }) => e.method === 'POST').at(-1).id
+      const id = (await s.control.get('/requests')).body.requests
+        .filter((e: { method: string }) => e.method === 'POST')
+        .at(-1).id
       expect((await s.control.post('/rewind', { before: id })).status).toBe(200)
       await s.post(inv(acme.unpaidAccepted, 'register-payment'), { amount: 2 })
       const bundle = await roundTrip(s, 'rewound')
@@ -204,15 +297,22 @@ describe.each(runtimes)('repro bundles through $name', (runtime) => {
       const s = await rt.isolated()
       await s.as(null).post('/api/auth/password-reset/request', { email: 'viewer@fleet.test' })
       const reset = (await s.outbox('kind=password-reset')).at(-1)
-      expect((await s.as(null).post('/api/auth/password-reset/confirm', { token: reset.token, password: 'another-secret' })).status).toBe(200)
+      expect(
+        (await s.as(null).post('/api/auth/password-reset/confirm', { token: reset.token, password: 'another-secret' }))
+          .status,
+      ).toBe(200)
       const confirmed = (await s.control.get('/requests')).body.requests.at(-1).id
       await s.post(inv(acme.drafts[0], 'publish'))
       const bundle = await roundTrip(s, 'password-set')
-      expect(bundle.base.why).toMatch(/POST \/api\/auth\/password-reset\/confirm set a password \(passwordResetConfirm\): a bundle carries no passwords, so it begins after it/)
+      expect(bundle.base.why).toMatch(
+        /POST \/api\/auth\/password-reset\/confirm set a password \(passwordResetConfirm\): a bundle carries no passwords, so it begins after it/,
+      )
       expect(JSON.stringify(bundle)).not.toContain('another-secret')
       const refused = await s.control.get(`/repro?before=${confirmed}`)
       expect(refused.status).toBe(409)
-      expect(refused.body.message).toBe(`before: the repro log begins at request ${confirmed + 1} (request ${confirmed} it set a password (passwordResetConfirm), which a bundle never carries); no bundle reaches request ${confirmed}`)
+      expect(refused.body.message).toBe(
+        `before: the repro log begins at request ${confirmed + 1} (request ${confirmed} it set a password (passwordResetConfirm), which a bundle never carries); no bundle reaches request ${confirmed}`,
+      )
       expect((await s.control.get(`/repro?after=${confirmed}`)).status).toBe(200)
     })
 
@@ -227,7 +327,9 @@ describe.each(runtimes)('repro bundles through $name', (runtime) => {
       const s = await rt.isolated()
       await s.post(inv(acme.drafts[0], 'publish'))
       await s.post(inv(acme.drafts[1], 'publish'))
-      const posts = (await s.control.get('/requests')).body.requests.filter((e: { path: string }) => e.path.endsWith('/publish')).map((e: { id: number }) => e.id)
+      const posts = (await s.control.get('/requests')).body.requests
+        .filter((e: { path: string }) => e.path.endsWith('/publish'))
+        .map((e: { id: number }) => e.id)
       const before = await roundTrip(s, 'before-second', `?before=${posts[1]}`)
       expect(before.requests.filter((r: { kind: string }) => r.kind === 'request')).toHaveLength(1)
       // The world the shorter bundle rebuilds is the one just before the second publish: it can publish the second draft again.

@@ -25,13 +25,18 @@ function retryAfterMs(response: Response, now: number): number | undefined {
  * A read as a well-behaved client sends it: the spec's schedule, never sooner than Retry-After.
  * `sleep` is injected so tests check the schedule without waiting 11 s.
  */
-export async function readWithBackoff(send: () => Promise<Response>, sleep: (ms: number) => Promise<void>, schedule = SPEC_SCHEDULE_MS): Promise<BackoffResult> {
+export async function readWithBackoff(
+  send: () => Promise<Response>,
+  sleep: (ms: number) => Promise<void>,
+  schedule = SPEC_SCHEDULE_MS,
+): Promise<BackoffResult> {
   const waits: number[] = []
   const statuses: number[] = []
   for (let attempt = 1; ; attempt++) {
     const response = await send()
     statuses.push(response.status)
-    if (!RETRYABLE.has(response.status) || attempt >= schedule.length) return { response, attempts: attempt, waits, statuses }
+    if (!RETRYABLE.has(response.status) || attempt >= schedule.length)
+      return { response, attempts: attempt, waits, statuses }
     await response.arrayBuffer()
     const wait = Math.max(schedule[attempt], retryAfterMs(response, Date.now()) ?? 0)
     waits.push(wait)

@@ -14,7 +14,11 @@ describe.each(runtimes)('degraded and slow through $name', (runtime) => {
       expect([502, 503, 504]).toContain(res.status)
       expect(res.headers.get('x-sandbox-fault')).toBe('degraded')
       const body = await res.json()
-      expect(body).toEqual({ statusCode: res.status, message: expect.stringContaining('gateway'), error: expect.any(String) })
+      expect(body).toEqual({
+        statusCode: res.status,
+        message: expect.stringContaining('gateway'),
+        error: expect.any(String),
+      })
       statuses.add(res.status)
     }
     expect(statuses.size).toBeGreaterThan(1)
@@ -56,7 +60,9 @@ describe.each(runtimes)('degraded and slow through $name', (runtime) => {
   it('slow never blocks: other requests are answered while one waits', async () => {
     const s = await rt.isolated()
     let settled = false
-    const pending = s.get('/api/auth/users/me', { 'x-sandbox-scenario': 'slow;ms=1500' }).then((r) => ((settled = true), r))
+    const pending = s
+      .get('/api/auth/users/me', { 'x-sandbox-scenario': 'slow;ms=1500' })
+      .then((r) => ((settled = true), r))
     const quick = await s.get('/api/notifications')
     expect(quick.status).toBe(200)
     expect(settled).toBe(false)

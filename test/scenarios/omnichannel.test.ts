@@ -50,6 +50,8 @@ describe.each(runtimes)('omnichannel scenarios through $name', (runtime) => {
     const messages = (await (await s.get(`/api/omnichannel/threads/${thread.id}/messages`)).json()).data
     expect(messages.filter((m: { text: string }) => m.text === text)).toHaveLength(1)
     expect((await s.send('POST', '/api/omnichannel/send', { threadId: thread.id, text })).status).toBe(500)
-    expect((await s.control.get('/outbox?kind=message')).body.outbox.filter((e: { subject: string }) => e.subject === text)).toHaveLength(2)
+    expect(
+      (await s.control.get('/outbox?kind=message')).body.outbox.filter((e: { subject: string }) => e.subject === text),
+    ).toHaveLength(2)
   })
 })

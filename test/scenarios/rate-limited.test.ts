@@ -12,7 +12,10 @@ describe.each(runtimes)('rate-limited and rate-limit-exhausted through $name', (
     const s = await rt.isolated('admin@fleet.test', 'rate')
     await s.scenarios(active)
     // Raw responses: the backoff client reads Retry-After and drains bodies itself.
-    const read = (path = '/api/notifications', extra: Record<string, string> = {}) => () => rt.fetch(path, bearer(s.token!, { ...s.headers, ...extra }))
+    const read =
+      (path = '/api/notifications', extra: Record<string, string> = {}) =>
+      () =>
+        rt.fetch(path, bearer(s.token!, { ...s.headers, ...extra }))
     return { ...s, read }
   }
 
@@ -23,7 +26,11 @@ describe.each(runtimes)('rate-limited and rate-limit-exhausted through $name', (
     expect(first.headers.get('retry-after')).toBe('1')
     expect(first.headers.get('x-sandbox-fault')).toBe('rate-limited')
     const body = await first.json()
-    expect(body).toEqual({ statusCode: 429, message: expect.stringContaining('rate limit'), error: 'Too Many Requests' })
+    expect(body).toEqual({
+      statusCode: 429,
+      message: expect.stringContaining('rate limit'),
+      error: 'Too Many Requests',
+    })
 
     const s2 = await sandbox(['rate-limited'])
     const { sleep, slept } = recordedSleep()
@@ -60,9 +67,17 @@ describe.each(runtimes)('rate-limited and rate-limit-exhausted through $name', (
     // Another path, the same caller.
     expect((await s.read('/api/auth/users/me')()).status).toBe(429)
     // The same path, another caller (its own token), signed in through the limit.
-    const other = await rt.fetch('/api/session-auth/sign-in/email', { method: 'POST', headers: { ...s.headers, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'operator@fleet.test', password: 'sandbox' }) })
+    const other = await rt.fetch('/api/session-auth/sign-in/email', {
+      method: 'POST',
+      headers: { ...s.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'operator@fleet.test', password: 'sandbox' }),
+    })
     expect(other.status).toBe(429)
-    const again = await rt.fetch('/api/session-auth/sign-in/email', { method: 'POST', headers: { ...s.headers, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'operator@fleet.test', password: 'sandbox' }) })
+    const again = await rt.fetch('/api/session-auth/sign-in/email', {
+      method: 'POST',
+      headers: { ...s.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'operator@fleet.test', password: 'sandbox' }),
+    })
     expect(again.status).toBe(200)
     const token = again.headers.get('set-auth-token')!
     expect((await rt.fetch('/api/notifications', bearer(token, s.headers))).status).toBe(429)
@@ -88,7 +103,11 @@ describe.each(runtimes)('rate-limited and rate-limit-exhausted through $name', (
     expect(result.attempts).toBe(4)
     expect(slept).toEqual([1000, 3000, 7000])
     expect(result.response.headers.get('x-sandbox-fault')).toBe('rate-limit-exhausted')
-    expect(await result.response.json()).toEqual({ statusCode: 429, message: expect.stringContaining('exhausted'), error: 'Too Many Requests' })
+    expect(await result.response.json()).toEqual({
+      statusCode: 429,
+      message: expect.stringContaining('exhausted'),
+      error: 'Too Many Requests',
+    })
     // Still refused later: it never recovers while on.
     expect((await s.read()()).status).toBe(429)
   })

@@ -7,8 +7,14 @@ describe.each(runtimes)('scenarios scoped to routes through $name', (runtime) =>
 
   it('acts on the routes it names only: operation ids and METHOD /path patterns', async () => {
     const c = await rt.isolated()
-    const body = await c.scenarios([{ name: 'rate-limit-exhausted', options: { routes: ['listVehicleTypes'] } }, { name: 'forbidden', options: { routes: ['PATCH /api/notifications/*'] } }])
-    expect(body.scenarios.find((s: { name: string }) => s.name === 'rate-limit-exhausted').options).toEqual({ retryAfter: 1, routes: ['listVehicleTypes'] })
+    const body = await c.scenarios([
+      { name: 'rate-limit-exhausted', options: { routes: ['listVehicleTypes'] } },
+      { name: 'forbidden', options: { routes: ['PATCH /api/notifications/*'] } },
+    ])
+    expect(body.scenarios.find((s: { name: string }) => s.name === 'rate-limit-exhausted').options).toEqual({
+      retryAfter: 1,
+      routes: ['listVehicleTypes'],
+    })
     expect((await c.get('/api/vehicle-types')).status).toBe(429)
     const list = await c.get('/api/notifications?limit=1')
     expect(list.status).toBe(200)
@@ -16,7 +22,9 @@ describe.each(runtimes)('scenarios scoped to routes through $name', (runtime) =>
     const id = list.body.data.notifications[0].id
     expect((await c.send('PATCH', `/api/notifications/${id}`, { status: 'reviewed' })).status).toBe(403)
     const journal = (await c.control.get('/requests')).body.requests
-    expect(journal.map((e: { path: string; status: number }) => `${e.status} ${e.path.replace(id, ':id')}`)).toEqual(expect.arrayContaining(['429 /api/vehicle-types', '200 /api/notifications', '403 /api/notifications/:id']))
+    expect(journal.map((e: { path: string; status: number }) => `${e.status} ${e.path.replace(id, ':id')}`)).toEqual(
+      expect.arrayContaining(['429 /api/vehicle-types', '200 /api/notifications', '403 /api/notifications/:id']),
+    )
   })
 
   it('in text form, in the x-sandbox-scenario header: routes=a|b', async () => {
@@ -36,22 +44,34 @@ describe.each(runtimes)('scenarios scoped to routes through $name', (runtime) =>
     expect((await c.get('/api/layers')).status).toBe(200)
   })
 
-  it('GET /__sandbox/scenarios shows routes in every scenario\'s options schema', async () => {
+  it("GET /__sandbox/scenarios shows routes in every scenario's options schema", async () => {
     const c = rt.fresh('scoped-list')
     const { scenarios } = (await c.control.get('/scenarios')).body
     expect(scenarios.length).toBeGreaterThan(5)
     for (const s of scenarios) {
       expect(s.schema.properties.routes, s.name).toMatchObject({ anyOf: [{ type: 'array' }, { type: 'string' }] })
-      expect(s.optionList.map((o: { name: string }) => o.name), s.name).toContain('routes')
+      expect(
+        s.optionList.map((o: { name: string }) => o.name),
+        s.name,
+      ).toContain('routes')
     }
   })
 
   it('refuses a wrong routes entry with a 400 naming the field and the entry, and changes nothing', async () => {
     const c = rt.fresh('scoped-bad')
     const bad: [unknown, RegExp][] = [
-      [{ name: 'slow', options: { routes: ['nopeOperation'] } }, /^active\.0: slow\.options\.routes\.0: no operation "nopeOperation"/],
-      [{ name: 'slow', options: { routes: ['GET /api/nowhere'] } }, /^active\.0: slow\.options\.routes\.0: "GET \/api\/nowhere" matches no route/],
-      [{ name: 'slow', options: { routes: ['FETCH /api/layers'] } }, /^active\.0: slow\.options\.routes\.0: "FETCH \/api\/layers" must be an operation id or "METHOD \/path"/],
+      [
+        { name: 'slow', options: { routes: ['nopeOperation'] } },
+        /^active\.0: slow\.options\.routes\.0: no operation "nopeOperation"/,
+      ],
+      [
+        { name: 'slow', options: { routes: ['GET /api/nowhere'] } },
+        /^active\.0: slow\.options\.routes\.0: "GET \/api\/nowhere" matches no route/,
+      ],
+      [
+        { name: 'slow', options: { routes: ['FETCH /api/layers'] } },
+        /^active\.0: slow\.options\.routes\.0: "FETCH \/api\/layers" must be an operation id or "METHOD \/path"/,
+      ],
       [{ name: 'slow', options: { routes: [] } }, /^active\.0: slow\.options\.routes: must be a list of 1 to 100/],
       [{ name: 'slow', options: { routes: 7 } }, /^active\.0: slow\.options\.routes: must be a list/],
       ['slow;routes=bad name!', /slow\.options\.routes\.0: "bad name!" must be an operation id/],

@@ -44,7 +44,9 @@ describe.each(runtimes)('session-expired through $name', (runtime) => {
     expect((await once.json()).error).toContain('session has expired')
     expect((await s.get('/api/notifications')).status).toBe(200)
     // An API token is no session: not affected.
-    expect((await s.as('atk_sandbox_admin').get('/api/auth/users/me', { 'x-sandbox-scenario': 'session-expired' })).status).toBe(200)
+    expect(
+      (await s.as('atk_sandbox_admin').get('/api/auth/users/me', { 'x-sandbox-scenario': 'session-expired' })).status,
+    ).toBe(200)
   })
 
   it('refuses bad options with a 400 naming the option', async () => {

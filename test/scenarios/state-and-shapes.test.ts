@@ -20,7 +20,9 @@ describe.each(runtimes)('forbidden, empty, error-shapes and composition through 
     const anonymous = await s.as(null).get('/api/notifications')
     expect(anonymous.status).toBe(401)
     // Public routes are not protected.
-    expect((await s.as(null).send('POST', '/api/auth/password-reset/request', { email: 'admin@fleet.test' })).status).toBe(200)
+    expect(
+      (await s.as(null).send('POST', '/api/auth/password-reset/request', { email: 'admin@fleet.test' })).status,
+    ).toBe(200)
     expect((await s.send('POST', '/api/session-auth/sign-out')).status).toBe(200)
   })
 
@@ -64,7 +66,12 @@ describe.each(runtimes)('forbidden, empty, error-shapes and composition through 
       bodies.push(await res.json())
     }
     const message = 'module: is required'
-    expect(bodies).toEqual([{ statusCode: 400, message, error: 'Bad Request' }, { error: message }, { message }, { statusCode: 400, message, error: 'Bad Request' }])
+    expect(bodies).toEqual([
+      { statusCode: 400, message, error: 'Bad Request' },
+      { error: message },
+      { message },
+      { statusCode: 400, message, error: 'Bad Request' },
+    ])
     const fine = await s.get('/api/notification-config/rules?module=fleet')
     expect(fine.status).toBe(200)
     expect(fine.headers.get('x-sandbox-fault')).toBeNull()
@@ -73,7 +80,9 @@ describe.each(runtimes)('forbidden, empty, error-shapes and composition through 
   it('scenarios compose: several shape one answer and x-sandbox-fault lists them', async () => {
     const s = await rt.isolated()
     await s.scenarios(['error-shapes'])
-    const res = await s.get('/api/notifications', { 'x-sandbox-scenario': 'slow;ms=5, rate-limited;failures=1;retryAfter=null' })
+    const res = await s.get('/api/notifications', {
+      'x-sandbox-scenario': 'slow;ms=5, rate-limited;failures=1;retryAfter=null',
+    })
     expect(res.status).toBe(429)
     expect(res.headers.get('x-sandbox-fault')).toBe('rate-limited,error-shapes,slow')
     expect(res.headers.get('retry-after')).toBeNull()

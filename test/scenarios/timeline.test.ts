@@ -27,7 +27,8 @@ describe.each(runtimes)('scenarios on a timeline through $name', (runtime) => {
       { name: 'rate-limited', options: { failures: 100, retryAfter: 1 }, from: null, until: iso(start + 120_000) },
       { name: 'degraded', options: { rate: 1 }, from: iso(start + 120_000), until: iso(start + 420_000) },
     ])
-    const active = (body: { scenarios: { name: string; active: boolean }[] }) => body.scenarios.filter((x) => x.active).map((x) => x.name)
+    const active = (body: { scenarios: { name: string; active: boolean }[] }) =>
+      body.scenarios.filter((x) => x.active).map((x) => x.name)
     expect(active(put)).toEqual(['rate-limited'])
 
     const first = await s.get('/api/notifications')
@@ -62,7 +63,9 @@ describe.each(runtimes)('scenarios on a timeline through $name', (runtime) => {
 
   it('takes ISO bounds, and a window that opens later starts its scenario afresh', async () => {
     const { s, start } = await frozen()
-    await s.scenarios([{ name: 'rate-limited', options: { failures: 1 }, from: iso(start + 60_000), until: iso(start + 120_000) }])
+    await s.scenarios([
+      { name: 'rate-limited', options: { failures: 1 }, from: iso(start + 60_000), until: iso(start + 120_000) },
+    ])
     expect((await s.get('/api/notifications')).status).toBe(200)
     await s.control.post('/clock', { advanceBy: 60 })
     const shaped = await s.get('/api/notifications')
@@ -95,11 +98,15 @@ describe.each(runtimes)('scenarios on a timeline through $name', (runtime) => {
     const { s, start } = await frozen()
     await s.scenarios([{ name: 'empty', from: '+1h', until: '+2h' }])
     const snapshot = (await s.control.get('/snapshot')).body
-    expect(snapshot.scenarios).toEqual([{ name: 'empty', options: {}, from: iso(start + 3_600_000), until: iso(start + 7_200_000) }])
+    expect(snapshot.scenarios).toEqual([
+      { name: 'empty', options: {}, from: iso(start + 3_600_000), until: iso(start + 7_200_000) },
+    ])
 
     const other = await rt.isolated('admin@fleet.test', 'timeline-restored')
     expect((await other.control.put('/snapshot', snapshot)).status).toBe(200)
-    expect((await other.control.get('/scenarios')).body.schedule).toEqual([{ name: 'empty', options: {}, from: iso(start + 3_600_000), until: iso(start + 7_200_000) }])
+    expect((await other.control.get('/scenarios')).body.schedule).toEqual([
+      { name: 'empty', options: {}, from: iso(start + 3_600_000), until: iso(start + 7_200_000) },
+    ])
     expect((await other.control.get('/health')).body.scenarios).toEqual([])
     await other.control.post('/clock', { advanceBy: '1h' })
     expect((await other.control.get('/health')).body.scenarios).toEqual(['empty'])

@@ -12,7 +12,11 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts the built command line (`bin/fleet-sandbox.js ARGS`, or an installed `bin`) and resolves once it says it listens. */
-export function startCli(args: string[], cwd?: string, bin = `${process.cwd()}/bin/fleet-sandbox.js`): Promise<{ child: ChildProcess; output: () => string }> {
+export function startCli(
+  args: string[],
+  cwd?: string,
+  bin = `${process.cwd()}/bin/fleet-sandbox.js`,
+): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd })
   let out = ''
   child.stdout!.on('data', (d) => (out += d))
@@ -32,8 +36,16 @@ export function startCli(args: string[], cwd?: string, bin = `${process.cwd()}/b
 }
 
 /** Runs the built command line to its end: exit code and both streams. */
-export function runCli(args: string[], cwd?: string, env?: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [`${process.cwd()}/bin/fleet-sandbox.js`, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd, env: env && { ...process.env, ...env } })
+export function runCli(
+  args: string[],
+  cwd?: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [`${process.cwd()}/bin/fleet-sandbox.js`, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd,
+    env: env && { ...process.env, ...env },
+  })
   let out = ''
   let err = ''
   child.stdout!.on('data', (d) => (out += d))

@@ -55,10 +55,17 @@ export const json = (body: unknown, headers: HeaderMap = {}): RequestInit => ({
   body: JSON.stringify(body),
 })
 
-export const bearer = (token: string, extra: HeaderMap = {}) => ({ headers: { authorization: `Bearer ${token}`, ...extra } })
+export const bearer = (token: string, extra: HeaderMap = {}) => ({
+  headers: { authorization: `Bearer ${token}`, ...extra },
+})
 
 /** Signs a demo account in (email/password) and returns its session token; throws unless 200. */
-export async function signIn(rt: Fetcher, email = 'admin@fleet.test', headers: HeaderMap = {}, password = PASSWORD): Promise<string> {
+export async function signIn(
+  rt: Fetcher,
+  email = 'admin@fleet.test',
+  headers: HeaderMap = {},
+  password = PASSWORD,
+): Promise<string> {
   const res = await rt.fetch('/api/session-auth/sign-in/email', json({ email, password }, headers))
   if (res.status !== 200) throw new Error(`sign-in of ${email} answered ${res.status}: ${await res.text()}`)
   return res.headers.get('set-auth-token')!
@@ -88,7 +95,12 @@ export function client(rt: Fetcher, options: ClientOptions = {}) {
     rt
       .fetch(path, {
         method,
-        headers: { ...(withAuth ? auth : {}), ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...more },
+        headers: {
+          ...(withAuth ? auth : {}),
+          ...headers,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...more,
+        },
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       })
       .then(answer)
@@ -100,8 +112,10 @@ export function client(rt: Fetcher, options: ClientOptions = {}) {
     get: (path: string, more: HeaderMap = {}) => request('GET', path, undefined, more, true),
     post: (path: string, body?: unknown, more: HeaderMap = {}) => request('POST', path, body, more, true),
     /** Any method; a string body is sent as it is (for bad JSON). */
-    send: (method: string, path: string, body?: unknown, more: HeaderMap = {}) => request(method, path, body, more, true),
-    upload: (path: string, form: FormData) => rt.fetch(path, { method: 'POST', headers: { ...auth, ...headers }, body: form }).then(answer),
+    send: (method: string, path: string, body?: unknown, more: HeaderMap = {}) =>
+      request(method, path, body, more, true),
+    upload: (path: string, form: FormData) =>
+      rt.fetch(path, { method: 'POST', headers: { ...auth, ...headers }, body: form }).then(answer),
     /** The same sandbox as another caller: a token, or null for anonymous. */
     as: (other: string | null) => client(rt, { ...options, token: other }),
     /** Signs a demo account in to this sandbox and returns the session token. */

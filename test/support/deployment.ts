@@ -5,7 +5,11 @@ import { Miniflare } from 'miniflare'
  * Durable Object classes, `vars` (and secrets) as bindings, no command line. `modulesRoot`: the
  * bundle's folder when it lies outside the working directory.
  */
-export async function startDeployment(script: string, vars: Record<string, string>, modulesRoot?: string): Promise<{ mf: Miniflare; url: URL }> {
+export async function startDeployment(
+  script: string,
+  vars: Record<string, string>,
+  modulesRoot?: string,
+): Promise<{ mf: Miniflare; url: URL }> {
   const mf = new Miniflare({
     modules: true,
     scriptPath: script,
@@ -15,7 +19,10 @@ export async function startDeployment(script: string, vars: Record<string, strin
     cf: false,
     host: '127.0.0.1',
     port: 0,
-    durableObjects: { SANDBOX: { className: 'SandboxObject', useSQLite: true }, SANDBOX_DIRECTORY: { className: 'SandboxDirectory', useSQLite: true } },
+    durableObjects: {
+      SANDBOX: { className: 'SandboxObject', useSQLite: true },
+      SANDBOX_DIRECTORY: { className: 'SandboxDirectory', useSQLite: true },
+    },
     bindings: vars,
   })
   return { mf, url: await mf.ready }

@@ -5,7 +5,9 @@ export function example(schema: any, depth = 0): unknown {
   if ('const' in schema) return schema.const
   if ('default' in schema) return schema.default
   if (Array.isArray(schema.enum)) return schema.enum[0]
-  for (const key of ['anyOf', 'oneOf']) if (Array.isArray(schema[key])) return example(schema[key].find((s: { type?: string }) => s.type !== 'null') ?? schema[key][0], depth + 1)
+  for (const key of ['anyOf', 'oneOf'])
+    if (Array.isArray(schema[key]))
+      return example(schema[key].find((s: { type?: string }) => s.type !== 'null') ?? schema[key][0], depth + 1)
   if (Array.isArray(schema.allOf)) return example(Object.assign({}, ...schema.allOf), depth + 1)
   const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type
   switch (type) {

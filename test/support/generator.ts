@@ -5,7 +5,8 @@ export function generator(seed: number) {
   const next = seededRandom(seed)
   const int = (n: number) => Math.floor(next() * n)
   const pick = <T>(list: readonly T[]): T => list[int(list.length)]
-  const some = <T>(list: readonly T[]): T[] | undefined => (next() < 0.5 ? undefined : Array.from({ length: int(4) }, () => pick(list)))
+  const some = <T>(list: readonly T[]): T[] | undefined =>
+    next() < 0.5 ? undefined : Array.from({ length: int(4) }, () => pick(list))
   return { next, int, pick, some }
 }
 

@@ -31,7 +31,10 @@ export function keepAliveClient(options: { connections?: number } = {}): KeepAli
     errors,
     async fetch(url, init) {
       try {
-        return (await undiciFetch(url, { ...(await encodedForm(init)), dispatcher: agent } as never)) as unknown as Response
+        return (await undiciFetch(url, {
+          ...(await encodedForm(init)),
+          dispatcher: agent,
+        } as never)) as unknown as Response
       } catch (error) {
         const code = ((error as Error).cause as { code?: string } | undefined)?.code
         if (counting && code && CONNECTION_ERRORS.has(code)) errors.push(`${init?.method ?? 'GET'} ${url}: ${code}`)

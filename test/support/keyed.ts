@@ -10,8 +10,16 @@ export function keyed(snapshot: object): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(snapshot)) {
     if (name === 'journal') continue
-    const records = Array.isArray(value) && (KEYED.has(name) || value.every((r) => r && typeof r === 'object' && 'id' in r)) && name !== 'scenarios' && name !== 'overrides'
-    out[name] = records ? Object.fromEntries((value as Record<string, unknown>[]).map((r) => [String(name === 'sessions' ? r.token : r.id), r])) : value
+    const records =
+      Array.isArray(value) &&
+      (KEYED.has(name) || value.every((r) => r && typeof r === 'object' && 'id' in r)) &&
+      name !== 'scenarios' &&
+      name !== 'overrides'
+    out[name] = records
+      ? Object.fromEntries(
+          (value as Record<string, unknown>[]).map((r) => [String(name === 'sessions' ? r.token : r.id), r]),
+        )
+      : value
   }
   // The clock runs at real pace: compared apart.
   delete out.clock

@@ -60,7 +60,10 @@ export const MCP_TOOLS_INSTALL = `npm install --prefix ${MCP_TOOLS} --no-save @m
 export function noMcpTools(): boolean {
   const [major, minor] = process.versions.node.split('.').map(Number)
   if (major < 22 || (major === 22 && minor < 19)) {
-    note(`needs Node 22.19+ for the MCP Inspector and conformance suite (this is ${process.versions.node})`, `on Node 22.19+ (CI's second leg): ${MCP_TOOLS_INSTALL}`)
+    note(
+      `needs Node 22.19+ for the MCP Inspector and conformance suite (this is ${process.versions.node})`,
+      `on Node 22.19+ (CI's second leg): ${MCP_TOOLS_INSTALL}`,
+    )
     return true
   }
   const missing = ['inspector', 'conformance'].filter((bin) => !existsSync(`${MCP_TOOLS}/node_modules/.bin/${bin}`))
@@ -76,10 +79,15 @@ export const PACT_TOOLS_INSTALL = `npm install --prefix ${PACT_TOOLS} --no-save 
 export function noPactTools(): boolean {
   const major = Number(process.versions.node.split('.')[0])
   if (major < 22) {
-    note(`needs Node 22+ for the Pact verifier and openapi-pact-comparator (this is ${process.versions.node})`, `on Node 22+ (CI's second leg): ${PACT_TOOLS_INSTALL}`)
+    note(
+      `needs Node 22+ for the Pact verifier and openapi-pact-comparator (this is ${process.versions.node})`,
+      `on Node 22+ (CI's second leg): ${PACT_TOOLS_INSTALL}`,
+    )
     return true
   }
-  const missing = ['@pact-foundation/pact-core', '@pact-foundation/pact', '@pactflow/openapi-pact-comparator'].filter((name) => !existsSync(`${PACT_TOOLS}/node_modules/${name}/package.json`))
+  const missing = ['@pact-foundation/pact-core', '@pact-foundation/pact', '@pactflow/openapi-pact-comparator'].filter(
+    (name) => !existsSync(`${PACT_TOOLS}/node_modules/${name}/package.json`),
+  )
   if (missing.length) note(`needs the Pact tools in ${PACT_TOOLS} (${missing.join(', ')} missing)`, PACT_TOOLS_INSTALL)
   return missing.length > 0
 }

@@ -34,7 +34,8 @@ export async function startNetworkUpstream(): Promise<NetworkUpstream> {
     req.on('data', (chunk: Buffer) => (bodyLength += chunk.length))
     req.on('end', () => {
       const headers: [string, string][] = []
-      for (let i = 0; i < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i].toLowerCase(), req.rawHeaders[i + 1]])
+      for (let i = 0; i < req.rawHeaders.length; i += 2)
+        headers.push([req.rawHeaders[i].toLowerCase(), req.rawHeaders[i + 1]])
       seen.push({ method: req.method!, url: req.url!, headers, bodyLength })
       const path = req.url!.split('?')[0]
       if (path.startsWith('/api/big/')) {
@@ -65,15 +66,19 @@ export async function startNetworkUpstream(): Promise<NetworkUpstream> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
     closed,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      server.closeAllConnections()
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
   }
 }
 
 /** A request on a connection of its own (node:http, no pool), with exactly these headers; `expect: 100-continue` waits for the go-ahead. */
-export function send(url: string, options: { method?: string; headers?: Record<string, string | number>; body?: Buffer | string }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+export function send(
+  url: string,
+  options: { method?: string; headers?: Record<string, string | number>; body?: Buffer | string },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
       const chunks: Buffer[] = []

@@ -6,7 +6,8 @@ export function memoryStorage() {
   const writes: string[] = []
   const storage: ObjectStorage = {
     get: async <T>(key: string) => values.get(key) as T,
-    list: async <T>(o?: { prefix?: string }) => new Map([...values].filter(([k]) => k.startsWith(o?.prefix ?? ''))) as Map<string, T>,
+    list: async <T>(o?: { prefix?: string }) =>
+      new Map([...values].filter(([k]) => k.startsWith(o?.prefix ?? ''))) as Map<string, T>,
     async put(entries) {
       writes.push(...Object.keys(entries))
       for (const [k, v] of Object.entries(entries)) values.set(k, v)

@@ -48,7 +48,9 @@ const mswNode: Runtime = {
     const app = createServedApp({ ...defaults, ...options })
     await app.ready()
     // Only this origin is answered, so requests to real servers in the same process pass through.
-    const server = setupServer(...createHandlers({ fetch: app.fetch, matcher: app.matcher }, { origins: [ORIGIN], clientAddress: '127.0.0.1' }))
+    const server = setupServer(
+      ...createHandlers({ fetch: app.fetch, matcher: app.matcher }, { origins: [ORIGIN], clientAddress: '127.0.0.1' }),
+    )
     server.listen({ onUnhandledRequest: 'bypass' })
     return { app, fetch: (path, init) => fetch(ORIGIN + path, init), close: async () => server.close() }
   },
@@ -65,11 +67,21 @@ const workerd: Runtime = {
   http: true,
   async start(options) {
     let output = ''
-    const server = await startWorkerd({ ...defaults, ...options, script: TEST_WORKER_BUNDLE, port: 0, host: '127.0.0.1', output: (text) => (output += text) })
+    const server = await startWorkerd({
+      ...defaults,
+      ...options,
+      script: TEST_WORKER_BUNDLE,
+      port: 0,
+      host: '127.0.0.1',
+      output: (text) => (output += text),
+    })
     const elsewhere = () => {
       throw new Error('workerd serves its sandboxes in its own process: reach them through HTTP (the control API)')
     }
-    const app = Object.create(createServedApp({ ...defaults, ...options }), { sandboxes: { get: elsewhere }, ready: { value: elsewhere } }) as SandboxApp
+    const app = Object.create(createServedApp({ ...defaults, ...options }), {
+      sandboxes: { get: elsewhere },
+      ready: { value: elsewhere },
+    }) as SandboxApp
     return { ...overKeptAliveConnections(app, server.url, server.close), output: () => output }
   },
 }

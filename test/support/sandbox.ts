@@ -32,7 +32,11 @@ async function defaultWrites(running: Running): Promise<string[]> {
  * Starts `runtime` before the block's tests and closes it after them. Usable at once: its
  * methods reach the running runtime when called, inside tests and later hooks.
  */
-export function useSandbox(runtime: Runtime, options: Parameters<Runtime['start']>[0] = {}, rules: HarnessRules = {}): Harness {
+export function useSandbox(
+  runtime: Runtime,
+  options: Parameters<Runtime['start']>[0] = {},
+  rules: HarnessRules = {},
+): Harness {
   let running: Running | undefined
   beforeAll(async () => {
     running = await runtime.start(options)
@@ -43,7 +47,10 @@ export function useSandbox(runtime: Runtime, options: Parameters<Runtime['start'
     const writes = running && !rules.writesDefault ? await defaultWrites(running) : []
     await running?.close()
     expect(errors).toEqual([])
-    expect(writes, 'requests that wrote to the default sandbox: give each test its own x-sandbox-id (docs/testing.md)').toEqual([])
+    expect(
+      writes,
+      'requests that wrote to the default sandbox: give each test its own x-sandbox-id (docs/testing.md)',
+    ).toEqual([])
   })
   const current = (): Running => {
     if (!running) throw new Error(`${runtime.name} is not running: use the harness inside tests or hooks`)

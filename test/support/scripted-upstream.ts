@@ -25,16 +25,19 @@ export async function startScripted(answers: Record<string, Scripted> = {}): Pro
     req.resume()
     req.on('end', () => {
       const path = req.url!.split('?')[0]
-      const answer = Object.prototype.hasOwnProperty.call(upstream.answers, path) ? upstream.answers[path] : { status: 404, body: JSON.stringify({ statusCode: 404, message: 'not here', error: 'Not Found' }) }
+      const answer = Object.prototype.hasOwnProperty.call(upstream.answers, path)
+        ? upstream.answers[path]
+        : { status: 404, body: JSON.stringify({ statusCode: 404, message: 'not here', error: 'Not Found' }) }
       res.writeHead(answer.status ?? 200, { 'content-type': answer.type ?? 'application/json' })
       res.end(answer.body)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   upstream.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  upstream.close = () => new Promise<void>((resolve) => {
-    server.close(() => resolve())
-    server.closeAllConnections()
-  })
+  upstream.close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeAllConnections()
+    })
   return upstream
 }

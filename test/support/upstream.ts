@@ -37,7 +37,12 @@ export interface FakeUpstream {
 type Json = any // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Plants each kind on its operation; every other answer goes as the sandbox gave it. */
-function plant(path: string, status: number, type: string, body: string): { status: number; type: string; body: string } {
+function plant(
+  path: string,
+  status: number,
+  type: string,
+  body: string,
+): { status: number; type: string; body: string } {
   const each = (list: Json[], fn: (row: Json) => void) => list.forEach(fn)
   const json = (fn: (value: Json) => void) => {
     const value = JSON.parse(body)
@@ -45,14 +50,22 @@ function plant(path: string, status: number, type: string, body: string): { stat
     return { status, type, body: JSON.stringify(value) }
   }
   switch (path) {
-    case '/api/omnichannel/auth/whatsapp/status': return { status: 418, type, body }
-    case '/api/v1/subscription_plan/list': return { status, type: 'text/html; charset=utf-8', body: '<p>plans</p>' }
-    case '/api/layers': return json((v) => each(v.data, (r) => delete r.color))
-    case '/api/vehicle-types': return json((v) => each(v.data, (r) => (r.legacyCode = 'VT-1')))
-    case '/api/v1/technician/list': return json((v) => each(v.data, (r) => (r.phone = 56912345678)))
-    case '/api/notifications': return json((v) => each(v.data.notifications, (r) => (r.status = 'archived')))
-    case '/api/v1/gps/list': return json((v) => each(v.data, (r) => (r.id = 'gps-1')))
-    default: return { status, type, body }
+    case '/api/omnichannel/auth/whatsapp/status':
+      return { status: 418, type, body }
+    case '/api/v1/subscription_plan/list':
+      return { status, type: 'text/html; charset=utf-8', body: '<p>plans</p>' }
+    case '/api/layers':
+      return json((v) => each(v.data, (r) => delete r.color))
+    case '/api/vehicle-types':
+      return json((v) => each(v.data, (r) => (r.legacyCode = 'VT-1')))
+    case '/api/v1/technician/list':
+      return json((v) => each(v.data, (r) => (r.phone = 56912345678)))
+    case '/api/notifications':
+      return json((v) => each(v.data.notifications, (r) => (r.status = 'archived')))
+    case '/api/v1/gps/list':
+      return json((v) => each(v.data, (r) => (r.id = 'gps-1')))
+    default:
+      return { status, type, body }
   }
 }
 
@@ -79,7 +92,9 @@ export async function startUpstream(mode: FakeUpstream['mode'] = 'planted', seed
       if (path === '/') {
         // The staging app a developer browses while devtools save a HAR: it reads two lists.
         res.writeHead(200, { 'content-type': 'text/html' })
-        return res.end(`<script>const h={authorization:'Bearer ${UPSTREAM_TOKEN}'};Promise.all(['/api/layers','/api/v1/technician/list'].map((p)=>fetch(p,{headers:h}).then((r)=>r.text()))).then(()=>{document.title='done'})</script>`)
+        return res.end(
+          `<script>const h={authorization:'Bearer ${UPSTREAM_TOKEN}'};Promise.all(['/api/layers','/api/v1/technician/list'].map((p)=>fetch(p,{headers:h}).then((r)=>r.text()))).then(()=>{document.title='done'})</script>`,
+        )
       }
       if (path.startsWith('/api/echo')) {
         res.writeHead(201, { 'content-type': 'application/json', 'x-upstream': 'echo', connection: 'keep-alive' })
@@ -88,13 +103,27 @@ export async function startUpstream(mode: FakeUpstream['mode'] = 'planted', seed
       const auth = req.headers.authorization
       if (auth !== `Bearer ${UPSTREAM_TOKEN}` && !(auth && auth.startsWith('Bearer caller-'))) {
         res.writeHead(401, { 'content-type': 'application/json' })
-        return res.end(JSON.stringify({ statusCode: 401, message: 'authorization: unknown token', error: 'Unauthorized' }))
+        return res.end(
+          JSON.stringify({ statusCode: 401, message: 'authorization: unknown token', error: 'Unauthorized' }),
+        )
       }
       // The upstream's own data: its sandbox, read as its admin.
-      const answer = await hono.fetch(new Request(`http://upstream.test${req.url}`, { method: req.method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(req.headers['content-type'] ? { 'content-type': req.headers['content-type'] } : {}) }, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body }))
+      const answer = await hono.fetch(
+        new Request(`http://upstream.test${req.url}`, {
+          method: req.method,
+          headers: {
+            authorization: `Bearer ${ADMIN_TOKEN}`,
+            ...(req.headers['content-type'] ? { 'content-type': req.headers['content-type'] } : {}),
+          },
+          body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+        }),
+      )
       const text = await answer.text()
       const type = answer.headers.get('content-type') ?? 'application/json'
-      const out = mode === 'planted' && req.method === 'GET' ? plant(path, answer.status, type, text) : { status: answer.status, type, body: text }
+      const out =
+        mode === 'planted' && req.method === 'GET'
+          ? plant(path, answer.status, type, text)
+          : { status: answer.status, type, body: text }
       res.writeHead(out.status, { 'content-type': out.type })
       res.end(out.body)
     })
@@ -105,9 +134,10 @@ export async function startUpstream(mode: FakeUpstream['mode'] = 'planted', seed
     url: `http://127.0.0.1:${port}`,
     seen,
     mode,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      server.closeAllConnections()
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
   }
 }

@@ -25,21 +25,30 @@ describe('typed operation ids', () => {
       await expect(sandbox.override(typo)).rejects.toThrow(/match\.operation: no operation .*listVehicleTypez/)
       // @ts-expect-error: listVehicleTypez is no operation
       expect(() => sandbox.use({ name: 'slow', options: { routes: ['listVehicleTypez'] } })).toThrow(/listVehicleTypez/)
-      sandbox.use({ name: 'slow', options: { routes: ['listVehicleTypes', 'GET /api/layers', '* /api/notifications/*'] } })
+      sandbox.use({
+        name: 'slow',
+        options: { routes: ['listVehicleTypes', 'GET /api/layers', '* /api/notifications/*'] },
+      })
     } finally {
       sandbox.close()
     }
   })
 
   it("a scoped scenario's routes: operation ids or METHOD /path patterns, in Storybook parameters too", () => {
-    expectTypeOf({ scenario: [{ name: 'slow' as const, options: { routes: ['listLayers' as const] } }] }).toExtend<SandboxParameters>()
-    expectTypeOf({ scenario: [{ name: 'slow' as const, options: { routes: ['listLayerz' as const] } }] }).not.toExtend<SandboxParameters>()
+    expectTypeOf({
+      scenario: [{ name: 'slow' as const, options: { routes: ['listLayers' as const] } }],
+    }).toExtend<SandboxParameters>()
+    expectTypeOf({
+      scenario: [{ name: 'slow' as const, options: { routes: ['listLayerz' as const] } }],
+    }).not.toExtend<SandboxParameters>()
   })
 
   // That the union is exactly the served tools: test/package/api.test.ts (gen-api.mjs --check).
   it('MCP tool names: a union of the tools the server lists', () => {
     const names: string[] = [...toolsOf(servedRoutes(serverRoutes, {})).values()].map((tool) => tool.name)
-    expectTypeOf<ReturnType<typeof toolsOf> extends Map<string, infer T> ? T : never>().toHaveProperty('name').toEqualTypeOf<ToolName>()
+    expectTypeOf<ReturnType<typeof toolsOf> extends Map<string, infer T> ? T : never>()
+      .toHaveProperty('name')
+      .toEqualTypeOf<ToolName>()
     expectTypeOf<'listVehicleTypes'>().toExtend<ToolName>()
     // Signing in has no tool (an agent holds a token already).
     expectTypeOf<'signInEmail'>().not.toExtend<ToolName>()

@@ -13,15 +13,21 @@ describe('typed scenario names and options', () => {
     // @ts-expect-error: 'rate-limted' is no scenario
     expect(() => setupSandboxServer({ scenario: 'rate-limted' })).toThrow('unknown scenario "rate-limted"')
     // @ts-expect-error: failures is a number
-    expect(() => setupSandboxServer({ scenario: [{ name: 'rate-limited', options: { failures: 'x' } }] })).toThrow('rate-limited.options.failures')
+    expect(() => setupSandboxServer({ scenario: [{ name: 'rate-limited', options: { failures: 'x' } }] })).toThrow(
+      'rate-limited.options.failures',
+    )
     // @ts-expect-error: slow takes no option "fast"
-    expect(() => setupSandboxServer({ scenario: [{ name: 'slow', options: { fast: 1 } }] })).toThrow('unknown option fast')
+    expect(() => setupSandboxServer({ scenario: [{ name: 'slow', options: { fast: 1 } }] })).toThrow(
+      'unknown option fast',
+    )
 
     const sandbox = setupSandboxServer({ origins: ['http://types.test'] })
     await sandbox.listen()
     onTestFinished(() => sandbox.close())
     // @ts-expect-error: failures is a number
-    expect(() => sandbox.use({ name: 'rate-limited', options: { failures: 'x' } })).toThrow('rate-limited.options.failures')
+    expect(() => sandbox.use({ name: 'rate-limited', options: { failures: 'x' } })).toThrow(
+      'rate-limited.options.failures',
+    )
     // @ts-expect-error: the options of one scenario do not fit another
     expect(() => sandbox.use({ name: 'degraded', options: { failures: 1 } })).toThrow()
     // @ts-expect-error: outcome is accepted or rejected
@@ -40,8 +46,15 @@ describe('typed scenario names and options', () => {
   it('accepts what the scenarios document, in every entry', () => {
     const node = setupSandboxServer({ scenario: 'rate-limited;failures=1,slow' })
     expect(node.app).toBeDefined()
-    const browser: StartSandboxOptions = { scenario: [{ name: 'slow', options: { min: 10, max: 20 } }, 'empty', 'dte-pending;outcome=rejected'] }
-    const story: SandboxParameters = { scenario: [{ name: 'commit-then-fail', options: { timeoutMs: 500 } }, { name: 'session-expired', options: { ttl: 60 } }] }
+    const browser: StartSandboxOptions = {
+      scenario: [{ name: 'slow', options: { min: 10, max: 20 } }, 'empty', 'dte-pending;outcome=rejected'],
+    }
+    const story: SandboxParameters = {
+      scenario: [
+        { name: 'commit-then-fail', options: { timeoutMs: 500 } },
+        { name: 'session-expired', options: { ttl: 60 } },
+      ],
+    }
     expectTypeOf(browser).toExtend<StartSandboxOptions>()
     expectTypeOf(story).toExtend<SandboxParameters>()
     // The storybook parameter is typed the same way.
@@ -53,15 +66,30 @@ describe('typed scenario names and options', () => {
     const sandbox = setupSandboxServer({ origins: ['http://types.test'], now: '2026-11-22T12:00:00.000Z' })
     await sandbox.listen()
     onTestFinished(() => sandbox.close())
-    sandbox.use({ name: 'rate-limited', until: '+2m' }, { name: 'degraded', options: { rate: 1 }, from: '+2m', until: '2026-11-22T12:07:00Z' })
-    expect(sandbox.sandbox().active.map((a) => [a.name, a.until])).toEqual([['rate-limited', expect.stringMatching(/Z$/)], ['degraded', '2026-11-22T12:07:00.000Z']])
+    sandbox.use(
+      { name: 'rate-limited', until: '+2m' },
+      { name: 'degraded', options: { rate: 1 }, from: '+2m', until: '2026-11-22T12:07:00Z' },
+    )
+    expect(sandbox.sandbox().active.map((a) => [a.name, a.until])).toEqual([
+      ['rate-limited', expect.stringMatching(/Z$/)],
+      ['degraded', '2026-11-22T12:07:00.000Z'],
+    ])
     // @ts-expect-error: a bound is '+N' with s, m, h or d, or an ISO date-time
     expect(() => sandbox.use({ name: 'slow', from: '2m' })).toThrow('use.0.from: must be an ISO 8601 date-time or +N')
     // @ts-expect-error: the window is from and until
-    expect(() => sandbox.use({ name: 'slow', to: '+2m' })).toThrow('use.0: unknown key "to"; an entry takes name, options, from, until')
-    expect(() => sandbox.use({ name: 'slow', from: '+5m', until: '+1m' })).toThrow('use.0.until: must be later than from')
+    expect(() => sandbox.use({ name: 'slow', to: '+2m' })).toThrow(
+      'use.0: unknown key "to"; an entry takes name, options, from, until',
+    )
+    expect(() => sandbox.use({ name: 'slow', from: '+5m', until: '+1m' })).toThrow(
+      'use.0.until: must be later than from',
+    )
 
-    expectTypeOf({ scenario: [{ name: 'rate-limited' as const, until: '+2m' as const }, { name: 'degraded' as const, options: { rate: 0.5 }, from: '+2m' as const, until: '+7m' as const }] }).toExtend<SandboxParameters>()
+    expectTypeOf({
+      scenario: [
+        { name: 'rate-limited' as const, until: '+2m' as const },
+        { name: 'degraded' as const, options: { rate: 0.5 }, from: '+2m' as const, until: '+7m' as const },
+      ],
+    }).toExtend<SandboxParameters>()
     // w is no unit of a window.
     expectTypeOf({ scenario: [{ name: 'degraded' as const, until: '+1w' as const }] }).not.toExtend<SandboxParameters>()
     const parameters = (p: SandboxParameters) => p

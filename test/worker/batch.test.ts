@@ -27,7 +27,14 @@ function raw(port: number, text: string): Promise<string> {
 describe('workerd: batches from the front', () => {
   let server: RunningWorkerd
   beforeAll(async () => {
-    server = await startWorkerd({ script: TEST_WORKER_BUNDLE, seed: 1, now: NOW, size: 'small', port: 0, host: '127.0.0.1' })
+    server = await startWorkerd({
+      script: TEST_WORKER_BUNDLE,
+      seed: 1,
+      now: NOW,
+      size: 'small',
+      port: 0,
+      host: '127.0.0.1',
+    })
   })
   afterAll(() => server?.close())
 
@@ -41,7 +48,10 @@ describe('workerd: batches from the front', () => {
     const before = { ...server.batches }
     const together = await Promise.all(paths.map((p) => get(p, 'batched')))
     expect(server.batches.requests - before.requests).toBe(48)
-    expect(server.batches.batches - before.batches, 'requests that arrived together went in fewer batches').toBeLessThan(48)
+    expect(
+      server.batches.batches - before.batches,
+      'requests that arrived together went in fewer batches',
+    ).toBeLessThan(48)
     const alone: typeof together = []
     for (const p of paths) alone.push(await get(p, 'batched'))
     expect(together).toEqual(alone)
@@ -51,13 +61,23 @@ describe('workerd: batches from the front', () => {
     const unreviewed = await get('/api/notifications?status=unreviewed&limit=5', 'batched')
     const list = JSON.parse(unreviewed.body).data.notifications as { id: string }[]
     expect(list).toHaveLength(5)
-    const writes = await Promise.all(list.flatMap((n) => ['w1', 'w2'].map(async (id) => {
-      const res = await client.fetch(`${server.url}/api/notifications/${n.id}`, { method: 'PATCH', headers: { ...AUTH, 'x-sandbox-id': id, 'content-type': 'application/json' }, body: JSON.stringify({ status: id === 'w1' ? 'reviewed' : 'false_positive' }) })
-      return res.status
-    })))
+    const writes = await Promise.all(
+      list.flatMap((n) =>
+        ['w1', 'w2'].map(async (id) => {
+          const res = await client.fetch(`${server.url}/api/notifications/${n.id}`, {
+            method: 'PATCH',
+            headers: { ...AUTH, 'x-sandbox-id': id, 'content-type': 'application/json' },
+            body: JSON.stringify({ status: id === 'w1' ? 'reviewed' : 'false_positive' }),
+          })
+          return res.status
+        }),
+      ),
+    )
     expectEach(writes, (s) => s === 200)
     const ids = async (id: string, status: string) => {
-      const res = await client.fetch(`${server.url}/api/notifications?status=${status}&limit=50`, { headers: { ...AUTH, 'x-sandbox-id': id } })
+      const res = await client.fetch(`${server.url}/api/notifications?status=${status}&limit=50`, {
+        headers: { ...AUTH, 'x-sandbox-id': id },
+      })
       return ((await res.json()).data.notifications as { id: string }[]).map((n) => n.id)
     }
     const written = list.map((n) => n.id)
@@ -68,11 +88,13 @@ describe('workerd: batches from the front', () => {
     await client.close()
   })
 
-  it('answers the requests that arrive with a slow one (the `slow` scenario\'s timer) without waiting for it', async () => {
+  it("answers the requests that arrive with a slow one (the `slow` scenario's timer) without waiting for it", async () => {
     const client = keepAliveClient({ connections: 12 })
     const done: string[] = []
     const send = async (name: string, headers: Record<string, string>) => {
-      const res = await client.fetch(`${server.url}/api/layers`, { headers: { ...AUTH, 'x-sandbox-id': 'slowly', ...headers } })
+      const res = await client.fetch(`${server.url}/api/layers`, {
+        headers: { ...AUTH, 'x-sandbox-id': 'slowly', ...headers },
+      })
       expect(res.status).toBe(200)
       await res.arrayBuffer()
       done.push(name)
@@ -94,10 +116,18 @@ describe('workerd: batches from the front', () => {
 
   it('reads a batched request\'s sandbox once, as the Worker reads it (two Cookie headers joined with ", "), and hands it on', async () => {
     const before = server.batches.rerouted
-    const journal = async (id: string) => ((await (await fetch(`${server.url}/__sandbox/requests`, { headers: { 'x-sandbox-id': id } })).json()) as { requests: { query: string }[] }).requests
+    const journal = async (id: string) =>
+      (
+        (await (await fetch(`${server.url}/__sandbox/requests`, { headers: { 'x-sandbox-id': id } })).json()) as {
+          requests: { query: string }[]
+        }
+      ).requests
     // node:http joins two Cookie headers with "; ", the Workers runtime with ", ": read as the
     // Worker reads them, no sandbox is named, so the default one serves it, batched or alone.
-    const answer = await raw(server.port, `GET /api/layers?cookies=2 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer atk_sandbox_admin\r\nCookie: a=1\r\nCookie: sandbox-id=b\r\nConnection: close\r\n\r\n`)
+    const answer = await raw(
+      server.port,
+      `GET /api/layers?cookies=2 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer atk_sandbox_admin\r\nCookie: a=1\r\nCookie: sandbox-id=b\r\nConnection: close\r\n\r\n`,
+    )
     expect(answer).toMatch(/^HTTP\/1.1 200/)
     expect(server.batches.rerouted).toBe(before)
     expect((await journal('default')).filter((e) => e.query === '?cookies=2')).toHaveLength(1)
@@ -106,7 +136,11 @@ describe('workerd: batches from the front', () => {
 
   it('serves a caller posing as the front (an x-sandbox-batch header) as any other request', async () => {
     for (const body of ['x', 'x'.repeat(100_000)]) {
-      const res = await fetch(server.url + '/', { method: 'POST', headers: { 'x-sandbox-batch': 'a guess', 'x-sandbox-id': 'posing' }, body })
+      const res = await fetch(server.url + '/', {
+        method: 'POST',
+        headers: { 'x-sandbox-batch': 'a guess', 'x-sandbox-id': 'posing' },
+        body,
+      })
       expect(res.status).toBe(404)
       expect((await res.json()).message).toMatch(/no route POST \//)
     }

@@ -26,8 +26,12 @@ describe('a deployment configured by vars', () => {
     started.push(d.mf)
     expect((await d.fetch('/__sandbox/health')).status).toBe(401)
     const token = { 'x-sandbox-control-token': 'team-secret' }
-    expect(await (await d.fetch('/__sandbox/health', { headers: { ...token, 'x-sandbox-id': 'ci-1' } })).json()).toMatchObject({ seed: 4, sandbox: 'ci-1' })
-    expect(await (await d.fetch('/__sandbox/health', { headers: { ...token, cookie: 'sandbox-id=pr-7' } })).json()).toMatchObject({ sandbox: 'pr-7' })
+    expect(
+      await (await d.fetch('/__sandbox/health', { headers: { ...token, 'x-sandbox-id': 'ci-1' } })).json(),
+    ).toMatchObject({ seed: 4, sandbox: 'ci-1' })
+    expect(
+      await (await d.fetch('/__sandbox/health', { headers: { ...token, cookie: 'sandbox-id=pr-7' } })).json(),
+    ).toMatchObject({ sandbox: 'pr-7' })
     const listed = await (await d.fetch('/__sandbox/sandboxes', { headers: token })).json()
     expect(listed.sandboxes.map((s: { id: string }) => s.id).sort()).toEqual(['ci-1', 'pr-7'])
   })

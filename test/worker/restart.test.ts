@@ -16,7 +16,8 @@ type Snapshot = Record<string, any>
  */
 describe('workerd restart', () => {
   const persist = mkdtempSync(join(tmpdir(), 'fleet-sandbox-restart-'))
-  const start = () => startWorkerd({ script: TEST_WORKER_BUNDLE, persist, seed: 1, now: NOW, size: 'small', port: 0, host: '127.0.0.1' })
+  const start = () =>
+    startWorkerd({ script: TEST_WORKER_BUNDLE, persist, seed: 1, now: NOW, size: 'small', port: 0, host: '127.0.0.1' })
   let server: RunningWorkerd
   afterAll(async () => {
     await server?.close()
@@ -27,12 +28,20 @@ describe('workerd restart', () => {
     const headers: Record<string, string> = { 'x-sandbox-id': id }
     if (body !== undefined) headers['content-type'] = 'application/json'
     if (token) headers.authorization = `Bearer ${token}`
-    const res = await fetch(server.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const res = await fetch(server.url + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
     return { status: res.status, headers: res.headers, body: await res.json() }
   }
   const snapshot = async (id: string): Promise<Snapshot> => (await send(id, 'GET', '/__sandbox/snapshot')).body
   const signIn = async (id: string, email = 'admin@fleet.test') => {
-    const res = await fetch(server.url + '/api/session-auth/sign-in/email', { method: 'POST', headers: { 'x-sandbox-id': id, 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'sandbox' }) })
+    const res = await fetch(server.url + '/api/session-auth/sign-in/email', {
+      method: 'POST',
+      headers: { 'x-sandbox-id': id, 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'sandbox' }),
+    })
     expect(res.status).toBe(200)
     return res.headers.get('set-auth-token')!
   }
@@ -41,12 +50,28 @@ describe('workerd restart', () => {
   async function liveIn(id: string, frozen: boolean) {
     const token = await signIn(id)
     const list = await send(id, 'GET', '/api/notifications?status=unreviewed&limit=1', undefined, token)
-    expect((await send(id, 'PATCH', `/api/notifications/${list.body.data.notifications[0].id}`, { status: 'false_positive' }, token)).status).toBe(200)
-    expect((await send(id, 'POST', '/api/auth/password-reset/request', { email: 'viewer@fleet.test' })).status).toBe(200)
+    expect(
+      (
+        await send(
+          id,
+          'PATCH',
+          `/api/notifications/${list.body.data.notifications[0].id}`,
+          { status: 'false_positive' },
+          token,
+        )
+      ).status,
+    ).toBe(200)
+    expect((await send(id, 'POST', '/api/auth/password-reset/request', { email: 'viewer@fleet.test' })).status).toBe(
+      200,
+    )
     const layers = await send(id, 'GET', '/api/layers', undefined, token)
     expect((await send(id, 'DELETE', `/api/layers/${layers.body.data[0].id}`, undefined, token)).status).toBe(200)
-    expect((await send(id, 'POST', '/api/v1/billing/invoices/inv_acme_0014/publish', undefined, token)).status).toBe(200)
-    expect((await send(id, 'POST', '/api/v1/billing/invoices/inv_acme_0013/emit-dte', undefined, token)).status).toBe(200)
+    expect((await send(id, 'POST', '/api/v1/billing/invoices/inv_acme_0014/publish', undefined, token)).status).toBe(
+      200,
+    )
+    expect((await send(id, 'POST', '/api/v1/billing/invoices/inv_acme_0013/emit-dte', undefined, token)).status).toBe(
+      200,
+    )
     expect((await send(id, 'PUT', '/__sandbox/scenarios', { active: ['thread-closed'] })).status).toBe(200)
     expect((await send(id, 'POST', '/__sandbox/clock', { advanceBy: '3d', freeze: frozen })).status).toBe(200)
     return token
@@ -61,15 +86,27 @@ describe('workerd restart', () => {
     const restored: Snapshot = { ...(await snapshot('alpha')), seed: 7 }
     restored.users = restored.users.map((u: { name: string }, i: number) => (i ? u : { ...u, name: 'Restored Name' }))
     expect((await send('gamma', 'PUT', '/__sandbox/snapshot', restored)).status).toBe(200)
-    const before = { alpha: await snapshot('alpha'), beta: await snapshot('beta'), gamma: await snapshot('gamma'), default: await snapshot('default') }
-    const listed = (await send('default', 'GET', '/__sandbox/sandboxes')).body.sandboxes.map((s: { id: string }) => s.id).sort()
+    const before = {
+      alpha: await snapshot('alpha'),
+      beta: await snapshot('beta'),
+      gamma: await snapshot('gamma'),
+      default: await snapshot('default'),
+    }
+    const listed = (await send('default', 'GET', '/__sandbox/sandboxes')).body.sandboxes
+      .map((s: { id: string }) => s.id)
+      .sort()
     expect(listed).toEqual(['alpha', 'beta', 'gamma'])
     const stoppedAt = Date.now()
 
     await server.close()
     server = await start()
 
-    const after = { alpha: await snapshot('alpha'), beta: await snapshot('beta'), gamma: await snapshot('gamma'), default: await snapshot('default') }
+    const after = {
+      alpha: await snapshot('alpha'),
+      beta: await snapshot('beta'),
+      gamma: await snapshot('gamma'),
+      default: await snapshot('default'),
+    }
     expect(after.alpha).toEqual(before.alpha)
     expect(after.gamma).toEqual(before.gamma)
     expect(after.gamma.seed).toBe(7)
@@ -81,7 +118,9 @@ describe('workerd restart', () => {
     const moved = Date.parse(clockAfter.now) - Date.parse(clockBefore.now)
     expect(moved).toBeGreaterThanOrEqual(0)
     expect(moved).toBeLessThanOrEqual(Date.now() - stoppedAt + 5000)
-    expect((await send('default', 'GET', '/__sandbox/sandboxes')).body.sandboxes.map((s: { id: string }) => s.id).sort()).toEqual(['alpha', 'beta', 'gamma'])
+    expect(
+      (await send('default', 'GET', '/__sandbox/sandboxes')).body.sandboxes.map((s: { id: string }) => s.id).sort(),
+    ).toEqual(['alpha', 'beta', 'gamma'])
 
     // Sessions still open, and new ids continue where they stopped.
     expect((await send('alpha', 'GET', '/api/auth/users/me', undefined, alpha)).status).toBe(200)
@@ -89,7 +128,9 @@ describe('workerd restart', () => {
     const again = await send('beta', 'POST', '/api/v1/billing/invoices/inv_acme_0015/publish', undefined, beta)
     expect(again.status).toBe(200)
     // The seeded generator goes on where it was: a DTE emitted after the restart gets a new TrackID.
-    expect((await send('beta', 'POST', '/api/v1/billing/invoices/inv_acme_0015/emit-dte', undefined, beta)).status).toBe(200)
+    expect(
+      (await send('beta', 'POST', '/api/v1/billing/invoices/inv_acme_0015/emit-dte', undefined, beta)).status,
+    ).toBe(200)
     const tracks = ((await snapshot('beta')).dtes as { TrackID: string | null }[]).map((d) => d.TrackID).filter(Boolean)
     expect(tracks.length).toBeGreaterThan(before.beta.dtes.filter((d: { TrackID: string | null }) => d.TrackID).length)
     expect(new Set(tracks).size).toBe(tracks.length)
@@ -100,7 +141,9 @@ describe('workerd restart', () => {
 
   it('drops a sandbox across objects: its storage goes, the id starts fresh', async () => {
     expect((await send('default', 'DELETE', '/__sandbox/sandboxes/alpha')).status).toBe(200)
-    expect((await send('default', 'GET', '/__sandbox/sandboxes')).body.sandboxes.map((s: { id: string }) => s.id).sort()).toEqual(['beta', 'gamma'])
+    expect(
+      (await send('default', 'GET', '/__sandbox/sandboxes')).body.sandboxes.map((s: { id: string }) => s.id).sort(),
+    ).toEqual(['beta', 'gamma'])
     const fresh = await snapshot('alpha')
     expect(fresh.scenarios).toEqual([])
     expect(fresh.outbox).toEqual([])
@@ -111,13 +154,24 @@ describe('workerd restart', () => {
   })
 
   // Generated from the world's parts (src/core/sandbox/parts.ts; test/world/parts.test.ts): every one filled, every one back.
-  it('keeps every part of a world in a Durable Object\'s storage, and the world\'s repro bundle rebuilds it after the restart', async () => {
+  it("keeps every part of a world in a Durable Object's storage, and the world's repro bundle rebuilds it after the restart", async () => {
     const id = 'every-part'
     const fresh = await snapshot(id)
-    await fillEveryPart(async (call, token) => {
-      const res = await fetch(server.url + call.path, { method: call.method, headers: { 'x-sandbox-id': id, 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: call.body === undefined ? undefined : JSON.stringify(call.body) })
-      return { status: res.status, text: await res.text() }
-    }, () => signIn(id))
+    await fillEveryPart(
+      async (call, token) => {
+        const res = await fetch(server.url + call.path, {
+          method: call.method,
+          headers: {
+            'x-sandbox-id': id,
+            'content-type': 'application/json',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        })
+        return { status: res.status, text: await res.text() }
+      },
+      () => signIn(id),
+    )
     const filled = await snapshot(id)
     expectFilled(filled, fresh)
     await server.close()
@@ -128,6 +182,11 @@ describe('workerd restart', () => {
     expect(bundle.status).toBe(200)
     expect(bundle.body.base.why).toMatch(/resumed from stored state/)
     expect((await send('every-part-replayed', 'POST', '/__sandbox/repro', bundle.body)).status).toBe(200)
-    expectSameParts(await snapshot('every-part-replayed'), filled, 'a bundle of the woken world replayed into another id', WORLD_PARTS.filter((p) => typeof p.bundle === 'string' && p.key !== 'records'))
+    expectSameParts(
+      await snapshot('every-part-replayed'),
+      filled,
+      'a bundle of the woken world replayed into another id',
+      WORLD_PARTS.filter((p) => typeof p.bundle === 'string' && p.key !== 'records'),
+    )
   }, 120_000)
 })

@@ -20,7 +20,11 @@ describe.skipIf(unbuilt('dist/src/engines/workerd/worker/index.js'))('the team d
   let built: Awaited<ReturnType<typeof deployDryRun>>
   beforeAll(async () => {
     built = await deployDryRun(out)
-    const deployed = await startDeployment(built.bundle, { SANDBOX_SEED: '1', SANDBOX_SIZE: 'small', SANDBOX_CONTROL_TOKEN: 'team-secret' }, out)
+    const deployed = await startDeployment(
+      built.bundle,
+      { SANDBOX_SEED: '1', SANDBOX_SIZE: 'small', SANDBOX_CONTROL_TOKEN: 'team-secret' },
+      out,
+    )
     mf = deployed.mf
     url = deployed.url
   }, 180_000)
@@ -40,19 +44,39 @@ describe.skipIf(unbuilt('dist/src/engines/workerd/worker/index.js'))('the team d
     const client = keepAliveClient({ connections: 8 })
     const token = { 'x-sandbox-control-token': 'team-secret' }
     const ids = Array.from({ length: 50 }, (_, i) => `team-${i}`)
-    const dayOf = (i: number) => `2030-01-${String((i % 28) + 1).padStart(2, '0')}T${String(i % 24).padStart(2, '0')}:00:00.000Z`
+    const dayOf = (i: number) =>
+      `2030-01-${String((i % 28) + 1).padStart(2, '0')}T${String(i % 24).padStart(2, '0')}:00:00.000Z`
     try {
-      await Promise.all(ids.map(async (id, i) => {
-        const headers = { ...token, 'x-sandbox-id': id, 'content-type': 'application/json' }
-        const set = await client.fetch(new URL('/__sandbox/clock', url).href, { method: 'POST', headers, body: JSON.stringify({ set: dayOf(i), freeze: true }) })
-        expect(set.status).toBe(200)
-        await set.arrayBuffer()
-        const scenarios = await client.fetch(new URL('/__sandbox/scenarios', url).href, { method: 'PUT', headers, body: JSON.stringify({ active: i % 2 ? ['empty'] : [] }) })
-        expect(scenarios.status).toBe(200)
-        await scenarios.arrayBuffer()
-      }))
-      const seen = await Promise.all(ids.map(async (id) => (await client.fetch(new URL('/__sandbox/health', url).href, { headers: { ...token, 'x-sandbox-id': id } })).json() as Promise<{ sandbox: string; now: string; scenarios: string[] }>))
-      expect(seen).toEqual(ids.map((id, i) => expect.objectContaining({ sandbox: id, now: dayOf(i), scenarios: i % 2 ? ['empty'] : [] })))
+      await Promise.all(
+        ids.map(async (id, i) => {
+          const headers = { ...token, 'x-sandbox-id': id, 'content-type': 'application/json' }
+          const set = await client.fetch(new URL('/__sandbox/clock', url).href, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ set: dayOf(i), freeze: true }),
+          })
+          expect(set.status).toBe(200)
+          await set.arrayBuffer()
+          const scenarios = await client.fetch(new URL('/__sandbox/scenarios', url).href, {
+            method: 'PUT',
+            headers,
+            body: JSON.stringify({ active: i % 2 ? ['empty'] : [] }),
+          })
+          expect(scenarios.status).toBe(200)
+          await scenarios.arrayBuffer()
+        }),
+      )
+      const seen = await Promise.all(
+        ids.map(
+          async (id) =>
+            (
+              await client.fetch(new URL('/__sandbox/health', url).href, { headers: { ...token, 'x-sandbox-id': id } })
+            ).json() as Promise<{ sandbox: string; now: string; scenarios: string[] }>,
+        ),
+      )
+      expect(seen).toEqual(
+        ids.map((id, i) => expect.objectContaining({ sandbox: id, now: dayOf(i), scenarios: i % 2 ? ['empty'] : [] })),
+      )
       expect(client.errors).toEqual([])
       expect(client.opened).toBeLessThanOrEqual(8)
     } finally {

@@ -1,10 +1,15 @@
 import { useEffect, useState } from 'react'
 
-interface Notification { id: string; name: string; status: string }
+interface Notification {
+  id: string
+  name: string
+  status: string
+}
 
 async function signIn(): Promise<string> {
   const res = await fetch('/api/session-auth/sign-in/email', {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
   })
   return res.headers.get('set-auth-token') ?? ''
@@ -23,13 +28,21 @@ export function App() {
   }
 
   useEffect(() => {
-    signIn().then((t) => (setToken(t), load(t))).catch((e: Error) => setError(e.message))
-    fetch('https://weather.example.test/today').then((r) => r.json()).then((w) => setSky(w.sky), (e: Error) => setError(e.message))
+    signIn()
+      .then((t) => (setToken(t), load(t)))
+      .catch((e: Error) => setError(e.message))
+    fetch('https://weather.example.test/today')
+      .then((r) => r.json())
+      .then(
+        (w) => setSky(w.sky),
+        (e: Error) => setError(e.message),
+      )
   }, [])
 
   const review = async (id: string) => {
     await fetch(`/api/notifications/${id}`, {
-      method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ status: 'reviewed' }),
     })
     await load(token)

@@ -10,7 +10,8 @@ const TOKEN = process.env.SANDBOX_TOKEN ?? 'atk_sandbox_admin'
  */
 export function apiFor(request: Request) {
   const call = withSandbox(fetch, request)
-  return (path: string, init: RequestInit = {}) => call(`${API}${path}`, { ...init, headers: { authorization: `Bearer ${TOKEN}`, ...init.headers } })
+  return (path: string, init: RequestInit = {}) =>
+    call(`${API}${path}`, { ...init, headers: { authorization: `Bearer ${TOKEN}`, ...init.headers } })
 }
 
 export const worldOf = (request: Request) => sandboxHeaders(request)['x-sandbox-id'] ?? 'default'

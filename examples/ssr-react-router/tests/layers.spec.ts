@@ -13,15 +13,27 @@ const SANDBOX = process.env.FLEET_SANDBOX_URL ?? 'http://127.0.0.1:4010'
 /** Both tests wait here for each other; arrivals are kept in the default world's journal, the one they share. */
 async function barrier(name: string, me: string) {
   await fetch(`${SANDBOX}/api/auth/users/me?barrier=${name}&worker=${me}`)
-  await expect.poll(async () => {
-    const { requests } = (await (await fetch(`${SANDBOX}/__sandbox/requests`)).json()) as { requests: { query: string }[] }
-    const here = requests.map((r) => new URLSearchParams(r.query)).filter((q) => q.get('barrier') === name)
-    return new Set(here.map((q) => q.get('worker'))).size
-  }, { timeout: 60_000, message: `both workers at barrier ${name} (needs workers >= 2)` }).toBe(2)
+  await expect
+    .poll(
+      async () => {
+        const { requests } = (await (await fetch(`${SANDBOX}/__sandbox/requests`)).json()) as {
+          requests: { query: string }[]
+        }
+        const here = requests.map((r) => new URLSearchParams(r.query)).filter((q) => q.get('barrier') === name)
+        return new Set(here.map((q) => q.get('worker'))).size
+      },
+      { timeout: 60_000, message: `both workers at barrier ${name} (needs workers >= 2)` },
+    )
+    .toBe(2)
 }
 
 for (const which of [0, 1]) {
-  test(`worker deleting layer ${which} through the page sees only its own write`, async ({ page, context, sandbox, sandboxId }) => {
+  test(`worker deleting layer ${which} through the page sees only its own write`, async ({
+    page,
+    context,
+    sandbox,
+    sandboxId,
+  }) => {
     await page.goto('/')
     await expect(page.getByTestId('world')).toHaveText(sandboxId)
     const ids = await page.locator('li[data-id]').evaluateAll((items) => items.map((li) => li.getAttribute('data-id')!))

@@ -7,7 +7,9 @@ const meta = {
   title: 'Notifications/NotificationList',
   component: NotificationList,
   // The loader signed the demo admin in; its token goes to the component.
-  render: (args, { loaded }) => <NotificationList {...args} token={(loaded.sandbox as SandboxLoaded | undefined)?.token} />,
+  render: (args, { loaded }) => (
+    <NotificationList {...args} token={(loaded.sandbox as SandboxLoaded | undefined)?.token} />
+  ),
 } satisfies Meta<typeof NotificationList>
 
 export default meta
@@ -48,14 +50,24 @@ export const WithoutSandbox: Story = {
 
 /** A scenario of the team's own (preview.ts passes it to the loader), typed by its name and options. */
 export const MaintenanceWindow: Story = {
-  parameters: { sandbox: { scenario: [{ name: 'maintenance-window', options: { minutes: 5 } }] } satisfies SandboxParameters<typeof teamScenarios> },
+  parameters: {
+    sandbox: { scenario: [{ name: 'maintenance-window', options: { minutes: 5 } }] } satisfies SandboxParameters<
+      typeof teamScenarios
+    >,
+  },
 }
 
 /** One answer of the story's own: the list fails once with the body it gives; Retry then loads it. */
 export const ListFailsOnce: Story = {
   parameters: {
     sandbox: {
-      overrides: [{ match: { method: 'GET', operation: 'listNotifications' }, respond: { status: 500, body: { message: 'the list is down' } }, times: 1 }],
+      overrides: [
+        {
+          match: { method: 'GET', operation: 'listNotifications' },
+          respond: { status: 500, body: { message: 'the list is down' } },
+          times: 1,
+        },
+      ],
     } satisfies SandboxParameters,
   },
 }

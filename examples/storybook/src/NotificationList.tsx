@@ -36,7 +36,8 @@ export function NotificationList({ token, apiBase = '' }: NotificationListProps)
     }
     if (res.status === 401) return setState({ kind: 'expired' })
     const body = await res.json().catch(() => ({}))
-    if (!res.ok) return setState({ kind: 'error', status: res.status, message: body.message ?? body.error ?? res.statusText })
+    if (!res.ok)
+      return setState({ kind: 'error', status: res.status, message: body.message ?? body.error ?? res.statusText })
     setState({ kind: 'ready', items: body.data.notifications, unreviewedCount: body.data.unreviewedCount })
   }, [token, apiBase])
 
@@ -45,22 +46,40 @@ export function NotificationList({ token, apiBase = '' }: NotificationListProps)
   }, [load])
 
   const review = async (id: string) => {
-    await fetch(`${apiBase}/api/notifications/${id}`, { method: 'PATCH', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'reviewed' }) })
+    await fetch(`${apiBase}/api/notifications/${id}`, {
+      method: 'PATCH',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'reviewed' }),
+    })
     await load()
   }
 
   return (
-    <section aria-label="Notifications" data-state={state.kind} style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 480 }}>
+    <section
+      aria-label="Notifications"
+      data-state={state.kind}
+      style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 480 }}>
       <h2>Notifications</h2>
       {state.kind === 'loading' && <p>Loading…</p>}
       {state.kind === 'rate-limited' && (
         <p role="alert">
-          Too many requests. {state.retryAfter === null ? 'Try again later.' : <>Retry in <span data-testid="retry-after">{state.retryAfter}</span> s.</>}{' '}
+          Too many requests.{' '}
+          {state.retryAfter === null ? (
+            'Try again later.'
+          ) : (
+            <>
+              Retry in <span data-testid="retry-after">{state.retryAfter}</span> s.
+            </>
+          )}{' '}
           <button onClick={() => void load()}>Retry</button>
         </p>
       )}
       {state.kind === 'expired' && <p role="alert">Your session has expired. Please sign in again.</p>}
-      {state.kind === 'error' && <p role="alert">The API answered {state.status}: {state.message}</p>}
+      {state.kind === 'error' && (
+        <p role="alert">
+          The API answered {state.status}: {state.message}
+        </p>
+      )}
       {state.kind === 'ready' && (
         <>
           <p>
@@ -72,7 +91,10 @@ export function NotificationList({ token, apiBase = '' }: NotificationListProps)
             <ul>
               {state.items.map((n) => (
                 <li key={n.id} data-status={n.status}>
-                  {n.name} <small>({n.type}, {new Date(n.createdAt).toLocaleDateString('en-GB')})</small>{' '}
+                  {n.name}{' '}
+                  <small>
+                    ({n.type}, {new Date(n.createdAt).toLocaleDateString('en-GB')})
+                  </small>{' '}
                   {n.status === 'unreviewed' && <button onClick={() => void review(n.id)}>Mark reviewed</button>}
                 </li>
               ))}

@@ -6,10 +6,24 @@ import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
 import { type FixtureRows, parseFixtures } from '../../core/store/fixtures.js'
 import { upstreamOption } from '../../core/bridge/upstream.js'
-import { type Resumed, durableApp, fingerprintOf, fixtureDigests, mark, resumeApp, save } from '../../core/persist/resume.js'
+import {
+  type Resumed,
+  durableApp,
+  fingerprintOf,
+  fixtureDigests,
+  mark,
+  resumeApp,
+  save,
+} from '../../core/persist/resume.js'
 import { createHandlers, journalOthers } from '../msw/handlers.js'
 import { joinHandlers } from '../msw/join.js'
-import { type KnownScenario, type MswSandboxOptions, type NamedScenario, type ScenarioInput, scenarioList } from '../msw/options.js'
+import {
+  type KnownScenario,
+  type MswSandboxOptions,
+  type NamedScenario,
+  type ScenarioInput,
+  scenarioList,
+} from '../msw/options.js'
 import { ScenarioRegistry } from '../../core/scenarios/registry.js'
 import { type RequestLog, requestLine, showNotice } from './notice.js'
 import { indexedDbBackend } from './store.js'
@@ -21,12 +35,29 @@ export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
 export type { Size } from '../../core/seed/seed.js'
 export type { FixtureRows } from '../../core/store/fixtures.js'
-export type { Admin, Health, OverrideInfo, OverrideInput, ScenarioInfo, ScheduleEntry } from '../../core/admin/client.js'
+export type {
+  Admin,
+  Health,
+  OverrideInfo,
+  OverrideInput,
+  ScenarioInfo,
+  ScheduleEntry,
+} from '../../core/admin/client.js'
 export { SandboxApp } from '../../core/app/app.js'
 export { defineScenario, type ScenarioDefinition } from '../../core/scenarios/define.js'
 export { HttpError } from '../../core/http/reply.js'
 
-export type { KnownScenario, NamedScenario, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText, ScenarioWindow, ScenarioWindowBound } from '../msw/options.js'
+export type {
+  KnownScenario,
+  NamedScenario,
+  ScenarioInput,
+  ScenarioListText,
+  ScenarioName,
+  ScenarioOptions,
+  ScenarioText,
+  ScenarioWindow,
+  ScenarioWindowBound,
+} from '../msw/options.js'
 
 export interface StartSandboxOptions<S extends readonly NamedScenario[] = readonly []> extends MswSandboxOptions<S> {
   /** Keep the state across reloads (default on); a string names the saved state, for several apps on one origin. */
@@ -96,16 +127,26 @@ let starting: Promise<unknown> = Promise.resolve()
  * handlers as the Node server. Resolves once the worker controls the page and the state is
  * ready (resumed or fresh), so the app can render and fetch right after it.
  */
-export function startSandbox<const S extends readonly NamedScenario[] = readonly []>(options: StartSandboxOptions<S> = {}): Promise<SandboxHandle<S>> {
+export function startSandbox<const S extends readonly NamedScenario[] = readonly []>(
+  options: StartSandboxOptions<S> = {},
+): Promise<SandboxHandle<S>> {
   if (typeof window === 'undefined' || typeof navigator === 'undefined') {
-    return Promise.reject(new Error('startSandbox runs in a browser page; in Node tests use setupSandboxServer from fleet-sandbox/node'))
+    return Promise.reject(
+      new Error('startSandbox runs in a browser page; in Node tests use setupSandboxServer from fleet-sandbox/node'),
+    )
   }
   // One sandbox per page: a second start (React strict mode, hot reload) waits for the first, then replaces it.
-  const run = starting.then(() => start(options as StartSandboxOptions<readonly NamedScenario[]>)) as Promise<SandboxHandle<S>>
+  const run = starting.then(() => start(options as StartSandboxOptions<readonly NamedScenario[]>)) as Promise<
+    SandboxHandle<S>
+  >
   starting = run.catch(() => undefined)
   // The rejection is the caller's to handle (the README's recipe logs it and renders anyway);
   // the page says it too, so a recipe that forgets still shows why the API answers nothing.
-  run.catch((error: Error) => options.notice !== false && showNotice(`fleet-sandbox did not start: ${error.message.replace(/^fleet-sandbox: /, '')}`))
+  run.catch(
+    (error: Error) =>
+      options.notice !== false &&
+      showNotice(`fleet-sandbox did not start: ${error.message.replace(/^fleet-sandbox: /, '')}`),
+  )
   return run
 }
 
@@ -116,14 +157,30 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
   const seed = options.seed ?? 1
   // Your own scenarios: their checks load only when there are some (the entry's gzip budget),
   // and from a module that imports nothing else, so the entry splits into no more chunks.
-  const definitions = options.scenarios === undefined ? undefined : (await import('../../own-scenarios/check.js')).withOwnScenarios(bundledScenarios.list(), options.scenarios)
+  const definitions =
+    options.scenarios === undefined
+      ? undefined
+      : (await import('../../own-scenarios/check.js')).withOwnScenarios(bundledScenarios.list(), options.scenarios)
   const known = definitions && new ScenarioRegistry(definitions)
   const scenarios = scenarioList(options.scenario, 'scenario', known)
   const fromUrl = urlScenarios(options, known)
   // entryAppOptions by hand: the options schema it reads (help texts included) would put the entry
   // over its gzip budget (bench: `npm run build:browser`; test/browser/sandbox.test.ts; docs/benchmarks-history.md).
   if (options.fixtures) parseFixtures(options.fixtures)
-  const appOptions = { routes, seed, now: options.now, size: options.size, notifications: options.notifications, scenarios, strict: options.strict, control: {}, fixtures: options.fixtures, pageOrigin: location.origin, upstream: upstreamOption(options.upstream), ...(definitions && { scenarioDefinitions: definitions }) } satisfies AppOptions
+  const appOptions = {
+    routes,
+    seed,
+    now: options.now,
+    size: options.size,
+    notifications: options.notifications,
+    scenarios,
+    strict: options.strict,
+    control: {},
+    fixtures: options.fixtures,
+    pageOrigin: location.origin,
+    upstream: upstreamOption(options.upstream),
+    ...(definitions && { scenarioDefinitions: definitions }),
+  } satisfies AppOptions
 
   // Installing the worker happens on another thread: it starts before the state is built,
   // which keeps this one busy. Requests wait for the state.
@@ -140,12 +197,20 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
   // Answers of the app's own worker.use() handlers are journaled like the sandbox's.
   journalOthers(worker.events, front, { origins: options.origins })
   const requestLog = options.quiet ? false : (options.requestLog ?? 'line')
-  if (requestLog === 'line') worker.events.on('response:mocked', ({ request, response }) => console.info(requestLine(request, response)))
+  if (requestLog === 'line')
+    worker.events.on('response:mocked', ({ request, response }) => console.info(requestLine(request, response)))
   const persist = options.persist !== false && typeof indexedDB !== 'undefined'
-  const store = persist ? indexedDbBackend(typeof options.persist === 'string' ? options.persist : 'default') : undefined
+  const store = persist
+    ? indexedDbBackend(typeof options.persist === 'string' ? options.persist : 'default')
+    : undefined
   const unhandled = options.onUnhandledRequest ?? 'bypass'
   // msw 3 calls it onUnhandledFrame; each msw ignores the other's name.
-  const startOptions = { serviceWorker: { url: workerUrl }, onUnhandledRequest: unhandled, onUnhandledFrame: unhandled, quiet: requestLog !== 'msw' }
+  const startOptions = {
+    serviceWorker: { url: workerUrl },
+    onUnhandledRequest: unhandled,
+    onUnhandledFrame: unhandled,
+    quiet: requestLog !== 'msw',
+  }
   const controlling = checks.startWithin(worker.start(startOptions), workerUrl).then(checks.controlled)
   controlling.catch(() => undefined) // awaited below, after the state
 
@@ -153,7 +218,12 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
   try {
     // MSW asks the browser for the worker first thing: the browser installs it on its own from there.
     await navigator.serviceWorker?.getRegistrations().catch(() => undefined)
-    resumed = await resumeApp((seededAt) => createSandboxApp({ ...appOptions, seededAt }), store, fingerprintOf({ ...options, seed, scenarios }), options.fixtures)
+    resumed = await resumeApp(
+      (seededAt) => createSandboxApp({ ...appOptions, seededAt }),
+      store,
+      fingerprintOf({ ...options, seed, scenarios }),
+      options.fixtures,
+    )
     if (fromUrl) resumed.sandbox.setScenarios(fromUrl)
     await save(resumed.persisted)
     ready(resumed)
@@ -162,7 +232,10 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
     await checks.checkAnswering(options.origins)
   } catch (error) {
     failed(error)
-    void controlling.then(() => worker.stop(), () => undefined)
+    void controlling.then(
+      () => worker.stop(),
+      () => undefined,
+    )
     store?.close()
     throw error
   }
@@ -176,18 +249,30 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
     document.addEventListener('visibilitychange', onVisibility)
   }
   if (!options.quiet) {
-    const active = sandbox.inForce().map((a) => a.name).join(', ') || 'none (healthy)'
-    console.info(`fleet-sandbox: ${resumed.resumed ? 'resumed the saved state' : 'fresh state'}, seed ${sandbox.seed}, clock ${sandbox.iso()}, scenarios: ${active}${persist ? '' : ' (not persisted)'}`)
+    const active =
+      sandbox
+        .inForce()
+        .map((a) => a.name)
+        .join(', ') || 'none (healthy)'
+    console.info(
+      `fleet-sandbox: ${resumed.resumed ? 'resumed the saved state' : 'fresh state'}, seed ${sandbox.seed}, clock ${sandbox.iso()}, scenarios: ${active}${persist ? '' : ' (not persisted)'}`,
+    )
   }
   const asked = panelWanted(location.search)
-  const panel = options.panel || asked.wanted ? await installPanel({ origins: options.origins, open: asked.fromUrl }).catch(say(options)) : undefined
+  const panel =
+    options.panel || asked.wanted
+      ? await installPanel({ origins: options.origins, open: asked.fromUrl }).catch(say(options))
+      : undefined
 
   let stopped = false
   // Through the durable front door, so a write is saved before its answer; the client is loaded
   // on first use (the entry's gzip budget, test/browser/sandbox.test.ts).
   const admin = lazyAdmin(async () => {
     const { AdminClient, appSend } = await import('../../core/admin/client.js')
-    return new AdminClient<ScenarioInput<KnownScenario<readonly NamedScenario[]>>>(appSend(front), 'fleet-sandbox/browser')
+    return new AdminClient<ScenarioInput<KnownScenario<readonly NamedScenario[]>>>(
+      appSend(front),
+      'fleet-sandbox/browser',
+    )
   })
   const handle: SandboxHandle<readonly NamedScenario[]> = {
     panel,
@@ -219,7 +304,8 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
     save: () => save(persisted),
     async replaceFixtures(rows) {
       parseFixtures(rows)
-      if (persisted) persisted.meta.fixtures = { ...(persisted.meta.fixtures as Record<string, string>), ...fixtureDigests(rows) }
+      if (persisted)
+        persisted.meta.fixtures = { ...(persisted.meta.fixtures as Record<string, string>), ...fixtureDigests(rows) }
       await app.sandboxes.replaceFixtures(rows)
       await save(persisted)
     },
@@ -231,11 +317,13 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
 }
 
 /** Says what went wrong in the console and, unless `notice: false`, over the page; the app goes on without it. */
-const say = (options: AnyOptions, after = '') => (error: unknown): undefined => {
-  const message = `${String((error as Error)?.message ?? error)}${after}`
-  console.error(message)
-  if (options.notice !== false) showNotice(message)
-}
+const say =
+  (options: AnyOptions, after = '') =>
+  (error: unknown): undefined => {
+    const message = `${String((error as Error)?.message ?? error)}${after}`
+    console.error(message)
+    if (options.notice !== false) showNotice(message)
+  }
 
 /**
  * `?sandbox-scenario=a,b` sets the active scenarios, like `PUT /__sandbox/scenarios`; an empty
@@ -246,6 +334,9 @@ function urlScenarios(options: AnyOptions, known: ScenarioRegistry | undefined):
   try {
     return value === null ? undefined : scenarioList(value, '?sandbox-scenario', known)
   } catch (error) {
-    return say(options, '; the parameter is ignored, the active scenarios stay as they were')(new Error(`fleet-sandbox: ${(error as Error).message}`))
+    return say(
+      options,
+      '; the parameter is ignored, the active scenarios stay as they were',
+    )(new Error(`fleet-sandbox: ${(error as Error).message}`))
   }
 }

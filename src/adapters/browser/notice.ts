@@ -5,10 +5,14 @@
 export function showNotice(message: string): void {
   if (typeof document === 'undefined') return
   const put = () => {
-    const box = Object.assign(document.createElement('div'), { title: 'fleet-sandbox (click to dismiss)', textContent: message })
+    const box = Object.assign(document.createElement('div'), {
+      title: 'fleet-sandbox (click to dismiss)',
+      textContent: message,
+    })
     box.setAttribute('role', 'alert')
     box.dataset.fleetSandboxNotice = ''
-    box.style.cssText = 'position:fixed;left:8px;right:8px;bottom:8px;z-index:2147483647;padding:8px 12px;border-radius:6px;background:#7f1d1d;color:#fff;font:13px/1.4 system-ui,sans-serif;box-shadow:0 2px 8px #0006;cursor:pointer;white-space:pre-wrap'
+    box.style.cssText =
+      'position:fixed;left:8px;right:8px;bottom:8px;z-index:2147483647;padding:8px 12px;border-radius:6px;background:#7f1d1d;color:#fff;font:13px/1.4 system-ui,sans-serif;box-shadow:0 2px 8px #0006;cursor:pointer;white-space:pre-wrap'
     box.addEventListener('click', () => box.remove())
     document.body.append(box)
   }

@@ -41,6 +41,9 @@ export async function installPanel(options: { origins?: string[]; open: boolean 
     document.head.append(script)
     script.remove()
   }
-  if (!g.fleetSandboxPanel?.install) throw new Error('fleet-sandbox: the inspector script did not run (a Content-Security-Policy without unsafe-inline?)')
+  if (!g.fleetSandboxPanel?.install)
+    throw new Error(
+      'fleet-sandbox: the inspector script did not run (a Content-Security-Policy without unsafe-inline?)',
+    )
   return g.fleetSandboxPanel.install(options)
 }

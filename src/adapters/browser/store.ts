@@ -21,7 +21,8 @@ export function indexedDbBackend(name: string): StateBackend & { close(): void }
       }
       req.onsuccess = () => resolve(req.result)
       req.onerror = () => reject(req.error)
-      req.onblocked = () => reject(new Error(`IndexedDB "${DB_NAME}" is blocked by another tab holding an older version`))
+      req.onblocked = () =>
+        reject(new Error(`IndexedDB "${DB_NAME}" is blocked by another tab holding an older version`))
     }))
   /** One transaction; resolves once it commits. The commit is asked for at once, so a write started as the page unloads can still land. */
   const write = async (each: (store: IDBObjectStore) => void) => {
@@ -34,7 +35,10 @@ export function indexedDbBackend(name: string): StateBackend & { close(): void }
     tx.commit?.()
     return done
   }
-  const request = <T>(req: IDBRequest<T>) => new Promise<T>((resolve, reject) => ((req.onsuccess = () => resolve(req.result)), (req.onerror = () => reject(req.error))))
+  const request = <T>(req: IDBRequest<T>) =>
+    new Promise<T>(
+      (resolve, reject) => ((req.onsuccess = () => resolve(req.result)), (req.onerror = () => reject(req.error))),
+    )
   const reading = async () => (await open()).transaction(STORE, 'readonly').objectStore(STORE)
   return {
     get: async (key) => request((await reading()).get([name, key])),

@@ -12,12 +12,17 @@ export interface HandlerOptions {
 }
 
 /** What the handlers use of the app: the browser entry passes one whose state is still being prepared. */
-export type HandlerApp = Pick<SandboxApp, 'fetch'> & { matcher: Pick<Matcher, 'serves'> } & Partial<Pick<SandboxApp, 'journalAnswer'>>
+export type HandlerApp = Pick<SandboxApp, 'fetch'> & { matcher: Pick<Matcher, 'serves'> } & Partial<
+    Pick<SandboxApp, 'journalAnswer'>
+  >
 
 /** What `setupServer()` and `setupWorker()` both have: their life-cycle events. */
 interface Events {
   on(event: 'request:start', listener: (args: { request: Request; requestId: string }) => void): void
-  on(event: 'response:mocked', listener: (args: { request: Request; requestId: string; response: Response }) => void): void
+  on(
+    event: 'response:mocked',
+    listener: (args: { request: Request; requestId: string; response: Response }) => void,
+  ): void
 }
 
 /**
@@ -52,10 +57,14 @@ export function createHandlers(app: HandlerApp, options: HandlerOptions = {}): H
     return target !== undefined
   }
   // A cut connection (an override's `{error: "network"}`) is MSW's network error: the fetch fails.
-  return [http.all(claims, ({ request, requestId }) => {
-    answeredHere.add(requestId)
-    return app.fetch(request, { ...meta, target: claimed.get(request) }).then((r) => (r.status === 0 ? HttpResponse.error() : r))
-  })]
+  return [
+    http.all(claims, ({ request, requestId }) => {
+      answeredHere.add(requestId)
+      return app
+        .fetch(request, { ...meta, target: claimed.get(request) })
+        .then((r) => (r.status === 0 ? HttpResponse.error() : r))
+    }),
+  ]
 }
 
 /**
@@ -69,5 +78,11 @@ async function upstreamFetch(request: Request): Promise<Response> {
   // runtime's subclass (@hono/node-server replaces the global one) that msw's interceptor rebuilds badly.
   const headers = new Headers(request.headers)
   headers.append('accept', 'msw/passthrough')
-  return fetch(request.url, { method: request.method, headers, body, redirect: request.redirect, signal: request.signal })
+  return fetch(request.url, {
+    method: request.method,
+    headers,
+    body,
+    redirect: request.redirect,
+    signal: request.signal,
+  })
 }

@@ -2,7 +2,18 @@ import type { UnhandledRequestStrategy } from 'msw'
 import type { EntryOptions } from '../../core/options/options.js'
 import type { KnownScenario, NamedScenario, ScenarioInput, ScenarioListText } from '../../own-scenarios/input.js'
 
-export { type KnownScenario, type NamedScenario, type ScenarioInput, type ScenarioListText, type ScenarioName, type ScenarioOptions, type ScenarioText, type ScenarioWindow, type ScenarioWindowBound, scenarioList } from '../../own-scenarios/input.js'
+export {
+  type KnownScenario,
+  type NamedScenario,
+  type ScenarioInput,
+  type ScenarioListText,
+  type ScenarioName,
+  type ScenarioOptions,
+  type ScenarioText,
+  type ScenarioWindow,
+  type ScenarioWindowBound,
+  scenarioList,
+} from '../../own-scenarios/input.js'
 
 /** What every MSW-based entry (browser worker, msw/node, Storybook) is started with. */
 export interface MswSandboxOptions<S extends readonly NamedScenario[] = readonly []> extends EntryOptions {

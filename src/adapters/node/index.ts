@@ -15,11 +15,28 @@ export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
 export type { Size } from '../../core/seed/seed.js'
 export type { FixtureRows } from '../../core/store/fixtures.js'
-export type { Admin, Health, OverrideInfo, OverrideInput, ScenarioInfo, ScheduleEntry } from '../../core/admin/client.js'
+export type {
+  Admin,
+  Health,
+  OverrideInfo,
+  OverrideInput,
+  ScenarioInfo,
+  ScheduleEntry,
+} from '../../core/admin/client.js'
 export { SandboxApp } from '../../core/app/app.js'
 export { createHandlers } from '../msw/handlers.js'
 
-export type { KnownScenario, NamedScenario, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioText, ScenarioWindow, ScenarioWindowBound } from '../../own-scenarios/input.js'
+export type {
+  KnownScenario,
+  NamedScenario,
+  ScenarioInput,
+  ScenarioListText,
+  ScenarioName,
+  ScenarioOptions,
+  ScenarioText,
+  ScenarioWindow,
+  ScenarioWindowBound,
+} from '../../own-scenarios/input.js'
 export { defineScenario, type ScenarioDefinition } from '../../core/scenarios/define.js'
 export { HttpError } from '../../core/http/reply.js'
 
@@ -65,21 +82,27 @@ export interface SandboxServer<S extends readonly NamedScenario[] = readonly []>
  * The sandbox as the test double of a vitest or jest suite: `msw/node` answers the API in the
  * test process with the same handlers as the server and the browser worker.
  */
-export function setupSandboxServer<const S extends readonly NamedScenario[] = readonly []>(options: SandboxServerOptions<S> = {}): SandboxServer<S> {
+export function setupSandboxServer<const S extends readonly NamedScenario[] = readonly []>(
+  options: SandboxServerOptions<S> = {},
+): SandboxServer<S> {
   const { definitions, known } = entryScenarios(options.scenarios)
   const scenarios = scenarioList(options.scenario, 'scenario', known)
   const appOptions = entryAppOptions(options, scenarios, TEST_DOUBLE_SIZE)
   const app = createServedApp({ ...appOptions, ...(definitions && { scenarioDefinitions: definitions }) })
   // `/mcp` too (a mount the matcher serves): an MCP client in the suite reaches the MCP server (docs/agents.md).
   const claiming = { fetch: app.fetch, journalAnswer: app.journalAnswer.bind(app), matcher: app.matcher }
-  const handlers = createHandlers(claiming, { origins: options.origins, clientAddress: options.clientAddress ?? '127.0.0.1' })
+  const handlers = createHandlers(claiming, {
+    origins: options.origins,
+    clientAddress: options.clientAddress ?? '127.0.0.1',
+  })
   const server = options.server ?? setupServer(...handlers)
   if (options.server) joinHandlers(options.server, handlers)
   journalOthers(server.events, claiming, { origins: options.origins })
   let ready: Sandbox | undefined
   const pact = options.pact && pactRecorder(app, options.pact)
 
-  const admin = (sandboxId?: string) => new AdminClient<ScenarioInput<KnownScenario<S>>>(appSend(app, sandboxId), 'fleet-sandbox/node')
+  const admin = (sandboxId?: string) =>
+    new AdminClient<ScenarioInput<KnownScenario<S>>>(appSend(app, sandboxId), 'fleet-sandbox/node')
 
   const current = (): Sandbox => {
     if (!ready) throw new Error('fleet-sandbox/node: call `await listen()` first (beforeAll(sandbox.listen))')

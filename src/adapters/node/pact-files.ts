@@ -26,9 +26,13 @@ export function writePactParts(dir: string, pacts: readonly Pact[]): string | un
   let file = ''
   // Merged again while another worker added a part meanwhile.
   for (let round = 0; round < 5; round++) {
-    names = readdirSync(parts).filter((n) => n.endsWith('.json')).sort()
+    names = readdirSync(parts)
+      .filter((n) => n.endsWith('.json'))
+      .sort()
     const all = names.map((n) => JSON.parse(readFileSync(join(parts, n), 'utf8')) as Pact)
-    const merged = mergePacts(all.filter((p) => p.consumer.name === pacts[0].consumer.name && p.provider.name === pacts[0].provider.name))
+    const merged = mergePacts(
+      all.filter((p) => p.consumer.name === pacts[0].consumer.name && p.provider.name === pacts[0].provider.name),
+    )
     file = join(dir, pactFileName(merged))
     const temp = `${file}.${process.pid}.tmp`
     writeFileSync(temp, `${JSON.stringify(merged, null, 2)}\n`)

@@ -14,7 +14,14 @@ export { type PactOption, pactOf, writePactParts } from './pact.js'
  */
 export { expect }
 
-export type { Admin, Health, OverrideInfo, OverrideInput, ScenarioInfo, ScheduleEntry } from '../../core/admin/client.js'
+export type {
+  Admin,
+  Health,
+  OverrideInfo,
+  OverrideInput,
+  ScenarioInfo,
+  ScheduleEntry,
+} from '../../core/admin/client.js'
 
 /** The admin interface every entry hands out (docs/control-api.md, "From code"): the control API of one world, over Playwright's `request`. */
 export class SandboxControl extends AdminClient<ScenarioInput> {
@@ -23,7 +30,11 @@ export class SandboxControl extends AdminClient<ScenarioInput> {
     readonly sandboxId: string,
   ) {
     super(async (method, path, data) => {
-      const res = await request.fetch(path, { method, headers: { [SANDBOX_ID_HEADER]: sandboxId }, ...(data === undefined ? {} : { data }) })
+      const res = await request.fetch(path, {
+        method,
+        headers: { [SANDBOX_ID_HEADER]: sandboxId },
+        ...(data === undefined ? {} : { data }),
+      })
       return { status: res.status(), text: () => res.text(), header: (name) => res.headers()[name] ?? null }
     }, 'fleet-sandbox/playwright')
   }
@@ -85,7 +96,10 @@ export const test = base.extend<SandboxFixtures & SandboxOptions & { pactOfTest:
     await use(context)
   },
   sandbox: async ({ playwright, sandboxId, baseURL, sandboxURL }, use) => {
-    const request = await playwright.request.newContext({ baseURL: sandboxURL ?? baseURL, extraHTTPHeaders: { [SANDBOX_ID_HEADER]: sandboxId } })
+    const request = await playwright.request.newContext({
+      baseURL: sandboxURL ?? baseURL,
+      extraHTTPHeaders: { [SANDBOX_ID_HEADER]: sandboxId },
+    })
     await use(new SandboxControl(request, sandboxId))
     await request.dispose()
   },

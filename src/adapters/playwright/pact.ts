@@ -13,12 +13,19 @@ export interface PactOption {
 }
 
 /** The Pact file of one world, or none when the world had no API traffic (its 409). */
-export async function pactOf(request: APIRequestContext, sandboxId: string, option: PactOption): Promise<Pact | undefined> {
+export async function pactOf(
+  request: APIRequestContext,
+  sandboxId: string,
+  option: PactOption,
+): Promise<Pact | undefined> {
   const query = new URLSearchParams()
   if (option.consumer) query.set('consumer', option.consumer)
   if (option.provider) query.set('provider', option.provider)
-  const res = await request.get(`/__sandbox/contracts/pact${query.size ? `?${query}` : ''}`, { headers: { [SANDBOX_ID_HEADER]: sandboxId } })
+  const res = await request.get(`/__sandbox/contracts/pact${query.size ? `?${query}` : ''}`, {
+    headers: { [SANDBOX_ID_HEADER]: sandboxId },
+  })
   if (res.status() === 409) return undefined
-  if (!res.ok()) throw new Error(`fleet-sandbox/playwright: the pact of ${sandboxId}: ${res.status()} ${await res.text()}`)
+  if (!res.ok())
+    throw new Error(`fleet-sandbox/playwright: the pact of ${sandboxId}: ${res.status()} ${await res.text()}`)
   return (await res.json()) as Pact
 }

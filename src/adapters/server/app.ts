@@ -33,5 +33,9 @@ export function cutIfAsked(response: Response, env: Env['Bindings'] | undefined)
 /** @hono/node-server hands node:http's request as `incoming`; the upstream is reached with node:http (upstream-fetch.ts). */
 export const incomingOf = (env: Env['Bindings'] | undefined): RequestMeta => {
   const raw = env?.incoming?.rawHeaders
-  return { clientAddress: env?.incoming?.socket?.remoteAddress, rawHeaders: raw && shownHeaders(raw), fetch: nodeUpstreamFetch }
+  return {
+    clientAddress: env?.incoming?.socket?.remoteAddress,
+    rawHeaders: raw && shownHeaders(raw),
+    fetch: nodeUpstreamFetch,
+  }
 }

@@ -35,7 +35,15 @@ export async function startServer(options: ServerOptions = { seed: 1 }): Promise
   await app.ready()
   await options.beforeListen?.(app)
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: nodeFetch(app) as never, port: options.port ?? 4010, hostname: host, createServer: refusingOddTargets as never }, () => resolve(s))
+    const s = serve(
+      {
+        fetch: nodeFetch(app) as never,
+        port: options.port ?? 4010,
+        hostname: host,
+        createServer: refusingOddTargets as never,
+      },
+      () => resolve(s),
+    )
     s.once('error', reject)
   })
   const port = (server.address() as AddressInfo).port
@@ -44,10 +52,11 @@ export async function startServer(options: ServerOptions = { seed: 1 }): Promise
     app,
     url: `http://${shown}:${port}`,
     port,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
+      }),
   }
 }
 

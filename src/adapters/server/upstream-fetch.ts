@@ -4,7 +4,12 @@ import { Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 
 /** What undici's fetch decodes; any other encoding goes as it came. */
-const DECODERS = new Map<string, () => NodeJS.ReadWriteStream>([['gzip', createGunzip], ['x-gzip', createGunzip], ['deflate', createInflate], ['br', createBrotliDecompress]])
+const DECODERS = new Map<string, () => NodeJS.ReadWriteStream>([
+  ['gzip', createGunzip],
+  ['x-gzip', createGunzip],
+  ['deflate', createInflate],
+  ['br', createBrotliDecompress],
+])
 
 /** Statuses whose answer has no body. */
 const EMPTY = new Set([204, 205, 304])
@@ -22,7 +27,9 @@ export function nodeUpstreamFetch(request: Request): Promise<Response> {
     const headers: OutgoingHttpHeaders = {}
     request.headers.forEach((value, name) => (headers[name] = value))
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
-    const outgoing = send(url, { method: request.method, headers }, (answer) => resolve(toResponse(answer, request.method)))
+    const outgoing = send(url, { method: request.method, headers }, (answer) =>
+      resolve(toResponse(answer, request.method)),
+    )
     const stop = () => outgoing.destroy(request.signal.reason)
     if (request.signal.aborted) return stop()
     request.signal.addEventListener('abort', stop, { once: true })
@@ -48,8 +55,16 @@ function toResponse(answer: IncomingMessage, method: string): Response {
     answer.resume()
     return new Response(null, { status, statusText: answer.statusMessage, headers })
   }
-  const decode = DECODERS.get(String(answer.headers['content-encoding'] ?? '').trim().toLowerCase())
+  const decode = DECODERS.get(
+    String(answer.headers['content-encoding'] ?? '')
+      .trim()
+      .toLowerCase(),
+  )
   const source: Readable = decode ? answer.pipe(decode() as unknown as NodeJS.WritableStream & Readable) : answer
   if (decode) answer.once('error', (error) => source.destroy(error))
-  return new Response(Readable.toWeb(source) as ReadableStream<Uint8Array>, { status, statusText: answer.statusMessage, headers })
+  return new Response(Readable.toWeb(source) as ReadableStream<Uint8Array>, {
+    status,
+    statusText: answer.statusMessage,
+    headers,
+  })
 }

@@ -4,11 +4,17 @@ import { sandboxHeaders, withSandbox } from './index.js'
 describe('fleet-sandbox/ssr', () => {
   it('reads the world from a Fetch Request, a Headers and a Node request alike: the header first, then the cookie', () => {
     const both = { 'x-sandbox-id': 'from-header', cookie: 'a=1; sandbox-id=from-cookie' }
-    expect(sandboxHeaders(new Request('http://app.test/', { headers: both }))).toEqual({ 'x-sandbox-id': 'from-header' })
+    expect(sandboxHeaders(new Request('http://app.test/', { headers: both }))).toEqual({
+      'x-sandbox-id': 'from-header',
+    })
     expect(sandboxHeaders(new Headers({ cookie: 'theme=dark; sandbox-id=w%3A1' }))).toEqual({ 'x-sandbox-id': 'w:1' })
     // IncomingMessage: lower-case names, repeated cookie headers as an array.
-    expect(sandboxHeaders({ headers: { cookie: ['theme=dark', 'sandbox-id=node-1'] } })).toEqual({ 'x-sandbox-id': 'node-1' })
-    expect(sandboxHeaders({ headers: { 'x-sandbox-id': 'node-2', cookie: 'sandbox-id=other' } })).toEqual({ 'x-sandbox-id': 'node-2' })
+    expect(sandboxHeaders({ headers: { cookie: ['theme=dark', 'sandbox-id=node-1'] } })).toEqual({
+      'x-sandbox-id': 'node-1',
+    })
+    expect(sandboxHeaders({ headers: { 'x-sandbox-id': 'node-2', cookie: 'sandbox-id=other' } })).toEqual({
+      'x-sandbox-id': 'node-2',
+    })
     expect(sandboxHeaders({ 'X-Sandbox-Id': ' plain-record ' })).toEqual({ 'x-sandbox-id': 'plain-record' })
     // A Headers look-alike (Next.js's ReadonlyHeaders is not a Headers instance).
     const readonly = { get: (name: string) => (name === 'cookie' ? 'sandbox-id=next-1' : null) }

@@ -4,4 +4,10 @@
  * `sandbox-id` cookie `fleet-sandbox/playwright` sets); the server's own calls to the sandbox
  * must carry it on. No runtime is assumed: Next.js, React Router, SvelteKit, Express.
  */
-export { type HeadersLike, type Incoming, type IncomingHeaders, sandboxHeaders, withSandbox } from '../../core/sandbox/forward.js'
+export {
+  type HeadersLike,
+  type Incoming,
+  type IncomingHeaders,
+  sandboxHeaders,
+  withSandbox,
+} from '../../core/sandbox/forward.js'

@@ -1,8 +1,27 @@
-import { type KnownScenario, type NamedScenario, type SandboxHandle, type ScenarioInput, type ScenarioListText, type StartSandboxOptions, startSandbox } from '../browser/index.js'
+import {
+  type KnownScenario,
+  type NamedScenario,
+  type SandboxHandle,
+  type ScenarioInput,
+  type ScenarioListText,
+  type StartSandboxOptions,
+  startSandbox,
+} from '../browser/index.js'
 import { type Admin, type OverrideInput, fetchSend, signIn } from '../../core/admin/client.js'
 
 export { HttpError, defineScenario, type ScenarioDefinition } from '../browser/index.js'
-export type { KnownScenario, NamedScenario, SandboxHandle, ScenarioInput, ScenarioListText, ScenarioName, ScenarioOptions, ScenarioWindow, ScenarioWindowBound, StartSandboxOptions } from '../browser/index.js'
+export type {
+  KnownScenario,
+  NamedScenario,
+  SandboxHandle,
+  ScenarioInput,
+  ScenarioListText,
+  ScenarioName,
+  ScenarioOptions,
+  ScenarioWindow,
+  ScenarioWindowBound,
+  StartSandboxOptions,
+} from '../browser/index.js'
 
 /**
  * What a story writes: `parameters: { sandbox: { scenario: 'rate-limited', seed: 7 } }`.
@@ -54,7 +73,9 @@ let queue: Promise<unknown> = Promise.resolve()
  * every load. In `.storybook/preview.ts`: `loaders: [sandboxLoader({ now: '2026-11-22T12:00:00Z' })]`;
  * `scenarios: [maintenanceWindow]` adds scenarios of your own, for every story to switch on.
  */
-export function sandboxLoader<const S extends readonly NamedScenario[] = readonly []>(given: StartSandboxOptions<S> = {}) {
+export function sandboxLoader<const S extends readonly NamedScenario[] = readonly []>(
+  given: StartSandboxOptions<S> = {},
+) {
   const options = given as AnyOptions
   return async function sandbox(context: StoryContextLike): Promise<{ sandbox?: SandboxLoaded }> {
     const params = context.parameters?.sandbox ?? {}
@@ -85,7 +106,14 @@ async function prepare(handle: AnyHandle, params: AnyParameters, options: AnyOpt
   if (params.advanceBy !== undefined) await handle.admin.advanceClock(params.advanceBy)
   const scenarios = params.scenario ?? []
   // Text pieces are checked by use() at run time, as the whole text was by its type.
-  await handle.use(...(typeof scenarios === 'string' ? (scenarios.split(',').map((s) => s.trim()).filter(Boolean) as ScenarioInput<NamedScenario>[]) : scenarios))
+  await handle.use(
+    ...(typeof scenarios === 'string'
+      ? (scenarios
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean) as ScenarioInput<NamedScenario>[])
+      : scenarios),
+  )
   for (const override of params.overrides ?? []) await handle.admin.override(override)
   // The story's journal starts empty: only what its component asked.
   sandbox.journal.clear()

@@ -32,20 +32,32 @@ export async function drift(argv: string[], env: NodeJS.ProcessEnv = process.env
     if (parsed.out) writeFileSync(parsed.out, `${JSON.stringify(report, null, 2)}\n`)
     console.log(parsed.json ? JSON.stringify(report, null, 2) : table(report))
     const code = exitCode(report)
-    if (code === 2 && !parsed.json) console.error('fleet-sandbox drift: the upstream answered none of the requests: nothing was checked')
+    if (code === 2 && !parsed.json)
+      console.error('fleet-sandbox drift: the upstream answered none of the requests: nothing was checked')
     process.exitCode = code
   } catch (error) {
     // Any failure is 2, never 1: a CI gate reads 1 as "the backend drifts".
-    console.error(error instanceof CannotRun ? `fleet-sandbox drift: ${error.message}\n${USAGE}` : `fleet-sandbox drift: the walk failed, nothing was checked: ${error instanceof Error ? error.message : String(error)}`)
+    console.error(
+      error instanceof CannotRun
+        ? `fleet-sandbox drift: ${error.message}\n${USAGE}`
+        : `fleet-sandbox drift: the walk failed, nothing was checked: ${error instanceof Error ? error.message : String(error)}`,
+    )
     process.exitCode = 2
   }
 }
 
 function parse(argv: string[], env: NodeJS.ProcessEnv) {
-  const options = { ...bridgeFlags, json: { type: 'boolean' }, out: { type: 'string' }, strict: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const
+  const options = {
+    ...bridgeFlags,
+    json: { type: 'boolean' },
+    out: { type: 'string' },
+    strict: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  } as const
   let values: Record<string, string | string[] | boolean | undefined>
   try {
-    values = parseArgs({ args: argv, options: options as never, strict: true, allowPositionals: false }).values as typeof values
+    values = parseArgs({ args: argv, options: options as never, strict: true, allowPositionals: false })
+      .values as typeof values
   } catch (error) {
     throw new CannotRun((error as Error).message)
   }
@@ -54,21 +66,34 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
   }
   if (values.help === true) return { help: true, upstream: { url: '' }, json: false, out: undefined, strict: false }
   const upstream = upstreamFromFlags(values, env, fail) ?? fail('--upstream URL is required (or SANDBOX_UPSTREAM)')
-  return { help: false, upstream, json: values.json === true, out: values.out as string | undefined, strict: values.strict === true }
+  return {
+    help: false,
+    upstream,
+    json: values.json === true,
+    out: values.out as string | undefined,
+    strict: values.strict === true,
+  }
 }
 
 /** The report as a person reads it: one line per operation, its findings by kind with their pointers. */
 export function table(report: DriftReport): string {
   const width = Math.max(...report.operations.map((o) => o.operation.length), 9)
-  const lines = [`drift of ${report.upstream} at ${report.checkedAt}`, '', `${'operation'.padEnd(width)}  status       http`]
+  const lines = [
+    `drift of ${report.upstream} at ${report.checkedAt}`,
+    '',
+    `${'operation'.padEnd(width)}  status       http`,
+  ]
   for (const op of report.operations) {
-    lines.push(`${op.operation.padEnd(width)}  ${op.status.padEnd(11)}  ${op.httpStatus ?? '-'}${op.reason ? `  ${op.reason}` : ''}`)
+    lines.push(
+      `${op.operation.padEnd(width)}  ${op.status.padEnd(11)}  ${op.httpStatus ?? '-'}${op.reason ? `  ${op.reason}` : ''}`,
+    )
     const kinds = new Map<string, string[]>()
     for (const f of op.findings) {
       const detail = `${f.pointer || '(body)'}${f.expected !== undefined ? ` expected ${JSON.stringify(f.expected)}` : ''}${f.actual !== undefined ? ` got ${JSON.stringify(f.actual)}` : ''}`
       kinds.set(f.kind, [...(kinds.get(f.kind) ?? []), detail])
     }
-    for (const [kind, details] of kinds) for (const d of details) lines.push(`${''.padEnd(width)}    ${kind.padEnd(10)} ${d}`)
+    for (const [kind, details] of kinds)
+      for (const d of details) lines.push(`${''.padEnd(width)}    ${kind.padEnd(10)} ${d}`)
   }
   const s = report.summary
   lines.push('', `${s.ok} ok, ${s.drift} drift, ${s.unreachable} unreachable, ${s.skipped} skipped`)

@@ -4,11 +4,11 @@ import { dirname, join, resolve } from 'node:path'
 import { parseSubcommand } from './subcommand.js'
 
 export const initUsage = [
-  'Usage: fleet-sandbox init <dir>   write MSW\'s worker script (mockServiceWorker.js) into <dir>',
+  "Usage: fleet-sandbox init <dir>   write MSW's worker script (mockServiceWorker.js) into <dir>",
   '',
   '  <dir>        a folder the dev server serves at the root, and production builds do not ship:',
-  '               . (a Vite app\'s root; `vite build` copies only public/), or public (Next.js,',
-  '               Storybook\'s staticDirs; then keep it out of production builds: docs/browser.md)',
+  "               . (a Vite app's root; `vite build` copies only public/), or public (Next.js,",
+  "               Storybook's staticDirs; then keep it out of production builds: docs/browser.md)",
   '  -h, --help   show this help',
 ].join('\n')
 
@@ -16,7 +16,8 @@ export const initUsage = [
 export async function init(args: string[]): Promise<void> {
   const { positionals, help } = parseSubcommand('init', args, initUsage)
   if (help) return void console.log(initUsage)
-  if (positionals.length !== 1) throw new Error(`fleet-sandbox init: give one folder, got ${positionals.length}\n${initUsage}`)
+  if (positionals.length !== 1)
+    throw new Error(`fleet-sandbox init: give one folder, got ${positionals.length}\n${initUsage}`)
   const dir = positionals[0]
   const msw = appMsw()
   const source = join(msw.dir, 'lib', 'mockServiceWorker.js')
@@ -24,7 +25,9 @@ export async function init(args: string[]): Promise<void> {
   const target = resolve(dir, 'mockServiceWorker.js')
   mkdirSync(resolve(dir), { recursive: true })
   copyFileSync(source, target)
-  console.log(`Wrote ${target} (msw ${msw.version}, the msw your app resolves). Serve it from the root of your app (or pass serviceWorkerUrl to startSandbox).`)
+  console.log(
+    `Wrote ${target} (msw ${msw.version}, the msw your app resolves). Serve it from the root of your app (or pass serviceWorkerUrl to startSandbox).`,
+  )
 }
 
 /**
@@ -40,5 +43,7 @@ function appMsw(): { dir: string; version: string } {
       // not resolvable from there
     }
   }
-  throw new Error('fleet-sandbox init: msw is not installed: npm i -D msw (fleet-sandbox/browser runs on the msw your app has, 2 or 3)')
+  throw new Error(
+    'fleet-sandbox init: msw is not installed: npm i -D msw (fleet-sandbox/browser runs on the msw your app has, 2 or 3)',
+  )
 }

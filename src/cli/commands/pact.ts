@@ -5,21 +5,30 @@ import { parseArgs } from 'node:util'
 const USAGE = [
   'Usage: fleet-sandbox pact --url URL --out DIR [--consumer NAME] [--provider NAME] [--sandbox-id ID] [--overrides include]',
   '',
-  '  writes the Pact file (specification 4.0) of what the app did in a running sandbox\'s world,',
+  "  writes the Pact file (specification 4.0) of what the app did in a running sandbox's world,",
   '  and beside it the OpenAPI document of the operations it used (docs/contracts.md)',
   '  --url URL           the running sandbox (e.g. http://127.0.0.1:4010)',
   '  --out DIR           the folder to write CONSUMER-PROVIDER.json and CONSUMER-PROVIDER.openapi.json in',
-  '  --consumer NAME     the consumer\'s name (default fleet-web)',
-  '  --provider NAME     the provider\'s name (default fleet-backoffice)',
+  "  --consumer NAME     the consumer's name (default fleet-web)",
+  "  --provider NAME     the provider's name (default fleet-backoffice)",
   '  --sandbox-id ID     the world an x-sandbox-id names (default: the default world)',
   '  --overrides include keep answers an override gave, marked',
-  '  --control-token T   the sandbox\'s --control-token (or SANDBOX_CONTROL_TOKEN)',
+  "  --control-token T   the sandbox's --control-token (or SANDBOX_CONTROL_TOKEN)",
   '  -h, --help          show this help',
 ].join('\n')
 
 /** `fleet-sandbox pact`: the contract of a running sandbox's world, written where a backend team's CI reads it. */
 export async function pact(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const options = { url: { type: 'string' }, out: { type: 'string' }, consumer: { type: 'string' }, provider: { type: 'string' }, 'sandbox-id': { type: 'string' }, overrides: { type: 'string' }, 'control-token': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const
+  const options = {
+    url: { type: 'string' },
+    out: { type: 'string' },
+    consumer: { type: 'string' },
+    provider: { type: 'string' },
+    'sandbox-id': { type: 'string' },
+    overrides: { type: 'string' },
+    'control-token': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  } as const
   let values: { [K in keyof typeof options]?: K extends 'help' ? boolean : string }
   try {
     values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values
@@ -27,7 +36,8 @@ export async function pact(argv: string[], env: NodeJS.ProcessEnv = process.env)
     throw new Error(`fleet-sandbox pact: ${(error as Error).message}\n${USAGE}`)
   }
   if (values.help) return void console.log(USAGE)
-  if (!values.url || !values.out) throw new Error(`fleet-sandbox pact: give ${!values.url ? '--url URL' : '--out DIR'}\n${USAGE}`)
+  if (!values.url || !values.out)
+    throw new Error(`fleet-sandbox pact: give ${!values.url ? '--url URL' : '--out DIR'}\n${USAGE}`)
   let base: URL
   try {
     base = new URL(values.url)
@@ -39,14 +49,18 @@ export async function pact(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (token) headers['x-sandbox-control-token'] = token
   if (values['sandbox-id']) headers['x-sandbox-id'] = values['sandbox-id']
   const query = new URLSearchParams()
-  for (const name of ['consumer', 'provider', 'overrides'] as const) if (values[name] !== undefined) query.set(name, values[name]!)
+  for (const name of ['consumer', 'provider', 'overrides'] as const)
+    if (values[name] !== undefined) query.set(name, values[name]!)
   const get = async (path: string) => {
     const res = await fetch(new URL(path, base), { headers }).catch((error: Error) => {
       throw new Error(`fleet-sandbox pact: ${base.origin} cannot be reached: ${error.message}`)
     })
     const text = await res.text()
     // The sandbox's 4xx names the field and the rule: said as it is.
-    if (!res.ok) throw new Error(`fleet-sandbox pact: ${res.status} from ${path.split('?')[0]}: ${(JSON.parse(text) as { message?: string }).message ?? text}`)
+    if (!res.ok)
+      throw new Error(
+        `fleet-sandbox pact: ${res.status} from ${path.split('?')[0]}: ${(JSON.parse(text) as { message?: string }).message ?? text}`,
+      )
     return JSON.parse(text) as { consumer: { name: string }; provider: { name: string } }
   }
   const file = await get(`/__sandbox/contracts/pact${query.size ? `?${query}` : ''}`)
@@ -55,5 +69,7 @@ export async function pact(argv: string[], env: NodeJS.ProcessEnv = process.env)
   mkdirSync(values.out, { recursive: true })
   writeFileSync(join(values.out, `${name}.json`), `${JSON.stringify(file, null, 2)}\n`)
   writeFileSync(join(values.out, `${name}.openapi.json`), `${JSON.stringify(openapi, null, 2)}\n`)
-  console.log(`fleet-sandbox pact: wrote ${join(values.out, `${name}.json`)} (${(file as unknown as { interactions: unknown[] }).interactions.length} interactions) and ${name}.openapi.json`)
+  console.log(
+    `fleet-sandbox pact: wrote ${join(values.out, `${name}.json`)} (${(file as unknown as { interactions: unknown[] }).interactions.length} interactions) and ${name}.openapi.json`,
+  )
 }

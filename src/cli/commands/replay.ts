@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 
 export const replayUsage = [
-  'Usage: fleet-sandbox replay BUNDLE [server flags]          start a sandbox and rebuild the bundle\'s world in it',
+  "Usage: fleet-sandbox replay BUNDLE [server flags]          start a sandbox and rebuild the bundle's world in it",
   '       fleet-sandbox replay BUNDLE --url URL [--control-token T] [--sandbox-id ID]',
   '                                                         rebuild it in a sandbox that is running',
   '',
@@ -28,26 +28,46 @@ export async function replay(args: string[], serve: Serve): Promise<void> {
     return void console.log(replayUsage)
   }
   const [file, ...rest] = args
-  if (file.startsWith('-')) throw new Error(`fleet-sandbox replay: the bundle file comes first, got ${file}\n${replayUsage}`)
+  if (file.startsWith('-'))
+    throw new Error(`fleet-sandbox replay: the bundle file comes first, got ${file}\n${replayUsage}`)
   const body = readBundleFile(file)
   if (!rest.some((a) => a === '--url' || a.startsWith('--url='))) {
-    return serve([...worldFlags(body), ...rest], async (url, controlToken) => console.log(await post(url, body, controlToken, undefined, file)))
+    return serve([...worldFlags(body), ...rest], async (url, controlToken) =>
+      console.log(await post(url, body, controlToken, undefined, file)),
+    )
   }
   let values: { url?: string; 'control-token'?: string; 'sandbox-id'?: string }
   try {
-    values = parseArgs({ args: rest, options: { url: { type: 'string' }, 'control-token': { type: 'string' }, 'sandbox-id': { type: 'string' } }, strict: true }).values
+    values = parseArgs({
+      args: rest,
+      options: { url: { type: 'string' }, 'control-token': { type: 'string' }, 'sandbox-id': { type: 'string' } },
+      strict: true,
+    }).values
   } catch (error) {
     const given = /'([^']+)'/.exec((error as Error).message)?.[1]
-    throw new Error(`fleet-sandbox replay: ${given ? `unknown flag ${given} (with --url, only --control-token and --sandbox-id)` : (error as Error).message}\n${replayUsage}`)
+    throw new Error(
+      `fleet-sandbox replay: ${given ? `unknown flag ${given} (with --url, only --control-token and --sandbox-id)` : (error as Error).message}\n${replayUsage}`,
+    )
   }
   let url: URL
   try {
     url = new URL(values.url!)
   } catch {
-    throw new Error(`fleet-sandbox replay: --url must be an http(s) URL such as http://127.0.0.1:4010, got ${values.url}`)
+    throw new Error(
+      `fleet-sandbox replay: --url must be an http(s) URL such as http://127.0.0.1:4010, got ${values.url}`,
+    )
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`fleet-sandbox replay: --url must be an http(s) URL, got ${values.url}`)
-  console.log(await post(url.origin + url.pathname.replace(/\/$/, ''), body, values['control-token'] ?? process.env.FLEET_SANDBOX_CONTROL_TOKEN, values['sandbox-id'], file))
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`fleet-sandbox replay: --url must be an http(s) URL, got ${values.url}`)
+  console.log(
+    await post(
+      url.origin + url.pathname.replace(/\/$/, ''),
+      body,
+      values['control-token'] ?? process.env.FLEET_SANDBOX_CONTROL_TOKEN,
+      values['sandbox-id'],
+      file,
+    ),
+  )
 }
 
 /**
@@ -62,8 +82,13 @@ function worldFlags(body: string): string[] {
   } catch {
     return []
   }
-  const flag = (name: string, value: unknown) => (typeof value === 'string' || typeof value === 'number' ? [`--${name}`, String(value)] : [])
-  return [...flag('seed', bundle.seed), ...flag('now', bundle.end?.now), ...(bundle.size ? flag('size', bundle.size) : flag('notifications', bundle.notifications))]
+  const flag = (name: string, value: unknown) =>
+    typeof value === 'string' || typeof value === 'number' ? [`--${name}`, String(value)] : []
+  return [
+    ...flag('seed', bundle.seed),
+    ...flag('now', bundle.end?.now),
+    ...(bundle.size ? flag('size', bundle.size) : flag('notifications', bundle.notifications)),
+  ]
 }
 
 /** The bundle as sent: the sandbox checks it (16 MB, JSON, its fields); here only what a file can get wrong. */
@@ -74,11 +99,18 @@ function readBundleFile(file: string): string {
   } catch {
     throw new Error(`fleet-sandbox replay: no file ${file}`)
   }
-  if (size > 16 * 1_048_576) throw new Error(`fleet-sandbox replay: ${file} is ${size} bytes; a bundle is at most 16 MB`)
+  if (size > 16 * 1_048_576)
+    throw new Error(`fleet-sandbox replay: ${file} is ${size} bytes; a bundle is at most 16 MB`)
   return readFileSync(file, 'utf8')
 }
 
-async function post(base: string, body: string, controlToken: string | undefined, sandboxId: string | undefined, file: string): Promise<string> {
+async function post(
+  base: string,
+  body: string,
+  controlToken: string | undefined,
+  sandboxId: string | undefined,
+  file: string,
+): Promise<string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (controlToken) headers['x-sandbox-control-token'] = controlToken
   if (sandboxId) headers['x-sandbox-id'] = sandboxId
@@ -86,7 +118,9 @@ async function post(base: string, body: string, controlToken: string | undefined
   try {
     res = await fetch(`${base}/__sandbox/repro`, { method: 'POST', headers, body })
   } catch (error) {
-    throw new Error(`fleet-sandbox replay: ${base} did not answer (${(error as Error).cause ?? (error as Error).message}); is the sandbox running?`)
+    throw new Error(
+      `fleet-sandbox replay: ${base} did not answer (${(error as Error).cause ?? (error as Error).message}); is the sandbox running?`,
+    )
   }
   const text = await res.text()
   let answer: { replayed?: number; digest?: string; now?: string; message?: string }
@@ -95,6 +129,9 @@ async function post(base: string, body: string, controlToken: string | undefined
   } catch {
     answer = { message: text.slice(0, 300) }
   }
-  if (res.status !== 200) throw new Error(`fleet-sandbox replay: ${file} was refused (${res.status}): ${answer.message ?? text.slice(0, 300)}\nThe sandbox is as it was.`)
+  if (res.status !== 200)
+    throw new Error(
+      `fleet-sandbox replay: ${file} was refused (${res.status}): ${answer.message ?? text.slice(0, 300)}\nThe sandbox is as it was.`,
+    )
   return `replayed ${file}: ${answer.replayed} steps, the world matches the bundle's (${answer.digest})${sandboxId ? ` in sandbox ${sandboxId}` : ''} at ${base}, clock ${answer.now}`
 }

@@ -22,11 +22,20 @@ export const RECORD_REPORT = 'record-report.json'
  */
 export function readFixturesDir(given: string): FixtureRows {
   const dir = fixturesFolder(given)
-  if (!existsSync(dir)) throw new Error(`--fixtures ${given}: no such folder (${resolve(dir)}); the packaged examples are --fixtures ${EXAMPLES}`)
-  if (!statSync(dir).isDirectory()) throw new Error(`--fixtures ${dir}: must be a folder of <collection>.json files, not a file`)
+  if (!existsSync(dir))
+    throw new Error(
+      `--fixtures ${given}: no such folder (${resolve(dir)}); the packaged examples are --fixtures ${EXAMPLES}`,
+    )
+  if (!statSync(dir).isDirectory())
+    throw new Error(`--fixtures ${dir}: must be a folder of <collection>.json files, not a file`)
   // What `fleet-sandbox record` reports beside the collections it wrote is not a collection.
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== RECORD_REPORT).sort()
-  if (files.length === 0) throw new Error(`--fixtures ${dir}: the folder has no .json file; name each after its collection (${collectionNames.join(', ')})`)
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && f !== RECORD_REPORT)
+    .sort()
+  if (files.length === 0)
+    throw new Error(
+      `--fixtures ${dir}: the folder has no .json file; name each after its collection (${collectionNames.join(', ')})`,
+    )
   const rows: Record<string, unknown> = {}
   for (const file of files) Object.assign(rows, readFixtureFile(dir, file))
   return rows as FixtureRows
@@ -36,7 +45,8 @@ export function readFixturesDir(given: string): FixtureRows {
 export function readFixtureFile(dir: string, file: string): FixtureRows {
   const where = `--fixtures ${join(dir, file)}`
   const name = file.slice(0, -'.json'.length)
-  if (!(collectionNames as string[]).includes(name)) throw new Error(`${where}: ${name} is no collection; collections: ${collectionNames.join(', ')}`)
+  if (!(collectionNames as string[]).includes(name))
+    throw new Error(`${where}: ${name} is no collection; collections: ${collectionNames.join(', ')}`)
   const path = join(dir, file)
   // A link out of the folder (or a FIFO, a device) is not a fixture: --watch would read, and a
   // refusal quote, whatever it points at.
@@ -47,7 +57,9 @@ export function readFixtureFile(dir: string, file: string): FixtureRows {
   } catch (error) {
     // Where it broke, never what it read: the message of JSON.parse quotes the text.
     const at = /position (\d+)/.exec((error as Error).message)
-    throw new Error(`${where}: must be a JSON array of ${name} records (not valid JSON${at ? ` at position ${at[1]}` : ''})`)
+    throw new Error(
+      `${where}: must be a JSON array of ${name} records (not valid JSON${at ? ` at position ${at[1]}` : ''})`,
+    )
   }
   const rows = { [name]: records } as FixtureRows
   try {

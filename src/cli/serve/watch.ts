@@ -36,22 +36,29 @@ export function watchFolders(options: WatchOptions): () => void {
   let queue = Promise.resolve()
   const later = (key: string, run: () => Promise<void>) => {
     clearTimeout(timers.get(key))
-    timers.set(key, setTimeout(() => (queue = queue.then(run)), SETTLE_MS))
+    timers.set(
+      key,
+      setTimeout(() => (queue = queue.then(run)), SETTLE_MS),
+    )
   }
   if (options.fixturesDir) {
     const dir = fixturesFolder(options.fixturesDir)
-    watchers.push(watch(dir, (_, name) => {
-      if (!name || !name.endsWith('.json') || name === RECORD_REPORT) return
-      later(join(dir, name), () => reloadFixture(dir, name, options))
-    }))
+    watchers.push(
+      watch(dir, (_, name) => {
+        if (!name || !name.endsWith('.json') || name === RECORD_REPORT) return
+        later(join(dir, name), () => reloadFixture(dir, name, options))
+      }),
+    )
   }
   if (options.scenariosDir) {
     // Absolute, as the files loaded at start are named (src/own-scenarios/files.ts).
     const dir = resolve(options.scenariosDir)
-    watchers.push(watch(dir, (_, name) => {
-      if (!name || !/^[^.].*\.(m?js|ts)$/.test(name) || /\.(test|spec|d)\.[mc]?[jt]s$/.test(name)) return
-      later(join(dir, name), () => reloadScenario(join(dir, name), options))
-    }))
+    watchers.push(
+      watch(dir, (_, name) => {
+        if (!name || !/^[^.].*\.(m?js|ts)$/.test(name) || /\.(test|spec|d)\.[mc]?[jt]s$/.test(name)) return
+        later(join(dir, name), () => reloadScenario(join(dir, name), options))
+      }),
+    )
   }
   return () => {
     for (const w of watchers) w.close()
@@ -66,7 +73,9 @@ async function reloadFixture(dir: string, name: string, options: WatchOptions): 
     const rows = readFixtureFile(dir, name)
     await options.fixtures(rows)
     const [collection, records] = Object.entries(rows)[0]
-    options.say(`--watch: ${file}: ${collection} replaced in every world (${(records as unknown[]).length} records); the rest of each world stays`)
+    options.say(
+      `--watch: ${file}: ${collection} replaced in every world (${(records as unknown[]).length} records); the rest of each world stays`,
+    )
   } catch (error) {
     options.warn(`${(error as Error).message.replace(/^--fixtures /, '--watch: ')}; the last good version stays`)
   }
@@ -78,14 +87,22 @@ async function reloadScenario(file: string, options: WatchOptions): Promise<void
   try {
     const def = checkScenario((await importScenario(file)).value, `--scenarios: ${name}`)
     const before = options.scenarioFiles.get(file)
-    if (options.bundled.includes(def.name)) throw new Error(`--scenarios: ${name}: name "${def.name}" is taken by a bundled scenario`)
+    if (options.bundled.includes(def.name))
+      throw new Error(`--scenarios: ${name}: name "${def.name}" is taken by a bundled scenario`)
     const other = [...options.scenarioFiles].find(([f, n]) => n === def.name && f !== file)
     if (other) throw new Error(`--scenarios: ${name}: name "${def.name}" is taken by ${basename(other[0])}`)
-    if (before !== undefined && before !== def.name) throw new Error(`--scenarios: ${name}: the name changed from "${before}" to "${def.name}"; restart to rename a scenario`)
+    if (before !== undefined && before !== def.name)
+      throw new Error(
+        `--scenarios: ${name}: the name changed from "${before}" to "${def.name}"; restart to rename a scenario`,
+      )
     await options.scenario(def, [...new Set([...options.scenarioFiles.keys(), file])])
     options.scenarioFiles.set(file, def.name)
-    options.say(`--watch: ${file}: scenario ${def.name} ${before === undefined ? 'added' : 'reloaded'}; active ones stay active`)
+    options.say(
+      `--watch: ${file}: scenario ${def.name} ${before === undefined ? 'added' : 'reloaded'}; active ones stay active`,
+    )
   } catch (error) {
-    options.warn(`${(error as Error).message.replace(/^--scenarios: /, `--watch: ${file}: `).replace(`${file}: ${name}: `, `${file}: `)}; the last good version stays`)
+    options.warn(
+      `${(error as Error).message.replace(/^--scenarios: /, `--watch: ${file}: `).replace(`${file}: ${name}: `, `${file}: `)}; the last good version stays`,
+    )
   }
 }

@@ -1,4 +1,16 @@
-import { accessSync, closeSync, constants, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs'
 import { MAX_JSON_DEPTH, deeperThan } from '../../core/http/json-depth.js'
 import { basename, dirname, join, resolve } from 'node:path'
 import { MemoryBackend } from '../../core/persist/backend.js'
@@ -24,14 +36,17 @@ export class StateFile {
   /** The saved state, parsed; undefined when the file does not exist yet. Throws naming `--state` and the file. */
   read(): unknown {
     const folder = dirname(this.path)
-    if (!existsSync(folder) || !statSync(folder).isDirectory()) throw this.#refuse(`its folder ${folder} does not exist`)
+    if (!existsSync(folder) || !statSync(folder).isDirectory())
+      throw this.#refuse(`its folder ${folder} does not exist`)
     // A real write, not a permission check: read-only mounts and special folders refuse it too.
     const probe = join(folder, `.${basename(this.path)}.${process.pid}.probe`)
     try {
       closeSync(openSync(probe, 'wx'))
       rmSync(probe)
     } catch (error) {
-      throw this.#refuse(`its folder ${folder} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}), so the state could not be saved on exit`)
+      throw this.#refuse(
+        `its folder ${folder} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}), so the state could not be saved on exit`,
+      )
     }
     if (!existsSync(this.path)) return undefined
     if (statSync(this.path).isDirectory()) throw this.#refuse('it is a folder, not a file')
@@ -40,16 +55,23 @@ export class StateFile {
       accessSync(this.path, constants.W_OK)
       text = readFileSync(this.path, 'utf8')
     } catch (error) {
-      throw this.#refuse(`it cannot be read and written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+      throw this.#refuse(
+        `it cannot be read and written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      )
     }
     let state: unknown
     try {
       state = JSON.parse(text)
     } catch (error) {
-      throw this.#refuse(`it is not a sandbox state: not valid JSON (${(error as Error).message}, ${text.length} bytes). A save cut short leaves such a file; remove it to start from the seed`)
+      throw this.#refuse(
+        `it is not a sandbox state: not valid JSON (${(error as Error).message}, ${text.length} bytes). A save cut short leaves such a file; remove it to start from the seed`,
+      )
     }
     // As PUT /__sandbox/snapshot: the restore's walks go level by level.
-    if (deeperThan(state)) throw this.#refuse(`it is not a sandbox state: it nests deeper than ${MAX_JSON_DEPTH} levels of lists and objects`)
+    if (deeperThan(state))
+      throw this.#refuse(
+        `it is not a sandbox state: it nests deeper than ${MAX_JSON_DEPTH} levels of lists and objects`,
+      )
     return state
   }
 

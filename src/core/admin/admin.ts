@@ -37,7 +37,22 @@ export interface Admin<Scenario = AnyScenario> {
 export type AnyScenario = string | { name: string; options?: Record<string, unknown> }
 
 /** Every operation of `Admin`, for an implementation that loads itself on first use (`lazyAdmin`). */
-export const ADMIN_OPERATIONS = ['health', 'reset', 'use', 'scenarios', 'clock', 'advanceClock', 'setClock', 'journal', 'clearJournal', 'outbox', 'clearOutbox', 'override', 'overrides', 'removeOverride'] as const satisfies readonly (keyof Admin)[]
+export const ADMIN_OPERATIONS = [
+  'health',
+  'reset',
+  'use',
+  'scenarios',
+  'clock',
+  'advanceClock',
+  'setClock',
+  'journal',
+  'clearJournal',
+  'outbox',
+  'clearOutbox',
+  'override',
+  'overrides',
+  'removeOverride',
+] as const satisfies readonly (keyof Admin)[]
 // A new operation of Admin left out of the list above is a type error here.
 const everyOperation: Exclude<keyof Admin, (typeof ADMIN_OPERATIONS)[number]> extends never ? true : never = true
 void everyOperation
@@ -49,7 +64,9 @@ void everyOperation
 export function lazyAdmin<Scenario>(load: () => Promise<Admin<Scenario>>): Admin<Scenario> {
   let loaded: Promise<Admin<Scenario>> | undefined
   const admin = {} as Record<string, (...args: unknown[]) => Promise<unknown>>
-  for (const name of ADMIN_OPERATIONS) admin[name] = async (...args) => ((await (loaded ??= load()))[name] as (...a: unknown[]) => Promise<unknown>)(...args)
+  for (const name of ADMIN_OPERATIONS)
+    admin[name] = async (...args) =>
+      ((await (loaded ??= load()))[name] as (...a: unknown[]) => Promise<unknown>)(...args)
   return admin as unknown as Admin<Scenario>
 }
 
@@ -91,7 +108,9 @@ export interface OverrideInput {
     /** Answer before auth runs (default: auth first). */
     anonymous?: boolean
   }
-  respond: { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number } | { error: 'network'; delayMs?: number }
+  respond:
+    | { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number }
+    | { error: 'network'; delayMs?: number }
   /** Answers this many times, then steps aside. */
   times?: number
   /** A window on the sandbox clock: ISO or `+N` with s, m, h or d. */

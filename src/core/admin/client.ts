@@ -14,21 +14,38 @@ export interface Answer {
 }
 
 /** `Send` over a fetch, to the sandbox at `origin`. */
-export const fetchSend = (origin: string, fetchFn: typeof fetch = fetch): Send => async (method, path, data) => {
-  const res = await fetchFn(`${origin}${path}`, { method, ...(data === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(data) }) })
-  return { status: res.status, text: () => res.text(), header: (name) => res.headers.get(name) }
-}
+export const fetchSend =
+  (origin: string, fetchFn: typeof fetch = fetch): Send =>
+  async (method, path, data) => {
+    const res = await fetchFn(`${origin}${path}`, {
+      method,
+      ...(data === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(data) }),
+    })
+    return { status: res.status, text: () => res.text(), header: (name) => res.headers.get(name) }
+  }
 
 /**
  * `Send` straight into an app's front door, in process (the node, browser and Storybook entries):
  * the same routes and checks as over HTTP, no socket. `sandboxId` picks an isolated world.
  */
-export const appSend = (app: { fetch(request: Request, meta?: { via?: 'msw'; clientAddress?: string }): Promise<Response> }, sandboxId?: string): Send => async (method, path, data) => {
-  const headers: Record<string, string> = sandboxId ? { 'x-sandbox-id': sandboxId } : {}
-  if (data !== undefined) headers['content-type'] = 'application/json'
-  const res = await app.fetch(new Request(`http://sandbox.local${path}`, { method, headers, body: data === undefined ? undefined : JSON.stringify(data) }), { via: 'msw', clientAddress: '127.0.0.1' })
-  return { status: res.status, text: () => res.text(), header: (name) => res.headers.get(name) }
-}
+export const appSend =
+  (
+    app: { fetch(request: Request, meta?: { via?: 'msw'; clientAddress?: string }): Promise<Response> },
+    sandboxId?: string,
+  ): Send =>
+  async (method, path, data) => {
+    const headers: Record<string, string> = sandboxId ? { 'x-sandbox-id': sandboxId } : {}
+    if (data !== undefined) headers['content-type'] = 'application/json'
+    const res = await app.fetch(
+      new Request(`http://sandbox.local${path}`, {
+        method,
+        headers,
+        body: data === undefined ? undefined : JSON.stringify(data),
+      }),
+      { via: 'msw', clientAddress: '127.0.0.1' },
+    )
+    return { status: res.status, text: () => res.text(), header: (name) => res.headers.get(name) }
+  }
 
 const ok = (status: number) => status >= 200 && status < 300
 
@@ -97,7 +114,9 @@ export class AdminClient<Scenario = AnyScenario> implements Admin<Scenario> {
 
   /** E-mails, messages, tokens, uploads: `outbox({ kind: 'email' })`. */
   async outbox(filter: { kind?: OutboxKind; to?: string } = {}): Promise<OutboxEntry[]> {
-    const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v !== undefined) as [string, string][]).toString()
+    const query = new URLSearchParams(
+      Object.entries(filter).filter(([, v]) => v !== undefined) as [string, string][],
+    ).toString()
     return (await this.#call<{ outbox: OutboxEntry[] }>('GET', `/outbox${query ? `?${query}` : ''}`)).outbox
   }
 
@@ -124,6 +143,7 @@ export class AdminClient<Scenario = AnyScenario> implements Admin<Scenario> {
 export async function signIn(send: Send, email: string, password: string, who: string): Promise<string> {
   const res = await send('POST', '/api/session-auth/sign-in/email', { email, password })
   const token = res.header('set-auth-token')
-  if (res.status !== 200 || !token) throw new Error(`${who}: signing ${email} in answered ${res.status}: ${await res.text()}`)
+  if (res.status !== 200 || !token)
+    throw new Error(`${who}: signing ${email} in answered ${res.status}: ${await res.text()}`)
   return token
 }

@@ -7,14 +7,34 @@ import { mintAgentToken } from './shortcut.js'
 const control = { kind: 'control' } as const
 
 export const agentToken = defineRoute({
-  id: 'sandboxAgentToken', method: 'POST', path: '/__sandbox/tokens/agent', tag: 'sandbox control', auth: control,
-  summary: 'Shortcut for tests: an agent JWT for a user (scope service:api unless told, 1 hour), and a refresh token when asked',
+  id: 'sandboxAgentToken',
+  method: 'POST',
+  path: '/__sandbox/tokens/agent',
+  tag: 'sandbox control',
+  auth: control,
+  summary:
+    'Shortcut for tests: an agent JWT for a user (scope service:api unless told, 1 hour), and a refresh token when asked',
   body: z.strictObject({
     email: emailAddress(),
-    scope: z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,100}( [\x21\x23-\x5b\x5d-\x7e]{1,100}){0,9}$/, 'must be 1 to 10 scope names separated by single spaces (RFC 6749 §3.3)').optional(),
+    scope: z
+      .string()
+      .regex(
+        /^[\x21\x23-\x5b\x5d-\x7e]{1,100}( [\x21\x23-\x5b\x5d-\x7e]{1,100}){0,9}$/,
+        'must be 1 to 10 scope names separated by single spaces (RFC 6749 §3.3)',
+      )
+      .optional(),
     refresh: z.boolean().optional(),
   }),
-  response: { schema: z.object({ token: z.string(), expiresAt: z.string(), scope: z.string(), refreshToken: z.string().optional(), refreshExpiresAt: z.string().optional(), clientId: z.string() }) },
+  response: {
+    schema: z.object({
+      token: z.string(),
+      expiresAt: z.string(),
+      scope: z.string(),
+      refreshToken: z.string().optional(),
+      refreshExpiresAt: z.string().optional(),
+      clientId: z.string(),
+    }),
+  },
   errors: { 400: 'Invalid payload', 403: 'Disabled user', 404: 'No user with that e-mail' },
   handler: mintAgentToken,
 })

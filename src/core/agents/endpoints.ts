@@ -7,8 +7,29 @@ import { LOOPBACK_ORIGIN } from '../control/origin.js'
 import type { OAuthClient } from './state.js'
 import { CODE_TTL_MS, REDIRECT_LIMIT, TEXT_LIMIT } from './bounds.js'
 import {
-  NO_STORE, OAuthError, PKCE_TEXT, addClient, capCodes, checkResource, checkScope, clientOf, errorAnswer, formOf,
-  grantOfRefresh, hashOf, invalidGrant, invalidRequest, issue, issuerOf, oauthReply, openGrant, paramsOf, prune, revoke, tokenAnswer, userByEmail,
+  NO_STORE,
+  OAuthError,
+  PKCE_TEXT,
+  addClient,
+  capCodes,
+  checkResource,
+  checkScope,
+  clientOf,
+  errorAnswer,
+  formOf,
+  grantOfRefresh,
+  hashOf,
+  invalidGrant,
+  invalidRequest,
+  issue,
+  issuerOf,
+  oauthReply,
+  openGrant,
+  paramsOf,
+  prune,
+  revoke,
+  tokenAnswer,
+  userByEmail,
 } from './oauth.js'
 import { base64url, sha256Bytes } from '../http/bytes.js'
 import { PAGE_HEADERS, errorPage, signInPage } from './page.js'
@@ -42,7 +63,13 @@ export function resourceMetadata(ctx: RouteContext): Reply {
   const issuer = issuerOf(ctx)
   return {
     status: 200,
-    body: { resource: `${issuer}/mcp`, authorization_servers: [issuer], scopes_supported: [AGENT_SCOPE], bearer_methods_supported: ['header'], resource_name: 'fleet-sandbox MCP server' },
+    body: {
+      resource: `${issuer}/mcp`,
+      authorization_servers: [issuer],
+      scopes_supported: [AGENT_SCOPE],
+      bearer_methods_supported: ['header'],
+      resource_name: 'fleet-sandbox MCP server',
+    },
   }
 }
 
@@ -61,7 +88,12 @@ class Unsendable extends Error {}
 
 function refusedPage(ctx: RouteContext, error: OAuthError | Unsendable): Reply {
   const code = error instanceof OAuthError ? error.code : 'invalid_request'
-  if (/text\/html/.test(ctx.request.headers.get('accept') ?? '')) return { status: 400, body: new RawBody(errorPage(code, error.message), 'text/html; charset=utf-8'), headers: PAGE_HEADERS }
+  if (/text\/html/.test(ctx.request.headers.get('accept') ?? ''))
+    return {
+      status: 400,
+      body: new RawBody(errorPage(code, error.message), 'text/html; charset=utf-8'),
+      headers: PAGE_HEADERS,
+    }
   return { status: 400, body: { error: code, error_description: error.message }, headers: NO_STORE }
 }
 
@@ -70,11 +102,24 @@ function targetOf(ctx: RouteContext, params: Map<string, string>): Target {
   const id = params.get('client_id')
   if (id === undefined) throw new Unsendable('client_id: required')
   const client = state.clients.find((c) => c.client_id === id)
-  if (!client) throw new Unsendable(`client_id: no client ${id.slice(0, 100)} is registered in this sandbox (POST /oauth/register; each x-sandbox-id has its own)`)
+  if (!client)
+    throw new Unsendable(
+      `client_id: no client ${id.slice(0, 100)} is registered in this sandbox (POST /oauth/register; each x-sandbox-id has its own)`,
+    )
   const sent = params.get('redirect_uri') ?? null
-  if (sent === null && client.redirect_uris.length !== 1) throw new Unsendable('redirect_uri: required, since the client registered several')
-  if (sent !== null && !client.redirect_uris.includes(sent)) throw new Unsendable(`redirect_uri: ${sent.slice(0, 200)} is not one the client registered (they must match exactly)`)
-  return { client, redirectUri: sent ?? client.redirect_uris[0], sent, state: params.get('state'), issuer: issuerOf(ctx) }
+  if (sent === null && client.redirect_uris.length !== 1)
+    throw new Unsendable('redirect_uri: required, since the client registered several')
+  if (sent !== null && !client.redirect_uris.includes(sent))
+    throw new Unsendable(
+      `redirect_uri: ${sent.slice(0, 200)} is not one the client registered (they must match exactly)`,
+    )
+  return {
+    client,
+    redirectUri: sent ?? client.redirect_uris[0],
+    sent,
+    state: params.get('state'),
+    issuer: issuerOf(ctx),
+  }
 }
 
 interface Checked {
@@ -86,43 +131,102 @@ interface Checked {
 /** RFC 6749 §4.1.1 with OAuth 2.1's PKCE S256, and RFC 8707's `resource`. */
 function checkRequest(params: Map<string, string>, target: Target): Checked {
   const type = params.get('response_type')
-  if (type !== 'code') throw new OAuthError(400, type === undefined ? 'invalid_request' : 'unsupported_response_type', `response_type: must be code${type === undefined ? '' : `, got ${type.slice(0, 50)}`}`)
+  if (type !== 'code')
+    throw new OAuthError(
+      400,
+      type === undefined ? 'invalid_request' : 'unsupported_response_type',
+      `response_type: must be code${type === undefined ? '' : `, got ${type.slice(0, 50)}`}`,
+    )
   const challenge = params.get('code_challenge')
   if (challenge === undefined) throw invalidRequest('code_challenge: required: PKCE with S256 is mandatory (OAuth 2.1)')
   const method = params.get('code_challenge_method')
-  if (method !== 'S256') throw invalidRequest(`code_challenge_method: must be S256${method === undefined ? ' (absent means plain, which is refused)' : `; ${method.slice(0, 50)} is refused`}`)
-  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge)) throw invalidRequest('code_challenge: must be the 43-character base64url SHA-256 of the code_verifier (RFC 7636 §4.2)')
-  return { challenge, scope: checkScope(params.get('scope'), target.client.scope), resource: checkResource(target.issuer, params.get('resource')) }
+  if (method !== 'S256')
+    throw invalidRequest(
+      `code_challenge_method: must be S256${method === undefined ? ' (absent means plain, which is refused)' : `; ${method.slice(0, 50)} is refused`}`,
+    )
+  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge))
+    throw invalidRequest(
+      'code_challenge: must be the 43-character base64url SHA-256 of the code_verifier (RFC 7636 §4.2)',
+    )
+  return {
+    challenge,
+    scope: checkScope(params.get('scope'), target.client.scope),
+    resource: checkResource(target.issuer, params.get('resource')),
+  }
 }
 
 function redirect(target: Target, values: Record<string, string | undefined>, status = 302): Reply {
   const url = new URL(target.redirectUri)
-  for (const [k, v] of Object.entries({ ...values, state: target.state, iss: target.issuer })) if (v !== undefined) url.searchParams.append(k, v)
+  for (const [k, v] of Object.entries({ ...values, state: target.state, iss: target.issuer }))
+    if (v !== undefined) url.searchParams.append(k, v)
   return { status, body: null, headers: { location: url.href, 'cache-control': 'no-store' } }
 }
 
-async function grantCode(ctx: RouteContext, target: Target, checked: Checked, userId: string, status?: number): Promise<Reply> {
+async function grantCode(
+  ctx: RouteContext,
+  target: Target,
+  checked: Checked,
+  userId: string,
+  status?: number,
+): Promise<Reply> {
   const code = randomToken('ac_', 32)
   const hash = await hashOf(code)
   const state = ctx.sandbox.oauth
   const now = ctx.now()
   prune(state, now)
-  state.codes.push({ hash, clientId: target.client.client_id, userId, redirectUri: target.sent, challenge: checked.challenge, scope: checked.scope, resource: checked.resource, expiresAt: now + CODE_TTL_MS, usedAt: null, grant: null })
+  state.codes.push({
+    hash,
+    clientId: target.client.client_id,
+    userId,
+    redirectUri: target.sent,
+    challenge: checked.challenge,
+    scope: checked.scope,
+    resource: checked.resource,
+    expiresAt: now + CODE_TTL_MS,
+    usedAt: null,
+    grant: null,
+  })
   capCodes(state)
   state.version++
   return redirect(target, { code }, status)
 }
 
-const HIDDEN = ['client_id', 'redirect_uri', 'response_type', 'state', 'code_challenge', 'code_challenge_method', 'scope', 'resource']
+const HIDDEN = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'scope',
+  'resource',
+]
 
-function page(target: Target, checked: Checked, params: Map<string, string>, email: string, status = 200, error?: string): Reply {
+function page(
+  target: Target,
+  checked: Checked,
+  params: Map<string, string>,
+  email: string,
+  status = 200,
+  error?: string,
+): Reply {
   const hidden = HIDDEN.filter((k) => params.has(k)).map((k) => [k, params.get(k)!] as [string, string])
-  const html = signInPage({ clientName: target.client.client_name ?? target.client.client_id, redirectUri: target.redirectUri, scope: checked.scope, hidden, email, error })
+  const html = signInPage({
+    clientName: target.client.client_name ?? target.client.client_id,
+    redirectUri: target.redirectUri,
+    scope: checked.scope,
+    hidden,
+    email,
+    error,
+  })
   return { status, body: new RawBody(html, 'text/html; charset=utf-8'), headers: PAGE_HEADERS }
 }
 
 /** Parses and checks an authorization request; the answer for a refusal, or what to go on with. */
-function authorizationRequest(ctx: RouteContext, params: () => Map<string, string>): { reply: Reply } | { params: Map<string, string>; target: Target; checked: Checked } {
+function authorizationRequest(
+  ctx: RouteContext,
+  params: () => Map<string, string>,
+): { reply: Reply } | { params: Map<string, string>; target: Target; checked: Checked } {
   let target: Target
   let all: Map<string, string>
   try {
@@ -135,7 +239,8 @@ function authorizationRequest(ctx: RouteContext, params: () => Map<string, strin
   try {
     return { params: all, target, checked: checkRequest(all, target) }
   } catch (error) {
-    if (error instanceof OAuthError) return { reply: redirect(target, { error: error.code, error_description: error.message }) }
+    if (error instanceof OAuthError)
+      return { reply: redirect(target, { error: error.code, error_description: error.message }) }
     throw error
   }
 }
@@ -147,10 +252,19 @@ export async function authorizeGet(ctx: RouteContext): Promise<Reply> {
   const { params, target, checked } = request
   const hint = params.get('login_hint')
   if (params.get('prompt') !== 'none') return page(target, checked, params, hint ?? '')
-  if (hint === undefined) return redirect(target, { error: 'login_required', error_description: 'login_hint: prompt=none signs in the account named by login_hint (an e-mail); none was given' })
+  if (hint === undefined)
+    return redirect(target, {
+      error: 'login_required',
+      error_description: 'login_hint: prompt=none signs in the account named by login_hint (an e-mail); none was given',
+    })
   const user = userByEmail(ctx.sandbox, hint)
-  if (!user) return redirect(target, { error: 'login_required', error_description: `login_hint: no account with e-mail ${hint.slice(0, 200)}` })
-  if (user.disabled) return redirect(target, { error: 'access_denied', error_description: 'user: the account is disabled' })
+  if (!user)
+    return redirect(target, {
+      error: 'login_required',
+      error_description: `login_hint: no account with e-mail ${hint.slice(0, 200)}`,
+    })
+  if (user.disabled)
+    return redirect(target, { error: 'access_denied', error_description: 'user: the account is disabled' })
   return grantCode(ctx, target, checked, user.id)
 }
 
@@ -166,10 +280,12 @@ export async function authorizePost(ctx: RouteContext): Promise<Reply> {
   const request = authorizationRequest(ctx, () => form)
   if ('reply' in request) return request.reply.status === 302 ? { ...request.reply, status: 303 } : request.reply
   const { params, target, checked } = request
-  if (form.get('decision') === 'deny') return redirect(target, { error: 'access_denied', error_description: 'the user denied the request' }, 303)
+  if (form.get('decision') === 'deny')
+    return redirect(target, { error: 'access_denied', error_description: 'the user denied the request' }, 303)
   const email = form.get('email') ?? ''
   const user = userByEmail(ctx.sandbox, email)
-  if (!user || user.password !== form.get('password')) return page(target, checked, params, email, 401, 'Wrong e-mail or password.')
+  if (!user || user.password !== form.get('password'))
+    return page(target, checked, params, email, 401, 'Wrong e-mail or password.')
   if (user.disabled) return page(target, checked, params, email, 403, 'This account is disabled: it cannot sign in.')
   return grantCode(ctx, target, checked, user.id, 303)
 }
@@ -179,14 +295,28 @@ export function token(ctx: RouteContext): Promise<Reply> {
   return oauthReply(async () => {
     const form = await formOf(ctx.request)
     if (ctx.request.headers.get('authorization') !== null || form.has('client_secret')) {
-      throw new OAuthError(401, 'invalid_client', 'authorization: clients here are public (token_endpoint_auth_method none): send client_id in the body and no secret')
+      throw new OAuthError(
+        401,
+        'invalid_client',
+        'authorization: clients here are public (token_endpoint_auth_method none): send client_id in the body and no secret',
+      )
     }
     const type = form.get('grant_type')
     if (type === undefined) throw invalidRequest('grant_type: required (authorization_code or refresh_token)')
-    if (type !== 'authorization_code' && type !== 'refresh_token') throw new OAuthError(400, 'unsupported_grant_type', `grant_type: must be authorization_code or refresh_token, got ${type.slice(0, 50)}`)
+    if (type !== 'authorization_code' && type !== 'refresh_token')
+      throw new OAuthError(
+        400,
+        'unsupported_grant_type',
+        `grant_type: must be authorization_code or refresh_token, got ${type.slice(0, 50)}`,
+      )
     const state = ctx.sandbox.oauth
     const client = clientOf(state, form.get('client_id'))
-    if (!client.grant_types.includes(type)) throw new OAuthError(400, 'unauthorized_client', `grant_type: the client did not register ${type} (its grant_types: ${client.grant_types.join(', ')})`)
+    if (!client.grant_types.includes(type))
+      throw new OAuthError(
+        400,
+        'unauthorized_client',
+        `grant_type: the client did not register ${type} (its grant_types: ${client.grant_types.join(', ')})`,
+      )
     const issuer = issuerOf(ctx)
     const resource = checkResource(issuer, form.get('resource'))
     const now = ctx.now()
@@ -201,41 +331,70 @@ export function token(ctx: RouteContext): Promise<Reply> {
       if (code === undefined) throw invalidRequest('code: required')
       const verifier = form.get('code_verifier')
       if (verifier === undefined) throw invalidRequest('code_verifier: required: PKCE is mandatory (OAuth 2.1)')
-      if (!PKCE_TEXT.test(verifier)) throw invalidRequest('code_verifier: must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)')
+      if (!PKCE_TEXT.test(verifier))
+        throw invalidRequest('code_verifier: must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)')
       const hash = await hashOf(code)
       const row = state.codes.find((c) => c.hash === hash)
-      if (!row) throw invalidGrant('code: unknown: a code works in the sandbox (x-sandbox-id) that issued it, until 10 minutes after it expired')
+      if (!row)
+        throw invalidGrant(
+          'code: unknown: a code works in the sandbox (x-sandbox-id) that issued it, until 10 minutes after it expired',
+        )
       if (row.clientId !== client.client_id) throw invalidGrant('code: was issued to another client')
       if (row.usedAt !== null) {
-        revoke(state, state.grants.find((g) => g.id === row.grant), now, 'its authorization code was used twice')
+        revoke(
+          state,
+          state.grants.find((g) => g.id === row.grant),
+          now,
+          'its authorization code was used twice',
+        )
         throw invalidGrant('code: already used; the tokens it issued are now revoked (OAuth 2.1 §4.1.3)')
       }
       if (now >= row.expiresAt) throw invalidGrant('code: expired: codes live 60 s of sandbox clock')
       const expected = row.redirectUri ?? client.redirect_uris[0]
       const sent = form.get('redirect_uri')
-      if ((row.redirectUri !== null || sent !== undefined) && sent !== expected) throw invalidGrant(`redirect_uri: must be the one of the authorization request (${expected})`)
-      if (base64url(await sha256Bytes(verifier)) !== row.challenge) throw invalidGrant('code_verifier: does not match the code_challenge (S256)')
-      if (resource !== null && row.resource !== null && resource !== row.resource) throw new OAuthError(400, 'invalid_target', `resource: must be the one of the authorization request (${row.resource})`)
+      if ((row.redirectUri !== null || sent !== undefined) && sent !== expected)
+        throw invalidGrant(`redirect_uri: must be the one of the authorization request (${expected})`)
+      if (base64url(await sha256Bytes(verifier)) !== row.challenge)
+        throw invalidGrant('code_verifier: does not match the code_challenge (S256)')
+      if (resource !== null && row.resource !== null && resource !== row.resource)
+        throw new OAuthError(
+          400,
+          'invalid_target',
+          `resource: must be the one of the authorization request (${row.resource})`,
+        )
       const user = userOf(row.userId)
       prune(state, now)
       row.usedAt = now
-      const { grant, issued } = await openGrant(ctx.sandbox, user, client.client_id, row.scope, resource ?? row.resource, client.grant_types.includes('refresh_token'), issuer)
+      const { grant, issued } = await openGrant(
+        ctx.sandbox,
+        user,
+        client.client_id,
+        row.scope,
+        resource ?? row.resource,
+        client.grant_types.includes('refresh_token'),
+        issuer,
+      )
       row.grant = grant.id
       return tokenAnswer(issued)
     }
     const refresh = form.get('refresh_token')
     if (refresh === undefined) throw invalidRequest('refresh_token: required')
     const grant = grantOfRefresh(state, refresh)
-    if (!grant) throw invalidGrant('refresh_token: unknown: a refresh token works in the sandbox (x-sandbox-id) that issued it')
+    if (!grant)
+      throw invalidGrant('refresh_token: unknown: a refresh token works in the sandbox (x-sandbox-id) that issued it')
     if (grant.clientId !== client.client_id) throw invalidGrant('refresh_token: was issued to another client')
     if (grant.revokedAt !== null) throw invalidGrant(`refresh_token: revoked: ${grant.revokedWhy}`)
-    if (grant.refreshExpiresAt === null || now >= grant.refreshExpiresAt) throw invalidGrant('refresh_token: expired: refresh tokens live 30 days of sandbox clock')
+    if (grant.refreshExpiresAt === null || now >= grant.refreshExpiresAt)
+      throw invalidGrant('refresh_token: expired: refresh tokens live 30 days of sandbox clock')
     if (grant.refreshHash !== (await hashOf(refresh))) {
       revoke(state, grant, now, 'a rotated refresh token was used again')
-      throw invalidGrant('refresh_token: already used (each works once); the whole grant is now revoked (OAuth 2.1 §4.3.1)')
+      throw invalidGrant(
+        'refresh_token: already used (each works once); the whole grant is now revoked (OAuth 2.1 §4.3.1)',
+      )
     }
     const scope = checkScope(form.get('scope'), grant.scope)
-    if (resource !== null && grant.resource !== null && resource !== grant.resource) throw new OAuthError(400, 'invalid_target', `resource: must be the grant's (${grant.resource})`)
+    if (resource !== null && grant.resource !== null && resource !== grant.resource)
+      throw new OAuthError(400, 'invalid_target', `resource: must be the grant's (${grant.resource})`)
     const user = userOf(grant.userId)
     prune(state, now)
     grant.rotations++
@@ -252,7 +411,12 @@ export function revokeToken(ctx: RouteContext): Promise<Reply> {
     const value = form.get('token')
     if (value === undefined) throw invalidRequest('token: required')
     const hint = form.get('token_type_hint')
-    if (hint !== undefined && hint !== 'access_token' && hint !== 'refresh_token') throw new OAuthError(400, 'unsupported_token_type', `token_type_hint: must be access_token or refresh_token, got ${hint.slice(0, 50)}`)
+    if (hint !== undefined && hint !== 'access_token' && hint !== 'refresh_token')
+      throw new OAuthError(
+        400,
+        'unsupported_token_type',
+        `token_type_hint: must be access_token or refresh_token, got ${hint.slice(0, 50)}`,
+      )
     let grant = grantOfRefresh(state, value)
     if (grant && grant.refreshHash !== (await hashOf(value))) grant = undefined
     if (!grant && looksLikeJwt(value)) {
@@ -260,7 +424,8 @@ export function revokeToken(ctx: RouteContext): Promise<Reply> {
       const id = verified.ok && verified.claims.kind === 'agent' ? verified.claims.grant : undefined
       grant = state.grants.find((g) => g.id === id)
     }
-    if (grant && grant.clientId !== client.client_id) throw invalidRequest('token: was issued to another client; only that client may revoke it')
+    if (grant && grant.clientId !== client.client_id)
+      throw invalidRequest('token: was issued to another client; only that client may revoke it')
     revoke(state, grant, ctx.now(), 'revoked by the client (POST /oauth/revoke)')
     return { status: 200, body: null, headers: NO_STORE }
   })
@@ -281,26 +446,31 @@ function redirectError(value: unknown): string | undefined {
   if (url.hash !== '' || value.includes('#')) return 'must not carry a fragment (RFC 6749 §3.1.2)'
   // The redirect goes to the URL as parsed: one the parser rewrites (a tab, a line break, a
   // control character dropped, "..", a backslash) would send the code elsewhere than registered.
-  if (!/^[\x21-\x7e]*$/.test(value)) return 'must be visible ASCII only (RFC 3986: no spaces, tabs, line breaks or control characters; percent-encode the rest)'
-  if (url.href !== value && url.href !== `${value}/`) return `must be written as it reads (${JSON.stringify(url.href.slice(0, 200))}): the redirect goes there`
+  if (!/^[\x21-\x7e]*$/.test(value))
+    return 'must be visible ASCII only (RFC 3986: no spaces, tabs, line breaks or control characters; percent-encode the rest)'
+  if (url.href !== value && url.href !== `${value}/`)
+    return `must be written as it reads (${JSON.stringify(url.href.slice(0, 200))}): the redirect goes there`
   if (url.protocol === 'https:') return undefined
   if (url.protocol === 'http:' && LOOPBACK_HTTP.test(url.origin) && LOOPBACK_ORIGIN.test(url.origin)) return undefined
   return 'must be https, or http on a loopback host (127.0.0.1, [::1] or localhost)'
 }
 
-const metadataError = (field: string, rule: string) => new OAuthError(400, 'invalid_client_metadata', `${field}: ${rule}`)
+const metadataError = (field: string, rule: string) =>
+  new OAuthError(400, 'invalid_client_metadata', `${field}: ${rule}`)
 
 function optionalText(body: Record<string, unknown>, field: string, max = 200): string | undefined {
   const v = body[field]
   if (v === undefined || v === null) return undefined
-  if (typeof v !== 'string' || v.length > max) throw metadataError(field, `must be a string of at most ${max} characters`)
+  if (typeof v !== 'string' || v.length > max)
+    throw metadataError(field, `must be a string of at most ${max} characters`)
   return v
 }
 
 function list(body: Record<string, unknown>, field: string, allowed: readonly string[], fallback: string[]): string[] {
   const v = body[field]
   if (v === undefined || v === null) return fallback
-  if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'string' || !allowed.includes(x))) throw metadataError(field, `must be a non-empty list of ${allowed.join(', ')}`)
+  if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'string' || !allowed.includes(x)))
+    throw metadataError(field, `must be a non-empty list of ${allowed.join(', ')}`)
   return [...new Set(v as string[])]
 }
 
@@ -313,18 +483,34 @@ export function register(ctx: RouteContext): Promise<Reply> {
     } catch (error) {
       throw metadataError('body', (error as Error).message.replace(/^body: /, ''))
     }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw metadataError('body', 'must be a JSON object of client metadata (RFC 7591 §2)')
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw metadataError('body', 'must be a JSON object of client metadata (RFC 7591 §2)')
     const b = body as Record<string, unknown>
     const uris = b.redirect_uris
-    if (!Array.isArray(uris) || uris.length === 0 || uris.length > REDIRECT_LIMIT) throw new OAuthError(400, 'invalid_redirect_uri', `redirect_uris: must be a list of 1 to ${REDIRECT_LIMIT} redirect URIs`)
+    if (!Array.isArray(uris) || uris.length === 0 || uris.length > REDIRECT_LIMIT)
+      throw new OAuthError(
+        400,
+        'invalid_redirect_uri',
+        `redirect_uris: must be a list of 1 to ${REDIRECT_LIMIT} redirect URIs`,
+      )
     uris.forEach((u, i) => {
       const problem = redirectError(u)
       if (problem) throw new OAuthError(400, 'invalid_redirect_uri', `redirect_uris.${i}: ${problem}`)
     })
     const method = b.token_endpoint_auth_method
-    if (method !== undefined && method !== 'none') throw metadataError('token_endpoint_auth_method', 'must be none: this server registers public clients only (PKCE, no secret)')
-    const grantTypes = list(b, 'grant_types', ['authorization_code', 'refresh_token'], ['authorization_code', 'refresh_token'])
-    if (!grantTypes.includes('authorization_code')) throw metadataError('grant_types', 'must include authorization_code (the only way to a first token)')
+    if (method !== undefined && method !== 'none')
+      throw metadataError(
+        'token_endpoint_auth_method',
+        'must be none: this server registers public clients only (PKCE, no secret)',
+      )
+    const grantTypes = list(
+      b,
+      'grant_types',
+      ['authorization_code', 'refresh_token'],
+      ['authorization_code', 'refresh_token'],
+    )
+    if (!grantTypes.includes('authorization_code'))
+      throw metadataError('grant_types', 'must include authorization_code (the only way to a first token)')
     list(b, 'response_types', ['code'], ['code'])
     const name = optionalText(b, 'client_name')
     for (const field of ['software_id', 'software_version']) optionalText(b, field)
@@ -332,7 +518,13 @@ export function register(ctx: RouteContext): Promise<Reply> {
       const v = optionalText(b, field, TEXT_LIMIT)
       if (v !== undefined && !/^https?:\/\//.test(v)) throw metadataError(field, 'must be an http or https URL')
     }
-    if (b.contacts !== undefined && (!Array.isArray(b.contacts) || b.contacts.length > 10 || b.contacts.some((c) => typeof c !== 'string' || c.length > 200))) throw metadataError('contacts', 'must be a list of at most 10 strings')
+    if (
+      b.contacts !== undefined &&
+      (!Array.isArray(b.contacts) ||
+        b.contacts.length > 10 ||
+        b.contacts.some((c) => typeof c !== 'string' || c.length > 200))
+    )
+      throw metadataError('contacts', 'must be a list of at most 10 strings')
     let scope = AGENT_SCOPE
     if (b.scope !== undefined) {
       if (typeof b.scope !== 'string') throw metadataError('scope', 'must be a string')
@@ -343,12 +535,25 @@ export function register(ctx: RouteContext): Promise<Reply> {
       }
     }
     const client: OAuthClient = {
-      client_id: randomToken('oac_', 12), client_name: name ?? null, redirect_uris: [...new Set(uris as string[])], grant_types: grantTypes, scope,
+      client_id: randomToken('oac_', 12),
+      client_name: name ?? null,
+      redirect_uris: [...new Set(uris as string[])],
+      grant_types: grantTypes,
+      scope,
       client_id_issued_at: Math.floor(ctx.now() / 1000),
     }
     prune(ctx.sandbox.oauth, ctx.now())
     addClient(ctx.sandbox.oauth, client)
     const { client_name, ...rest } = client
-    return { status: 201, body: { ...rest, ...(client_name !== null && { client_name }), response_types: ['code'], token_endpoint_auth_method: 'none' }, headers: NO_STORE }
+    return {
+      status: 201,
+      body: {
+        ...rest,
+        ...(client_name !== null && { client_name }),
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      },
+      headers: NO_STORE,
+    }
   })
 }

@@ -18,7 +18,14 @@ export async function hashOf(secret: string): Promise<string> {
 }
 
 /** The built-in client of `POST /__sandbox/tokens/agent`'s refresh tokens: public, no redirect URIs. */
-export const SHORTCUT_CLIENT: OAuthClient = { client_id: 'sandbox-shortcut', client_name: 'POST /__sandbox/tokens/agent', redirect_uris: [], grant_types: ['refresh_token'], scope: AGENT_SCOPE, client_id_issued_at: 0 }
+export const SHORTCUT_CLIENT: OAuthClient = {
+  client_id: 'sandbox-shortcut',
+  client_name: 'POST /__sandbox/tokens/agent',
+  redirect_uris: [],
+  grant_types: ['refresh_token'],
+  scope: AGENT_SCOPE,
+  client_id_issued_at: 0,
+}
 
 export const userByEmail = (sandbox: Sandbox, email: string): RowOf<'users'> | undefined => {
   const address = email.trim().toLowerCase()
@@ -58,11 +65,29 @@ export interface Issued {
 }
 
 /** A new grant (a sign-in of an agent), with its first tokens. */
-export async function openGrant(sandbox: Sandbox, user: RowOf<'users'>, clientId: string, scope: string, resource: string | null, refresh: boolean, issuer: string): Promise<{ grant: AgentGrant; issued: Issued }> {
+export async function openGrant(
+  sandbox: Sandbox,
+  user: RowOf<'users'>,
+  clientId: string,
+  scope: string,
+  resource: string | null,
+  refresh: boolean,
+  issuer: string,
+): Promise<{ grant: AgentGrant; issued: Issued }> {
   const now = sandbox.clock.now()
   const grant: AgentGrant = {
-    id: randomToken('agr_', 8), clientId, userId: user.id, scope, resource, createdAt: now,
-    refreshHash: null, refreshExpiresAt: null, accessExpiresAt: 0, rotations: 0, revokedAt: null, revokedWhy: null,
+    id: randomToken('agr_', 8),
+    clientId,
+    userId: user.id,
+    scope,
+    resource,
+    createdAt: now,
+    refreshHash: null,
+    refreshExpiresAt: null,
+    accessExpiresAt: 0,
+    rotations: 0,
+    revokedAt: null,
+    revokedWhy: null,
   }
   const issued = await issue(sandbox, grant, user, refresh, issuer)
   const state = sandbox.oauth
@@ -73,10 +98,32 @@ export async function openGrant(sandbox: Sandbox, user: RowOf<'users'>, clientId
 }
 
 /** New tokens for a grant: an access token (the agent JWT) and, when asked, the next refresh token. */
-export async function issue(sandbox: Sandbox, grant: AgentGrant, user: RowOf<'users'>, refresh: boolean, issuer: string, scope = grant.scope): Promise<Issued> {
+export async function issue(
+  sandbox: Sandbox,
+  grant: AgentGrant,
+  user: RowOf<'users'>,
+  refresh: boolean,
+  issuer: string,
+  scope = grant.scope,
+): Promise<Issued> {
   const now = sandbox.clock.now()
   const nowS = Math.floor(now / 1000)
-  const access = await signToken(sandbox.signingKey, { kind: 'agent', sub: user.id, clientId: user.clientId, scope, exp: 0, aud: issuer, client_id: grant.clientId, grant: grant.id, sid: sandbox.id }, nowS, AGENT_TTL_S)
+  const access = await signToken(
+    sandbox.signingKey,
+    {
+      kind: 'agent',
+      sub: user.id,
+      clientId: user.clientId,
+      scope,
+      exp: 0,
+      aud: issuer,
+      client_id: grant.clientId,
+      grant: grant.id,
+      sid: sandbox.id,
+    },
+    nowS,
+    AGENT_TTL_S,
+  )
   grant.accessExpiresAt = (nowS + AGENT_TTL_S) * 1000
   const issued: Issued = { access_token: access, token_type: 'Bearer', expires_in: AGENT_TTL_S, scope }
   if (refresh) {

@@ -5,7 +5,18 @@ import type { OAuthClient, OAuthState } from './state.js'
 import { CLIENT_LIMIT, CODE_LIMIT, FORM_LIMIT } from './bounds.js'
 import { type Issued, SHORTCUT_CLIENT } from './grants.js'
 
-export { type Issued, SHORTCUT_CLIENT, grantOfRefresh, hashOf, issue, issuerOf, openGrant, prune, revoke, userByEmail } from './grants.js'
+export {
+  type Issued,
+  SHORTCUT_CLIENT,
+  grantOfRefresh,
+  hashOf,
+  issue,
+  issuerOf,
+  openGrant,
+  prune,
+  revoke,
+  userByEmail,
+} from './grants.js'
 
 /**
  * The OAuth 2.1 authorization server's shared parts (docs/agents.md): errors in RFC 6749's
@@ -15,7 +26,11 @@ export { type Issued, SHORTCUT_CLIENT, grantOfRefresh, hashOf, issue, issuerOf, 
 
 /** An RFC 6749 §5.2 error; `oauthReply` answers it as `{error, error_description}`. */
 export class OAuthError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message)
   }
 }
@@ -27,9 +42,15 @@ export const invalidClient = (message: string) => new OAuthError(401, 'invalid_c
 export const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' }
 
 export function errorAnswer(error: unknown): Reply {
-  if (error instanceof OAuthError) return { status: error.status, body: { error: error.code, error_description: error.message }, headers: NO_STORE }
+  if (error instanceof OAuthError)
+    return { status: error.status, body: { error: error.code, error_description: error.message }, headers: NO_STORE }
   // A body too large (413) or cut off: the standard status, in OAuth's shape.
-  if (error instanceof HttpError) return { status: error.status, body: { error: 'invalid_request', error_description: error.message }, headers: NO_STORE }
+  if (error instanceof HttpError)
+    return {
+      status: error.status,
+      body: { error: 'invalid_request', error_description: error.message },
+      headers: NO_STORE,
+    }
   throw error
 }
 
@@ -46,7 +67,12 @@ export async function oauthReply(run: () => Promise<Reply>): Promise<Reply> {
 export function checkResource(issuer: string, resource: string | undefined): string | null {
   if (resource === undefined) return null
   const own = [`${issuer}/mcp`, issuer, `${issuer}/`]
-  if (!own.includes(resource)) throw new OAuthError(400, 'invalid_target', `resource: must be ${issuer}/mcp (this sandbox's MCP server) or ${issuer}; got ${resource.slice(0, 200)}`)
+  if (!own.includes(resource))
+    throw new OAuthError(
+      400,
+      'invalid_target',
+      `resource: must be ${issuer}/mcp (this sandbox's MCP server) or ${issuer}; got ${resource.slice(0, 200)}`,
+    )
   return resource
 }
 
@@ -56,7 +82,12 @@ export function checkScope(requested: string | undefined, allowed: string): stri
   const list = requested.split(' ').filter(Boolean)
   const known = allowed.split(' ')
   const unknown = list.find((s) => !known.includes(s))
-  if (unknown !== undefined || list.length === 0) throw new OAuthError(400, 'invalid_scope', `scope: ${unknown === undefined ? 'must name a scope' : `"${unknown.slice(0, 100)}" is not one this client may ask for`}; allowed: ${allowed}`)
+  if (unknown !== undefined || list.length === 0)
+    throw new OAuthError(
+      400,
+      'invalid_scope',
+      `scope: ${unknown === undefined ? 'must name a scope' : `"${unknown.slice(0, 100)}" is not one this client may ask for`}; allowed: ${allowed}`,
+    )
   return [...new Set(list)].join(' ')
 }
 
@@ -78,7 +109,10 @@ export function paramsOf(params: URLSearchParams): Map<string, string> {
 /** The request's form body, read once (a scenario may read it before the endpoint does). */
 export async function formOf(request: Request): Promise<Map<string, string>> {
   const type = request.headers.get('content-type')?.split(';')[0].trim().toLowerCase()
-  if (type !== 'application/x-www-form-urlencoded') throw invalidRequest(`content-type: must be application/x-www-form-urlencoded (RFC 6749 §4.1.3), got ${type ?? 'none'}`)
+  if (type !== 'application/x-www-form-urlencoded')
+    throw invalidRequest(
+      `content-type: must be application/x-www-form-urlencoded (RFC 6749 §4.1.3), got ${type ?? 'none'}`,
+    )
   const bytes = await readBody(request, FORM_LIMIT)
   let text: string
   try {
@@ -93,9 +127,13 @@ export async function formOf(request: Request): Promise<Map<string, string>> {
 export const PKCE_TEXT = /^[A-Za-z0-9._~-]{43,128}$/
 
 export function clientOf(state: OAuthState, id: string | undefined): OAuthClient {
-  if (id === undefined) throw invalidClient('client_id: required (clients here are public: send client_id in the body, no secret)')
+  if (id === undefined)
+    throw invalidClient('client_id: required (clients here are public: send client_id in the body, no secret)')
   const client = id === SHORTCUT_CLIENT.client_id ? SHORTCUT_CLIENT : state.clients.find((c) => c.client_id === id)
-  if (!client) throw invalidClient(`client_id: no client ${id.slice(0, 100)} is registered in this sandbox (POST /oauth/register; each x-sandbox-id has its own)`)
+  if (!client)
+    throw invalidClient(
+      `client_id: no client ${id.slice(0, 100)} is registered in this sandbox (POST /oauth/register; each x-sandbox-id has its own)`,
+    )
   return client
 }
 
@@ -116,7 +154,15 @@ export function capCodes(state: OAuthState): void {
 
 /** A token answer: the journal keeps it with the tokens `[not kept]` (RawJson's kept text). */
 export function tokenAnswer(issued: Issued): Reply {
-  const kept = JSON.stringify({ ...issued, access_token: '[not kept]', ...(issued.refresh_token && { refresh_token: '[not kept]' }) })
+  const kept = JSON.stringify({
+    ...issued,
+    access_token: '[not kept]',
+    ...(issued.refresh_token && { refresh_token: '[not kept]' }),
+  })
   const bytes = new TextEncoder().encode(kept)
-  return { status: 200, body: new RawJson(JSON.stringify(issued), { size: bytes.byteLength, bytes: () => bytes }), headers: NO_STORE }
+  return {
+    status: 200,
+    body: new RawJson(JSON.stringify(issued), { size: bytes.byteLength, bytes: () => bytes }),
+    headers: NO_STORE,
+  }
 }

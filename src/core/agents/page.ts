@@ -49,7 +49,9 @@ export interface SignInView {
 
 export function signInPage(view: SignInView): string {
   const hidden = view.hidden.map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('\n')
-  return layout('Sign in · fleet-sandbox', `<h1>Sign in to fleet-sandbox</h1>
+  return layout(
+    'Sign in · fleet-sandbox',
+    `<h1>Sign in to fleet-sandbox</h1>
 <p><b>${esc(view.clientName)}</b> asks to use the API as you, with scope <code>${esc(view.scope)}</code>.</p>
 <p class="muted">It will be sent back to <code>${esc(view.redirectUri)}</code>. The demo accounts' password is <code>sandbox</code>.</p>
 ${view.error ? `<p class="error" role="alert">${esc(view.error)}</p>` : ''}
@@ -60,12 +62,16 @@ ${hidden}
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <div class="row"><button class="primary" type="submit" name="decision" value="allow">Sign in and allow</button><button type="submit" name="decision" value="deny" formnovalidate>Deny</button></div>
-</form>`)
+</form>`,
+  )
 }
 
 /** A request that cannot be sent back to the client (unknown client, unregistered redirect URI): said here, never redirected. */
 export function errorPage(error: string, description: string): string {
-  return layout('Sign-in refused · fleet-sandbox', `<h1>This sign-in cannot go on</h1>
+  return layout(
+    'Sign-in refused · fleet-sandbox',
+    `<h1>This sign-in cannot go on</h1>
 <p class="error" role="alert"><b>${esc(error)}</b>: ${esc(description)}</p>
-<p class="muted">The application that sent you here is misconfigured; nothing was sent back to it.</p>`)
+<p class="muted">The application that sent you here is misconfigured; nothing was sent back to it.</p>`,
+  )
 }

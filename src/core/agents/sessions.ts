@@ -8,7 +8,10 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 export function agentSessions(ctx: RouteContext): Reply {
   const { oauth, world } = ctx.sandbox
   const now = ctx.now()
-  const nameOf = (id: string) => (id === SHORTCUT_CLIENT.client_id ? SHORTCUT_CLIENT.client_name : oauth.clients.find((c) => c.client_id === id)?.client_name ?? null)
+  const nameOf = (id: string) =>
+    id === SHORTCUT_CLIENT.client_id
+      ? SHORTCUT_CLIENT.client_name
+      : (oauth.clients.find((c) => c.client_id === id)?.client_name ?? null)
   return ok({
     sessions: oauth.grants.map((g) => ({
       id: g.id,
@@ -20,10 +23,24 @@ export function agentSessions(ctx: RouteContext): Reply {
       accessExpiresAt: iso(g.accessExpiresAt),
       refreshExpiresAt: iso(g.refreshExpiresAt),
       rotations: g.rotations,
-      status: g.revokedAt !== null ? 'revoked' : now < g.accessExpiresAt ? 'active' : g.refreshExpiresAt !== null && now < g.refreshExpiresAt ? 'refreshable' : 'expired',
+      status:
+        g.revokedAt !== null
+          ? 'revoked'
+          : now < g.accessExpiresAt
+            ? 'active'
+            : g.refreshExpiresAt !== null && now < g.refreshExpiresAt
+              ? 'refreshable'
+              : 'expired',
       revokedAt: iso(g.revokedAt),
       revokedWhy: g.revokedWhy,
     })),
-    clients: oauth.clients.map((c) => ({ id: c.client_id, name: c.client_name, redirectUris: c.redirect_uris, grantTypes: c.grant_types, scope: c.scope, issuedAt: new Date(c.client_id_issued_at * 1000).toISOString() })),
+    clients: oauth.clients.map((c) => ({
+      id: c.client_id,
+      name: c.client_name,
+      redirectUris: c.redirect_uris,
+      grantTypes: c.grant_types,
+      scope: c.scope,
+      issuedAt: new Date(c.client_id_issued_at * 1000).toISOString(),
+    })),
   })
 }

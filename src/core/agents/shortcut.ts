@@ -14,9 +14,18 @@ export async function mintAgentToken(ctx: RouteContext): Promise<Reply> {
   const body = ctx.body as { email: string; scope?: string; refresh?: boolean }
   const user = userByEmail(ctx.sandbox, body.email)
   if (!user) throw notFound(`email: no user with e-mail ${body.email}`)
-  if (user.disabled) throw forbidden(`email: the account of ${body.email} is disabled; a disabled user gets no agent token`)
+  if (user.disabled)
+    throw forbidden(`email: the account of ${body.email} is disabled; a disabled user gets no agent token`)
   prune(ctx.sandbox.oauth, ctx.now())
-  const { grant, issued } = await openGrant(ctx.sandbox, user, SHORTCUT_CLIENT.client_id, body.scope ?? AGENT_SCOPE, null, body.refresh === true, issuerOf(ctx))
+  const { grant, issued } = await openGrant(
+    ctx.sandbox,
+    user,
+    SHORTCUT_CLIENT.client_id,
+    body.scope ?? AGENT_SCOPE,
+    null,
+    body.refresh === true,
+    issuerOf(ctx),
+  )
   return ok({
     token: issued.access_token,
     expiresAt: iso(grant.accessExpiresAt),

@@ -1,5 +1,17 @@
 import { authorize, CONTROL_TOKEN_HEADER } from '../auth/guard.js'
-import { HttpError, RawBody, RawJson, type Reply, badRequest, errorBody, errorReply, keepSent, notFound, responseHeaders, toResponse } from '../http/reply.js'
+import {
+  HttpError,
+  RawBody,
+  RawJson,
+  type Reply,
+  badRequest,
+  errorBody,
+  errorReply,
+  keepSent,
+  notFound,
+  responseHeaders,
+  toResponse,
+} from '../http/reply.js'
 import { validate } from '../http/validate.js'
 import { type Target, targetOf } from '../http/url.js'
 import { QueryValidator } from '../http/query.js'
@@ -47,7 +59,6 @@ export interface Mount {
   open(app: SandboxApp): Pipeline
 }
 
-
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
 export const FAULT_HEADER = 'x-sandbox-fault'
 export { CONTROL_TOKEN_HEADER }
@@ -73,13 +84,19 @@ export class SandboxApp {
 
   constructor(readonly options: SandboxAppOptions) {
     this.sandboxes = new Sandboxes(options)
-    this.#origins = { corsOrigins: options.corsOrigins, pageOrigin: options.pageOrigin, token: (options.control || undefined)?.token }
+    this.#origins = {
+      corsOrigins: options.corsOrigins,
+      pageOrigin: options.pageOrigin,
+      token: (options.control || undefined)?.token,
+    }
     this.scenarios = this.sandboxes.shared.scenarios
     this.routes = servedRoutes(options.routes, options)
     this.#mounts = new Map((options.mounts ?? []).map((m) => [m.path, m.open(this)]))
     this.matcher = withMounts(new RouteMatcher(this.routes), this.#mounts)
     this.scenarios.serve(this.routes)
-    const door = frontDoor(this.#origins, (request, meta, target, headers) => this.#answer(request, headers ? { ...meta, headers } : meta, target))
+    const door = frontDoor(this.#origins, (request, meta, target, headers) =>
+      this.#answer(request, headers ? { ...meta, headers } : meta, target),
+    )
     this.fetch = (request, meta = {}) => door(request, meta)
   }
 
@@ -93,9 +110,21 @@ export class SandboxApp {
    * in any method (an `/api/...` path), or a route an `--upstream-route` pattern names. The one
    * rule of every runtime (the workerd object asks it before a request may ride in a batch).
    */
-  goesUpstream(method: string, path: string, found = this.matcher.match(method === 'HEAD' ? 'GET' : method, path)): boolean {
+  goesUpstream(
+    method: string,
+    path: string,
+    found = this.matcher.match(method === 'HEAD' ? 'GET' : method, path),
+  ): boolean {
     const upstream = this.options.upstream
-    return upstream !== undefined && goesUpstream(upstream, path, found.route !== undefined && found.route.auth.kind !== 'control', found.allowed ?? [])
+    return (
+      upstream !== undefined &&
+      goesUpstream(
+        upstream,
+        path,
+        found.route !== undefined && found.route.auth.kind !== 'control',
+        found.allowed ?? [],
+      )
+    )
   }
 
   /**
@@ -105,7 +134,9 @@ export class SandboxApp {
   bridge(): Promise<Bridge> | undefined {
     const upstream = this.options.upstream
     if (!upstream) return undefined
-    return (this.#bridge ??= import('../bridge/bridge.js').then(({ Bridge }) => new Bridge(upstream, () => this.openapi())))
+    return (this.#bridge ??= import('../bridge/bridge.js').then(
+      ({ Bridge }) => new Bridge(upstream, () => this.openapi()),
+    ))
   }
 
   /** Forwards a request to the upstream in the sandbox it selects, journaled there; `route` is the operation to check it against. */
@@ -117,7 +148,14 @@ export class SandboxApp {
       return toResponse(errorReply(undefined, error), meta.headers)
     }
     try {
-      return await (await this.bridge()!).pass(request, sandbox, route, { target: meta.target, headers: meta.headers, fetch: meta.fetch, log: this.options.log })
+      return await (
+        await this.bridge()!
+      ).pass(request, sandbox, route, {
+        target: meta.target,
+        headers: meta.headers,
+        fetch: meta.fetch,
+        log: this.options.log,
+      })
     } finally {
       this.sandboxes.release(sandbox)
     }
@@ -127,7 +165,8 @@ export class SandboxApp {
   #acquire(request: Request, meta: RequestMeta, target: Target): Promise<Sandbox> {
     if (meta.sandbox) return Promise.resolve(meta.sandbox)
     const id = target.sandboxId
-    if (id && !validSandboxId(id)) throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
+    if (id && !validSandboxId(id))
+      throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
     return this.sandboxes.acquire(id)
   }
 
@@ -137,7 +176,9 @@ export class SandboxApp {
    * test/browser/sandbox.test.ts).
    */
   openapi(): Promise<Record<string, unknown>> {
-    return (this.#openapi ??= import('../control/openapi.js').then(({ openapiDocument }) => openapiDocument(this.routes, { strict: this.options.strict })))
+    return (this.#openapi ??= import('../control/openapi.js').then(({ openapiDocument }) =>
+      openapiDocument(this.routes, { strict: this.options.strict }),
+    ))
   }
 
   ready(): Promise<Sandbox> {
@@ -161,7 +202,8 @@ export class SandboxApp {
     const head = request.method === 'HEAD'
     // `/__sandbox/`, as a person types it, is the panel too (the table writes no trailing slash).
     const found = this.matcher.match(head ? 'GET' : request.method, path === '/__sandbox/' ? '/__sandbox' : path)
-    if (this.options.upstream && this.goesUpstream(request.method, path, found)) return this.passthrough(request, { ...meta, target }, found.route)
+    if (this.options.upstream && this.goesUpstream(request.method, path, found))
+      return this.passthrough(request, { ...meta, target }, found.route)
     const answer = this.#serve(found.route, found.params ?? {}, found.allowed, request, target, meta)
     return head ? answer.then((r) => new Response(null, r)) : answer
   }
@@ -187,8 +229,20 @@ export class SandboxApp {
       const headers: Record<string, string> = {}
       response.headers.forEach((v, k) => (headers[k] = v))
       sandbox.journal.add(
-        { method: request.method, path, query: target.search, status: response.status, faults: ['use'], durationMs: 0, at: sandbox.iso() },
-        { origin: target.origin + target.base, request: { headers: request.headers, body: requestBody }, response: { headers, body: responseBody } },
+        {
+          method: request.method,
+          path,
+          query: target.search,
+          status: response.status,
+          faults: ['use'],
+          durationMs: 0,
+          at: sandbox.iso(),
+        },
+        {
+          origin: target.origin + target.base,
+          request: { headers: request.headers, body: requestBody },
+          response: { headers, body: responseBody },
+        },
       )
     } finally {
       this.sandboxes.release(sandbox)
@@ -200,7 +254,14 @@ export class SandboxApp {
     return this.#serve(route, params, undefined, request, meta.target ?? targetOf(request), meta)
   }
 
-  async #serve(route: RouteDef | undefined, params: Record<string, string>, allowed: string[] | undefined, request: Request, target: Target, meta: Served): Promise<Response> {
+  async #serve(
+    route: RouteDef | undefined,
+    params: Record<string, string>,
+    allowed: string[] | undefined,
+    request: Request,
+    target: Target,
+    meta: Served,
+  ): Promise<Response> {
     const started = performance.now()
     const faults: string[] = []
     // What the pipeline learnt of the request: its context (the account) and what a write changed.
@@ -210,9 +271,12 @@ export class SandboxApp {
     try {
       // Before anything else: a foreign page's request creates no sandbox and reads no body, on
       // every /__sandbox path, matched or not.
-      if (route ? route.auth.kind === 'control' : controlPath(target.path)) guardControl(request, this.#origins, target.origin, route?.auth.kind === 'control' && route.auth.page)
+      if (route ? route.auth.kind === 'control' : controlPath(target.path))
+        guardControl(request, this.#origins, target.origin, route?.auth.kind === 'control' && route.auth.page)
       sandbox = await this.#acquire(request, meta, target)
-      reply = route ? await this.#run(route, request, target, params, sandbox, faults, meta, seen) : unmatchedReply(request.method, target.path, allowed!)
+      reply = route
+        ? await this.#run(route, request, target, params, sandbox, faults, meta, seen)
+        : unmatchedReply(request.method, target.path, allowed!)
     } catch (error) {
       reply = errorReply(route, error)
     } finally {
@@ -220,16 +284,34 @@ export class SandboxApp {
     }
     reply = writable(route, reply, faults)
     // What a repro bundle replays (src/core/time-travel/repro-log.ts): the write, its body and its account.
-    if (sandbox && route) sandbox.repro.request(sandbox, route, request, target.path, target.search, reply, seen.ctx?.principal, seen.ctx?.at, bodyRead(request), (seen.ctx?.applied.length ?? 0) > 0)
+    if (sandbox && route)
+      sandbox.repro.request(
+        sandbox,
+        route,
+        request,
+        target.path,
+        target.search,
+        reply,
+        seen.ctx?.principal,
+        seen.ctx?.at,
+        bodyRead(request),
+        (seen.ctx?.applied.length ?? 0) > 0,
+      )
     const own: Record<string, string> = { ...reply.headers }
-    const label = reply.override && ((f: string) => (f === `override:${reply.override!.id}` ? `override:${reply.override!.label}` : f))
+    const label =
+      reply.override &&
+      ((f: string) => (f === `override:${reply.override!.id}` ? `override:${reply.override!.label}` : f))
     if (faults.length) own[FAULT_HEADER] = [...new Set(faults)].map(label || String).join(',')
     if (route?.assumed) own['x-sandbox-assumed'] = 'true'
     const durationMs = Math.round((performance.now() - started) * 100) / 100
-    this.options.log?.(`${request.method} ${target.base}${target.path}${target.search} ${reply.status} ${durationMs}ms${faults.length ? ` [${faults.join(',')}]` : ''}`)
+    this.options.log?.(
+      `${request.method} ${target.base}${target.path}${target.search} ${reply.status} ${durationMs}ms${faults.length ? ` [${faults.join(',')}]` : ''}`,
+    )
     // Control calls (the panel's own) are not journaled unless they changed the world (a DTE
     // resolved, a rewind), nor what is not the API's (a browser's /favicon.ico).
-    const journaled = route ? route.auth.kind !== 'control' || seen.changes !== undefined || route.journaled === true : ownedPath(target.path)
+    const journaled = route
+      ? route.auth.kind !== 'control' || seen.changes !== undefined || route.journaled === true
+      : ownedPath(target.path)
     if (!sandbox || !journaled) return toResponse({ ...reply, headers: own }, meta.headers)
     // The body is encoded once, for the answer and for the journal.
     const { body, text } = encoded(reply.body)
@@ -240,9 +322,28 @@ export class SandboxApp {
     if (meta.marks && !reply.cut) keepSent(response, body)
     sandbox.journal.add(
       // The path the route table saw, as the repro log keeps it; the base path stays in the URL (`origin`).
-      { method: request.method, path: target.path, query: target.search, status: reply.status, faults: faults.length ? [...new Set(faults)] : [], durationMs, at: sandbox.iso(), changes: seen.changes },
+      {
+        method: request.method,
+        path: target.path,
+        query: target.search,
+        status: reply.status,
+        faults: faults.length ? [...new Set(faults)] : [],
+        durationMs,
+        at: sandbox.iso(),
+        changes: seen.changes,
+      },
       // A body the route refused before reading it (401, 403) is not waited for: null.
-      { origin: target.base ? target.origin + target.base : target.origin, request: { headers: meta.rawHeaders ?? request.headers, body: route?.secret ? withoutSecrets(bodyRead(request), route.secret) : bodyRead(request) }, response: { headers: route?.secretHeaders ? withoutHeaders(headers, route.secretHeaders) : headers, body: text } },
+      {
+        origin: target.base ? target.origin + target.base : target.origin,
+        request: {
+          headers: meta.rawHeaders ?? request.headers,
+          body: route?.secret ? withoutSecrets(bodyRead(request), route.secret) : bodyRead(request),
+        },
+        response: {
+          headers: route?.secretHeaders ? withoutHeaders(headers, route.secretHeaders) : headers,
+          body: text,
+        },
+      },
       meta.marks,
     )
     return response
@@ -281,16 +382,40 @@ export class SandboxApp {
   #appliedFor = 0
 
   #apply(active: readonly ActiveScenario[], route: RouteDef | undefined): Applied[] {
-    return active
-      .map((a) => ({ def: this.scenarios.get(a.name)!, options: a.options }))
-      // A scenario scoped with `routes` acts on those routes only (routes-option.ts).
-      .filter((a) => a.def && (!route || !a.options.routes || scopeIds(a.options.routes as string[], this.routes).has(route.id)))
-      .sort((a, b) => (a.def.order ?? 50) - (b.def.order ?? 50))
+    return (
+      active
+        .map((a) => ({ def: this.scenarios.get(a.name)!, options: a.options }))
+        // A scenario scoped with `routes` acts on those routes only (routes-option.ts).
+        .filter(
+          (a) =>
+            a.def && (!route || !a.options.routes || scopeIds(a.options.routes as string[], this.routes).has(route.id)),
+        )
+        .sort((a, b) => (a.def.order ?? 50) - (b.def.order ?? 50))
+    )
   }
 
-  async #run(route: RouteDef, request: Request, url: Target, params: Record<string, string>, sandbox: Sandbox, faults: string[], meta: RequestMeta, seen: Seen): Promise<Reply> {
+  async #run(
+    route: RouteDef,
+    request: Request,
+    url: Target,
+    params: Record<string, string>,
+    sandbox: Sandbox,
+    faults: string[],
+    meta: RequestMeta,
+    seen: Seen,
+  ): Promise<Reply> {
     const applied = route.auth.kind === 'control' ? [] : this.scenariosFor(sandbox, request, route)
-    const ctx = (seen.ctx = new Context(request, url.search, params, sandbox, route, this, meta.clientAddress, applied, faults))
+    const ctx = (seen.ctx = new Context(
+      request,
+      url.search,
+      params,
+      sandbox,
+      route,
+      this,
+      meta.clientAddress,
+      applied,
+      faults,
+    ))
     let reply: Reply
     try {
       reply = await this.#stages(route, ctx, applied, sandbox, seen)
@@ -311,7 +436,8 @@ export class SandboxApp {
   async #stages(route: RouteDef, ctx: RouteContext, applied: Applied[], sandbox: Sandbox, seen: Seen): Promise<Reply> {
     // A world's own answers: an anonymous override before anything, the others after auth.
     // Only the overrides of this route are looked at (an index by operation).
-    const overrides = sandbox.overrides.size > 0 && route.auth.kind !== 'control' ? sandbox.overrides.of(route.id) : undefined
+    const overrides =
+      sandbox.overrides.size > 0 && route.auth.kind !== 'control' ? sandbox.overrides.of(route.id) : undefined
     const anonymous = overrides?.anonymous && (await overrideReply(overrides, ctx, true))
     if (anonymous) return anonymous
     for (const a of applied) {
@@ -333,7 +459,12 @@ export class SandboxApp {
     }
     if (ctx.request.method === 'GET') return route.handler(ctx)
     // A write sees one instant: the one a repro bundle keeps for it, so a replay writes the same dates.
-    return sandbox.exclusive(() => sandbox.clock.pinned(() => written(route, ctx, sandbox, seen), (at) => ((ctx as Context).at = at)))
+    return sandbox.exclusive(() =>
+      sandbox.clock.pinned(
+        () => written(route, ctx, sandbox, seen),
+        (at) => ((ctx as Context).at = at),
+      ),
+    )
   }
 
   #validQuery(route: RouteDef, search: string): RouteContext['query'] {
@@ -342,7 +473,6 @@ export class SandboxApp {
     return validator.validate(search)
   }
 }
-
 
 /** A request's context, and what it changed (a write's, taken for its journal entry). */
 type Seen = { ctx?: Context; changes?: Changes }
@@ -423,7 +553,14 @@ function writable(route: RouteDef | undefined, reply: Reply, faults: string[]): 
     if (!problem) {
       const body = reply.body
       if (body instanceof ReadableStream && body.locked) problem = 'its body stream is being read already'
-      else if (body === undefined || body === null || body instanceof ReadableStream || body instanceof RawJson || body instanceof RawBody) return reply
+      else if (
+        body === undefined ||
+        body === null ||
+        body instanceof ReadableStream ||
+        body instanceof RawJson ||
+        body instanceof RawBody
+      )
+        return reply
       else {
         const json = JSON.stringify(body)
         if (json === undefined) problem = `its body (${typeof body}) is not JSON`
@@ -434,7 +571,10 @@ function writable(route: RouteDef | undefined, reply: Reply, faults: string[]): 
     problem = `it could not be read or written as JSON (${messageOf(error)})`
   }
   faults.push('bad-answer')
-  return { ...errorReply(route, new HttpError(500, `answer: cannot be written: ${problem}`)), override: overrideOf(reply) }
+  return {
+    ...errorReply(route, new HttpError(500, `answer: cannot be written: ${problem}`)),
+    override: overrideOf(reply),
+  }
 }
 
 function messageOf(error: unknown): string {
@@ -462,16 +602,22 @@ function encoded(body: unknown): { body: unknown; text: BodyInput } {
   return { body: new RawJson(json), text: json }
 }
 
-
 /** 404 and 405 answers for requests no route matches, in the standard error shape. */
 function unmatchedReply(method: string, path: string, allowed: string[]): Reply {
   if (!allowed.length) return errorReply(undefined, notFound(`path: no route ${method} ${path}`))
   const list = allowed.join(', ')
-  return { status: 405, body: errorBody('standard', 405, `method: ${method} is not allowed on ${path}; allowed: ${list}`), headers: { allow: list } }
+  return {
+    status: 405,
+    body: errorBody('standard', 405, `method: ${method} is not allowed on ${path}; allowed: ${list}`),
+    headers: { allow: list },
+  }
 }
 
 /** The matcher with the mounts' paths served too (in any method: the mount answers what it does not take). */
 function withMounts(matcher: RouteMatcher, mounts: ReadonlyMap<string, unknown>): Matcher {
   if (!mounts.size) return matcher
-  return { match: (method, path) => matcher.match(method, path), serves: (method, path) => mounts.has(path) || matcher.serves(method, path) }
+  return {
+    match: (method, path) => matcher.match(method, path),
+    serves: (method, path) => mounts.has(path) || matcher.serves(method, path),
+  }
 }

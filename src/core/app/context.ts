@@ -45,7 +45,9 @@ export interface RouteDef<P = any, Q = any, B = any> extends RouteInfo<P, Q, B> 
 }
 
 /** A route to run with its params, or else the methods its path allows (405) or none (404). */
-export type Match = { route: RouteDef; params: Record<string, string>; allowed?: undefined } | { route?: undefined; params?: undefined; allowed: string[] }
+export type Match =
+  | { route: RouteDef; params: Record<string, string>; allowed?: undefined }
+  | { route?: undefined; params?: undefined; allowed: string[] }
 
 /**
  * What answers a method and path: the tuned `RouteMatcher` (a segment tree) and the plain
@@ -94,4 +96,3 @@ export interface AppliedScenario {
   def: ScenarioDefinition
   options: Record<string, unknown>
 }
-

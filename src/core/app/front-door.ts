@@ -38,9 +38,20 @@ export interface RequestMeta {
 }
 
 /** Behind the door: the app's pipeline, given the request split once and the headers every answer carries. */
-export type Pipeline = (request: Request, meta: RequestMeta, target: Target, extra: Record<string, string> | undefined) => Promise<Response>
+export type Pipeline = (
+  request: Request,
+  meta: RequestMeta,
+  target: Target,
+  extra: Record<string, string> | undefined,
+) => Promise<Response>
 
-export const corsAllowHeaders = ['authorization', 'content-type', 'x-sandbox-id', 'x-sandbox-scenario', 'x-sandbox-control-token']
+export const corsAllowHeaders = [
+  'authorization',
+  'content-type',
+  'x-sandbox-id',
+  'x-sandbox-scenario',
+  'x-sandbox-control-token',
+]
 export const corsExposeHeaders = ['set-auth-token', 'retry-after', 'x-sandbox-fault', 'x-sandbox-assumed', 'allow']
 const corsAllowMethods = 'GET,POST,PUT,PATCH,DELETE,OPTIONS'
 const exposed = corsExposeHeaders.join(',')
@@ -52,7 +63,10 @@ const PREFLIGHT_MAX_AGE = '600'
  * HTTP it answers a preflight, adds CORS headers to the answer and reads what the pipeline
  * left of the body before the answer leaves (drain.ts), so a kept-alive connection stays usable.
  */
-export function frontDoor(origins: ControlOrigins, pipeline: Pipeline): (request: Request, meta: RequestMeta) => Promise<Response> {
+export function frontDoor(
+  origins: ControlOrigins,
+  pipeline: Pipeline,
+): (request: Request, meta: RequestMeta) => Promise<Response> {
   return async (request, meta) => {
     const url = meta.target ?? targetOf(request)
     if (meta.via === 'msw') return pipeline(request, meta, url, undefined)
@@ -90,10 +104,20 @@ function allowedOrigin(request: Request, origins: ControlOrigins, url: UrlParts,
  * middleware would wrap it in a new one, which makes @hono/node-server read every body back
  * through a web stream (the notifications list in the bench's varied load).
  */
-function corsHeaders(request: Request, origins: ControlOrigins, url: UrlParts, control: boolean): Record<string, string> {
+function corsHeaders(
+  request: Request,
+  origins: ControlOrigins,
+  url: UrlParts,
+  control: boolean,
+): Record<string, string> {
   const origin = allowedOrigin(request, origins, url, control)
   if (!origin) return { vary: 'Origin' }
-  return { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', 'access-control-expose-headers': exposed }
+  return {
+    vary: 'Origin',
+    'access-control-allow-origin': origin,
+    'access-control-allow-credentials': 'true',
+    'access-control-expose-headers': exposed,
+  }
 }
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9a-z-]{1,64}$/

@@ -6,7 +6,9 @@ import { routes } from './route-table.js'
 const matcher = new RouteMatcher(routes)
 const named = (method: string, path: string) => {
   const m = matcher.match(method, path)
-  return m.route ? `${m.route.method} ${m.route.path} ${JSON.stringify(m.params)}` : `${m.allowed.length ? 405 : 404} ${m.allowed.join(',')}`
+  return m.route
+    ? `${m.route.method} ${m.route.path} ${JSON.stringify(m.params)}`
+    : `${m.allowed.length ? 405 : 404} ${m.allowed.join(',')}`
 }
 
 describe('RouteMatcher: the one matcher over the route table', () => {
@@ -53,7 +55,7 @@ describe('RouteMatcher: the one matcher over the route table', () => {
     expect(strict.match('GET', '/__sandbox/health')).toEqual({ allowed: [] })
   })
 
-  it('names the sandbox\'s own paths and the control API\'s', () => {
+  it("names the sandbox's own paths and the control API's", () => {
     expect(['/api/x', '/__sandbox', '/__sandbox/health'].filter((p) => !ownedPath(p))).toEqual([])
     expect(['/api', '/apix/y', '/__sandboxx', '/x/api/y'].filter(ownedPath)).toEqual([])
     expect(controlPath('/__sandbox/')).toBe(true)

@@ -5,7 +5,8 @@ export type { Match, Matcher }
 /** The sandbox's own part of an origin: `/api/...` and the control API. */
 export const ownedPath = (path: string): boolean => path.startsWith('/api/') || controlPath(path)
 /** `/__sandbox` and below: the control API, with its own CORS rule. */
-export const controlPath = (path: string): boolean => path.startsWith('/__sandbox') && (path.length === 10 || path[10] === '/')
+export const controlPath = (path: string): boolean =>
+  path.startsWith('/__sandbox') && (path.length === 10 || path[10] === '/')
 
 interface Path {
   /** Place of the path's first route in the table: the first matching path answers 405. */
@@ -45,14 +46,17 @@ export class RouteMatcher implements Matcher {
         path = { order: paths.size, names: new Map(), methods: [], routes: [] }
         paths.set(route.path, path)
         let at = this.#root
-        route.path.split('/').slice(1).forEach((segment, i) => {
-          if (segment.startsWith(':')) {
-            path!.names.set(i, segment.slice(1))
-            at = at.param ??= branch()
-          } else {
-            at = at.literals.get(segment) ?? at.literals.set(segment, branch()).get(segment)!
-          }
-        })
+        route.path
+          .split('/')
+          .slice(1)
+          .forEach((segment, i) => {
+            if (segment.startsWith(':')) {
+              path!.names.set(i, segment.slice(1))
+              at = at.param ??= branch()
+            } else {
+              at = at.literals.get(segment) ?? at.literals.set(segment, branch()).get(segment)!
+            }
+          })
         at.paths.push(path)
       }
       if (!path.methods.includes(route.method)) path.methods.push(route.method)
@@ -84,7 +88,8 @@ export class RouteMatcher implements Matcher {
     let first: Path | undefined
     for (const p of found) {
       if (!first || p.order < first.order) first = p
-      for (const r of p.routes) if (r.route.method === method && (!best || r.order < best.order)) best = { ...r, path: p }
+      for (const r of p.routes)
+        if (r.route.method === method && (!best || r.order < best.order)) best = { ...r, path: p }
     }
     if (!best) return { allowed: first!.methods }
     const params: Record<string, string> = {}

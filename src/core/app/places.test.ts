@@ -5,7 +5,8 @@ import { targetOf } from '../http/url.js'
 import { routes } from './route-table.js'
 
 const matcher = new RouteMatcher(routes)
-const claimed = (origins: string[], url: string, method = 'GET') => new Places(origins).claim(targetOf(new Request(url)), method, matcher)
+const claimed = (origins: string[], url: string, method = 'GET') =>
+  new Places(origins).claim(targetOf(new Request(url)), method, matcher)
 const claim = (origins: string[], url: string, method = 'GET') => claimed(origins, url, method)?.path
 
 describe('Places: which requests the MSW handler claims for the sandbox', () => {
@@ -35,8 +36,17 @@ describe('Places: which requests the MSW handler claims for the sandbox', () => 
 
   it('hands on the request split once: the base path read off, the query and the sandbox id kept', () => {
     const target = claimed(['https://*.example.com/backend'], 'https://eu.example.com/backend/api/layers?page=2')
-    expect(target).toEqual({ origin: 'https://eu.example.com', base: '/backend', path: '/api/layers', search: '?page=2', sandboxId: undefined })
-    expect(claimed(['https://*.example.com/backend'], 'https://eu.example.com/backend/__sandbox')).toMatchObject({ base: '/backend', path: '/__sandbox' })
+    expect(target).toEqual({
+      origin: 'https://eu.example.com',
+      base: '/backend',
+      path: '/api/layers',
+      search: '?page=2',
+      sandboxId: undefined,
+    })
+    expect(claimed(['https://*.example.com/backend'], 'https://eu.example.com/backend/__sandbox')).toMatchObject({
+      base: '/backend',
+      path: '/__sandbox',
+    })
   })
 
   it('without a page, a relative entry claims nothing (it is resolved against the page)', () => {

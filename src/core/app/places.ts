@@ -26,7 +26,8 @@ export class Places {
   }
 
   #locate(url: UrlParts): { path: string; base: string; home: boolean } | undefined {
-    if (!this.#entries.length) return { path: url.path, base: '', home: typeof location !== 'undefined' && url.origin === location.origin }
+    if (!this.#entries.length)
+      return { path: url.path, base: '', home: typeof location !== 'undefined' && url.origin === location.origin }
     for (const entry of this.#entries) {
       const found = entry.locate(url)
       if (found !== undefined) return { ...found, home: true }
@@ -62,7 +63,13 @@ class Place {
     let [, origin, base] = /^([a-z][a-z\d+\-.]*:\/\/[^/]*)(.*)$/i.exec(absolute)!
     // As URL writes an origin (`https://x:443` is `https://x`), unless a wildcard stands in it.
     if (!origin.includes('*')) origin = new URL(origin).origin
-    const pattern = new RegExp(`^${origin.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`, 'i')
+    const pattern = new RegExp(
+      `^${origin
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]*')}$`,
+      'i',
+    )
     return (this.#parsed = { href, origin: pattern, base: base.replace(/\/+$/, '') })
   }
 }

@@ -13,7 +13,10 @@ export type AuthRule =
   | { kind: 'public' }
   | { kind: 'user'; permission?: Permission; anyToken?: boolean }
   | { kind: 'portal'; role: 'invoices' | 'support' }
-  | { kind: 'control'; /** A page a browser navigates to (no headers): it holds no state and asks for the token itself. */ page?: boolean }
+  | {
+      kind: 'control'
+      /** A page a browser navigates to (no headers): it holds no state and asks for the token itself. */ page?: boolean
+    }
 
 /**
  * A route as the table describes it: everything but its handler. What reads a route without
@@ -37,7 +40,12 @@ export interface RouteInfo<P = any, Q = any, B = any> {
   /** `snapshot`: JSON of up to 256 MB, checked by the handler (`PUT /__sandbox/snapshot`). */
   body?: z.ZodType<B> | 'multipart' | 'snapshot'
   /** Success status and body schema, for the OpenAPI document. */
-  response?: { status?: number; schema?: z.ZodType; description?: string; /** Default application/json. */ mediaType?: string }
+  response?: {
+    status?: number
+    schema?: z.ZodType
+    description?: string
+    /** Default application/json. */ mediaType?: string
+  }
   /** Other statuses this route answers, for the OpenAPI document. */
   errors?: Record<number, string>
   /** Body fields the journal never keeps (a password): their values are journaled as `[not kept]`. */

@@ -7,11 +7,17 @@ import type { World } from '../store/world.js'
 export function signInLines(world: World): string[] {
   const users = world.tables.users.all()
   const passwords = new Set(users.map((u) => u.password))
-  const accounts = users.length === 0
-    ? '  demo accounts: none (the fixtures have no users)'
-    : passwords.size === 1
-      ? `  demo accounts (password "${users[0].password}"): ${users.map((u) => u.email).join(', ')}`
-      : `  demo accounts: ${users.map((u) => `${u.email} (password "${u.password}")`).join(', ')}`
-  const tokens = world.tables.apiTokens.all().filter((t) => !t.revoked).map((t) => t.token)
-  return tokens.length === 0 ? [accounts] : [accounts, `  API token${tokens.length > 1 ? 's' : ''}: ${tokens.join(', ')}`]
+  const accounts =
+    users.length === 0
+      ? '  demo accounts: none (the fixtures have no users)'
+      : passwords.size === 1
+        ? `  demo accounts (password "${users[0].password}"): ${users.map((u) => u.email).join(', ')}`
+        : `  demo accounts: ${users.map((u) => `${u.email} (password "${u.password}")`).join(', ')}`
+  const tokens = world.tables.apiTokens
+    .all()
+    .filter((t) => !t.revoked)
+    .map((t) => t.token)
+  return tokens.length === 0
+    ? [accounts]
+    : [accounts, `  API token${tokens.length > 1 ? 's' : ''}: ${tokens.join(', ')}`]
 }

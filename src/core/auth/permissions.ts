@@ -2,11 +2,24 @@ import type { Role } from './model.js'
 
 /** Every permission a backoffice route may require. */
 export const permissions = [
-  'notifications:read', 'notifications:review', 'rules:read',
-  'catalogs:read', 'catalogs:write', 'maintenance:read', 'maintenance:write',
-  'technicians:read', 'technicians:write', 'visits:read', 'visits:write',
-  'shipments:quote', 'quotes:read', 'omnichannel:read', 'omnichannel:send',
-  'billing:read', 'billing:write', 'integration:access',
+  'notifications:read',
+  'notifications:review',
+  'rules:read',
+  'catalogs:read',
+  'catalogs:write',
+  'maintenance:read',
+  'maintenance:write',
+  'technicians:read',
+  'technicians:write',
+  'visits:read',
+  'visits:write',
+  'shipments:quote',
+  'quotes:read',
+  'omnichannel:read',
+  'omnichannel:send',
+  'billing:read',
+  'billing:write',
+  'integration:access',
 ] as const
 export type Permission = (typeof permissions)[number]
 

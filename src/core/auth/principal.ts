@@ -17,7 +17,13 @@ export function bearerToken(request: Request): string | undefined {
   return m[1]
 }
 
-function userPrincipal(sandbox: Sandbox, kind: 'session' | 'api-token' | 'agent', token: string, userId: string, session?: Session): Principal {
+function userPrincipal(
+  sandbox: Sandbox,
+  kind: 'session' | 'api-token' | 'agent',
+  token: string,
+  userId: string,
+  session?: Session,
+): Principal {
   const user = sandbox.world.tables.users.get(userId)
   if (!user) throw unauthorized('authorization: the token belongs to no user')
   if (user.disabled) throw forbidden('user: the account is disabled')
@@ -28,12 +34,17 @@ function userPrincipal(sandbox: Sandbox, kind: 'session' | 'api-token' | 'agent'
  * The spec's token rules: session tokens and `atk_` API tokens, agent JWTs like sessions,
  * legacy JWTs refused with 401; portal tokens only on the portal surface.
  */
-export async function resolvePrincipal(sandbox: Sandbox, token: string, surface: 'user' | 'portal'): Promise<Principal> {
+export async function resolvePrincipal(
+  sandbox: Sandbox,
+  token: string,
+  surface: 'user' | 'portal',
+): Promise<Principal> {
   const now = sandbox.clock.now()
   if (looksLikeJwt(token)) {
     const result = await verifyToken(sandbox.signingKey, token, Math.floor(now / 1000))
     if (!result.ok) {
-      if (result.reason === 'legacy') throw unauthorized('authorization: legacy signed JWTs are no longer accepted; sign in again')
+      if (result.reason === 'legacy')
+        throw unauthorized('authorization: legacy signed JWTs are no longer accepted; sign in again')
       if (result.reason === 'expired') throw unauthorized('authorization: the token has expired')
       throw unauthorized(otherWorld(sandbox, token) ?? 'authorization: the token is not valid')
     }
@@ -66,12 +77,14 @@ export async function resolvePrincipal(sandbox: Sandbox, token: string, surface:
 function otherWorld(sandbox: Sandbox, token: string): string | undefined {
   try {
     const { sid } = decodeJwt(token)
-    if (typeof sid === 'string' && sid !== sandbox.id) return `authorization: the token was signed by sandbox ${sid.slice(0, 128)}, not this one (${sandbox.id}): each x-sandbox-id has its own tokens`
+    if (typeof sid === 'string' && sid !== sandbox.id)
+      return `authorization: the token was signed by sandbox ${sid.slice(0, 128)}, not this one (${sandbox.id}): each x-sandbox-id has its own tokens`
   } catch {}
   return undefined
 }
 
 export function requirePermission(principal: Principal, permission: Permission | undefined): void {
   if (!permission || principal.kind === 'portal') return
-  if (!principal.permissions.has(permission)) throw new HttpError(403, `permission: ${permission} is required for this operation`)
+  if (!principal.permissions.has(permission))
+    throw new HttpError(403, `permission: ${permission} is required for this operation`)
 }

@@ -10,12 +10,18 @@ const email = emailAddress()
 const RESET_TTL_MS = 3_600_000
 
 export const signIn = defineRoute({
-  id: 'signInEmail', method: 'POST', path: '/api/session-auth/sign-in/email', tag: 'auth',
+  id: 'signInEmail',
+  method: 'POST',
+  path: '/api/session-auth/sign-in/email',
+  tag: 'auth',
   summary: 'Sign in with e-mail and password; the session token comes in the set-auth-token header',
   auth: { kind: 'public' },
   body: z.object({ email: z.string().min(1), password: z.string().min(1) }),
   secret: ['password'],
-  response: { schema: z.object({ user: z.object({ id: z.string(), email: z.string() }) }), description: 'Signed in; token in the set-auth-token header' },
+  response: {
+    schema: z.object({ user: z.object({ id: z.string(), email: z.string() }) }),
+    description: 'Signed in; token in the set-auth-token header',
+  },
   errors: { 400: 'Invalid payload', 401: 'Wrong e-mail or password', 403: 'Disabled user' },
   async handler(ctx) {
     const { tables } = ctx.sandbox.world
@@ -29,8 +35,12 @@ export const signIn = defineRoute({
 })
 
 export const signOut = defineRoute({
-  id: 'signOut', method: 'POST', path: '/api/session-auth/sign-out', tag: 'auth',
-  summary: 'Invalidate the current session', auth: { kind: 'user' },
+  id: 'signOut',
+  method: 'POST',
+  path: '/api/session-auth/sign-out',
+  tag: 'auth',
+  summary: 'Invalidate the current session',
+  auth: { kind: 'user' },
   response: { schema: z.object({ status: z.literal('success') }) },
   handler(ctx) {
     const p = userOf(ctx)
@@ -40,9 +50,23 @@ export const signOut = defineRoute({
 })
 
 export const me = defineRoute({
-  id: 'getMe', method: 'GET', path: '/api/auth/users/me', tag: 'auth',
-  summary: 'Identity and effective permissions of the active session', auth: { kind: 'user' },
-  response: { schema: successEnvelope(z.object({ user: z.object({ id: z.string(), email: z.string(), name: z.string() }), client: z.object({ id: z.string(), name: z.string() }), role: z.string(), permissions: z.array(z.string()), tokenKind: z.string() })) },
+  id: 'getMe',
+  method: 'GET',
+  path: '/api/auth/users/me',
+  tag: 'auth',
+  summary: 'Identity and effective permissions of the active session',
+  auth: { kind: 'user' },
+  response: {
+    schema: successEnvelope(
+      z.object({
+        user: z.object({ id: z.string(), email: z.string(), name: z.string() }),
+        client: z.object({ id: z.string(), name: z.string() }),
+        role: z.string(),
+        permissions: z.array(z.string()),
+        tokenKind: z.string(),
+      }),
+    ),
+  },
   handler(ctx) {
     const p = userOf(ctx)
     const client = ctx.sandbox.world.tables.clients.get(p.clientId)!
@@ -58,9 +82,14 @@ export const me = defineRoute({
 })
 
 export const passwordResetRequest = defineRoute({
-  id: 'passwordResetRequest', method: 'POST', path: '/api/auth/password-reset/request', tag: 'auth', assumed: true,
+  id: 'passwordResetRequest',
+  method: 'POST',
+  path: '/api/auth/password-reset/request',
+  tag: 'auth',
+  assumed: true,
   summary: 'Request a password reset; always 200 (no account enumeration), the token goes to the outbox',
-  auth: { kind: 'public' }, effect: true,
+  auth: { kind: 'public' },
+  effect: true,
   body: z.object({ email }),
   response: { schema: z.object({ status: z.literal('success'), message: z.string() }) },
   async handler(ctx) {
@@ -68,15 +97,29 @@ export const passwordResetRequest = defineRoute({
     const user = tables.users.all().find((u) => u.email === ctx.body.email)
     if (user && !user.disabled) {
       const token = randomToken('prt_', 16)
-      await tables.passwordResets.insert({ id: token, userId: user.id, expiresAt: ctx.now() + RESET_TTL_MS, used: false })
-      ctx.sandbox.outbox.add('password-reset', ctx.sandbox.iso(), { to: user.email, subject: 'Restablece tu contraseña', token, ref: user.id })
+      await tables.passwordResets.insert({
+        id: token,
+        userId: user.id,
+        expiresAt: ctx.now() + RESET_TTL_MS,
+        used: false,
+      })
+      ctx.sandbox.outbox.add('password-reset', ctx.sandbox.iso(), {
+        to: user.email,
+        subject: 'Restablece tu contraseña',
+        token,
+        ref: user.id,
+      })
     }
     return ok({ status: 'success', message: 'If the account exists, a reset link was sent' })
   },
 })
 
 export const passwordResetConfirm = defineRoute({
-  id: 'passwordResetConfirm', method: 'POST', path: '/api/auth/password-reset/confirm', tag: 'auth', assumed: true,
+  id: 'passwordResetConfirm',
+  method: 'POST',
+  path: '/api/auth/password-reset/confirm',
+  tag: 'auth',
+  assumed: true,
   summary: 'Set a new password with a reset token; signs the user out everywhere',
   auth: { kind: 'public' },
   body: z.object({ token: z.string().min(1), password: z.string().min(8) }),
@@ -97,22 +140,44 @@ export const passwordResetConfirm = defineRoute({
 
 /** The seven rules of the spec, in order; each refusal says which one. */
 export const serviceAccess = defineRoute({
-  id: 'getServiceAccess', method: 'GET', path: '/api/auth/service-access', tag: 'auth',
+  id: 'getServiceAccess',
+  method: 'GET',
+  path: '/api/auth/service-access',
+  tag: 'auth',
   summary: 'Check the link between the user, the current client and the integrated product',
   auth: { kind: 'user', permission: 'integration:access' },
-  response: { schema: successEnvelope(z.object({ userId: z.string(), clientId: z.string(), serviceUserId: z.string(), serviceTenantId: z.string(), authenticatedAt: z.string() })) },
+  response: {
+    schema: successEnvelope(
+      z.object({
+        userId: z.string(),
+        clientId: z.string(),
+        serviceUserId: z.string(),
+        serviceTenantId: z.string(),
+        authenticatedAt: z.string(),
+      }),
+    ),
+  },
   errors: { 403: 'Integration disabled, tenant not allowed, not a direct session, or no active link' },
   handler(ctx) {
     const p = userOf(ctx)
     const { tables } = ctx.sandbox.world
     const integration = tables.integrations.all()[0]
     if (!integration?.enabled) throw forbidden('integration: the integration is not enabled')
-    if (p.kind !== 'session') throw forbidden(`authorization: service access needs a direct session; ${p.kind} tokens are not accepted`)
-    if (p.session?.kind !== 'direct') throw forbidden('authorization: service access needs a direct session; impersonation is not accepted')
+    if (p.kind !== 'session')
+      throw forbidden(`authorization: service access needs a direct session; ${p.kind} tokens are not accepted`)
+    if (p.session?.kind !== 'direct')
+      throw forbidden('authorization: service access needs a direct session; impersonation is not accepted')
     const link = tables.integrationLinks.all().find((l) => l.userId === p.user.id && l.clientId === p.clientId)
     if (!link || !link.active) throw forbidden('link: the user has no active link for the current client')
-    if (!integration.tenantAllowList.includes(link.serviceTenantId)) throw forbidden(`tenant: ${link.serviceTenantId} is not in the integration allow-list`)
-    return success({ userId: p.user.id, clientId: p.clientId, serviceUserId: link.serviceUserId, serviceTenantId: link.serviceTenantId, authenticatedAt: new Date(p.session.createdAt).toISOString() })
+    if (!integration.tenantAllowList.includes(link.serviceTenantId))
+      throw forbidden(`tenant: ${link.serviceTenantId} is not in the integration allow-list`)
+    return success({
+      userId: p.user.id,
+      clientId: p.clientId,
+      serviceUserId: link.serviceUserId,
+      serviceTenantId: link.serviceTenantId,
+      authenticatedAt: new Date(p.session.createdAt).toISOString(),
+    })
   },
 })
 

@@ -27,12 +27,33 @@ export class SessionStore {
   /** Told of sign-ins, sign-outs and expiries (the journal's `changes`); a slide by use is a read's, not told. */
   recorder?: WriteRecorder
 
-  constructor(sessions: Session[] = [], readonly capacity = SESSION_LIMIT) {
+  constructor(
+    sessions: Session[] = [],
+    readonly capacity = SESSION_LIMIT,
+  ) {
     for (const s of sessions.slice(-capacity)) this.#byToken.set(s.token, { ...s })
   }
 
-  open(userId: string, clientId: string, now: number, ttlMs = SESSION_TTL_MS, kind: Session['kind'] = 'direct', impersonatorId: string | null = null, token = randomToken('ses_')): Session {
-    const s: Session = { token, userId, clientId, kind, impersonatorId, createdAt: now, lastSeenAt: now, expiresAt: now + ttlMs, ttlMs }
+  open(
+    userId: string,
+    clientId: string,
+    now: number,
+    ttlMs = SESSION_TTL_MS,
+    kind: Session['kind'] = 'direct',
+    impersonatorId: string | null = null,
+    token = randomToken('ses_'),
+  ): Session {
+    const s: Session = {
+      token,
+      userId,
+      clientId,
+      kind,
+      impersonatorId,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: now + ttlMs,
+      ttlMs,
+    }
     this.put(s)
     return s
   }

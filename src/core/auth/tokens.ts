@@ -28,7 +28,17 @@ export function keyBytes(hex: string): Uint8Array {
 export const looksLikeJwt = (token: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(token)
 
 export type TokenClaims =
-  | { kind: 'agent'; sub: string; clientId: string; scope: string; exp: number; /** The sandbox's URL. */ aud?: string; /** The OAuth client. */ client_id?: string; /** The grant it was issued from (state.ts). */ grant?: string; /** The world (`x-sandbox-id`) that signed it. */ sid?: string }
+  | {
+      kind: 'agent'
+      sub: string
+      clientId: string
+      scope: string
+      exp: number
+      /** The sandbox's URL. */ aud?: string
+      /** The OAuth client. */ client_id?: string
+      /** The grant it was issued from (state.ts). */ grant?: string
+      /** The world (`x-sandbox-id`) that signed it. */ sid?: string
+    }
   | { kind: 'portal'; sub: string; clientId: string; roles: string[]; exp: number }
 
 export async function signToken(key: Uint8Array, claims: TokenClaims, nowS: number, ttlS: number): Promise<string> {
@@ -55,7 +65,11 @@ export async function verifyToken(key: Uint8Array, token: string, nowS: number):
   }
   if (issuer !== ISSUER) return { ok: false, reason: 'legacy' }
   try {
-    const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'], currentDate: new Date(nowS * 1000) })
+    const { payload } = await jwtVerify(token, key, {
+      issuer: ISSUER,
+      algorithms: ['HS256'],
+      currentDate: new Date(nowS * 1000),
+    })
     return { ok: true, claims: { ...payload, sub: payload.sub } as TokenClaims }
   } catch (error) {
     return { ok: false, reason: (error as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'expired' : 'invalid' }

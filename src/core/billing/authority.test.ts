@@ -31,7 +31,12 @@ describe('the simulated tax authority', () => {
     const options = { pendingSyncs: 2, outcome: 'rejected' as const }
     // The scenario's hook answers before the rules, which would reject GENERIC_RUT.
     const sync = dtePending.taxAuthority!.sync!
-    expect([0, 1, 2, 3].map((n) => sync(options, n) ?? syncAnswer('76.123.456-0'))).toEqual(['SII_PENDING', 'SII_PENDING', 'SII_REJECTED', 'SII_REJECTED'])
+    expect([0, 1, 2, 3].map((n) => sync(options, n) ?? syncAnswer('76.123.456-0'))).toEqual([
+      'SII_PENDING',
+      'SII_PENDING',
+      'SII_REJECTED',
+      'SII_REJECTED',
+    ])
     expect(sync({ pendingSyncs: 0, outcome: 'accepted' }, 0) ?? syncAnswer(GENERIC_RUT)).toBe('SII_ACCEPTED')
   })
 
@@ -50,6 +55,8 @@ describe('folios', () => {
 
   it('refuses with 409 once the range is exhausted', () => {
     const { to } = folioRange('cli_acme')
-    expect(() => nextFolio('cli_acme', [to])).toThrow(expect.objectContaining({ status: 409, message: expect.stringMatching(/^folio: /) }))
+    expect(() => nextFolio('cli_acme', [to])).toThrow(
+      expect.objectContaining({ status: 409, message: expect.stringMatching(/^folio: /) }),
+    )
   })
 })

@@ -23,8 +23,16 @@ const normalRut = (taxId: string) => taxId.trim().replaceAll('.', '').toUpperCas
 
 /** First matching rule rejects the DTE; documented in the README (billing section). */
 export const rejectionRules: readonly { rule: string; matches(taxId: string): boolean; reason: string }[] = [
-  { rule: 'generic-receiver', matches: (t) => normalRut(t) === normalRut(GENERIC_RUT), reason: 'a factura needs an identified receiver; the generic RUT 66.666.666-6 is only for boletas' },
-  { rule: 'check-digit', matches: (t) => !validRut(t), reason: "the receiver's RUT is malformed or its check digit is wrong" },
+  {
+    rule: 'generic-receiver',
+    matches: (t) => normalRut(t) === normalRut(GENERIC_RUT),
+    reason: 'a factura needs an identified receiver; the generic RUT 66.666.666-6 is only for boletas',
+  },
+  {
+    rule: 'check-digit',
+    matches: (t) => !validRut(t),
+    reason: "the receiver's RUT is malformed or its check digit is wrong",
+  },
 ]
 
 export function rejectionOf(taxId: string): { rule: string; reason: string } | undefined {

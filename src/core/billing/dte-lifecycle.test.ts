@@ -28,7 +28,10 @@ const expected: Record<string, readonly string[] | 409 | 422> = {
 describe('DTE lifecycle', () => {
   it('covers every local_status for sync, resolve and new-emission, and upload only from new', () => {
     const keys = dteLifecycle.rows.map((r) => `${r.from}|${r.on}`).sort()
-    const want = ['new|upload', ...dteStatuses.flatMap((s) => ['sync', 'resolve', 'new-emission'].map((e) => `${s}|${e}`))].sort()
+    const want = [
+      'new|upload',
+      ...dteStatuses.flatMap((s) => ['sync', 'resolve', 'new-emission'].map((e) => `${s}|${e}`)),
+    ].sort()
     expect(keys).toEqual(want)
   })
 
@@ -56,6 +59,12 @@ describe('DTE lifecycle', () => {
 
   it('refuses a table with two rows for the same state and event', async () => {
     const { Lifecycle } = await import('./lifecycle.js')
-    expect(() => new Lifecycle('s', [{ from: 'a', on: 'e', to: ['a'] }, { from: 'a', on: 'e', to: ['b'] }])).toThrow(/two rows/)
+    expect(
+      () =>
+        new Lifecycle('s', [
+          { from: 'a', on: 'e', to: ['a'] },
+          { from: 'a', on: 'e', to: ['b'] },
+        ]),
+    ).toThrow(/two rows/)
   })
 })

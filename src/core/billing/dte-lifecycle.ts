@@ -16,7 +16,13 @@ export const dteLifecycle = new Lifecycle<DteState, DteEvent>('local_status', [
   { from: 'new', on: 'upload', to: ['SII_PENDING', 'SII_UPLOAD_UNCERTAIN'] },
 
   // Spec: "No public endpoint resolves this case automatically."
-  { from: 'SII_UPLOAD_UNCERTAIN', on: 'sync', refuse: 422, because: 'it has no TrackID, so sync cannot settle it; only reconciliation with the tax authority does (POST /__sandbox/dte/{dteId}/resolve)' },
+  {
+    from: 'SII_UPLOAD_UNCERTAIN',
+    on: 'sync',
+    refuse: 422,
+    because:
+      'it has no TrackID, so sync cannot settle it; only reconciliation with the tax authority does (POST /__sandbox/dte/{dteId}/resolve)',
+  },
   { from: 'SII_PENDING', on: 'sync', to: ['SII_PENDING', 'SII_ACCEPTED', 'SII_REJECTED'] },
   // A settled DTE syncs to what it is: a retried sync is harmless.
   { from: 'SII_ACCEPTED', on: 'sync', to: ['SII_ACCEPTED'] },
@@ -29,8 +35,23 @@ export const dteLifecycle = new Lifecycle<DteState, DteEvent>('local_status', [
   { from: 'SII_REJECTED', on: 'resolve', refuse: 409, because: 'the tax authority already settled it' },
 
   // Spec: the folio is reconciled "before any re-emission"; pending acceptance "does not by itself allow a new emission".
-  { from: 'SII_UPLOAD_UNCERTAIN', on: 'new-emission', refuse: 409, because: 'its upload outcome is uncertain; reconcile it with the tax authority before any new emission' },
-  { from: 'SII_PENDING', on: 'new-emission', refuse: 409, because: 'acceptance is pending; sync it, a new emission waits until it is settled' },
-  { from: 'SII_ACCEPTED', on: 'new-emission', refuse: 409, because: 'the tax authority accepted it; an accepted DTE is not emitted again' },
+  {
+    from: 'SII_UPLOAD_UNCERTAIN',
+    on: 'new-emission',
+    refuse: 409,
+    because: 'its upload outcome is uncertain; reconcile it with the tax authority before any new emission',
+  },
+  {
+    from: 'SII_PENDING',
+    on: 'new-emission',
+    refuse: 409,
+    because: 'acceptance is pending; sync it, a new emission waits until it is settled',
+  },
+  {
+    from: 'SII_ACCEPTED',
+    on: 'new-emission',
+    refuse: 409,
+    because: 'the tax authority accepted it; an accepted DTE is not emitted again',
+  },
   { from: 'SII_REJECTED', on: 'new-emission', to: ['SII_REJECTED'] },
 ])

@@ -21,8 +21,10 @@ const subject = (dte: Dte) => `DTE ${dte.id} (folio ${dte.folio})`
 /** docs/billing.md: a published invoice with a receiver tax id and positive lines, else 422. */
 export function checkDtePreconditions(invoice: Invoice): void {
   invoiceLifecycle.allow(invoice.status, 'emit-dte', invoiceSubject(invoice))
-  if (!invoice.receiver.taxId?.trim()) throw unprocessable(`receiver.taxId: invoice ${invoice.id} has no receiver tax id (RUT); a DTE needs one`)
-  if (invoice.lines.length === 0) throw unprocessable(`lines: invoice ${invoice.id} has no lines; a DTE needs at least one`)
+  if (!invoice.receiver.taxId?.trim())
+    throw unprocessable(`receiver.taxId: invoice ${invoice.id} has no receiver tax id (RUT); a DTE needs one`)
+  if (invoice.lines.length === 0)
+    throw unprocessable(`lines: invoice ${invoice.id} has no lines; a DTE needs at least one`)
   invoice.lines.forEach((l, i) => {
     if (!(l.quantity > 0)) throw unprocessable(`lines.${i}.quantity: must be positive for a DTE (is ${l.quantity})`)
     if (!(l.unitPrice > 0)) throw unprocessable(`lines.${i}.unitPrice: must be positive for a DTE (is ${l.unitPrice})`)
@@ -50,7 +52,12 @@ export async function emitDte(ctx: BillingContext, invoice: Invoice): Promise<Em
   const folio = nextFolio(invoice.clientId, used)
   const upload = authorityHook(ctx, 'upload')
   const uncertain = upload?.run()
-  const status = dteLifecycle.next('new', 'upload', uncertain ? 'SII_UPLOAD_UNCERTAIN' : 'SII_PENDING', `the new DTE (folio ${folio})`)
+  const status = dteLifecycle.next(
+    'new',
+    'upload',
+    uncertain ? 'SII_UPLOAD_UNCERTAIN' : 'SII_PENDING',
+    `the new DTE (folio ${folio})`,
+  )
   const TrackID = uncertain ? null : trackId(ctx.sandbox.random)
   const replaced = previous.at(-1)
   const at = ctx.sandbox.iso()
@@ -61,7 +68,9 @@ export async function emitDte(ctx: BillingContext, invoice: Invoice): Promise<Em
     folio,
     TrackID,
     local_status: status as Dte['local_status'],
-    references: replaced ? [{ type: DTE_TYPE, folio: replaced.folio, reason: 'Reemplaza DTE rechazado por el SII' }] : [],
+    references: replaced
+      ? [{ type: DTE_TYPE, folio: replaced.folio, reason: 'Reemplaza DTE rechazado por el SII' }]
+      : [],
     // The DTE documents the invoice, payments made so far included.
     payments: invoice.payments.map((p) => ({ ...p })),
     syncs: 0,
@@ -69,7 +78,12 @@ export async function emitDte(ctx: BillingContext, invoice: Invoice): Promise<Em
     updatedAt: at,
   })
   await invoices.update(invoice.id, (d) => void (d.dteId = dte.id))
-  ctx.sandbox.outbox.add('sii-upload', at, { to: SII_HOST, subject: `DTE ${DTE_TYPE} folio ${folio} (invoice ${invoice.number})`, token: TrackID, ref: dte.id })
+  ctx.sandbox.outbox.add('sii-upload', at, {
+    to: SII_HOST,
+    subject: `DTE ${DTE_TYPE} folio ${folio} (invoice ${invoice.number})`,
+    token: TrackID,
+    ref: dte.id,
+  })
   if (uncertain) ctx.fault(upload!.name)
   return { dte, uncertain }
 }
@@ -95,7 +109,12 @@ export async function syncDte(ctx: BillingContext, dte: Dte): Promise<Dte> {
 
 /** The control API's reconciliation: the authority settles an uncertain or pending DTE, folio kept. */
 export async function resolveDte(sandbox: Sandbox, dte: Dte, outcome: 'accepted' | 'rejected'): Promise<Dte> {
-  const to = dteLifecycle.next(dte.local_status, 'resolve', outcome === 'accepted' ? 'SII_ACCEPTED' : 'SII_REJECTED', subject(dte)) as Dte['local_status']
+  const to = dteLifecycle.next(
+    dte.local_status,
+    'resolve',
+    outcome === 'accepted' ? 'SII_ACCEPTED' : 'SII_REJECTED',
+    subject(dte),
+  ) as Dte['local_status']
   return (await sandbox.world.tables.dtes.update(dte.id, (d) => {
     d.local_status = to
     // Reconciliation finds the upload on the authority's side, and with it its TrackID.
@@ -110,7 +129,12 @@ type Hooks = Required<TaxAuthorityHooks<Record<string, unknown>>>
 function authorityHook<K extends keyof Hooks>(ctx: BillingContext, key: K) {
   for (const a of ctx.applied) {
     const hook = a.def.taxAuthority?.[key] as Hooks[K] | undefined
-    if (hook) return { name: a.def.name, run: (...args: Parameters<Hooks[K]> extends [unknown, ...infer R] ? R : never) => (hook as (...a: unknown[]) => ReturnType<Hooks[K]>)(a.options, ...args) }
+    if (hook)
+      return {
+        name: a.def.name,
+        run: (...args: Parameters<Hooks[K]> extends [unknown, ...infer R] ? R : never) =>
+          (hook as (...a: unknown[]) => ReturnType<Hooks[K]>)(a.options, ...args),
+      }
   }
   return undefined
 }

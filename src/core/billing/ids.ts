@@ -4,7 +4,8 @@ import type { Invoice } from './model.js'
 
 /** `cli_acme` -> `acme`: readable ids such as `inv_acme_0014` and `dte_acme_1009`. */
 export const clientSlug = (clientId: string) => clientId.replace(/^cli_/, '')
-export const invoiceIdFor = (clientId: string, sequence: number) => `inv_${clientSlug(clientId)}_${String(sequence).padStart(4, '0')}`
+export const invoiceIdFor = (clientId: string, sequence: number) =>
+  `inv_${clientSlug(clientId)}_${String(sequence).padStart(4, '0')}`
 
 /** Publishing follows the sequence, so the number is the sequence's (assumed format). */
 export const invoiceNumber = (sequence: number) => `F-${String(sequence).padStart(6, '0')}`

@@ -39,7 +39,8 @@ describe('invoice lifecycle', () => {
       expect((error as HttpError).message).toMatch(new RegExp(`^status: invoice inv_x is ${from}; `))
     } else {
       expect(invoiceLifecycle.allow(from, on, 'invoice inv_x')).toEqual(want)
-      for (const to of want as (typeof invoiceStatuses)[number][]) expect(invoiceLifecycle.next(from, on, to, 'invoice inv_x')).toBe(to)
+      for (const to of want as (typeof invoiceStatuses)[number][])
+        expect(invoiceLifecycle.next(from, on, to, 'invoice inv_x')).toBe(to)
       // A target the row does not list is a bug in the caller, never a client error.
       const other = invoiceStatuses.find((s) => !want.includes(s))!
       expect(() => invoiceLifecycle.next(from, on, other, 'invoice inv_x')).toThrow(/cannot lead to/)

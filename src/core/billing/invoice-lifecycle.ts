@@ -23,7 +23,12 @@ export const invoiceLifecycle = new Lifecycle<InvoiceStatus, InvoiceEvent>('stat
   { from: 'published', on: 'send-email', to: ['published'] },
   { from: 'paid', on: 'send-email', to: ['paid'] },
 
-  { from: 'draft', on: 'register-payment', refuse: 409, because: 'payments need a published invoice; publish it first' },
+  {
+    from: 'draft',
+    on: 'register-payment',
+    refuse: 409,
+    because: 'payments need a published invoice; publish it first',
+  },
   // Partial payment stays published; the one that brings the balance to 0 marks it paid.
   { from: 'published', on: 'register-payment', to: ['published', 'paid'] },
   { from: 'paid', on: 'register-payment', refuse: 409, because: 'it is fully paid; its balance is 0' },

@@ -22,7 +22,9 @@ export async function publishInvoice(ctx: BillingContext, invoice: Invoice): Pro
     .where((i) => i.clientId === invoice.clientId && i.sequence < invoice.sequence && i.status === 'draft')
     .sort((a, b) => a.sequence - b.sequence)[0]
   if (earlier) {
-    throw conflict(`sequence: invoice ${earlier.id} (sequence ${earlier.sequence}) comes before ${invoice.id} (sequence ${invoice.sequence}) and is still a draft; publish it first`)
+    throw conflict(
+      `sequence: invoice ${earlier.id} (sequence ${earlier.sequence}) comes before ${invoice.id} (sequence ${invoice.sequence}) and is still a draft; publish it first`,
+    )
   }
   const at = ctx.sandbox.iso()
   return (await invoices.update(invoice.id, (d) => {
@@ -45,12 +47,25 @@ export interface PaymentInput {
 export async function registerPayment(ctx: BillingContext, invoice: Invoice, input: PaymentInput): Promise<Invoice> {
   invoiceLifecycle.allow(invoice.status, 'register-payment', invoiceSubject(invoice))
   if (input.amount > invoice.balance) {
-    throw unprocessable(`amount: ${input.amount} is above the balance of ${invoice.id} (${invoice.balance}); a payment must be at most the balance`)
+    throw unprocessable(
+      `amount: ${input.amount} is above the balance of ${invoice.id} (${invoice.balance}); a payment must be at most the balance`,
+    )
   }
-  const to = invoiceLifecycle.next(invoice.status, 'register-payment', input.amount === invoice.balance ? 'paid' : 'published', invoiceSubject(invoice))
+  const to = invoiceLifecycle.next(
+    invoice.status,
+    'register-payment',
+    input.amount === invoice.balance ? 'paid' : 'published',
+    invoiceSubject(invoice),
+  )
   const { invoices, dtes } = ctx.sandbox.world.tables
   const at = ctx.sandbox.iso()
-  const payment = { id: ctx.sandbox.ids.take('pay_'), amount: input.amount, date: input.date ?? at.slice(0, 10), method: input.method ?? 'transfer', createdAt: at }
+  const payment = {
+    id: ctx.sandbox.ids.take('pay_'),
+    amount: input.amount,
+    date: input.date ?? at.slice(0, 10),
+    method: input.method ?? 'transfer',
+    createdAt: at,
+  }
   const updated = (await invoices.update(invoice.id, (d) => {
     d.payments.push(payment)
     d.balance -= input.amount
@@ -72,7 +87,11 @@ export function sendInvoiceEmail(ctx: BillingContext, invoice: Invoice, to: read
   const issuer = ctx.sandbox.world.tables.clients.get(invoice.clientId)?.name ?? invoice.clientId
   const at = ctx.sandbox.iso()
   return recipients.map((address) => {
-    const entry = ctx.sandbox.outbox.add('email', at, { to: address, subject: `Factura ${invoice.number} de ${issuer}`, ref: invoice.id })
+    const entry = ctx.sandbox.outbox.add('email', at, {
+      to: address,
+      subject: `Factura ${invoice.number} de ${issuer}`,
+      ref: invoice.id,
+    })
     return { to: address, outboxId: entry.id }
   })
 }

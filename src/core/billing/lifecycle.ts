@@ -6,8 +6,7 @@ import { HttpError } from '../http/reply.js'
  * answer); `refuse` is the status and the rule when the event is not allowed there.
  */
 export type Row<S extends string, E extends string> =
-  | { from: S; on: E; to: readonly S[] }
-  | { from: S; on: E; refuse: 409 | 422; because: string }
+  { from: S; on: E; to: readonly S[] } | { from: S; on: E; refuse: 409 | 422; because: string }
 
 /** A lifecycle as an explicit table: the one place to read what may happen (WireMock's habit). */
 export class Lifecycle<S extends string, E extends string> {

@@ -22,9 +22,17 @@ export async function sendMagicLink(sandbox: Sandbox, email: string): Promise<vo
   const token = randomToken('mlk_', 16)
   await portalContacts.update(contact.id, (c) => {
     // Only live links are kept: the list never grows with old ones.
-    c.magicLinks = [...(c.magicLinks ?? []).filter((l) => !l.used && l.expiresAt > now), { token, expiresAt: now + MAGIC_LINK_TTL_MS, used: false }]
+    c.magicLinks = [
+      ...(c.magicLinks ?? []).filter((l) => !l.used && l.expiresAt > now),
+      { token, expiresAt: now + MAGIC_LINK_TTL_MS, used: false },
+    ]
   })
-  sandbox.outbox.add('magic-link', sandbox.iso(), { to: contact.email, subject: 'Tu enlace de acceso al portal de clientes', token, ref: contact.id })
+  sandbox.outbox.add('magic-link', sandbox.iso(), {
+    to: contact.email,
+    subject: 'Tu enlace de acceso al portal de clientes',
+    token,
+    ref: contact.id,
+  })
 }
 
 /** Redeems a link once, before it expires, for the contact it was sent to. */
@@ -43,6 +51,11 @@ export async function redeemMagicLink(sandbox: Sandbox, token: string): Promise<
 /** The portal token: a signed JWT carrying the contact's client and roles. */
 export async function portalToken(sandbox: Sandbox, contact: Contact): Promise<{ token: string; expiresAt: string }> {
   const nowS = Math.floor(sandbox.clock.now() / 1000)
-  const token = await signToken(sandbox.signingKey, { kind: 'portal', sub: contact.id, clientId: contact.clientId, roles: [...contact.roles], exp: 0 }, nowS, PORTAL_TOKEN_TTL_S)
+  const token = await signToken(
+    sandbox.signingKey,
+    { kind: 'portal', sub: contact.id, clientId: contact.clientId, roles: [...contact.roles], exp: 0 },
+    nowS,
+    PORTAL_TOKEN_TTL_S,
+  )
   return { token, expiresAt: new Date((nowS + PORTAL_TOKEN_TTL_S) * 1000).toISOString() }
 }

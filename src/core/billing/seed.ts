@@ -18,9 +18,31 @@ const INVOICES = [16, 10]
  * of each interesting state, then drafts in sequence (the last without a receiver tax id, so
  * emit-dte can answer 422 once it is published).
  */
-type Plan = 'paid' | 'partly-paid' | 'unpaid' | 'rejected' | 'pending' | 'generic-receiver' | 'no-dte' | 'draft' | 'draft-no-tax-id'
-const TAIL: Plan[] = ['partly-paid', 'unpaid', 'rejected', 'pending', 'generic-receiver', 'no-dte', 'draft', 'draft', 'draft-no-tax-id']
-const plans = (n: number): Plan[] => [...Array<Plan>(Math.max(0, n - TAIL.length)).fill('paid'), ...TAIL.slice(Math.max(0, TAIL.length - n))]
+type Plan =
+  | 'paid'
+  | 'partly-paid'
+  | 'unpaid'
+  | 'rejected'
+  | 'pending'
+  | 'generic-receiver'
+  | 'no-dte'
+  | 'draft'
+  | 'draft-no-tax-id'
+const TAIL: Plan[] = [
+  'partly-paid',
+  'unpaid',
+  'rejected',
+  'pending',
+  'generic-receiver',
+  'no-dte',
+  'draft',
+  'draft',
+  'draft-no-tax-id',
+]
+const plans = (n: number): Plan[] => [
+  ...Array<Plan>(Math.max(0, n - TAIL.length)).fill('paid'),
+  ...TAIL.slice(Math.max(0, TAIL.length - n)),
+]
 
 const products = [
   { description: 'Plan de monitoreo GPS mensual', price: [12_900, 24_900], qty: [5, 60] },
@@ -33,7 +55,10 @@ const products = [
 ] as const
 
 const ticketTopics = [
-  ['Vehículo sin señal GPS desde ayer', 'El camión patente indicada dejó de reportar posición. ¿Pueden revisar el equipo?'],
+  [
+    'Vehículo sin señal GPS desde ayer',
+    'El camión patente indicada dejó de reportar posición. ¿Pueden revisar el equipo?',
+  ],
   ['No puedo descargar la factura en PDF', 'Al abrir la factura del mes el portal muestra un error.'],
   ['Consulta por cobro duplicado', 'Vemos dos cargos por el mismo servicio de monitoreo este mes.'],
   ['Cambio de datos de facturación', 'Necesitamos actualizar la dirección y el correo de facturación.'],
@@ -41,10 +66,27 @@ const ticketTopics = [
   ['Solicitud de capacitación', 'Queremos una sesión para el nuevo equipo de despacho.'],
 ] as const
 
-const trades = ['Transportes', 'Logística', 'Distribuidora', 'Comercial', 'Frigorífico', 'Constructora', 'Agrícola', 'Minera']
+const trades = [
+  'Transportes',
+  'Logística',
+  'Distribuidora',
+  'Comercial',
+  'Frigorífico',
+  'Constructora',
+  'Agrícola',
+  'Minera',
+]
 
 const slug = (name: string) =>
-  name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim().split(' ').slice(0, 2).join('') || 'cliente'
+  name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .slice(0, 2)
+    .join('') || 'cliente'
 
 /** Invoices in sequence, their DTEs and portal tickets of every client. */
 export function seedBilling(ctx: SeedContext): BillingRows {
@@ -81,9 +123,11 @@ function seedClientBilling(ctx: SeedContext, clientId: string, count: number) {
     const sequence = index + 1
     const id = invoiceIdFor(clientId, sequence)
     const receiver =
-      plan === 'generic-receiver' ? person()
-      : plan === 'draft-no-tax-id' ? { ...company(), taxId: null }
-      : { ...f.helpers.arrayElement(receivers) }
+      plan === 'generic-receiver'
+        ? person()
+        : plan === 'draft-no-tax-id'
+          ? { ...company(), taxId: null }
+          : { ...f.helpers.arrayElement(receivers) }
     const lines = f.helpers.arrayElements(products, { min: 1, max: 3 }).map((p) => ({
       description: p.description,
       quantity: f.number.int({ min: p.qty[0], max: p.qty[1] }),
@@ -95,30 +139,67 @@ function seedClientBilling(ctx: SeedContext, clientId: string, count: number) {
     const draft = plan === 'draft' || plan === 'draft-no-tax-id'
     const published = draft ? null : created + f.number.int({ min: HOUR, max: DAY })
     const invoice: Invoice = {
-      id, clientId, sequence, number: draft ? null : invoiceNumber(sequence), status: draft ? 'draft' : 'published',
-      receiver, lines, total, balance: total, payments: [], dteId: null, createdAt: at(created), publishedAt: published === null ? null : at(published),
+      id,
+      clientId,
+      sequence,
+      number: draft ? null : invoiceNumber(sequence),
+      status: draft ? 'draft' : 'published',
+      receiver,
+      lines,
+      total,
+      balance: total,
+      payments: [],
+      dteId: null,
+      createdAt: at(created),
+      publishedAt: published === null ? null : at(published),
     }
     invoices.push(invoice)
     if (published === null || plan === 'no-dte' || plan === 'generic-receiver') return
 
-    const emitted = plan === 'pending' ? ctx.now - f.number.int({ min: 10 * 60_000, max: 3 * HOUR }) : published + f.number.int({ min: 10 * 60_000, max: 2 * HOUR })
+    const emitted =
+      plan === 'pending'
+        ? ctx.now - f.number.int({ min: 10 * 60_000, max: 3 * HOUR })
+        : published + f.number.int({ min: 10 * 60_000, max: 2 * HOUR })
     const settled = emitted + f.number.int({ min: HOUR, max: 2 * DAY })
-    const status: Dte['local_status'] = plan === 'pending' ? 'SII_PENDING' : plan === 'rejected' ? 'SII_REJECTED' : 'SII_ACCEPTED'
+    const status: Dte['local_status'] =
+      plan === 'pending' ? 'SII_PENDING' : plan === 'rejected' ? 'SII_REJECTED' : 'SII_ACCEPTED'
     const dte: Dte = {
-      id: dteIdFor(clientId, folio), clientId, invoiceId: id, folio: folio++, TrackID: trackId(() => f.number.float()),
+      id: dteIdFor(clientId, folio),
+      clientId,
+      invoiceId: id,
+      folio: folio++,
+      TrackID: trackId(() => f.number.float()),
       local_status: status,
-      references: f.datatype.boolean(0.4) ? [{ type: '801', folio: f.number.int({ min: 1000, max: 99_999 }), reason: 'Orden de compra' }] : [],
-      payments: [], syncs: 0, createdAt: at(emitted), updatedAt: at(status === 'SII_PENDING' ? emitted : settled),
+      references: f.datatype.boolean(0.4)
+        ? [{ type: '801', folio: f.number.int({ min: 1000, max: 99_999 }), reason: 'Orden de compra' }]
+        : [],
+      payments: [],
+      syncs: 0,
+      createdAt: at(emitted),
+      updatedAt: at(status === 'SII_PENDING' ? emitted : settled),
     }
     invoice.dteId = dte.id
 
-    const amounts = plan === 'paid' ? split(total, f.datatype.boolean(0.35) ? f.number.float({ min: 0.3, max: 0.7 }) : 1)
-      : plan === 'partly-paid' ? [Math.round((total * f.number.float({ min: 0.3, max: 0.6 })) / 100) * 100]
-      : []
+    const amounts =
+      plan === 'paid'
+        ? split(total, f.datatype.boolean(0.35) ? f.number.float({ min: 0.3, max: 0.7 }) : 1)
+        : plan === 'partly-paid'
+          ? [Math.round((total * f.number.float({ min: 0.3, max: 0.6 })) / 100) * 100]
+          : []
     let paidAt = settled
     for (const amount of amounts) {
       paidAt += f.number.int({ min: DAY, max: 6 * DAY })
-      const p = { id: `pay_${clientSlug(clientId)}_${++payment}`, amount, date: at(paidAt).slice(0, 10), method: f.helpers.weightedArrayElement([{ value: 'transfer' as const, weight: 8 }, { value: 'card' as const, weight: 1 }, { value: 'check' as const, weight: 1 }]), createdAt: at(paidAt) }
+      const p = {
+        id: `pay_${clientSlug(clientId)}_${++payment}`,
+        amount,
+        date: at(paidAt).slice(0, 10),
+        method: f.helpers.weightedArrayElement([
+          { value: 'transfer' as const, weight: 8 },
+          { value: 'card' as const, weight: 1 },
+          { value: 'check' as const, weight: 1 },
+        ]),
+        createdAt: at(paidAt),
+      }
       invoice.payments.push(p)
       dte.payments.push({ ...p })
       invoice.balance -= amount
@@ -139,16 +220,28 @@ function split(total: number, share: number): number[] {
 /** Tickets of the client's support contacts, in the last 30 days. */
 function seedTickets(ctx: SeedContext, clientId: string): RowOf<'tickets'>[] {
   const f = ctx.faker
-  const contacts = ctx.accounts.portalContacts.filter((c) => c.clientId === clientId && (c.roles as readonly string[]).includes('support'))
+  const contacts = ctx.accounts.portalContacts.filter(
+    (c) => c.clientId === clientId && (c.roles as readonly string[]).includes('support'),
+  )
   let n = 0
-  return contacts.flatMap((contact) =>
-    Array.from({ length: f.number.int({ min: 2, max: 3 }) }, () => {
-      const [subject, body] = f.helpers.arrayElement(ticketTopics)
-      return {
-        id: `tkt_${clientSlug(clientId)}_${++n}`, clientId, contactId: contact.id, subject, body,
-        status: f.helpers.weightedArrayElement([{ value: 'open' as const, weight: 3 }, { value: 'pending' as const, weight: 2 }, { value: 'closed' as const, weight: 2 }]),
-        createdAt: new Date(ctx.now - f.number.int({ min: HOUR, max: 30 * DAY })).toISOString(),
-      }
-    }),
-  ).sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+  return contacts
+    .flatMap((contact) =>
+      Array.from({ length: f.number.int({ min: 2, max: 3 }) }, () => {
+        const [subject, body] = f.helpers.arrayElement(ticketTopics)
+        return {
+          id: `tkt_${clientSlug(clientId)}_${++n}`,
+          clientId,
+          contactId: contact.id,
+          subject,
+          body,
+          status: f.helpers.weightedArrayElement([
+            { value: 'open' as const, weight: 3 },
+            { value: 'pending' as const, weight: 2 },
+            { value: 'closed' as const, weight: 2 },
+          ]),
+          createdAt: new Date(ctx.now - f.number.int({ min: HOUR, max: 30 * DAY })).toISOString(),
+        }
+      }),
+    )
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
 }

@@ -43,7 +43,11 @@ export class Bridge {
   }
 
   /** The walk of every GET operation, its results recorded in the sandbox's findings. */
-  async walk(routes: readonly RouteInfo[], sandbox: Sandbox, fetchFn?: (url: string, init: RequestInit) => Promise<Response>): Promise<DriftReport> {
+  async walk(
+    routes: readonly RouteInfo[],
+    sandbox: Sandbox,
+    fetchFn?: (url: string, init: RequestInit) => Promise<Response>,
+  ): Promise<DriftReport> {
     const report = await driftWalk(routes, await this.checker(), this.upstream, fetchFn)
     const log = driftLog(sandbox)
     for (const op of report.operations) if (op.status !== 'skipped') log.record(op, report.checkedAt!)
@@ -58,33 +62,88 @@ export class Bridge {
     const started = performance.now()
     const url = meta.target ?? targetOf(request)
     const requestHeaders = redactedHeaders(request.headers)
-    const { response, copy, requestCopy } = await forward(request, this.upstream, meta.fetch, url.base + url.path + url.search)
+    const { response, copy, requestCopy } = await forward(
+      request,
+      this.upstream,
+      meta.fetch,
+      url.base + url.path + url.search,
+    )
     const durationMs = Math.round((performance.now() - started) * 100) / 100
     for (const [name, value] of Object.entries(meta.headers ?? {})) response.headers.set(name, value)
     meta.log?.(`${request.method} ${url.base}${url.path}${url.search} ${response.status} ${durationMs}ms [passthrough]`)
     const responseHeaders = redactedHeaders(response.headers)
-    void this.#after(sandbox, route, request.method, url, { status: response.status, durationMs, requestHeaders, responseHeaders, copy, requestCopy })
+    void this.#after(sandbox, route, request.method, url, {
+      status: response.status,
+      durationMs,
+      requestHeaders,
+      responseHeaders,
+      copy,
+      requestCopy,
+    })
     return response
   }
 
-  async #after(sandbox: Sandbox, route: RouteInfo | undefined, method: string, url: Target, a: {
-    status: number; durationMs: number; requestHeaders: Record<string, string>; responseHeaders: Record<string, string>
-    copy: ReadableStream<Uint8Array> | null; requestCopy: ReadableStream<Uint8Array> | null
-  }): Promise<void> {
+  async #after(
+    sandbox: Sandbox,
+    route: RouteInfo | undefined,
+    method: string,
+    url: Target,
+    a: {
+      status: number
+      durationMs: number
+      requestHeaders: Record<string, string>
+      responseHeaders: Record<string, string>
+      copy: ReadableStream<Uint8Array> | null
+      requestCopy: ReadableStream<Uint8Array> | null
+    },
+  ): Promise<void> {
     try {
-      const [sent, answered] = await Promise.all([readUpTo(a.requestCopy, JOURNAL_BODY_LIMIT), readUpTo(a.copy, CHECK_LIMIT)])
+      const [sent, answered] = await Promise.all([
+        readUpTo(a.requestCopy, JOURNAL_BODY_LIMIT),
+        readUpTo(a.copy, CHECK_LIMIT),
+      ])
       // Journaled first: whatever the check makes of the answer, the request is on record.
       const entry = sandbox.journal.add(
-        { method, path: url.path, query: url.search, status: a.status, faults: [], durationMs: a.durationMs, at: sandbox.iso() },
-        { origin: url.origin + url.base, request: { headers: a.requestHeaders, body: sent.text }, response: { headers: a.responseHeaders, body: answered.text } },
+        {
+          method,
+          path: url.path,
+          query: url.search,
+          status: a.status,
+          faults: [],
+          durationMs: a.durationMs,
+          at: sandbox.iso(),
+        },
+        {
+          origin: url.origin + url.base,
+          request: { headers: a.requestHeaders, body: sent.text },
+          response: { headers: a.responseHeaders, body: answered.text },
+        },
       )
       // Only an operation of the sandbox's own document can be checked; a route it lacks has none.
       if (!route || !a.copy || answered.cut) return
-      const { findings, reason } = (await this.checker()).checkAnswer(route, a.status, a.responseHeaders['content-type'] ?? null, answered.text)
+      const { findings, reason } = (await this.checker()).checkAnswer(
+        route,
+        a.status,
+        a.responseHeaders['content-type'] ?? null,
+        answered.text,
+      )
       entry.drift = findings
       const operation = operationName(route)
-      driftLog(sandbox).record({ operation, path: url.path, status: findings.length ? 'drift' : 'ok', httpStatus: a.status, findings, ...(reason ? { reason } : {}) }, new Date().toISOString())
-      sandbox.events.emit({ type: 'drift', data: { id: entry.id, operation, path: url.path, httpStatus: a.status, findings } })
+      driftLog(sandbox).record(
+        {
+          operation,
+          path: url.path,
+          status: findings.length ? 'drift' : 'ok',
+          httpStatus: a.status,
+          findings,
+          ...(reason ? { reason } : {}),
+        },
+        new Date().toISOString(),
+      )
+      sandbox.events.emit({
+        type: 'drift',
+        data: { id: entry.id, operation, path: url.path, httpStatus: a.status, findings },
+      })
     } catch (error) {
       // A failed check must not fail the answer that already left.
       console.error('fleet-sandbox: checking a passthrough answer failed:', error)

@@ -11,7 +11,13 @@ async function notificationPage(): Promise<{ checker: Checker; body: any }> {
   const app = createSandboxApp({ seed: 1, now: '2026-11-22T12:00:00.000Z', size: 'small' })
   await app.ready()
   const route = app.routes.find((r) => r.id === 'listNotifications')!
-  const res = await app.handle(route, new Request('http://sandbox.test/api/notifications?limit=50', { headers: { authorization: 'Bearer atk_sandbox_admin' } }), {})
+  const res = await app.handle(
+    route,
+    new Request('http://sandbox.test/api/notifications?limit=50', {
+      headers: { authorization: 'Bearer atk_sandbox_admin' },
+    }),
+    {},
+  )
   return { checker: new Checker(await app.openapi()), body: await res.json() }
 }
 
@@ -25,14 +31,24 @@ const document = {
             content: {
               'application/json': {
                 schema: {
-                  type: 'object', additionalProperties: false, required: ['id', 'kind', 'at', 'items', 'note'],
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['id', 'kind', 'at', 'items', 'note'],
                   properties: {
                     id: { type: 'string', format: 'uuid' },
                     kind: { type: 'string', enum: ['a', 'b'] },
                     at: { type: 'string', format: 'date-time' },
                     code: { type: 'string', pattern: '^[A-Z]{3}$' },
                     note: { type: ['string', 'null'] },
-                    items: { type: 'array', items: { type: 'object', additionalProperties: false, required: ['n'], properties: { n: { type: 'integer' } } } },
+                    items: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        additionalProperties: false,
+                        required: ['n'],
+                        properties: { n: { type: 'integer' } },
+                      },
+                    },
                   },
                 },
               },
@@ -43,11 +59,27 @@ const document = {
       },
     },
   },
-  components: { schemas: { StandardError: { type: 'object', required: ['statusCode', 'message', 'error'], properties: { statusCode: { type: 'integer' }, message: { type: 'string' }, error: { type: 'string' } } } } },
+  components: {
+    schemas: {
+      StandardError: {
+        type: 'object',
+        required: ['statusCode', 'message', 'error'],
+        properties: { statusCode: { type: 'integer' }, message: { type: 'string' }, error: { type: 'string' } },
+      },
+    },
+  },
 }
 const thing = { method: 'GET', path: '/api/things/:id' } as const
-const good = { id: '0b5c9d3e-7d4f-4a7e-9d1c-2f3a4b5c6d7e', kind: 'a', at: '2026-11-22T12:00:00.000Z', code: 'ABC', note: null, items: [{ n: 1 }, { n: 2 }] }
-const check = (body: unknown, status = 200, type = 'application/json') => new Checker(document).check(thing, status, type, JSON.stringify(body))
+const good = {
+  id: '0b5c9d3e-7d4f-4a7e-9d1c-2f3a4b5c6d7e',
+  kind: 'a',
+  at: '2026-11-22T12:00:00.000Z',
+  code: 'ABC',
+  note: null,
+  items: [{ n: 1 }, { n: 2 }],
+}
+const check = (body: unknown, status = 200, type = 'application/json') =>
+  new Checker(document).check(thing, status, type, JSON.stringify(body))
 
 describe('the checker', () => {
   it('finds nothing in an answer the document describes', () => {
@@ -60,7 +92,9 @@ describe('the checker', () => {
   })
 
   it('media-type: a media type the status does not list', () => {
-    expect(new Checker(document).check(thing, 200, 'text/html; charset=utf-8', '<p>')).toEqual([{ kind: 'media-type', pointer: '', expected: ['application/json'], actual: 'text/html' }])
+    expect(new Checker(document).check(thing, 200, 'text/html; charset=utf-8', '<p>')).toEqual([
+      { kind: 'media-type', pointer: '', expected: ['application/json'], actual: 'text/html' },
+    ])
   })
 
   it('missing: where the absent field should be', () => {
@@ -74,13 +108,21 @@ describe('the checker', () => {
   })
 
   it('type: another JSON type, a nullable one named in full', () => {
-    expect(check({ ...good, note: 3 })).toEqual([{ kind: 'type', pointer: '/note', expected: ['string', 'null'], actual: 'integer' }])
-    expect(check({ ...good, items: {} })).toEqual([{ kind: 'type', pointer: '/items', expected: 'array', actual: 'object' }])
-    expect(new Checker(document).check(thing, 200, 'application/json', '{oops')).toEqual([{ kind: 'type', pointer: '', expected: 'object', actual: 'not JSON' }])
+    expect(check({ ...good, note: 3 })).toEqual([
+      { kind: 'type', pointer: '/note', expected: ['string', 'null'], actual: 'integer' },
+    ])
+    expect(check({ ...good, items: {} })).toEqual([
+      { kind: 'type', pointer: '/items', expected: 'array', actual: 'object' },
+    ])
+    expect(new Checker(document).check(thing, 200, 'application/json', '{oops')).toEqual([
+      { kind: 'type', pointer: '', expected: 'object', actual: 'not JSON' },
+    ])
   })
 
   it('enum: a value outside the enum', () => {
-    expect(check({ ...good, kind: 'c' })).toEqual([{ kind: 'enum', pointer: '/kind', expected: ['a', 'b'], actual: 'c' }])
+    expect(check({ ...good, kind: 'c' })).toEqual([
+      { kind: 'enum', pointer: '/kind', expected: ['a', 'b'], actual: 'c' },
+    ])
   })
 
   it('format: not a date-time, not a uuid, not the pattern', () => {
@@ -93,11 +135,27 @@ describe('the checker', () => {
 
   it('format: a uuid that breaks both its format and its pattern is named by the format', () => {
     const doc = structuredClone(document)
-    doc.paths['/api/things/{id}'].get.responses[200].content['application/json'].schema.properties.id = { type: 'string', format: 'uuid', pattern: '^[0-9a-f-]{36}$' } as never
-    expect(new Checker(doc).check(thing, 200, 'application/json', JSON.stringify({ ...good, id: 'gps-1' }))).toEqual([{ kind: 'format', pointer: '/id', expected: 'uuid', actual: 'gps-1' }])
+    doc.paths['/api/things/{id}'].get.responses[200].content['application/json'].schema.properties.id = {
+      type: 'string',
+      format: 'uuid',
+      pattern: '^[0-9a-f-]{36}$',
+    } as never
+    expect(new Checker(doc).check(thing, 200, 'application/json', JSON.stringify({ ...good, id: 'gps-1' }))).toEqual([
+      { kind: 'format', pointer: '/id', expected: 'uuid', actual: 'gps-1' },
+    ])
     // In a list, still the first element's pointer.
-    doc.paths['/api/things/{id}'].get.responses[200].content['application/json'].schema = { type: 'array', items: doc.paths['/api/things/{id}'].get.responses[200].content['application/json'].schema } as never
-    expect(new Checker(doc).check(thing, 200, 'application/json', JSON.stringify([good, { ...good, id: 'gps-1' }, { ...good, id: 'gps-2' }]))).toEqual([{ kind: 'format', pointer: '/1/id', expected: 'uuid', actual: 'gps-1' }])
+    doc.paths['/api/things/{id}'].get.responses[200].content['application/json'].schema = {
+      type: 'array',
+      items: doc.paths['/api/things/{id}'].get.responses[200].content['application/json'].schema,
+    } as never
+    expect(
+      new Checker(doc).check(
+        thing,
+        200,
+        'application/json',
+        JSON.stringify([good, { ...good, id: 'gps-1' }, { ...good, id: 'gps-2' }]),
+      ),
+    ).toEqual([{ kind: 'format', pointer: '/1/id', expected: 'uuid', actual: 'gps-1' }])
   })
 
   it('list elements that differ alike are one finding, at the first element', () => {
@@ -119,7 +177,12 @@ describe('the checker', () => {
     body.data.pagination.page = '1'
     expect(checker.check(listNotifications, 200, 'application/json', JSON.stringify(body))).toEqual([
       { kind: 'missing', pointer: '/data/notifications/0/address' },
-      { kind: 'enum', pointer: '/data/notifications/0/status', expected: ['unreviewed', 'reviewed', 'false_positive'], actual: 'archived' },
+      {
+        kind: 'enum',
+        pointer: '/data/notifications/0/status',
+        expected: ['unreviewed', 'reviewed', 'false_positive'],
+        actual: 'archived',
+      },
       { kind: 'extra', pointer: '/data/notifications/0/severity', actual: 'string' },
       { kind: 'type', pointer: '/data/pagination/page', expected: 'integer', actual: 'string' },
     ])
@@ -150,11 +213,14 @@ describe('the walk under the checker', () => {
     }
     for (const operations of Object.values(checker.document.paths as object)) {
       for (const op of Object.values(operations as object)) {
-        for (const answer of Object.values((op as { responses?: object }).responses ?? {})) for (const media of Object.values((answer as { content?: object }).content ?? {})) visit(media.schema)
+        for (const answer of Object.values((op as { responses?: object }).responses ?? {}))
+          for (const media of Object.values((answer as { content?: object }).content ?? {})) visit(media.schema)
       }
     }
     Object.values(checker.document.components?.schemas ?? {}).forEach(visit)
-    const unknown = [...used].filter((k) => !CHECKED_KEYWORDS.includes(k) && !NOTE_KEYWORDS.includes(k) && !k.startsWith('x-'))
+    const unknown = [...used].filter(
+      (k) => !CHECKED_KEYWORDS.includes(k) && !NOTE_KEYWORDS.includes(k) && !k.startsWith('x-'),
+    )
     expect(unknown).toEqual([])
     expect(used.has('anyOf')).toBe(true)
   })
@@ -163,20 +229,42 @@ describe('the walk under the checker', () => {
     const app = createSandboxApp({ seed: 3, now: '2026-11-22T12:00:00.000Z', size: 'small' })
     await app.ready()
     const checker = new Checker(await app.openapi())
-    const lists = app.routes.filter((r) => r.method === 'GET' && r.path.startsWith('/api/') && !r.path.includes(':') && r.auth.kind !== 'control' && r.auth.kind !== 'portal')
+    const lists = app.routes.filter(
+      (r) =>
+        r.method === 'GET' &&
+        r.path.startsWith('/api/') &&
+        !r.path.includes(':') &&
+        r.auth.kind !== 'control' &&
+        r.auth.kind !== 'portal',
+    )
     const verdicts: { route: string; ours: boolean; theirs: boolean }[] = []
     for (const route of lists) {
-      const res = await app.handle(route, new Request(`http://sandbox.test${route.path}`, { headers: { authorization: 'Bearer atk_sandbox_admin' } }), {})
+      const res = await app.handle(
+        route,
+        new Request(`http://sandbox.test${route.path}`, { headers: { authorization: 'Bearer atk_sandbox_admin' } }),
+        {},
+      )
       const text = await res.text()
-      const op = (checker.document.paths as any)[documentPath(route.path)]?.get?.responses?.[String(res.status)]?.content?.['application/json']
+      const op = (checker.document.paths as any)[documentPath(route.path)]?.get?.responses?.[String(res.status)]
+        ?.content?.['application/json']
       if (!op?.schema || !text) continue
       const validator = new Validator({ ...op.schema, components: checker.document.components }, '2020-12', false)
       // The answer, then a few changes to it: a field dropped, a value of another type, one added.
-      const changes: ((v: any) => void)[] = [() => undefined, (v) => mutate(v, 'drop'), (v) => mutate(v, 'type'), (v) => mutate(v, 'add'), (v) => mutate(v, 'null')]
+      const changes: ((v: any) => void)[] = [
+        () => undefined,
+        (v) => mutate(v, 'drop'),
+        (v) => mutate(v, 'type'),
+        (v) => mutate(v, 'add'),
+        (v) => mutate(v, 'null'),
+      ]
       for (const change of changes) {
         const value = JSON.parse(text)
         change(value)
-        verdicts.push({ route: route.path, ours: checker.check(route, res.status, 'application/json', JSON.stringify(value)).length === 0, theirs: validator.validate(value).valid })
+        verdicts.push({
+          route: route.path,
+          ours: checker.check(route, res.status, 'application/json', JSON.stringify(value)).length === 0,
+          theirs: validator.validate(value).valid,
+        })
       }
     }
     expect(verdicts.length).toBeGreaterThan(60)
@@ -188,24 +276,50 @@ describe('the walk under the checker', () => {
     const items = Array.from({ length: 45_000 }, (_, i) => ({ n: 'x', [`extra${i}`]: i }))
     const result = new Checker(document).checkAnswer(thing, 200, 'application/json', JSON.stringify({ ...good, items }))
     expect(result.findings).toHaveLength(MAX_FINDINGS)
-    expect(result.findings.slice(0, 2)).toEqual([{ kind: 'type', pointer: '/items/0/n', expected: 'integer', actual: 'string' }, { kind: 'extra', pointer: '/items/0/extra0', actual: 'integer' }])
+    expect(result.findings.slice(0, 2)).toEqual([
+      { kind: 'type', pointer: '/items/0/n', expected: 'integer', actual: 'string' },
+      { kind: 'extra', pointer: '/items/0/extra0', actual: 'integer' },
+    ])
     expect(result.reason).toBe('more than 100 findings: the first 100 are listed')
     // Differing alike, they are one finding each, however many: nothing was cut.
-    const alike = new Checker(document).checkAnswer(thing, 200, 'application/json', JSON.stringify({ ...good, items: Array.from({ length: 45_000 }, () => ({ n: 'x' })) }))
-    expect(alike).toEqual({ findings: [{ kind: 'type', pointer: '/items/0/n', expected: 'integer', actual: 'string' }] })
+    const alike = new Checker(document).checkAnswer(
+      thing,
+      200,
+      'application/json',
+      JSON.stringify({ ...good, items: Array.from({ length: 45_000 }, () => ({ n: 'x' })) }),
+    )
+    expect(alike).toEqual({
+      findings: [{ kind: 'type', pointer: '/items/0/n', expected: 'integer', actual: 'string' }],
+    })
   })
 
   it('walks a body nested 100,000 deep without recursing into it', () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`
-    expect(new Checker(document).check(thing, 200, 'application/json', `{"id":"0b5c9d3e-7d4f-4a7e-9d1c-2f3a4b5c6d7e","kind":${deep},"at":"2026-11-22T12:00:00.000Z","note":null,"items":[]}`)).toEqual([{ kind: 'type', pointer: '/kind', expected: 'string', actual: 'array' }])
+    expect(
+      new Checker(document).check(
+        thing,
+        200,
+        'application/json',
+        `{"id":"0b5c9d3e-7d4f-4a7e-9d1c-2f3a4b5c6d7e","kind":${deep},"at":"2026-11-22T12:00:00.000Z","note":null,"items":[]}`,
+      ),
+    ).toEqual([{ kind: 'type', pointer: '/kind', expected: 'string', actual: 'array' }])
   })
 
   it('looks up only what the document itself lists: a content type, a status or a field named like a property of every object', () => {
-    expect(new Checker(document).check(thing, 200, 'constructor', '{}')).toEqual([{ kind: 'media-type', pointer: '', expected: ['application/json'], actual: 'constructor' }])
-    expect(new Checker(document).check({ method: 'GET', path: '/constructor' }, 200, 'application/json', '{}')).toEqual([{ kind: 'status', pointer: '', expected: [], actual: 200 }])
-    expect(new Checker(document).check(thing, 200, 'application/json', JSON.stringify({ ...good, constructor: 1 }))).toEqual([{ kind: 'extra', pointer: '/constructor', actual: 'integer' }])
+    expect(new Checker(document).check(thing, 200, 'constructor', '{}')).toEqual([
+      { kind: 'media-type', pointer: '', expected: ['application/json'], actual: 'constructor' },
+    ])
+    expect(new Checker(document).check({ method: 'GET', path: '/constructor' }, 200, 'application/json', '{}')).toEqual(
+      [{ kind: 'status', pointer: '', expected: [], actual: 200 }],
+    )
+    expect(
+      new Checker(document).check(thing, 200, 'application/json', JSON.stringify({ ...good, constructor: 1 })),
+    ).toEqual([{ kind: 'extra', pointer: '/constructor', actual: 'integer' }])
     const required = check({ ...good, kind: undefined, toString: 'a' })
-    expect(required).toEqual([{ kind: 'missing', pointer: '/kind' }, { kind: 'extra', pointer: '/toString', actual: 'string' }])
+    expect(required).toEqual([
+      { kind: 'missing', pointer: '/kind' },
+      { kind: 'extra', pointer: '/toString', actual: 'string' },
+    ])
   })
 })
 

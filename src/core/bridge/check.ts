@@ -37,7 +37,13 @@ export class Checker {
     const op = ownAt(ownAt(this.document.paths, documentPath(operation.path)), operation.method.toLowerCase())
     if (!op) return only({ kind: 'status', pointer: '', expected: [], actual: status })
     const documented = ownAt(op.responses, String(status))
-    if (!documented) return only({ kind: 'status', pointer: '', expected: Object.keys(op.responses ?? {}).map(Number), actual: status })
+    if (!documented)
+      return only({
+        kind: 'status',
+        pointer: '',
+        expected: Object.keys(op.responses ?? {}).map(Number),
+        actual: status,
+      })
     const content: Json = documented.content ?? {}
     const empty = body === null || body === ''
     if (empty && Object.keys(content).length === 0) return { findings: [] }

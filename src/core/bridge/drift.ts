@@ -17,14 +17,28 @@ export function operationName(route: Pick<RouteInfo, 'method' | 'path'>): string
  * parameter is an id their collection's list gave. GET only: the retry guidance says writes
  * have external effects, and the walk never causes one.
  */
-export async function driftWalk(routes: readonly RouteInfo[], checker: Checker, upstream: UpstreamOptions, fetchFn: Fetch = fetch, onAnswer?: (route: RouteInfo, body: unknown) => void): Promise<DriftReport> {
+export async function driftWalk(
+  routes: readonly RouteInfo[],
+  checker: Checker,
+  upstream: UpstreamOptions,
+  fetchFn: Fetch = fetch,
+  onAnswer?: (route: RouteInfo, body: unknown) => void,
+): Promise<DriftReport> {
   const gets = routes.filter((r) => r.method === 'GET' && r.path.startsWith('/api/') && r.auth.kind !== 'control')
   const lists = gets.filter((r) => !r.path.includes(':'))
   const byId = gets.filter((r) => r.path.includes(':'))
   const ids = new Map<string, string>()
   const operations: DriftOperation[] = []
   for (const route of [...lists, ...byId]) {
-    const skip = (reason: string) => operations.push({ operation: operationName(route), path: documentPath(route.path), status: 'skipped', httpStatus: null, findings: [], reason })
+    const skip = (reason: string) =>
+      operations.push({
+        operation: operationName(route),
+        path: documentPath(route.path),
+        status: 'skipped',
+        httpStatus: null,
+        findings: [],
+        reason,
+      })
     if (route.auth.kind === 'portal') {
       skip(`needs a client-portal token (role ${route.auth.role}); the walk's credential is a backoffice token`)
       continue
@@ -35,7 +49,9 @@ export async function driftWalk(routes: readonly RouteInfo[], checker: Checker, 
     }
     const required = requiredQuery(checker, route)
     if (required.length) {
-      skip(`needs the query parameter${required.length > 1 ? 's' : ''} ${required.join(', ')}, which the walk cannot choose`)
+      skip(
+        `needs the query parameter${required.length > 1 ? 's' : ''} ${required.join(', ')}, which the walk cannot choose`,
+      )
       continue
     }
     let path = route.path
@@ -43,7 +59,11 @@ export async function driftWalk(routes: readonly RouteInfo[], checker: Checker, 
     if (params.length) {
       const id = route.idOf && params.length === 1 ? ids.get(route.idOf) : undefined
       if (id === undefined) {
-        skip(route.idOf ? `no ${route.idOf} id: their list gave no record` : `no list gives its ${params.map((p) => `{${p}}`).join(', ')}`)
+        skip(
+          route.idOf
+            ? `no ${route.idOf} id: their list gave no record`
+            : `no list gives its ${params.map((p) => `{${p}}`).join(', ')}`,
+        )
         continue
       }
       path = route.path.replace(`:${params[0]}`, encodeURIComponent(id))
@@ -59,7 +79,13 @@ export async function driftWalk(routes: readonly RouteInfo[], checker: Checker, 
   return report(upstream.url, new Date().toISOString(), operations)
 }
 
-async function visit(route: RouteInfo, path: string, checker: Checker, upstream: UpstreamOptions, fetchFn: Fetch): Promise<{ result: DriftOperation; body?: unknown }> {
+async function visit(
+  route: RouteInfo,
+  path: string,
+  checker: Checker,
+  upstream: UpstreamOptions,
+  fetchFn: Fetch,
+): Promise<{ result: DriftOperation; body?: unknown }> {
   const operation = operationName(route)
   const timeoutMs = upstream.timeoutMs ?? UPSTREAM_TIMEOUT_MS
   let res: Response
@@ -74,21 +100,44 @@ async function visit(route: RouteInfo, path: string, checker: Checker, upstream:
     })
     text = await res.text()
   } catch (error) {
-    return { result: { operation, path, status: 'unreachable', httpStatus: null, findings: [], reason: unreachable(upstream.url, error, timeoutMs) } }
+    return {
+      result: {
+        operation,
+        path,
+        status: 'unreachable',
+        httpStatus: null,
+        findings: [],
+        reason: unreachable(upstream.url, error, timeoutMs),
+      },
+    }
   }
   const { findings, reason } = checker.checkAnswer(route, res.status, res.headers.get('content-type'), text)
   let body: unknown
   if (res.ok) {
     try {
       body = JSON.parse(text)
-    } catch { /* the checker reported it */ }
+    } catch {
+      /* the checker reported it */
+    }
   }
-  return { result: { operation, path, status: findings.length ? 'drift' : 'ok', httpStatus: res.status, findings, ...(reason ? { reason } : {}) }, body }
+  return {
+    result: {
+      operation,
+      path,
+      status: findings.length ? 'drift' : 'ok',
+      httpStatus: res.status,
+      findings,
+      ...(reason ? { reason } : {}),
+    },
+    body,
+  }
 }
 
 function requiredQuery(checker: Checker, route: RouteInfo): string[] {
   const op = checker.document.paths?.[documentPath(route.path)]?.get
-  return ((op?.parameters ?? []) as { in?: string; name?: string; required?: boolean }[]).filter((p) => p.in === 'query' && p.required).map((p) => p.name!)
+  return ((op?.parameters ?? []) as { in?: string; name?: string; required?: boolean }[])
+    .filter((p) => p.in === 'query' && p.required)
+    .map((p) => p.name!)
 }
 
 /** The id of the first record of a list answer: the first list of objects with an `id` (or `_id`), breadth first (a loop, however big or deep). */

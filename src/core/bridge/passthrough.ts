@@ -12,7 +12,18 @@ export type UpstreamFetch = (request: Request) => Promise<Response>
 const CONTROL_TOKEN = 'x-sandbox-control-token'
 
 /** RFC 9110 7.6.1: meant for one connection, never forwarded; `host` is the new request's own. */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+]
 /**
  * The sandbox's, not the upstream's: its control credential, and `expect` (the runtime's HTTP
  * server already answered `100 Continue` and read the body; undici's fetch refuses the header).
@@ -21,7 +32,10 @@ const OURS = [CONTROL_TOKEN, 'expect']
 
 function forwardable(headers: Headers, extra: readonly string[]): Headers {
   const out = new Headers(headers)
-  const named = (headers.get('connection') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)
+  const named = (headers.get('connection') ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean)
   for (const name of [...HOP_BY_HOP, ...named, ...extra]) out.delete(name)
   return out
 }
@@ -42,7 +56,12 @@ export interface Forwarded {
  * sends no answer within the timeout, is a 502 naming its host and port; a body it leaves
  * silent that long is cut, and a caller gone takes the upstream's request with it.
  */
-export async function forward(request: Request, upstream: UpstreamOptions, fetchFn: UpstreamFetch = (r) => fetch(r), pathAndQuery = pathOf(request.url)): Promise<Forwarded> {
+export async function forward(
+  request: Request,
+  upstream: UpstreamOptions,
+  fetchFn: UpstreamFetch = (r) => fetch(r),
+  pathAndQuery = pathOf(request.url),
+): Promise<Forwarded> {
   const timeoutMs = upstream.timeoutMs ?? UPSTREAM_TIMEOUT_MS
   const hasBody = request.body !== null && request.method !== 'GET' && request.method !== 'HEAD'
   const [body, requestCopy] = hasBody ? request.body!.tee() : [null, null]
@@ -58,22 +77,27 @@ export async function forward(request: Request, upstream: UpstreamOptions, fetch
     done()
     void requestCopy?.cancel().catch(() => undefined)
     return {
-      response: new Response(JSON.stringify(errorBody('standard', 502, message)), { status: 502, headers: { 'content-type': 'application/json', [UPSTREAM_HEADER]: 'passthrough' } }),
+      response: new Response(JSON.stringify(errorBody('standard', 502, message)), {
+        status: 502,
+        headers: { 'content-type': 'application/json', [UPSTREAM_HEADER]: 'passthrough' },
+      }),
       copy: null,
       requestCopy: null,
     }
   }
   let answer: Response
   try {
-    answer = await fetchFn(new Request(upstreamUrl(upstream.url, pathAndQuery), {
-      method: request.method,
-      // A body's length goes as the caller sent it (no chunked encoding the caller did not use).
-      headers: forwardable(request.headers, hasBody ? OURS : [...OURS, 'content-length']),
-      body,
-      redirect: 'manual',
-      signal: abort.signal,
-      ...(body ? { duplex: 'half' } : {}),
-    } as RequestInit))
+    answer = await fetchFn(
+      new Request(upstreamUrl(upstream.url, pathAndQuery), {
+        method: request.method,
+        // A body's length goes as the caller sent it (no chunked encoding the caller did not use).
+        headers: forwardable(request.headers, hasBody ? OURS : [...OURS, 'content-length']),
+        body,
+        redirect: 'manual',
+        signal: abort.signal,
+        ...(body ? { duplex: 'half' } : {}),
+      } as RequestInit),
+    )
   } catch (error) {
     const cause = abort.signal.aborted ? abort.signal.reason : error
     return failed(unreachable(upstream.url, cause, timeoutMs))
@@ -83,7 +107,9 @@ export async function forward(request: Request, upstream: UpstreamOptions, fetch
   // No Response carries a status outside 200-599 (an interim 1xx is not an answer).
   if (answer.status < 200 || answer.status > 599) {
     void answer.body?.cancel().catch(() => undefined)
-    return failed(`upstream ${upstreamHost(upstream.url)} answered status ${answer.status}, which is not a final HTTP answer`)
+    return failed(
+      `upstream ${upstreamHost(upstream.url)} answered status ${answer.status}, which is not a final HTTP answer`,
+    )
   }
   // The runtime's fetch has decoded the body: its encoding and length are no longer the bytes'.
   const headers = forwardable(answer.headers, ['content-encoding', 'content-length'])
@@ -101,7 +127,12 @@ export async function forward(request: Request, upstream: UpstreamOptions, fetch
  * cancelled), the upstream's request is aborted; either way the copy ends, so the journal
  * entry is written.
  */
-function streamed(body: ReadableStream<Uint8Array>, abort: AbortController, timeoutMs: number, done: () => void): [ReadableStream<Uint8Array>, ReadableStream<Uint8Array>] {
+function streamed(
+  body: ReadableStream<Uint8Array>,
+  abort: AbortController,
+  timeoutMs: number,
+  done: () => void,
+): [ReadableStream<Uint8Array>, ReadableStream<Uint8Array>] {
   const reader = body.getReader()
   let copy: ReadableStreamDefaultController<Uint8Array> | undefined
   const end = (error?: unknown) => {
@@ -120,7 +151,10 @@ function streamed(body: ReadableStream<Uint8Array>, abort: AbortController, time
   }
   const toCaller = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const timer = setTimeout(() => stop(new DOMException(`upstream body silent for ${timeoutMs / 1000} s`, 'TimeoutError')), timeoutMs)
+      const timer = setTimeout(
+        () => stop(new DOMException(`upstream body silent for ${timeoutMs / 1000} s`, 'TimeoutError')),
+        timeoutMs,
+      )
       let next: ReadableStreamReadResult<Uint8Array>
       try {
         next = await reader.read()
@@ -159,7 +193,10 @@ function streamed(body: ReadableStream<Uint8Array>, abort: AbortController, time
 }
 
 /** Reads a copy of a body up to `limit` bytes as text (the rest is not waited for); whether it was cut. */
-export async function readUpTo(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<{ text: string | null; cut: boolean }> {
+export async function readUpTo(
+  stream: ReadableStream<Uint8Array> | null,
+  limit: number,
+): Promise<{ text: string | null; cut: boolean }> {
   if (!stream) return { text: null, cut: false }
   const reader = stream.getReader()
   const chunks: Uint8Array[] = []
@@ -182,7 +219,12 @@ export async function readUpTo(stream: ReadableStream<Uint8Array> | null, limit:
 }
 
 function decode(chunks: Uint8Array[], limit: number): string {
-  const all = new Uint8Array(Math.min(limit, chunks.reduce((n, c) => n + c.byteLength, 0)))
+  const all = new Uint8Array(
+    Math.min(
+      limit,
+      chunks.reduce((n, c) => n + c.byteLength, 0),
+    ),
+  )
   let at = 0
   for (const c of chunks) {
     if (at >= all.length) break
@@ -196,7 +238,8 @@ function decode(chunks: Uint8Array[], limit: number): string {
 export function redactedHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {}
   headers.forEach((value, name) => {
-    if (name === 'authorization' || name === 'proxy-authorization') out[name] = /^\s*bearer\s/i.test(value) ? 'Bearer <redacted>' : '<redacted>'
+    if (name === 'authorization' || name === 'proxy-authorization')
+      out[name] = /^\s*bearer\s/i.test(value) ? 'Bearer <redacted>' : '<redacted>'
     else if (name === 'cookie' || name === 'set-cookie' || name === CONTROL_TOKEN) out[name] = '<redacted>'
     else out[name] = value
   })

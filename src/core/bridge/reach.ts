@@ -18,7 +18,8 @@ export function upstreamHost(base: string): string {
 /** Why a request to the upstream failed, in words that name the host and never a credential. */
 export function unreachable(base: string, error: unknown, timeoutMs: number): string {
   const e = error as { name?: string; cause?: { code?: string; message?: string }; message?: string }
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `upstream ${upstreamHost(base)} did not answer within ${timeoutMs / 1000} s`
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
+    return `upstream ${upstreamHost(base)} did not answer within ${timeoutMs / 1000} s`
   const why = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? 'unknown error'
   return `upstream ${upstreamHost(base)} could not be reached (${why})`
 }

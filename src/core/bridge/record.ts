@@ -72,7 +72,10 @@ export class Recorder {
     for (const record of records) {
       // A record nested past the bound is dropped whole: writing it again would overflow.
       if (deeperThan(record)) {
-        report.dropped.push({ id: scalar(record.id), reason: `(record): must nest at most ${MAX_JSON_DEPTH} levels of lists and objects` })
+        report.dropped.push({
+          id: scalar(record.id),
+          reason: `(record): must nest at most ${MAX_JSON_DEPTH} levels of lists and objects`,
+        })
         continue
       }
       const row: Row = {}
@@ -89,7 +92,9 @@ export class Recorder {
       }
       if (own(shape, 'clientId')) row.clientId = this.options.clientId
       const template = this.options.templates[name] ?? {}
-      const filled = Object.keys(shape).filter((k) => row[k] === undefined && !shape[k].safeParse(undefined).success && own(template, k))
+      const filled = Object.keys(shape).filter(
+        (k) => row[k] === undefined && !shape[k].safeParse(undefined).success && own(template, k),
+      )
       for (const k of filled) row[k] = template[k]
       if (filled.length) report.filled.push({ id: scalar(row.id), fields: filled })
       const checked = rowSchema(name).safeParse(row)
@@ -126,7 +131,7 @@ const scalar = (id: unknown) => (id !== null && typeof id === 'object' ? null : 
 function redactEmails(value: unknown): unknown {
   if (typeof value === 'string') return EMAIL.test(value) ? 'redacted@example.test' : value
   if (Array.isArray(value)) return value.map(redactEmails)
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactEmails(v)]))
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactEmails(v)]))
   return value
 }
-

@@ -7,14 +7,52 @@ type Json = Record<string, any>
  * The keywords the walk checks, and those it knows to be notes only. The served document uses
  * no other (check.test.ts holds it to this list): an unknown keyword would be passed silently.
  */
-export const CHECKED_KEYWORDS = ['$ref', 'type', 'const', 'enum', 'anyOf', 'oneOf', 'required', 'properties', 'additionalProperties', 'propertyNames', 'items', 'minItems', 'maxItems', 'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']
-export const NOTE_KEYWORDS = ['description', 'default', 'title', 'examples', 'example', 'deprecated', 'readOnly', 'writeOnly', 'contentMediaType', '$schema', 'nullable']
+export const CHECKED_KEYWORDS = [
+  '$ref',
+  'type',
+  'const',
+  'enum',
+  'anyOf',
+  'oneOf',
+  'required',
+  'properties',
+  'additionalProperties',
+  'propertyNames',
+  'items',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+]
+export const NOTE_KEYWORDS = [
+  'description',
+  'default',
+  'title',
+  'examples',
+  'example',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'contentMediaType',
+  '$schema',
+  'nullable',
+]
 
 /** Past this many schema levels the walk stops: only a schema that refers to itself goes on. */
 const MAX_DEPTH = 128
 
 /** Where a value is: its JSON Pointer, and the same with every list index as `*`. */
-interface Place { pointer: string; key: string }
+interface Place {
+  pointer: string
+  key: string
+}
 
 const escape = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1')
 const own = (o: object, key: string) => Object.hasOwn(o, key)
@@ -41,7 +79,12 @@ export class Findings {
     if (at !== undefined) {
       // A value that breaks its format says more by the format's name than by its pattern.
       const before = this.list[at]
-      if (finding.kind === 'format' && String(before.expected).startsWith('pattern ') && !String(finding.expected).startsWith('pattern ')) this.list[at] = { ...finding, pointer: before.pointer }
+      if (
+        finding.kind === 'format' &&
+        String(before.expected).startsWith('pattern ') &&
+        !String(finding.expected).startsWith('pattern ')
+      )
+        this.list[at] = { ...finding, pointer: before.pointer }
       return
     }
     if (this.list.length === this.max) {
@@ -66,7 +109,14 @@ export class Findings {
  * collects its differences as findings. It recurses along the schema, never deeper than
  * MAX_DEPTH, so a big or deeply nested body cannot overflow the stack; a list is a loop.
  */
-export function walk(value: unknown, schema: unknown, root: Json, out: Findings, place: Place = { pointer: '', key: '' }, depth = 0): void {
+export function walk(
+  value: unknown,
+  schema: unknown,
+  root: Json,
+  out: Findings,
+  place: Place = { pointer: '', key: '' },
+  depth = 0,
+): void {
   if (schema === true || schema === undefined || out.cut) return
   if (depth > MAX_DEPTH) {
     out.cut = `deeper than ${MAX_DEPTH} schema levels at ${place.pointer}: not checked further`
@@ -76,12 +126,18 @@ export function walk(value: unknown, schema: unknown, root: Json, out: Findings,
   const s = schema as Json
   if (typeof s.$ref === 'string') walk(value, resolve(root, s.$ref), root, out, place, depth + 1)
   const type = jsonType(value)
-  if (s.type !== undefined && !typeMatches(s.type, type)) return out.add({ kind: 'type', pointer: place.pointer, expected: s.type, actual: type }, place.key)
+  if (s.type !== undefined && !typeMatches(s.type, type))
+    return out.add({ kind: 'type', pointer: place.pointer, expected: s.type, actual: type }, place.key)
   // A list or object is named by its type: a report holds no copy of the upstream's data, however deep.
-  const add = (kind: Finding['kind'], expected: unknown) => out.add({ kind, pointer: place.pointer, expected, actual: value !== null && typeof value === 'object' ? type : value }, place.key)
+  const add = (kind: Finding['kind'], expected: unknown) =>
+    out.add(
+      { kind, pointer: place.pointer, expected, actual: value !== null && typeof value === 'object' ? type : value },
+      place.key,
+    )
   if (s.const !== undefined && !deepCompareStrict(value, s.const)) add('enum', [s.const])
   if (Array.isArray(s.enum) && !s.enum.some((e: unknown) => deepCompareStrict(value, e))) add('enum', s.enum)
-  for (const keyword of ['anyOf', 'oneOf'] as const) if (Array.isArray(s[keyword])) branches(value, s[keyword], root, out, place, depth)
+  for (const keyword of ['anyOf', 'oneOf'] as const)
+    if (Array.isArray(s[keyword])) branches(value, s[keyword], root, out, place, depth)
   if (typeof value === 'string') strings(value, s, add)
   else if (typeof value === 'number') numbers(value, s, add)
   else if (Array.isArray(value)) list(value, s, root, out, place, depth, add)
@@ -103,24 +159,42 @@ const pattern = (source: string) => patterns.get(source) ?? patterns.set(source,
 function numbers(value: number, s: Json, add: (kind: Finding['kind'], expected: unknown) => void): void {
   if (typeof s.minimum === 'number' && value < s.minimum) add('format', `minimum ${s.minimum}`)
   if (typeof s.maximum === 'number' && value > s.maximum) add('format', `maximum ${s.maximum}`)
-  if (typeof s.exclusiveMinimum === 'number' && value <= s.exclusiveMinimum) add('format', `exclusiveMinimum ${s.exclusiveMinimum}`)
-  if (typeof s.exclusiveMaximum === 'number' && value >= s.exclusiveMaximum) add('format', `exclusiveMaximum ${s.exclusiveMaximum}`)
-  if (typeof s.multipleOf === 'number' && s.multipleOf > 0 && !Number.isInteger(value / s.multipleOf)) add('format', `multipleOf ${s.multipleOf}`)
+  if (typeof s.exclusiveMinimum === 'number' && value <= s.exclusiveMinimum)
+    add('format', `exclusiveMinimum ${s.exclusiveMinimum}`)
+  if (typeof s.exclusiveMaximum === 'number' && value >= s.exclusiveMaximum)
+    add('format', `exclusiveMaximum ${s.exclusiveMaximum}`)
+  if (typeof s.multipleOf === 'number' && s.multipleOf > 0 && !Number.isInteger(value / s.multipleOf))
+    add('format', `multipleOf ${s.multipleOf}`)
 }
 
-function list(value: unknown[], s: Json, root: Json, out: Findings, place: Place, depth: number, add: (kind: Finding['kind'], expected: unknown) => void): void {
+function list(
+  value: unknown[],
+  s: Json,
+  root: Json,
+  out: Findings,
+  place: Place,
+  depth: number,
+  add: (kind: Finding['kind'], expected: unknown) => void,
+): void {
   if (typeof s.minItems === 'number' && value.length < s.minItems) add('format', `minItems ${s.minItems}`)
   if (typeof s.maxItems === 'number' && value.length > s.maxItems) add('format', `maxItems ${s.maxItems}`)
   if (s.items === undefined) return
-  for (let i = 0; i < value.length && !out.cut; i++) walk(value[i], s.items, root, out, { pointer: `${place.pointer}/${i}`, key: `${place.key}/*` }, depth + 1)
+  for (let i = 0; i < value.length && !out.cut; i++)
+    walk(value[i], s.items, root, out, { pointer: `${place.pointer}/${i}`, key: `${place.key}/*` }, depth + 1)
 }
 
 function object(value: Json, s: Json, root: Json, out: Findings, place: Place, depth: number): void {
-  const child = (name: string): Place => ({ pointer: `${place.pointer}/${escape(name)}`, key: `${place.key}/${escape(name)}` })
-  for (const name of Array.isArray(s.required) ? s.required : []) if (!own(value, name)) out.add({ kind: 'missing', pointer: child(name).pointer }, child(name).key)
+  const child = (name: string): Place => ({
+    pointer: `${place.pointer}/${escape(name)}`,
+    key: `${place.key}/${escape(name)}`,
+  })
+  for (const name of Array.isArray(s.required) ? s.required : [])
+    if (!own(value, name)) out.add({ kind: 'missing', pointer: child(name).pointer }, child(name).key)
   const properties: Json = s.properties ?? {}
-  if (s.propertyNames !== undefined) for (const name of Object.keys(value)) walk(name, s.propertyNames, root, out, child(name), depth + 1)
-  for (const name of Object.keys(properties)) if (own(value, name)) walk(value[name], properties[name], root, out, child(name), depth + 1)
+  if (s.propertyNames !== undefined)
+    for (const name of Object.keys(value)) walk(name, s.propertyNames, root, out, child(name), depth + 1)
+  for (const name of Object.keys(properties))
+    if (own(value, name)) walk(value[name], properties[name], root, out, child(name), depth + 1)
   if (s.additionalProperties === undefined || s.additionalProperties === true) return
   for (const name of Object.keys(value)) {
     if (out.cut) return

@@ -21,9 +21,11 @@ export function upstreamProblem(url: string): string | undefined {
   } catch {
     return 'must be an absolute http or https URL such as https://staging.example.com'
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `must be an http or https URL, got ${parsed.protocol}`
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return `must be an http or https URL, got ${parsed.protocol}`
   // A password in the URL would be printed in reports and logs: credentials go in --upstream-token.
-  if (parsed.username || parsed.password) return 'must not carry a user or password (give the credential with --upstream-token)'
+  if (parsed.username || parsed.password)
+    return 'must not carry a user or password (give the credential with --upstream-token)'
   if (parsed.search || parsed.hash) return 'must not have a query or a fragment'
   return undefined
 }
@@ -46,7 +48,12 @@ export function routeMatches(pattern: string, path: string): boolean {
  * served route an `--upstream-route` pattern names. A path served with another method (`allowed`)
  * stays the sandbox's 405.
  */
-export function goesUpstream(upstream: UpstreamOptions | undefined, pathOrUrl: string, served: boolean, allowed: readonly string[]): boolean {
+export function goesUpstream(
+  upstream: UpstreamOptions | undefined,
+  pathOrUrl: string,
+  served: boolean,
+  allowed: readonly string[],
+): boolean {
   if (!upstream) return false
   // A URL is split only here: without an upstream no request pays for it.
   const path = pathOrUrl.startsWith('/') ? pathOrUrl : new URL(pathOrUrl).pathname
@@ -55,7 +62,10 @@ export function goesUpstream(upstream: UpstreamOptions | undefined, pathOrUrl: s
 }
 
 /** An entry's `upstream` option (a URL, or the whole options), checked: a bad one fails where the entry starts. */
-export function upstreamOption(value: string | UpstreamOptions | undefined, field = 'upstream'): UpstreamOptions | undefined {
+export function upstreamOption(
+  value: string | UpstreamOptions | undefined,
+  field = 'upstream',
+): UpstreamOptions | undefined {
   if (value === undefined) return undefined
   const options = typeof value === 'string' ? { url: value } : value
   const problem = upstreamProblem(options?.url)

@@ -23,20 +23,23 @@ const CREDENTIAL_VALUE = /^(ses|atk|mnt|rtk)_[A-Za-z0-9]+$|^[\w-]+\.[\w-]+\.[\w-
 
 const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v)
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-const member = (path: string, key: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}['${key.replace(/'/g, "\\'")}']`)
+const member = (path: string, key: string) =>
+  /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}['${key.replace(/'/g, "\\'")}']`
 
 /** An id's pattern: its kind (hex, UUID, digits, a prefix), not its value: another backend's ids differ. */
 function idRule(value: string): Matcher {
   const prefixed = PREFIXED_ID.exec(value)
   if (/^[0-9a-f]+$/.test(value)) return { match: 'regex', regex: `^[0-9a-f]{${value.length}}$` }
-  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return { match: 'regex', regex: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value))
+    return { match: 'regex', regex: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }
   if (/^\d+$/.test(value)) return { match: 'regex', regex: '^\\d+$' }
   if (prefixed) return { match: 'regex', regex: `^${escape(prefixed[1])}[A-Za-z0-9_-]+$` }
   return { match: 'type' }
 }
 
 /** Whether a value is a credential (by its field or its shape): a contract carries `[not kept]` instead. */
-export const isCredential = (key: string, value: Json): boolean => typeof value === 'string' && (CREDENTIAL_FIELDS.test(key) || CREDENTIAL_VALUE.test(value))
+export const isCredential = (key: string, value: Json): boolean =>
+  typeof value === 'string' && (CREDENTIAL_FIELDS.test(key) || CREDENTIAL_VALUE.test(value))
 
 /**
  * A body as a contract expects it: the example (credentials replaced, each list cut to its first
@@ -81,7 +84,8 @@ export function withoutCredentials(body: Json): { body: Json; replaced: string[]
   const replaced: string[] = []
   const walk = (value: Json, path: string, key: string): Json => {
     if (Array.isArray(value)) return value.map((v, i) => walk(v, `${path}[${i}]`, key))
-    if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, member(path, k), k)]))
+    if (isObject(value))
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, member(path, k), k)]))
     if (value !== null && isCredential(key, value)) {
       replaced.push(path)
       return NOT_KEPT

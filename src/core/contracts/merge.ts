@@ -7,7 +7,11 @@ export function mergePacts(pacts: readonly Pact[]): Pact {
   for (const p of pacts) for (const i of p.interactions) if (!seen.has(i.description)) seen.set(i.description, i)
   const [first] = pacts
   const requests = pacts.reduce((n, p) => n + p.metadata['fleet-sandbox'].requests, 0)
-  return { ...first, interactions: [...seen.values()], metadata: { ...first.metadata, 'fleet-sandbox': { ...first.metadata['fleet-sandbox'], requests } } }
+  return {
+    ...first,
+    interactions: [...seen.values()],
+    metadata: { ...first.metadata, 'fleet-sandbox': { ...first.metadata['fleet-sandbox'], requests } },
+  }
 }
 
 /** The file name the Pact tools expect: `consumer-provider.json`. */

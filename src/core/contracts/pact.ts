@@ -30,7 +30,10 @@ export interface Pact {
   consumer: { name: string }
   provider: { name: string }
   interactions: Interaction[]
-  metadata: { pactSpecification: { version: '4.0' }; 'fleet-sandbox': { version: string; requests: number; cut?: true } }
+  metadata: {
+    pactSpecification: { version: '4.0' }
+    'fleet-sandbox': { version: string; requests: number; cut?: true }
+  }
 }
 
 /** Marks the journal gives answers the sandbox's own rules did not shape. */
@@ -42,7 +45,12 @@ const KEPT_HEADERS = ['content-type', 'accept', 'authorization', 'idempotency-ke
  * The Pact file (specification 4.0) of what the app did in this world: one interaction per
  * operation, scenarios that shaped the answer and status, the first the journal holds.
  */
-export function buildPact(s: Sandbox, match: (method: string, path: string) => Match, options: PactOptions, version: string): Pact {
+export function buildPact(
+  s: Sandbox,
+  match: (method: string, path: string) => Match,
+  options: PactOptions,
+  version: string,
+): Pact {
   const seen = new Map<string, Interaction>()
   let bytes = 0
   let requests = 0
@@ -59,7 +67,15 @@ export function buildPact(s: Sandbox, match: (method: string, path: string) => M
     const scenarios = entry.faults.filter((f) => !f.startsWith('override:')).sort()
     const description = `${route.id}, ${scenarios.length ? `scenario ${scenarios.join(' + ')}` : 'no scenario'}${overrides.length ? `, ${overrides.join(' + ')}` : ''}, status ${entry.status}`
     if (seen.has(description)) continue
-    const interaction = interactionOf(s, route, match(entry.method, entry.path).params ?? {}, entry, description, scenarios, overrides)
+    const interaction = interactionOf(
+      s,
+      route,
+      match(entry.method, entry.path).params ?? {},
+      entry,
+      description,
+      scenarios,
+      overrides,
+    )
     const size = utf8Length(JSON.stringify(interaction))
     // Bounded as the journal it comes from.
     if (bytes + size > JOURNAL_MAX_BYTES) {
@@ -69,13 +85,30 @@ export function buildPact(s: Sandbox, match: (method: string, path: string) => M
     bytes += size
     seen.set(description, interaction)
   }
-  if (seen.size === 0) throw new HttpError(409, `journal: this world's journal holds no API answer to make a contract from (${s.journal.size} entries); the app's requests make it`)
+  if (seen.size === 0)
+    throw new HttpError(
+      409,
+      `journal: this world's journal holds no API answer to make a contract from (${s.journal.size} entries); the app's requests make it`,
+    )
   const meta: Pact['metadata']['fleet-sandbox'] = { version, requests }
   if (cut) meta.cut = true
-  return { consumer: { name: options.consumer }, provider: { name: options.provider }, interactions: [...seen.values()], metadata: { pactSpecification: { version: '4.0' }, 'fleet-sandbox': meta } }
+  return {
+    consumer: { name: options.consumer },
+    provider: { name: options.provider },
+    interactions: [...seen.values()],
+    metadata: { pactSpecification: { version: '4.0' }, 'fleet-sandbox': meta },
+  }
 }
 
-function interactionOf(s: Sandbox, route: RouteDef, params: Record<string, string>, entry: JournalDetail, description: string, scenarios: string[], overrides: string[]): Interaction {
+function interactionOf(
+  s: Sandbox,
+  route: RouteDef,
+  params: Record<string, string>,
+  entry: JournalDetail,
+  description: string,
+  scenarios: string[],
+  overrides: string[],
+): Interaction {
   const states: ProviderState[] = []
   const request: Record<string, unknown> = { method: entry.method, path: entry.path }
   const generators: Record<string, unknown> = {}
@@ -93,16 +126,22 @@ function interactionOf(s: Sandbox, route: RouteDef, params: Record<string, strin
     if (who) {
       states.push(who)
       headers.authorization = [`Bearer ${NOT_KEPT}`]
-      generators.header = { authorization: { type: 'ProviderState', expression: 'Bearer ${token}', dataType: 'STRING' } }
+      generators.header = {
+        authorization: { type: 'ProviderState', expression: 'Bearer ${token}', dataType: 'STRING' },
+      }
     } else delete headers.authorization
   }
   if (Object.keys(headers).length) request.headers = headers
   const sent = bodyOf(entry.request)
   if (sent !== undefined) {
-    const { body, replaced } = typeof sent.content === 'string' ? { body: sent.content, replaced: [] } : withoutCredentials(sent.content)
+    const { body, replaced } =
+      typeof sent.content === 'string' ? { body: sent.content, replaced: [] } : withoutCredentials(sent.content)
     request.body = { content: body, contentType: sent.contentType, encoded: false }
     // A sign-in's password: the account's, set up by its state.
-    const email = typeof body === 'object' && body && !Array.isArray(body) && typeof body.email === 'string' ? body.email : undefined
+    const email =
+      typeof body === 'object' && body && !Array.isArray(body) && typeof body.email === 'string'
+        ? body.email
+        : undefined
     if (replaced.includes('$.password') && email) {
       states.unshift({ name: 'a user can sign in', params: { email } })
       generators.body = { '$.password': { type: 'ProviderState', expression: '${password}', dataType: 'STRING' } }
@@ -116,16 +155,27 @@ function interactionOf(s: Sandbox, route: RouteDef, params: Record<string, strin
   if (contentType) response.headers = { 'content-type': [contentType] }
   const answered = bodyOf(entry.response)
   if (answered !== undefined) {
-    if (typeof answered.content === 'string') response.body = { content: answered.content, contentType: answered.contentType, encoded: false }
+    if (typeof answered.content === 'string')
+      response.body = { content: answered.content, contentType: answered.contentType, encoded: false }
     else {
       const { example, rules } = shape(answered.content)
       response.body = { content: example, contentType: answered.contentType, encoded: false }
       response.matchingRules = { body: rules }
     }
   }
-  const interaction: Interaction = { type: 'Synchronous/HTTP', key: key(description), description, pending: false, request, response }
+  const interaction: Interaction = {
+    type: 'Synchronous/HTTP',
+    key: key(description),
+    description,
+    pending: false,
+    request,
+    response,
+  }
   if (states.length) interaction.providerStates = states
-  if (overrides.length) interaction.comments = { text: [`Answered by the sandbox's ${overrides.join(', ')}: the real backend never gave this answer.`] }
+  if (overrides.length)
+    interaction.comments = {
+      text: [`Answered by the sandbox's ${overrides.join(', ')}: the real backend never gave this answer.`],
+    }
   return interaction
 }
 
@@ -169,7 +219,11 @@ function caller(s: Sandbox, header: string): ProviderState | undefined {
 function jwtClaims(token: string): Record<string, unknown> | undefined {
   try {
     const part = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')
-    return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(part + '='.repeat((4 - (part.length % 4)) % 4)), (c) => c.charCodeAt(0)))) as Record<string, unknown>
+    return JSON.parse(
+      new TextDecoder().decode(
+        Uint8Array.from(atob(part + '='.repeat((4 - (part.length % 4)) % 4)), (c) => c.charCodeAt(0)),
+      ),
+    ) as Record<string, unknown>
   } catch {
     return undefined
   }
@@ -184,7 +238,12 @@ const scenarioOptions = (s: Sandbox, name: string): Record<string, unknown> => {
  * The records an answer relied on: each id in its path, found as the write found it (its
  * `from` in the entry's changes) or where the world keeps it; a 404 relied on its absence.
  */
-function recordStates(s: Sandbox, route: RouteDef, params: Record<string, string>, entry: JournalDetail): ProviderState[] {
+function recordStates(
+  s: Sandbox,
+  route: RouteDef,
+  params: Record<string, string>,
+  entry: JournalDetail,
+): ProviderState[] {
   const out: ProviderState[] = []
   for (const [param, id] of Object.entries(params)) {
     const collection = collectionHolding(s, route, param, id, entry)
@@ -200,7 +259,13 @@ function recordStates(s: Sandbox, route: RouteDef, params: Record<string, string
   return out
 }
 
-function collectionHolding(s: Sandbox, route: RouteDef, param: string, id: string, entry: JournalDetail): string | undefined {
+function collectionHolding(
+  s: Sandbox,
+  route: RouteDef,
+  param: string,
+  id: string,
+  entry: JournalDetail,
+): string | undefined {
   if (route.idOf && param === 'id') return route.idOf
   if (s.world.notifications.get(id)) return 'notifications'
   for (const name of COLLECTIONS) {

@@ -19,7 +19,11 @@ export function usedOpenapi(s: Sandbox, match: (method: string, path: string) =>
     if (!statuses) used.set(key, (statuses = new Set()))
     statuses.add(e.status)
   }
-  if (used.size === 0) throw new HttpError(409, `journal: this world's journal holds no API answer to describe (${s.journal.size} entries); the app's requests make it`)
+  if (used.size === 0)
+    throw new HttpError(
+      409,
+      `journal: this world's journal holds no API answer to describe (${s.journal.size} entries); the app's requests make it`,
+    )
   const paths: Json = {}
   const unlisted: string[] = []
   for (const [key, statuses] of used) {
@@ -38,10 +42,16 @@ export function usedOpenapi(s: Sandbox, match: (method: string, path: string) =>
     }
     ;(paths[path] ??= {})[method.toLowerCase()] = { ...op, responses }
   }
-  const tags = new Set(Object.values(paths).flatMap((item: Json) => Object.values(item).flatMap((op: Json) => op.tags ?? [])))
+  const tags = new Set(
+    Object.values(paths).flatMap((item: Json) => Object.values(item).flatMap((op: Json) => op.tags ?? [])),
+  )
   const doc: Json = {
     ...served,
-    info: { ...served.info, title: `${served.info.title}: the operations the app used`, description: 'The operations and statuses of one sandbox world\'s journal, with the served document\'s schemas.' },
+    info: {
+      ...served.info,
+      title: `${served.info.title}: the operations the app used`,
+      description: "The operations and statuses of one sandbox world's journal, with the served document's schemas.",
+    },
     tags: (served.tags ?? []).filter((t: Json) => tags.has(t.name)),
     paths,
   }

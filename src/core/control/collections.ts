@@ -32,7 +32,12 @@ export function collectionList(sandbox: Sandbox): { name: string; count: number 
 }
 
 /** The rows of one collection that match `id` and `q`; undefined when there is no such collection (with the known names). */
-export function collectionRowsOf(sandbox: Sandbox, name: string, query: { id?: string; q?: string }, then?: (rows: unknown[]) => unknown[]): { rows?: unknown[]; known: string[] } {
+export function collectionRowsOf(
+  sandbox: Sandbox,
+  name: string,
+  query: { id?: string; q?: string },
+  then?: (rows: unknown[]) => unknown[],
+): { rows?: unknown[]; known: string[] } {
   const all = collectionRows(sandbox)
   const rows = all.get(name)
   // `then`: the rows as they were at a moment of the journal (`?before=`), before the search.

@@ -39,7 +39,8 @@ export function eventStream(events: SandboxEvents, signal?: AbortSignal): Readab
         }
         off = events.on({
           send(event) {
-            if ((controller.desiredSize ?? 0) < -MAX_QUEUED) return void (stop(), controller.error(new Error('event stream: the client fell too far behind')))
+            if ((controller.desiredSize ?? 0) < -MAX_QUEUED)
+              return void (stop(), controller.error(new Error('event stream: the client fell too far behind')))
             controller.enqueue(frame(event))
           },
           end: close,

@@ -3,7 +3,8 @@ import type { JournalDetail, Message } from '../sandbox/journal.js'
 
 type NameValue = { name: string; value: string }
 
-const pairs = (headers: Record<string, string>): NameValue[] => Object.entries(headers).map(([name, value]) => ({ name, value }))
+const pairs = (headers: Record<string, string>): NameValue[] =>
+  Object.entries(headers).map(([name, value]) => ({ name, value }))
 
 const mimeType = (m: Message) => m.headers['content-type'] ?? 'application/octet-stream'
 
@@ -24,11 +25,21 @@ function harEntry(e: JournalDetail) {
   const url = e.url || `http://sandbox.invalid${e.path}${e.query}`
   const query = [...new URL(url).searchParams].map(([name, value]) => ({ name, value }))
   const request: Record<string, unknown> = {
-    method: e.method, url, httpVersion: 'HTTP/1.1', cookies: [], headers: pairs(e.request.headers), queryString: query,
-    headersSize: -1, bodySize: e.request.body === null ? 0 : e.request.size,
+    method: e.method,
+    url,
+    httpVersion: 'HTTP/1.1',
+    cookies: [],
+    headers: pairs(e.request.headers),
+    queryString: query,
+    headersSize: -1,
+    bodySize: e.request.body === null ? 0 : e.request.size,
   }
   if (e.request.body !== null) {
-    request.postData = { mimeType: mimeType(e.request), text: e.request.body, ...(e.request.truncated ? { comment: `cut at 64 KB of ${e.request.size} bytes` } : {}) }
+    request.postData = {
+      mimeType: mimeType(e.request),
+      text: e.request.body,
+      ...(e.request.truncated ? { comment: `cut at 64 KB of ${e.request.size} bytes` } : {}),
+    }
   }
   const content: Record<string, unknown> = { size: e.response.size, mimeType: mimeType(e.response) }
   if (e.response.body !== null) content.text = e.response.body
@@ -38,8 +49,15 @@ function harEntry(e: JournalDetail) {
     time: e.durationMs,
     request,
     response: {
-      status: e.status, statusText: reasonText(e.status), httpVersion: 'HTTP/1.1', cookies: [], headers: pairs(e.response.headers),
-      content, redirectURL: '', headersSize: -1, bodySize: e.response.body === null ? 0 : e.response.size,
+      status: e.status,
+      statusText: reasonText(e.status),
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: pairs(e.response.headers),
+      content,
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: e.response.body === null ? 0 : e.response.size,
     },
     cache: {},
     timings: { send: 0, wait: e.durationMs, receive: 0 },

@@ -2,7 +2,11 @@ import { ok } from '../http/reply.js'
 import { defineRoute } from '../app/route.js'
 
 export const getOpenapi = defineRoute({
-  id: 'sandboxOpenapi', method: 'GET', path: '/__sandbox/openapi.json', tag: 'sandbox control', auth: { kind: 'control' },
+  id: 'sandboxOpenapi',
+  method: 'GET',
+  path: '/__sandbox/openapi.json',
+  tag: 'sandbox control',
+  auth: { kind: 'control' },
   summary: 'OpenAPI 3.1 document of every route this sandbox serves (assumed ones omitted with --strict)',
   // The app builds its document once; `servers` is this request's origin.
   handler: async (ctx) => ok({ ...(await ctx.app.openapi()), servers: [{ url: ctx.url.origin }] }),

@@ -9,25 +9,44 @@ type Json = Record<string, unknown>
 
 const errorSchemas: Record<string, Json> = {
   StandardError: {
-    type: 'object', required: ['statusCode', 'message', 'error'],
-    properties: { statusCode: { type: 'integer' }, message: { type: 'string', description: 'Names the field and the rule' }, error: { type: 'string' } },
+    type: 'object',
+    required: ['statusCode', 'message', 'error'],
+    properties: {
+      statusCode: { type: 'integer' },
+      message: { type: 'string', description: 'Names the field and the rule' },
+      error: { type: 'string' },
+    },
   },
-  ErrorText: { type: 'object', required: ['error'], properties: { error: { type: 'string', description: 'Names the field and the rule' } } },
+  ErrorText: {
+    type: 'object',
+    required: ['error'],
+    properties: { error: { type: 'string', description: 'Names the field and the rule' } },
+  },
   MessageText: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
   ReshapedError: {
-    description: 'With the error-shapes scenario, any error body of an /api operation takes one of the three shapes in turn',
-    anyOf: [{ $ref: '#/components/schemas/StandardError' }, { $ref: '#/components/schemas/ErrorText' }, { $ref: '#/components/schemas/MessageText' }],
+    description:
+      'With the error-shapes scenario, any error body of an /api operation takes one of the three shapes in turn',
+    anyOf: [
+      { $ref: '#/components/schemas/StandardError' },
+      { $ref: '#/components/schemas/ErrorText' },
+      { $ref: '#/components/schemas/MessageText' },
+    ],
   },
 }
 
 const sharedParameters: Record<string, Json> = {
   SandboxId: {
-    name: 'x-sandbox-id', in: 'header', required: false,
-    description: 'The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox',
+    name: 'x-sandbox-id',
+    in: 'header',
+    required: false,
+    description:
+      'The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox',
     schema: { type: 'string' },
   },
   SandboxScenario: {
-    name: 'x-sandbox-scenario', in: 'header', required: false,
+    name: 'x-sandbox-scenario',
+    in: 'header',
+    required: false,
     description: 'Scenarios for this request only: NAME[,NAME] (an unknown one is a 400)',
     schema: { type: 'string' },
   },
@@ -56,7 +75,12 @@ const controlReasons: Record<number, string> = {
 }
 
 function errorRef(shape: ErrorShape, status: number): string {
-  const name = shape === 'message' || (shape === 'error' && status >= 500) ? 'MessageText' : shape === 'error' ? 'ErrorText' : 'StandardError'
+  const name =
+    shape === 'message' || (shape === 'error' && status >= 500)
+      ? 'MessageText'
+      : shape === 'error'
+        ? 'ErrorText'
+        : 'StandardError'
   return `#/components/schemas/${name}`
 }
 
@@ -117,16 +141,36 @@ function requestBody(route: RouteDef): Json | undefined {
       required: true,
       content: {
         'multipart/form-data': {
-          schema: { type: 'object', required: ['file'], properties: { file: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' }, description: 'One or more files, at most 10 MB (10,485,760 bytes) each' } } },
+          schema: {
+            type: 'object',
+            required: ['file'],
+            properties: {
+              file: {
+                type: 'array',
+                items: { type: 'string', contentMediaType: 'application/octet-stream' },
+                description: 'One or more files, at most 10 MB (10,485,760 bytes) each',
+              },
+            },
+          },
           encoding: { file: { contentType: 'image/*, application/pdf' } },
         },
       },
     }
   }
   if (route.body === 'snapshot') {
-    return { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A snapshot taken with GET /__sandbox/snapshot (at most 256 MB)' } } } }
+    return {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { type: 'object', description: 'A snapshot taken with GET /__sandbox/snapshot (at most 256 MB)' },
+        },
+      },
+    }
   }
-  return { required: !route.body.safeParse(undefined).success, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } }
+  return {
+    required: !route.body.safeParse(undefined).success,
+    content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+  }
 }
 
 function security(route: RouteDef): Json[] {
@@ -166,14 +210,26 @@ function operation(route: RouteDef): Json {
   const success = route.response ?? {}
   const ok: Json = {
     description: success.description ?? 'Success',
-    content: { [success.mediaType ?? 'application/json']: success.schema ? { schema: jsonSchema(success.schema, 'output') } : {} },
+    content: {
+      [success.mediaType ?? 'application/json']: success.schema ? { schema: jsonSchema(success.schema, 'output') } : {},
+    },
   }
-  if (route.assumed) ok.headers = { 'x-sandbox-assumed': { description: 'The specification does not document this operation', schema: { type: 'string', const: 'true' } } }
+  if (route.assumed)
+    ok.headers = {
+      'x-sandbox-assumed': {
+        description: 'The specification does not document this operation',
+        schema: { type: 'string', const: 'true' },
+      },
+    }
   const responses: Json = { [String(success.status ?? 200)]: ok }
   // Any request can meet a server's header limit (Node's is 16 KB in all); Node answers it without a body.
-  responses['431'] = { description: 'Request header fields too large: over the server\'s limit (16 KB in all on the Node server), answered with no body' }
+  responses['431'] = {
+    description:
+      "Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body",
+  }
   for (const status of errorStatuses(route)) {
-    const control = route.auth.kind === 'control' && (status !== 415 || route.method === 'POST') ? controlReasons[status] : undefined
+    const control =
+      route.auth.kind === 'control' && (status !== 415 || route.method === 'POST') ? controlReasons[status] : undefined
     responses[String(status)] = {
       description: route.errors?.[status] ?? control ?? reasons[status] ?? 'Error',
       content: { 'application/json': { schema: errorSchema(route, status) } },
@@ -214,7 +270,8 @@ export function openapiDocument(routes: readonly RouteDef[], options: OpenApiOpt
     info: {
       title: 'Fleet Operations Backoffice API (fleet-sandbox)',
       version: '1.0.0',
-      description: 'Generated from the sandbox route table. Operations and fields the specification does not document carry `x-sandbox-assumed: true`; `--strict` serves only documented operations.',
+      description:
+        'Generated from the sandbox route table. Operations and fields the specification does not document carry `x-sandbox-assumed: true`; `--strict` serves only documented operations.',
     },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
@@ -223,9 +280,25 @@ export function openapiDocument(routes: readonly RouteDef[], options: OpenApiOpt
       schemas: errorSchemas,
       parameters: sharedParameters,
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'Backoffice: a session token (from set-auth-token), an atk_ API token or an agent JWT (scope service:api)' },
-        portalBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Client portal token (signed JWT carrying clientId and roles), from POST /api/portal/auth/verify' },
-        controlToken: { type: 'apiKey', in: 'header', name: 'x-sandbox-control-token', description: 'Control API token, required when the sandbox is bound to a non-loopback address' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'Backoffice: a session token (from set-auth-token), an atk_ API token or an agent JWT (scope service:api)',
+        },
+        portalBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'Client portal token (signed JWT carrying clientId and roles), from POST /api/portal/auth/verify',
+        },
+        controlToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-sandbox-control-token',
+          description: 'Control API token, required when the sandbox is bound to a non-loopback address',
+        },
       },
     },
     'x-sandbox-strict': Boolean(options.strict),

@@ -10,7 +10,9 @@ export const isLoopback = (host: string) => LOOPBACK_HOST.test(host)
 /** Bound off loopback, the control API needs a token or is off (docs/contract.md): every engine refuses to start otherwise. */
 export function checkControlExposure(host: string, control: { token?: string } | false | undefined): void {
   if (!isLoopback(host) && control !== false && !control?.token) {
-    throw new Error(`--host ${host} is not loopback: the control API needs --control-token T, or turn it off with --no-control`)
+    throw new Error(
+      `--host ${host} is not loopback: the control API needs --control-token T, or turn it off with --no-control`,
+    )
   }
 }
 
@@ -47,19 +49,32 @@ export function guardControl(request: Request, rule: ControlOrigins, ownOrigin: 
   const origin = request.headers.get('origin')
   if (origin !== null) {
     if (!controlOriginAllowed(origin, rule, ownOrigin)) {
-      throw new HttpError(403, `origin: ${origin.slice(0, 200)} may not use the control API; only loopback pages and origins named with --cors-origin may`)
+      throw new HttpError(
+        403,
+        `origin: ${origin.slice(0, 200)} may not use the control API; only loopback pages and origins named with --cors-origin may`,
+      )
     }
   } else if (request.headers.get('sec-fetch-site') === 'cross-site' && !(page && openedByHand(request))) {
-    throw new HttpError(403, 'sec-fetch-site: a cross-site request may not use the control API; only loopback pages and origins named with --cors-origin may')
+    throw new HttpError(
+      403,
+      'sec-fetch-site: a cross-site request may not use the control API; only loopback pages and origins named with --cors-origin may',
+    )
   }
   if (request.method === 'POST' && !nonSimple(request)) {
-    throw new HttpError(415, 'content-type: must be application/json (a state-changing control request carries a JSON body or an x-sandbox-* header, which no cross-site form can send)')
+    throw new HttpError(
+      415,
+      'content-type: must be application/json (a state-changing control request carries a JSON body or an x-sandbox-* header, which no cross-site form can send)',
+    )
   }
 }
 
 /** The panel page (`page`) opened from a link elsewhere: a top-level navigation, never a frame (clickjacking). */
 function openedByHand(request: Request): boolean {
-  return request.method === 'GET' && request.headers.get('sec-fetch-mode') === 'navigate' && request.headers.get('sec-fetch-dest') === 'document'
+  return (
+    request.method === 'GET' &&
+    request.headers.get('sec-fetch-mode') === 'navigate' &&
+    request.headers.get('sec-fetch-dest') === 'document'
+  )
 }
 
 const SIMPLE_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'])

@@ -7,13 +7,20 @@ export const PANEL_ROUTE_ID = 'sandboxPanel'
 let page: string | undefined
 
 export const panel = defineRoute({
-  id: PANEL_ROUTE_ID, method: 'GET', path: '/__sandbox', tag: 'sandbox control', auth: { kind: 'control', page: true },
-  summary: 'The inspector page (HTML): live journal and outbox, request details, filters, data browser, sandboxes, snapshots, DTE reconciliation',
+  id: PANEL_ROUTE_ID,
+  method: 'GET',
+  path: '/__sandbox',
+  tag: 'sandbox control',
+  auth: { kind: 'control', page: true },
+  summary:
+    'The inspector page (HTML): live journal and outbox, request details, filters, data browser, sandboxes, snapshots, DTE reconciliation',
   response: { description: 'The panel page', mediaType: 'text/html' },
   async handler() {
     // Loaded on first use: a bundler splits the page and its script out of an app's start
     // (bench: `npm run build:browser`; docs/benchmarks-history.md).
-    page ??= (await import('./panel-page.js')).panelPage((await import('../../../generated/panel-bundle.js')).panelScript)
+    page ??= (await import('./panel-page.js')).panelPage(
+      (await import('../../../generated/panel-bundle.js')).panelScript,
+    )
     return ok(new RawBody(page, 'text/html; charset=utf-8'), { 'cache-control': 'no-store' })
   },
 })

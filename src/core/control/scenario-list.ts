@@ -14,13 +14,31 @@ export function scenarioList(sandbox: Sandbox) {
       const active = inForce.find((a) => a.name === s.name)
       const schema = withRoutes(jsonSchemaOf(s.options))
       const defaults = readOptions(s.options, {})
-      return { name: s.name, description: s.description, advice: s.advice, options: active?.options ?? ('value' in defaults ? defaults.value : {}), optionList: optionList(schema as Parameters<typeof optionList>[0]), schema, active: Boolean(active) }
+      return {
+        name: s.name,
+        description: s.description,
+        advice: s.advice,
+        options: active?.options ?? ('value' in defaults ? defaults.value : {}),
+        optionList: optionList(schema as Parameters<typeof optionList>[0]),
+        schema,
+        active: Boolean(active),
+      }
     }),
-    schedule: sandbox.active.map((a) => ({ name: a.name, options: a.options, from: a.from ?? null, until: a.until ?? null })),
+    schedule: sandbox.active.map((a) => ({
+      name: a.name,
+      options: a.options,
+      from: a.from ?? null,
+      until: a.until ?? null,
+    })),
   }
 }
 
-type ObjectSchema = { type?: string; properties?: Record<string, unknown>; description?: string; additionalProperties?: boolean }
+type ObjectSchema = {
+  type?: string
+  properties?: Record<string, unknown>
+  description?: string
+  additionalProperties?: boolean
+}
 
 /**
  * The JSON Schema of a scenario's options: zod 4 writes it; another library through the Standard
@@ -37,7 +55,10 @@ function jsonSchemaOf(options: StandardSchemaV1 | undefined): ObjectSchema {
   } catch {
     // A schema that cannot be written (a refinement, a transform): its options go unlisted.
   }
-  return { type: 'object', description: `options checked by ${options['~standard'].vendor}; their JSON Schema is not known` }
+  return {
+    type: 'object',
+    description: `options checked by ${options['~standard'].vendor}; their JSON Schema is not known`,
+  }
 }
 
 /** Every scenario takes `routes` (routes-option.ts): its schema says so. */
@@ -49,7 +70,13 @@ function withRoutes<S extends { properties?: Record<string, unknown> }>(schema: 
   return { ...schema, properties: { ...schema.properties, routes } }
 }
 
-type OptionSchema = { type?: string | string[]; enum?: unknown[]; anyOf?: OptionSchema[]; default?: unknown; description?: string }
+type OptionSchema = {
+  type?: string | string[]
+  enum?: unknown[]
+  anyOf?: OptionSchema[]
+  default?: unknown
+  description?: string
+}
 
 /**
  * Every option a scenario takes, optional ones included (`options` shows only those with a

@@ -96,7 +96,8 @@ export async function readJson(request: Request): Promise<unknown> {
 
 export async function readForm(request: Request): Promise<FormData> {
   const type = request.headers.get('content-type') ?? ''
-  if (!/^multipart\/form-data/i.test(type)) throw new HttpError(415, 'content-type: must be multipart/form-data with a field "file"')
+  if (!/^multipart\/form-data/i.test(type))
+    throw new HttpError(415, 'content-type: must be multipart/form-data with a field "file"')
   const bytes = await readBody(request, MULTIPART_LIMIT)
   try {
     return await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).formData()

@@ -2,13 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { readBody } from './body.js'
 import { afterBody, drainBody } from './drain.js'
 
-const post = (body: BodyInit) => new Request('http://sandbox.test/api/x', { method: 'POST', body, duplex: 'half' } as RequestInit)
-const stream = (chunks: number, end = true) => new ReadableStream<Uint8Array>({
-  start(c) {
-    for (let i = 0; i < chunks; i++) c.enqueue(new Uint8Array(1000))
-    if (end) c.close()
-  },
-})
+const post = (body: BodyInit) =>
+  new Request('http://sandbox.test/api/x', { method: 'POST', body, duplex: 'half' } as RequestInit)
+const stream = (chunks: number, end = true) =>
+  new ReadableStream<Uint8Array>({
+    start(c) {
+      for (let i = 0; i < chunks; i++) c.enqueue(new Uint8Array(1000))
+      if (end) c.close()
+    },
+  })
 
 describe('drainBody', () => {
   it('reads an unread body to its end within the bound', async () => {

@@ -40,7 +40,11 @@ export async function drainBody(request: Request, limit = DRAIN_LIMIT, stallMs =
 }
 
 /** The answer once the body is drained; with `connection: close` when it could not be. */
-export async function afterBody(request: Request, answer: Response | Promise<Response>, limit = DRAIN_LIMIT): Promise<Response> {
+export async function afterBody(
+  request: Request,
+  answer: Response | Promise<Response>,
+  limit = DRAIN_LIMIT,
+): Promise<Response> {
   const response = await answer
   if (await drainBody(request, limit)) return response
   try {

@@ -12,7 +12,12 @@ export const paginationSchema = z.object({
 })
 export type Pagination = z.infer<typeof paginationSchema>
 
-export const pageInfo = (page: number, limit: number, total: number): Pagination => ({ page, limit, total, totalPages: Math.ceil(total / limit) })
+export const pageInfo = (page: number, limit: number, total: number): Pagination => ({
+  page,
+  limit,
+  total,
+  totalPages: Math.ceil(total / limit),
+})
 
 /** One page of `rows`, as paginated lists answer it: `{items, pagination}`. */
 export function paginate<T>(rows: T[], page: number, limit: number): { items: T[]; pagination: Pagination } {

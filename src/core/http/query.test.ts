@@ -20,16 +20,29 @@ const fieldwise = (v: QueryValidator<unknown>, search: string) => {
 }
 
 const searches = [
-  '', '?page=2&limit=50', '?types=geofence', '?types=geofence&types=ignition&status=reviewed',
-  '?startDate=2026-01-01&endDate=2026-01-31', '?startDate=2026-01-01T10:00:00Z', '?assetIds=6650a1b2c3d4e5f6a7b8c9d0&page=3',
-  '?unknown=1&limit=20', '?page=0', '?limit=51', '?types=nope', '?startDate=yesterday', '?page=x&limit=0&status=nope',
-  '?types=geofence&types=nope&startDate=bad', '?assetIds=xyz', '?page=1&page=2',
+  '',
+  '?page=2&limit=50',
+  '?types=geofence',
+  '?types=geofence&types=ignition&status=reviewed',
+  '?startDate=2026-01-01&endDate=2026-01-31',
+  '?startDate=2026-01-01T10:00:00Z',
+  '?assetIds=6650a1b2c3d4e5f6a7b8c9d0&page=3',
+  '?unknown=1&limit=20',
+  '?page=0',
+  '?limit=51',
+  '?types=nope',
+  '?startDate=yesterday',
+  '?page=x&limit=0&status=nope',
+  '?types=geofence&types=nope&startDate=bad',
+  '?assetIds=xyz',
+  '?page=1&page=2',
 ]
 
 describe('QueryValidator', () => {
   it('answers what zod answers for the whole query, valid or not, in any order asked', () => {
     const v = new QueryValidator(listQuery)
-    for (const search of [...searches, ...[...searches].reverse()]) expect(fieldwise(v, search), search).toEqual(whole(listQuery, search))
+    for (const search of [...searches, ...[...searches].reverse()])
+      expect(fieldwise(v, search), search).toEqual(whole(listQuery, search))
   })
 
   it('hands out frozen values, shared by the requests that ask the same field', () => {
@@ -48,7 +61,9 @@ describe('QueryValidator', () => {
   })
 
   it('validates a schema with rules across fields whole', () => {
-    const schema = z.object({ a: z.string().optional(), b: z.string().optional() }).refine((o) => !(o.a && o.b), 'give a or b')
+    const schema = z
+      .object({ a: z.string().optional(), b: z.string().optional() })
+      .refine((o) => !(o.a && o.b), 'give a or b')
     const v = new QueryValidator(schema)
     expect(fieldwise(v, '?a=1&b=2')).toEqual(whole(schema, '?a=1&b=2'))
     expect(fieldwise(v, '?a=1')).toEqual({ ok: { a: '1' } })

@@ -20,7 +20,9 @@ export class QueryValidator<T> {
   readonly #fields: Field[] | undefined
 
   constructor(readonly schema: z.ZodType<T>) {
-    this.#fields = fieldwise(schema) ? Object.entries((schema as z.ZodObject).shape).map(([name, schema]) => new Field(name, schema)) : undefined
+    this.#fields = fieldwise(schema)
+      ? Object.entries((schema as z.ZodObject).shape).map(([name, schema]) => new Field(name, schema))
+      : undefined
   }
 
   validate(search: string): T {
@@ -81,7 +83,7 @@ class Field {
 function fieldwise(schema: z.ZodType): boolean {
   if (!(schema instanceof z.ZodObject)) return false
   const def = schema._zod.def
-  return def.catchall === undefined && !(def.checks?.length)
+  return def.catchall === undefined && !def.checks?.length
 }
 
 function deepFreeze<T>(value: T): T {

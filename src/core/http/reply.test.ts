@@ -8,7 +8,11 @@ describe('HttpError', () => {
     // What the command line's bundled copy makes: the same mark, another class.
     class Copy extends Error {
       readonly [MARK] = true
-      constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
+      constructor(
+        readonly status: number,
+        message: string,
+        readonly headers: Record<string, string> = {},
+      ) {
         super(message)
       }
     }
@@ -19,7 +23,14 @@ describe('HttpError', () => {
   })
 
   it('anything else thrown is no HttpError, a Proxy whose reads throw included', () => {
-    const hostile = new Proxy({}, { get: () => { throw new Error('no') } })
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('no')
+        },
+      },
+    )
     expect(hostile instanceof HttpError).toBe(false)
     expect(new Error('x') instanceof HttpError).toBe(false)
     expect((null as unknown as object) instanceof HttpError).toBe(false)

@@ -78,7 +78,11 @@ export class RawBody {
   ) {}
 }
 
-export const reply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, body, headers })
+export const reply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
+  status,
+  body,
+  headers,
+})
 export const ok = (body: unknown, headers?: Record<string, string>): Reply => reply(200, body, headers)
 export const success = (data: unknown): Reply => ok({ status: 'success', data })
 
@@ -102,7 +106,8 @@ export function toResponse(r: Reply, extra?: Record<string, string>, headers = r
  */
 const sent = new WeakMap<Response, string | Uint8Array>()
 export const sentBody = (response: Response): string | Uint8Array | undefined => sent.get(response)
-export const keepSent = (response: Response, body: unknown): void => void (body instanceof RawJson && sent.set(response, body.text))
+export const keepSent = (response: Response, body: unknown): void =>
+  void (body instanceof RawJson && sent.set(response, body.text))
 
 /** What the answer to `r` carries, names in lower case: the reply's, the content type, then `extra`. */
 export function responseHeaders(r: Reply, extra?: Record<string, string>): Record<string, string> {
@@ -110,8 +115,10 @@ export function responseHeaders(r: Reply, extra?: Record<string, string>): Recor
   for (const name in r.headers) headers[name.toLowerCase()] = r.headers[name]
   // A stream (the event stream) carries its own content type.
   if (r.body instanceof RawBody) headers['content-type'] = r.body.contentType
-  else if (r.body !== undefined && r.body !== null && !(r.body instanceof ReadableStream)) headers['content-type'] = 'application/json; charset=utf-8'
-  for (const name in extra) headers[name] = name === 'vary' && headers.vary ? `${headers.vary}, ${extra.vary}` : extra[name]
+  else if (r.body !== undefined && r.body !== null && !(r.body instanceof ReadableStream))
+    headers['content-type'] = 'application/json; charset=utf-8'
+  for (const name in extra)
+    headers[name] = name === 'vary' && headers.vary ? `${headers.vary}, ${extra.vary}` : extra[name]
   return headers
 }
 
@@ -123,7 +130,13 @@ function bodyOf(body: unknown): BodyInit {
 
 /** The reply to an error thrown while answering: its own status and message, or a 500 (logged). */
 export function errorReply(route: { errorShape?: ErrorShape } | undefined, error: unknown): Reply {
-  const e = error instanceof HttpError ? error : new HttpError(500, 'internal error: the sandbox failed to handle this request')
+  const e =
+    error instanceof HttpError ? error : new HttpError(500, 'internal error: the sandbox failed to handle this request')
   if (!(error instanceof HttpError)) console.error(error)
-  return { status: e.status, body: errorBody(route?.errorShape ?? 'standard', e.status, e.message), headers: e.headers, error: e }
+  return {
+    status: e.status,
+    body: errorBody(route?.errorShape ?? 'standard', e.status, e.message),
+    headers: e.headers,
+    error: e,
+  }
 }

@@ -20,5 +20,9 @@ export const repeatable = <T extends z.ZodType>(item: T) =>
  * document, since zod's JSON Schema of a pipe shows neither the format nor the change.
  */
 export const emailAddress = (description = 'An e-mail address') =>
-  z.string().trim().toLowerCase().pipe(z.email('must be a valid e-mail address'))
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email('must be a valid e-mail address'))
     .meta({ format: 'email', description: `${description}; surrounding spaces are trimmed and it is lower-cased` })

@@ -16,13 +16,22 @@ export function userOf(ctx: RouteContext): Extract<Principal, { user: unknown }>
 }
 
 /** Another client's record answers 404, as a missing one: ids never leak across tenants. */
-export function owned<T extends { clientId: string }>(ctx: RouteContext, row: T | undefined, what: string, id: string | number): T {
+export function owned<T extends { clientId: string }>(
+  ctx: RouteContext,
+  row: T | undefined,
+  what: string,
+  id: string | number,
+): T {
   if (!row || row.clientId !== clientOf(ctx)) throw notFound(`${what}: no ${what} with id ${id}`)
   return row
 }
 
 /** The caller's rows of a table, narrowed by `keep`; none when a scenario hides the collection. */
-export function clientRows<T extends { clientId: string }>(ctx: RouteContext, table: { name: string; where(predicate: (row: T) => boolean): T[] }, keep: (row: T) => boolean = () => true): T[] {
+export function clientRows<T extends { clientId: string }>(
+  ctx: RouteContext,
+  table: { name: string; where(predicate: (row: T) => boolean): T[] },
+  keep: (row: T) => boolean = () => true,
+): T[] {
   if (!ctx.visible(table.name)) return []
   const clientId = clientOf(ctx)
   return table.where((row) => row.clientId === clientId && keep(row))

@@ -25,7 +25,11 @@ export function splitUrl(href: string): UrlParts {
   const end = hash < 0 ? href.length : hash
   const q = href.indexOf('?', slash)
   const query = q >= 0 && q < end ? q : end
-  return { origin: href.slice(0, slash), path: href.slice(slash, query), search: end - query > 1 ? href.slice(query, end) : '' }
+  return {
+    origin: href.slice(0, slash),
+    path: href.slice(slash, query),
+    search: end - query > 1 ? href.slice(query, end) : '',
+  }
 }
 
 /**
@@ -45,5 +49,11 @@ export interface Target extends UrlParts {
 export function targetOf(request: Request, known: { base?: string; sandboxId?: string } = {}): Target {
   const url = splitUrl(request.url)
   const base = known.base ?? ''
-  return { origin: url.origin, base, path: base ? url.path.slice(base.length) || '/' : url.path, search: url.search, sandboxId: 'sandboxId' in known ? known.sandboxId : sandboxIdOf(request) }
+  return {
+    origin: url.origin,
+    base,
+    path: base ? url.path.slice(base.length) || '/' : url.path,
+    search: url.search,
+    sandboxId: 'sandboxId' in known ? known.sandboxId : sandboxIdOf(request),
+  }
 }

@@ -26,18 +26,35 @@ export function describeIssues(issues: readonly { path: PropertyKey[]; message: 
     .join('; ')
 }
 
-type Issue = { code: string; input?: unknown; expected?: string; maximum?: unknown; minimum?: unknown; origin?: string; values?: unknown[]; format?: string; keys?: string[]; inclusive?: boolean }
+type Issue = {
+  code: string
+  input?: unknown
+  expected?: string
+  maximum?: unknown
+  minimum?: unknown
+  origin?: string
+  values?: unknown[]
+  format?: string
+  keys?: string[]
+  inclusive?: boolean
+}
 
 /** Zod issues in plain words: "is required", "must be one of a, b", "must be at most 50". */
 function rule(issue: Issue): string | undefined {
   const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'is required' : `must be ${issue.expected === 'int' ? 'an integer' : /^[aeiou]/.test(issue.expected ?? '') ? `an ${issue.expected}` : `a ${issue.expected}`}`
+      return issue.input === undefined
+        ? 'is required'
+        : `must be ${issue.expected === 'int' ? 'an integer' : /^[aeiou]/.test(issue.expected ?? '') ? `an ${issue.expected}` : `a ${issue.expected}`}`
     case 'too_big':
-      return issue.inclusive === false ? `must be less than ${issue.maximum}${unit}` : `must be at most ${issue.maximum}${unit}`
+      return issue.inclusive === false
+        ? `must be less than ${issue.maximum}${unit}`
+        : `must be at most ${issue.maximum}${unit}`
     case 'too_small':
-      return issue.inclusive === false ? `must be greater than ${issue.minimum}${unit}` : `must be at least ${issue.minimum}${unit}`
+      return issue.inclusive === false
+        ? `must be greater than ${issue.minimum}${unit}`
+        : `must be at least ${issue.minimum}${unit}`
     case 'invalid_value':
       return `must be one of ${(issue.values ?? []).map((v) => JSON.stringify(v)).join(', ')}`
     case 'invalid_format':

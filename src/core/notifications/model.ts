@@ -1,6 +1,14 @@
 import * as z from 'zod'
 
-export const notificationTypes = ['speed_limit', 'geofence', 'ignition', 'lost_connection', 'road_speed_limit', 'sos_alarm', 'temperature'] as const
+export const notificationTypes = [
+  'speed_limit',
+  'geofence',
+  'ignition',
+  'lost_connection',
+  'road_speed_limit',
+  'sos_alarm',
+  'temperature',
+] as const
 export const notificationStatuses = ['unreviewed', 'reviewed', 'false_positive'] as const
 
 export const notificationTypeSchema = z.enum(notificationTypes)

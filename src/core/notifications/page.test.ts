@@ -4,7 +4,14 @@ import { RawJson } from '../http/reply.js'
 import { PageWriter } from './page.js'
 import { plainListPages } from './plain-store.js'
 
-const entry = (id: string, status = 'unreviewed', extra: object = {}): NotificationEntry => ({ n: { id, status, ...extra } as unknown as NotificationEntry['n'], clientId: 'cli_acme', t: 0, block: undefined, at: 0, len: 0 })
+const entry = (id: string, status = 'unreviewed', extra: object = {}): NotificationEntry => ({
+  n: { id, status, ...extra } as unknown as NotificationEntry['n'],
+  clientId: 'cli_acme',
+  t: 0,
+  block: undefined,
+  at: 0,
+  len: 0,
+})
 const body = (r: RawJson) => JSON.parse(new TextDecoder().decode(r.text as Uint8Array))
 const pagination = { page: 1, limit: 2, total: 2, totalPages: 1 }
 const pages = new PageWriter()
@@ -15,15 +22,36 @@ const listPage = pages.listPage.bind(pages)
 describe('listPage', () => {
   it('writes the success envelope with the entries, the pagination and the count', () => {
     const page = listPage([entry('a'), entry('b')], pagination, 7)
-    expect(body(page)).toEqual({ status: 'success', data: { notifications: [{ id: 'a', status: 'unreviewed' }, { id: 'b', status: 'unreviewed' }], pagination, unreviewedCount: 7 } })
+    expect(body(page)).toEqual({
+      status: 'success',
+      data: {
+        notifications: [
+          { id: 'a', status: 'unreviewed' },
+          { id: 'b', status: 'unreviewed' },
+        ],
+        pagination,
+        unreviewedCount: 7,
+      },
+    })
   })
 
   it('is exactly JSON.stringify of the same body, non-ASCII text included', () => {
-    const items = [entry('a', 'reviewed', { address: 'Av. Providencia 1234, Ñuñoa', name: 'Geocerca: ÁB·12 "x" \\ 😀' }), entry('b')]
+    const items = [
+      entry('a', 'reviewed', { address: 'Av. Providencia 1234, Ñuñoa', name: 'Geocerca: ÁB·12 "x" \\ 😀' }),
+      entry('b'),
+    ]
     const text = new TextDecoder().decode(listPage(items, pagination, 3).text as Uint8Array)
-    expect(text).toBe(JSON.stringify({ status: 'success', data: { notifications: items.map((e) => e.n), pagination, unreviewedCount: 3 } }))
-    expect(new TextDecoder().decode(listPage([], { page: 1, limit: 20, total: 0, totalPages: 0 }, 0).text as Uint8Array))
-      .toBe('{"status":"success","data":{"notifications":[],"pagination":{"page":1,"limit":20,"total":0,"totalPages":0},"unreviewedCount":0}}')
+    expect(text).toBe(
+      JSON.stringify({
+        status: 'success',
+        data: { notifications: items.map((e) => e.n), pagination, unreviewedCount: 3 },
+      }),
+    )
+    expect(
+      new TextDecoder().decode(listPage([], { page: 1, limit: 20, total: 0, totalPages: 0 }, 0).text as Uint8Array),
+    ).toBe(
+      '{"status":"success","data":{"notifications":[],"pagination":{"page":1,"limit":20,"total":0,"totalPages":0},"unreviewedCount":0}}',
+    )
   })
 
   it('writes each page from its entries: order, a replaced entry and the counts show', () => {
@@ -35,7 +63,10 @@ describe('listPage', () => {
     expect(body(listPage([reviewed, b], pagination, 0)).data.notifications[0].status).toBe('reviewed')
     expect(body(listPage([a, b], pagination, 2)).data.unreviewedCount).toBe(2)
     expect(body(listPage([a, b], { ...pagination, total: 3, totalPages: 2 }, 1)).data.pagination.total).toBe(3)
-    expect(body(listPage([b, a], pagination, 1)).data.notifications.map((n: { id: string }) => n.id)).toEqual(['b', 'a'])
+    expect(body(listPage([b, a], pagination, 1)).data.notifications.map((n: { id: string }) => n.id)).toEqual([
+      'b',
+      'a',
+    ])
   })
 
   it('keeps records apart across many pages (shared blocks never overlap)', () => {
@@ -64,7 +95,9 @@ describe('listPage', () => {
     let records = 0
     let spilled = 0
     for (let round = 0; records * 250 < 10 * 4 * BLOCK_SIZE; round++) {
-      const dead = Array.from({ length: 50 }, (_, i) => entry(`r${round}-${i}`, 'reviewed', { pad: 'x'.repeat(200 + (i % 7)) }))
+      const dead = Array.from({ length: 50 }, (_, i) =>
+        entry(`r${round}-${i}`, 'reviewed', { pad: 'x'.repeat(200 + (i % 7)) }),
+      )
       expect(text(small.listPage(dead, pagination, 0))).toBe(plainListPages.listPage(dead, pagination, 0).text)
       records += dead.length
       written.push(...dead)

@@ -125,7 +125,6 @@ export class PageWriter implements ListPages {
     utf8.encodeInto(tail, out.subarray(at))
     return out
   }
-
 }
 
 /** A page as the journal keeps it: its entries (immutable) and tail, written again when asked. */

@@ -3,7 +3,8 @@ import type { Pagination } from '../http/pagination.js'
 import { RawJson } from '../http/reply.js'
 import type { ListPages, NotificationEntry, NotificationQuery, NotificationStore } from './notification-store.js'
 
-const newestFirst = (a: NotificationEntry, b: NotificationEntry) => b.t - a.t || (a.n.id > b.n.id ? -1 : a.n.id < b.n.id ? 1 : 0)
+const newestFirst = (a: NotificationEntry, b: NotificationEntry) =>
+  b.t - a.t || (a.n.id > b.n.id ? -1 : a.n.id < b.n.id ? 1 : 0)
 const named = (values: readonly string[] | undefined, value: string) => !values?.length || values.includes(value)
 
 /**
@@ -67,9 +68,15 @@ export class PlainNotifications implements NotificationStore {
   }
 
   query(clientId: string, q: NotificationQuery): { items: NotificationEntry[]; total: number } {
-    const matching = this.all().filter((e) =>
-      e.clientId === clientId && e.t >= q.from && e.t <= q.to &&
-      named(q.types, e.n.type) && named(q.statuses, e.n.status) && named(q.assetIds, e.n.asset._id))
+    const matching = this.all().filter(
+      (e) =>
+        e.clientId === clientId &&
+        e.t >= q.from &&
+        e.t <= q.to &&
+        named(q.types, e.n.type) &&
+        named(q.statuses, e.n.status) &&
+        named(q.assetIds, e.n.asset._id),
+    )
     return { items: matching.slice(q.offset, q.offset + q.limit), total: matching.length }
   }
 }
@@ -78,6 +85,11 @@ export class PlainNotifications implements NotificationStore {
 export const plainListPages: ListPages = {
   listPage(items: readonly NotificationEntry[], pagination: Pagination, unreviewedCount: number): RawJson {
     const { page, limit, total, totalPages } = pagination
-    return new RawJson(JSON.stringify({ status: 'success', data: { notifications: items.map((e) => e.n), pagination: { page, limit, total, totalPages }, unreviewedCount } }))
+    return new RawJson(
+      JSON.stringify({
+        status: 'success',
+        data: { notifications: items.map((e) => e.n), pagination: { page, limit, total, totalPages }, unreviewedCount },
+      }),
+    )
   },
 }

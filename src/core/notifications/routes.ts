@@ -2,7 +2,11 @@ import * as z from 'zod'
 import { DAY } from '../sandbox/clock.js'
 import { badRequest, notFound, ok, success } from '../http/reply.js'
 import {
-  assetIdSchema, notificationRuleSchema, notificationSchema, notificationStatusSchema, notificationTypeSchema,
+  assetIdSchema,
+  notificationRuleSchema,
+  notificationSchema,
+  notificationStatusSchema,
+  notificationTypeSchema,
 } from './model.js'
 import { defineRoute } from '../app/route.js'
 import { notificationEntry } from './store.js'
@@ -17,9 +21,16 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{
 const isoBound = (edge: 'start' | 'end') =>
   z.string().transform((value, ctx) => {
     const date = DATE.test(value)
-    const t = date ? Date.parse(`${value}T00:00:00.000Z`) + (edge === 'end' ? DAY - 1 : 0) : DATE_TIME.test(value) ? Date.parse(value) : NaN
+    const t = date
+      ? Date.parse(`${value}T00:00:00.000Z`) + (edge === 'end' ? DAY - 1 : 0)
+      : DATE_TIME.test(value)
+        ? Date.parse(value)
+        : NaN
     if (Number.isNaN(t)) {
-      ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z)' })
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z)',
+      })
       return z.NEVER
     }
     return t
@@ -33,17 +44,30 @@ export const listQuery = pageQuery.extend({
   endDate: isoBound('end').optional(),
 })
 
-
 export const listNotifications = defineRoute({
-  id: 'listNotifications', method: 'GET', path: '/api/notifications', lists: 'notifications', tag: 'notifications',
+  id: 'listNotifications',
+  method: 'GET',
+  path: '/api/notifications',
+  lists: 'notifications',
+  tag: 'notifications',
   summary: "Paginated list of the client's notifications, newest first; the last 30 days unless a range is given",
-  auth: { kind: 'user', permission: 'notifications:read' }, errorShape: 'error',
+  auth: { kind: 'user', permission: 'notifications:read' },
+  errorShape: 'error',
   query: listQuery,
-  response: { schema: successEnvelope(z.object({ notifications: z.array(notificationSchema), pagination: paginationSchema, unreviewedCount: z.number().int() })) },
+  response: {
+    schema: successEnvelope(
+      z.object({
+        notifications: z.array(notificationSchema),
+        pagination: paginationSchema,
+        unreviewedCount: z.number().int(),
+      }),
+    ),
+  },
   errors: { 400: 'Invalid query', 401: 'Not authenticated' },
   handler(ctx) {
     const q = ctx.query
-    if (q.startDate !== undefined && q.endDate !== undefined && q.startDate > q.endDate) throw badRequest('startDate: must not be after endDate')
+    if (q.startDate !== undefined && q.endDate !== undefined && q.startDate > q.endDate)
+      throw badRequest('startDate: must not be after endDate')
     const now = ctx.now()
     const ranged = q.startDate !== undefined || q.endDate !== undefined
     const from = ranged ? (q.startDate ?? -Infinity) : now - 30 * DAY
@@ -52,15 +76,28 @@ export const listNotifications = defineRoute({
     if (!ctx.visible('notifications')) return ok(ctx.sandbox.shared.pages.listPage([], pagination(0), 0))
     const clientId = clientOf(ctx)
     const index = ctx.sandbox.world.notifications
-    const { items, total } = index.query(clientId, { types: q.types, statuses: q.status, assetIds: q.assetIds, from, to, offset: (q.page - 1) * q.limit, limit: q.limit })
+    const { items, total } = index.query(clientId, {
+      types: q.types,
+      statuses: q.status,
+      assetIds: q.assetIds,
+      from,
+      to,
+      offset: (q.page - 1) * q.limit,
+      limit: q.limit,
+    })
     return ok(ctx.sandbox.shared.pages.listPage(items, pagination(total), index.unreviewedCount(clientId)))
   },
 })
 
 export const reviewNotification = defineRoute({
-  id: 'updateNotificationStatus', method: 'PATCH', path: '/api/notifications/:id', tag: 'notifications', assumed: true,
+  id: 'updateNotificationStatus',
+  method: 'PATCH',
+  path: '/api/notifications/:id',
+  tag: 'notifications',
+  assumed: true,
   summary: 'Review a notification: set its status; unreviewedCount follows',
-  auth: { kind: 'user', permission: 'notifications:review' }, errorShape: 'error',
+  auth: { kind: 'user', permission: 'notifications:review' },
+  errorShape: 'error',
   params: z.object({ id: z.string().regex(/^[a-fA-F0-9]{24}$/, 'must be 24 hexadecimal characters') }),
   body: z.object({ status: notificationStatusSchema }),
   response: { schema: successEnvelope(notificationSchema) },
@@ -76,11 +113,18 @@ export const reviewNotification = defineRoute({
 })
 
 export const listRules = defineRoute({
-  id: 'listNotificationRules', method: 'GET', path: '/api/notification-config/rules', lists: 'notificationRules', tag: 'notifications',
+  id: 'listNotificationRules',
+  method: 'GET',
+  path: '/api/notification-config/rules',
+  lists: 'notificationRules',
+  tag: 'notifications',
   summary: 'Notification rules of a module (rule fields are assumed)',
   auth: { kind: 'user', permission: 'rules:read' },
   query: z.object({ module: z.string({ error: 'is required' }).trim().min(1, 'is required') }),
-  response: { schema: successEnvelope(z.array(notificationRuleSchema.omit({ clientId: true }))), description: 'Rules retrieved' },
+  response: {
+    schema: successEnvelope(z.array(notificationRuleSchema.omit({ clientId: true }))),
+    description: 'Rules retrieved',
+  },
   handler(ctx) {
     const rules = clientRows(ctx, ctx.sandbox.world.tables.notificationRules, (r) => r.module === ctx.query.module)
     return success(rules.map(publicRow))

@@ -21,7 +21,17 @@ export function seedAssets(ctx: SeedContext, clientId: string, count: number): R
   return Array.from({ length: count }, () => {
     const p = plate(f)
     const vehicleType = f.helpers.arrayElement(vehicleTypes)
-    return { id: hexId(f), clientId, name: `${vehicleType} ${p}`, plate: p, icon: { id: f.helpers.arrayElement(['truck', 'van', 'bus', 'car', 'pickup']), color: f.helpers.arrayElement(colors) }, vehicleType }
+    return {
+      id: hexId(f),
+      clientId,
+      name: `${vehicleType} ${p}`,
+      plate: p,
+      icon: {
+        id: f.helpers.arrayElement(['truck', 'van', 'bus', 'car', 'pickup']),
+        color: f.helpers.arrayElement(colors),
+      },
+      vehicleType,
+    }
   })
 }
 
@@ -34,7 +44,11 @@ export function seedNotifications(ctx: SeedContext, clientId: string, count: num
   const assets = ctx.assets.filter((a) => a.clientId === clientId)
   const triggers = notificationTypes.map((type) => {
     const _id = hexId(f)
-    return { type, label: labels[type], ref: { _id, name: `${labels[type]} ${f.helpers.arrayElement(['flota', 'ruta', 'turno'])}`, label: labels[type] } }
+    return {
+      type,
+      label: labels[type],
+      ref: { _id, name: `${labels[type]} ${f.helpers.arrayElement(['flota', 'ruta', 'turno'])}`, label: labels[type] },
+    }
   })
   // Records share these objects (nothing edits them in place): less heap at 100k (`npm run bench -- --only memory`).
   const assetRefs = assets.map((a) => ({ _id: a.id, name: a.name, plate: a.plate, icon: a.icon }))
@@ -61,7 +75,13 @@ export function seedNotifications(ctx: SeedContext, clientId: string, count: num
     const createdAt = new Date(t).toISOString()
     out[i] = {
       // Joined, not concatenated: one flat string instead of a tree of three (70 bytes a record).
-      id: [Math.floor(t / 1000).toString(16).padStart(8, '0'), salt, i.toString(16).padStart(8, '0')].join(''),
+      id: [
+        Math.floor(t / 1000)
+          .toString(16)
+          .padStart(8, '0'),
+        salt,
+        i.toString(16).padStart(8, '0'),
+      ].join(''),
       clientId,
       type: trigger.type,
       name: names[triggerAt][assetAt],
@@ -71,7 +91,8 @@ export function seedNotifications(ctx: SeedContext, clientId: string, count: num
       address: place.address,
       status,
       createdAt,
-      updatedAt: status === 'unreviewed' ? createdAt : new Date(Math.min(ctx.now, t + f.number.int(86_400_000))).toISOString(),
+      updatedAt:
+        status === 'unreviewed' ? createdAt : new Date(Math.min(ctx.now, t + f.number.int(86_400_000))).toISOString(),
       calculatorId: f.number.int({ min: 1000, max: 9999 }),
     }
   }
@@ -85,7 +106,11 @@ export function seedNotificationRules(ctx: SeedContext, clientId: string): RowOf
     Array.from({ length: 4 }, () => {
       const type = f.helpers.arrayElement(notificationTypes)
       return {
-        id: hexId(f), clientId, module, type, name: `${labels[type]} (${module})`,
+        id: hexId(f),
+        clientId,
+        module,
+        type,
+        name: `${labels[type]} (${module})`,
         enabled: f.datatype.boolean(0.8),
         threshold: type === 'speed_limit' || type === 'temperature' ? f.number.int({ min: 4, max: 120 }) : null,
         recipients: [f.internet.email({ provider: 'fleet.test' }).toLowerCase()],

@@ -10,7 +10,8 @@ const everything: NotificationQuery = { from: -Infinity, to: Infinity, offset: 0
 
 /** What a reader can observe of an index: every list a query can reach, and the counts. */
 function observe(index: NotificationIndex) {
-  const ids = (q: Partial<NotificationQuery>) => index.query('cli_acme', { ...everything, ...q }).items.map((e) => `${e.n.id}:${e.n.status}`)
+  const ids = (q: Partial<NotificationQuery>) =>
+    index.query('cli_acme', { ...everything, ...q }).items.map((e) => `${e.n.id}:${e.n.status}`)
   const asset = rows[0].asset._id
   return {
     all: ids({}),
@@ -56,7 +57,9 @@ describe('notification index forks (copy on first write)', () => {
     c.add(toEntry({ ...rows[0], clientId: 'cli_acme', id: 'a'.repeat(24), createdAt: new Date(now).toISOString() }))
     expect(observe(a)).toEqual(seenByA)
     expect(c.size).toBe(a.size + 1)
-    expect(c.unreviewedCount('cli_acme')).toBe(a.unreviewedCount('cli_acme') + 1 + Number(rows[0].status === 'unreviewed'))
+    expect(c.unreviewedCount('cli_acme')).toBe(
+      a.unreviewedCount('cli_acme') + 1 + Number(rows[0].status === 'unreviewed'),
+    )
   })
 
   it('keeps unreviewedCount equal to a count of the unreviewed list through writes', () => {

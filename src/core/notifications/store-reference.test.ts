@@ -22,10 +22,10 @@ const STEPS = 3_000
 const now = Date.parse('2026-11-22T12:00:00Z')
 const rows = seedWorld({ accounts, seed: 7, now, notifications: 800 }).notifications
 
-
 type Pair = { tuned: NotificationStore; plain: NotificationStore }
 
-const ids = (entries: readonly NotificationEntry[]) => entries.map((e) => `${e.n.id}:${e.n.type}:${e.n.status}:${e.n.asset._id}`)
+const ids = (entries: readonly NotificationEntry[]) =>
+  entries.map((e) => `${e.n.id}:${e.n.type}:${e.n.status}:${e.n.asset._id}`)
 const text = (body: RawJson) => (typeof body.text === 'string' ? body.text : new TextDecoder().decode(body.text))
 
 function run(seed: number): void {
@@ -42,7 +42,7 @@ function run(seed: number): void {
   let made = 0
 
   const sameAnswers = (pair: Pair, clientId: string, q: NotificationQuery, step: number) => {
-    const where = `seed ${seed}, step ${step}, ${clientId} ${JSON.stringify(q, (_, v) => (typeof v === "number" && !Number.isFinite(v) ? String(v) : v))}`
+    const where = `seed ${seed}, step ${step}, ${clientId} ${JSON.stringify(q, (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v))}`
     const tuned = pair.tuned.query(clientId, q)
     const plain = pair.plain.query(clientId, q)
     expect(tuned.total, where).toBe(plain.total)
@@ -50,7 +50,9 @@ function run(seed: number): void {
     const count = pair.plain.unreviewedCount(clientId)
     expect(pair.tuned.unreviewedCount(clientId), where).toBe(count)
     const info = pageInfo(Math.floor(q.offset / q.limit) + 1, q.limit, plain.total)
-    expect(text(pages.listPage(tuned.items, info, count)), where).toBe(text(plainListPages.listPage(plain.items, info, count)))
+    expect(text(pages.listPage(tuned.items, info, count)), where).toBe(
+      text(plainListPages.listPage(plain.items, info, count)),
+    )
   }
 
   for (let step = 0; step < STEPS; step++) {
@@ -63,7 +65,14 @@ function run(seed: number): void {
       const asset = r.next() < 0.2 ? newAsset : r.pick(assets)
       const t = r.next() < 0.5 ? r.pick(times) : now - r.int(90 * 86_400_000)
       const id = `${r.int(16).toString(16)}${(made++).toString(16).padStart(23, '0')}`
-      const n = { ...rows[0], id, type: r.pick(notificationTypes), status: r.pick(notificationStatuses), asset, createdAt: new Date(t).toISOString() }
+      const n = {
+        ...rows[0],
+        id,
+        type: r.pick(notificationTypes),
+        status: r.pick(notificationStatuses),
+        asset,
+        createdAt: new Date(t).toISOString(),
+      }
       const { clientId: _, ...record } = n
       const e = notificationEntry(record, r.pick(clients), t)
       pair.tuned.add(e)
@@ -71,7 +80,12 @@ function run(seed: number): void {
     } else if (roll < 0.45) {
       // A review, or another type or asset: the same record in other lists.
       const prev = r.pick(pair.plain.all())
-      const n = { ...prev.n, status: r.pick(notificationStatuses), ...(r.next() < 0.3 ? { type: r.pick(notificationTypes) } : {}), ...(r.next() < 0.2 ? { asset: r.pick(assets) } : {}) }
+      const n = {
+        ...prev.n,
+        status: r.pick(notificationStatuses),
+        ...(r.next() < 0.3 ? { type: r.pick(notificationTypes) } : {}),
+        ...(r.next() < 0.2 ? { asset: r.pick(assets) } : {}),
+      }
       const next = notificationEntry(n, prev.clientId, prev.t)
       pair.tuned.replace(next)
       pair.plain.replace(next)
@@ -85,7 +99,10 @@ function run(seed: number): void {
         types: r.some([...notificationTypes, 'no-such-type']),
         statuses: r.some([...notificationStatuses, 'archived']),
         assetIds: r.some([...assets.map((a) => a._id), newAsset._id, 'a'.repeat(24)]),
-        from, to, offset, limit,
+        from,
+        to,
+        offset,
+        limit,
       }
       sameAnswers(pair, r.pick(clients), q, step)
     }
@@ -99,7 +116,11 @@ function run(seed: number): void {
 }
 
 describe('the tuned notification index and page writer answer as the plain ones', () => {
-  it.each(SEEDS)('through 3,000 random writes, forks and queries, seed %i', (seed) => {
-    run(seed)
-  }, 120_000) // a slow, shared machine: the plain store sorts everything on every query
+  it.each(SEEDS)(
+    'through 3,000 random writes, forks and queries, seed %i',
+    (seed) => {
+      run(seed)
+    },
+    120_000,
+  ) // a slow, shared machine: the plain store sorts everything on every query
 })

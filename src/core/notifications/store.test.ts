@@ -14,7 +14,12 @@ const sorted = rows.slice().sort((a, b) => Date.parse(b.createdAt) - Date.parse(
 function bruteForce(clientId: string, q: NotificationQuery) {
   const hits = sorted
     .filter((r) => r.clientId === clientId)
-    .filter((r) => (!q.types?.length || q.types.includes(r.type)) && (!q.statuses?.length || q.statuses.includes(r.status)) && (!q.assetIds?.length || q.assetIds.includes(r.asset._id)))
+    .filter(
+      (r) =>
+        (!q.types?.length || q.types.includes(r.type)) &&
+        (!q.statuses?.length || q.statuses.includes(r.status)) &&
+        (!q.assetIds?.length || q.assetIds.includes(r.asset._id)),
+    )
     .filter((r) => Date.parse(r.createdAt) >= q.from && Date.parse(r.createdAt) <= q.to)
   return { ids: hits.slice(q.offset, q.offset + q.limit).map((r) => r.id), total: hits.length }
 }
@@ -42,9 +47,19 @@ describe('notification index', () => {
 
   it('agrees with a brute-force scan over 400 random queries: merges, deep offsets, ranges, repeats', () => {
     let seed = 7
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
-    const some = <T>(list: readonly T[], max: number) => Array.from({ length: 1 + Math.floor(rand() * max) }, () => list[Math.floor(rand() * list.length)])
-    const types = ['speed_limit', 'geofence', 'ignition', 'lost_connection', 'road_speed_limit', 'sos_alarm', 'temperature', 'no_such_type']
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+    const some = <T>(list: readonly T[], max: number) =>
+      Array.from({ length: 1 + Math.floor(rand() * max) }, () => list[Math.floor(rand() * list.length)])
+    const types = [
+      'speed_limit',
+      'geofence',
+      'ignition',
+      'lost_connection',
+      'road_speed_limit',
+      'sos_alarm',
+      'temperature',
+      'no_such_type',
+    ]
     const assets = [...new Set(rows.map((r) => r.asset._id))]
     for (let i = 0; i < 400; i++) {
       const to = rand() < 0.5 ? Infinity : now - Math.floor(rand() * 50) * DAY
@@ -65,11 +80,23 @@ describe('notification index', () => {
   it('keeps every list in order after status changes, and forks do not share writes', () => {
     const fork = index.fork()
     const before = fork.unreviewedCount('cli_acme')
-    const target = fork.query('cli_acme', { statuses: ['unreviewed'], from: -Infinity, to: Infinity, offset: 0, limit: 5 }).items
+    const target = fork.query('cli_acme', {
+      statuses: ['unreviewed'],
+      from: -Infinity,
+      to: Infinity,
+      offset: 0,
+      limit: 5,
+    }).items
     for (const e of target) fork.replace({ ...e, n: { ...e.n, status: 'reviewed' } })
     expect(fork.unreviewedCount('cli_acme')).toBe(before - 5)
     expect(index.unreviewedCount('cli_acme')).toBe(before)
-    const reviewed = fork.query('cli_acme', { statuses: ['reviewed'], from: -Infinity, to: Infinity, offset: 0, limit: 10_000 }).items
+    const reviewed = fork.query('cli_acme', {
+      statuses: ['reviewed'],
+      from: -Infinity,
+      to: Infinity,
+      offset: 0,
+      limit: 10_000,
+    }).items
     const times = reviewed.map((e) => e.t)
     expect([...times].sort((a, b) => b - a)).toEqual(times)
     for (const e of target) expect(reviewed.some((r) => r.n.id === e.n.id)).toBe(true)
@@ -80,12 +107,19 @@ describe('notification index', () => {
     const fork = index.fork()
     const sample = rows.find((r) => r.clientId === 'cli_other')!
     fork.add(toEntry({ ...sample, id: 'f'.repeat(24), createdAt: new Date(now).toISOString() }))
-    expect(fork.query('cli_other', { from: -Infinity, to: Infinity, offset: 0, limit: 1 }).items[0].n.id).toBe('f'.repeat(24))
-    expect(fork.query('cli_acme', { from: -Infinity, to: Infinity, offset: 0, limit: 1 }).items[0].n.id).not.toBe('f'.repeat(24))
+    expect(fork.query('cli_other', { from: -Infinity, to: Infinity, offset: 0, limit: 1 }).items[0].n.id).toBe(
+      'f'.repeat(24),
+    )
+    expect(fork.query('cli_acme', { from: -Infinity, to: Infinity, offset: 0, limit: 1 }).items[0].n.id).not.toBe(
+      'f'.repeat(24),
+    )
   })
 
   it('answers nothing for an unknown client', () => {
-    expect(index.query('cli_ghost', { from: -Infinity, to: Infinity, offset: 0, limit: 50 })).toEqual({ items: [], total: 0 })
+    expect(index.query('cli_ghost', { from: -Infinity, to: Infinity, offset: 0, limit: 50 })).toEqual({
+      items: [],
+      total: 0,
+    })
     expect(index.unreviewedCount('cli_ghost')).toBe(0)
   })
 })

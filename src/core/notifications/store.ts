@@ -5,7 +5,14 @@ import type { NotificationEntry, NotificationQuery, NotificationStore } from './
 export type { NotificationEntry, NotificationQuery, RecordBlock } from './notification-store.js'
 
 /** A new entry: its bytes are not written yet. */
-export const notificationEntry = (n: Notification, clientId: string, t: number): NotificationEntry => ({ n, clientId, t, block: undefined, at: 0, len: 0 })
+export const notificationEntry = (n: Notification, clientId: string, t: number): NotificationEntry => ({
+  n,
+  clientId,
+  t,
+  block: undefined,
+  at: 0,
+  len: 0,
+})
 
 /**
  * Sorted lists of one scope (a client, or one asset of a client), by slot: type code × 16 +
@@ -51,10 +58,12 @@ const newScope = (): Scope => new Array(SLOTS).fill(undefined)
 const UNREVIEWED = 'unreviewed'
 /** Below this offset a page is found by walking the merged lists; past it, by bisection. */
 const WALK = 256
-const newestFirst = (a: NotificationEntry, b: NotificationEntry) => b.t - a.t || (a.n.id > b.n.id ? -1 : a.n.id < b.n.id ? 1 : 0)
+const newestFirst = (a: NotificationEntry, b: NotificationEntry) =>
+  b.t - a.t || (a.n.id > b.n.id ? -1 : a.n.id < b.n.id ? 1 : 0)
 
 /** Whether the entry at `i` of `list` sorts before `e`: newer, or as new with a greater id. */
-const sortsBefore = (list: List, i: number, e: NotificationEntry) => list.t[i] > e.t || (list.t[i] === e.t && list.e[i].n.id > e.n.id)
+const sortsBefore = (list: List, i: number, e: NotificationEntry) =>
+  list.t[i] > e.t || (list.t[i] === e.t && list.e[i].n.id > e.n.id)
 
 /** Index of the first entry in `list[lo, hi)` that does not sort before `e` (lists are newest first). */
 function position(list: List, e: NotificationEntry, lo = 0, hi = list.e.length): number {
@@ -167,7 +176,7 @@ function page(ranges: Range[], offset: number, limit: number): NotificationEntry
     const e = ranges[i].list.e[heads[i]++]
     if (skip > 0) skip--
     else items.push(e)
-    if (heads[i] >= ranges[i].end) heap[0] = heap[heap.length - 1], heap.pop()
+    if (heads[i] >= ranges[i].end) ((heap[0] = heap[heap.length - 1]), heap.pop())
     sink(0)
   }
   return items
@@ -289,13 +298,17 @@ export class NotificationIndex implements NotificationStore {
     if (!ci) return { items: [], total: 0 }
     const scopes: Scope[] = []
     if (!q.assetIds?.length) scopes.push(ci.scope)
-    else for (const a of q.assetIds) {
-      const scope = ci.assets.get(a)
-      // An asset named twice counts once.
-      if (scope && !scopes.includes(scope)) scopes.push(scope)
-    }
+    else
+      for (const a of q.assetIds) {
+        const scope = ci.assets.get(a)
+        // An asset named twice counts once.
+        if (scope && !scopes.includes(scope)) scopes.push(scope)
+      }
     // A status filter without a type filter takes every type's lists.
-    const types = !q.types?.length && q.statuses?.length ? [...this.#codes.types.values()] : this.#codesOf(this.#codes.types, q.types)
+    const types =
+      !q.types?.length && q.statuses?.length
+        ? [...this.#codes.types.values()]
+        : this.#codesOf(this.#codes.types, q.types)
     const statuses = this.#codesOf(this.#codes.statuses, q.statuses)
     // Each list narrowed to the date range by binary search; empty ones dropped.
     const ranges: Range[] = []

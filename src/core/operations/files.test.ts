@@ -16,7 +16,12 @@ describe('visit upload: file kinds by their first bytes', () => {
     expect(sniff(bytes)).toBe(type)
   })
 
-  it.each([['SVG', ascii('<svg xmlns=')], ['HTML', ascii('<!doctype html>')], ['a ZIP', ascii('PK\x03\x04')], ['nothing', new Uint8Array(0)]])('recognises nothing in %s', (_, bytes) => {
+  it.each([
+    ['SVG', ascii('<svg xmlns=')],
+    ['HTML', ascii('<!doctype html>')],
+    ['a ZIP', ascii('PK\x03\x04')],
+    ['nothing', new Uint8Array(0)],
+  ])('recognises nothing in %s', (_, bytes) => {
     expect(sniff(bytes)).toBeUndefined()
   })
 })

@@ -9,7 +9,10 @@ const signatures: [type: string, test: (b: Uint8Array, text: (from: number, to: 
   ['image/webp', (_, t) => t(0, 4) === 'RIFF' && t(8, 12) === 'WEBP'],
   ['image/bmp', (_, t) => t(0, 2) === 'BM'],
   ['image/tiff', (_, t) => t(0, 4) === 'II*\0' || t(0, 4) === 'MM\0*'],
-  ['image/heic', (_, t) => t(4, 8) === 'ftyp' && ['heic', 'heix', 'hevc', 'hevx', 'mif1', 'msf1', 'heif'].includes(t(8, 12))],
+  [
+    'image/heic',
+    (_, t) => t(4, 8) === 'ftyp' && ['heic', 'heix', 'hevc', 'hevx', 'mif1', 'msf1', 'heif'].includes(t(8, 12)),
+  ],
   ['image/avif', (_, t) => t(4, 8) === 'ftyp' && ['avif', 'avis'].includes(t(8, 12))],
   ['application/pdf', (_, t) => t(0, 5) === '%PDF-'],
 ]
@@ -19,7 +22,12 @@ export function sniff(bytes: Uint8Array): string | undefined {
   return signatures.find(([, test]) => test(bytes, text))?.[0]
 }
 
-const aliases: Record<string, string> = { 'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg', 'image/heif': 'image/heic', 'image/x-ms-bmp': 'image/bmp' }
+const aliases: Record<string, string> = {
+  'image/jpg': 'image/jpeg',
+  'image/pjpeg': 'image/jpeg',
+  'image/heif': 'image/heic',
+  'image/x-ms-bmp': 'image/bmp',
+}
 const normalType = (type: string) => {
   const t = type.split(';')[0].trim().toLowerCase()
   return aliases[t] ?? t
@@ -39,14 +47,19 @@ export async function checkFiles(form: FormData): Promise<{ file: File; type: st
     const name = entry.name.split(/[\\/]/).at(-1) || 'archivo'
     if (name.length > 255) throw badRequest(`${field}: the file name must be at most 255 characters`)
     if (entry.size === 0) throw badRequest(`${field}: "${name}" must not be empty`)
-    if (entry.size > FILE_LIMIT) throw badRequest(`${field}: "${name}" must be at most ${FILE_LIMIT} bytes (10 MB); it has ${entry.size}`)
+    if (entry.size > FILE_LIMIT)
+      throw badRequest(`${field}: "${name}" must be at most ${FILE_LIMIT} bytes (10 MB); it has ${entry.size}`)
     const declared = normalType(entry.type)
     if (!declared.startsWith('image/') && declared !== 'application/pdf') {
-      throw badRequest(`${field}: "${name}" must be an image (image/*) or a PDF (application/pdf); its declared type is ${entry.type || 'missing'}`)
+      throw badRequest(
+        `${field}: "${name}" must be an image (image/*) or a PDF (application/pdf); its declared type is ${entry.type || 'missing'}`,
+      )
     }
     const actual = sniff(new Uint8Array(await entry.slice(0, 16).arrayBuffer()))
-    if (!actual) throw badRequest(`${field}: "${name}" is declared ${declared} but its content is not a known image or PDF format`)
-    if (actual !== declared) throw badRequest(`${field}: "${name}" is declared ${declared} but its content is ${actual}`)
+    if (!actual)
+      throw badRequest(`${field}: "${name}" is declared ${declared} but its content is not a known image or PDF format`)
+    if (actual !== declared)
+      throw badRequest(`${field}: "${name}" is declared ${declared} but its content is ${actual}`)
     checked.push({ file: entry, type: declared, name })
   }
   return checked

@@ -7,8 +7,16 @@ import { readJson } from '../http/body.js'
  * The answer of the override that matches this request, or none: `anonymous` asks for those
  * that answer before auth (`match.anonymous`), else those that answer after it.
  */
-export async function overrideReply(overrides: RouteOverrides, ctx: RouteContext, anonymous: boolean): Promise<Reply | undefined> {
-  const o = await overrides.find(anonymous, { params: ctx.params, search: ctx.search, headers: ctx.request.headers, body: () => readJson(ctx.request) }, ctx.now())
+export async function overrideReply(
+  overrides: RouteOverrides,
+  ctx: RouteContext,
+  anonymous: boolean,
+): Promise<Reply | undefined> {
+  const o = await overrides.find(
+    anonymous,
+    { params: ctx.params, search: ctx.search, headers: ctx.request.headers, body: () => readJson(ctx.request) },
+    ctx.now(),
+  )
   if (!o) return undefined
   ctx.sandbox.overrides.version++
   ctx.fault(`override:${o.id}`)

@@ -4,9 +4,11 @@ import { HttpError, type Reply, badRequest, notFound, ok } from '../http/reply.j
 import type { Finding } from '../bridge/types.js'
 import { type Override, parseOverride } from './override.js'
 
-
 type App = RouteContext['app']
-const checkers = new WeakMap<object, Promise<{ check: (op: RouteDef, status: number, type: string | null, body: string | null) => Finding[] }>>()
+const checkers = new WeakMap<
+  object,
+  Promise<{ check: (op: RouteDef, status: number, type: string | null, body: string | null) => Finding[] }>
+>()
 
 /**
  * Differences between an override's answer and the served document for its operation, found
@@ -22,7 +24,8 @@ async function findingsOf(app: App, route: RouteDef, o: Override): Promise<Findi
   }
   const { status, headers, body } = o.respond
   const type = headers['content-type'] ?? (body === null ? null : 'application/json')
-  const text = body === null ? null : typeof body === 'string' && type && !/json/i.test(type) ? body : JSON.stringify(body)
+  const text =
+    body === null ? null : typeof body === 'string' && type && !/json/i.test(type) ? body : JSON.stringify(body)
   return (await checker).check(route, status, type, text)
 }
 
@@ -33,17 +36,27 @@ const shown = (o: Override) => {
 }
 
 /** Parses, checks against the document and, under `--strict`, refuses a body the document refuses. */
-async function build(ctx: RouteContext, input: unknown, id: string, seq: number): Promise<{ override: Override; findings: Finding[] }> {
+async function build(
+  ctx: RouteContext,
+  input: unknown,
+  id: string,
+  seq: number,
+): Promise<{ override: Override; findings: Finding[] }> {
   const app = ctx.app as App
   const override = parseOverride(input, app.routes, (m, p) => app.matcher.match(m, p), ctx.now(), id, seq)
   const route = app.routes.find((r) => r.id === override.operation)!
   const findings = await findingsOf(app, route, override)
   if (app.options.strict && findings.length) {
-    throw new HttpError(400, `respond: the served document refuses this answer for ${route.id} (--strict): ${findings.slice(0, 5).map((f) => `${f.kind} at "${f.pointer}"`).join('; ')}`)
+    throw new HttpError(
+      400,
+      `respond: the served document refuses this answer for ${route.id} (--strict): ${findings
+        .slice(0, 5)
+        .map((f) => `${f.kind} at "${f.pointer}"`)
+        .join('; ')}`,
+    )
   }
   return { override, findings }
 }
-
 
 type Id = RouteContext<{ id: string }>
 
@@ -51,7 +64,8 @@ export async function add(ctx: RouteContext): Promise<Reply> {
   if (ctx.body === undefined) throw badRequest('body: must be an override {match, respond, ...}')
   const overrides = ctx.sandbox.overrides
   const name = (ctx.body as { name?: unknown } | null)?.name
-  if (typeof name === 'string' && overrides.list().some((o) => o.name === name)) throw new HttpError(409, `name: an override named "${name}" exists; DELETE /__sandbox/overrides/${name} first`)
+  if (typeof name === 'string' && overrides.list().some((o) => o.name === name))
+    throw new HttpError(409, `name: an override named "${name}" exists; DELETE /__sandbox/overrides/${name} first`)
   // Numbered by add, once accepted: a refusal takes no id.
   const built = await build(ctx, ctx.body, '', 0)
   const override = overrides.add(built.override)
@@ -74,7 +88,8 @@ export const one = (ctx: Id): Reply => ok(shown(byIdOrName(ctx)))
 export async function replace(ctx: Id): Promise<Reply> {
   const old = byIdOrName(ctx)
   const name = (ctx.body as { name?: unknown } | null)?.name
-  if (typeof name === 'string' && ctx.sandbox.overrides.list().some((o) => o.name === name && o.id !== old.id)) throw new HttpError(409, `name: an override named "${name}" exists`)
+  if (typeof name === 'string' && ctx.sandbox.overrides.list().some((o) => o.name === name && o.id !== old.id))
+    throw new HttpError(409, `name: an override named "${name}" exists`)
   const { override, findings } = await build(ctx, ctx.body, old.id, old.seq)
   override.used = old.used
   ctx.sandbox.overrides.replace(override)

@@ -24,7 +24,9 @@ export interface Override {
     body: unknown
     anonymous: boolean
   }
-  respond: { status: number; headers: Record<string, string>; body: unknown; delayMs: number } | { error: 'network'; delayMs: number }
+  respond:
+    | { status: number; headers: Record<string, string>; body: unknown; delayMs: number }
+    | { error: 'network'; delayMs: number }
   times: number | null
   used: number
   from: string | null
@@ -37,48 +39,86 @@ export interface Override {
 
 export const DELAY_LIMIT_MS = 60_000
 const headerValue = z.string().max(8192).regex(HEADER_VALUE, HEADER_VALUE_RULE)
-const headerMap = z.record(z.string(), headerValue)
+const headerMap = z
+  .record(z.string(), headerValue)
   .refine((h) => Object.keys(h).length <= 50, 'must have at most 50 headers')
   .superRefine((h, ctx) => {
-    for (const name of Object.keys(h)) if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', message: 'must be a header name (RFC 9110 token)', path: [name] })
+    for (const name of Object.keys(h))
+      if (!HEADER_NAME.test(name))
+        ctx.addIssue({ code: 'custom', message: 'must be a header name (RFC 9110 token)', path: [name] })
   })
 /** An answer's headers: besides the above, none the server writes itself. */
 const answerHeaders = headerMap.superRefine((h, ctx) => {
-  for (const name of Object.keys(h)) if (FRAMING.has(name.toLowerCase())) ctx.addIssue({ code: 'custom', message: FRAMING_RULE, path: [name] })
+  for (const name of Object.keys(h))
+    if (FRAMING.has(name.toLowerCase())) ctx.addIssue({ code: 'custom', message: FRAMING_RULE, path: [name] })
 })
 /** 204, 205 and 304 answers carry no body: one given would not be written. */
-const noBodyFor = (a: { status: number; body?: unknown }) => !NO_BODY.has(a.status) || a.body === undefined || a.body === null
+const noBodyFor = (a: { status: number; body?: unknown }) =>
+  !NO_BODY.has(a.status) || a.body === undefined || a.body === null
 const noBodyRule = { message: 'must be left out for a 204, 205 or 304 answer (those carry no body)', path: ['body'] }
-const queryMap = z.record(z.string().max(256), z.union([z.string().max(2048), z.array(z.string().max(2048)).max(20)], { error: 'must be a text or a list of texts' }))
+const queryMap = z
+  .record(
+    z.string().max(256),
+    z.union([z.string().max(2048), z.array(z.string().max(2048)).max(20)], {
+      error: 'must be a text or a list of texts',
+    }),
+  )
   .refine((q) => Object.keys(q).length <= 50, 'must have at most 50 parameters')
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const
-const delay = z.number().int('must be whole milliseconds').min(0, 'must be 0 or more').max(DELAY_LIMIT_MS, `must be at most ${DELAY_LIMIT_MS}`)
+const delay = z
+  .number()
+  .int('must be whole milliseconds')
+  .min(0, 'must be 0 or more')
+  .max(DELAY_LIMIT_MS, `must be at most ${DELAY_LIMIT_MS}`)
 
 /** Which of the two shapes `respond` has is read from whether `error` is there, so a message names the inner field. */
-const networkSchema = z.strictObject({ error: z.literal('network', { error: 'must be "network"' }), delayMs: delay.optional() })
-const answerSchema = z.strictObject({
-  status: z.number({ error: 'must be an integer from 200 to 599' }).int('must be an integer from 200 to 599').min(200, 'must be an integer from 200 to 599').max(599, 'must be an integer from 200 to 599'),
-  headers: answerHeaders.optional(),
-  body: z.unknown().optional(),
+const networkSchema = z.strictObject({
+  error: z.literal('network', { error: 'must be "network"' }),
   delayMs: delay.optional(),
-}).refine(noBodyFor, noBodyRule)
+})
+const answerSchema = z
+  .strictObject({
+    status: z
+      .number({ error: 'must be an integer from 200 to 599' })
+      .int('must be an integer from 200 to 599')
+      .min(200, 'must be an integer from 200 to 599')
+      .max(599, 'must be an integer from 200 to 599'),
+    headers: answerHeaders.optional(),
+    body: z.unknown().optional(),
+    delayMs: delay.optional(),
+  })
+  .refine(noBodyFor, noBodyRule)
 
 const inputSchema = z.strictObject({
-  match: z.strictObject({
-    method: z.string({ error: `must be one of ${METHODS.join(', ')}` }).transform((m) => m.toUpperCase()).pipe(z.enum(METHODS, { error: `must be one of ${METHODS.join(', ')}` })),
-    path: z.string().min(1).max(2048).optional(),
-    operation: z.string().min(1).max(200).optional(),
-    query: queryMap.optional(),
-    headers: headerMap.optional(),
-    body: z.unknown().optional(),
-    anonymous: z.boolean().optional(),
-  }).refine((m) => (m.path === undefined) !== (m.operation === undefined), { message: 'give either path or operation (one of them)', path: ['path'] }),
-  respond: z.custom<object>((v) => v !== null && typeof v === 'object' && !Array.isArray(v), 'must be {status, headers?, body?, delayMs?} or {error: "network", delayMs?}'),
+  match: z
+    .strictObject({
+      method: z
+        .string({ error: `must be one of ${METHODS.join(', ')}` })
+        .transform((m) => m.toUpperCase())
+        .pipe(z.enum(METHODS, { error: `must be one of ${METHODS.join(', ')}` })),
+      path: z.string().min(1).max(2048).optional(),
+      operation: z.string().min(1).max(200).optional(),
+      query: queryMap.optional(),
+      headers: headerMap.optional(),
+      body: z.unknown().optional(),
+      anonymous: z.boolean().optional(),
+    })
+    .refine((m) => (m.path === undefined) !== (m.operation === undefined), {
+      message: 'give either path or operation (one of them)',
+      path: ['path'],
+    }),
+  respond: z.custom<object>(
+    (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
+    'must be {status, headers?, body?, delayMs?} or {error: "network", delayMs?}',
+  ),
   times: z.number().int().min(1, 'must be a whole number from 1').max(1_000_000).optional(),
   from: z.unknown().optional(),
   until: z.unknown().optional(),
   priority: z.number().int().min(-1000).max(1000).optional(),
-  name: z.string().regex(/^[\w.:-]{1,100}$/, 'must be 1 to 100 letters, digits, ".", ":", "_" or "-"').optional(),
+  name: z
+    .string()
+    .regex(/^[\w.:-]{1,100}$/, 'must be 1 to 100 letters, digits, ".", ":", "_" or "-"')
+    .optional(),
 })
 
 /** Where a route's path has a param: `{id}` as documented, `:id` as the table writes it. */
@@ -92,12 +132,21 @@ export type Resolve = (method: string, path: string) => { route?: RouteInfo; par
  * The override a control call asked for, checked: a 400 naming the first wrong field. `resolve`
  * is the app's one matcher; `routes` the served table; windows are fixed on `now`.
  */
-export function parseOverride(input: unknown, routes: readonly RouteInfo[], resolve: Resolve, now: number, id: string, seq: number): Override {
+export function parseOverride(
+  input: unknown,
+  routes: readonly RouteInfo[],
+  resolve: Resolve,
+  now: number,
+  id: string,
+  seq: number,
+): Override {
   const o = checked(inputSchema, input, [])
   const given = o.respond as Record<string, unknown>
-  const answer = 'error' in given ? checked(networkSchema, given, ['respond']) : checked(answerSchema, given, ['respond'])
+  const answer =
+    'error' in given ? checked(networkSchema, given, ['respond']) : checked(answerSchema, given, ['respond'])
   const { route, params } = routeOf(o.match, routes, resolve)
-  if (route.auth.kind === 'control') throw badRequest(`match.path: ${route.method} ${route.path} is the control API; overrides shape the API's answers`)
+  if (route.auth.kind === 'control')
+    throw badRequest(`match.path: ${route.method} ${route.path} is the control API; overrides shape the API's answers`)
   const bodyBytes = o.match.body === undefined ? 0 : JSON.stringify(o.match.body).length
   const answerBytes = 'status' in answer && answer.body !== undefined ? JSON.stringify(answer.body).length : 0
   if (bodyBytes > 65_536) throw badRequest('match.body: must be at most 64 KB as JSON')
@@ -105,9 +154,15 @@ export function parseOverride(input: unknown, routes: readonly RouteInfo[], reso
   const from = parseBound(o.from, 'from')
   const until = parseBound(o.until, 'until')
   const fixed = fixBounds(from, until, now)
-  const respond: Override['respond'] = 'status' in answer
-    ? { status: answer.status, headers: lower(answer.headers ?? {}), body: answer.body ?? null, delayMs: answer.delayMs ?? 0 }
-    : { error: 'network', delayMs: answer.delayMs ?? 0 }
+  const respond: Override['respond'] =
+    'status' in answer
+      ? {
+          status: answer.status,
+          headers: lower(answer.headers ?? {}),
+          body: answer.body ?? null,
+          delayMs: answer.delayMs ?? 0,
+        }
+      : { error: 'network', delayMs: answer.delayMs ?? 0 }
   return {
     id,
     name: o.name ?? null,
@@ -141,7 +196,15 @@ function checked<T>(schema: z.ZodType<T>, value: unknown, at: string[]): T {
   throw badRequest(`${where}: ${rule}`)
 }
 
-const KINDS: Record<string, string> = { string: 'a text', number: 'a number', int: 'a whole number', boolean: 'true or false', object: 'an object', array: 'a list', record: 'an object' }
+const KINDS: Record<string, string> = {
+  string: 'a text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  record: 'an object',
+}
 
 /**
  * The rule in our words where a schema gives none (zod's own read as the validator's: "Invalid
@@ -149,30 +212,47 @@ const KINDS: Record<string, string> = { string: 'a text', number: 'a number', in
  */
 function ourWords(issue: z.core.$ZodRawIssue): string | undefined {
   const kind = (expected: unknown) => KINDS[String(expected)] ?? String(expected)
-  const size = (n: unknown, origin: unknown) => (origin === 'string' ? `${n} characters` : origin === 'array' || origin === 'set' ? `${n} items` : origin === 'object' ? `${n} fields` : String(n))
+  const size = (n: unknown, origin: unknown) =>
+    origin === 'string'
+      ? `${n} characters`
+      : origin === 'array' || origin === 'set'
+        ? `${n} items`
+        : origin === 'object'
+          ? `${n} fields`
+          : String(n)
   switch (issue.code) {
     case 'invalid_type':
       return issue.input === undefined ? `is required: ${kind(issue.expected)}` : `must be ${kind(issue.expected)}`
     case 'too_big':
       return `must be at most ${size(issue.maximum, issue.origin)}`
     case 'too_small':
-      return issue.origin === 'string' && issue.minimum === 1 ? 'must not be empty' : `must be at least ${size(issue.minimum, issue.origin)}`
+      return issue.origin === 'string' && issue.minimum === 1
+        ? 'must not be empty'
+        : `must be at least ${size(issue.minimum, issue.origin)}`
     default:
       return undefined
   }
 }
 
-function routeOf(match: { method: string; path?: string; operation?: string }, routes: readonly RouteInfo[], resolve: Resolve): { route: RouteInfo; params?: Record<string, string> } {
+function routeOf(
+  match: { method: string; path?: string; operation?: string },
+  routes: readonly RouteInfo[],
+  resolve: Resolve,
+): { route: RouteInfo; params?: Record<string, string> } {
   if (match.operation !== undefined) {
     const route = routes.find((r) => r.id === match.operation)
     if (!route) throw badRequest(`match.operation: no operation "${match.operation}" (docs/routes.md lists them)`)
-    if (route.method !== match.method && !(match.method === 'HEAD' && route.method === 'GET')) throw badRequest(`match.method: ${match.operation} is ${route.method}, not ${match.method}`)
+    if (route.method !== match.method && !(match.method === 'HEAD' && route.method === 'GET'))
+      throw badRequest(`match.method: ${match.operation} is ${route.method}, not ${match.method}`)
     return { route }
   }
   const path = match.path!
   // A query in the path would be ignored and the override would answer the plain list too.
   const q = path.search(/[?#]/)
-  if (q >= 0) throw badRequest(`match.path: must be a path without a query; put "${path.slice(q)}" in match.query: ${JSON.stringify(Object.fromEntries(new URLSearchParams(path.slice(q + 1).split('#')[0])))}`)
+  if (q >= 0)
+    throw badRequest(
+      `match.path: must be a path without a query; put "${path.slice(q)}" in match.query: ${JSON.stringify(Object.fromEntries(new URLSearchParams(path.slice(q + 1).split('#')[0])))}`,
+    )
   if (!path.startsWith('/')) throw badRequest('match.path: must start with "/"')
   const method = match.method === 'HEAD' ? 'GET' : match.method
   // A route of the table, written with {params} (or :params).
@@ -190,22 +270,34 @@ function routeOf(match: { method: string; path?: string; operation?: string }, r
 }
 
 function sameTemplate(route: string[], want: string[]): boolean {
-  return route.length === want.length && route.every((s, i) => (paramSegment(s) ? paramSegment(want[i]) : s === want[i]))
+  return (
+    route.length === want.length && route.every((s, i) => (paramSegment(s) ? paramSegment(want[i]) : s === want[i]))
+  )
 }
 
-function fixBounds(from: string | null, until: string | null, now: number): { from: string | null; until: string | null } {
+function fixBounds(
+  from: string | null,
+  until: string | null,
+  now: number,
+): { from: string | null; until: string | null } {
   const at = (bound: string | null, field: string) => {
     if (bound === null) return null
     const rel = /^\+(\d{1,9})(s|m|h|d)$/.exec(bound)
-    const ms = rel ? now + Number(rel[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[rel[2] as 's']! : Date.parse(bound)
+    const ms = rel
+      ? now + Number(rel[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[rel[2] as 's']!
+      : Date.parse(bound)
     if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) throw badRequest(`${field}: out of the clock's range`)
     return ms
   }
   const f = at(from, 'from')
   const u = at(until, 'until')
-  if (f !== null && u !== null && u <= f) throw badRequest('until: must be later than from (the window is [from, until))')
+  if (f !== null && u !== null && u <= f)
+    throw badRequest('until: must be later than from (the window is [from, until))')
   // A window that closed before it was defined would never answer.
-  if (u !== null && u <= now) throw badRequest(`until: must be later than the sandbox's now (${new Date(now).toISOString()}); this window has closed`)
+  if (u !== null && u <= now)
+    throw badRequest(
+      `until: must be later than the sandbox's now (${new Date(now).toISOString()}); this window has closed`,
+    )
   return { from: f === null ? null : new Date(f).toISOString(), until: u === null ? null : new Date(u).toISOString() }
 }
 
@@ -215,21 +307,39 @@ function lower(headers: Record<string, string>): Record<string, string> {
   return out
 }
 
-
 const bound = z.string().nullable()
 /** An override as snapshots and storage keep it: checked for its shape on restore, as the rest of a snapshot is. */
 export const storedOverride = z.object({
-  id: z.string().max(100), name: z.string().max(100).nullable(), operation: z.string().max(200),
+  id: z.string().max(100),
+  name: z.string().max(100).nullable(),
+  operation: z.string().max(200),
   match: z.object({
-    method: z.enum(METHODS), path: z.string().max(2048), params: z.record(z.string(), z.string()).nullable(),
-    query: queryMap.nullable(), headers: headerMap.nullable(), body: z.unknown(), anonymous: z.boolean(),
+    method: z.enum(METHODS),
+    path: z.string().max(2048),
+    params: z.record(z.string(), z.string()).nullable(),
+    query: queryMap.nullable(),
+    headers: headerMap.nullable(),
+    body: z.unknown(),
+    anonymous: z.boolean(),
   }),
   respond: z.union([
-    z.object({ status: z.number().int().min(200).max(599), headers: answerHeaders, body: z.unknown(), delayMs: z.number().int().min(0).max(DELAY_LIMIT_MS) }).refine(noBodyFor, noBodyRule),
+    z
+      .object({
+        status: z.number().int().min(200).max(599),
+        headers: answerHeaders,
+        body: z.unknown(),
+        delayMs: z.number().int().min(0).max(DELAY_LIMIT_MS),
+      })
+      .refine(noBodyFor, noBodyRule),
     z.object({ error: z.literal('network'), delayMs: z.number().int().min(0).max(DELAY_LIMIT_MS) }),
   ]),
-  times: z.number().int().min(1).nullable(), used: z.number().int().min(0),
-  from: bound, until: bound, priority: z.number().int().min(-1000).max(1000), seq: z.number().int().min(0), createdAt: z.string(),
+  times: z.number().int().min(1).nullable(),
+  used: z.number().int().min(0),
+  from: bound,
+  until: bound,
+  priority: z.number().int().min(-1000).max(1000),
+  seq: z.number().int().min(0),
+  createdAt: z.string(),
 })
 
 /** A snapshot's overrides, each checked for its shape: a 400 naming `overrides.<i>.<field>`. */

@@ -88,7 +88,11 @@ export class Overrides {
 
   /** Adds an accepted override, numbering it (`ovr_<n>`) only now: a refusal takes no id. */
   add(accepted: Override): Override {
-    if (this.#all.length >= OVERRIDE_LIMIT) throw new HttpError(409, `overrides: a sandbox holds at most ${OVERRIDE_LIMIT}; DELETE /__sandbox/overrides removes them`)
+    if (this.#all.length >= OVERRIDE_LIMIT)
+      throw new HttpError(
+        409,
+        `overrides: a sandbox holds at most ${OVERRIDE_LIMIT}; DELETE /__sandbox/overrides removes them`,
+      )
     const seq = this.#seq + 1
     const override = { ...accepted, id: `ovr_${seq}`, seq }
     const next = [...this.#all, override]
@@ -101,7 +105,12 @@ export class Overrides {
   /** A 413 naming the bound when `list` in place of this world's overrides would pass its bytes or the app's. */
   fits(list: readonly Override[], field = 'overrides'): number {
     const bytes = bytesOf(list)
-    const over = bytes > OVERRIDES_MAX_BYTES ? `a world holds at most ${OVERRIDES_MAX_BYTES}` : this.budget.used - this.#bytes + bytes > this.budget.max ? `all worlds together hold at most ${this.budget.max}` : ''
+    const over =
+      bytes > OVERRIDES_MAX_BYTES
+        ? `a world holds at most ${OVERRIDES_MAX_BYTES}`
+        : this.budget.used - this.#bytes + bytes > this.budget.max
+          ? `all worlds together hold at most ${this.budget.max}`
+          : ''
     if (over) throw new HttpError(413, `${field}: ${over} bytes of overrides as JSON; these are ${bytes}`)
     return bytes
   }
@@ -161,7 +170,12 @@ export class Overrides {
       if (!list) lists.set(o.operation, (list = []))
       list.push(o)
     }
-    this.#byOperation = new Map([...lists].map(([operation, list]) => [operation, new RouteOverrides(list.sort((a, b) => b.priority - a.priority || b.seq - a.seq))]))
+    this.#byOperation = new Map(
+      [...lists].map(([operation, list]) => [
+        operation,
+        new RouteOverrides(list.sort((a, b) => b.priority - a.priority || b.seq - a.seq)),
+      ]),
+    )
   }
 }
 
@@ -178,8 +192,16 @@ export function containsJson(actual: unknown, expected: unknown, depth = 0): boo
   if (depth > 64) return false
   if (expected === null || typeof expected !== 'object') return actual === expected
   if (Array.isArray(expected)) {
-    return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => containsJson(actual[i], e, depth + 1))
+    return (
+      Array.isArray(actual) &&
+      actual.length === expected.length &&
+      expected.every((e, i) => containsJson(actual[i], e, depth + 1))
+    )
   }
   if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false
-  return Object.keys(expected).every((k) => Object.hasOwn(actual, k) && containsJson((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], depth + 1))
+  return Object.keys(expected).every(
+    (k) =>
+      Object.hasOwn(actual, k) &&
+      containsJson((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], depth + 1),
+  )
 }

@@ -8,39 +8,67 @@ const idParams = z.object({ id: z.string().regex(/^[\w.:-]{1,100}$/, 'must be an
 const calls = () => import('./control.js')
 
 export const addOverride = defineRoute({
-  id: 'sandboxAddOverride', method: 'POST', path: '/__sandbox/overrides', tag, auth: control,
-  summary: 'Add an override: {match, respond, times?, from?, until?, priority?, name?}; 201 with its id and the findings of the bridge checker',
+  id: 'sandboxAddOverride',
+  method: 'POST',
+  path: '/__sandbox/overrides',
+  tag,
+  auth: control,
+  summary:
+    'Add an override: {match, respond, times?, from?, until?, priority?, name?}; 201 with its id and the findings of the bridge checker',
   body: z.unknown(),
   handler: async (ctx) => (await calls()).add(ctx),
 })
 
 export const listOverrides = defineRoute({
-  id: 'sandboxListOverrides', method: 'GET', path: '/__sandbox/overrides', tag, auth: control,
+  id: 'sandboxListOverrides',
+  method: 'GET',
+  path: '/__sandbox/overrides',
+  tag,
+  auth: control,
   summary: 'Every override of this sandbox with its `used` count, newest last',
   handler: async (ctx) => (await calls()).list(ctx),
 })
 
 export const getOverride = defineRoute({
-  id: 'sandboxGetOverride', method: 'GET', path: '/__sandbox/overrides/:id', tag, auth: control, params: idParams,
+  id: 'sandboxGetOverride',
+  method: 'GET',
+  path: '/__sandbox/overrides/:id',
+  tag,
+  auth: control,
+  params: idParams,
   summary: 'One override by id or name',
   handler: async (ctx) => (await calls()).one(ctx),
 })
 
 export const replaceOverride = defineRoute({
-  id: 'sandboxReplaceOverride', method: 'PUT', path: '/__sandbox/overrides/:id', tag, auth: control, params: idParams,
+  id: 'sandboxReplaceOverride',
+  method: 'PUT',
+  path: '/__sandbox/overrides/:id',
+  tag,
+  auth: control,
+  params: idParams,
   summary: 'Edit an override (the whole override again); its id, place and used count are kept',
   body: z.unknown(),
   handler: async (ctx) => (await calls()).replace(ctx),
 })
 
 export const removeOverride = defineRoute({
-  id: 'sandboxRemoveOverride', method: 'DELETE', path: '/__sandbox/overrides/:id', tag, auth: control, params: idParams,
+  id: 'sandboxRemoveOverride',
+  method: 'DELETE',
+  path: '/__sandbox/overrides/:id',
+  tag,
+  auth: control,
+  params: idParams,
   summary: 'Remove one override by id or name',
   handler: async (ctx) => (await calls()).remove(ctx),
 })
 
 export const clearOverrides = defineRoute({
-  id: 'sandboxClearOverrides', method: 'DELETE', path: '/__sandbox/overrides', tag, auth: control,
+  id: 'sandboxClearOverrides',
+  method: 'DELETE',
+  path: '/__sandbox/overrides',
+  tag,
+  auth: control,
   summary: 'Remove every override of this sandbox',
   handler: async (ctx) => (await calls()).clear(ctx),
 })

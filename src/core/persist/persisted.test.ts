@@ -23,7 +23,7 @@ class CountingBackend extends MemoryBackend {
   }
 }
 
-const fresh = async (seededAt?: number) => (await createSandboxApp({ ...options, seededAt }).ready())
+const fresh = async (seededAt?: number) => await createSandboxApp({ ...options, seededAt }).ready()
 const state = (s: Sandbox) => JSON.parse(JSON.stringify(s.snapshot()))
 
 /** Changes of every kind the port stores, made as routes make them. */
@@ -37,7 +37,15 @@ async function live(sandbox: Sandbox) {
   sandbox.world.notifications.replace({ ...e, n: { ...e.n, status: 'reviewed' } })
   sandbox.sessions.open('usr_admin', 'cli_acme', sandbox.clock.now())
   sandbox.outbox.add('email', sandbox.iso(), { to: 'a@b.test', subject: 'hello' })
-  sandbox.journal.add({ method: 'GET', path: '/api/layers', query: '', status: 200, faults: [], durationMs: 1, at: sandbox.iso() })
+  sandbox.journal.add({
+    method: 'GET',
+    path: '/api/layers',
+    query: '',
+    status: 200,
+    faults: [],
+    durationMs: 1,
+    at: sandbox.iso(),
+  })
   sandbox.setScenarios(sandbox.shared.scenarios.parseList('empty', 'scenario'))
   sandbox.scenarioState.set('rate-limited', new Map([['GET /x page', 2]]))
   sandbox.clock.advance(60_000)
@@ -73,7 +81,17 @@ describe('the persistence port', () => {
     const backend = new MemoryBackend()
     const sandbox = await fresh()
     const kept = await PersistedSandbox.open(sandbox, backend)
-    const journaled = (path: string) => sandbox.journal.add({ method: 'POST', path, query: '', status: 200, faults: [], durationMs: 0, at: sandbox.iso(), changes: sandbox.changes.take() })
+    const journaled = (path: string) =>
+      sandbox.journal.add({
+        method: 'POST',
+        path,
+        query: '',
+        status: 200,
+        faults: [],
+        durationMs: 0,
+        at: sandbox.iso(),
+        changes: sandbox.changes.take(),
+      })
     const t = sandbox.world.tables
     await t.invoices.update(t.invoices.all()[0].id, (d) => void (d.status = 'published'))
     sandbox.outbox.add('email', sandbox.iso(), { to: 'first@b.test', subject: 'kept' })
@@ -116,7 +134,15 @@ describe('the persistence port', () => {
     expect(backend.puts.flat().filter((k) => k !== 'meta' && k !== 'k:used')).toEqual([`n:${e.n.id}`])
 
     backend.puts = []
-    sandbox.journal.add({ method: 'GET', path: '/api/layers', query: '', status: 200, faults: [], durationMs: 1, at: sandbox.iso() })
+    sandbox.journal.add({
+      method: 'GET',
+      path: '/api/layers',
+      query: '',
+      status: 200,
+      faults: [],
+      durationMs: 1,
+      at: sandbox.iso(),
+    })
     kept.later()
     expect(backend.puts).toEqual([])
     await kept.flush()
@@ -129,7 +155,16 @@ describe('the persistence port', () => {
     const sandbox = await fresh()
     const kept = await PersistedSandbox.open(sandbox, backend)
     const add = (n: number) => {
-      for (let i = 0; i < n; i++) sandbox.journal.add({ method: 'GET', path: `/api/layers/${i}`, query: '', status: 200, faults: [], durationMs: 1, at: sandbox.iso() })
+      for (let i = 0; i < n; i++)
+        sandbox.journal.add({
+          method: 'GET',
+          path: `/api/layers/${i}`,
+          query: '',
+          status: 200,
+          faults: [],
+          durationMs: 1,
+          at: sandbox.iso(),
+        })
     }
     const capacity = sandbox.journal.capacity
     add(capacity + 50)
@@ -169,7 +204,10 @@ describe('the persistence port', () => {
     backend.values.set('j:000000001501', { ...entry, id: 1501, path: '/api/later' })
     const again = await fresh(sandbox.seededAt)
     const reopened = await PersistedSandbox.open(again, backend)
-    expect(again.journal.list().map((e) => [e.id, e.path])).toEqual([[1500, entry.path], [1501, '/api/later']])
+    expect(again.journal.list().map((e) => [e.id, e.path])).toEqual([
+      [1500, entry.path],
+      [1501, '/api/later'],
+    ])
     const keys = [...backend.values.keys()].filter((k) => k.startsWith('j:')).sort()
     expect(keys).toEqual(['j:000000000500', 'j:000000000501'])
     reopened.close()
@@ -180,8 +218,19 @@ describe('the persistence port', () => {
     const sandbox = await fresh()
     const kept = await PersistedSandbox.open(sandbox, backend, { journalInBatches: true, readBatchMs: 20 })
     backend.puts = []
-    sandbox.journal.add({ method: 'PATCH', path: '/api/layers/x', query: '', status: 200, faults: [], durationMs: 1, at: sandbox.iso() })
-    await sandbox.world.tables.invoices.update(sandbox.world.tables.invoices.all()[0].id, (d) => void (d.status = 'published'))
+    sandbox.journal.add({
+      method: 'PATCH',
+      path: '/api/layers/x',
+      query: '',
+      status: 200,
+      faults: [],
+      durationMs: 1,
+      at: sandbox.iso(),
+    })
+    await sandbox.world.tables.invoices.update(
+      sandbox.world.tables.invoices.all()[0].id,
+      (d) => void (d.status = 'published'),
+    )
     await kept.answered('PATCH')
     expect(backend.puts.flat().some((k) => k.startsWith('r:invoices:'))).toBe(true)
     expect(backend.puts.flat().some((k) => k.startsWith('j:'))).toBe(false)
@@ -195,7 +244,10 @@ describe('the persistence port', () => {
     await sandbox.world.tables.layers.insert({ ...sandbox.world.tables.layers.all()[0], id: 'lay_after' })
     await kept.flush()
     const keys = [...backend.values.keys()]
-    expect(keys.filter((k) => /^[rnjot]:/.test(k)).sort()).toEqual(['r:layers:lay_after', 't:ses_impersonation_operator'])
+    expect(keys.filter((k) => /^[rnjot]:/.test(k)).sort()).toEqual([
+      'r:layers:lay_after',
+      't:ses_impersonation_operator',
+    ])
     const again = await fresh(sandbox.seededAt)
     await PersistedSandbox.open(again, backend)
     expect(state(again)).toEqual(state(sandbox))

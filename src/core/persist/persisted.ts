@@ -55,7 +55,9 @@ const PAD = 12
 const pad = (n: number) => String(n).padStart(PAD, '0')
 const USED_EVERY_MS = 30_000
 /** The parts kept as one value each (parts.ts `store.value`): under their key, written when their text changed. */
-const VALUE_PARTS = WORLD_PARTS.flatMap((part) => ('value' in part.store ? [{ part, key: part.store.value, version: part.store.version }] : []))
+const VALUE_PARTS = WORLD_PARTS.flatMap((part) =>
+  'value' in part.store ? [{ part, key: part.store.value, version: part.store.version }] : [],
+)
 type AnyTable = Table<z.ZodType<{ id: string | number }>>
 /**
  * Records, sessions and log entries are stored as values, the `k:*` parts as JSON text (they
@@ -97,7 +99,11 @@ export class PersistedSandbox {
     this.meta = meta
     this.#unwatch = sandbox.watch((change) => {
       // A collection replaced in place (--watch) is stored whole, as after a restore.
-      if ((change === 'reset' || change === 'restore' || change === 'fixtures' || change === 'replay') && !this.#loading) this.#replaced(change === 'fixtures' || change === 'replay')
+      if (
+        (change === 'reset' || change === 'restore' || change === 'fixtures' || change === 'replay') &&
+        !this.#loading
+      )
+        this.#replaced(change === 'fixtures' || change === 'replay')
     })
   }
 
@@ -225,7 +231,9 @@ export class PersistedSandbox {
     const { sandbox, meta } = this
     // Copies: a backend in memory hands back the very values it was given.
     const copy = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : structuredClone(value))
-    const records = [...all].filter(([k]) => k.startsWith('r:') || k.startsWith('n:')).map(([key, value]) => ({ key, ...(copy(value) as { s: number; v: unknown }) }))
+    const records = [...all]
+      .filter(([k]) => k.startsWith('r:') || k.startsWith('n:'))
+      .map(([key, value]) => ({ key, ...(copy(value) as { s: number; v: unknown }) }))
     records.sort((a, b) => a.s - b.s)
     if (meta.base === null) {
       const rows: Record<string, unknown[]> = { notifications: [] }
@@ -249,12 +257,19 @@ export class PersistedSandbox {
     for (const { part, key } of VALUE_PARTS) if (all.has(key)) kept[part.key] = small(key)
     await sandbox.resume({
       ...kept,
-      sessions: values<{ o: number; s: Session }>('t:').sort((a, b) => a.o - b.o).map((x) => x.s),
+      sessions: values<{ o: number; s: Session }>('t:')
+        .sort((a, b) => a.o - b.o)
+        .map((x) => x.s),
       journal,
       // In the order they were made: a backend lists keys in its own order.
       outbox: values<OutboxEntry>('o:').sort((a, b) => outboxNumber(a) - outboxNumber(b)),
       // The clock ran on while the runtime was away: it stays relative to real time.
-      ...(clock && { clock: { now: new Date(clock.frozen ? clock.now : clock.now + (Date.now() - clock.real)).toISOString(), frozen: clock.frozen } }),
+      ...(clock && {
+        clock: {
+          now: new Date(clock.frozen ? clock.now : clock.now + (Date.now() - clock.real)).toISOString(),
+          frozen: clock.frozen,
+        },
+      }),
     })
     this.#usedAt = (small('k:used') as number | undefined) ?? 0
     // What the backend holds now, so the next flush writes only the difference.
@@ -295,7 +310,8 @@ export class PersistedSandbox {
         puts.set(key, { s, v: row })
       }
     }
-    for (const e of this.sandbox.world.notifications.entries()) puts.set(`n:${e.n.id}`, { s: 0, v: { ...e.n, clientId: e.clientId } })
+    for (const e of this.sandbox.world.notifications.entries())
+      puts.set(`n:${e.n.id}`, { s: 0, v: { ...e.n, clientId: e.clientId } })
   }
 
   /** The version each versioned part had when last written (a hundred overrides are tens of KB of JSON). */
@@ -327,7 +343,10 @@ export class PersistedSandbox {
     const stored = [...all].filter(([k]) => k.startsWith('j:')).map(([key, v]) => ({ key, e: copy(v) as JournalEntry }))
     stored.sort((a, b) => a.e.id - b.e.id)
     this.#journalStale = stored.filter((x) => x.key !== journalKey(x.e.id, capacity)).map((x) => x.key)
-    return stored.filter((x) => x.e.id >= first).slice(-capacity).map((x) => x.e)
+    return stored
+      .filter((x) => x.e.id >= first)
+      .slice(-capacity)
+      .map((x) => x.e)
   }
 
   /** New journal entries into their slots; the first current id when it moved. */
@@ -348,7 +367,14 @@ export class PersistedSandbox {
    * The outbox: entries join at the end and leave from the front (or all at once); a rewind
    * takes the newest off the end, and may put them back.
    */
-  #logChanges<E>(prefix: string, list: E[], number: (e: E) => number, saved: number[], puts: Map<string, unknown>, deletes: string[]): void {
+  #logChanges<E>(
+    prefix: string,
+    list: E[],
+    number: (e: E) => number,
+    saved: number[],
+    puts: Map<string, unknown>,
+    deletes: string[],
+  ): void {
     const first = list.length ? number(list[0]) : Infinity
     let drop = 0
     while (drop < saved.length && saved[drop] < first) deletes.push(prefix + pad(saved[drop++]))
@@ -384,7 +410,10 @@ export class PersistedSandbox {
 
 const journalKey = (id: number, capacity: number) => `j:${pad(id % capacity)}`
 const sessionMark = (s: Session) => `${s.lastSeenAt}|${s.expiresAt}|${s.ttlMs}`
-const clockMark = (clock: Clock) => ({ frozen: clock.frozen, offset: clock.frozen ? clock.now() : clock.now() - Date.now() })
+const clockMark = (clock: Clock) => ({
+  frozen: clock.frozen,
+  offset: clock.frozen ? clock.now() : clock.now() - Date.now(),
+})
 
 /** One stored record onto a world derived from the base seed. */
 async function applyRecord(world: World, key: string, s: number, v: unknown): Promise<void> {

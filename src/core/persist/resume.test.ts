@@ -19,17 +19,26 @@ class HeldBackend extends MemoryBackend {
   }
 }
 
-describe('resuming a page\'s state', () => {
+describe("resuming a page's state", () => {
   it('names a state by the options it was made from, as saved states before this module named them', () => {
     // Saved states of earlier versions carry this text: a change here would start every page fresh.
-    expect(fingerprintOf({ seed: 1, scenarios: [] })).toBe('{"seed":1,"now":null,"size":null,"notifications":null,"scenarios":[]}')
+    expect(fingerprintOf({ seed: 1, scenarios: [] })).toBe(
+      '{"seed":1,"now":null,"size":null,"notifications":null,"scenarios":[]}',
+    )
     // Fixtures by their collections: changed rows are replaced in the resumed world (below), not a new world.
-    expect(fingerprintOf({ seed: 1, size: 'small', scenarios: [], fixtures: { layers: [], vehicleTypes: [] } })).toBe('{"seed":1,"now":null,"size":"small","notifications":null,"scenarios":[],"fixtures":"layers,vehicleTypes"}')
+    expect(fingerprintOf({ seed: 1, size: 'small', scenarios: [], fixtures: { layers: [], vehicleTypes: [] } })).toBe(
+      '{"seed":1,"now":null,"size":"small","notifications":null,"scenarios":[],"fixtures":"layers,vehicleTypes"}',
+    )
   })
 
   it('resumes with changed fixture rows: that collection replaced, the rest of the state kept', async () => {
-    const types = JSON.parse(readFileSync('fixtures/examples/vehicleTypes.json', 'utf8')) as { id: string; name: string; group: string }[]
-    const withTypes = (rows: { id: string; name: string; group: string }[]) => (seededAt?: number) => createSandboxApp({ ...options, seededAt, fixtures: { vehicleTypes: rows } })
+    const types = JSON.parse(readFileSync('fixtures/examples/vehicleTypes.json', 'utf8')) as {
+      id: string
+      name: string
+      group: string
+    }[]
+    const withTypes = (rows: { id: string; name: string; group: string }[]) => (seededAt?: number) =>
+      createSandboxApp({ ...options, seededAt, fixtures: { vehicleTypes: rows } })
     const backend = new MemoryBackend()
     const first = await resumeApp(withTypes(types), backend, 'a', { vehicleTypes: types })
     const layers = first.sandbox.world.tables.layers
@@ -61,7 +70,7 @@ describe('resuming a page\'s state', () => {
     expect(other.sandbox.world.tables.layers.size).toBe(first.sandbox.world.tables.layers.size + 1)
   })
 
-  it('holds a write\'s answer until the backend has its changes; a read\'s answer does not wait', async () => {
+  it("holds a write's answer until the backend has its changes; a read's answer does not wait", async () => {
     const backend = new HeldBackend()
     const opened = resumeApp(create, backend, 'a')
     await new Promise((r) => setTimeout(r, 0))
@@ -75,7 +84,9 @@ describe('resuming a page\'s state', () => {
 
     let answered = false
     const id = state.sandbox.world.tables.layers.all()[0].id
-    const write = app.fetch(new Request(`http://x/api/layers/${id}`, { method: 'DELETE', headers }), meta).then((r) => ((answered = true), r))
+    const write = app
+      .fetch(new Request(`http://x/api/layers/${id}`, { method: 'DELETE', headers }), meta)
+      .then((r) => ((answered = true), r))
     // The write's changes are on their way to the backend; the answer is not out yet.
     await vi.waitFor(() => expect(backend.held.length).toBeGreaterThan(0))
     await new Promise((r) => setTimeout(r, 0))

@@ -22,15 +22,28 @@ export interface Resumed {
  * world was first seeded at, so its dates, resets and isolated sandboxes stay where they were.
  * A state that cannot be read or put back is said in the console and replaced by a fresh one.
  */
-export async function resumeApp(create: (seededAt?: number) => SandboxApp, backend: StateBackend | undefined, fingerprint: string, fixtures?: FixtureRows): Promise<Resumed> {
-  const saved = (await backend?.get('meta').catch((error: unknown) => void console.warn('fleet-sandbox: the saved state could not be read; starting fresh.', error))) as StoredMeta | undefined
+export async function resumeApp(
+  create: (seededAt?: number) => SandboxApp,
+  backend: StateBackend | undefined,
+  fingerprint: string,
+  fixtures?: FixtureRows,
+): Promise<Resumed> {
+  const saved = (await backend
+    ?.get('meta')
+    .catch(
+      (error: unknown) => void console.warn('fleet-sandbox: the saved state could not be read; starting fresh.', error),
+    )) as StoredMeta | undefined
   const usable = saved?.fingerprint === fingerprint && typeof saved.seededAt === 'number'
   const app = create(usable ? (saved.seededAt as number) : undefined)
   const sandbox = await app.ready()
   mark('seeded')
   if (!backend) return { app, sandbox, resumed: false }
   const digests = fixtures && fixtureDigests(fixtures)
-  const keep = (s: Sandbox, accepts: (m: StoredMeta) => boolean) => PersistedSandbox.open(s, backend, { meta: { fingerprint, seededAt: s.seededAt, ...(digests && { fixtures: digests }) }, accepts })
+  const keep = (s: Sandbox, accepts: (m: StoredMeta) => boolean) =>
+    PersistedSandbox.open(s, backend, {
+      meta: { fingerprint, seededAt: s.seededAt, ...(digests && { fixtures: digests }) },
+      accepts,
+    })
   try {
     const persisted = await keep(sandbox, (m) => usable && m.fingerprint === fingerprint)
     // A fixture that changed since the state was saved replaces its collection; the rest of the world stays.
@@ -55,9 +68,23 @@ export async function resumeApp(create: (seededAt?: number) => SandboxApp, backe
  * another world, not resumed. Changed rows of the same collections are not: resumeApp replaces
  * those collections in the resumed world (a fixture edited under Vite's hot update, then a reload).
  */
-export function fingerprintOf(options: { seed: number; now?: string; size?: string; notifications?: number; scenarios: unknown; fixtures?: FixtureRows }): string {
+export function fingerprintOf(options: {
+  seed: number
+  now?: string
+  size?: string
+  notifications?: number
+  scenarios: unknown
+  fixtures?: FixtureRows
+}): string {
   const { seed, now = null, size = null, notifications = null, scenarios, fixtures } = options
-  return JSON.stringify({ seed, now, size, notifications, scenarios, ...(fixtures ? { fixtures: Object.keys(fixtures).sort().join(',') } : {}) })
+  return JSON.stringify({
+    seed,
+    now,
+    size,
+    notifications,
+    scenarios,
+    ...(fixtures ? { fixtures: Object.keys(fixtures).sort().join(',') } : {}),
+  })
 }
 
 /** Each collection's rows, named by a digest: kept in the saved state's meta. */
@@ -82,7 +109,10 @@ export const mark = (name: string) => globalThis.performance?.mark?.(`fleet-sand
  * Object's output gate holds one, so a reload right after it loses nothing; what a read changed
  * (journal, sliding sessions) is stored in a batch.
  */
-export function durableApp(options: { routes: readonly RouteDef[]; strict?: boolean; control?: unknown }, state: Promise<Resumed>): Pick<SandboxApp, 'matcher' | 'fetch' | 'journalAnswer'> {
+export function durableApp(
+  options: { routes: readonly RouteDef[]; strict?: boolean; control?: unknown },
+  state: Promise<Resumed>,
+): Pick<SandboxApp, 'matcher' | 'fetch' | 'journalAnswer'> {
   return {
     async journalAnswer(request, response, path) {
       const { app, persisted } = await state

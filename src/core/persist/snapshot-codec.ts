@@ -24,13 +24,25 @@ export function snapshotOf(values: Map<string, unknown>): Record<string, unknown
   const log = (kind: string) => logs[kind].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, v]) => v)
   // Journal entries sit in the slots of a ring: in the order of their ids, the current ones (persisted.ts).
   const first = (parse('k:jfirst') as number | undefined) ?? -Infinity
-  const journal = logs['j:'].map(([, v]) => v as { id: number }).filter((e) => e.id >= first).sort((a, b) => a.id - b.id)
+  const journal = logs['j:']
+    .map(([, v]) => v as { id: number })
+    .filter((e) => e.id >= first)
+    .sort((a, b) => a.id - b.id)
   const clock = parse('k:clock') as { now: number; frozen: boolean }
   // Rows in insertion order (`s`); notifications have none (every one is 0), the index orders them.
-  const inOrder = (name: string, list: { s: number; v: unknown }[]) => (name === 'notifications' ? list : list.sort((a, b) => a.s - b.s))
-  const rows = Object.fromEntries(Object.entries(records).map(([name, list]) => [name, inOrder(name, list).filter((r) => r.v !== null).map((r) => r.v)]))
+  const inOrder = (name: string, list: { s: number; v: unknown }[]) =>
+    name === 'notifications' ? list : list.sort((a, b) => a.s - b.s)
+  const rows = Object.fromEntries(
+    Object.entries(records).map(([name, list]) => [
+      name,
+      inOrder(name, list)
+        .filter((r) => r.v !== null)
+        .map((r) => r.v),
+    ]),
+  )
   const kept: Record<string, unknown> = {}
-  for (const part of WORLD_PARTS) if ('value' in part.store && values.has(part.store.value)) kept[part.key] = parse(part.store.value)
+  for (const part of WORLD_PARTS)
+    if ('value' in part.store && values.has(part.store.value)) kept[part.key] = parse(part.store.value)
   return {
     version: 1,
     seed: meta.seed,

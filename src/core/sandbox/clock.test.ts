@@ -57,7 +57,19 @@ describe('parseDuration', () => {
     expect(parseDuration(value)).toBe(ms)
   })
 
-  it.each([['soon'], ['-1d'], ['1 d'], ['d'], [''], ['3x'], [-1], [Number.NaN], [Number.POSITIVE_INFINITY], [null], [{}]])('refuses %j with a 400 naming the field', (value) => {
+  it.each([
+    ['soon'],
+    ['-1d'],
+    ['1 d'],
+    ['d'],
+    [''],
+    ['3x'],
+    [-1],
+    [Number.NaN],
+    [Number.POSITIVE_INFINITY],
+    [null],
+    [{}],
+  ])('refuses %j with a 400 naming the field', (value) => {
     const error = (() => {
       try {
         parseDuration(value, 'advanceBy')

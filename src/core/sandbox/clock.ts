@@ -15,7 +15,11 @@ export class Clock {
   #isoAt = NaN
   #iso = ''
 
-  constructor(start: number, private readonly realNow: () => number = Date.now, frozen = false) {
+  constructor(
+    start: number,
+    private readonly realNow: () => number = Date.now,
+    frozen = false,
+  ) {
     this.#base = start
     this.#realAtBase = realNow()
     this.#frozen = frozen
@@ -28,7 +32,7 @@ export class Clock {
 
   iso(): string {
     const now = this.now()
-    if (now !== this.#isoAt) (this.#iso = new Date(now).toISOString()), (this.#isoAt = now)
+    if (now !== this.#isoAt) ((this.#iso = new Date(now).toISOString()), (this.#isoAt = now))
     return this.#iso
   }
 

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { type SandboxEvent, SandboxEvents } from './events.js'
 
-const event: SandboxEvent = { type: 'state', data: { change: 'clock', seed: 1, now: '2026-11-22T12:00:00.000Z', scenarios: [] } }
+const event: SandboxEvent = {
+  type: 'state',
+  data: { change: 'clock', seed: 1, now: '2026-11-22T12:00:00.000Z', scenarios: [] },
+}
 
 describe('SandboxEvents', () => {
   it('sends to every listener until it leaves, and ends them all at once', () => {
@@ -21,7 +24,12 @@ describe('SandboxEvents', () => {
 
   it('drops a listener that throws instead of failing the emitter (a request)', () => {
     const events = new SandboxEvents()
-    events.on({ send: () => { throw new Error('closed') }, end: () => undefined })
+    events.on({
+      send: () => {
+        throw new Error('closed')
+      },
+      end: () => undefined,
+    })
     expect(() => events.emit(event)).not.toThrow()
     expect(events.size).toBe(0)
   })

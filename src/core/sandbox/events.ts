@@ -3,7 +3,17 @@ import type { OutboxEntry } from './outbox.js'
 import type { Finding } from '../bridge/types.js'
 
 /** What changed in a sandbox besides requests and the outbox (docs/contract.md `event: state`). */
-export type StateChange = 'scenarios' | 'clock' | 'reset' | 'restore' | 'requests-cleared' | 'outbox-cleared' | 'overrides' | 'fixtures' | 'rewind' | 'replay'
+export type StateChange =
+  | 'scenarios'
+  | 'clock'
+  | 'reset'
+  | 'restore'
+  | 'requests-cleared'
+  | 'outbox-cleared'
+  | 'overrides'
+  | 'fixtures'
+  | 'rewind'
+  | 'replay'
 
 export interface StateEvent {
   change: StateChange

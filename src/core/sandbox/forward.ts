@@ -41,7 +41,10 @@ export function sandboxHeaders(incoming: Incoming): Record<string, string> {
  * `fetch` that sends the incoming request's world with every call, unless a call names one
  * itself: `const api = withSandbox(fetch, request)` in a loader, then `api(url, init)`.
  */
-export function withSandbox<F extends (input: any, init?: any) => Promise<Response>>(fetchFn: F, incoming: Incoming): F {
+export function withSandbox<F extends (input: any, init?: any) => Promise<Response>>(
+  fetchFn: F,
+  incoming: Incoming,
+): F {
   const extra = sandboxHeaders(incoming)
   const id = extra[SANDBOX_ID_HEADER]
   if (id === undefined) return fetchFn

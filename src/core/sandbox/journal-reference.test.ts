@@ -13,7 +13,6 @@ import { generator, type Random } from '../../../test/support/generator.js'
 const SEEDS = process.env.JOURNAL_SEED ? [Number(process.env.JOURNAL_SEED)] : [1, 2, 3]
 const STEPS = 600
 
-
 const encoder = new TextEncoder()
 const pieces = ['a', 'é', 'ñ', '😀', ' ', '"', 'x', '/', '%C3%B1']
 
@@ -32,7 +31,8 @@ function headers(r: Random): HeadersInput {
     pairs.push(name, r.next() < 0.5 ? value.trim() : value)
   }
   switch (r.int(3)) {
-    case 0: return pairs
+    case 0:
+      return pairs
     case 1: {
       const record: Record<string, string> = {}
       for (let i = 0; i < pairs.length; i += 2) record[pairs[i].toLowerCase()] = pairs[i + 1].trim()
@@ -50,23 +50,39 @@ function body(r: Random): BodyInput {
   const big = r.next() < 0.15
   const t = big ? 'é'.repeat(BODY_LIMIT / 2 - 3 + r.int(10)) + text(r, 50) : text(r, 300)
   switch (r.int(5)) {
-    case 0: return r.next() < 0.5 ? null : ''
-    case 1: return t
-    case 2: return encoder.encode(t)
-    case 3: return Uint8Array.from({ length: r.int(big ? BODY_LIMIT + 100 : 300) }, () => r.int(256))
-    default: { const bytes = encoder.encode(t); return { size: bytes.length, bytes: () => bytes } }
+    case 0:
+      return r.next() < 0.5 ? null : ''
+    case 1:
+      return t
+    case 2:
+      return encoder.encode(t)
+    case 3:
+      return Uint8Array.from({ length: r.int(big ? BODY_LIMIT + 100 : 300) }, () => r.int(256))
+    default: {
+      const bytes = encoder.encode(t)
+      return { size: bytes.length, bytes: () => bytes }
+    }
   }
 }
 
 function exchange(r: Random): ExchangeInput | undefined {
   if (r.next() < 0.1) return undefined
-  return { origin: r.next() < 0.9 ? 'http://127.0.0.1:4010' : `http://${'h'.repeat(300)}.test`, request: { headers: headers(r), body: body(r) }, response: { headers: headers(r), body: body(r) } }
+  return {
+    origin: r.next() < 0.9 ? 'http://127.0.0.1:4010' : `http://${'h'.repeat(300)}.test`,
+    request: { headers: headers(r), body: body(r) },
+    response: { headers: headers(r), body: body(r) },
+  }
 }
 
 /** A write's changes (now and then a large one, so changes alone can push entries out), or none. */
 function changes(r: Random): Changes | undefined {
   if (r.next() < 0.6) return undefined
-  const patch = Array.from({ length: 1 + r.int(r.next() < 0.05 ? 400 : 4) }, (): ChangeOp => ({ op: 'replace', path: `/invoices/inv_${r.int(99)}/status`, value: text(r, 200), from: 'draft' }))
+  const patch = Array.from({ length: 1 + r.int(r.next() < 0.05 ? 400 : 4) }, (): ChangeOp => ({
+    op: 'replace',
+    path: `/invoices/inv_${r.int(99)}/status`,
+    value: text(r, 200),
+    from: 'draft',
+  }))
   return { patch, outbox: [] }
 }
 
@@ -82,7 +98,16 @@ describe('Journal against PlainJournal on generated requests', () => {
         tuned.clear()
         plain.clear()
       }
-      const entry = { method: r.pick(['GET', 'POST', 'PATCH', 'DELETE']), path: `/api/${text(r, TEXT_LIMIT * 2)}`, query: r.next() < 0.5 ? '' : `?q=${text(r, TEXT_LIMIT * 2)}`, status: r.pick([200, 201, 400, 404]), faults: r.next() < 0.1 ? ['latency'] : [], durationMs: r.int(50), at: '2026-11-22T12:00:00.000Z', changes: changes(r) }
+      const entry = {
+        method: r.pick(['GET', 'POST', 'PATCH', 'DELETE']),
+        path: `/api/${text(r, TEXT_LIMIT * 2)}`,
+        query: r.next() < 0.5 ? '' : `?q=${text(r, TEXT_LIMIT * 2)}`,
+        status: r.pick([200, 201, 400, 404]),
+        faults: r.next() < 0.1 ? ['latency'] : [],
+        durationMs: r.int(50),
+        at: '2026-11-22T12:00:00.000Z',
+        changes: changes(r),
+      }
       const ex = exchange(r)
       const size = tuned.size
       expect(tuned.add(entry, ex), where).toEqual(plain.add(entry, ex))

@@ -76,7 +76,10 @@ export const ENTRY_OVERHEAD = 700
  * A message as stored: a body kept as the bytes it came in (decoded when asked for), or text;
  * headers as a record or as received pairs (made a record when asked for).
  */
-type Kept = Omit<Message, 'body' | 'headers'> & { headers: Record<string, string> | readonly string[]; body: string | Uint8Array | BodySource | null }
+type Kept = Omit<Message, 'body' | 'headers'> & {
+  headers: Record<string, string> | readonly string[]
+  body: string | Uint8Array | BodySource | null
+}
 
 interface Stored {
   entry: JournalEntry
@@ -131,18 +134,34 @@ export class Journal implements BudgetedJournal {
   }
 
   /** `marks`: a tool call's `via` and `tool` (the MCP server's); other entries keep one shape. */
-  add(entry: Omit<JournalEntry, 'id'>, exchange?: ExchangeInput, marks?: Pick<JournalEntry, 'via' | 'tool'>): JournalEntry {
+  add(
+    entry: Omit<JournalEntry, 'id'>,
+    exchange?: ExchangeInput,
+    marks?: Pick<JournalEntry, 'via' | 'tool'>,
+  ): JournalEntry {
     // Field by field, not spread: every entry has one shape.
     const { method, path, query, status, faults, durationMs, at, changes } = entry
-    const e: JournalEntry = { id: this.#next++, method, path: ownText(path, TEXT_LIMIT), query: ownText(query, TEXT_LIMIT), status, faults, durationMs, at }
+    const e: JournalEntry = {
+      id: this.#next++,
+      method,
+      path: ownText(path, TEXT_LIMIT),
+      query: ownText(query, TEXT_LIMIT),
+      status,
+      faults,
+      durationMs,
+      at,
+    }
     if (changes) e.changes = changes
     // A request body is copied (a chunk may be a view of a larger buffer); a response's bytes are
     // the answer's own, often a cached page, kept as they are.
     const [request, requestBytes] = exchange ? message(exchange.request.headers, exchange.request.body, true) : NONE
-    const [response, responseBytes] = exchange ? message(exchange.response.headers, exchange.response.body, false) : NONE
+    const [response, responseBytes] = exchange
+      ? message(exchange.response.headers, exchange.response.body, false)
+      : NONE
     // The origin alone: the path and the query are the entry's own (a URL would hold them twice).
     let origin = ''
-    if (exchange) origin = exchange.origin === this.#origin ? this.#origin : (this.#origin = ownText(exchange.origin, 256))
+    if (exchange)
+      origin = exchange.origin === this.#origin ? this.#origin : (this.#origin = ownText(exchange.origin, 256))
     const bytes = ENTRY_OVERHEAD + entryBytes(e) + utf8Length(origin) + requestBytes + responseBytes
     if (marks) Object.assign(e, marks)
     this.#push({ entry: e, origin, request, response, bytes, order: this.budget?.next() ?? 0 })
@@ -181,7 +200,12 @@ export class Journal implements BudgetedJournal {
     const s = this.#entries.find((x) => x.entry.id === id)
     if (!s) return undefined
     const request = readable(s.request)
-    return { ...s.entry, url: s.origin ? s.origin + s.entry.path + s.entry.query : '', request: shown ? shownCredentials(request) : request, response: readable(s.response) }
+    return {
+      ...s.entry,
+      url: s.origin ? s.origin + s.entry.path + s.entry.query : '',
+      request: shown ? shownCredentials(request) : request,
+      response: readable(s.response),
+    }
   }
 
   /** Every entry with its exchange, oldest first (the HAR export). */
@@ -200,7 +224,14 @@ export class Journal implements BudgetedJournal {
     this.clear()
     for (const e of entries) {
       const entry = { ...e, path: cutText(e.path, TEXT_LIMIT), query: cutText(e.query, TEXT_LIMIT) }
-      this.#push({ entry, origin: '', request: undefined, response: undefined, bytes: ENTRY_OVERHEAD + entryBytes(entry), order: this.budget?.next() ?? 0 })
+      this.#push({
+        entry,
+        origin: '',
+        request: undefined,
+        response: undefined,
+        bytes: ENTRY_OVERHEAD + entryBytes(entry),
+        order: this.budget?.next() ?? 0,
+      })
     }
     this.#next = entries.reduce((max, e) => Math.max(max, e.id), 0) + 1
   }
@@ -211,7 +242,8 @@ export class Journal implements BudgetedJournal {
     this.#bytes += s.bytes
     let drop = 0
     let bytes = this.#bytes
-    while (this.#entries.length - drop > this.capacity || (bytes > this.maxBytes && this.#entries.length - drop > 1)) bytes -= this.#entries[drop++].bytes
+    while (this.#entries.length - drop > this.capacity || (bytes > this.maxBytes && this.#entries.length - drop > 1))
+      bytes -= this.#entries[drop++].bytes
     if (drop) {
       this.#entries.splice(0, drop)
       this.#bytes = bytes
@@ -228,7 +260,8 @@ const NONE: [undefined, number] = [undefined, 0]
  * Copy as curl. Applied when read, so the bytes counted are the same either way.
  */
 export function shownCredentials(m: Message): Message {
-  if (/^bearer\s+[\w-]+\.[\w-]+\.[\w-]*$/i.test(m.headers.authorization ?? '')) m.headers.authorization = 'Bearer <redacted>'
+  if (/^bearer\s+[\w-]+\.[\w-]+\.[\w-]*$/i.test(m.headers.authorization ?? ''))
+    m.headers.authorization = 'Bearer <redacted>'
   return m
 }
 
@@ -303,9 +336,20 @@ function keptHeaders(headers: HeadersInput): [Kept['headers'], number] {
 /** A message as kept, and the bytes it holds: its headers and at most BODY_LIMIT of its body. */
 function message(headers: HeadersInput, body: BodyInput, copy: boolean): [Kept, number] {
   const [kept, headerSize] = keptHeaders(headers)
-  const size = body === null || body === undefined ? 0 : typeof body === 'string' ? utf8Length(body) : body instanceof Uint8Array ? body.byteLength : body.size
+  const size =
+    body === null || body === undefined
+      ? 0
+      : typeof body === 'string'
+        ? utf8Length(body)
+        : body instanceof Uint8Array
+          ? body.byteLength
+          : body.size
   if (size === 0) return [{ headers: kept, body: null, truncated: false, size: 0 }, headerSize]
-  if (size <= BODY_LIMIT) return [{ headers: kept, body: body instanceof Uint8Array && copy ? body.slice() : body!, truncated: false, size }, headerSize + size]
+  if (size <= BODY_LIMIT)
+    return [
+      { headers: kept, body: body instanceof Uint8Array && copy ? body.slice() : body!, truncated: false, size },
+      headerSize + size,
+    ]
   // The first 64 KB, copied: a view would keep the whole body alive.
   const bytes = typeof body === 'string' ? encoder.encode(body) : body instanceof Uint8Array ? body : body!.bytes()
   return [{ headers: kept, body: bytes.slice(0, BODY_LIMIT), truncated: true, size }, headerSize + BODY_LIMIT]
@@ -321,7 +365,9 @@ const decoder = new TextDecoder()
 export function cutText(text: string, limit: number, copy = true): string {
   if (text.length <= 12 || (!copy && text.length * 3 <= limit)) return text
   const bytes = encoder.encode(text)
-  return bytes.byteLength <= limit ? decoder.decode(bytes) : decoder.decode(bytes.subarray(0, limit)).replace(/\uFFFD$/, '')
+  return bytes.byteLength <= limit
+    ? decoder.decode(bytes)
+    : decoder.decode(bytes.subarray(0, limit)).replace(/\uFFFD$/, '')
 }
 
 /**
@@ -342,7 +388,8 @@ export function utf8Length(text: string): number {
     const c = text.charCodeAt(i)
     if (c < 0x80) continue
     if (c < 0x800) n += 1
-    else if (c >= 0xd800 && c <= 0xdbff) (n += 2), i++ // a surrogate pair: 4 bytes for 2 units
+    else if (c >= 0xd800 && c <= 0xdbff)
+      ((n += 2), i++) // a surrogate pair: 4 bytes for 2 units
     else n += 2
   }
   return n
@@ -352,5 +399,10 @@ export function utf8Length(text: string): number {
 export const changesBytes = (c: Changes | undefined) => (c ? utf8Length(JSON.stringify(c)) : 0)
 
 /** A change counts too: a request's patch holds the records it wrote, old and new values. */
-const entryBytes = (e: JournalEntry) => utf8Length(e.method) + utf8Length(e.path) + utf8Length(e.query) + utf8Length(e.at) + e.faults.reduce((n, f) => n + utf8Length(f), 0) + changesBytes(e.changes)
-
+const entryBytes = (e: JournalEntry) =>
+  utf8Length(e.method) +
+  utf8Length(e.path) +
+  utf8Length(e.query) +
+  utf8Length(e.at) +
+  e.faults.reduce((n, f) => n + utf8Length(f), 0) +
+  changesBytes(e.changes)

@@ -26,8 +26,20 @@ export class Outbox {
     private readonly onAdd?: (entry: OutboxEntry) => void,
   ) {}
 
-  add(kind: OutboxKind, at: string, fields: Partial<Pick<OutboxEntry, 'to' | 'subject' | 'token' | 'ref'>>): OutboxEntry {
-    const e: OutboxEntry = { id: `out_${this.#next++}`, kind, to: fields.to ?? null, subject: fields.subject ?? null, token: fields.token ?? null, ref: fields.ref ?? null, at }
+  add(
+    kind: OutboxKind,
+    at: string,
+    fields: Partial<Pick<OutboxEntry, 'to' | 'subject' | 'token' | 'ref'>>,
+  ): OutboxEntry {
+    const e: OutboxEntry = {
+      id: `out_${this.#next++}`,
+      kind,
+      to: fields.to ?? null,
+      subject: fields.subject ?? null,
+      token: fields.token ?? null,
+      ref: fields.ref ?? null,
+      at,
+    }
     this.#entries.push(e)
     if (this.#entries.length > this.capacity) this.#entries.splice(0, this.#entries.length - this.capacity)
     this.onAdd?.(e)

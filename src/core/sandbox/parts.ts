@@ -66,7 +66,10 @@ export interface WorldPart<T = unknown> {
 
 const isoDateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
 /** A field checked as a snapshot's (a 400 names `field.path: rule`); the runtime's own stored state is taken as it is. */
-const checked = <T>(schema: z.ZodType<T>, value: unknown, field: string, trusted: boolean): T => (trusted ? (value as T) : (validate(z.object({ [field]: schema }), { [field]: value }, 'body') as Record<string, T>)[field])
+const checked = <T>(schema: z.ZodType<T>, value: unknown, field: string, trusted: boolean): T =>
+  trusted
+    ? (value as T)
+    : (validate(z.object({ [field]: schema }), { [field]: value }, 'body') as Record<string, T>)[field]
 
 /** Records per collection a snapshot may hold (the largest seeded world has about 1.1 million notifications). */
 export const COLLECTION_LIMIT = 2_000_000
@@ -74,13 +77,17 @@ export const COLLECTION_LIMIT = 2_000_000
 export const SCENARIO_LIMIT = 100
 
 /** One value under one field. */
-function single<T>(key: string, p: Omit<WorldPart<T>, 'key' | 'fields' | 'read'> & { get(s: SandboxParts): unknown }): WorldPart<T> {
+function single<T>(
+  key: string,
+  p: Omit<WorldPart<T>, 'key' | 'fields' | 'read'> & { get(s: SandboxParts): unknown },
+): WorldPart<T> {
   const { get, ...rest } = p
   return { key, fields: [key], read: (s) => ({ [key]: get(s) }), ...rest }
 }
 
 /** Maps and Sets (scenario bookkeeping) as JSON, and back. */
-const encodeMaps = (_: string, v: unknown) => (v instanceof Map ? { $map: [...v] } : v instanceof Set ? { $set: [...v] } : v)
+const encodeMaps = (_: string, v: unknown) =>
+  v instanceof Map ? { $map: [...v] } : v instanceof Set ? { $set: [...v] } : v
 const decodeMaps = (_: string, v: unknown) => {
   if (v && typeof v === 'object' && '$map' in v) return new Map((v as { $map: [unknown, unknown][] }).$map)
   if (v && typeof v === 'object' && '$set' in v) return new Set((v as { $set: unknown[] }).$set)
@@ -89,7 +96,17 @@ const decodeMaps = (_: string, v: unknown) => {
 
 const seed = single<number>('seed', {
   get: (s) => s.seed,
-  check: (input, _s, trusted) => checked(z.number().int().min(0).max(2 ** 31 - 1), input.seed, 'seed', trusted),
+  check: (input, _s, trusted) =>
+    checked(
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31 - 1),
+      input.seed,
+      'seed',
+      trusted,
+    ),
   write: (s, value) => void (s.seed = value),
   reset: () => undefined,
   take: (s, from) => void (s.seed = from.seed),
@@ -111,16 +128,25 @@ export const CONCEALED: Readonly<Record<string, readonly string[]>> = { users: [
 export function concealed(rows: Record<string, unknown>): Record<string, unknown> {
   const out = { ...rows }
   for (const [name, fields] of Object.entries(CONCEALED)) {
-    if (Array.isArray(out[name])) out[name] = (out[name] as Record<string, unknown>[]).map((r) => ({ ...r, ...Object.fromEntries(fields.filter((f) => f in r).map((f) => [f, NOT_KEPT])) }))
+    if (Array.isArray(out[name]))
+      out[name] = (out[name] as Record<string, unknown>[]).map((r) => ({
+        ...r,
+        ...Object.fromEntries(fields.filter((f) => f in r).map((f) => [f, NOT_KEPT])),
+      }))
   }
   return out
 }
 
 /** Concealed fields of `rows` given the value of the same record in `world` (a replay's seeded world), or `fallback`. */
-export function revealed(rows: Record<string, unknown>, world: World, fallback: (field: string) => string): Record<string, unknown> {
+export function revealed(
+  rows: Record<string, unknown>,
+  world: World,
+  fallback: (field: string) => string,
+): Record<string, unknown> {
   const out = { ...rows }
   for (const [name, fields] of Object.entries(CONCEALED)) {
-    const table = world.tables[name as TableName] as unknown as { get(id: string): Record<string, unknown> | undefined } | undefined
+    const table = world.tables[name as TableName] as unknown as
+      { get(id: string): Record<string, unknown> | undefined } | undefined
     if (!Array.isArray(out[name]) || !table) continue
     out[name] = (out[name] as Record<string, unknown>[]).map((r) => {
       const row = { ...r }
@@ -137,12 +163,14 @@ export function revealed(rows: Record<string, unknown>, world: World, fallback: 
  * does a replay of the base). A bundle carries marks in their place.
  */
 export function credentialTokens(s: SandboxParts): string[] {
-  const out = s.outbox.list().filter((e) => e.token && CREDENTIAL_KINDS.has(e.kind)).map((e) => e.token!)
+  const out = s.outbox
+    .list()
+    .filter((e) => e.token && CREDENTIAL_KINDS.has(e.kind))
+    .map((e) => e.token!)
   for (const r of s.world.tables.passwordResets.all()) out.push(String(r.id))
   for (const c of s.world.tables.portalContacts.all()) for (const l of c.magicLinks ?? []) out.push(l.token)
   return [...new Set(out)]
 }
-
 
 const recordsSchema = z.object(collectionSchemas)
 
@@ -198,8 +226,15 @@ const clock = single<Clock>('clock', {
 })
 
 const sessionSchema = z.object({
-  token: z.string().min(1), userId: z.string(), clientId: z.string(), kind: z.enum(['direct', 'impersonation']),
-  impersonatorId: z.string().nullable(), createdAt: z.number(), lastSeenAt: z.number(), expiresAt: z.number(), ttlMs: z.number().positive(),
+  token: z.string().min(1),
+  userId: z.string(),
+  clientId: z.string(),
+  kind: z.enum(['direct', 'impersonation']),
+  impersonatorId: z.string().nullable(),
+  createdAt: z.number(),
+  lastSeenAt: z.number(),
+  expiresAt: z.number(),
+  ttlMs: z.number().positive(),
 })
 
 const sessions = single<Session[]>('sessions', {
@@ -212,7 +247,7 @@ const sessions = single<Session[]>('sessions', {
     s.sessions.open(imp.userId, 'cli_acme', s.clock.now(), undefined, 'impersonation', imp.impersonatorId, imp.token)
   },
   take: (s, from) => void (s.sessions = from.sessions),
-  digest: { skip: 'sessions are credentials: a replay signs in again as each step\'s account' },
+  digest: { skip: "sessions are credentials: a replay signs in again as each step's account" },
   store: { own: 'sessions' },
   rewind: {
     undo(s, op, [, token, field]) {
@@ -226,7 +261,7 @@ const sessions = single<Session[]>('sessions', {
       s.sessions.set(session, field as 'expiresAt', op.from as number)
     },
   },
-  bundle: { skip: 'sessions are credentials: a replay signs in again as each step\'s account' },
+  bundle: { skip: "sessions are credentials: a replay signs in again as each step's account" },
   bound: { entries: SESSION_LIMIT },
 })
 
@@ -256,7 +291,12 @@ const scenarioState = single<Map<string, unknown>>('scenarioState', {
   optional: true,
   get: (s) => scenarioStateJson(s),
   check(input, _s, trusted) {
-    const value = checked(z.object({ $map: z.array(z.tuple([z.string(), z.unknown()])).max(SCENARIO_LIMIT) }), input.scenarioState ?? { $map: [] }, 'scenarioState', trusted)
+    const value = checked(
+      z.object({ $map: z.array(z.tuple([z.string(), z.unknown()])).max(SCENARIO_LIMIT) }),
+      input.scenarioState ?? { $map: [] },
+      'scenarioState',
+      trusted,
+    )
     return JSON.parse(JSON.stringify(value), decodeMaps) as Map<string, unknown>
   },
   write: (s, value) => void (s.scenarioState = value),
@@ -264,7 +304,7 @@ const scenarioState = single<Map<string, unknown>>('scenarioState', {
   take: (s, from) => void (s.scenarioState = from.scenarioState),
   digest: (s) => ({ scenarioState: scenarioStateJson(s) }),
   store: { value: 'k:state' },
-  rewind: { kept: 'a rewind keeps the scenarios\' counters (rate limits count on)' },
+  rewind: { kept: "a rewind keeps the scenarios' counters (rate limits count on)" },
   bundle: 'base',
   bound: { entries: SCENARIO_LIMIT },
 })
@@ -295,7 +335,8 @@ const overrides = single<unknown[]>('overrides', {
 const oauth = single<OAuthState>('oauth', {
   optional: true,
   get: (s) => s.oauth,
-  check: (input, _s, trusted) => (input.oauth === undefined ? emptyOAuth() : checked(oauthSchema, input.oauth, 'oauth', trusted)),
+  check: (input, _s, trusted) =>
+    input.oauth === undefined ? emptyOAuth() : checked(oauthSchema, input.oauth, 'oauth', trusted),
   write: (s, value) => void (s.oauth = value),
   reset: (s) => void (s.oauth = emptyOAuth()),
   take: (s, from) => void (s.oauth = from.oauth),
@@ -308,8 +349,13 @@ const oauth = single<OAuthState>('oauth', {
 })
 
 const outboxEntry = z.object({
-  id: z.string(), kind: z.enum(outboxKinds), to: z.string().nullable(), subject: z.string().nullable(),
-  token: z.string().nullable(), ref: z.string().nullable(), at: isoDateTime,
+  id: z.string(),
+  kind: z.enum(outboxKinds),
+  to: z.string().nullable(),
+  subject: z.string().nullable(),
+  token: z.string().nullable(),
+  ref: z.string().nullable(),
+  at: isoDateTime,
 })
 
 const outbox = single<OutboxEntry[]>('outbox', {
@@ -337,10 +383,28 @@ const outbox = single<OutboxEntry[]>('outbox', {
 })
 
 const journalEntry = z.object({
-  id: z.number().int().positive(), method: z.string(), path: z.string(), query: z.string(), status: z.number().int(),
-  faults: z.array(z.string()), durationMs: z.number(), at: isoDateTime,
+  id: z.number().int().positive(),
+  method: z.string(),
+  path: z.string(),
+  query: z.string(),
+  status: z.number().int(),
+  faults: z.array(z.string()),
+  durationMs: z.number(),
+  at: isoDateTime,
   // What a write changed (docs/contract.md "What a request changed"): kept as it came.
-  changes: z.object({ patch: z.array(z.object({ op: z.enum(['add', 'remove', 'replace']), path: z.string(), value: z.unknown().optional(), from: z.unknown().optional() })), outbox: z.array(z.unknown()) }).optional(),
+  changes: z
+    .object({
+      patch: z.array(
+        z.object({
+          op: z.enum(['add', 'remove', 'replace']),
+          path: z.string(),
+          value: z.unknown().optional(),
+          from: z.unknown().optional(),
+        }),
+      ),
+      outbox: z.array(z.unknown()),
+    })
+    .optional(),
   via: z.literal('mcp').optional(),
   tool: z.string().max(256).optional(),
 })
@@ -362,10 +426,10 @@ const journal = single<JournalEntry[]>('journal', {
     }
     from.journal.clear()
   },
-  digest: { skip: 'the journal is history: a replay\'s requests write their own' },
+  digest: { skip: "the journal is history: a replay's requests write their own" },
   store: { own: 'journal' },
   rewind: { kept: 'the journal keeps every request, the rewind among them' },
-  bundle: { skip: 'the journal is history: a bundle\'s steps are the requests, and a replay journals them anew' },
+  bundle: { skip: "the journal is history: a bundle's steps are the requests, and a replay journals them anew" },
   bound: { entries: JOURNAL_MAX_ENTRIES },
 })
 
@@ -377,7 +441,7 @@ const nextId = single<number>('nextId', {
   take: (s, from) => void (s.ids.value = from.ids.value),
   digest: (s) => ({ nextId: s.ids.value }),
   store: { value: 'k:ids' },
-  rewind: { kept: 'ids are never given twice, a rewind\'s records aside' },
+  rewind: { kept: "ids are never given twice, a rewind's records aside" },
   bundle: 'base',
   bound: { entries: 1 },
 })
@@ -389,7 +453,9 @@ const draws = single<number>('draws', {
   write: (s, value) => s.reseed(value),
   reset: (s) => s.reseed(0),
   take: (s, from) => s.reseed(from.draws),
-  digest: { skip: 'reads draw too (latency of `slow`), and a bundle replays only the reads a scenario or override shaped' },
+  digest: {
+    skip: 'reads draw too (latency of `slow`), and a bundle replays only the reads a scenario or override shaped',
+  },
   store: { value: 'k:draws' },
   rewind: { kept: 'the seeded generator goes on: a rewound world draws new numbers' },
   bundle: 'base',
@@ -400,7 +466,15 @@ const signingKey = single<string>('signingKey', {
   optional: true,
   get: (s) => s.signingKeyHex,
   // A snapshot from before keys were kept gets a new one (its tokens were forgeable anyway).
-  check: (input, _s, trusted) => (input.signingKey === undefined ? newSigningKey() : checked(z.string().regex(SIGNING_KEY_PATTERN, 'must be 64 hexadecimal digits'), input.signingKey, 'signingKey', trusted)),
+  check: (input, _s, trusted) =>
+    input.signingKey === undefined
+      ? newSigningKey()
+      : checked(
+          z.string().regex(SIGNING_KEY_PATTERN, 'must be 64 hexadecimal digits'),
+          input.signingKey,
+          'signingKey',
+          trusted,
+        ),
   write: (s, value) => s.setKey(value),
   reset: (s) => s.setKey(newSigningKey()),
   take: (s, from) => s.setKey(from.signingKeyHex),
@@ -412,7 +486,21 @@ const signingKey = single<string>('signingKey', {
 })
 
 /** Every part, in the order operations run (the seed first, the clock before what is fixed on it) and snapshots list them. */
-export const WORLD_PARTS: readonly WorldPart[] = [seed, clock, scenarios, scenarioState, sessions, journal, outbox, nextId, draws, signingKey, overrides, oauth, records] as WorldPart[]
+export const WORLD_PARTS: readonly WorldPart[] = [
+  seed,
+  clock,
+  scenarios,
+  scenarioState,
+  sessions,
+  journal,
+  outbox,
+  nextId,
+  draws,
+  signingKey,
+  overrides,
+  oauth,
+  records,
+] as WorldPart[]
 
 /** The part a snapshot field belongs to. */
 export function partOf(field: string): WorldPart | undefined {
@@ -427,7 +515,12 @@ export function readParts(s: SandboxParts, parts: readonly WorldPart[] = WORLD_P
 }
 
 /** Checks every part of `input` (400 naming the field), then writes them all: a refusal changes nothing. Absent optional parts are reset. */
-export async function writeParts(s: SandboxParts, input: Record<string, unknown>, trusted = false, parts: readonly WorldPart[] = WORLD_PARTS): Promise<void> {
+export async function writeParts(
+  s: SandboxParts,
+  input: Record<string, unknown>,
+  trusted = false,
+  parts: readonly WorldPart[] = WORLD_PARTS,
+): Promise<void> {
   const built: [WorldPart, unknown][] = []
   for (const p of parts) {
     if (p.optional && p.fields.every((f) => input[f] === undefined)) built.push([p, undefined])
@@ -443,7 +536,8 @@ export async function writeParts(s: SandboxParts, input: Record<string, unknown>
 export async function undoOp(s: SandboxParts, op: ChangeOp): Promise<void> {
   const path = segments(op.path)
   const part = partOf(path[0]) ?? (path[0] === 'clock' ? clock : undefined)
-  if (!part || !('undo' in part.rewind)) throw new Error(`${op.path}: ${part ? `${part.key} is not rewound` : `no part of the world holds ${path[0]}`}`)
+  if (!part || !('undo' in part.rewind))
+    throw new Error(`${op.path}: ${part ? `${part.key} is not rewound` : `no part of the world holds ${path[0]}`}`)
   await part.rewind.undo(s, op, path)
 }
 

@@ -1,4 +1,19 @@
-import { BODY_LIMIT, changesBytes, type ExchangeInput, type HeadersInput, JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES, type JournalDetail, type JournalEntry, type Message, TEXT_LIMIT, cutText, ENTRY_OVERHEAD, shownCredentials, utf8Length } from './journal.js'
+import {
+  BODY_LIMIT,
+  changesBytes,
+  type ExchangeInput,
+  type HeadersInput,
+  JOURNAL_MAX_BYTES,
+  JOURNAL_MAX_ENTRIES,
+  type JournalDetail,
+  type JournalEntry,
+  type Message,
+  TEXT_LIMIT,
+  cutText,
+  ENTRY_OVERHEAD,
+  shownCredentials,
+  utf8Length,
+} from './journal.js'
 
 interface Kept {
   detail: JournalDetail
@@ -35,15 +50,39 @@ export class PlainJournal {
     return this.#kept[0]?.detail.id ?? this.#next
   }
 
-  add(input: Omit<JournalEntry, 'id'>, exchange?: ExchangeInput, marks?: Pick<JournalEntry, 'via' | 'tool'>): JournalEntry {
-    const entry: JournalEntry = { id: this.#next++, method: input.method, path: cutText(input.path, TEXT_LIMIT), query: cutText(input.query, TEXT_LIMIT), status: input.status, faults: input.faults, durationMs: input.durationMs, at: input.at, ...(input.changes && { changes: input.changes }), ...marks }
+  add(
+    input: Omit<JournalEntry, 'id'>,
+    exchange?: ExchangeInput,
+    marks?: Pick<JournalEntry, 'via' | 'tool'>,
+  ): JournalEntry {
+    const entry: JournalEntry = {
+      id: this.#next++,
+      method: input.method,
+      path: cutText(input.path, TEXT_LIMIT),
+      query: cutText(input.query, TEXT_LIMIT),
+      status: input.status,
+      faults: input.faults,
+      durationMs: input.durationMs,
+      at: input.at,
+      ...(input.changes && { changes: input.changes }),
+      ...marks,
+    }
     const origin = exchange ? cutText(exchange.origin, 256) : ''
     const request = exchange ? message(exchange.request) : EMPTY
     const response = exchange ? message(exchange.response) : EMPTY
     const bytes = ENTRY_OVERHEAD + textBytes(entry) + utf8Length(origin) + request.bytes + response.bytes
-    this.#kept.push({ detail: { ...entry, url: origin ? origin + entry.path + entry.query : '', request: request.message, response: response.message }, bytes })
+    this.#kept.push({
+      detail: {
+        ...entry,
+        url: origin ? origin + entry.path + entry.query : '',
+        request: request.message,
+        response: response.message,
+      },
+      bytes,
+    })
     // Oldest out first, past the entries bound or the bytes bound (the newest always stays).
-    while (this.#kept.length > this.capacity || (this.bytes > this.maxBytes && this.#kept.length > 1)) this.#kept.shift()
+    while (this.#kept.length > this.capacity || (this.bytes > this.maxBytes && this.#kept.length > 1))
+      this.#kept.shift()
     return entry
   }
 
@@ -69,14 +108,41 @@ export class PlainJournal {
   }
 }
 
-const shown = (d: JournalDetail): JournalDetail => ({ ...d, request: shownCredentials({ ...d.request, headers: { ...d.request.headers } }) })
+const shown = (d: JournalDetail): JournalDetail => ({
+  ...d,
+  request: shownCredentials({ ...d.request, headers: { ...d.request.headers } }),
+})
 
 const EMPTY = { message: { headers: {}, body: null, truncated: false, size: 0 } as Message, bytes: 0 }
 
-const entryOf = ({ id, method, path, query, status, faults, durationMs, at, changes, via, tool }: JournalDetail): JournalEntry => ({ id, method, path, query, status, faults, durationMs, at, ...(changes && { changes }), ...(tool && { via, tool }) })
+const entryOf = ({
+  id,
+  method,
+  path,
+  query,
+  status,
+  faults,
+  durationMs,
+  at,
+  changes,
+  via,
+  tool,
+}: JournalDetail): JournalEntry => ({
+  id,
+  method,
+  path,
+  query,
+  status,
+  faults,
+  durationMs,
+  at,
+  ...(changes && { changes }),
+  ...(tool && { via, tool }),
+})
 
 /** Texts as UTF-8, and a change as its patch's JSON (changesBytes). */
-const textBytes = (e: JournalEntry) => [e.method, e.path, e.query, e.at, ...e.faults].reduce((n, t) => n + utf8Length(t), 0) + changesBytes(e.changes)
+const textBytes = (e: JournalEntry) =>
+  [e.method, e.path, e.query, e.at, ...e.faults].reduce((n, t) => n + utf8Length(t), 0) + changesBytes(e.changes)
 
 /**
  * Headers as the inspector shows them, and the bytes they count. Pairs as received are named
@@ -87,7 +153,8 @@ const textBytes = (e: JournalEntry) => [e.method, e.path, e.query, e.at, ...e.fa
 function headers(input: HeadersInput): { headers: Record<string, string>; bytes: number } {
   const given: [string, string][] = []
   if (Array.isArray(input)) for (let i = 0; i + 1 < input.length; i += 2) given.push([input[i], input[i + 1]])
-  else if (typeof (input as Headers).forEach === 'function') (input as Headers).forEach((value, name) => given.push([name, value]))
+  else if (typeof (input as Headers).forEach === 'function')
+    (input as Headers).forEach((value, name) => given.push([name, value]))
   else given.push(...Object.entries(input as Record<string, string>))
   const pairs = Array.isArray(input)
   const asGiven = given.reduce((n, [name, value]) => n + name.length + utf8Length(value), 0)
@@ -116,10 +183,34 @@ function message(side: ExchangeInput['request']): { message: Message; bytes: num
   const h = headers(side.headers)
   const raw = side.body
   // Text is kept as it came when it fits.
-  if (typeof raw === 'string' && raw.length > 0 && utf8Length(raw) <= BODY_LIMIT) return { message: { headers: h.headers, body: raw, truncated: false, size: utf8Length(raw) }, bytes: h.bytes + utf8Length(raw) }
-  const all = raw === null || raw === undefined ? null : typeof raw === 'string' ? encoder.encode(raw) : raw instanceof Uint8Array ? raw : raw.bytes()
-  if (!all || all.length === 0) return { message: { headers: h.headers, body: null, truncated: false, size: 0 }, bytes: h.bytes }
-  if (all.length <= BODY_LIMIT) return { message: { headers: h.headers, body: decoder.decode(all), truncated: false, size: all.length }, bytes: h.bytes + all.length }
+  if (typeof raw === 'string' && raw.length > 0 && utf8Length(raw) <= BODY_LIMIT)
+    return {
+      message: { headers: h.headers, body: raw, truncated: false, size: utf8Length(raw) },
+      bytes: h.bytes + utf8Length(raw),
+    }
+  const all =
+    raw === null || raw === undefined
+      ? null
+      : typeof raw === 'string'
+        ? encoder.encode(raw)
+        : raw instanceof Uint8Array
+          ? raw
+          : raw.bytes()
+  if (!all || all.length === 0)
+    return { message: { headers: h.headers, body: null, truncated: false, size: 0 }, bytes: h.bytes }
+  if (all.length <= BODY_LIMIT)
+    return {
+      message: { headers: h.headers, body: decoder.decode(all), truncated: false, size: all.length },
+      bytes: h.bytes + all.length,
+    }
   // A cut may fall inside a character: its first bytes decode to one replacement character, dropped.
-  return { message: { headers: h.headers, body: decoder.decode(all.subarray(0, BODY_LIMIT)).replace(/\uFFFD$/, ''), truncated: true, size: all.length }, bytes: h.bytes + BODY_LIMIT }
+  return {
+    message: {
+      headers: h.headers,
+      body: decoder.decode(all.subarray(0, BODY_LIMIT)).replace(/\uFFFD$/, ''),
+      truncated: true,
+      size: all.length,
+    },
+    bytes: h.bytes + BODY_LIMIT,
+  }
 }

@@ -9,7 +9,11 @@ export interface HeadersLike {
 }
 
 /** A valid id made of `parts` (a test's worker, id and retry): what the pattern refuses becomes `-`, cut to its length. */
-export const sandboxIdFrom = (parts: readonly (string | number)[]) => parts.join('-').replace(/[^\w.:-]/g, '-').slice(0, 128)
+export const sandboxIdFrom = (parts: readonly (string | number)[]) =>
+  parts
+    .join('-')
+    .replace(/[^\w.:-]/g, '-')
+    .slice(0, 128)
 
 /** Which sandbox a request selects: `x-sandbox-id`, else cookie `sandbox-id`, else the default. */
 export function sandboxIdOf(request: { headers: HeadersLike }): string | undefined {

@@ -51,7 +51,13 @@ export interface Evictions {
   recent: { id: string; reason: 'idle' | 'capacity'; at: string }[]
 }
 
-const standalone: SandboxRegistry = { idleMs: 0, maxSandboxes: 0, list: () => [], drop: () => false, evicted: () => ({ count: 0, recent: [] }) }
+const standalone: SandboxRegistry = {
+  idleMs: 0,
+  maxSandboxes: 0,
+  list: () => [],
+  drop: () => false,
+  evicted: () => ({ count: 0, recent: [] }),
+}
 
 /**
  * What a sandbox asks of the scenarios its app knows: the app's ScenarioRegistry
@@ -142,7 +148,12 @@ export class Sandbox {
     this.seededAt = config.seededAt ?? (config.now ? Date.parse(config.now) : Date.now())
     this.repro = new ReproLog((shared.repro ??= new ReproBudget()))
     this.overrides = new Overrides((shared.overrides ??= new OverridesBudget()))
-    this.journal = new Journal(config.journalCapacity, undefined, (data) => this.events.emit({ type: 'request', data }), shared.journals)
+    this.journal = new Journal(
+      config.journalCapacity,
+      undefined,
+      (data) => this.events.emit({ type: 'request', data }),
+      shared.journals,
+    )
   }
 
   static async create(id: string, config: SandboxConfig, shared: SandboxShared): Promise<Sandbox> {
@@ -157,7 +168,13 @@ export class Sandbox {
   /** Fresh data for `seed`: every part of the world as in a new one (parts.ts). */
   async reset(seed = this.seed): Promise<void> {
     const fixtures = this.config.fixtures && parseFixtures(this.config.fixtures)
-    const world = await this.shared.worlds.world(seed, this.seededAt, this.config.size, this.config.notifications, fixtures)
+    const world = await this.shared.worlds.world(
+      seed,
+      this.seededAt,
+      this.config.size,
+      this.config.notifications,
+      fixtures,
+    )
     this.seed = seed
     this.world = world
     for (const part of WORLD_PARTS) part.reset(this)
@@ -196,7 +213,11 @@ export class Sandbox {
   changed(change: StateChange): void {
     this.repro.changed(this, change)
     for (const w of this.#watchers) w(change)
-    if (this.events.size) this.events.emit({ type: 'state', data: { change, seed: this.seed, now: this.iso(), scenarios: this.inForce().map((a) => a.name) } })
+    if (this.events.size)
+      this.events.emit({
+        type: 'state',
+        data: { change, seed: this.seed, now: this.iso(), scenarios: this.inForce().map((a) => a.name) },
+      })
   }
 
   /** Follows state changes as they happen (reset, restore, scenarios, clock); returns the unsubscribe. */
@@ -240,7 +261,11 @@ export class Sandbox {
     // The runtime's own stored state: trusted, as it wrote it.
     await writeParts(this, parts, true, present)
     // What happened before it was stored is not in this process: the bundle starts from here.
-    if (present.length) this.repro.rebase(this, 'the sandbox was resumed from stored state (--state, a reload in the browser, a Durable Object\'s storage)')
+    if (present.length)
+      this.repro.rebase(
+        this,
+        "the sandbox was resumed from stored state (--state, a reload in the browser, a Durable Object's storage)",
+      )
     // Stored writes put back are no request's changes.
     this.changes.take()
   }
@@ -292,7 +317,8 @@ export class Sandbox {
   setScenarios(list: ActiveScenario[], field = 'active'): void {
     const now = this.clock.now()
     const fixed = list.map((a, i) => fixWindow(a, now, `${field}.${i}`))
-    const same = (a: ActiveScenario, b: ActiveScenario) => a.name === b.name && (a.from ?? null) === (b.from ?? null) && (a.until ?? null) === (b.until ?? null)
+    const same = (a: ActiveScenario, b: ActiveScenario) =>
+      a.name === b.name && (a.from ?? null) === (b.from ?? null) && (a.until ?? null) === (b.until ?? null)
     this.scenarioState.clear()
     this.active = fixed.filter((a, i) => !fixed.slice(i + 1).some((b) => same(a, b)))
     for (const a of this.active) if (inWindow(a, now)) this.#turnOn(a)
@@ -307,9 +333,11 @@ export class Sandbox {
   async replaceCollections(input: FixtureRows): Promise<void> {
     const fixtures = parseFixtures(input)
     await this.exclusive(async () => {
-      for (const [name, rows] of Object.entries(fixtures.rows)) if (name !== 'notifications') await this.world.tables[name as TableName].load(rows as never, true)
+      for (const [name, rows] of Object.entries(fixtures.rows))
+        if (name !== 'notifications') await this.world.tables[name as TableName].load(rows as never, true)
       // Each world its own store: a write in one is never seen in another.
-      if (fixtures.rows.notifications) (this.world.notifications = indexNotifications(fixtures.rows.notifications)).recorder = this.#recorder
+      if (fixtures.rows.notifications)
+        (this.world.notifications = indexNotifications(fixtures.rows.notifications)).recorder = this.#recorder
       // No patch holds the replaced rows: a rewind stops here.
       this.horizon = this.journal.nextId
     })
@@ -340,7 +368,8 @@ export class Sandbox {
    * bundle's base says it).
    */
   async restore(snapshot: unknown, why?: string): Promise<void> {
-    if (snapshot === null || typeof snapshot !== 'object' || Array.isArray(snapshot)) throw badRequest('body: a snapshot must be a JSON object keyed by collection name')
+    if (snapshot === null || typeof snapshot !== 'object' || Array.isArray(snapshot))
+      throw badRequest('body: a snapshot must be a JSON object keyed by collection name')
     const input = snapshot as Record<string, unknown>
     checkBounds(input, this.journal.capacity)
     validate(z.object({ version: z.literal(1) }), { version: input.version }, 'body')

@@ -62,8 +62,15 @@ export interface Eviction {
 export const EVICTIONS_KEPT = 100
 
 /** The log line of an eviction, the Node server's registry and the Workers directory alike. */
-export function evictionLine(id: string, reason: Eviction['reason'], bounds: { idleMs: number; maxSandboxes: number }): string {
-  const why = reason === 'idle' ? `unused for ${bounds.idleMs / 1000} s (--sandbox-idle)` : `the least recently used of ${bounds.maxSandboxes} (--max-sandboxes)`
+export function evictionLine(
+  id: string,
+  reason: Eviction['reason'],
+  bounds: { idleMs: number; maxSandboxes: number },
+): string {
+  const why =
+    reason === 'idle'
+      ? `unused for ${bounds.idleMs / 1000} s (--sandbox-idle)`
+      : `the least recently used of ${bounds.maxSandboxes} (--max-sandboxes)`
   return `sandbox "${id}" evicted with its state: ${why}`
 }
 
@@ -87,8 +94,16 @@ export class Sandboxes implements SandboxRegistry {
     readonly options: SandboxesOptions,
     private readonly realNow: () => number = Date.now,
   ) {
-    this.shared = { scenarios: new ScenarioRegistry(options.scenarioDefinitions), worlds: new SeededWorlds(options.accounts), pages: options.pages, journals: new JournalBudget(options.journalsMaxBytes), overrides: new OverridesBudget(options.overridesMaxBytes) }
-    this.default = Sandbox.create(options.only ?? 'default', options, this.shared).then((s) => ((s.registry = options.registry ?? this), s))
+    this.shared = {
+      scenarios: new ScenarioRegistry(options.scenarioDefinitions),
+      worlds: new SeededWorlds(options.accounts),
+      pages: options.pages,
+      journals: new JournalBudget(options.journalsMaxBytes),
+      overrides: new OverridesBudget(options.overridesMaxBytes),
+    }
+    this.default = Sandbox.create(options.only ?? 'default', options, this.shared).then(
+      (s) => ((s.registry = options.registry ?? this), s),
+    )
   }
 
   get idleMs(): number {
@@ -144,7 +159,12 @@ export class Sandboxes implements SandboxRegistry {
 
   list(): IsolatedInfo[] {
     const now = this.realNow()
-    return [...this.#isolated].map(([id, e]) => ({ id, createdAt: new Date(e.createdAt).toISOString(), lastUsedAt: new Date(e.lastUsed).toISOString(), idleMs: now - e.lastUsed }))
+    return [...this.#isolated].map(([id, e]) => ({
+      id,
+      createdAt: new Date(e.createdAt).toISOString(),
+      lastUsedAt: new Date(e.lastUsed).toISOString(),
+      idleMs: now - e.lastUsed,
+    }))
   }
 
   ids(): string[] {
@@ -173,7 +193,10 @@ export class Sandboxes implements SandboxRegistry {
   #remove(id: string, entry: Isolated): void {
     this.#isolated.delete(id)
     // Its journal's and overrides' bytes leave the app's budgets with it.
-    entry.pending.then((s) => (s.events.end(), s.journal.clear(), s.repro.release(), s.overrides.clear()), () => undefined)
+    entry.pending.then(
+      (s) => (s.events.end(), s.journal.clear(), s.repro.release(), s.overrides.clear()),
+      () => undefined,
+    )
   }
 
   async #create(id: string): Promise<Sandbox> {

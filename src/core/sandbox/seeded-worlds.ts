@@ -20,7 +20,13 @@ export class SeededWorlds {
   ) {}
 
   /** A fork of the seeded world for these figures, with `fixtures` in place of their collections. */
-  async world(seed: number, now: number, size: Size | undefined, notifications: number | undefined, fixtures?: Fixtures): Promise<World> {
+  async world(
+    seed: number,
+    now: number,
+    size: Size | undefined,
+    notifications: number | undefined,
+    fixtures?: Fixtures,
+  ): Promise<World> {
     const key = `${seed}|${now}|${size}|${notifications}`
     let base = this.#bases.get(key)
     if (!base) {
@@ -44,7 +50,8 @@ export class SeededWorlds {
 /** The seeded world with the fixture collections in place of theirs (fixture rows are checked already). */
 async function withFixtures(seeded: Promise<World>, fixtures: Fixtures): Promise<World> {
   const world = (await seeded).fork()
-  for (const [name, rows] of Object.entries(fixtures.rows)) if (name !== 'notifications') await world.tables[name as TableName].load(rows as never, true)
+  for (const [name, rows] of Object.entries(fixtures.rows))
+    if (name !== 'notifications') await world.tables[name as TableName].load(rows as never, true)
   if (fixtures.notifications) world.notifications = fixtures.notifications
   return world
 }

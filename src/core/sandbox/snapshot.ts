@@ -42,15 +42,26 @@ export const STRING_LIMIT = 1_048_576
 export function checkBounds(snapshot: Record<string, unknown>, journalCapacity: number): void {
   for (const [name, value] of Object.entries(snapshot)) {
     const bound = partOf(name)?.bound
-    const cap = name === 'journal' ? journalCapacity : bound && 'entries' in bound ? bound.entries : (bound?.perCollection ?? COLLECTION_LIMIT)
-    if (Array.isArray(value) && value.length > cap) throw new HttpError(413, `${name}: must hold at most ${cap} entries; the snapshot has ${value.length}`)
+    const cap =
+      name === 'journal'
+        ? journalCapacity
+        : bound && 'entries' in bound
+          ? bound.entries
+          : (bound?.perCollection ?? COLLECTION_LIMIT)
+    if (Array.isArray(value) && value.length > cap)
+      throw new HttpError(413, `${name}: must hold at most ${cap} entries; the snapshot has ${value.length}`)
     const long = longString(value)
-    if (long !== undefined) throw new HttpError(413, `${name}: strings must be at most ${STRING_LIMIT} characters; one has ${long}`)
+    if (long !== undefined)
+      throw new HttpError(413, `${name}: strings must be at most ${STRING_LIMIT} characters; one has ${long}`)
   }
   // Within its entry count a journal of long paths can still hold far more than 8 MB.
   if (Array.isArray(snapshot.journal)) {
     const bytes = new TextEncoder().encode(JSON.stringify(snapshot.journal)).byteLength
-    if (bytes > JOURNAL_MAX_BYTES) throw new HttpError(413, `journal: must be at most ${JOURNAL_MAX_BYTES} bytes (8 MB) as JSON; the snapshot's is ${bytes}`)
+    if (bytes > JOURNAL_MAX_BYTES)
+      throw new HttpError(
+        413,
+        `journal: must be at most ${JOURNAL_MAX_BYTES} bytes (8 MB) as JSON; the snapshot's is ${bytes}`,
+      )
   }
 }
 

@@ -12,7 +12,8 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
   }
 }
 
-type StandardResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> }
+type StandardResult<Output> =
+  { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> }
 
 interface StandardIssue {
   readonly message: string
@@ -38,20 +39,33 @@ export interface OptionsIssue {
  * The options as the scenario reads them, or the first issue. Validation must be synchronous
  * (a request cannot wait on it): checkScenario refuses at start a schema that answers a promise.
  */
-export function readOptions(schema: StandardSchemaV1 | undefined, raw: unknown): { value: Record<string, unknown> } | { issue: OptionsIssue } {
+export function readOptions(
+  schema: StandardSchemaV1 | undefined,
+  raw: unknown,
+): { value: Record<string, unknown> } | { issue: OptionsIssue } {
   if (schema === undefined) {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { issue: { path: '', message: 'must be an object' } }
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+      return { issue: { path: '', message: 'must be an object' } }
     const keys = Object.keys(raw)
     return keys.length ? { issue: { path: '', message: '', unknown: keys } } : { value: {} }
   }
   const result = schema['~standard'].validate(raw)
-  if (result instanceof Promise) return { issue: { path: '', message: 'the schema validates asynchronously; a scenario needs a synchronous one' } }
+  if (result instanceof Promise)
+    return { issue: { path: '', message: 'the schema validates asynchronously; a scenario needs a synchronous one' } }
   if (!result.issues) return { value: result.value as Record<string, unknown> }
   const issue = result.issues[0] ?? { message: 'invalid' }
   const path = (issue.path ?? []).map((p) => String(typeof p === 'object' ? p.key : p)).join('.')
-  return { issue: { path, message: issue.message, ...(issue.code === 'unrecognized_keys' && issue.keys ? { unknown: issue.keys } : {}) } }
+  return {
+    issue: {
+      path,
+      message: issue.message,
+      ...(issue.code === 'unrecognized_keys' && issue.keys ? { unknown: issue.keys } : {}),
+    },
+  }
 }
 
 /** True for a Standard Schema (zod 3.24+, zod 4, valibot, arktype, ...). */
 export const isStandardSchema = (value: unknown): value is StandardSchemaV1 =>
-  (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as Partial<StandardSchemaV1>)['~standard']?.validate === 'function'
+  (typeof value === 'object' || typeof value === 'function') &&
+  value !== null &&
+  typeof (value as Partial<StandardSchemaV1>)['~standard']?.validate === 'function'

@@ -58,14 +58,17 @@ export class ScenarioRegistry {
     } else if (input && typeof input === 'object' && !Array.isArray(input)) {
       // A misspelt key (`to` for `until`) would otherwise leave the scenario on for good.
       const unknown = Object.keys(input).find((key) => !ENTRY_KEYS.has(key))
-      if (unknown !== undefined) throw badRequest(`${field}: unknown key "${unknown}"; an entry takes ${[...ENTRY_KEYS].join(', ')}`)
+      if (unknown !== undefined)
+        throw badRequest(`${field}: unknown key "${unknown}"; an entry takes ${[...ENTRY_KEYS].join(', ')}`)
       name = (input as { name?: unknown }).name
       raw = (input as { options?: unknown }).options ?? {}
       const { from, until } = input as { from?: unknown; until?: unknown }
       // A window, when given (docs/scenarios.md "On a timeline"); fixed on the clock by the sandbox.
-      if (from != null || until != null) when = { from: parseBound(from, `${field}.from`), until: parseBound(until, `${field}.until`) }
+      if (from != null || until != null)
+        when = { from: parseBound(from, `${field}.from`), until: parseBound(until, `${field}.until`) }
     }
-    if (typeof name !== 'string' || name === '') throw badRequest(`${field}: each entry must be a scenario name or {name, options}`)
+    if (typeof name !== 'string' || name === '')
+      throw badRequest(`${field}: each entry must be a scenario name or {name, options}`)
     const def = this.#byName.get(name)
     if (!def) throw badRequest(`${field}: unknown scenario "${name}"; known: ${[...this.#byName.keys()].join(', ')}`)
     // Every scenario takes `routes` (routes-option.ts): taken out before its own options are read.
@@ -78,7 +81,9 @@ export class ScenarioRegistry {
     const read = readOptions(def.options, raw)
     if ('issue' in read) {
       const { path, message, unknown } = read.issue
-      const rule = unknown ? `unknown option ${unknown.join(', ')}; ${name} takes ${[optionNames(def), ROUTES_OPTION].filter(Boolean).join(', ')}` : message
+      const rule = unknown
+        ? `unknown option ${unknown.join(', ')}; ${name} takes ${[optionNames(def), ROUTES_OPTION].filter(Boolean).join(', ')}`
+        : message
       throw badRequest(`${field}: ${name}.options${path ? '.' + path : ''}: ${rule}`)
     }
     const options = read.value
@@ -87,7 +92,11 @@ export class ScenarioRegistry {
 
   /** `a,b;key=value`: the form of `x-sandbox-scenario`, `?sandbox-scenario=` and `--scenario`. */
   parseList(text: string, field: string): ActiveScenario[] {
-    const list = text.split(',').map((s) => s.trim()).filter(Boolean).map((s) => this.parse(s, field))
+    const list = text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map((s) => this.parse(s, field))
     // The last mention of a name wins.
     return list.filter((a, i) => !list.slice(i + 1).some((b) => b.name === a.name))
   }
@@ -96,7 +105,8 @@ export class ScenarioRegistry {
 /** The options a scenario names, read from a zod object schema through wrappers (default, optional, pipe); other libraries': none named. */
 function optionNames(def: ScenarioDefinition): string {
   let schema = (def.options ?? {}) as { shape?: object; def?: { innerType?: unknown; in?: unknown } }
-  for (let i = 0; i < 8 && !schema.shape && schema.def; i++) schema = (schema.def.innerType ?? schema.def.in ?? {}) as typeof schema
+  for (let i = 0; i < 8 && !schema.shape && schema.def; i++)
+    schema = (schema.def.innerType ?? schema.def.in ?? {}) as typeof schema
   return Object.keys(schema.shape ?? {}).join(', ')
 }
 

@@ -20,21 +20,33 @@ export interface ScopedRoute {
 /** The option as given (a list, or text `a|b`), checked: a 400 naming `field` and the entry. */
 export function parseRoutes(value: unknown, field: string, served?: readonly ScopedRoute[]): string[] {
   const list = typeof value === 'string' ? value.split('|') : value
-  if (!Array.isArray(list) || list.length === 0 || list.length > MAX_ENTRIES || !list.every((e) => typeof e === 'string')) {
-    throw badRequest(`${field}: must be a list of 1 to ${MAX_ENTRIES} operation ids or "METHOD /path" patterns (text form: a|b)`)
+  if (
+    !Array.isArray(list) ||
+    list.length === 0 ||
+    list.length > MAX_ENTRIES ||
+    !list.every((e) => typeof e === 'string')
+  ) {
+    throw badRequest(
+      `${field}: must be a list of 1 to ${MAX_ENTRIES} operation ids or "METHOD /path" patterns (text form: a|b)`,
+    )
   }
   return list.map((raw, i) => {
     const entry = raw.trim().replace(/\s+/g, ' ')
     const at = `${field}.${i}`
     if (entry.includes(' ')) {
       const [method, path, ...more] = entry.split(' ')
-      if (more.length || !METHOD.test(method.toUpperCase()) || !path.startsWith('/')) throw badRequest(`${at}: "${raw}" must be an operation id or "METHOD /path" (METHOD one of GET, POST, PUT, PATCH, DELETE, HEAD or *; * in the path stands for one segment)`)
+      if (more.length || !METHOD.test(method.toUpperCase()) || !path.startsWith('/'))
+        throw badRequest(
+          `${at}: "${raw}" must be an operation id or "METHOD /path" (METHOD one of GET, POST, PUT, PATCH, DELETE, HEAD or *; * in the path stands for one segment)`,
+        )
       const pattern = `${method.toUpperCase()} ${path}`
-      if (served && !served.some((r) => matches(pattern, r))) throw badRequest(`${at}: "${raw}" matches no route (docs/routes.md lists them)`)
+      if (served && !served.some((r) => matches(pattern, r)))
+        throw badRequest(`${at}: "${raw}" matches no route (docs/routes.md lists them)`)
       return pattern
     }
     if (!OPERATION.test(entry)) throw badRequest(`${at}: "${raw}" must be an operation id or "METHOD /path"`)
-    if (served && !served.some((r) => r.id === entry)) throw badRequest(`${at}: no operation "${entry}" (docs/routes.md lists them)`)
+    if (served && !served.some((r) => r.id === entry))
+      throw badRequest(`${at}: no operation "${entry}" (docs/routes.md lists them)`)
     return entry
   })
 }
@@ -57,6 +69,7 @@ export function matches(entry: string, route: ScopedRoute): boolean {
 const resolved = new WeakMap<readonly string[], Set<string>>()
 export function scopeIds(scope: readonly string[], served: readonly ScopedRoute[]): Set<string> {
   let ids = resolved.get(scope)
-  if (!ids) resolved.set(scope, (ids = new Set(served.filter((r) => scope.some((e) => matches(e, r))).map((r) => r.id))))
+  if (!ids)
+    resolved.set(scope, (ids = new Set(served.filter((r) => scope.some((e) => matches(e, r))).map((r) => r.id))))
   return ids
 }

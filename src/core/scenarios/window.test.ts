@@ -19,9 +19,24 @@ describe('scenario windows', () => {
   })
 
   it('fixes relative bounds on the clock when set, in UTC ISO', () => {
-    expect(fixWindow(entry('+30s', '+2m'), NOW, 'active.0')).toEqual({ name: 'degraded', options: {}, from: at(30_000), until: at(120_000) })
-    expect(fixWindow(entry(null, '+1d'), NOW, 'active.0')).toEqual({ name: 'degraded', options: {}, from: null, until: at(86_400_000) })
-    expect(fixWindow(entry('2026-11-22T13:00:00+01:00', '+1h'), NOW, 'x')).toEqual({ name: 'degraded', options: {}, from: at(0), until: at(3_600_000) })
+    expect(fixWindow(entry('+30s', '+2m'), NOW, 'active.0')).toEqual({
+      name: 'degraded',
+      options: {},
+      from: at(30_000),
+      until: at(120_000),
+    })
+    expect(fixWindow(entry(null, '+1d'), NOW, 'active.0')).toEqual({
+      name: 'degraded',
+      options: {},
+      from: null,
+      until: at(86_400_000),
+    })
+    expect(fixWindow(entry('2026-11-22T13:00:00+01:00', '+1h'), NOW, 'x')).toEqual({
+      name: 'degraded',
+      options: {},
+      from: at(0),
+      until: at(3_600_000),
+    })
     // No window: the entry as it was, without window keys (snapshots of before stay the same).
     expect(fixWindow(entry(), NOW, 'x')).toEqual({ name: 'degraded', options: {} })
   })
@@ -36,19 +51,50 @@ describe('scenario windows', () => {
       }
       throw new Error('not refused')
     }
-    expect(refused(() => fixWindow(entry('+2m', '+2m'), NOW, 'active.1'))).toMatch(/^active\.1\.until: must be later than from/)
-    expect(refused(() => fixWindow(entry(at(0), at(-1)), NOW, 'active.0'))).toMatch(/^active\.0\.until: must be later than from/)
-    expect(refused(() => fixWindow(entry(null, '+999999999d'), NOW, 'active.0'))).toMatch(/^active\.0\.until: the clock must stay between/)
+    expect(refused(() => fixWindow(entry('+2m', '+2m'), NOW, 'active.1'))).toMatch(
+      /^active\.1\.until: must be later than from/,
+    )
+    expect(refused(() => fixWindow(entry(at(0), at(-1)), NOW, 'active.0'))).toMatch(
+      /^active\.0\.until: must be later than from/,
+    )
+    expect(refused(() => fixWindow(entry(null, '+999999999d'), NOW, 'active.0'))).toMatch(
+      /^active\.0\.until: the clock must stay between/,
+    )
   })
 
   it('reads bounds strictly: ISO date-times with an offset, or +N with s, m, h or d', () => {
-    for (const ok of ['+0s', '+90s', '+2m', '+1h', '+7d', '2026-11-22T12:00:00Z', '2026-11-22T12:00:00.123+03:00', '2026-11-22T12:00Z']) {
+    for (const ok of [
+      '+0s',
+      '+90s',
+      '+2m',
+      '+1h',
+      '+7d',
+      '2026-11-22T12:00:00Z',
+      '2026-11-22T12:00:00.123+03:00',
+      '2026-11-22T12:00Z',
+    ]) {
       expect(parseBound(ok, 'from')).toBe(ok)
     }
     expect(parseBound(undefined, 'from')).toBeNull()
     expect(parseBound(null, 'from')).toBeNull()
-    for (const bad of ['', '2m', '+2', '+2w', '-2m', '+1.5h', 'tomorrow', '2026-11-22', '2026-11-22T12:00:00', '2026-02-30T25:00:00Z', 120, {}, true]) {
-      expect(() => parseBound(bad, 'active.0.from'), JSON.stringify(bad)).toThrow('active.0.from: must be an ISO 8601 date-time or +N with s, m, h or d')
+    for (const bad of [
+      '',
+      '2m',
+      '+2',
+      '+2w',
+      '-2m',
+      '+1.5h',
+      'tomorrow',
+      '2026-11-22',
+      '2026-11-22T12:00:00',
+      '2026-02-30T25:00:00Z',
+      120,
+      {},
+      true,
+    ]) {
+      expect(() => parseBound(bad, 'active.0.from'), JSON.stringify(bad)).toThrow(
+        'active.0.from: must be an ISO 8601 date-time or +N with s, m, h or d',
+      )
     }
   })
 

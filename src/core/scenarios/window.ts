@@ -38,8 +38,14 @@ export function fixWindow(entry: ActiveScenario, now: number, field: string): Ac
   if (entry.from == null && entry.until == null) return { name: entry.name, options: entry.options }
   const from = entry.from == null ? null : instant(entry.from, now, `${field}.from`)
   const until = entry.until == null ? null : instant(entry.until, now, `${field}.until`)
-  if (from !== null && until !== null && until <= from) throw badRequest(`${field}.until: must be later than from (the window is [from, until))`)
-  return { name: entry.name, options: entry.options, from: from === null ? null : new Date(from).toISOString(), until: until === null ? null : new Date(until).toISOString() }
+  if (from !== null && until !== null && until <= from)
+    throw badRequest(`${field}.until: must be later than from (the window is [from, until))`)
+  return {
+    name: entry.name,
+    options: entry.options,
+    from: from === null ? null : new Date(from).toISOString(),
+    until: until === null ? null : new Date(until).toISOString(),
+  }
 }
 
 export const timed = (entry: ActiveScenario): boolean => entry.from != null || entry.until != null

@@ -31,13 +31,41 @@ export function plate(faker: Faker): string {
 
 /** Each commune with its centre (latitude, longitude), so an address and its coordinates agree. */
 export const communes: Record<string, [number, number]> = {
-  Santiago: [-33.4378, -70.6505], Providencia: [-33.4314, -70.6093], 'Las Condes': [-33.4081, -70.5672], Maipú: [-33.5106, -70.7572],
-  'Puente Alto': [-33.6117, -70.5758], Quilicura: [-33.3606, -70.7287], Pudahuel: [-33.4405, -70.7614], 'San Bernardo': [-33.5922, -70.6996],
-  Valparaíso: [-33.0472, -71.6127], 'Viña del Mar': [-33.0245, -71.5518], Concepción: [-36.8270, -73.0503], Talcahuano: [-36.7249, -73.1168],
-  Antofagasta: [-23.6509, -70.3975], Rancagua: [-34.1708, -70.7444], Temuco: [-38.7359, -72.5904], 'La Serena': [-29.9027, -71.2519],
+  Santiago: [-33.4378, -70.6505],
+  Providencia: [-33.4314, -70.6093],
+  'Las Condes': [-33.4081, -70.5672],
+  Maipú: [-33.5106, -70.7572],
+  'Puente Alto': [-33.6117, -70.5758],
+  Quilicura: [-33.3606, -70.7287],
+  Pudahuel: [-33.4405, -70.7614],
+  'San Bernardo': [-33.5922, -70.6996],
+  Valparaíso: [-33.0472, -71.6127],
+  'Viña del Mar': [-33.0245, -71.5518],
+  Concepción: [-36.827, -73.0503],
+  Talcahuano: [-36.7249, -73.1168],
+  Antofagasta: [-23.6509, -70.3975],
+  Rancagua: [-34.1708, -70.7444],
+  Temuco: [-38.7359, -72.5904],
+  'La Serena': [-29.9027, -71.2519],
 }
 const communeNames = Object.keys(communes)
-const streets = ['Av. Libertador Bernardo O\'Higgins', 'Av. Apoquindo', 'Av. Vicuña Mackenna', 'Av. Providencia', 'Camino a Melipilla', 'Av. Américo Vespucio', 'Ruta 5 Sur', 'Av. Pajaritos', 'Av. Grecia', 'Calle Los Carrera', 'Av. Argentina', 'Av. Colón', 'Ruta 68', 'Av. Matta', 'Av. Irarrázaval']
+const streets = [
+  "Av. Libertador Bernardo O'Higgins",
+  'Av. Apoquindo',
+  'Av. Vicuña Mackenna',
+  'Av. Providencia',
+  'Camino a Melipilla',
+  'Av. Américo Vespucio',
+  'Ruta 5 Sur',
+  'Av. Pajaritos',
+  'Av. Grecia',
+  'Calle Los Carrera',
+  'Av. Argentina',
+  'Av. Colón',
+  'Ruta 68',
+  'Av. Matta',
+  'Av. Irarrázaval',
+]
 
 export function address(faker: Faker): string {
   return `${faker.helpers.arrayElement(streets)} ${faker.number.int({ min: 100, max: 9999 })}, ${faker.helpers.arrayElement(communeNames)}`

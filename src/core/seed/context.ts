@@ -14,7 +14,9 @@ export interface Accounts {
   apiTokens: readonly RowOf<'apiTokens'>[]
   integration: RowOf<'integrations'>
   integrationLinks: readonly RowOf<'integrationLinks'>[]
-  portalContacts: readonly (Omit<RowOf<'portalContacts'>, 'roles'> & { roles: readonly RowOf<'portalContacts'>['roles'][number][] })[]
+  portalContacts: readonly (Omit<RowOf<'portalContacts'>, 'roles'> & {
+    roles: readonly RowOf<'portalContacts'>['roles'][number][]
+  })[]
   /** A session of one user opened by another (impersonation), open in every fresh world. */
   IMPERSONATION_SESSION: { token: string; userId: string; impersonatorId: string }
 }

@@ -9,7 +9,9 @@ const now = Date.parse('2026-11-22T12:00:00Z')
 
 describe('seed', () => {
   it('is byte-identical for the same seed and now', () => {
-    expect(JSON.stringify(seedWorld({ accounts, seed: 7, now }))).toBe(JSON.stringify(seedWorld({ accounts, seed: 7, now })))
+    expect(JSON.stringify(seedWorld({ accounts, seed: 7, now }))).toBe(
+      JSON.stringify(seedWorld({ accounts, seed: 7, now })),
+    )
   })
 
   it('differs with the seed, and dates move with now', () => {
@@ -34,15 +36,22 @@ describe('seed', () => {
     expect(rows.assets.filter((a) => a.clientId === 'cli_acme')).toHaveLength(50)
     for (const n of acme) expect(now - Date.parse(n.createdAt)).toBeLessThanOrEqual(60 * 86_400_000)
     expect(new Set(rows.notifications.map((n) => n.id)).size).toBe(rows.notifications.length)
-    expect(seedWorld({ accounts, seed: 1, now, notifications: 10 }).notifications.filter((n) => n.clientId === 'cli_acme')).toHaveLength(10)
+    expect(
+      seedWorld({ accounts, seed: 1, now, notifications: 10 }).notifications.filter((n) => n.clientId === 'cli_acme'),
+    ).toHaveLength(10)
   })
 
   // The first sandbox loads seeded rows without re-validating them (src/core/sandbox/sandbox.ts): they
   // must already be what the schemas output.
-  it.each([[1, 'small'], [7, 'medium'], [3, 'small']] as const)('seed %i, %s: every row is what its schema outputs', (seed, size) => {
+  it.each([
+    [1, 'small'],
+    [7, 'medium'],
+    [3, 'small'],
+  ] as const)('seed %i, %s: every row is what its schema outputs', (seed, size) => {
     const rows = seedWorld({ accounts, seed, now, size })
     for (const name of Object.keys(tableSchemas) as TableName[]) {
-      for (const row of rows[name]) expect(tableSchemas[name].parse(row), `${name} ${(row as { id: string }).id}`).toStrictEqual(row)
+      for (const row of rows[name])
+        expect(tableSchemas[name].parse(row), `${name} ${(row as { id: string }).id}`).toStrictEqual(row)
     }
     const withClient = notificationSchema.extend({ clientId: notificationSchema.shape.id })
     for (const n of rows.notifications.slice(0, 500)) expect(withClient.parse(n)).toStrictEqual(n)

@@ -20,7 +20,9 @@ export function seedWorld(options: SeedOptions): WorldRows {
   const users = fixtures.users.map((u) => ({ ...u, password: fixtures.DEMO_PASSWORD }))
   const ctx: SeedContext = { faker, accounts: fixtures, now: options.now, clients, users, assets: [] }
   for (const c of clients) ctx.assets.push(...seedAssets(ctx, c.id, ASSETS_PER_CLIENT))
-  const notifications = clients.flatMap((c, i) => seedNotifications(ctx, c.id, i === 0 ? perClient : Math.min(perClient, SECOND_CLIENT_CAP)))
+  const notifications = clients.flatMap((c, i) =>
+    seedNotifications(ctx, c.id, i === 0 ? perClient : Math.min(perClient, SECOND_CLIENT_CAP)),
+  )
   return {
     clients,
     users,

@@ -1,9 +1,26 @@
-import { apiTokenSchema, clientSchema, integrationLinkSchema, integrationSchema, passwordResetSchema, userSchema } from '../auth/model.js'
+import {
+  apiTokenSchema,
+  clientSchema,
+  integrationLinkSchema,
+  integrationSchema,
+  passwordResetSchema,
+  userSchema,
+} from '../auth/model.js'
 import { dteSchema, invoiceSchema, portalContactSchema, ticketSchema } from '../billing/model.js'
 import { assetSchema, notificationRuleSchema } from '../notifications/model.js'
 import {
-  gpsDetailSchema, layerSchema, messageSchema, quoteSchema, serviceProviderSchema, subscriptionPlanSchema,
-  technicianSchema, threadSchema, visitDetailSchema, visitHistorySchema, vehicleTypeSchema, whatsappStatusSchema,
+  gpsDetailSchema,
+  layerSchema,
+  messageSchema,
+  quoteSchema,
+  serviceProviderSchema,
+  subscriptionPlanSchema,
+  technicianSchema,
+  threadSchema,
+  visitDetailSchema,
+  visitHistorySchema,
+  vehicleTypeSchema,
+  whatsappStatusSchema,
 } from '../operations/model.js'
 
 /** Every collection of the world but notifications, which live in their own index. */

@@ -22,14 +22,21 @@ export const notificationRowSchema = notificationSchema.extend({ clientId: z.str
 /** The schema of every collection of a world (snapshots and fixtures), keyed by collection name. */
 export const collectionSchemas = {
   notifications: collection(notificationRowSchema),
-  ...(Object.fromEntries(Object.entries(tableSchemas).map(([name, schema]) => [name, collection(schema as z.ZodType<{ id: string | number }>)])) as unknown as Record<TableName, z.ZodType>),
+  ...(Object.fromEntries(
+    Object.entries(tableSchemas).map(([name, schema]) => [
+      name,
+      collection(schema as z.ZodType<{ id: string | number }>),
+    ]),
+  ) as unknown as Record<TableName, z.ZodType>),
 }
 
 export type CollectionName = keyof WorldRows
 export const collectionNames = Object.keys(collectionSchemas) as CollectionName[]
 
 /** What a caller gives: some collections, each a list of records (schema input: defaults may be left out). */
-export type FixtureRows = { [K in TableName]?: z.input<(typeof tableSchemas)[K]>[] } & { notifications?: z.input<typeof notificationRowSchema>[] }
+export type FixtureRows = { [K in TableName]?: z.input<(typeof tableSchemas)[K]>[] } & {
+  notifications?: z.input<typeof notificationRowSchema>[]
+}
 
 /** Fixtures checked once: what replaces the seeded collections in every world. */
 export interface Fixtures {
@@ -46,12 +53,16 @@ const parsed = new WeakMap<object, Fixtures>()
 export function parseFixtures(input: FixtureRows): Fixtures {
   const hit = parsed.get(input)
   if (hit) return hit
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw badRequest('fixtures: must be an object keyed by collection name')
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    throw badRequest('fixtures: must be an object keyed by collection name')
   const rows: Record<string, unknown[]> = {}
   for (const [name, records] of Object.entries(input)) {
-    if (!(collectionNames as string[]).includes(name)) throw badRequest(`fixtures: ${name} is no collection; collections: ${collectionNames.join(', ')}`)
+    if (!(collectionNames as string[]).includes(name))
+      throw badRequest(`fixtures: ${name} is no collection; collections: ${collectionNames.join(', ')}`)
     // Wrapped, so a rule names its place as `invoices.3.clientId`.
-    rows[name] = validate(z.object({ [name]: collectionSchemas[name as CollectionName] }), { [name]: records }, 'body')[name] as unknown[]
+    rows[name] = validate(z.object({ [name]: collectionSchemas[name as CollectionName] }), { [name]: records }, 'body')[
+      name
+    ] as unknown[]
   }
   const fixtures: Fixtures = { rows: rows as Partial<WorldRows> }
   if (rows.notifications) fixtures.notifications = indexNotifications(rows.notifications as WorldRows['notifications'])

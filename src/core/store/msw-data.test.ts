@@ -12,8 +12,16 @@ describe('@msw/data as the store needs it', () => {
   it('orderBy with take paginates before sorting, so sorted pages come from our own index', async () => {
     const c = new Collection({ schema })
     await c.createMany(100, (i) => ({ id: `r${i}`, t: i }))
-    const page = c.findMany((q) => q.where({ id: (id: string) => id.startsWith('r') }), { orderBy: { t: 'desc' }, take: 3 })
-    const newest = c.all().slice().sort((a, b) => b.t - a.t).slice(0, 3).map((r) => r.id)
+    const page = c.findMany((q) => q.where({ id: (id: string) => id.startsWith('r') }), {
+      orderBy: { t: 'desc' },
+      take: 3,
+    })
+    const newest = c
+      .all()
+      .slice()
+      .sort((a, b) => b.t - a.t)
+      .slice(0, 3)
+      .map((r) => r.id)
     expect(page.map((r) => r.id)).not.toEqual(newest)
   })
 

@@ -7,7 +7,10 @@ type Message = z.infer<typeof schema>
 
 async function seeded(): Promise<Table<typeof schema>> {
   const t = new Table('messages', schema)
-  await t.load(Array.from({ length: 12 }, (_, i) => ({ id: `m${i}`, threadId: `t${i % 3}`, text: `${i}` })), true)
+  await t.load(
+    Array.from({ length: 12 }, (_, i) => ({ id: `m${i}`, threadId: `t${i % 3}`, text: `${i}` })),
+    true,
+  )
   return t
 }
 
@@ -52,7 +55,20 @@ describe('Table forks (copy on first write)', () => {
     expect(seen.m4?.threadId).toBe('t2')
     expect(seen.t1).toEqual(['m1', 'm10', 'm12'])
     expect(seen.t2).toEqual(['m2', 'm4', 'm5', 'm8', 'm11'])
-    expect(seen.rows.map((m: Message) => m.id)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm8', 'm9', 'm10', 'm11', 'm12'])
+    expect(seen.rows.map((m: Message) => m.id)).toEqual([
+      'm0',
+      'm1',
+      'm2',
+      'm3',
+      'm4',
+      'm5',
+      'm6',
+      'm8',
+      'm9',
+      'm10',
+      'm11',
+      'm12',
+    ])
     // The other side writes too: still apart.
     await b.update('m4', (m) => void (m.text = 'b'))
     expect(observe(a)).toEqual(seen)
@@ -69,7 +85,11 @@ describe('Table forks (copy on first write)', () => {
     const a = base.fork()
     const aa = a.fork()
     expect(aa.collection).toBe(base.collection)
-    await Promise.all([aa.insert({ id: 'x', threadId: 't0', text: '' }), aa.insert({ id: 'y', threadId: 't0', text: '' }), aa.update('m3', (m) => void (m.text = 'z'))])
+    await Promise.all([
+      aa.insert({ id: 'x', threadId: 't0', text: '' }),
+      aa.insert({ id: 'y', threadId: 't0', text: '' }),
+      aa.update('m3', (m) => void (m.text = 'z')),
+    ])
     expect(aa.size).toBe(14)
     expect(aa.get('m3')?.text).toBe('z')
     expect(a.size).toBe(12)

@@ -21,7 +21,9 @@ class Rows {
     const standard = schema['~standard']
     // The schema as the library sees it: the zod schema, skipped only for trusted loads. The
     // flag is these rows' own: a copy being made trusts no write to the rows it copies.
-    const gate = { '~standard': { ...standard, validate: (value: unknown) => (this.trusted ? { value } : standard.validate(value)) } }
+    const gate = {
+      '~standard': { ...standard, validate: (value: unknown) => (this.trusted ? { value } : standard.validate(value)) },
+    }
     this.collection = new Collection({ schema: gate as unknown as z.ZodType<Row> })
   }
 
@@ -178,7 +180,7 @@ export class Table<S extends z.ZodType<Row>> implements RecordCollection<z.infer
     if (!this.#owned) {
       const data = await this.#empty().fill(this.#rows().collection.all(), true)
       // Another write may have copied while this one waited.
-      if (!this.#owned) (this.#data = data), (this.#owned = true)
+      if (!this.#owned) ((this.#data = data), (this.#owned = true))
     }
     return this.#rows()
   }

@@ -36,7 +36,8 @@ export class World {
    */
   fork(): World {
     const tables = {} as Record<TableName, Table<z.ZodType<{ id: string | number }>>>
-    for (const [name, table] of Object.entries(this.tables) as [TableName, Table<z.ZodType<{ id: string | number }>>][]) tables[name] = table.fork()
+    for (const [name, table] of Object.entries(this.tables) as [TableName, Table<z.ZodType<{ id: string | number }>>][])
+      tables[name] = table.fork()
     return new World(tables as unknown as Tables, this.notifications.fork())
   }
 
@@ -59,8 +60,17 @@ export function indexNotifications(rows: WorldRows['notifications']): Notificati
  */
 export function toEntry(r: WorldRows['notifications'][number]): NotificationEntry {
   const n: Notification = {
-    id: r.id, type: r.type, name: r.name, alertTrigger: r.alertTrigger, asset: r.asset, location: r.location, address: r.address,
-    status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt, calculatorId: r.calculatorId,
+    id: r.id,
+    type: r.type,
+    name: r.name,
+    alertTrigger: r.alertTrigger,
+    asset: r.asset,
+    location: r.location,
+    address: r.address,
+    status: r.status,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    calculatorId: r.calculatorId,
   }
   return notificationEntry(n, r.clientId, Date.parse(r.createdAt))
 }

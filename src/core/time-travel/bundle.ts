@@ -49,9 +49,14 @@ export type BundleStart = Omit<ReproBundle, 'fixtures' | 'end' | 'checksum'>
  * journal no longer reaching back to it (or recording no changes), the log begins again from the
  * world as it is now: a bundle is always there.
  */
-export function bundleStart(sandbox: Sandbox, moment?: { before: number } | { after: number }, refuse: (status: 404 | 409, message: string) => Error = (_, m) => new Error(m)): BundleStart {
+export function bundleStart(
+  sandbox: Sandbox,
+  moment?: { before: number } | { after: number },
+  refuse: (status: 404 | 409, message: string) => Error = (_, m) => new Error(m),
+): BundleStart {
   const log = sandbox.repro
-  if (log.base && !heavyReachable(sandbox, log.base.from)) log.rebase(sandbox, `${log.base.why}; the journal no longer reaches back to it, so the log begins again here`)
+  if (log.base && !heavyReachable(sandbox, log.base.from))
+    log.rebase(sandbox, `${log.base.why}; the journal no longer reaches back to it, so the log begins again here`)
   const base = log.base
   let steps = log.steps
   if (moment) {
@@ -62,11 +67,18 @@ export function bundleStart(sandbox: Sandbox, moment?: { before: number } | { af
     if (id > lastId) throw refuse(404, `${field}: no request ${id} in this sandbox's journal (the newest is ${lastId})`)
     // Just after the request a base follows is the base itself.
     if (id < first && !('after' in moment && base?.after?.entry === id)) {
-      const cause = base?.after ? `request ${base.after.entry} ${base.after.cause}` : (base?.why ?? 'the world was reset')
-      throw refuse(409, `${field}: the repro log begins at request ${first} (${cause}); no bundle reaches request ${id}`)
+      const cause = base?.after
+        ? `request ${base.after.entry} ${base.after.cause}`
+        : (base?.why ?? 'the world was reset')
+      throw refuse(
+        409,
+        `${field}: the repro log begins at request ${first} (${cause}); no bundle reaches request ${id}`,
+      )
     }
     // A request step's entry is its own id; a control step's, the id the next request took.
-    steps = steps.filter((s) => (s.kind === 'request' ? ('before' in moment ? s.entry! < id : s.entry! <= id) : s.entry! <= id))
+    steps = steps.filter((s) =>
+      s.kind === 'request' ? ('before' in moment ? s.entry! < id : s.entry! <= id) : s.entry! <= id,
+    )
   }
   return {
     version: REPRO_VERSION,
@@ -99,12 +111,24 @@ function baseParts(sandbox: Sandbox, base: NonNullable<Sandbox['repro']['base']>
 }
 
 /** The bundle of this sandbox's world, whole or up to a moment; `end` comes from the world it rebuilds (`endOf`). */
-export async function reproBundle(sandbox: Sandbox, start: BundleStart = bundleStart(sandbox), endOf: Sandbox = sandbox): Promise<ReproBundle> {
+export async function reproBundle(
+  sandbox: Sandbox,
+  start: BundleStart = bundleStart(sandbox),
+  endOf: Sandbox = sandbox,
+): Promise<ReproBundle> {
   const parts = await worldParts(endOf)
   const body: Omit<ReproBundle, 'checksum'> = {
     ...start,
     fixtures: await fixturesDigest(sandbox),
-    end: { ...endOf.clock.toJSON(), digest: await sha256(Object.entries(parts).map(([k, v]) => `${k}=${v}`).join('\n')), parts },
+    end: {
+      ...endOf.clock.toJSON(),
+      digest: await sha256(
+        Object.entries(parts)
+          .map(([k, v]) => `${k}=${v}`)
+          .join('\n'),
+      ),
+      parts,
+    },
   }
   return { ...body, checksum: await sha256(canonical(body)) }
 }
@@ -119,7 +143,11 @@ export async function worldParts(sandbox: Sandbox): Promise<Record<string, strin
   for (const part of WORLD_PARTS) if (typeof part.digest === 'function') Object.assign(state, part.digest(sandbox))
   const out: Record<string, string> = {}
   // Each minted token as one mark without its number: how a log numbers them is its own (a base numbers afresh).
-  for (const name of Object.keys(state).sort()) out[name] = (await sha256(withoutSessions(sandbox.repro.marked(canonical(state[name]), false), sandbox))).slice(7, 23)
+  for (const name of Object.keys(state).sort())
+    out[name] = (await sha256(withoutSessions(sandbox.repro.marked(canonical(state[name]), false), sandbox))).slice(
+      7,
+      23,
+    )
   return out
 }
 

@@ -28,10 +28,15 @@ export interface WriteRecorder {
 }
 
 /** An id or field as one segment of a JSON Pointer (RFC 6901). */
-export const pointer = (segment: string) => (segment.includes('~') || segment.includes('/') ? segment.replace(/~/g, '~0').replace(/\//g, '~1') : segment)
+export const pointer = (segment: string) =>
+  segment.includes('~') || segment.includes('/') ? segment.replace(/~/g, '~0').replace(/\//g, '~1') : segment
 
 /** A JSON Pointer's segments (RFC 6901 unescaped). */
-export const segments = (path: string) => path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+export const segments = (path: string) =>
+  path
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
 
 /**
  * Fields whose values the journal never keeps (docs/inspector.md: passwords are never kept): a
@@ -47,7 +52,13 @@ function plain(row: object): object {
   return out
 }
 
-const same = (a: unknown, b: unknown) => a === b || (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && JSON.stringify(a) === JSON.stringify(b))
+const same = (a: unknown, b: unknown) =>
+  a === b ||
+  (typeof a === 'object' &&
+    a !== null &&
+    typeof b === 'object' &&
+    b !== null &&
+    JSON.stringify(a) === JSON.stringify(b))
 
 /**
  * Collects the writes of the request running (writes of a sandbox run one at a time, see
@@ -72,9 +83,12 @@ export class ChangeRecorder implements WriteRecorder {
     for (const field in now) {
       const path = `${at}/${pointer(field)}`
       if (!(field in was)) this.#patch.push({ op: 'add', path, value: kept(field, now[field]) })
-      else if (!same(was[field], now[field])) this.#patch.push({ op: 'replace', path, value: kept(field, now[field]), from: kept(field, was[field]) })
+      else if (!same(was[field], now[field]))
+        this.#patch.push({ op: 'replace', path, value: kept(field, now[field]), from: kept(field, was[field]) })
     }
-    for (const field in was) if (!(field in now)) this.#patch.push({ op: 'remove', path: `${at}/${pointer(field)}`, from: kept(field, was[field]) })
+    for (const field in was)
+      if (!(field in now))
+        this.#patch.push({ op: 'remove', path: `${at}/${pointer(field)}`, from: kept(field, was[field]) })
   }
 
   outbox(entry: OutboxEntry, removed = false): void {

@@ -7,7 +7,15 @@ import { storedOverrides } from '../overrides/override.js'
 import type { ActiveScenario } from '../scenarios/define.js'
 import type { Clock } from '../sandbox/clock.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
-import { type BundleStart, type ReproBundle, REPRO_VERSION, canonical, fixturesDigest, sha256, worldParts } from './bundle.js'
+import {
+  type BundleStart,
+  type ReproBundle,
+  REPRO_VERSION,
+  canonical,
+  fixturesDigest,
+  sha256,
+  worldParts,
+} from './bundle.js'
 import type { Actor, Step } from './repro-log.js'
 import type { WORLD_PARTS, credentialTokens, revealed, writeParts } from '../sandbox/parts.js'
 import type { checkBounds } from '../sandbox/snapshot.js'
@@ -48,37 +56,72 @@ const digest = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:" and 
 
 /** The bundle's schema: every object strict (an unknown field is a 400 naming it), within the repro log's bounds. */
 function bundleSchema({ maxSteps, bodyLimit }: ReplayKit['limits']) {
-  const actor = z.discriminatedUnion('kind', [
-    z.strictObject({ kind: z.literal('session'), user: id, impersonator: id.nullable() }),
-    z.strictObject({ kind: z.literal('api-token'), user: id, token: id }),
-    z.strictObject({ kind: z.literal('agent'), user: id }),
-    z.strictObject({ kind: z.literal('portal'), contact: id, roles: z.array(z.string().max(64)).max(16) }),
-  ], { error: 'must be {kind: "session" | "api-token" | "agent" | "portal", ...} or null' })
+  const actor = z.discriminatedUnion(
+    'kind',
+    [
+      z.strictObject({ kind: z.literal('session'), user: id, impersonator: id.nullable() }),
+      z.strictObject({ kind: z.literal('api-token'), user: id, token: id }),
+      z.strictObject({ kind: z.literal('agent'), user: id }),
+      z.strictObject({ kind: z.literal('portal'), contact: id, roles: z.array(z.string().max(64)).max(16) }),
+    ],
+    { error: 'must be {kind: "session" | "api-token" | "agent" | "portal", ...} or null' },
+  )
   const entry = z.number().int().positive().optional()
-  const step = z.discriminatedUnion('kind', [
-    z.strictObject({
-      kind: z.literal('request'), at: iso,
-      method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']),
-      // Control calls are steps of their own kinds; of /__sandbox only what changes records as a request does.
-      path: z.string().max(2048).regex(/^\/(?!__sandbox\/(?!dte\/))/, 'must be a path of the API (starting with "/"; of /__sandbox, only /__sandbox/dte/...)'),
-      query: z.string().max(2048).regex(/^(\?.*)?$/, 'must be empty or start with "?"'),
-      headers: z.record(z.string().max(256), z.string().max(2048)).refine((h) => Object.keys(h).length <= 64, 'must hold at most 64 headers'),
-      body: z.string().max(bodyLimit * 2).nullable(),
-      encoding: z.literal('base64').optional(),
-      as: actor.nullable(),
-      status: z.number().int().min(0).max(599),
-      entry,
-    }),
-    z.strictObject({ kind: z.literal('clock'), at: iso, clock: z.strictObject({ now: iso, frozen: z.boolean() }), entry }),
-    z.strictObject({ kind: z.literal('scenarios'), at: iso, scenarios: z.array(z.unknown()).max(64), entry }),
-    z.strictObject({ kind: z.literal('overrides'), at: iso, overrides: z.array(z.unknown()).max(1000), entry }),
-    z.strictObject({ kind: z.literal('outbox-cleared'), at: iso, entry }),
-    // A part no request remakes (OAuth), its new value: checked by the part's own schema when it is put in place.
-    z.strictObject({ kind: z.literal('part'), at: iso, part: z.string().max(64), value: z.unknown(), entry }),
-  ], { error: 'must be a step {kind: "request" | "clock" | "scenarios" | "overrides" | "outbox-cleared" | "part", at, ...}' })
+  const step = z.discriminatedUnion(
+    'kind',
+    [
+      z.strictObject({
+        kind: z.literal('request'),
+        at: iso,
+        method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']),
+        // Control calls are steps of their own kinds; of /__sandbox only what changes records as a request does.
+        path: z
+          .string()
+          .max(2048)
+          .regex(
+            /^\/(?!__sandbox\/(?!dte\/))/,
+            'must be a path of the API (starting with "/"; of /__sandbox, only /__sandbox/dte/...)',
+          ),
+        query: z
+          .string()
+          .max(2048)
+          .regex(/^(\?.*)?$/, 'must be empty or start with "?"'),
+        headers: z
+          .record(z.string().max(256), z.string().max(2048))
+          .refine((h) => Object.keys(h).length <= 64, 'must hold at most 64 headers'),
+        body: z
+          .string()
+          .max(bodyLimit * 2)
+          .nullable(),
+        encoding: z.literal('base64').optional(),
+        as: actor.nullable(),
+        status: z.number().int().min(0).max(599),
+        entry,
+      }),
+      z.strictObject({
+        kind: z.literal('clock'),
+        at: iso,
+        clock: z.strictObject({ now: iso, frozen: z.boolean() }),
+        entry,
+      }),
+      z.strictObject({ kind: z.literal('scenarios'), at: iso, scenarios: z.array(z.unknown()).max(64), entry }),
+      z.strictObject({ kind: z.literal('overrides'), at: iso, overrides: z.array(z.unknown()).max(1000), entry }),
+      z.strictObject({ kind: z.literal('outbox-cleared'), at: iso, entry }),
+      // A part no request remakes (OAuth), its new value: checked by the part's own schema when it is put in place.
+      z.strictObject({ kind: z.literal('part'), at: iso, part: z.string().max(64), value: z.unknown(), entry }),
+    ],
+    {
+      error:
+        'must be a step {kind: "request" | "clock" | "scenarios" | "overrides" | "outbox-cleared" | "part", at, ...}',
+    },
+  )
   return z.strictObject({
     version: z.literal(REPRO_VERSION),
-    seed: z.number().int().min(0).max(2 ** 31 - 1),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1),
     seededAt: iso,
     now: iso,
     frozen: z.boolean(),
@@ -90,7 +133,12 @@ function bundleSchema({ maxSteps, bodyLimit }: ReplayKit['limits']) {
     // Each part checked by its own schema when it is put in place (parts.ts), as a snapshot's.
     base: z.strictObject({ why: z.string().max(4096), parts: z.record(z.string().max(64), z.unknown()) }).optional(),
     requests: z.array(step).max(maxSteps),
-    end: z.strictObject({ now: iso, frozen: z.boolean(), digest, parts: z.record(z.string().max(64), z.string().regex(/^[0-9a-f]{16}$/, 'must be 16 hexadecimal digits')) }),
+    end: z.strictObject({
+      now: iso,
+      frozen: z.boolean(),
+      digest,
+      parts: z.record(z.string().max(64), z.string().regex(/^[0-9a-f]{16}$/, 'must be 16 hexadecimal digits')),
+    }),
     checksum: digest,
   })
 }
@@ -106,20 +154,33 @@ export async function readBundle(kit: ReplayKit, request: Request): Promise<unkn
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
   } catch (error) {
-    throw kit.refuse(400, `body: must be valid UTF-8 JSON, a whole bundle as GET /__sandbox/repro answered it (${(error as Error).message})`)
+    throw kit.refuse(
+      400,
+      `body: must be valid UTF-8 JSON, a whole bundle as GET /__sandbox/repro answered it (${(error as Error).message})`,
+    )
   }
-  if (kit.deeperThan(value)) throw kit.refuse(400, `body: must nest at most ${kit.limits.jsonDepth} levels of lists and objects`)
+  if (kit.deeperThan(value))
+    throw kit.refuse(400, `body: must nest at most ${kit.limits.jsonDepth} levels of lists and objects`)
   return value
 }
 
 /** A bundle checked whole: shape (400 naming the field and the rule), version, checksum. */
 export async function checkBundle(kit: ReplayKit, raw: unknown): Promise<ReproBundle> {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw kit.refuse(400, 'body: must be a repro bundle object, as GET /__sandbox/repro answers')
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw kit.refuse(400, 'body: must be a repro bundle object, as GET /__sandbox/repro answers')
   const version = (raw as { version?: unknown }).version
-  if (version !== REPRO_VERSION) throw kit.refuse(400, `version: must be ${REPRO_VERSION}, the repro bundle version this sandbox reads (got ${JSON.stringify(version) ?? 'none'})`)
+  if (version !== REPRO_VERSION)
+    throw kit.refuse(
+      400,
+      `version: must be ${REPRO_VERSION}, the repro bundle version this sandbox reads (got ${JSON.stringify(version) ?? 'none'})`,
+    )
   const bundle = kit.validate(bundleSchema(kit.limits), raw, 'body') as ReproBundle
   const { checksum, ...rest } = bundle
-  if ((await sha256(canonical(rest))) !== checksum) throw kit.refuse(400, 'checksum: does not match the bundle\'s content: it was changed or cut after GET /__sandbox/repro made it')
+  if ((await sha256(canonical(rest))) !== checksum)
+    throw kit.refuse(
+      400,
+      "checksum: does not match the bundle's content: it was changed or cut after GET /__sandbox/repro made it",
+    )
   return bundle
 }
 
@@ -135,18 +196,37 @@ export interface ReplayResult {
  * and the world's digests. Only a world that matched replaces `target`'s: a refusal (409 naming
  * the step or the part) changes nothing.
  */
-export async function replayBundle(kit: ReplayKit, fetch: Fetch, target: Sandbox, raw: unknown, origin: string, kindOf: StepKind, controlToken?: string): Promise<ReplayResult> {
+export async function replayBundle(
+  kit: ReplayKit,
+  fetch: Fetch,
+  target: Sandbox,
+  raw: unknown,
+  origin: string,
+  kindOf: StepKind,
+  controlToken?: string,
+): Promise<ReplayResult> {
   const bundle = await checkBundle(kit, raw)
-  bundle.requests.forEach((s, i) => s.kind === 'request' && judged(kit, kindOf, s.method, stepUrl(kit, origin + s.path + s.query, i).pathname, i))
+  bundle.requests.forEach(
+    (s, i) =>
+      s.kind === 'request' && judged(kit, kindOf, s.method, stepUrl(kit, origin + s.path + s.query, i).pathname, i),
+  )
   const fixtures = await fixturesDigest(target)
-  if (fixtures !== bundle.fixtures) throw kit.refuse(409, `fixtures: the bundle was made with fixtures ${bundle.fixtures}, this sandbox has ${fixtures}; start it with the same --fixtures`)
+  if (fixtures !== bundle.fixtures)
+    throw kit.refuse(
+      409,
+      `fixtures: the bundle was made with fixtures ${bundle.fixtures}, this sandbox has ${fixtures}; start it with the same --fixtures`,
+    )
   const fresh = await rebuild(kit, fetch, target, bundle, origin, kindOf, controlToken)
   try {
     fresh.clock = new kit.Clock(Date.parse(bundle.end.now), Date.now, bundle.end.frozen)
     const parts = await worldParts(fresh)
     const names = [...new Set([...Object.keys(parts), ...Object.keys(bundle.end.parts)])]
     const differ = names.filter((n) => parts[n] !== bundle.end.parts[n])
-    if (differ.length) throw kit.refuse(409, `end.parts: the replayed world differs from the bundle's in ${differ.join(', ')} (every request answered as recorded; ${bundle.requests.length} steps replayed)`)
+    if (differ.length)
+      throw kit.refuse(
+        409,
+        `end.parts: the replayed world differs from the bundle's in ${differ.join(', ')} (every request answered as recorded; ${bundle.requests.length} steps replayed)`,
+      )
     fresh.config = { ...fresh.config, frozenClock: bundle.frozen }
     fresh.repro.paused = false
     target.adopt(fresh)
@@ -166,13 +246,27 @@ export async function replayBundle(kit: ReplayKit, fetch: Fetch, target: Sandbox
  * answer's status checked): `POST /__sandbox/repro` compares it and puts it in place, `GET
  * /__sandbox/repro?before=` reads the end of a shorter bundle off it.
  */
-export async function rebuild(kit: ReplayKit, fetch: Fetch, target: Sandbox, bundle: BundleStart, origin: string, kindOf: StepKind, controlToken?: string): Promise<Sandbox> {
+export async function rebuild(
+  kit: ReplayKit,
+  fetch: Fetch,
+  target: Sandbox,
+  bundle: BundleStart,
+  origin: string,
+  kindOf: StepKind,
+  controlToken?: string,
+): Promise<Sandbox> {
   const registry = target.shared.scenarios
   const scenarios = parseScenarios(registry, bundle.scenarios, 'scenarios')
   const overrides = storedOverrides(bundle.overrides)
   const config = {
-    ...target.config, seed: bundle.seed, seededAt: Date.parse(bundle.seededAt), now: bundle.now,
-    size: (bundle.size ?? undefined) as never, notifications: bundle.notifications ?? undefined, frozenClock: true, scenarios,
+    ...target.config,
+    seed: bundle.seed,
+    seededAt: Date.parse(bundle.seededAt),
+    now: bundle.now,
+    size: (bundle.size ?? undefined) as never,
+    notifications: bundle.notifications ?? undefined,
+    frozenClock: true,
+    scenarios,
   }
   const fresh = await (target.constructor as typeof Sandbox).create(target.id, config, target.shared)
   fresh.registry = target.registry
@@ -187,13 +281,13 @@ export async function rebuild(kit: ReplayKit, fetch: Fetch, target: Sandbox, bun
       fresh.clock.set(Date.parse(s.at))
       if (s.kind === 'request') await replayRequest(kit, fetch, fresh, s, i, origin, sessions, kindOf, controlToken)
       else if (s.kind === 'clock') fresh.clock.set(Date.parse(s.clock.now))
-      else if (s.kind === 'scenarios') fresh.setScenarios(parseScenarios(registry, s.scenarios, `requests.${i}.scenarios`))
+      else if (s.kind === 'scenarios')
+        fresh.setScenarios(parseScenarios(registry, s.scenarios, `requests.${i}.scenarios`))
       else if (s.kind === 'overrides') {
         const list = storedOverrides(s.overrides)
         fresh.overrides.fits(list, `requests.${i}.overrides`)
         fresh.overrides.load(list)
-      }
-      else if (s.kind === 'part') await loadPart(kit, fresh, s.part, s.value, `requests.${i}`)
+      } else if (s.kind === 'part') await loadPart(kit, fresh, s.part, s.value, `requests.${i}`)
       else fresh.outbox.clear()
     }
     return fresh
@@ -212,14 +306,20 @@ export async function rebuild(kit: ReplayKit, fetch: Fetch, target: Sandbox, bun
  */
 async function loadBase(kit: ReplayKit, sandbox: Sandbox, parts: Record<string, unknown>): Promise<void> {
   const carried = kit.parts.filter((p) => typeof p.bundle === 'string')
-  for (const key of Object.keys(parts)) if (!carried.some((p) => p.fields.includes(key))) throw kit.refuse(400, `base.parts.${key}: not a part a bundle carries (${carried.map((p) => p.key).join(', ')})`)
+  for (const key of Object.keys(parts))
+    if (!carried.some((p) => p.fields.includes(key)))
+      throw kit.refuse(400, `base.parts.${key}: not a part a bundle carries (${carried.map((p) => p.key).join(', ')})`)
   const marks = new Map<string, string>()
   const text = JSON.stringify(parts).replace(/\{\{minted:(\d+)\}\}/g, (mark) => {
     if (!marks.has(mark)) marks.set(mark, kit.mint())
     return marks.get(mark)!
   })
   const missing = carried.filter((p) => !p.optional && p.fields.some((f) => parts[f] === undefined) && !p.heavy)
-  if (missing.length) throw kit.refuse(400, `base.parts.${missing[0].fields[0]}: is required (a base carries ${carried.map((p) => p.key).join(', ')})`)
+  if (missing.length)
+    throw kit.refuse(
+      400,
+      `base.parts.${missing[0].fields[0]}: is required (a base carries ${carried.map((p) => p.key).join(', ')})`,
+    )
   // Credentials the base left out: the seeded world's for the same record (a demo account's), else a new one.
   const input = kit.revealed(JSON.parse(text), sandbox.world, () => kit.mint())
   // Checked as a snapshot is (its bounds, 413; each part's schema, 400), every message naming its place in the bundle.
@@ -229,7 +329,13 @@ async function loadBase(kit: ReplayKit, sandbox: Sandbox, parts: Record<string, 
   } catch (error) {
     const e = error as Error & { status?: number }
     if (e.status !== 400 && e.status !== 413) throw error
-    throw kit.refuse(e.status, e.message.split('; ').map((m) => `base.parts.${m.replace(/^body\./, '')}`).join('; '))
+    throw kit.refuse(
+      e.status,
+      e.message
+        .split('; ')
+        .map((m) => `base.parts.${m.replace(/^body\./, '')}`)
+        .join('; '),
+    )
   }
   // Numbered as the world the bundle came from numbered them when its log began.
   sandbox.repro.minted.clear()
@@ -240,7 +346,14 @@ async function loadBase(kit: ReplayKit, sandbox: Sandbox, parts: Record<string, 
 
 async function loadPart(kit: ReplayKit, sandbox: Sandbox, key: string, value: unknown, field: string): Promise<void> {
   const part = kit.parts.find((p) => p.key === key && p.bundle === 'value')
-  if (!part) throw kit.refuse(400, `${field}.part: "${key.slice(0, 64)}" is not a part a step carries as a value (${kit.parts.filter((p) => p.bundle === 'value').map((p) => p.key).join(', ')})`)
+  if (!part)
+    throw kit.refuse(
+      400,
+      `${field}.part: "${key.slice(0, 64)}" is not a part a step carries as a value (${kit.parts
+        .filter((p) => p.bundle === 'value')
+        .map((p) => p.key)
+        .join(', ')})`,
+    )
   await kit.writeParts(sandbox, { [key]: value }, false, [part])
 }
 
@@ -256,7 +369,11 @@ function parseScenarios(registry: Sandbox['shared']['scenarios'], list: unknown[
  */
 function judged(kit: ReplayKit, kindOf: StepKind, method: string, path: string, i: number): 'api' | 'control' {
   const kind = kindOf(method === 'HEAD' ? 'GET' : method, path)
-  if (!kind) throw kit.refuse(400, `requests.${i}.path: ${method} ${path} is no request of the API (/api/...; of /__sandbox only POST /__sandbox/dte/{id}/resolve), read after "." and ".." segments and escapes are resolved`)
+  if (!kind)
+    throw kit.refuse(
+      400,
+      `requests.${i}.path: ${method} ${path} is no request of the API (/api/...; of /__sandbox only POST /__sandbox/dte/{id}/resolve), read after "." and ".." segments and escapes are resolved`,
+    )
   return kind
 }
 
@@ -268,38 +385,73 @@ function stepUrl(kit: ReplayKit, text: string, i: number): URL {
   }
 }
 
-async function replayRequest(kit: ReplayKit, fetch: Fetch, sandbox: Sandbox, s: Extract<Step, { kind: 'request' }>, i: number, origin: string, sessions: Map<string, string>, kindOf: StepKind, controlToken: string | undefined): Promise<void> {
+async function replayRequest(
+  kit: ReplayKit,
+  fetch: Fetch,
+  sandbox: Sandbox,
+  s: Extract<Step, { kind: 'request' }>,
+  i: number,
+  origin: string,
+  sessions: Map<string, string>,
+  kindOf: StepKind,
+  controlToken: string | undefined,
+): Promise<void> {
   const headers = new Headers(s.headers)
   const token = s.as && (await credential(kit, sandbox, s.as, `requests.${i}.as`, sessions))
   if (token) headers.set('authorization', `Bearer ${token}`)
   const minted = [...sandbox.repro.minted.keys()]
-  const unmark = (text: string) => text.replace(/\{\{minted:(\d+)\}\}/g, (_, n: string) => {
-    const found = minted[Number(n) - 1]
-    if (!found) throw kit.refuse(409, `requests.${i}: quotes the world's minted token ${n} (a reset token or magic link), which the replay has not minted`)
-    return found
-  })
+  const unmark = (text: string) =>
+    text.replace(/\{\{minted:(\d+)\}\}/g, (_, n: string) => {
+      const found = minted[Number(n) - 1]
+      if (!found)
+        throw kit.refuse(
+          409,
+          `requests.${i}: quotes the world's minted token ${n} (a reset token or magic link), which the replay has not minted`,
+        )
+      return found
+    })
   let body: BodyInit | null = null
-  if (s.body !== null) body = s.encoding === 'base64' ? Uint8Array.from(atob(s.body), (c) => c.charCodeAt(0)) : unmark(s.body)
+  if (s.body !== null)
+    body = s.encoding === 'base64' ? Uint8Array.from(atob(s.body), (c) => c.charCodeAt(0)) : unmark(s.body)
   const url = stepUrl(kit, origin + unmark(s.path) + unmark(s.query), i)
   // Judged again as sent (the marks put back), and only a replayed control call gets the token.
-  if (judged(kit, kindOf, s.method, url.pathname, i) === 'control' && controlToken) headers.set(kit.controlHeader, controlToken)
-  const request = new Request(url, { method: s.method, headers, body: s.method === 'GET' || s.method === 'HEAD' ? null : body })
+  if (judged(kit, kindOf, s.method, url.pathname, i) === 'control' && controlToken)
+    headers.set(kit.controlHeader, controlToken)
+  const request = new Request(url, {
+    method: s.method,
+    headers,
+    body: s.method === 'GET' || s.method === 'HEAD' ? null : body,
+  })
   const res = await fetch(request, { sandbox, via: 'msw', clientAddress: '127.0.0.1' })
   if (res.status !== s.status) {
     const text = await res.text().catch(() => '')
-    throw kit.refuse(409, `requests.${i}.status: ${s.method} ${s.path} answered ${res.status} on replay, ${s.status} when it was recorded${text ? ` (${text.slice(0, 300)})` : ''}`)
+    throw kit.refuse(
+      409,
+      `requests.${i}.status: ${s.method} ${s.path} answered ${res.status} on replay, ${s.status} when it was recorded${text ? ` (${text.slice(0, 300)})` : ''}`,
+    )
   }
   await res.arrayBuffer().catch(() => undefined)
 }
 
 /** A token for the account a step acted as, minted in the replayed world (the bundle carries none). */
-async function credential(kit: ReplayKit, sandbox: Sandbox, as: Actor, field: string, sessions: Map<string, string>): Promise<string> {
+async function credential(
+  kit: ReplayKit,
+  sandbox: Sandbox,
+  as: Actor,
+  field: string,
+  sessions: Map<string, string>,
+): Promise<string> {
   const now = sandbox.clock.now()
   const { users, apiTokens, portalContacts } = sandbox.world.tables
   if (as.kind === 'portal') {
     const contact = portalContacts.get(as.contact)
     if (!contact) throw kit.refuse(409, `${field}.contact: no portal contact ${as.contact} in the replayed world`)
-    return kit.signToken(sandbox.signingKey, { kind: 'portal', sub: contact.id, clientId: contact.clientId, roles: as.roles, exp: 0 }, Math.floor(now / 1000), kit.portalTtlS)
+    return kit.signToken(
+      sandbox.signingKey,
+      { kind: 'portal', sub: contact.id, clientId: contact.clientId, roles: as.roles, exp: 0 },
+      Math.floor(now / 1000),
+      kit.portalTtlS,
+    )
   }
   const user = users.get(as.user)
   if (!user) throw kit.refuse(409, `${field}.user: no user ${as.user} in the replayed world`)
@@ -308,13 +460,26 @@ async function credential(kit: ReplayKit, sandbox: Sandbox, as: Actor, field: st
     if (!row) throw kit.refuse(409, `${field}.token: no API token ${as.token} in the replayed world`)
     return row.token
   }
-  if (as.kind === 'agent') return kit.signToken(sandbox.signingKey, { kind: 'agent', sub: user.id, clientId: user.clientId, scope: kit.agent.scope, exp: 0 }, Math.floor(now / 1000), kit.agent.ttlS)
+  if (as.kind === 'agent')
+    return kit.signToken(
+      sandbox.signingKey,
+      { kind: 'agent', sub: user.id, clientId: user.clientId, scope: kit.agent.scope, exp: 0 },
+      Math.floor(now / 1000),
+      kit.agent.ttlS,
+    )
   // One session per account and kind while it lives: a replay signs in again as a teammate would.
   const key = `${user.id}\n${as.impersonator ?? ''}`
   const open = sessions.get(key)
   const live = open && sandbox.sessions.get(open)
   if (live && live.expiresAt > now) return live.token
-  const session = sandbox.sessions.open(user.id, user.clientId, now, undefined, as.impersonator ? 'impersonation' : 'direct', as.impersonator)
+  const session = sandbox.sessions.open(
+    user.id,
+    user.clientId,
+    now,
+    undefined,
+    as.impersonator ? 'impersonation' : 'direct',
+    as.impersonator,
+  )
   sessions.set(key, session.token)
   return session.token
 }

@@ -17,10 +17,22 @@ describe('the repro log is bounded (docs/bounds.md), and a bundle is always ther
     expect(log.base).toBeNull()
     log.changed(s, 'clock')
     expect(log.reason).toBeNull()
-    expect(log.base?.why).toBe(`more than ${REPRO_MAX_STEPS} steps since the log began (the repro log's bound, docs/bounds.md)`)
+    expect(log.base?.why).toBe(
+      `more than ${REPRO_MAX_STEPS} steps since the log began (the repro log's bound, docs/bounds.md)`,
+    )
     expect(log.steps).toEqual([])
     // The base holds every part a bundle carries but the records (found from the journal when a bundle is made).
-    expect(Object.keys(log.base!.values).sort()).toEqual(['clock', 'draws', 'nextId', 'oauth', 'outbox', 'overrides', 'scenarioState', 'scenarios', 'seed'])
+    expect(Object.keys(log.base!.values).sort()).toEqual([
+      'clock',
+      'draws',
+      'nextId',
+      'oauth',
+      'outbox',
+      'overrides',
+      'scenarioState',
+      'scenarios',
+      'seed',
+    ])
     log.changed(s, 'clock')
     expect(log.steps).toHaveLength(1)
     // A reset begins a new log at the seed.
@@ -45,7 +57,11 @@ describe('the repro log is bounded (docs/bounds.md), and a bundle is always ther
   })
 
   it('a restore, replaced collections or a rewind begin it again at a base, naming why', () => {
-    for (const [change, why] of [['restore', /^the world was restored from a snapshot/], ['fixtures', /^collections were replaced in place \(--watch\)/], ['rewind', /^the world was rewound/]] as const) {
+    for (const [change, why] of [
+      ['restore', /^the world was restored from a snapshot/],
+      ['fixtures', /^collections were replaced in place \(--watch\)/],
+      ['rewind', /^the world was rewound/],
+    ] as const) {
       const log = new ReproLog()
       log.begin(s)
       log.changed(s, 'clock')

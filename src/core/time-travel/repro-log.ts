@@ -25,7 +25,18 @@ export type Actor =
  * own id), so a bundle can end at a moment of the journal (`?before=`, `?after=`).
  */
 export type Step = { entry?: number } & (
-  | { kind: 'request'; at: string; method: string; path: string; query: string; headers: Record<string, string>; body: string | null; encoding?: 'base64'; as: Actor | null; status: number }
+  | {
+      kind: 'request'
+      at: string
+      method: string
+      path: string
+      query: string
+      headers: Record<string, string>
+      body: string | null
+      encoding?: 'base64'
+      as: Actor | null
+      status: number
+    }
   | { kind: 'clock'; at: string; clock: { now: string; frozen: boolean } }
   | { kind: 'scenarios'; at: string; scenarios: ActiveScenario[] }
   | { kind: 'overrides'; at: string; overrides: unknown[] }
@@ -63,7 +74,8 @@ export class ReproBudget {
 export const REPRO_BODY_LIMIT = 65_536
 
 /** Request headers a replay needs (how the body reads, which scenarios, what an override matches); never credentials. */
-const CREDENTIAL = /authorization|cookie|token|secret|password|session|api-?key|^x-sandbox-id$|^host$|^content-length$|^connection$|^origin$|^referer$|^sec-|^user-agent$/i
+const CREDENTIAL =
+  /authorization|cookie|token|secret|password|session|api-?key|^x-sandbox-id$|^host$|^content-length$|^connection$|^origin$|^referer$|^sec-|^user-agent$/i
 
 /** A minted credential's place in a bundle: the n-th token the world minted since the log began. */
 export const mintedMark = (n: number) => `{{minted:${n}}}`
@@ -105,8 +117,14 @@ export class ReproLog {
 
   /** What the world is where the log begins: its clock, scenarios and overrides, and each `value` part's text (a change of one becomes a step). */
   #beginsHere(sandbox: SandboxParts): void {
-    this.start = { ...sandbox.clock.toJSON(), scenarios: sandbox.active, overrides: JSON.parse(JSON.stringify(sandbox.overrides.list())) }
-    this.#values = new Map(WORLD_PARTS.filter((p) => p.bundle === 'value').map((p) => [p.key, canonical(p.read(sandbox))]))
+    this.start = {
+      ...sandbox.clock.toJSON(),
+      scenarios: sandbox.active,
+      overrides: JSON.parse(JSON.stringify(sandbox.overrides.list())),
+    }
+    this.#values = new Map(
+      WORLD_PARTS.filter((p) => p.bundle === 'value').map((p) => [p.key, canonical(p.read(sandbox))]),
+    )
   }
 
   /**
@@ -122,11 +140,21 @@ export class ReproLog {
     this.minted.clear()
     for (const token of credentialTokens(sandbox)) this.minted.set(token, this.minted.size + 1)
     const from = sandbox.journal.nextId + (after ? 1 : 0)
-    const text = this.concealed(canonical(readParts(sandbox, WORLD_PARTS.filter((p) => typeof p.bundle === 'string' && !p.heavy))), sandbox)
+    const text = this.concealed(
+      canonical(
+        readParts(
+          sandbox,
+          WORLD_PARTS.filter((p) => typeof p.bundle === 'string' && !p.heavy),
+        ),
+      ),
+      sandbox,
+    )
     const bytes = text.length
     if (bytes > REPRO_MAX_BYTES || this.budget.used + bytes > this.budget.max) {
       this.base = null
-      return this.stop(`the world's parts are past the repro log's bound (${REPRO_MAX_BYTES / 1_048_576} MB a world, ${this.budget.max / 1_048_576} MB in all, docs/bounds.md) and cannot be a bundle's base`)
+      return this.stop(
+        `the world's parts are past the repro log's bound (${REPRO_MAX_BYTES / 1_048_576} MB a world, ${this.budget.max / 1_048_576} MB in all, docs/bounds.md) and cannot be a bundle's base`,
+      )
     }
     this.base = { from, values: JSON.parse(text), why, ...(after ? { after: { entry: from - 1, cause: after } } : {}) }
     this.#baseBytes = bytes
@@ -172,9 +200,12 @@ export class ReproLog {
   #push(sandbox: SandboxParts, step: Step, bytes: number, done?: string): void {
     if (this.reason || this.paused) return
     let past: string | undefined
-    if (this.steps.length >= REPRO_MAX_STEPS) past = `more than ${REPRO_MAX_STEPS} steps since the log began (the repro log's bound, docs/bounds.md)`
-    else if (this.bytes + bytes > REPRO_MAX_BYTES) past = `more than ${REPRO_MAX_BYTES / 1_048_576} MB of steps since the log began (the repro log's bound, docs/bounds.md)`
-    else if (this.budget.used + bytes > this.budget.max) past = `the repro logs of all sandboxes together reached their bound (${this.budget.max / 1_048_576} MB, docs/bounds.md)`
+    if (this.steps.length >= REPRO_MAX_STEPS)
+      past = `more than ${REPRO_MAX_STEPS} steps since the log began (the repro log's bound, docs/bounds.md)`
+    else if (this.bytes + bytes > REPRO_MAX_BYTES)
+      past = `more than ${REPRO_MAX_BYTES / 1_048_576} MB of steps since the log began (the repro log's bound, docs/bounds.md)`
+    else if (this.budget.used + bytes > this.budget.max)
+      past = `the repro logs of all sandboxes together reached their bound (${this.budget.max / 1_048_576} MB, docs/bounds.md)`
     if (past) return this.rebase(sandbox, past, done)
     this.steps.push({ ...step, entry: sandbox.journal.nextId })
     this.bytes += bytes
@@ -183,7 +214,8 @@ export class ReproLog {
 
   /** The outbox added an entry: a token that opens the world is a credential a later request may quote (a DTE's track id is seeded: a replay makes the same). */
   outbox(entry: OutboxEntry): void {
-    if (entry.token && !this.reason && CREDENTIAL_KINDS.has(entry.kind)) this.minted.set(entry.token, this.minted.size + 1)
+    if (entry.token && !this.reason && CREDENTIAL_KINDS.has(entry.kind))
+      this.minted.set(entry.token, this.minted.size + 1)
   }
 
   /** A state change besides requests (Sandbox.changed). */
@@ -191,16 +223,27 @@ export class ReproLog {
     if (this.reason || this.paused) return
     const at = sandbox.iso()
     if (change === 'clock') this.#push(sandbox, { kind: 'clock', at, clock: sandbox.clock.toJSON() }, 100)
-    else if (change === 'scenarios') this.#push(sandbox, { kind: 'scenarios', at, scenarios: sandbox.active }, 100 + JSON.stringify(sandbox.active).length)
+    else if (change === 'scenarios')
+      this.#push(
+        sandbox,
+        { kind: 'scenarios', at, scenarios: sandbox.active },
+        100 + JSON.stringify(sandbox.active).length,
+      )
     else if (change === 'overrides') {
       // A copy: the live ones count their uses on.
       const text = JSON.stringify(sandbox.overrides.list())
       this.#push(sandbox, { kind: 'overrides', at, overrides: JSON.parse(text) }, 100 + text.length)
     } else if (change === 'outbox-cleared') this.#push(sandbox, { kind: 'outbox-cleared', at }, 50)
-    else if (change === 'restore') this.rebase(sandbox, 'the world was restored from a snapshot (PUT /__sandbox/snapshot)')
+    else if (change === 'restore')
+      this.rebase(sandbox, 'the world was restored from a snapshot (PUT /__sandbox/snapshot)')
     else if (change === 'fixtures') this.rebase(sandbox, 'collections were replaced in place (--watch)')
     // A bundle replays writes; a rewind takes some back: the log begins again where the rewind left the world.
-    else if (change === 'rewind') this.rebase(sandbox, 'the world was rewound (POST /__sandbox/rewind)', 'it rewound the world (POST /__sandbox/rewind)')
+    else if (change === 'rewind')
+      this.rebase(
+        sandbox,
+        'the world was rewound (POST /__sandbox/rewind)',
+        'it rewound the world (POST /__sandbox/rewind)',
+      )
   }
 
   /** After a request: a `value` part it changed (an OAuth client registered) becomes a step carrying its new value. */
@@ -219,7 +262,18 @@ export class ReproLog {
    * route (`shaped`) or an override answered (they count rate limits and override uses); other
    * reads change nothing, a scenario scoped to other routes included.
    */
-  request(sandbox: SandboxParts, route: RouteInfo, request: Request, path: string, query: string, reply: Reply, principal: Principal | undefined, at: number | undefined, body: Uint8Array | undefined, shaped = false): void {
+  request(
+    sandbox: SandboxParts,
+    route: RouteInfo,
+    request: Request,
+    path: string,
+    query: string,
+    reply: Reply,
+    principal: Principal | undefined,
+    at: number | undefined,
+    body: Uint8Array | undefined,
+    shaped = false,
+  ): void {
     if (this.reason || this.paused) return
     // The instant as text only for a step: a read that changes nothing (most requests) builds no Date (bench: npm run bench -- --ab).
     const when = () => new Date(at ?? sandbox.clock.now()).toISOString()
@@ -233,9 +287,18 @@ export class ReproLog {
       // A sign-in opens a session only (a bundle carries none: a replay signs in as each write's account); a refusal changed nothing.
       if (reply.status >= 400 || reply.headers?.['set-auth-token']) return
       // A bundle carries no passwords: it begins again after this request.
-      return this.rebase(sandbox, `${method} ${path} set a password (${route.id}): a bundle carries no passwords, so it begins after it`, `it set a password (${route.id}), which a bundle never carries`)
+      return this.rebase(
+        sandbox,
+        `${method} ${path} set a password (${route.id}): a bundle carries no passwords, so it begins after it`,
+        `it set a password (${route.id}), which a bundle never carries`,
+      )
     }
-    if (body && body.byteLength > REPRO_BODY_LIMIT) return this.rebase(sandbox, `${method} ${path} sent a body of ${body.byteLength} bytes, past the ${REPRO_BODY_LIMIT} kept: the bundle begins after it`, `its body of ${body.byteLength} bytes was past the ${REPRO_BODY_LIMIT} a bundle keeps`)
+    if (body && body.byteLength > REPRO_BODY_LIMIT)
+      return this.rebase(
+        sandbox,
+        `${method} ${path} sent a body of ${body.byteLength} bytes, past the ${REPRO_BODY_LIMIT} kept: the bundle begins after it`,
+        `its body of ${body.byteLength} bytes was past the ${REPRO_BODY_LIMIT} a bundle keeps`,
+      )
     const headers: Record<string, string> = {}
     request.headers.forEach((value, name) => {
       if (!CREDENTIAL.test(name)) headers[name] = value
@@ -251,9 +314,16 @@ export class ReproLog {
       }
     }
     const step: Step = {
-      kind: 'request', at: when(), method,
-      path: this.marked(path), query: this.marked(query), headers, body: text === null || encoding ? text : this.marked(text),
-      ...(encoding ? { encoding } : {}), as: actor(sandbox, principal), status: reply.status,
+      kind: 'request',
+      at: when(),
+      method,
+      path: this.marked(path),
+      query: this.marked(query),
+      headers,
+      body: text === null || encoding ? text : this.marked(text),
+      ...(encoding ? { encoding } : {}),
+      as: actor(sandbox, principal),
+      status: reply.status,
     }
     this.#push(sandbox, step, 200 + path.length + query.length + (text?.length ?? 0), `${method} ${path}`)
   }
@@ -266,7 +336,8 @@ export class ReproLog {
   /** Minted tokens in a text replaced by their marks (bodies, paths, and the world's digests). */
   marked(text: string, numbered = true): string {
     if (this.minted.size === 0 || text.length < 8) return text
-    for (const [token, n] of this.minted) if (text.includes(token)) text = text.split(token).join(numbered ? mintedMark(n) : '{{minted}}')
+    for (const [token, n] of this.minted)
+      if (text.includes(token)) text = text.split(token).join(numbered ? mintedMark(n) : '{{minted}}')
     return text
   }
 }
@@ -284,6 +355,11 @@ function actor(sandbox: SandboxParts, p: Principal | undefined): Actor | null {
   if (p.kind === 'portal') return { kind: 'portal', contact: p.contact.id, roles: [...p.roles] }
   if (p.kind === 'agent') return { kind: 'agent', user: p.user.id }
   // The API token's row, not the token: a replay uses the row's token in its own world.
-  if (p.kind === 'api-token') return { kind: 'api-token', user: p.user.id, token: sandbox.world.tables.apiTokens.all().find((t) => t.token === p.token)?.id ?? '' }
+  if (p.kind === 'api-token')
+    return {
+      kind: 'api-token',
+      user: p.user.id,
+      token: sandbox.world.tables.apiTokens.all().find((t) => t.token === p.token)?.id ?? '',
+    }
   return { kind: 'session', user: p.user.id, impersonator: p.session?.impersonatorId ?? null }
 }

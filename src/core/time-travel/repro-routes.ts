@@ -22,17 +22,34 @@ const tag = 'sandbox control'
 // The bundle's builder and its replay are loaded on first use: a page that never asks carries neither (the browser entry's budget).
 // What they use of the entry's own modules is handed in (replay.ts: ReplayKit).
 const kit: ReplayKit = {
-  readBody, validate, deeperThan, signToken,
+  readBody,
+  validate,
+  deeperThan,
+  signToken,
   limits: { maxSteps: REPRO_MAX_STEPS, bodyLimit: REPRO_BODY_LIMIT, jsonDepth: MAX_JSON_DEPTH },
-  agent: { scope: AGENT_SCOPE, ttlS: AGENT_TTL_S }, portalTtlS: PORTAL_TOKEN_TTL_S, controlHeader: CONTROL_TOKEN_HEADER,
-  refuse: (status, message) => new HttpError(status, message), Clock,
-  mint: () => randomToken('mnt_', 16), parts: WORLD_PARTS, writeParts, revealed, credentialTokens, checkBounds,
+  agent: { scope: AGENT_SCOPE, ttlS: AGENT_TTL_S },
+  portalTtlS: PORTAL_TOKEN_TTL_S,
+  controlHeader: CONTROL_TOKEN_HEADER,
+  refuse: (status, message) => new HttpError(status, message),
+  Clock,
+  mint: () => randomToken('mnt_', 16),
+  parts: WORLD_PARTS,
+  writeParts,
+  revealed,
+  credentialTokens,
+  checkBounds,
 }
 
-const moment = z.object({
-  before: z.coerce.number().int().min(1).optional(),
-  after: z.coerce.number().int().min(1).optional(),
-}).strict().refine((q) => q.before === undefined || q.after === undefined, { message: 'give before or after, not both', path: ['before'] })
+const moment = z
+  .object({
+    before: z.coerce.number().int().min(1).optional(),
+    after: z.coerce.number().int().min(1).optional(),
+  })
+  .strict()
+  .refine((q) => q.before === undefined || q.after === undefined, {
+    message: 'give before or after, not both',
+    path: ['before'],
+  })
 /** What a replay runs a bundle's steps through: the app's pipeline at the request's origin, the step rule, the control token. */
 function replayer(ctx: RouteContext) {
   const control = ctx.app.options.control
@@ -45,22 +62,33 @@ function replayer(ctx: RouteContext) {
 }
 
 /** A bundle's step is a request of the API, or a control call the log records as one; the rest (control, OAuth, /mcp) is no step. */
-const stepKind = (app: RouteContext['app']): StepKind => (method, path) => {
-  const route = app.matcher.match(method, path).route
-  if (!route) return undefined
-  if (REPLAYED_CONTROL.has(route.id)) return 'control'
-  return route.auth.kind !== 'control' && route.path.startsWith('/api/') ? 'api' : undefined
-}
+const stepKind =
+  (app: RouteContext['app']): StepKind =>
+  (method, path) => {
+    const route = app.matcher.match(method, path).route
+    if (!route) return undefined
+    if (REPLAYED_CONTROL.has(route.id)) return 'control'
+    return route.auth.kind !== 'control' && route.path.startsWith('/api/') ? 'api' : undefined
+  }
 
 export const getRepro = defineRoute({
-  id: 'sandboxGetRepro', method: 'GET', path: '/__sandbox/repro', tag, auth: control,
-  summary: 'A repro bundle: the writes since the world began (its seed, or a base), credentials removed; `?before=` or `?after=` a request id: the world at that moment (docs/debugging.md)',
+  id: 'sandboxGetRepro',
+  method: 'GET',
+  path: '/__sandbox/repro',
+  tag,
+  auth: control,
+  summary:
+    'A repro bundle: the writes since the world began (its seed, or a base), credentials removed; `?before=` or `?after=` a request id: the world at that moment (docs/debugging.md)',
   query: moment,
   errors: { 404: 'No such request in the journal', 409: 'No bundle reaches that moment, or this world' },
   async handler(ctx) {
     const { bundleStart, reproBundle } = await import('./bundle.js')
     const reason = ctx.sandbox.repro.reason
-    if (reason) throw new HttpError(409, `repro: no bundle can rebuild this world: ${reason}. POST /__sandbox/reset starts a world a bundle can rebuild`)
+    if (reason)
+      throw new HttpError(
+        409,
+        `repro: no bundle can rebuild this world: ${reason}. POST /__sandbox/reset starts a world a bundle can rebuild`,
+      )
     const { before, after } = ctx.query
     const at = before !== undefined ? { before } : after !== undefined ? { after } : undefined
     const start = bundleStart(ctx.sandbox, at, kit.refuse)
@@ -82,9 +110,17 @@ export const getRepro = defineRoute({
 })
 
 export const postRepro = defineRoute({
-  id: 'sandboxPostRepro', method: 'POST', path: '/__sandbox/repro', tag, auth: control,
-  summary: 'Rebuild a repro bundle\'s world in place of this one; a 400 or 409 names what is wrong and changes nothing',
-  errors: { 400: 'Malformed, changed or cut bundle', 409: 'The bundle does not rebuild the same world here', 413: 'Past 16 MB' },
+  id: 'sandboxPostRepro',
+  method: 'POST',
+  path: '/__sandbox/repro',
+  tag,
+  auth: control,
+  summary: "Rebuild a repro bundle's world in place of this one; a 400 or 409 names what is wrong and changes nothing",
+  errors: {
+    400: 'Malformed, changed or cut bundle',
+    409: 'The bundle does not rebuild the same world here',
+    413: 'Past 16 MB',
+  },
   async handler(ctx) {
     const { readBundle, replayBundle } = await import('./replay.js')
     const raw = await readBundle(kit, ctx.request)

@@ -17,11 +17,19 @@ export function reach(sandbox: Sandbox, moment: Moment): { undo: JournalEntry[];
   const field = 'before' in moment ? 'before' : 'after'
   const id = 'before' in moment ? moment.before : moment.after
   const { journal } = sandbox
-  if (id >= journal.nextId) throw notFound(`${field}: no request ${id} in this sandbox's journal (the newest is ${journal.nextId - 1})`)
-  if (sandbox.config.changes === false) throw conflict(`${field}: this sandbox records no changes (it was started with --no-changes, SANDBOX_NO_CHANGES), so no request can be rewound`)
+  if (id >= journal.nextId)
+    throw notFound(`${field}: no request ${id} in this sandbox's journal (the newest is ${journal.nextId - 1})`)
+  if (sandbox.config.changes === false)
+    throw conflict(
+      `${field}: this sandbox records no changes (it was started with --no-changes, SANDBOX_NO_CHANGES), so no request can be rewound`,
+    )
   const oldest = Math.max(journal.firstId, sandbox.horizon)
-  if (oldest >= journal.nextId) throw conflict(`${field}: request ${id} is no longer reachable, and no request is: the journal holds none since the last reset, restore or replaced collection`)
-  if (id < oldest) throw conflict(`${field}: request ${id} is no longer reachable; the oldest reachable is request ${oldest}`)
+  if (oldest >= journal.nextId)
+    throw conflict(
+      `${field}: request ${id} is no longer reachable, and no request is: the journal holds none since the last reset, restore or replaced collection`,
+    )
+  if (id < oldest)
+    throw conflict(`${field}: request ${id} is no longer reachable; the oldest reachable is request ${oldest}`)
   const undo = journal.since('before' in moment ? id - 1 : id).reverse()
   const at = journal.get(id)!
   // Just before: the clock when the request came in (a running clock ran during it).
@@ -45,13 +53,18 @@ export async function rewind(sandbox: Sandbox, moment: Moment): Promise<void> {
     const done = sandbox.changes.take()
     for (const op of [...(done?.patch ?? [])].reverse()) await undoOp(sandbox, op).catch(() => undefined)
     sandbox.changes.take()
-    throw error instanceof HttpError ? error : conflict(`body: the journal's changes no longer match the records (${(error as Error).message}); nothing was rewound`)
+    throw error instanceof HttpError
+      ? error
+      : conflict(
+          `body: the journal's changes no longer match the records (${(error as Error).message}); nothing was rewound`,
+        )
   } finally {
     if (stray) for (const op of stray.patch) sandbox.changes.push(op)
   }
   const old = sandbox.clock.iso()
   sandbox.clock.set(clock)
-  if (sandbox.clock.iso() !== old) sandbox.changes.push({ op: 'replace', path: '/clock/now', value: sandbox.clock.iso(), from: old })
+  if (sandbox.clock.iso() !== old)
+    sandbox.changes.push({ op: 'replace', path: '/clock/now', value: sandbox.clock.iso(), from: old })
   sandbox.changed('rewind')
 }
 
@@ -88,7 +101,8 @@ export function undoAll(snapshot: Record<string, unknown>, entries: readonly Jou
   const list = (name: string) => snapshot[name] as Record<string, unknown>[]
   const where = (name: string, id: string) => {
     let byId = places.get(name)
-    if (!byId) places.set(name, (byId = new Map(list(name).map((r, i) => [String(name === 'sessions' ? r.token : r.id), i]))))
+    if (!byId)
+      places.set(name, (byId = new Map(list(name).map((r, i) => [String(name === 'sessions' ? r.token : r.id), i]))))
     return byId.get(id)
   }
   for (const entry of entries) {

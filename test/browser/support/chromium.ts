@@ -5,7 +5,15 @@ import { type Browser, chromium } from 'playwright-core'
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
 
 /** Without the background-networking flags Chromium keeps dialling Google on a closed network. */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic']
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+]
 
 export const HOW_TO_GET_CHROMIUM = [
   `Chromium was not found at ${CHROMIUM}, so the browser suites cannot run.`,
@@ -19,7 +27,8 @@ export const HOW_TO_GET_CHROMIUM = [
  */
 export function chromiumAvailable(): boolean {
   if (existsSync(CHROMIUM)) return true
-  if (process.env.CI && process.env.CI !== 'false') throw new Error(`${HOW_TO_GET_CHROMIUM}\nCI must run the browser suites: failing.`)
+  if (process.env.CI && process.env.CI !== 'false')
+    throw new Error(`${HOW_TO_GET_CHROMIUM}\nCI must run the browser suites: failing.`)
   console.warn(`\n*** browser suite SKIPPED ***\n${HOW_TO_GET_CHROMIUM}\n`)
   return false
 }

@@ -25,7 +25,11 @@ export interface BundleSummary {
  */
 export function buildPageApp(): { dir: string; bundle: BundleSummary; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'fleet-sandbox-page-'))
-  const out = execFileSync(process.execPath, [join(ROOT, 'scripts/build-browser.mjs'), '--outdir', dir, '--json', '--top', '12'], { cwd: ROOT, encoding: 'utf8' })
+  const out = execFileSync(
+    process.execPath,
+    [join(ROOT, 'scripts/build-browser.mjs'), '--outdir', dir, '--json', '--top', '12'],
+    { cwd: ROOT, encoding: 'utf8' },
+  )
   const bundle = JSON.parse(out.trim().split('\n').at(-1)!) as BundleSummary
   execFileSync(process.execPath, [join(ROOT, 'bin/fleet-sandbox.js'), 'init', dir], { cwd: ROOT, encoding: 'utf8' })
   writeFileSync(join(dir, 'index.html'), PAGE)
@@ -61,27 +65,43 @@ export interface Answer {
 }
 
 /** A request made by the page's own JavaScript, as the app would make it. */
-export function call(page: Page, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
-  return page.evaluate(async ({ method, path, options }) => {
-    const headers: Record<string, string> = { ...options.headers }
-    if (options.token) headers.authorization = `Bearer ${options.token}`
-    if (options.body !== undefined) headers['content-type'] = 'application/json'
-    const res = await fetch(path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) })
-    const text = await res.text()
-    let body: unknown = text
-    try {
-      body = JSON.parse(text)
-    } catch {
-      // not JSON: a file of the static server
-    }
-    const read: Record<string, string> = {}
-    res.headers.forEach((value, name) => (read[name] = value))
-    return { status: res.status, headers: read, body }
-  }, { method, path, options })
+export function call(
+  page: Page,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  return page.evaluate(
+    async ({ method, path, options }) => {
+      const headers: Record<string, string> = { ...options.headers }
+      if (options.token) headers.authorization = `Bearer ${options.token}`
+      if (options.body !== undefined) headers['content-type'] = 'application/json'
+      const res = await fetch(path, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      })
+      const text = await res.text()
+      let body: unknown = text
+      try {
+        body = JSON.parse(text)
+      } catch {
+        // not JSON: a file of the static server
+      }
+      const read: Record<string, string> = {}
+      res.headers.forEach((value, name) => (read[name] = value))
+      return { status: res.status, headers: read, body }
+    },
+    { method, path, options },
+  )
 }
 
 /** Opens the page and waits until startSandbox settled. */
-export async function open(page: Page, url: string, opts: object = {}): Promise<{ ok: boolean; resumed?: boolean; error?: string }> {
+export async function open(
+  page: Page,
+  url: string,
+  opts: object = {},
+): Promise<{ ok: boolean; resumed?: boolean; error?: string }> {
   const target = new URL(url)
   if (Object.keys(opts).length) target.searchParams.set('opts', JSON.stringify(opts))
   await page.goto(target.href)
@@ -90,7 +110,9 @@ export async function open(page: Page, url: string, opts: object = {}): Promise<
 
 export async function waitStarted(page: Page) {
   await page.waitForFunction(() => (window as { started?: unknown }).started !== undefined)
-  return page.evaluate(() => (window as unknown as { started: { ok: boolean; resumed?: boolean; error?: string } }).started)
+  return page.evaluate(
+    () => (window as unknown as { started: { ok: boolean; resumed?: boolean; error?: string } }).started,
+  )
 }
 
 export async function reload(page: Page) {

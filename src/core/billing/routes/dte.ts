@@ -11,10 +11,16 @@ import { repeatable, successEnvelope } from '../../http/schemas.js'
 const tag = 'dte'
 const dteParams = z.object({ dteId: recordId })
 
-const dteOf = (ctx: RouteContext<{ dteId: string }, any, any>) => owned(ctx, ctx.sandbox.world.tables.dtes.get(ctx.params.dteId), 'DTE', ctx.params.dteId)
+const dteOf = (ctx: RouteContext<{ dteId: string }, any, any>) =>
+  owned(ctx, ctx.sandbox.world.tables.dtes.get(ctx.params.dteId), 'DTE', ctx.params.dteId)
 
 export const listDteDocuments = defineRoute({
-  id: 'listDteDocuments', method: 'GET', path: '/api/v1/dte/documents', lists: 'dtes', tag, assumed: true,
+  id: 'listDteDocuments',
+  method: 'GET',
+  path: '/api/v1/dte/documents',
+  lists: 'dtes',
+  tag,
+  assumed: true,
   auth: { kind: 'user', permission: 'billing:read' },
   summary: "The client's DTEs, newest folio first; filter by local_status and invoiceId",
   query: pageQuery.extend({ local_status: repeatable(dteStatusSchema), invoiceId: recordId.optional() }),
@@ -22,14 +28,22 @@ export const listDteDocuments = defineRoute({
   errors: { 400: 'Invalid query', 401: 'Not authenticated', 403: 'No permission' },
   handler(ctx) {
     const { page, limit, local_status, invoiceId } = ctx.query
-    const rows = clientRows(ctx, ctx.sandbox.world.tables.dtes, (d) => (!local_status || local_status.includes(d.local_status)) && (!invoiceId || d.invoiceId === invoiceId))
-      .sort((a, b) => b.folio - a.folio)
+    const rows = clientRows(
+      ctx,
+      ctx.sandbox.world.tables.dtes,
+      (d) => (!local_status || local_status.includes(d.local_status)) && (!invoiceId || d.invoiceId === invoiceId),
+    ).sort((a, b) => b.folio - a.folio)
     return success(paginate(rows.map(dteView), page, limit))
   },
 })
 
 export const getDteDocument = defineRoute({
-  id: 'getDteDocument', method: 'GET', path: '/api/v1/dte/documents/:dteId', idOf: 'dtes', tag, assumed: true,
+  id: 'getDteDocument',
+  method: 'GET',
+  path: '/api/v1/dte/documents/:dteId',
+  idOf: 'dtes',
+  tag,
+  assumed: true,
   auth: { kind: 'user', permission: 'billing:read' },
   summary: 'One DTE: folio, TrackID, local_status, references and payments',
   params: dteParams,
@@ -39,22 +53,40 @@ export const getDteDocument = defineRoute({
 })
 
 export const syncDteDocument = defineRoute({
-  id: 'syncDteDocument', method: 'POST', path: '/api/v1/dte/documents/:dteId/sync', tag,
+  id: 'syncDteDocument',
+  method: 'POST',
+  path: '/api/v1/dte/documents/:dteId/sync',
+  tag,
   auth: { kind: 'user', permission: 'billing:write' },
-  summary: 'Ask the tax authority about a DTE with a TrackID: pending, accepted or rejected (a settled DTE answers as it is)',
-  params: dteParams, body: z.object({}).optional(),
+  summary:
+    'Ask the tax authority about a DTE with a TrackID: pending, accepted or rejected (a settled DTE answers as it is)',
+  params: dteParams,
+  body: z.object({}).optional(),
   response: { schema: successEnvelope(publicDteSchema) },
-  errors: { 400: 'Invalid payload', 401: 'Not authenticated', 403: 'No permission', 404: 'Unknown DTE', 422: 'No TrackID: the upload outcome is uncertain' },
+  errors: {
+    400: 'Invalid payload',
+    401: 'Not authenticated',
+    403: 'No permission',
+    404: 'Unknown DTE',
+    422: 'No TrackID: the upload outcome is uncertain',
+  },
   handler: async (ctx) => success(dteView(await syncDte(ctx, dteOf(ctx)))),
 })
 
 /** Control API: the tax authority settles an uncertain or pending DTE (docs/contract.md). */
 export const resolveDteControl = defineRoute({
-  id: 'sandboxResolveDte', method: 'POST', path: '/__sandbox/dte/:dteId/resolve', tag: 'sandbox control',
+  id: 'sandboxResolveDte',
+  method: 'POST',
+  path: '/__sandbox/dte/:dteId/resolve',
+  tag: 'sandbox control',
   auth: { kind: 'control' },
   summary: 'The tax authority settles an uncertain or pending DTE as accepted or rejected; the folio is kept',
   params: dteParams,
-  body: z.object({ outcome: z.enum(['accepted', 'rejected'], { error: (issue) => (issue.input === undefined ? 'is required' : undefined) }) }),
+  body: z.object({
+    outcome: z.enum(['accepted', 'rejected'], {
+      error: (issue) => (issue.input === undefined ? 'is required' : undefined),
+    }),
+  }),
   response: { schema: z.object({ dte: publicDteSchema }) },
   errors: { 400: 'Invalid payload', 404: 'Unknown DTE', 409: 'Already accepted or rejected' },
   async handler(ctx) {

@@ -10,7 +10,13 @@ const tag = 'catalogs'
 const read = { kind: 'user', permission: 'catalogs:read' } as const
 
 export const listVehicleTypes = defineRoute({
-  id: 'listVehicleTypes', method: 'GET', path: '/api/vehicle-types', lists: 'vehicleTypes', tag, auth: read, errorShape: 'error',
+  id: 'listVehicleTypes',
+  method: 'GET',
+  path: '/api/vehicle-types',
+  lists: 'vehicleTypes',
+  tag,
+  auth: read,
+  errorShape: 'error',
   summary: 'Vehicle types of the catalog',
   response: { schema: successEnvelope(z.array(z.object({ name: z.string(), group: z.string() }))) },
   errors: { 401: 'Not authenticated', 500: 'Internal error' },
@@ -24,7 +30,13 @@ export const listVehicleTypes = defineRoute({
 const layerOut = assumed(layerSchema.omit({ clientId: true }), 'Layer fields are not shown by the spec')
 
 export const listLayers = defineRoute({
-  id: 'listLayers', method: 'GET', path: '/api/layers', lists: 'layers', tag, auth: read, assumed: true,
+  id: 'listLayers',
+  method: 'GET',
+  path: '/api/layers',
+  lists: 'layers',
+  tag,
+  auth: read,
+  assumed: true,
   summary: "The client's map layers, by name",
   response: { schema: successEnvelope(z.array(layerOut)) },
   handler(ctx) {
@@ -34,7 +46,12 @@ export const listLayers = defineRoute({
 })
 
 export const deleteLayer = defineRoute({
-  id: 'deleteLayer', method: 'DELETE', path: '/api/layers/:id', tag, auth: { kind: 'user', permission: 'catalogs:write' }, errorShape: 'error',
+  id: 'deleteLayer',
+  method: 'DELETE',
+  path: '/api/layers/:id',
+  tag,
+  auth: { kind: 'user', permission: 'catalogs:write' },
+  errorShape: 'error',
   summary: 'Delete a map layer; a second delete answers 404',
   params: idParam(),
   response: { schema: z.object({ status: z.literal('success') }) },
@@ -60,7 +77,13 @@ function gpsDetail(ctx: RouteContext<z.infer<typeof gpsParams>>) {
 }
 
 export const listGpsDetails = defineRoute({
-  id: 'listGpsDetails', method: 'GET', path: '/api/v1/gps/list', lists: 'gpsDetails', tag, auth: read, assumed: true,
+  id: 'listGpsDetails',
+  method: 'GET',
+  path: '/api/v1/gps/list',
+  lists: 'gpsDetails',
+  tag,
+  auth: read,
+  assumed: true,
   summary: "The client's GPS device details, by plate",
   response: { schema: successEnvelope(z.array(gpsOut)) },
   handler(ctx) {
@@ -71,7 +94,12 @@ export const listGpsDetails = defineRoute({
 
 // Declared after the list: `/api/v1/gps/list` must not be read as an id by the RESTful route.
 export const getGpsDetailLegacy = defineRoute({
-  id: 'getGpsDetailLegacy', method: 'GET', path: '/api/v1/gps/get/:gps_details_id', idOf: 'gpsDetails', tag, auth: read,
+  id: 'getGpsDetailLegacy',
+  method: 'GET',
+  path: '/api/v1/gps/get/:gps_details_id',
+  idOf: 'gpsDetails',
+  tag,
+  auth: read,
   summary: 'One GPS device detail (legacy route; same body as GET /api/v1/gps/{gps_details_id})',
   params: gpsParams,
   response: { schema: successEnvelope(gpsOut) },
@@ -80,7 +108,12 @@ export const getGpsDetailLegacy = defineRoute({
 })
 
 export const getGpsDetail = defineRoute({
-  id: 'getGpsDetail', method: 'GET', path: '/api/v1/gps/:gps_details_id', idOf: 'gpsDetails', tag, auth: read,
+  id: 'getGpsDetail',
+  method: 'GET',
+  path: '/api/v1/gps/:gps_details_id',
+  idOf: 'gpsDetails',
+  tag,
+  auth: read,
   summary: 'One GPS device detail (RESTful route)',
   params: gpsParams,
   response: { schema: successEnvelope(gpsOut) },
@@ -91,10 +124,18 @@ export const getGpsDetail = defineRoute({
 const planOut = subscriptionPlanSchema
 
 /** A positive integer in the path; `1.5`, `1e3` or `abc` are 400. */
-const planId = z.string().regex(/^\d{1,9}$/, 'must be an integer').transform(Number)
+const planId = z
+  .string()
+  .regex(/^\d{1,9}$/, 'must be an integer')
+  .transform(Number)
 
 export const getSubscriptionPlan = defineRoute({
-  id: 'getSubscriptionPlan', method: 'GET', path: '/api/v1/subscription_plan/get/:plan_id', idOf: 'subscriptionPlans', tag, auth: read,
+  id: 'getSubscriptionPlan',
+  method: 'GET',
+  path: '/api/v1/subscription_plan/get/:plan_id',
+  idOf: 'subscriptionPlans',
+  tag,
+  auth: read,
   summary: 'One subscription plan (bare object)',
   params: z.object({ plan_id: planId }),
   response: { schema: planOut },
@@ -107,13 +148,33 @@ export const getSubscriptionPlan = defineRoute({
 })
 
 export const listSubscriptionPlans = defineRoute({
-  id: 'listSubscriptionPlans', method: 'GET', path: '/api/v1/subscription_plan/list', lists: 'subscriptionPlans', tag, auth: read, assumed: true,
+  id: 'listSubscriptionPlans',
+  method: 'GET',
+  path: '/api/v1/subscription_plan/list',
+  lists: 'subscriptionPlans',
+  tag,
+  auth: read,
+  assumed: true,
   summary: 'Every subscription plan, by id',
   response: { schema: successEnvelope(z.array(planOut)) },
   handler(ctx) {
     if (!ctx.visible('subscriptionPlans')) return success([])
-    return success(ctx.sandbox.world.tables.subscriptionPlans.all().slice().sort((a, b) => a.id - b.id))
+    return success(
+      ctx.sandbox.world.tables.subscriptionPlans
+        .all()
+        .slice()
+        .sort((a, b) => a.id - b.id),
+    )
   },
 })
 
-export const catalogsRoutes = [listVehicleTypes, listLayers, deleteLayer, listGpsDetails, getGpsDetailLegacy, getGpsDetail, getSubscriptionPlan, listSubscriptionPlans]
+export const catalogsRoutes = [
+  listVehicleTypes,
+  listLayers,
+  deleteLayer,
+  listGpsDetails,
+  getGpsDetailLegacy,
+  getGpsDetail,
+  getSubscriptionPlan,
+  listSubscriptionPlans,
+]

@@ -7,7 +7,10 @@ import { clientOf, clientRows, publicRow } from '../../http/tenant.js'
 import { emailAddress, idParam, successEnvelope } from '../../http/schemas.js'
 
 const tag = 'maintenance'
-const providerOut = assumed(serviceProviderSchema.omit({ clientId: true }), 'Service provider fields are not shown by the spec')
+const providerOut = assumed(
+  serviceProviderSchema.omit({ clientId: true }),
+  'Service provider fields are not shown by the spec',
+)
 
 function providerOf(ctx: RouteContext<Record<string, string>>) {
   const row = ctx.sandbox.world.tables.serviceProviders.get(ctx.params.id)
@@ -15,7 +18,8 @@ function providerOf(ctx: RouteContext<Record<string, string>>) {
   return row
 }
 
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`)
+const text = (max: number) =>
+  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`)
 
 /** The spec's 400 example says an e-mail is required; the other fields are assumed. */
 const updateBody = z.object({
@@ -26,13 +30,23 @@ const updateBody = z.object({
 })
 
 export const updateServiceProvider = defineRoute({
-  id: 'updateServiceProvider', method: 'PUT', path: '/api/maintenance/service-providers/:id', tag,
-  auth: { kind: 'user', permission: 'maintenance:write' }, errorShape: 'error',
+  id: 'updateServiceProvider',
+  method: 'PUT',
+  path: '/api/maintenance/service-providers/:id',
+  tag,
+  auth: { kind: 'user', permission: 'maintenance:write' },
+  errorShape: 'error',
   summary: 'Update a maintenance service provider',
   params: idParam(),
   body: updateBody,
   response: { schema: successEnvelope(z.object({})) },
-  errors: { 400: 'Invalid payload (e-mail missing or invalid)', 401: 'Not authenticated', 403: 'No permission', 404: 'Unknown service provider', 500: 'Internal error' },
+  errors: {
+    400: 'Invalid payload (e-mail missing or invalid)',
+    401: 'Not authenticated',
+    403: 'No permission',
+    404: 'Unknown service provider',
+    500: 'Internal error',
+  },
   async handler(ctx) {
     const provider = providerOf(ctx)
     const { email, name, phone, address } = ctx.body
@@ -48,7 +62,12 @@ export const updateServiceProvider = defineRoute({
 })
 
 export const listServiceProviders = defineRoute({
-  id: 'listServiceProviders', method: 'GET', path: '/api/maintenance/service-providers', lists: 'serviceProviders', tag, assumed: true,
+  id: 'listServiceProviders',
+  method: 'GET',
+  path: '/api/maintenance/service-providers',
+  lists: 'serviceProviders',
+  tag,
+  assumed: true,
   auth: { kind: 'user', permission: 'maintenance:read' },
   summary: "The client's maintenance service providers, by name",
   response: { schema: successEnvelope(z.array(providerOut)) },
@@ -59,7 +78,12 @@ export const listServiceProviders = defineRoute({
 })
 
 export const getServiceProvider = defineRoute({
-  id: 'getServiceProvider', method: 'GET', path: '/api/maintenance/service-providers/:id', idOf: 'serviceProviders', tag, assumed: true,
+  id: 'getServiceProvider',
+  method: 'GET',
+  path: '/api/maintenance/service-providers/:id',
+  idOf: 'serviceProviders',
+  tag,
+  assumed: true,
   auth: { kind: 'user', permission: 'maintenance:read' },
   summary: 'One maintenance service provider',
   params: idParam(),

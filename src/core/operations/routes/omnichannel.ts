@@ -19,12 +19,22 @@ function threadOf(ctx: RouteContext<any, any, any>, id: string, field = 'threadI
   return row
 }
 
-
 export const getWhatsappStatus = defineRoute({
-  id: 'getWhatsappStatus', method: 'GET', path: '/api/omnichannel/auth/whatsapp/status', tag, auth: read,
+  id: 'getWhatsappStatus',
+  method: 'GET',
+  path: '/api/omnichannel/auth/whatsapp/status',
+  tag,
+  auth: read,
   summary: 'WhatsApp Business connection status (bare object)',
   response: {
-    schema: z.object({ isConnected: z.boolean(), phoneNumberId: z.string(), businessName: z.string(), about: z.string(), webhookUrl: z.string(), verifyToken: z.string() }),
+    schema: z.object({
+      isConnected: z.boolean(),
+      phoneNumberId: z.string(),
+      businessName: z.string(),
+      about: z.string(),
+      webhookUrl: z.string(),
+      verifyToken: z.string(),
+    }),
   },
   handler(ctx) {
     const clientId = clientOf(ctx)
@@ -36,7 +46,13 @@ export const getWhatsappStatus = defineRoute({
 })
 
 export const listThreads = defineRoute({
-  id: 'listThreads', method: 'GET', path: '/api/omnichannel/threads', lists: 'threads', tag, auth: read, assumed: true,
+  id: 'listThreads',
+  method: 'GET',
+  path: '/api/omnichannel/threads',
+  lists: 'threads',
+  tag,
+  auth: read,
+  assumed: true,
   summary: "The client's conversation threads, latest message first; optional `status` filter",
   query: z.object({ status: z.enum(['open', 'closed']).optional() }),
   response: { schema: successEnvelope(z.array(threadOut)) },
@@ -48,7 +64,13 @@ export const listThreads = defineRoute({
 })
 
 export const getThread = defineRoute({
-  id: 'getThread', method: 'GET', path: '/api/omnichannel/threads/:threadId', idOf: 'threads', tag, auth: read, assumed: true,
+  id: 'getThread',
+  method: 'GET',
+  path: '/api/omnichannel/threads/:threadId',
+  idOf: 'threads',
+  tag,
+  auth: read,
+  assumed: true,
   summary: 'One conversation thread: read it before replying (closed or reassigned threads refuse messages)',
   params: threadParams,
   response: { schema: successEnvelope(threadOut) },
@@ -57,7 +79,14 @@ export const getThread = defineRoute({
 })
 
 export const listThreadMessages = defineRoute({
-  id: 'listThreadMessages', method: 'GET', path: '/api/omnichannel/threads/:threadId/messages', lists: 'messages', idOf: 'threads', tag, auth: read, assumed: true,
+  id: 'listThreadMessages',
+  method: 'GET',
+  path: '/api/omnichannel/threads/:threadId/messages',
+  lists: 'messages',
+  idOf: 'threads',
+  tag,
+  auth: read,
+  assumed: true,
   summary: 'Messages of a thread, oldest first',
   params: threadParams,
   response: { schema: successEnvelope(z.array(messageOut)) },
@@ -70,10 +99,13 @@ export const listThreadMessages = defineRoute({
   },
 })
 
-const sendBody = assumed(z.object({
-  threadId: z.string().min(1, 'is required').max(128, 'must be at most 128 characters'),
-  text: z.string().trim().min(1, 'must not be empty').max(4096, 'must be at most 4096 characters'),
-}), 'Payload fields are not shown by the spec')
+const sendBody = assumed(
+  z.object({
+    threadId: z.string().min(1, 'is required').max(128, 'must be at most 128 characters'),
+    text: z.string().trim().min(1, 'must not be empty').max(4096, 'must be at most 4096 characters'),
+  }),
+  'Payload fields are not shown by the spec',
+)
 
 /** A message id in the style of the seeded ones (24 hex), sequential so runs repeat. */
 const messageId = (ctx: RouteContext<any, any, any>) => 'f0f0f0f0' + ctx.sandbox.ids.take('').padStart(16, '0')
@@ -83,8 +115,12 @@ const messageId = (ctx: RouteContext<any, any, any>) => 'f0f0f0f0' + ctx.sandbox
  * a blind retry duplicates the message, so the caller reads the thread before resending.
  */
 export const sendMessage = defineRoute({
-  id: 'sendOmnichannelMessage', method: 'POST', path: '/api/omnichannel/send', tag,
-  auth: { kind: 'user', permission: 'omnichannel:send' }, effect: true,
+  id: 'sendOmnichannelMessage',
+  method: 'POST',
+  path: '/api/omnichannel/send',
+  tag,
+  auth: { kind: 'user', permission: 'omnichannel:send' },
+  effect: true,
   summary: 'Send a message on a thread; it is appended to the thread and recorded in the outbox (kind `message`)',
   body: sendBody,
   response: { status: 201, schema: successEnvelope(messageOut), description: 'Message sent' },
@@ -92,18 +128,31 @@ export const sendMessage = defineRoute({
   async handler(ctx) {
     const { user } = userOf(ctx)
     const thread = threadOf(ctx, ctx.body.threadId)
-    if (thread.status === 'closed') throw conflict(`threadId: thread ${thread.id} is closed; messages cannot be sent on it`)
+    if (thread.status === 'closed')
+      throw conflict(`threadId: thread ${thread.id} is closed; messages cannot be sent on it`)
     if (thread.assignedTo && thread.assignedTo !== user.id) {
       const owner = ctx.sandbox.world.tables.users.get(thread.assignedTo)
       throw conflict(`threadId: thread ${thread.id} is assigned to another user (${owner?.name ?? thread.assignedTo})`)
     }
     const { tables } = ctx.sandbox.world
     const at = ctx.sandbox.iso()
-    const message = await tables.messages.insert({ id: messageId(ctx), threadId: thread.id, clientId: thread.clientId, direction: 'outbound', text: ctx.body.text, authorId: user.id, sentAt: at })
+    const message = await tables.messages.insert({
+      id: messageId(ctx),
+      threadId: thread.id,
+      clientId: thread.clientId,
+      direction: 'outbound',
+      text: ctx.body.text,
+      authorId: user.id,
+      sentAt: at,
+    })
     await tables.threads.update(thread.id, (t) => void (t.lastMessageAt = at))
     // The outbox has no body field: the subject carries the text (cut at 120 characters).
     const subject = ctx.body.text.length > 120 ? `${ctx.body.text.slice(0, 119)}…` : ctx.body.text
-    ctx.sandbox.outbox.add('message', at, { to: thread.channel === 'email' ? thread.contactEmail : thread.contactPhone, subject, ref: message.id })
+    ctx.sandbox.outbox.add('message', at, {
+      to: thread.channel === 'email' ? thread.contactEmail : thread.contactPhone,
+      subject,
+      ref: message.id,
+    })
     return reply(201, { status: 'success', data: publicRow(message) })
   },
 })

@@ -11,10 +11,19 @@ const tag = 'quotes'
 const read = { kind: 'user', permission: 'quotes:read' } as const
 
 const quoteOut = quoteSchema.omit({ clientId: true, ai: true }).extend({ hasAiContent: z.boolean() })
-const aiOut = assumed(quoteAiSchema.extend({ quoteId: z.string(), number: z.string() }), 'AI content fields are not shown by the spec')
+const aiOut = assumed(
+  quoteAiSchema.extend({ quoteId: z.string(), number: z.string() }),
+  'AI content fields are not shown by the spec',
+)
 
 export const listQuotes = defineRoute({
-  id: 'listQuotes', method: 'GET', path: '/api/quotes', lists: 'quotes', tag, auth: read, assumed: true,
+  id: 'listQuotes',
+  method: 'GET',
+  path: '/api/quotes',
+  lists: 'quotes',
+  tag,
+  auth: read,
+  assumed: true,
   summary: "The client's quotes, newest first; the AI content is read one quote at a time",
   response: { schema: successEnvelope(z.array(quoteOut)) },
   handler(ctx) {
@@ -25,7 +34,12 @@ export const listQuotes = defineRoute({
 })
 
 export const getQuoteAi = defineRoute({
-  id: 'getQuoteAiContent', method: 'GET', path: '/api/quotes/ai/:quoteId', idOf: 'quotes', tag, auth: read,
+  id: 'getQuoteAiContent',
+  method: 'GET',
+  path: '/api/quotes/ai/:quoteId',
+  idOf: 'quotes',
+  tag,
+  auth: read,
   summary: 'The AI-generated content of a quote: text sections, model name and generation time',
   params: z.object({ quoteId: z.string().min(1).max(128) }),
   response: { schema: successEnvelope(aiOut) },

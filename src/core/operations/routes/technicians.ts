@@ -17,7 +17,13 @@ function technicianOf(ctx: RouteContext<Record<string, string>>) {
 }
 
 export const listTechnicians = defineRoute({
-  id: 'listTechnicians', method: 'GET', path: '/api/v1/technician/list', lists: 'technicians', tag, auth: read, assumed: true,
+  id: 'listTechnicians',
+  method: 'GET',
+  path: '/api/v1/technician/list',
+  lists: 'technicians',
+  tag,
+  auth: read,
+  assumed: true,
   summary: "The client's field technicians, by name",
   response: { schema: successEnvelope(z.array(technicianOut)) },
   handler(ctx) {
@@ -27,7 +33,13 @@ export const listTechnicians = defineRoute({
 })
 
 export const getTechnician = defineRoute({
-  id: 'getTechnician', method: 'GET', path: '/api/v1/technician/get/:id', idOf: 'technicians', tag, auth: read, assumed: true,
+  id: 'getTechnician',
+  method: 'GET',
+  path: '/api/v1/technician/get/:id',
+  idOf: 'technicians',
+  tag,
+  auth: read,
+  assumed: true,
   summary: 'One field technician',
   params: idParam(),
   response: { schema: successEnvelope(technicianOut) },
@@ -40,7 +52,10 @@ export const getTechnician = defineRoute({
  * history entries that name it resolve its id to `null` (the visits keep the bare id).
  */
 export const deleteTechnician = defineRoute({
-  id: 'deleteTechnician', method: 'DELETE', path: '/api/v1/technician/delete/:id', tag,
+  id: 'deleteTechnician',
+  method: 'DELETE',
+  path: '/api/v1/technician/delete/:id',
+  tag,
   auth: { kind: 'user', permission: 'technicians:write' },
   summary: 'Delete a field technician; answers an empty JSON object',
   params: idParam(),

@@ -36,8 +36,14 @@ function newUuid(ctx: Ctx): string {
 async function recordChange(ctx: Ctx, visit: Visit, action: string, change: RowOf<'visitHistory'>['change']) {
   const { user } = userOf(ctx)
   await ctx.sandbox.world.tables.visitHistory.insert({
-    id: newUuid(ctx), visit_detail_id: visit.id, action, datetime: ctx.sandbox.iso(), change,
-    user_id: user.id, user_name: user.name, user_email: user.email,
+    id: newUuid(ctx),
+    visit_detail_id: visit.id,
+    action,
+    datetime: ctx.sandbox.iso(),
+    change,
+    user_id: user.id,
+    user_name: user.name,
+    user_email: user.email,
   })
 }
 
@@ -69,7 +75,13 @@ function entityNames(ctx: Ctx, visit: Visit, change: RowOf<'visitHistory'>['chan
 }
 
 export const listVisitDetails = defineRoute({
-  id: 'listVisitDetails', method: 'GET', path: '/api/v1/visit_detail/list', lists: 'visitDetails', tag, auth: read, assumed: true,
+  id: 'listVisitDetails',
+  method: 'GET',
+  path: '/api/v1/visit_detail/list',
+  lists: 'visitDetails',
+  tag,
+  auth: read,
+  assumed: true,
   summary: "The client's technician visits, latest scheduled first; optional `status` filter",
   query: z.object({ status: z.enum(visitStatuses).optional() }),
   response: { schema: successEnvelope(z.array(visitOut)) },
@@ -81,7 +93,13 @@ export const listVisitDetails = defineRoute({
 })
 
 export const getVisitDetail = defineRoute({
-  id: 'getVisitDetail', method: 'GET', path: '/api/v1/visit_detail/get/:visitDetailId', idOf: 'visitDetails', tag, auth: read, assumed: true,
+  id: 'getVisitDetail',
+  method: 'GET',
+  path: '/api/v1/visit_detail/get/:visitDetailId',
+  idOf: 'visitDetails',
+  tag,
+  auth: read,
+  assumed: true,
   summary: 'One technician visit with its images',
   params: visitParams,
   response: { schema: successEnvelope(visitOut) },
@@ -90,7 +108,13 @@ export const getVisitDetail = defineRoute({
 })
 
 export const getVisitHistory = defineRoute({
-  id: 'getVisitHistory', method: 'GET', path: '/api/v1/visit_history/get/:visitDetailId', lists: 'visitHistory', idOf: 'visitDetails', tag, auth: read,
+  id: 'getVisitHistory',
+  method: 'GET',
+  path: '/api/v1/visit_history/get/:visitDetailId',
+  lists: 'visitHistory',
+  idOf: 'visitDetails',
+  tag,
+  auth: read,
   summary: 'History of a visit, oldest first (legacy route); entity names resolved from the ids in `change`',
   params: visitParams,
   response: { schema: z.array(visitHistoryEntrySchema) },
@@ -100,35 +124,63 @@ export const getVisitHistory = defineRoute({
     if (!ctx.visible('visitHistory')) return reply(200, [])
     const entries = ctx.sandbox.world.tables.visitHistory.by('visit_detail_id', visit.id)
     entries.sort((a, b) => (a.datetime < b.datetime ? -1 : a.datetime > b.datetime ? 1 : 0))
-    return reply(200, entries.map((h) => ({
-      id: h.id, visit_detail_id: h.visit_detail_id, action: h.action, datetime: h.datetime, change: h.change,
-      user_id: h.user_id, user_name: h.user_name, user_email: h.user_email,
-      entity_names_old: entityNames(ctx, visit, h.change, 'old'),
-      entity_names_new: entityNames(ctx, visit, h.change, 'new'),
-    })))
+    return reply(
+      200,
+      entries.map((h) => ({
+        id: h.id,
+        visit_detail_id: h.visit_detail_id,
+        action: h.action,
+        datetime: h.datetime,
+        change: h.change,
+        user_id: h.user_id,
+        user_name: h.user_name,
+        user_email: h.user_email,
+        entity_names_old: entityNames(ctx, visit, h.change, 'old'),
+        entity_names_new: entityNames(ctx, visit, h.change, 'new'),
+      })),
+    )
   },
 })
 
-const uploadOut = assumed(z.object({ images: z.array(visitImageSchema), visit: visitOut }), 'Response fields are not shown by the spec')
+const uploadOut = assumed(
+  z.object({ images: z.array(visitImageSchema), visit: visitOut }),
+  'Response fields are not shown by the spec',
+)
 
 export const uploadVisitFile = defineRoute({
-  id: 'uploadVisitFile', method: 'POST', path: '/api/v1/visit_detail/upload/:visitDetailId', tag,
-  auth: { kind: 'user', permission: 'visits:write' }, effect: true,
-  summary: 'Upload images or PDFs to a visit (multipart field `file`, at most 10 MB each); each file adds an image and a history entry',
+  id: 'uploadVisitFile',
+  method: 'POST',
+  path: '/api/v1/visit_detail/upload/:visitDetailId',
+  tag,
+  auth: { kind: 'user', permission: 'visits:write' },
+  effect: true,
+  summary:
+    'Upload images or PDFs to a visit (multipart field `file`, at most 10 MB each); each file adds an image and a history entry',
   params: visitParams,
   body: 'multipart',
   response: { status: 201, schema: successEnvelope(uploadOut), description: 'Files added to the visit' },
-  errors: { 400: 'Invalid file (missing, empty, over 10 MB, or not an image or PDF by declared type and content)', 403: 'No permission', 404: 'Unknown visit detail' },
+  errors: {
+    400: 'Invalid file (missing, empty, over 10 MB, or not an image or PDF by declared type and content)',
+    403: 'No permission',
+    404: 'Unknown visit detail',
+  },
   async handler(ctx) {
     const visit = visitOf(ctx)
     const files = await checkFiles(ctx.form!)
     const at = ctx.sandbox.iso()
-    const images = files.map(({ file, type, name }) => ({ id: newUuid(ctx), fileName: name, contentType: type, size: file.size, uploadedAt: at }))
+    const images = files.map(({ file, type, name }) => ({
+      id: newUuid(ctx),
+      fileName: name,
+      contentType: type,
+      size: file.size,
+      uploadedAt: at,
+    }))
     const updated = await ctx.sandbox.world.tables.visitDetails.update(visit.id, (v) => {
       v.images.push(...images)
       v.updatedAt = at
     })
-    for (const image of images) await recordChange(ctx, updated!, 'image_uploaded', { image_id: { old: null, new: image.id } })
+    for (const image of images)
+      await recordChange(ctx, updated!, 'image_uploaded', { image_id: { old: null, new: image.id } })
     return reply(201, { status: 'success', data: { images, visit: publicRow(updated!) } })
   },
 })

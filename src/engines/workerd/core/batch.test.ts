@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { type AnswerFrame, AnswerReader, type BatchRequest, decodeRequests, encodeRequests, serveBatch } from './batch.js'
+import {
+  type AnswerFrame,
+  AnswerReader,
+  type BatchRequest,
+  decodeRequests,
+  encodeRequests,
+  serveBatch,
+} from './batch.js'
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 const text = (b: Uint8Array) => new TextDecoder().decode(b)
@@ -15,14 +22,29 @@ async function frames(stream: ReadableStream<Uint8Array>, size = 7): Promise<Ans
   return out
 }
 
-const summary = (list: AnswerFrame[]) => list.map((f) => (f === 'ready' ? 'ready' : 'reroute' in f.answer ? `${f.index}:reroute` : `${f.index}:${text(f.answer.body)}`))
+const summary = (list: AnswerFrame[]) =>
+  list.map((f) =>
+    f === 'ready' ? 'ready' : 'reroute' in f.answer ? `${f.index}:reroute` : `${f.index}:${text(f.answer.body)}`,
+  )
 
 describe('batches of requests', () => {
   it('carries requests as they were: bodies absent, empty or binary, headers repeated', () => {
     const requests: BatchRequest[] = [
-      { method: 'GET', target: '/api/layers?q=ñ', headers: ['host', 'a.test', 'cookie', 'a=1', 'cookie', 'b=2'], body: null, sandbox: '' },
+      {
+        method: 'GET',
+        target: '/api/layers?q=ñ',
+        headers: ['host', 'a.test', 'cookie', 'a=1', 'cookie', 'b=2'],
+        body: null,
+        sandbox: '',
+      },
       { method: 'POST', target: '/api/x', headers: [], body: new Uint8Array(0), sandbox: 'a:b' },
-      { method: 'PUT', target: '/api/y', headers: ['content-type', 'application/octet-stream'], body: new Uint8Array([0, 255, 13, 10, 0]), sandbox: 'bad id!' },
+      {
+        method: 'PUT',
+        target: '/api/y',
+        headers: ['content-type', 'application/octet-stream'],
+        body: new Uint8Array([0, 255, 13, 10, 0]),
+        sandbox: 'bad id!',
+      },
     ]
     expect(decodeRequests(encodeRequests(requests))).toEqual(requests)
   })
@@ -70,30 +92,60 @@ describe('batches of requests', () => {
       if (request.url.endsWith('/slow')) await new Promise((resolve) => setTimeout(resolve, 50))
       return new Response(new URL(request.url).pathname)
     }
-    const batch = encodeRequests(['/slow', '/a', '/b'].map((target) => ({ method: 'GET', target, headers: [], body: null, sandbox: '' })))
-    expect(summary(await frames(serveBatch(batch, 'http://x.test', () => true, serve), 3))).toEqual(['1:/a', '2:/b', 'ready', '0:/slow'])
+    const batch = encodeRequests(
+      ['/slow', '/a', '/b'].map((target) => ({ method: 'GET', target, headers: [], body: null, sandbox: '' })),
+    )
+    expect(
+      summary(
+        await frames(
+          serveBatch(batch, 'http://x.test', () => true, serve),
+          3,
+        ),
+      ),
+    ).toEqual(['1:/a', '2:/b', 'ready', '0:/slow'])
   })
 
   it('holds every frame while a write is being stored, READY too', async () => {
     let stored = () => undefined as void
     const storing = new Promise<void>((resolve) => (stored = resolve))
     const batch = encodeRequests([{ method: 'GET', target: '/a', headers: [], body: null, sandbox: '' }])
-    const stream = serveBatch(batch, 'http://x.test', () => true, async () => new Response('a'), () => storing)
+    const stream = serveBatch(
+      batch,
+      'http://x.test',
+      () => true,
+      async () => new Response('a'),
+      () => storing,
+    )
     const reader = stream.getReader()
     const first = reader.read()
-    const early = await Promise.race([first.then(() => 'frame'), new Promise((resolve) => setTimeout(() => resolve('held'), 30))])
+    const early = await Promise.race([
+      first.then(() => 'frame'),
+      new Promise((resolve) => setTimeout(() => resolve('held'), 30)),
+    ])
     expect(early).toBe('held')
     stored()
     expect((await first).done).toBe(false)
   })
 
   it('answers 500 for a request its server failed, the others as usual', async () => {
-    const batch = encodeRequests(['/bad', '/ok'].map((target) => ({ method: 'GET', target, headers: [], body: null, sandbox: '' })))
-    const got = await frames(serveBatch(batch, 'http://x.test', () => true, async (r) => {
-      if (r.url.endsWith('/bad')) throw new Error('boom')
-      return new Response('ok')
-    }))
+    const batch = encodeRequests(
+      ['/bad', '/ok'].map((target) => ({ method: 'GET', target, headers: [], body: null, sandbox: '' })),
+    )
+    const got = await frames(
+      serveBatch(
+        batch,
+        'http://x.test',
+        () => true,
+        async (r) => {
+          if (r.url.endsWith('/bad')) throw new Error('boom')
+          return new Response('ok')
+        },
+      ),
+    )
     const statuses = got.filter((f) => f !== 'ready').map((f) => [f.index, 'status' in f.answer ? f.answer.status : 0])
-    expect(statuses.sort()).toEqual([[0, 500], [1, 200]])
+    expect(statuses.sort()).toEqual([
+      [0, 500],
+      [1, 200],
+    ])
   })
 })

@@ -28,7 +28,8 @@ export interface BatchRequest {
 }
 
 /** An answer, or `reroute`: the object does not serve the sandbox the request names (send it on its own). */
-export type BatchAnswer = { status: number; statusText: string; headers: string[]; body: Uint8Array } | { reroute: true }
+export type BatchAnswer =
+  { status: number; statusText: string; headers: string[]; body: Uint8Array } | { reroute: true }
 
 /** Sent with a batch: the key the command line gave this workerd (`SANDBOX_FRONT_KEY`), so no one else can batch. */
 export const BATCH_HEADER = 'x-sandbox-batch'
@@ -54,7 +55,7 @@ function frames(items: { head: unknown; body: Uint8Array | null }[]): Uint8Array
     view.setUint32(at + 4, body ? body.length : NONE)
     out.set(heads[i], at + 8)
     at += 8 + heads[i].length
-    if (body) out.set(body, at), (at += body.length)
+    if (body) (out.set(body, at), (at += body.length))
   }
   return out
 }
@@ -70,13 +71,17 @@ function unframe(bytes: Uint8Array): { head: unknown; body: Uint8Array | null }[
     const bodyAt = at + 8 + headSize
     const end = bodyAt + (bodySize === NONE ? 0 : bodySize)
     if (end > bytes.length) throw new Error('batch: a frame is cut short')
-    out.push({ head: JSON.parse(decoder.decode(bytes.subarray(at + 8, bodyAt))), body: bodySize === NONE ? null : bytes.subarray(bodyAt, end) })
+    out.push({
+      head: JSON.parse(decoder.decode(bytes.subarray(at + 8, bodyAt))),
+      body: bodySize === NONE ? null : bytes.subarray(bodyAt, end),
+    })
     at = end
   }
   return out
 }
 
-export const encodeRequests = (requests: BatchRequest[]): Uint8Array => frames(requests.map((r) => ({ head: [r.method, r.target, r.headers, r.sandbox], body: r.body })))
+export const encodeRequests = (requests: BatchRequest[]): Uint8Array =>
+  frames(requests.map((r) => ({ head: [r.method, r.target, r.headers, r.sandbox], body: r.body })))
 
 export function decodeRequests(bytes: Uint8Array): BatchRequest[] {
   return unframe(bytes).map(({ head, body }) => {
@@ -88,7 +93,13 @@ export function decodeRequests(bytes: Uint8Array): BatchRequest[] {
 /** Head of the frame that says the rest of the batch waits on timers or storage. */
 const READY = -1
 
-const answerFrame = (index: number, a: BatchAnswer) => frames([{ head: 'reroute' in a ? [index] : [index, a.status, a.statusText, a.headers], body: 'reroute' in a ? null : a.body }])
+const answerFrame = (index: number, a: BatchAnswer) =>
+  frames([
+    {
+      head: 'reroute' in a ? [index] : [index, a.status, a.statusText, a.headers],
+      body: 'reroute' in a ? null : a.body,
+    },
+  ])
 
 /** What an answer stream carries: the answer to one request (by its place in the batch), or `ready`. */
 export type AnswerFrame = { index: number; answer: BatchAnswer } | 'ready'
@@ -142,7 +153,7 @@ export class AnswerReader {
 function concat(chunks: Uint8Array[], size: number): Uint8Array {
   const out = new Uint8Array(size)
   let at = 0
-  for (const chunk of chunks) out.set(chunk, at), (at += chunk.length)
+  for (const chunk of chunks) (out.set(chunk, at), (at += chunk.length))
   return out
 }
 
@@ -157,7 +168,18 @@ function headerPairs(headers: Headers): string[] {
 }
 
 /** What went wrong inside `serve`, as the pipeline answers what it did not expect. */
-const failed = (): BatchAnswer => ({ status: 500, statusText: '', headers: ['content-type', 'application/json'], body: encoder.encode(JSON.stringify({ statusCode: 500, message: 'internal error: the sandbox failed to handle this request', error: 'Internal Server Error' })) })
+const failed = (): BatchAnswer => ({
+  status: 500,
+  statusText: '',
+  headers: ['content-type', 'application/json'],
+  body: encoder.encode(
+    JSON.stringify({
+      statusCode: 500,
+      message: 'internal error: the sandbox failed to handle this request',
+      error: 'Internal Server Error',
+    }),
+  ),
+})
 
 /** Given each request split once, with the sandbox id it named (BatchRequest's `sandbox`). */
 type Serves = (request: Request, target: Target) => boolean
@@ -170,7 +192,11 @@ async function answer(r: BatchRequest, origin: string, serves: Serves, serve: Se
     for (let i = 0; i < r.headers.length; i += 2) headers.append(r.headers[i], r.headers[i + 1])
     // As the runtime makes a request's URL: its Host header, else the batch's own origin.
     const host = headers.get('host')
-    request = new Request(new URL(r.target, host ? `http://${host}` : origin), { method: r.method, headers, body: r.body as Uint8Array<ArrayBuffer> | null })
+    request = new Request(new URL(r.target, host ? `http://${host}` : origin), {
+      method: r.method,
+      headers,
+      body: r.body as Uint8Array<ArrayBuffer> | null,
+    })
   } catch {
     // What the Request constructor refuses (a forbidden method, a Host no URL takes), the
     // runtime's own HTTP front answers: on its own.
@@ -179,7 +205,12 @@ async function answer(r: BatchRequest, origin: string, serves: Serves, serve: Se
   const target = targetOf(request, { sandboxId: r.sandbox })
   if (!serves(request, target)) return { reroute: true }
   const response = await serve(request, target)
-  return { status: response.status, statusText: response.statusText, headers: headerPairs(response.headers), body: new Uint8Array(await response.arrayBuffer()) }
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    headers: headerPairs(response.headers),
+    body: new Uint8Array(await response.arrayBuffer()),
+  }
 }
 
 /**
@@ -208,7 +239,10 @@ export function serveBatch(
           if (--left === 0) controller.close()
         })
       requests.forEach((r, index) => {
-        answer(r, origin, serves, serve).then((a) => out(answerFrame(index, a)), () => out(answerFrame(index, failed())))
+        answer(r, origin, serves, serve).then(
+          (a) => out(answerFrame(index, a)),
+          () => out(answerFrame(index, failed())),
+        )
       })
       // A task after this one: every request that needed neither a timer nor storage is answered by then.
       setTimeout(() => out(frames([{ head: [READY], body: null }])), 0)

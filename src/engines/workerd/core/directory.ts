@@ -75,11 +75,21 @@ export class Directory {
   async #list(): Promise<(SandboxInfo & { inflight: number })[]> {
     const ids = await this.storage.list('s:')
     const now = Date.now()
-    const infos = await Promise.all([...ids].map(async ([key, createdAt]) => {
-      const id = key.slice(2)
-      const info = await this.options.info(id)
-      return info.gone ? undefined : { id, createdAt: new Date(createdAt as number).toISOString(), lastUsedAt: new Date(info.lastUsed).toISOString(), idleMs: now - info.lastUsed, inflight: info.inflight }
-    }))
+    const infos = await Promise.all(
+      [...ids].map(async ([key, createdAt]) => {
+        const id = key.slice(2)
+        const info = await this.options.info(id)
+        return info.gone
+          ? undefined
+          : {
+              id,
+              createdAt: new Date(createdAt as number).toISOString(),
+              lastUsedAt: new Date(info.lastUsed).toISOString(),
+              idleMs: now - info.lastUsed,
+              inflight: info.inflight,
+            }
+      }),
+    )
     // Idle past idleMs and not answering: dropped now, as the Node server's sweep does.
     for (const info of infos) {
       if (!info || info.inflight > 0 || info.idleMs < this.options.idleMs || !(await this.drop(info.id))) continue

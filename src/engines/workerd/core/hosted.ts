@@ -75,7 +75,9 @@ export class HostedSandbox {
       // A write's changes are stored now, and its answer waits for them (a Durable Object's
       // output gate holds answers meanwhile too, but a batch's answers stream out one by one:
       // src/engines/workerd/core/batch.ts); a read's (journal, sliding sessions, counters) with the next batch.
-      const stored = live.stored.answered(request.method).catch((error) => console.error('fleet-sandbox: storing failed', error))
+      const stored = live.stored
+        .answered(request.method)
+        .catch((error) => console.error('fleet-sandbox: storing failed', error))
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         this.#storing.add(stored)
         await stored
@@ -126,12 +128,22 @@ export class HostedSandbox {
     const meta = (await host.backend.get('meta')) as Meta | undefined
     // Every sandbox of a deployment seeds relative to one instant, so ids read in one sandbox
     // mean the same records in another: fixed by --now, else stored once by the directory.
-    const seededAt = meta?.seededAt ?? (await host.directory<number>('hello', id, host.now ? Date.parse(host.now) : undefined))
+    const seededAt =
+      meta?.seededAt ?? (await host.directory<number>('hello', id, host.now ? Date.parse(host.now) : undefined))
     // The other sandboxes live in other hosts: the directory knows them.
-    const registry: SandboxRegistry = { idleMs: host.idleMs, maxSandboxes: host.maxSandboxes, list: () => host.directory('list'), drop: (other) => host.directory('drop', other), evicted: () => host.directory('evicted') }
+    const registry: SandboxRegistry = {
+      idleMs: host.idleMs,
+      maxSandboxes: host.maxSandboxes,
+      list: () => host.directory('list'),
+      drop: (other) => host.directory('drop', other),
+      evicted: () => host.directory('evicted'),
+    }
     const app = host.app({ only: id, seededAt, registry })
     const sandbox = await app.ready()
-    const stored = await PersistedSandbox.open(sandbox, host.backend, { meta: { id, seededAt, createdAt: meta?.createdAt ?? Date.now() }, journalInBatches: true })
+    const stored = await PersistedSandbox.open(sandbox, host.backend, {
+      meta: { id, seededAt, createdAt: meta?.createdAt ?? Date.now() },
+      journalInBatches: true,
+    })
     if (id !== 'default') await host.wakeAt(Date.now() + host.idleMs)
     return { sandbox, stored, app, inflight: 0, lastUsed: Date.now() }
   }
@@ -180,5 +192,12 @@ export const CUT_HEADER = 'x-sandbox-cut'
 /** A deployed Worker has no front: its caller sees this 502, marked, instead of a cut connection (docs/your-own-answers.md). */
 function cutMarked(response: Response): Response {
   if (response.type !== 'error') return response
-  return new Response(JSON.stringify({ statusCode: 502, message: 'override: the connection is cut (respond.error "network")', error: 'Bad Gateway' }), { status: 502, headers: { 'content-type': 'application/json', [CUT_HEADER]: '1' } })
+  return new Response(
+    JSON.stringify({
+      statusCode: 502,
+      message: 'override: the connection is cut (respond.error "network")',
+      error: 'Bad Gateway',
+    }),
+    { status: 502, headers: { 'content-type': 'application/json', [CUT_HEADER]: '1' } },
+  )
 }

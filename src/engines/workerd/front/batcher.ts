@@ -1,5 +1,12 @@
 import { type Agent, request as forward } from 'node:http'
-import { AnswerReader, BATCH_HEADER, BATCH_MAX, type BatchAnswer, type BatchRequest, encodeRequests } from '../core/batch.js'
+import {
+  AnswerReader,
+  BATCH_HEADER,
+  BATCH_MAX,
+  type BatchAnswer,
+  type BatchRequest,
+  encodeRequests,
+} from '../core/batch.js'
 
 interface Waiting {
   request: BatchRequest
@@ -70,28 +77,38 @@ export class Batcher {
     }
     const body = encodeRequests(batch.map((w) => w.request))
     const { agent, hostname, port, key } = this.options
-    const upstream = forward({ agent, host: hostname, port, method: 'POST', path: '/', headers: { 'x-sandbox-id': id, [BATCH_HEADER]: key, 'content-length': body.length } }, (answer) => {
-      if (answer.statusCode !== 200) {
-        answer.resume()
-        return finish(new Error(`workerd: the batch was answered ${answer.statusCode}`))
-      }
-      const reader = new AnswerReader()
-      answer.on('data', (chunk: Buffer) => {
-        let frames
-        try {
-          frames = reader.push(chunk)
-        } catch (error) {
-          answer.destroy()
-          return finish(error as Error)
+    const upstream = forward(
+      {
+        agent,
+        host: hostname,
+        port,
+        method: 'POST',
+        path: '/',
+        headers: { 'x-sandbox-id': id, [BATCH_HEADER]: key, 'content-length': body.length },
+      },
+      (answer) => {
+        if (answer.statusCode !== 200) {
+          answer.resume()
+          return finish(new Error(`workerd: the batch was answered ${answer.statusCode}`))
         }
-        for (const frame of frames) {
-          if (frame === 'ready') release()
-          else if (left.delete(frame.index)) batch[frame.index].done(frame.answer)
-        }
-      })
-      answer.once('error', (error) => finish(error))
-      answer.once('end', () => finish())
-    })
+        const reader = new AnswerReader()
+        answer.on('data', (chunk: Buffer) => {
+          let frames
+          try {
+            frames = reader.push(chunk)
+          } catch (error) {
+            answer.destroy()
+            return finish(error as Error)
+          }
+          for (const frame of frames) {
+            if (frame === 'ready') release()
+            else if (left.delete(frame.index)) batch[frame.index].done(frame.answer)
+          }
+        })
+        answer.once('error', (error) => finish(error))
+        answer.once('end', () => finish())
+      },
+    )
     upstream.once('error', (error) => finish(error))
     upstream.end(body)
   }

@@ -1,4 +1,11 @@
-import { Agent, type IncomingMessage, type Server, type ServerResponse, createServer, request as forward } from 'node:http'
+import {
+  Agent,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  createServer,
+  request as forward,
+} from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { buffer } from 'node:stream/consumers'
 import { BATCH_BODY_MAX, type BatchAnswer } from '../core/batch.js'
@@ -87,7 +94,12 @@ function batchable(req: IncomingMessage, target: string): boolean {
   if (req.headers.upgrade !== undefined || req.headers['transfer-encoding'] !== undefined) return false
   const length = req.headers['content-length']
   // A body rides within the bound, and never on GET or HEAD (no Request carries one there).
-  if (length !== undefined && Number(length) !== 0 && (!(Number(length) <= BATCH_BODY_MAX) || req.method === 'GET' || req.method === 'HEAD')) return false
+  if (
+    length !== undefined &&
+    Number(length) !== 0 &&
+    (!(Number(length) <= BATCH_BODY_MAX) || req.method === 'GET' || req.method === 'HEAD')
+  )
+    return false
   const q = target.indexOf('?')
   return target.startsWith('/') && !controlPath(q < 0 ? target : target.slice(0, q))
 }
@@ -98,7 +110,8 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
   return buffer(req)
 }
 
-const answerHeaders = (raw: string[]) => pairs(raw, (name) => HOP.has(name) || name === 'transfer-encoding' || name === 'content-length')
+const answerHeaders = (raw: string[]) =>
+  pairs(raw, (name) => HOP.has(name) || name === 'transfer-encoding' || name === 'content-length')
 
 function badGateway(res: ServerResponse): void {
   if (res.writableFinished) return
@@ -119,8 +132,16 @@ function headWritten(res: ServerResponse, status: number, message: string | unde
     return true
   } catch (error) {
     if (res.headersSent) return (res.destroy(), false)
-    const body = JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: `answer: cannot be written: ${(error as Error).message}` })
-    res.writeHead(500, { 'content-type': 'application/json', 'x-sandbox-fault': 'bad-answer', 'content-length': Buffer.byteLength(body) })
+    const body = JSON.stringify({
+      statusCode: 500,
+      error: 'Internal Server Error',
+      message: `answer: cannot be written: ${(error as Error).message}`,
+    })
+    res.writeHead(500, {
+      'content-type': 'application/json',
+      'x-sandbox-fault': 'bad-answer',
+      'content-length': Buffer.byteLength(body),
+    })
     res.end(body)
     return false
   }
@@ -167,7 +188,10 @@ function cut(req: IncomingMessage, answer: IncomingMessage): void {
 }
 
 export async function startFront(options: {
-  host: string; port: number; target: URL; batchKey?: string
+  host: string
+  port: number
+  target: URL
+  batchKey?: string
   /** With an upstream: requests sent alone are numbered, and the object of `sandbox` told when the caller of one left. */
   leave?: (sandbox: string, number: string) => void
 }): Promise<Front> {
@@ -175,42 +199,61 @@ export async function startFront(options: {
   // first, so no request goes out on a connection workerd is closing.
   const agent = new Agent({ keepAlive: true, timeout: 4000 })
   const { hostname, port: targetPort } = options.target
-  const batcher = options.batchKey ? new Batcher({ agent, hostname, port: targetPort, key: options.batchKey }) : undefined
+  const batcher = options.batchKey
+    ? new Batcher({ agent, hostname, port: targetPort, key: options.batchKey })
+    : undefined
 
   let numbered = 0
   /** One request, on its own hop (a `body` the front already read goes as it is). */
-  const alone = (req: IncomingMessage, res: ServerResponse, headers: string[], target: string, body?: Buffer | null) => {
+  const alone = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    headers: string[],
+    target: string,
+    body?: Buffer | null,
+  ) => {
     const { leave } = options
     const number = leave ? String(++numbered) : undefined
     if (number) headers = [...headers, FRONT_REQUEST_HEADER, number]
-    const upstream = forward({ agent, host: hostname, port: targetPort, method: req.method, path: target, headers }, (answer) => {
-      if (answer.headers[CUT_HEADER] !== undefined) return cut(req, answer)
-      const headers = pairs(answer.rawHeaders, (name) => HOP.has(name) || name === 'transfer-encoding' || name === FRAMED_HEADER)
-      // Answered before the body was all sent: the object stopped draining it (past its bound,
-      // or the caller stalled; src/core/http/drain.ts). The connection ends after this answer,
-      // and says so, as the Node engine's does.
-      const early = !req.complete
-      if (early) headers.push('connection', 'close')
-      if (!headWritten(res, answer.statusCode ?? 502, answer.statusMessage, headers)) return void answer.resume()
-      const finish = () => early && answer.once('end', () => {
-        req.unpipe(upstream)
-        upstream.destroy()
-      })
-      // Server-sent events and the upstream's answers (passthrough: any size, perhaps slow) go
-      // out as they come, head first; any other answer is read whole and written with its head
-      // in one call, which costs the front less than a pipe (bench/workerd.mjs).
-      if (answer.headers[UPSTREAM_HEADER] !== undefined || /event-stream/.test(String(answer.headers['content-type']))) {
-        res.flushHeaders()
-        answer.once('error', () => res.destroy())
-        if (answer.headers[FRAMED_HEADER] !== undefined) unframe(answer, res)
-        else answer.pipe(res)
-        return void finish()
-      }
-      const chunks: Buffer[] = []
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk))
-      answer.once('end', () => res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
-      finish()
-    })
+    const upstream = forward(
+      { agent, host: hostname, port: targetPort, method: req.method, path: target, headers },
+      (answer) => {
+        if (answer.headers[CUT_HEADER] !== undefined) return cut(req, answer)
+        const headers = pairs(
+          answer.rawHeaders,
+          (name) => HOP.has(name) || name === 'transfer-encoding' || name === FRAMED_HEADER,
+        )
+        // Answered before the body was all sent: the object stopped draining it (past its bound,
+        // or the caller stalled; src/core/http/drain.ts). The connection ends after this answer,
+        // and says so, as the Node engine's does.
+        const early = !req.complete
+        if (early) headers.push('connection', 'close')
+        if (!headWritten(res, answer.statusCode ?? 502, answer.statusMessage, headers)) return void answer.resume()
+        const finish = () =>
+          early &&
+          answer.once('end', () => {
+            req.unpipe(upstream)
+            upstream.destroy()
+          })
+        // Server-sent events and the upstream's answers (passthrough: any size, perhaps slow) go
+        // out as they come, head first; any other answer is read whole and written with its head
+        // in one call, which costs the front less than a pipe (bench/workerd.mjs).
+        if (
+          answer.headers[UPSTREAM_HEADER] !== undefined ||
+          /event-stream/.test(String(answer.headers['content-type']))
+        ) {
+          res.flushHeaders()
+          answer.once('error', () => res.destroy())
+          if (answer.headers[FRAMED_HEADER] !== undefined) unframe(answer, res)
+          else answer.pipe(res)
+          return void finish()
+        }
+        const chunks: Buffer[] = []
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk))
+        answer.once('end', () => res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
+        finish()
+      },
+    )
     // After a whole answer (workerd dropping the rest of a body it would not read): nothing lost.
     upstream.once('error', () => badGateway(res))
     // A caller gone before its whole answer: workerd's request goes too (an answer sent whole
@@ -222,7 +265,8 @@ export async function startFront(options: {
     })
     // A request without a body ends at once; a pipe would cost more than the rest of the hop.
     if (body !== undefined) upstream.end(body)
-    else if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) upstream.end()
+    else if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
+      upstream.end()
     else req.pipe(upstream)
   }
 
@@ -243,7 +287,8 @@ export async function startFront(options: {
     if (answer.headers.some((h, i) => i % 2 === 0 && h.toLowerCase() === CUT_HEADER)) return void req.socket.destroy()
     const out = answerHeaders(answer.headers)
     // The length of what the object sent (none for HEAD, 204 and 304, whose bodies are empty).
-    if (answer.body.length || !(req.method === 'HEAD' || answer.status === 204 || answer.status === 304)) out.push('content-length', String(answer.body.length))
+    if (answer.body.length || !(req.method === 'HEAD' || answer.status === 204 || answer.status === 304))
+      out.push('content-length', String(answer.body.length))
     if (headWritten(res, answer.status, answer.statusText || undefined, out)) res.end(answer.body)
   }
 
@@ -263,16 +308,28 @@ export async function startFront(options: {
     // bucket of anonymous callers); whatever the caller sent in its place is dropped. Headers
     // the caller's `connection` names are hop-by-hop too (RFC 9110 7.6.1).
     const named = connectionNamed(req)
-    const headers = pairs(req.rawHeaders, (name) => HOP.has(name) || name === 'cf-connecting-ip' || name === FRONT_REQUEST_HEADER || named?.has(name) === true)
+    const headers = pairs(
+      req.rawHeaders,
+      (name) =>
+        HOP.has(name) || name === 'cf-connecting-ip' || name === FRONT_REQUEST_HEADER || named?.has(name) === true,
+    )
     headers.push('cf-connecting-ip', req.socket.remoteAddress ?? '')
     // HTTP/1.0 may leave Host out; Node serves it, workerd would answer 400.
-    if (req.headers.host === undefined) headers.push('host', `${options.host.includes(':') ? `[${options.host}]` : options.host}:${(server.address() as AddressInfo).port}`)
+    if (req.headers.host === undefined)
+      headers.push(
+        'host',
+        `${options.host.includes(':') ? `[${options.host}]` : options.host}:${(server.address() as AddressInfo).port}`,
+      )
     const target = originForm(req.url ?? '/')
     if (batcher && batchable(req, target)) void batched(req, res, headers, target).catch(() => badGateway(res))
     else alone(req, res, headers, target)
   }
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (gate) void gate.then(() => serve(req, res), () => serve(req, res))
+    if (gate)
+      void gate.then(
+        () => serve(req, res),
+        () => serve(req, res),
+      )
     else serve(req, res)
   })
   const hold = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -281,11 +338,12 @@ export async function startFront(options: {
     gate = held
     try {
       // An event stream never ends by itself: after 2 s it is cut (EventSource reconnects).
-      if (underWay > 0) await new Promise<void>((resolve) => {
-        const done = () => (clearTimeout(timer), quiet.delete(done), resolve())
-        const timer = setTimeout(done, 2000)
-        quiet.add(done)
-      })
+      if (underWay > 0)
+        await new Promise<void>((resolve) => {
+          const done = () => (clearTimeout(timer), quiet.delete(done), resolve())
+          const timer = setTimeout(done, 2000)
+          quiet.add(done)
+        })
       return await work()
     } finally {
       // The pooled connections went with the old workerd.
@@ -306,10 +364,11 @@ export async function startFront(options: {
     port: (server.address() as AddressInfo).port,
     batches: batcher?.sent,
     hold,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      server.closeAllConnections()
-      agent.destroy()
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+        agent.destroy()
+      }),
   }
 }

@@ -64,7 +64,19 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
   checkControlExposure(host, options.control)
   const { Miniflare } = await loadMiniflare()
   const persist = options.persist ?? mkdtempSync(join(tmpdir(), 'fleet-sandbox-workerd-'))
-  const { script, persist: _p, output, log, port, host: _h, beforeListen: _b, inspectorPort, scenarioFiles, scenarioDefinitions: _d, ...sandbox } = options
+  const {
+    script,
+    persist: _p,
+    output,
+    log,
+    port,
+    host: _h,
+    beforeListen: _b,
+    inspectorPort,
+    scenarioFiles,
+    scenarioDefinitions: _d,
+    ...sandbox
+  } = options
   const others = new Set(workerdChildren())
   // Only this process's front may batch requests (src/engines/workerd/core/batch.ts).
   const batchKey = randomUUID()
@@ -95,10 +107,15 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     // The upstream sees the caller's request: no `cf-worker` header added on the way out (the
     // object drops the front's `cf-connecting-ip` itself, object.ts).
     stripCfConnectingIp: false,
-    bindings: { SANDBOX_OPTIONS: JSON.stringify({ ...sandbox, logRequests: Boolean(log) }), SANDBOX_FRONT_KEY: batchKey },
+    bindings: {
+      SANDBOX_OPTIONS: JSON.stringify({ ...sandbox, logRequests: Boolean(log) }),
+      SANDBOX_FRONT_KEY: batchKey,
+    },
     handleRuntimeStdio(stdout: Readable, stderr: Readable) {
       // The app's log lines (requests, evictions) go to `log`, as the Node engine's do.
-      createInterface({ input: stdout }).on('line', (line) => (line.startsWith(LOG_MARK) ? log?.(line.slice(LOG_MARK.length)) : output?.(`${line}\n`)))
+      createInterface({ input: stdout }).on('line', (line) =>
+        line.startsWith(LOG_MARK) ? log?.(line.slice(LOG_MARK.length)) : output?.(`${line}\n`),
+      )
       stderr.on('data', (chunk: Buffer) => output?.(chunk.toString()))
     },
   })
@@ -119,8 +136,13 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
   const objectOf = (id: string) => namespaces.sandbox.get(namespaces.sandbox.idFromName(id))
   const call: RunningWorkerd['call'] = (name, ...args) => callObject(objectOf('default'), name, ...args)
   const eachObject = async (method: string, args: (id: string) => unknown[] = () => []) => {
-    const listed = await callObject<{ id: string }[]>(namespaces.directory.get(namespaces.directory.idFromName('directory')), 'list')
-    await Promise.all(['default', ...listed.map((s) => s.id)].map((id) => callObject(objectOf(id), method, ...args(id))))
+    const listed = await callObject<{ id: string }[]>(
+      namespaces.directory.get(namespaces.directory.idFromName('directory')),
+      'list',
+    )
+    await Promise.all(
+      ['default', ...listed.map((s) => s.id)].map((id) => callObject(objectOf(id), method, ...args(id))),
+    )
   }
   // What waits for the objects' batches (the journal's last second) is stored before a clean stop.
   const flushAll = () => eachObject('flush')
@@ -135,7 +157,9 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     await call('banner')
     await options.beforeListen?.(call)
     // A caller gone while an upstream body is silent: workerd does not notice, the object is told.
-    const leave = sandbox.upstream ? (id: string, number: string) => void callObject(objectOf(id), 'leave', number).catch(() => undefined) : undefined
+    const leave = sandbox.upstream
+      ? (id: string, number: string) => void callObject(objectOf(id), 'leave', number).catch(() => undefined)
+      : undefined
     front = await startFront({ host, port: port ?? 4010, target, batchKey, leave })
   } catch (error) {
     // A port in use or refused is the listen's error (EADDRINUSE, EACCES), as on the Node engine.
@@ -146,13 +170,15 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     throw error
   }
   // --watch on workerd: the objects are in storage, so a restart of workerd loses nothing once they are stored.
-  const restart = (before?: () => Promise<void>) => front.hold(async () => {
-    await before?.()
-    await flushAll()
-    await mf.setOptions(config())
-    await bind()
-    for (const pid of workerdChildren()) if (!others.has(pid) && !runtime.includes(pid)) (runtime.push(pid), guard(pid))
-  })
+  const restart = (before?: () => Promise<void>) =>
+    front.hold(async () => {
+      await before?.()
+      await flushAll()
+      await mf.setOptions(config())
+      await bind()
+      for (const pid of workerdChildren())
+        if (!others.has(pid) && !runtime.includes(pid)) (runtime.push(pid), guard(pid))
+    })
   const shown = host.includes(':') ? `[${host}]` : host
   return {
     url: `http://${shown}:${front.port}`,
@@ -178,7 +204,9 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     },
     async close() {
       await front.close()
-      await flushAll().catch((error) => output?.(`fleet-sandbox: storing the sandboxes before the stop failed: ${(error as Error).message}\n`))
+      await flushAll().catch((error) =>
+        output?.(`fleet-sandbox: storing the sandboxes before the stop failed: ${(error as Error).message}\n`),
+      )
       await mf.dispose()
       runtime.forEach(release)
       own?.remove()
@@ -197,7 +225,8 @@ export const startWorkerdEngine: StartEngine = async ({ beforeListen, ...options
   const handlers = (signal: NodeJS.Signals) => new Set(process.listeners(signal))
   const before = { SIGINT: handlers('SIGINT'), SIGTERM: handlers('SIGTERM') }
   const server = await startWorkerd({
-    ...options, script,
+    ...options,
+    script,
     output: (text) => process.stderr.write(text),
     beforeListen: (call) => beforeListen({ restore: (state, why) => call('restore', state, why) }),
   })

@@ -3,7 +3,6 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-
 let shielded = false
 
 /**
@@ -26,7 +25,11 @@ export function shieldFromGroupSignals(): void {
   const quoted = `'${given.replace(/'/g, `'\\''`)}'`
   // setsid: a session of its own, so no signal to the terminal's group reaches workerd (SIGTERM
   // included, which workerd would take over); where there is none, SIGINT at least is ignored.
-  writeFileSync(shell, `#!/bin/sh\ntrap '' INT\ncommand -v setsid >/dev/null 2>&1 && exec setsid ${quoted} "$@"\nexec ${quoted} "$@"\n`, { mode: 0o755 })
+  writeFileSync(
+    shell,
+    `#!/bin/sh\ntrap '' INT\ncommand -v setsid >/dev/null 2>&1 && exec setsid ${quoted} "$@"\nexec ${quoted} "$@"\n`,
+    { mode: 0o755 },
+  )
   // Read when miniflare spawns workerd (at start, and at each --watch restart).
   process.env.MINIFLARE_WORKERD_PATH = shell
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }))

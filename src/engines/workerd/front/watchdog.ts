@@ -54,11 +54,16 @@ export function workerdChildren(): number[] {
 
 function childrenOf(parent: number): number[] {
   try {
-    return readdirSync(`/proc/${parent}/task`).flatMap((task) => readFileSync(`/proc/${parent}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
+    return readdirSync(`/proc/${parent}/task`).flatMap((task) =>
+      readFileSync(`/proc/${parent}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+    )
   } catch {
     // No /proc (macOS): ps lists every process with its parent.
     const rows = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' }).trim().split('\n')
-    return rows.map((r) => r.trim().split(/\s+/).map(Number)).filter(([, ppid]) => ppid === parent).map(([pid]) => pid)
+    return rows
+      .map((r) => r.trim().split(/\s+/).map(Number))
+      .filter(([, ppid]) => ppid === parent)
+      .map(([pid]) => pid)
   }
 }
 

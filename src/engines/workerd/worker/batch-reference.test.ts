@@ -36,17 +36,35 @@ type Answered = Exclude<BatchAnswer, { reroute: true }>
 async function alone(object: SandboxObject, r: BatchRequest): Promise<Answered> {
   const headers = new Headers()
   for (let i = 0; i < r.headers.length; i += 2) headers.append(r.headers[i], r.headers[i + 1])
-  const response = await object.fetch(new Request(new URL(r.target, 'http://sandbox.test'), { method: r.method, headers, body: r.body as Uint8Array<ArrayBuffer> | null }))
+  const response = await object.fetch(
+    new Request(new URL(r.target, 'http://sandbox.test'), {
+      method: r.method,
+      headers,
+      body: r.body as Uint8Array<ArrayBuffer> | null,
+    }),
+  )
   const pairs: string[] = []
   response.headers.forEach((value, name) => void (name !== 'set-cookie' && pairs.push(name, value)))
   for (const cookie of response.headers.getSetCookie()) pairs.push('set-cookie', cookie)
-  return { status: response.status, statusText: response.statusText, headers: pairs, body: new Uint8Array(await response.arrayBuffer()) }
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    headers: pairs,
+    body: new Uint8Array(await response.arrayBuffer()),
+  }
 }
 
 async function batched(object: SandboxObject, requests: BatchRequest[]): Promise<Answered[]> {
-  const response = await object.fetch(new Request('http://sandbox.test/', { method: 'POST', headers: { [BATCH_HEADER]: KEY, 'x-sandbox-id': SANDBOX }, body: encodeRequests(requests) as Uint8Array<ArrayBuffer> }))
+  const response = await object.fetch(
+    new Request('http://sandbox.test/', {
+      method: 'POST',
+      headers: { [BATCH_HEADER]: KEY, 'x-sandbox-id': SANDBOX },
+      body: encodeRequests(requests) as Uint8Array<ArrayBuffer>,
+    }),
+  )
   const answers: BatchAnswer[] = []
-  for (const frame of new AnswerReader().push(new Uint8Array(await response.arrayBuffer()))) if (frame !== 'ready') answers[frame.index] = frame.answer
+  for (const frame of new AnswerReader().push(new Uint8Array(await response.arrayBuffer())))
+    if (frame !== 'ready') answers[frame.index] = frame.answer
   // What the batch sends back goes on its own, as the front sends it.
   for (let i = 0; i < requests.length; i++) if ('reroute' in answers[i]) answers[i] = await alone(object, requests[i])
   return answers as Answered[]
@@ -56,8 +74,16 @@ async function batched(object: SandboxObject, requests: BatchRequest[]): Promise
 async function sequence(seed: number): Promise<BatchRequest[]> {
   const app = createSandboxApp({ seed: 1, now: NOW, size: 'small' })
   const sandbox = await app.sandboxes.get(SANDBOX)
-  const ids = sandbox.world.notifications.all().slice(0, 20).map((e) => e.n.id)
-  const pool: Pool = { random: seededRandom(seed), sandbox: SANDBOX, identities: { user: [{ authorization: `Bearer ${ADMIN_TOKEN}` }], portal: [{}] }, ids }
+  const ids = sandbox.world.notifications
+    .all()
+    .slice(0, 20)
+    .map((e) => e.n.id)
+  const pool: Pool = {
+    random: seededRandom(seed),
+    sandbox: SANDBOX,
+    identities: { user: [{ authorization: `Bearer ${ADMIN_TOKEN}` }], portal: [{}] },
+    ids,
+  }
   const routes = app.routes.filter((r) => r.path.startsWith('/api/') && r.body !== 'multipart')
   const out: BatchRequest[] = []
   for (let i = 0; i < REQUESTS; i++) {
@@ -66,7 +92,13 @@ async function sequence(seed: number): Promise<BatchRequest[]> {
     const headers: string[] = ['host', 'sandbox.test']
     request.headers.forEach((value, name) => void headers.push(name, value))
     const body = request.body ? new Uint8Array(await request.arrayBuffer()) : null
-    out.push({ method: request.method, target: url.pathname + url.search, headers, body, sandbox: sandboxIdOf(request) ?? '' })
+    out.push({
+      method: request.method,
+      target: url.pathname + url.search,
+      headers,
+      body,
+      sandbox: sandboxIdOf(request) ?? '',
+    })
   }
   return out
 }
@@ -74,29 +106,39 @@ async function sequence(seed: number): Promise<BatchRequest[]> {
 const shown = (a: Answered) => ({ ...a, body: new TextDecoder().decode(a.body) })
 
 describe('batches against requests sent on their own', () => {
-  it.each(SEEDS)('answers a generated sequence the same, byte for byte, seed %i', async (seed) => {
-    const requests = await sequence(seed)
-    const random = seededRandom(seed + 100)
-    const inBatches = new SandboxObject({ storage: memoryStorage().storage }, env)
-    const oneByOne = new SandboxObject({ storage: memoryStorage().storage }, env)
-    // The clock stands still in both: a write's updatedAt is then the same however long the run takes.
-    const freeze: BatchRequest = { method: 'POST', target: '/__sandbox/clock', headers: ['host', 'sandbox.test', 'x-sandbox-id', SANDBOX, 'content-type', 'application/json'], body: new TextEncoder().encode(JSON.stringify({ set: NOW, freeze: true })), sandbox: SANDBOX }
-    for (const object of [inBatches, oneByOne]) expect((await alone(object, freeze)).status).toBe(200)
-    const statuses = new Set<number>()
-    for (let at = 0; at < requests.length;) {
-      const batch = requests.slice(at, at + 1 + Math.floor(random() * 8))
-      const got = await batched(inBatches, batch)
-      for (let i = 0; i < batch.length; i++) {
-        const want = await alone(oneByOne, batch[i])
-        const where = `seed ${seed}, request ${at + i}: ${batch[i].method} ${batch[i].target}`
-        expect(shown(got[i]), where).toEqual(shown(want))
-        expect(Buffer.compare(got[i].body, want.body), where).toBe(0)
-        statuses.add(want.status)
+  it.each(SEEDS)(
+    'answers a generated sequence the same, byte for byte, seed %i',
+    async (seed) => {
+      const requests = await sequence(seed)
+      const random = seededRandom(seed + 100)
+      const inBatches = new SandboxObject({ storage: memoryStorage().storage }, env)
+      const oneByOne = new SandboxObject({ storage: memoryStorage().storage }, env)
+      // The clock stands still in both: a write's updatedAt is then the same however long the run takes.
+      const freeze: BatchRequest = {
+        method: 'POST',
+        target: '/__sandbox/clock',
+        headers: ['host', 'sandbox.test', 'x-sandbox-id', SANDBOX, 'content-type', 'application/json'],
+        body: new TextEncoder().encode(JSON.stringify({ set: NOW, freeze: true })),
+        sandbox: SANDBOX,
       }
-      at += batch.length
-    }
-    // The sequence reaches answers of every kind, not only refusals.
-    expect([...statuses].filter((s) => s < 300).length).toBeGreaterThan(0)
-    expect([...statuses].filter((s) => s >= 400).length).toBeGreaterThan(2)
-  }, 120_000)
+      for (const object of [inBatches, oneByOne]) expect((await alone(object, freeze)).status).toBe(200)
+      const statuses = new Set<number>()
+      for (let at = 0; at < requests.length;) {
+        const batch = requests.slice(at, at + 1 + Math.floor(random() * 8))
+        const got = await batched(inBatches, batch)
+        for (let i = 0; i < batch.length; i++) {
+          const want = await alone(oneByOne, batch[i])
+          const where = `seed ${seed}, request ${at + i}: ${batch[i].method} ${batch[i].target}`
+          expect(shown(got[i]), where).toEqual(shown(want))
+          expect(Buffer.compare(got[i].body, want.body), where).toBe(0)
+          statuses.add(want.status)
+        }
+        at += batch.length
+      }
+      // The sequence reaches answers of every kind, not only refusals.
+      expect([...statuses].filter((s) => s < 300).length).toBeGreaterThan(0)
+      expect([...statuses].filter((s) => s >= 400).length).toBeGreaterThan(2)
+    },
+    120_000,
+  )
 })

@@ -9,7 +9,9 @@ export class SandboxDirectory {
   constructor(state: ObjectState, env: WorkerEnv) {
     const { sandboxIdleMs: idleMs, maxSandboxes, log } = optionsFrom(env)
     this.#directory = new Directory(recordBackend(state.storage), {
-      idleMs, maxSandboxes, log,
+      idleMs,
+      maxSandboxes,
+      log,
       info: (id) => call(objectFor(env, id), 'info'),
       drop: (id) => call(objectFor(env, id), 'drop'),
     })
@@ -17,6 +19,12 @@ export class SandboxDirectory {
 
   fetch(request: Request): Promise<Response> {
     const d = this.#directory
-    return answerCall(request, { hello: d.hello.bind(d), list: d.list.bind(d), drop: d.drop.bind(d), evicted: d.evicted.bind(d), forget: d.forget.bind(d) })
+    return answerCall(request, {
+      hello: d.hello.bind(d),
+      list: d.list.bind(d),
+      drop: d.drop.bind(d),
+      evicted: d.evicted.bind(d),
+      forget: d.forget.bind(d),
+    })
   }
 }

@@ -60,17 +60,25 @@ export function optionsFrom(env: WorkerEnv): WorkerOptions {
 
 /** The object of one sandbox id (`default` without one), and the directory of them all. */
 export const objectFor = (env: WorkerEnv, id: string): ObjectStub => env.SANDBOX.get(env.SANDBOX.idFromName(id))
-export const directoryOf = (env: WorkerEnv): ObjectStub => env.SANDBOX_DIRECTORY.get(env.SANDBOX_DIRECTORY.idFromName('directory'))
+export const directoryOf = (env: WorkerEnv): ObjectStub =>
+  env.SANDBOX_DIRECTORY.get(env.SANDBOX_DIRECTORY.idFromName('directory'))
 
 /** A call to a method of one of the Worker's own objects (never reachable from outside: INTERNAL_HEADER). */
 export async function call<T>(stub: ObjectStub, name: string, ...args: unknown[]): Promise<T> {
-  const res = await stub.fetch(`https://sandbox.internal/${name}`, { method: 'POST', headers: { [INTERNAL_HEADER]: '1' }, body: JSON.stringify(args) })
+  const res = await stub.fetch(`https://sandbox.internal/${name}`, {
+    method: 'POST',
+    headers: { [INTERNAL_HEADER]: '1' },
+    body: JSON.stringify(args),
+  })
   if (!res.ok) throw new Error(await res.text())
   return (await res.json()) as T
 }
 
 /** The other end of `call`: one of `methods`, by name. */
-export async function answerCall(request: Request, methods: Record<string, (...args: never[]) => unknown>): Promise<Response> {
+export async function answerCall(
+  request: Request,
+  methods: Record<string, (...args: never[]) => unknown>,
+): Promise<Response> {
   const name = new URL(request.url).pathname.slice(1)
   if (!Object.hasOwn(methods, name)) return new Response('no such call', { status: 404 })
   try {

@@ -34,10 +34,18 @@ export default {
     const target = targetOf(request)
     if (controlPath(target.path)) {
       try {
-        guardControl(request, { corsOrigins: options.corsOrigins, token: (options.control || undefined)?.token }, target.origin, PANEL_PATH.test(target.path))
+        guardControl(
+          request,
+          { corsOrigins: options.corsOrigins, token: (options.control || undefined)?.token },
+          target.origin,
+          PANEL_PATH.test(target.path),
+        )
       } catch (error) {
         const e = error as HttpError
-        return Response.json(errorBody('standard', e.status, e.message), { status: e.status, headers: { vary: 'Origin' } })
+        return Response.json(errorBody('standard', e.status, e.message), {
+          status: e.status,
+          headers: { vary: 'Origin' },
+        })
       }
     }
     // Handed on as it came (the object reads the id again): a copy per request costs workerd

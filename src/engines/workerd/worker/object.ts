@@ -45,7 +45,8 @@ export class SandboxObject {
       wipe: () => storage.deleteAlarm().then(() => storage.deleteAll()),
       wakeAt: (at) => storage.setAlarm(at),
       directory: (name, ...args) => call(directoryOf(env), name, ...args),
-      app: (more) => createServedApp({ ...options, ...more, ...(ownDefinitions() && { scenarioDefinitions: ownDefinitions() }) }),
+      app: (more) =>
+        createServedApp({ ...options, ...more, ...(ownDefinitions() && { scenarioDefinitions: ownDefinitions() }) }),
     })
   }
 
@@ -101,7 +102,12 @@ export class SandboxObject {
     const id = servingId(target.sandboxId)
     // The journal keeps the control token `<redacted>` (the request keeps it for the guard).
     const rawHeaders = request.headers.has(CONTROL_TOKEN_HEADER) ? shownHeaders([...request.headers].flat()) : undefined
-    return this.#hosted.fetch(request, id, { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined, target, fetch: upstreamFetch, rawHeaders })
+    return this.#hosted.fetch(request, id, {
+      clientAddress: request.headers.get('cf-connecting-ip') ?? undefined,
+      target,
+      fetch: upstreamFetch,
+      rawHeaders,
+    })
   }
 
   /** Requests the command line's front sent together (src/engines/workerd/core/batch.ts), each served as on its own. */
@@ -109,8 +115,17 @@ export class SandboxObject {
     // The batch's id is the one the front sent it with; each request's is the one the front read from it.
     const id = servingId(request.headers.get(SANDBOX_ID_HEADER) ?? undefined)
     // A passthrough answer is the upstream's, of any size and pace: it goes alone, streamed.
-    const serves = (one: Request, target: Target) => servingId(target.sandboxId) === id && !(this.#upstream && this.#hosted.goesUpstream(one.method, target.path))
-    return new Response(serveBatch(new Uint8Array(await request.arrayBuffer()), splitUrl(request.url).origin, serves, (one, target) => this.#serve(one, target), () => this.#hosted.stored()))
+    const serves = (one: Request, target: Target) =>
+      servingId(target.sandboxId) === id && !(this.#upstream && this.#hosted.goesUpstream(one.method, target.path))
+    return new Response(
+      serveBatch(
+        new Uint8Array(await request.arrayBuffer()),
+        splitUrl(request.url).origin,
+        serves,
+        (one, target) => this.#serve(one, target),
+        () => this.#hosted.stored(),
+      ),
+    )
   }
 
   alarm(): Promise<void> {
@@ -125,7 +140,8 @@ export class SandboxObject {
       info: () => hosted.info(),
       drop: () => hosted.drop(),
       flush: () => hosted.flush(),
-      leave: (number: string) => void this.#callers.get(number)?.abort(new DOMException('the caller left', 'AbortError')),
+      leave: (number: string) =>
+        void this.#callers.get(number)?.abort(new DOMException('the caller left', 'AbortError')),
       banner: async () => summarize((await open()).sandbox),
       snapshot: async () => (await open()).sandbox.snapshot(),
       // --watch: a changed --fixtures file replaces its collection in this object's world (then stored whole).
