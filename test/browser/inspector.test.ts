@@ -604,6 +604,32 @@ describe.skipIf(!chromiumAvailable())('the inspector in the browser runtime (fle
     await panel().locator('table.records tbody tr').first().waitFor()
   })
 
+  it('the Contracts tab downloads the Pact file of the page world, answered by the worker', async () => {
+    expect(await open(page, server.url, { panel: true })).toEqual({ ok: true, resumed: false })
+    const signedIn = await call(page, 'POST', '/api/session-auth/sign-in/email', {
+      body: { email: 'admin@fleet.test', password: 'sandbox' },
+    })
+    const token = signedIn.headers['set-auth-token']
+    expect((await call(page, 'GET', '/api/notifications?limit=1', { token })).status).toBe(200)
+    // The route itself, through the worker: the page world's traffic, no credential in it.
+    const pact = await call(page, 'GET', '/__sandbox/contracts/pact')
+    expect(pact.status).toBe(200)
+    expect(pact.body.metadata.pactSpecification.version).toBe('4.0')
+    expect(pact.body.interactions.map((i: { description: string }) => i.description)).toContain(
+      'listNotifications, no scenario, status 200',
+    )
+    expect(JSON.stringify(pact.body)).not.toContain(token)
+    expect(JSON.stringify(pact.body)).not.toContain('"sandbox"')
+    // And the tab in the page's panel.
+    await panel().locator('button.toggle').click()
+    await panel().locator('nav button:has-text("Contracts")').click()
+    await panel().locator('section.contracts').waitFor()
+    const [download] = await Promise.all([page.waitForEvent('download'), panel().locator('button.pact').click()])
+    expect(download.suggestedFilename()).toBe('fleet-web-fleet-backoffice.json')
+    const body = JSON.parse(readFileSync((await download.path())!, 'utf8'))
+    expect(body.interactions.length).toBe(pact.body.interactions.length)
+  })
+
   it('answers the inspector routes through the worker as the server does', async () => {
     expect(await open(page, server.url)).toEqual({ ok: true, resumed: false })
     await call(page, 'POST', '/api/session-auth/sign-in/email', {
