@@ -30,6 +30,7 @@ import { indexedDbBackend } from './store.js'
 import { type InPagePanel, installPanel, panelWanted } from './panel.js'
 import type { OverrideInfo, OverrideInput } from '../../core/admin/client.js'
 import { type Admin, lazyAdmin } from '../../core/admin/admin.js'
+import { resetWorlds, useScenarios } from '../../core/admin/life-cycle.js'
 
 export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
@@ -293,12 +294,11 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
       if (current === handle) current = undefined
     },
     async reset(nextSeed) {
-      await sandbox.reset(nextSeed ?? sandbox.seed)
-      for (const id of app.sandboxes.ids()) app.sandboxes.drop(id)
+      await resetWorlds(app, sandbox, nextSeed ?? sandbox.seed)
       await save(persisted)
     },
     async use(...scenarios) {
-      sandbox.setScenarios(scenarioList(scenarios, 'use', app.scenarios), 'use')
+      useScenarios(app, sandbox, scenarios)
       await save(persisted)
     },
     save: () => save(persisted),

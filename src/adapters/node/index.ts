@@ -10,6 +10,7 @@ import { type Admin, AdminClient, type OverrideInfo, type OverrideInput, appSend
 import type { MswSandboxOptions } from '../msw/options.js'
 import { entryScenarios } from '../../own-scenarios/entry.js'
 import { type PactOptions, pactRecorder } from './pact.js'
+import { resetWorlds, useScenarios } from '../../core/admin/life-cycle.js'
 
 export type { ActiveScenario } from '../../core/scenarios/define.js'
 export type { Sandbox } from '../../core/sandbox/sandbox.js'
@@ -128,12 +129,10 @@ export function setupSandboxServer<const S extends readonly NamedScenario[] = re
       const sandbox = current()
       // A reset clears the journals: what the test did is taken first.
       await pact?.keep(sandbox)
-      await sandbox.reset(appOptions.seed)
-      sandbox.setScenarios(scenarios, 'scenario')
-      for (const id of app.sandboxes.ids()) app.sandboxes.drop(id)
+      await resetWorlds(app, sandbox, appOptions.seed, scenarios)
     },
     use(...list) {
-      current().setScenarios(scenarioList(list, 'use', app.scenarios), 'use')
+      useScenarios(app, current(), list)
     },
     sandbox: current,
     isolated: (id) => app.sandboxes.get(id),
