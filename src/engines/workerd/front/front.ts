@@ -211,9 +211,10 @@ export async function startFront(options: {
     headers: string[],
     target: string,
     body?: Buffer | null,
+    again = false,
   ) => {
     const { leave } = options
-    const number = leave ? String(++numbered) : undefined
+    const number = leave && !again ? String(++numbered) : undefined
     if (number) headers = [...headers, FRONT_REQUEST_HEADER, number]
     const upstream = forward(
       { agent, host: hostname, port: targetPort, method: req.method, path: target, headers },
@@ -255,7 +256,26 @@ export async function startFront(options: {
       },
     )
     // After a whole answer (workerd dropping the rest of a body it would not read): nothing lost.
-    upstream.once('error', () => badGateway(res))
+    upstream.once('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive connection workerd closed meanwhile (it drops one whose body it stopped
+      // reading): a read that had no answer yet goes again, once, on a fresh connection, as
+      // Node's docs on `reusedSocket` advise and browsers do. A write is never sent twice.
+      const safe = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS'
+      const unsent =
+        body !== undefined ||
+        (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
+      if (
+        !again &&
+        safe &&
+        unsent &&
+        upstream.reusedSocket &&
+        (error.code === 'ECONNRESET' || error.code === 'EPIPE') &&
+        !res.headersSent
+      ) {
+        return alone(req, res, headers, target, body, true)
+      }
+      badGateway(res)
+    })
     // A caller gone before its whole answer: workerd's request goes too (an answer sent whole
     // leaves the connection to workerd in the pool).
     res.once('close', () => {
