@@ -141,9 +141,10 @@ export class SandboxApp {
 
   /** Forwards a request to the upstream in the sandbox it selects, journaled there; `route` is the operation to check it against. */
   async passthrough(request: Request, meta: Served = {}, route?: RouteDef): Promise<Response> {
+    const target = meta.target ?? targetOf(request)
     let sandbox: Sandbox
     try {
-      sandbox = await this.#acquire(request, meta, meta.target ?? targetOf(request))
+      sandbox = await this.#acquire(request, meta, target)
     } catch (error) {
       return toResponse(errorReply(undefined, error), meta.headers)
     }
@@ -151,7 +152,7 @@ export class SandboxApp {
       return await (
         await this.bridge()!
       ).pass(request, sandbox, route, {
-        target: meta.target,
+        target,
         headers: meta.headers,
         fetch: meta.fetch,
         log: this.options.log,

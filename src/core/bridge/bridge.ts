@@ -5,7 +5,7 @@ import { driftWalk, type DriftReport, operationName } from './drift.js'
 import { driftLog } from './findings.js'
 import { forward, readUpTo, redactedHeaders, type UpstreamFetch } from './passthrough.js'
 import type { UpstreamOptions } from './upstream.js'
-import { type Target, targetOf } from '../http/url.js'
+import type { Target } from '../http/url.js'
 
 /** Past this many bytes an answer is passed on but not checked: the check holds a copy of it. */
 const CHECK_LIMIT = 4 * 1_048_576
@@ -14,7 +14,7 @@ const JOURNAL_BODY_LIMIT = 65_536
 
 export interface PassMeta {
   /** The request split once (the app's front door did). */
-  target?: Target
+  target: Target
   /** Headers the runtime adds to every answer (CORS). */
   headers?: Record<string, string>
   fetch?: UpstreamFetch
@@ -58,15 +58,15 @@ export class Bridge {
    * Forwards a request and answers the upstream's answer. The journal entry, the check and its
    * findings follow once the body has passed: the caller never waits for them.
    */
-  async pass(request: Request, sandbox: Sandbox, route: RouteInfo | undefined, meta: PassMeta = {}): Promise<Response> {
+  async pass(request: Request, sandbox: Sandbox, route: RouteInfo | undefined, meta: PassMeta): Promise<Response> {
     const started = performance.now()
-    const url = meta.target ?? targetOf(request)
+    const url = meta.target
     const requestHeaders = redactedHeaders(request.headers)
     const { response, copy, requestCopy } = await forward(
       request,
       this.upstream,
-      meta.fetch,
       url.base + url.path + url.search,
+      meta.fetch,
     )
     const durationMs = Math.round((performance.now() - started) * 100) / 100
     for (const [name, value] of Object.entries(meta.headers ?? {})) response.headers.set(name, value)

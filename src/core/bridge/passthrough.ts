@@ -1,7 +1,6 @@
 import { errorBody } from '../http/status.js'
 import { UPSTREAM_TIMEOUT_MS, unreachable, upstreamHost, upstreamUrl } from './reach.js'
 import type { UpstreamOptions } from './upstream.js'
-import { splitUrl } from '../http/url.js'
 
 export const UPSTREAM_HEADER = 'x-sandbox-upstream'
 
@@ -59,8 +58,9 @@ export interface Forwarded {
 export async function forward(
   request: Request,
   upstream: UpstreamOptions,
+  /** The request's path and query, as its target holds them. */
+  pathAndQuery: string,
   fetchFn: UpstreamFetch = (r) => fetch(r),
-  pathAndQuery = pathOf(request.url),
 ): Promise<Forwarded> {
   const timeoutMs = upstream.timeoutMs ?? UPSTREAM_TIMEOUT_MS
   const hasBody = request.body !== null && request.method !== 'GET' && request.method !== 'HEAD'
@@ -244,10 +244,4 @@ export function redactedHeaders(headers: Headers): Record<string, string> {
     else out[name] = value
   })
   return out
-}
-
-/** A URL's path and query, as the front door split them. */
-const pathOf = (href: string) => {
-  const { path, search } = splitUrl(href)
-  return path + search
 }

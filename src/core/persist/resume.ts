@@ -114,9 +114,9 @@ export function durableApp(
   state: Promise<Resumed>,
 ): Pick<SandboxApp, 'matcher' | 'fetch' | 'journalAnswer'> {
   return {
-    async journalAnswer(request, response, path) {
+    async journalAnswer(request, response, target) {
       const { app, persisted } = await state
-      await app.journalAnswer(request, response, path)
+      await app.journalAnswer(request, response, target)
       await quietly(persisted?.answered('GET'))
     },
     matcher: new RouteMatcher(servedRoutes(options.routes, options)),
