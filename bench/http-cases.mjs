@@ -197,48 +197,6 @@ export async function measureSize({ label, args, settings, tmpDir, log, varied =
             ...(await run('/', sequence(share))),
           })
         }
-        // Your own answers (docs/your-own-answers.md): 100 overrides that never match, spread over
-        // the API's routes (the varied load's among them), and one scenario scoped to a route.
-        const plain = out.cases.at(-2)
-        // The first override builds the OpenAPI document (its body is checked against it), and a
-        // built document is seen to cost the server's later answers: measured apart, once built,
-        // the plain load is the one the overrides are compared with.
-        await fetch(`${sandbox.url}/__sandbox/openapi.json`).then((r) => r.arrayBuffer())
-        log(`${label}: varied with the OpenAPI document built`)
-        const documented = await run('/', sequence(WRITE_SHARE))
-        log(`${label}: varied with 100 overrides and a scoped scenario`)
-        await installOverrides(sandbox.url, 100)
-        const name = `varied: ${out.varied.queries} queries, ${WRITE_SHARE * 100}% writes, 100 overrides + a scoped scenario`
-        const first = await run('/', sequence(WRITE_SHARE))
-        // Interleaved with the plain load (with, without, with), so the machine's drift over the
-        // run is not charged to the overrides: the mean of each side is compared.
-        await removeOverrides(sandbox.url)
-        log(`${label}: varied again without them`)
-        const again = await run('/', sequence(WRITE_SHARE))
-        await installOverrides(sandbox.url, 100)
-        log(`${label}: varied with them again`)
-        const second = await run('/', sequence(WRITE_SHARE))
-        log(`${label}: filtered list with them`)
-        out.cases.push({
-          name: 'filtered list (types + status), 100 overrides + a scoped scenario',
-          path: FILTERED,
-          loaded: true,
-          ...(await run(FILTERED)),
-        })
-        const withOverrides = {
-          name,
-          path: 'see "The varied load"',
-          varied: true,
-          writeShare: WRITE_SHARE,
-          ...second,
-          rps: Math.round((first.rps + second.rps) / 2),
-        }
-        const plainRps = (documented.rps + again.rps) / 2
-        withOverrides.plainBefore = documented.rps
-        withOverrides.plainAfter = again.rps
-        withOverrides.documentCost = Math.round((documented.rps / plain.rps) * 100) / 100
-        withOverrides.vsPlain = plainRps ? Math.round((withOverrides.rps / plainRps) * 100) / 100 : null
-        out.cases.push(withOverrides)
       }
       log(`${label}: ceiling (after)`)
       out.ceiling.after = await runCeiling()

@@ -6,9 +6,11 @@ import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const HOST = '127.0.0.1'
+const CEILING = fileURLToPath(new URL('./ceiling.mjs', import.meta.url))
 const CEILINGS = {
-  hono: fileURLToPath(new URL('./ceiling.mjs', import.meta.url)),
-  bytes: fileURLToPath(new URL('./byte-ceiling.mjs', import.meta.url)),
+  hono: [CEILING],
+  'hono-json': [CEILING, 'json'],
+  bytes: [fileURLToPath(new URL('./byte-ceiling.mjs', import.meta.url))],
 }
 
 /** The build under test: this checkout, or another copy of it (`--root`, for before/after figures). */
@@ -150,13 +152,17 @@ function killGroup(child, signal) {
 
 /**
  * A ceiling that answers `bodyFile` as a precomputed JSON page: `hono`, a minimal Hono server,
- * or `bytes`, the bytes over node:http with no routing at all.
+ * `hono-json`, the same writing the page's JSON per request (`c.json`), or `bytes`, the bytes
+ * over node:http with no routing at all.
  */
 export async function startCeiling(bodyFile, kind = 'hono') {
   const port = await freePort()
   const since = performance.now()
   const child = track(
-    spawn(process.execPath, [CEILINGS[kind], String(port), bodyFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }),
+    spawn(process.execPath, [CEILINGS[kind][0], String(port), bodyFile, ...CEILINGS[kind].slice(1)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
   )
   const url = `http://${HOST}:${port}`
   await firstOk(`${url}/api/notifications`, since, { child })
