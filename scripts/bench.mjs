@@ -60,7 +60,7 @@ const settings = flags.quick
       inProcessConcurrency: 10,
       browserRuns: 3,
       changesRounds: 5,
-      abRounds: 4,
+      abRounds: 6,
       memory: { ids: 5000, journals: 50, perJournal: 1000, sandboxes: 200, perSandbox: 1000 },
     }
 const log = (line) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`)
