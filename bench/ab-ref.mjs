@@ -31,13 +31,26 @@ export function prepareRef(ref, log = () => {}) {
     log(`ab: checking ${ref} (${commit.slice(0, 10)}) out in ${dir}`)
     git('worktree', 'add', '--force', '--detach', dir, commit)
   }
+  const sameLock =
+    readFileSync(join(dir, 'package-lock.json'), 'utf8') === readFileSync(join(ROOT, 'package-lock.json'), 'utf8')
   if (!existsSync(join(dir, 'node_modules'))) {
-    if (readFileSync(join(dir, 'package-lock.json'), 'utf8') === readFileSync(join(ROOT, 'package-lock.json'), 'utf8'))
-      symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
+    if (sameLock) symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
     else {
       log(`ab: ${ref}'s package-lock.json differs from this checkout's: npm ci in ${dir}`)
       execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir, stdio: 'inherit' })
     }
+  }
+  // A `file:` dependency (tools/openapi-types) keeps its own node_modules, which the build needs too.
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+  for (const spec of Object.values({ ...pkg.dependencies, ...pkg.devDependencies })) {
+    const folder = String(spec).startsWith('file:') ? String(spec).slice(5) : undefined
+    if (
+      sameLock &&
+      folder &&
+      existsSync(join(ROOT, folder, 'node_modules')) &&
+      !existsSync(join(dir, folder, 'node_modules'))
+    )
+      symlinkSync(join(ROOT, folder, 'node_modules'), join(dir, folder, 'node_modules'))
   }
   if (!existsSync(join(dir, 'dist/src/cli/cli.js'))) {
     log(`ab: building ${ref}`)
