@@ -29,14 +29,22 @@ export const notificationEntry = (n: Notification, clientId: string, t: number):
 type Scope = (List | undefined)[]
 
 /**
- * A sorted list: its entries, newest first, and their times beside them in a plain number
- * array. Binary searches and the merge read the times, not entries spread over the heap
- * (`npm run bench -- --only varied`).
+ * A sorted list: its entries and their times beside them in a plain number array. Binary
+ * searches and the merge read the times, not entries spread over the heap (`npm run bench --
+ * --only varied`). Read newest first (index 0 the newest) through `eAt` and `tAt`, but kept
+ * oldest first: a review moves a recent record between lists, and a splice near the tail
+ * shifts a few entries where one near the head shifted the whole list (the PATCH case of
+ * `npm run bench -- --only varied`, docs/benchmarks-history.md).
  */
 interface List {
   e: NotificationEntry[]
   t: number[]
 }
+
+/** The entry of rank `i`, newest first. */
+const eAt = (list: List, i: number) => list.e[list.e.length - 1 - i]
+/** Its time. */
+const tAt = (list: List, i: number) => list.t[list.t.length - 1 - i]
 
 interface ClientIndex {
   scope: Scope
@@ -63,7 +71,7 @@ const newestFirst = (a: NotificationEntry, b: NotificationEntry) =>
 
 /** Whether the entry at `i` of `list` sorts before `e`: newer, or as new with a greater id. */
 const sortsBefore = (list: List, i: number, e: NotificationEntry) =>
-  list.t[i] > e.t || (list.t[i] === e.t && list.e[i].n.id > e.n.id)
+  tAt(list, i) > e.t || (tAt(list, i) === e.t && eAt(list, i).n.id > e.n.id)
 
 /** Index of the first entry in `list[lo, hi)` that does not sort before `e` (lists are newest first). */
 function position(list: List, e: NotificationEntry, lo = 0, hi = list.e.length): number {
@@ -76,35 +84,40 @@ function position(list: List, e: NotificationEntry, lo = 0, hi = list.e.length):
 }
 
 /** First index whose time is at most `t` (or below `t` when `strict`). */
-function firstAtOrBelow({ t: times }: List, t: number, strict: boolean): number {
+function firstAtOrBelow(list: List, t: number, strict: boolean): number {
   let lo = 0
-  let hi = times.length
+  let hi = list.t.length
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    if (strict ? times[mid] >= t : times[mid] > t) lo = mid + 1
+    const time = tAt(list, mid)
+    if (strict ? time >= t : time > t) lo = mid + 1
     else hi = mid
   }
   return lo
 }
 
+// Rank i newest first is index length - 1 - i of the arrays: an entry ranked i goes after
+// the one ranked i (index length - 1 - i), at index length - i.
 function insertSorted(list: List, e: NotificationEntry) {
-  const i = position(list, e)
-  list.e.splice(i, 0, e)
-  list.t.splice(i, 0, e.t)
+  const at = list.e.length - position(list, e)
+  list.e.splice(at, 0, e)
+  list.t.splice(at, 0, e.t)
 }
 
 function removeSorted(list: List, e: NotificationEntry) {
   const i = position(list, e)
-  if (list.e[i]?.n.id !== e.n.id) return
-  list.e.splice(i, 1)
-  list.t.splice(i, 1)
+  if (i >= list.e.length || eAt(list, i).n.id !== e.n.id) return
+  const at = list.e.length - 1 - i
+  list.e.splice(at, 1)
+  list.t.splice(at, 1)
 }
 
 function replaceSorted(list: List, prev: NotificationEntry, next: NotificationEntry) {
   const i = position(list, prev)
-  if (list.e[i]?.n.id === prev.n.id) list.e[i] = next
+  if (i < list.e.length && eAt(list, i).n.id === prev.n.id) list.e[list.e.length - 1 - i] = next
 }
 
+/** Adds the entry as the oldest so far: no older one is appended after it. */
 const append = (list: List, e: NotificationEntry) => void (list.e.push(e), list.t.push(e.t))
 
 /** A list narrowed to a date range: entries `list[at, end)`. */
@@ -128,7 +141,7 @@ function seek(ranges: Range[], offset: number): number[] {
     for (let i = 0; i < ranges.length; i++) if (hi[i] > lo[i] && (j < 0 || hi[i] - lo[i] > hi[j] - lo[j])) j = i
     if (j < 0) return lo
     const mid = (lo[j] + hi[j]) >>> 1
-    const m = ranges[j].list.e[mid]
+    const m = eAt(ranges[j].list, mid)
     let rank = 0
     for (let i = 0; i < ranges.length; i++) {
       at[i] = i === j ? mid : position(ranges[i].list, m, lo[i], hi[i])
@@ -156,9 +169,9 @@ function page(ranges: Range[], offset: number, limit: number): NotificationEntry
   const heap: number[] = []
   for (let i = 0; i < ranges.length; i++) if (heads[i] < ranges[i].end) heap.push(i)
   const newer = (a: number, b: number) => {
-    const ta = ranges[a].list.t[heads[a]]
-    const tb = ranges[b].list.t[heads[b]]
-    return ta > tb || (ta === tb && ranges[a].list.e[heads[a]].n.id > ranges[b].list.e[heads[b]].n.id)
+    const ta = tAt(ranges[a].list, heads[a])
+    const tb = tAt(ranges[b].list, heads[b])
+    return ta > tb || (ta === tb && eAt(ranges[a].list, heads[a]).n.id > eAt(ranges[b].list, heads[b]).n.id)
   }
   const sink = (at: number) => {
     for (;;) {
@@ -173,7 +186,7 @@ function page(ranges: Range[], offset: number, limit: number): NotificationEntry
   for (let i = (heap.length >> 1) - 1; i >= 0; i--) sink(i)
   while (items.length < limit && heap.length) {
     const i = heap[0]
-    const e = ranges[i].list.e[heads[i]++]
+    const e = eAt(ranges[i].list, heads[i]++)
     if (skip > 0) skip--
     else items.push(e)
     if (heads[i] >= ranges[i].end) ((heap[0] = heap[heap.length - 1]), heap.pop())
@@ -211,9 +224,9 @@ export class NotificationIndex implements NotificationStore {
       list.push(e)
     }
     for (const [clientId, list] of buckets) {
-      list.sort(newestFirst)
+      list.sort((a, b) => newestFirst(b, a))
       const ci = index.#client(clientId)
-      // In order, so every list is built by appending.
+      // Oldest first, so every list is built by appending.
       for (const e of list) {
         const type = index.#code(index.#codes.types, e.n.type)
         const status = index.#code(index.#codes.statuses, e.n.status)
@@ -249,7 +262,7 @@ export class NotificationIndex implements NotificationStore {
 
   /** Every entry, client by client, newest first. */
   all(): NotificationEntry[] {
-    return [...this.#clients.values()].flatMap((ci) => ci.scope[slot(ANY, ANY)]?.e ?? [])
+    return [...this.#clients.values()].flatMap((ci) => ci.scope[slot(ANY, ANY)]?.e.slice().reverse() ?? [])
   }
 
   entries(): NotificationEntry[] {
@@ -330,7 +343,10 @@ export class NotificationIndex implements NotificationStore {
     if (ranges.length === 1) {
       // One sorted list: the page is a slice, however deep.
       const { list, at, end } = ranges[0]
-      return { items: list.e.slice(at + q.offset, Math.min(end, at + q.offset + q.limit)), total }
+      const n = list.e.length
+      const from = at + q.offset
+      const to = Math.min(end, from + q.limit)
+      return { items: list.e.slice(n - to, n - from).reverse(), total }
     }
     return { items: page(ranges, q.offset, q.limit), total }
   }
