@@ -140,14 +140,25 @@ export async function measureAb({
   }
 }
 
+/**
+ * The sides of a bench run, found once: the REF's build (with `--ab`), this build, and this
+ * build loaded (its twin), with why the twin is not the loaded case when its overrides failed.
+ */
+export function abSides(r) {
+  const builds = r.builds ?? []
+  const twin = builds.find((b) => b.vsPlain)
+  return {
+    mine: builds.filter((b) => !b.vsPlain).at(-1),
+    loaded: twin?.loaded === true ? twin : undefined,
+    notLoaded: twin && twin.loaded !== true ? twin.loaded : undefined,
+  }
+}
+
 /** The sides' names in a bench run: the REF, this build, and this build loaded. */
 export function abNames(r) {
-  return r.builds.map((b, i) =>
-    b.vsPlain
-      ? 'this build, 100 overrides + a scoped scenario'
-      : r.ref && i === 0
-        ? `${r.ref} (${r.commit})`
-        : 'this build',
+  const { mine } = abSides(r)
+  return r.builds.map((b) =>
+    b.vsPlain ? 'this build, 100 overrides + a scoped scenario' : b === mine ? 'this build' : `${r.ref} (${r.commit})`,
   )
 }
 

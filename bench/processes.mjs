@@ -158,8 +158,9 @@ function killGroup(child, signal) {
 export async function startCeiling(bodyFile, kind = 'hono') {
   const port = await freePort()
   const since = performance.now()
+  const [script, ...args] = CEILINGS[kind]
   const child = track(
-    spawn(process.execPath, [CEILINGS[kind][0], String(port), bodyFile, ...CEILINGS[kind].slice(1)], {
+    spawn(process.execPath, [script, String(port), bodyFile, ...args], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     }),

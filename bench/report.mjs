@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { abNames } from './ab.mjs'
+import { abNames, abSides } from './ab.mjs'
 
 export const BEGIN = '<!-- npm run bench: results begin (generated; edits here are overwritten) -->'
 export const END = '<!-- npm run bench: results end -->'
@@ -33,16 +33,12 @@ const JOURNALS_BOUND_MB = 400
 function issue46(ab, row) {
   // An answer that is not a 2xx (a write to an id the world lacks) is cheaper than the load meant: no target is met on it.
   const failed = (c) => (c.non2xx ? `; ${c.non2xx} answers not 2xx` : '')
-  const names = ab?.builds ? abNames(ab) : []
-  const twin = ab?.builds?.find((b) => b.vsPlain)
+  const { mine, loaded, notLoaded } = abSides(ab ?? {})
+  const why = ab?.skipped ?? 'no interleaved run'
   const sides = [
-    ['', ab?.builds?.find((b, i) => names[i] === 'this build'), ab?.skipped ?? 'no interleaved run'],
+    ['', mine, why],
     // A twin whose overrides could not be installed is not the loaded case: not measured.
-    [
-      ' with 100 overrides, changes recorded and a scoped scenario',
-      twin?.loaded === true ? twin : undefined,
-      twin?.loaded ?? ab?.skipped ?? 'no interleaved run',
-    ],
+    [' with 100 overrides, changes recorded and a scoped scenario', loaded, notLoaded ?? why],
   ]
   return sides.flatMap(([loaded, b, why]) => [
     row(
@@ -63,18 +59,14 @@ function issue46(ab, row) {
 
 export function targets(r) {
   const large = r.sizes.find((s) => s.label === '100k')
-  const filtered = large?.cases.find((c) => c.name.startsWith('filtered'))
   const lists = large?.cases.filter((c) => c.list && c.ratio !== undefined) ?? []
   const worst = lists.reduce((w, c) => (!w || c.ratio < w.ratio ? c : w), undefined)
   const def = r.start.default
   const iso = def?.isolation
   const entry = r.browser.entry
   const page = r.browser.load
-  const withWrites = large?.cases.find((c) => c.varied && c.writeShare > 0)
   const readsOnly = large?.cases.find((c) => c.varied && c.writeShare === 0)
-  const names = r.ab?.builds ? abNames(r.ab) : []
-  const mine = r.ab?.builds?.find((b, i) => names[i] === 'this build')
-  const loadedTwin = r.ab?.builds?.find((b) => b.vsPlain && b.loaded === true)
+  const { mine, loaded: loadedTwin, notLoaded } = abSides(r.ab ?? {})
   const npm100k = r.start.npm?.find((s) => s.label === '100k')
   const row = (target, figure, met, why) => ({
     target,
@@ -92,10 +84,10 @@ export function targets(r) {
     ),
     row(
       'varied load with 100 overrides that never match and a scoped scenario ≥ 0.95× without them (issue 31)',
-      loadedTwin?.vsPlain &&
+      loadedTwin &&
         `${x(loadedTwin.vsPlain.varied)} (${loadedTwin.varied.rps} against ${mine.varied.rps} req/s), medians of ${r.ab.rounds} interleaved rounds (section 10)`,
-      loadedTwin?.vsPlain ? loadedTwin.vsPlain.varied >= 0.95 : undefined,
-      r.ab?.builds?.find((b) => b.vsPlain)?.loaded ?? r.ab?.skipped ?? 'no interleaved run',
+      loadedTwin ? loadedTwin.vsPlain.varied >= 0.95 : undefined,
+      notLoaded ?? r.ab?.skipped ?? 'no interleaved run',
     ),
     row(
       'varied load at 100k, 10% writes, with `changes` ≥ 0.95× without them (`--no-changes`; issue 34)',
@@ -622,7 +614,7 @@ function abSection(a) {
   const title = "## 10. Interleaved: issue 46's targets, and an earlier build (A/B)"
   if (a.skipped) return [title, '', `Skipped: ${a.skipped}`, '']
   const names = abNames(a)
-  const mine = a.builds.find((b, i) => names[i] === 'this build')
+  const { mine } = abSides(a)
   const row = (name, b) => [
     name,
     b.filtered.rps,
@@ -636,11 +628,11 @@ function abSection(a) {
     mb(b.rssMb),
     b.filtered.non2xx || b.varied.non2xx ? `${b.filtered.non2xx + b.varied.non2xx} answers not 2xx` : '',
   ]
-  const loaded = a.builds.find((b) => b.vsPlain)
+  const twin = a.builds.find((b) => b.vsPlain)
   return [
     title,
     '',
-    `${a.ref ? `${a.ref} (${a.commit}) built in a temporary worktree, this build,` : 'This build'} and this build again holding 100 overrides that never match and \`rate-limit-exhausted\` scoped to one route (changes recorded, the default), each at \`--size large\`, up at once beside three ceilings; ${a.rounds} rounds of ${a.seconds} s each, every side loaded once a round with the repeated filtered list and with the varied load (${a.writeShare * 100}% writes), the order alternating, so that the machine's drift falls on every side. Ratios are medians of the per-round ratios; issue 46's targets are judged on them.${a.ref ? ` This build against ${a.ref}: filtered list **${x(mine.vsBase.filtered)}**, varied load **${x(mine.vsBase.varied)}**.` : ''}${loaded?.vsPlain ? ` The loaded build against the plain one: filtered ${x(loaded.vsPlain.filtered)}, varied ${x(loaded.vsPlain.varied)}.` : ''}`,
+    `${a.ref ? `${a.ref} (${a.commit}) built in a temporary worktree, this build,` : 'This build'} and this build again holding 100 overrides that never match and \`rate-limit-exhausted\` scoped to one route (changes recorded, the default), each at \`--size large\`, up at once beside three ceilings; ${a.rounds} rounds of ${a.seconds} s each, every side loaded once a round with the repeated filtered list and with the varied load (${a.writeShare * 100}% writes), the order alternating, so that the machine's drift falls on every side. Ratios are medians of the per-round ratios; issue 46's targets are judged on them.${a.ref ? ` This build against ${a.ref}: filtered list **${x(mine.vsBase.filtered)}**, varied load **${x(mine.vsBase.varied)}**.` : ''}${twin ? ` The loaded build against the plain one: filtered ${x(twin.vsPlain.filtered)}, varied ${x(twin.vsPlain.varied)}.` : ''}`,
     '',
     'The filtered list is compared with two minimal Hono servers answering the same page: one holding its JSON text (`c.body`), one holding the page as an object and writing it per request (`c.json`), as a hand-written mock does. Issue 46 put 3d4f5d4 at 1.15× and 1.31× "a minimal Hono server answering a precomputed page"; 3d4f5d4 has measured near that here only against the `c.json` server, and at half to nine tenths of the `c.body` one (docs/benchmarks-history.md), so the target is read against the first and the second is shown beside it.',
     '',
