@@ -2,7 +2,9 @@ import type { Principal } from '../auth/types.js'
 import type { TaxAuthorityHooks } from '../billing/authority.js'
 import type { Bridge } from '../bridge/bridge.js'
 import type { Reply } from '../http/reply.js'
+import type { Target } from '../http/url.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
+import type { RequestMeta } from './front-door.js'
 import type { ScenarioFacts } from '../scenarios/types.js'
 import type { RouteInfo, ServeOptions } from './types.js'
 
@@ -14,7 +16,9 @@ import type { RouteInfo, ServeOptions } from './types.js'
 
 export interface RouteContext<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
   request: Request
-  /** The request's URL (made when first read). */
+  /** The request split once (http/url.ts): origin, base path, path, query, sandbox id. */
+  readonly target: Target
+  /** The request's URL (made when first read; `target` has its parts). */
   readonly url: URL
   /** The query string as sent, `?…` or ''. */
   search: string
@@ -68,6 +72,8 @@ export interface AppView {
   readonly options: ServeOptions
   openapi(): Promise<Record<string, unknown>>
   bridge(): Promise<Bridge> | undefined
+  /** The app's front door: a request sent as any runtime sends one (a replay's steps). */
+  fetch(request: Request, meta?: RequestMeta): Promise<Response>
 }
 
 /**
