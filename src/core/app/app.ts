@@ -21,7 +21,7 @@ import { unsendable } from '../http/answer-rules.js'
 import { scopeIds } from '../scenarios/routes-option.js'
 import type { BodyInput } from '../sandbox/journal.js'
 import type { Changes } from '../time-travel/changes.js'
-import { withoutHeaders, withoutSecrets } from '../sandbox/journal-secrets.js'
+import { scrubAnswer, scrubBody, scrubHeaders, scrubQuery } from '../sandbox/credentials.js'
 import { type RouteContext, type RouteDef, servedRoutes } from './route.js'
 import type { ServeOptions } from './types.js'
 import { type Matcher, RouteMatcher, controlPath, ownedPath } from './matcher.js'
@@ -226,14 +226,14 @@ export class SandboxApp {
       const [read, responseBody] = await Promise.all([bodyOf(request), bodyOf(response)])
       // The route's secrets (a sign-in's password) stay out, as for the sandbox's own answers.
       const secret = this.matcher.match(request.method === 'HEAD' ? 'GET' : request.method, path).route?.secret
-      const requestBody = secret && read ? withoutSecrets(read, secret) : read
+      const requestBody = scrubBody(read, secret)
       const headers: Record<string, string> = {}
       response.headers.forEach((v, k) => (headers[k] = v))
       sandbox.journal.add(
         {
           method: request.method,
           path,
-          query: target.search,
+          query: scrubQuery(target.search),
           status: response.status,
           faults: ['use'],
           durationMs: 0,
@@ -242,7 +242,7 @@ export class SandboxApp {
         {
           origin: target.origin + target.base,
           request: { headers: request.headers, body: requestBody },
-          response: { headers, body: responseBody },
+          response: { headers: scrubHeaders(headers), body: scrubBody(responseBody) },
         },
       )
     } finally {
@@ -326,7 +326,8 @@ export class SandboxApp {
       {
         method: request.method,
         path: target.path,
-        query: target.search,
+        // Credentials the app put anywhere are not kept (sandbox/credentials.ts): every export reads the journal.
+        query: scrubQuery(target.search),
         status: reply.status,
         faults: faults.length ? [...new Set(faults)] : [],
         durationMs,
@@ -338,11 +339,11 @@ export class SandboxApp {
         origin: target.base ? target.origin + target.base : target.origin,
         request: {
           headers: meta.rawHeaders ?? request.headers,
-          body: route?.secret ? withoutSecrets(bodyRead(request), route.secret) : bodyRead(request),
+          body: scrubBody(bodyRead(request), route?.secret),
         },
         response: {
-          headers: route?.secretHeaders ? withoutHeaders(headers, route.secretHeaders) : headers,
-          body: text,
+          headers: scrubHeaders(headers, route?.secretHeaders),
+          body: scrubAnswer(text),
         },
       },
       meta.marks,
