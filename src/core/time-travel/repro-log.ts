@@ -8,6 +8,7 @@ import { CREDENTIAL_KINDS, type OutboxEntry } from '../sandbox/outbox.js'
 import type { SandboxParts } from '../sandbox/types.js'
 import { WORLD_PARTS, credentialTokens, readParts } from '../sandbox/parts.js'
 import { canonical } from './canonical.js'
+import { scrubBodyText, scrubQuery } from '../sandbox/credentials.js'
 
 /**
  * Who a recorded request acted as: the account, never its token. A replay signs in again as
@@ -318,9 +319,13 @@ export class ReproLog {
       at: when(),
       method,
       path: this.marked(path),
-      query: this.marked(query),
+      // No credential in a bundle (sandbox/credentials.ts): minted tokens and sessions are marks, the rest `[not kept]`.
+      query: scrubQuery(withoutSessions(this.marked(query), sandbox), [], isMark),
       headers,
-      body: text === null || encoding ? text : this.marked(text),
+      body:
+        text === null || encoding
+          ? text
+          : (scrubBodyText(withoutSessions(this.marked(text), sandbox), [], isMark) ?? null),
       ...(encoding ? { encoding } : {}),
       as: actor(sandbox, principal),
       status: reply.status,
@@ -343,6 +348,8 @@ export class ReproLog {
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true })
+/** A bundle's own marks (`{{session}}`, a minted token's): a replay fills them, so they are kept. */
+const isMark = (value: string) => value.includes('{{')
 
 /** Session tokens in a text (a rate limit counts by its caller's) as one mark: a replay signs in anew. */
 export function withoutSessions(text: string, sandbox: SandboxParts): string {
