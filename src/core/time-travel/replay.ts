@@ -16,7 +16,7 @@ import {
   sha256,
   worldParts,
 } from './bundle.js'
-import type { Actor, Step } from './repro-log.js'
+import { SECRET_MARKS, type Actor, type Step } from './repro-log.js'
 import type { WORLD_PARTS, credentialTokens, revealed, writeParts } from '../sandbox/parts.js'
 import type { checkBounds } from '../sandbox/snapshot.js'
 
@@ -412,7 +412,10 @@ async function replayRequest(
     })
   let body: BodyInit | null = null
   if (s.body !== null)
-    body = s.encoding === 'base64' ? Uint8Array.from(atob(s.body), (c) => c.charCodeAt(0)) : unmark(s.body)
+    body =
+      s.encoding === 'base64'
+        ? Uint8Array.from(atob(s.body), (c) => c.charCodeAt(0))
+        : withSecrets(sandbox, unmark(s.body))
   const url = stepUrl(kit, origin + unmark(s.path) + unmark(s.query), i)
   // Judged again as sent (the marks put back), and only a replayed control call gets the token.
   if (judged(kit, kindOf, s.method, url.pathname, i) === 'control' && controlToken)
@@ -431,6 +434,28 @@ async function replayRequest(
     )
   }
   await res.arrayBuffer().catch(() => undefined)
+}
+
+/**
+ * A recorded secret's mark (repro-log.ts secretMarks) as this world's value: the account's own
+ * password where the recording sent the right one, another where it sent a wrong one.
+ */
+function withSecrets(sandbox: Sandbox, text: string): string {
+  if (!text.includes('{{')) return text
+  const marks = Object.values(SECRET_MARKS) as string[]
+  if (!marks.some((m) => text.includes(m))) return text
+  let body: Record<string, unknown>
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return text
+  }
+  const email = typeof body.email === 'string' ? body.email.toLowerCase() : undefined
+  const user = email ? sandbox.world.tables.users.all().find((u) => u.email.toLowerCase() === email) : undefined
+  for (const [k, v] of Object.entries(body))
+    if (v === SECRET_MARKS.password) body[k] = user?.password ?? ''
+    else if (v === SECRET_MARKS.wrong || v === SECRET_MARKS.other) body[k] = `${user?.password ?? ''}-not-kept`
+  return JSON.stringify(body)
 }
 
 /** A token for the account a step acted as, minted in the replayed world (the bundle carries none). */

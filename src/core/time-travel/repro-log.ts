@@ -8,6 +8,8 @@ import { CREDENTIAL_KINDS, type OutboxEntry } from '../sandbox/outbox.js'
 import type { SandboxParts } from '../sandbox/types.js'
 import { WORLD_PARTS, credentialTokens, readParts } from '../sandbox/parts.js'
 import { canonical } from './canonical.js'
+import { decodeJwt } from 'jose'
+import { looksLikeJwt } from '../auth/tokens.js'
 
 /**
  * Who a recorded request acted as: the account, never its token. A replay signs in again as
@@ -283,15 +285,20 @@ export class ReproLog {
     const method = request.method
     // A read changes the world only when a scenario in force on its route, or an override, answered it (a rate limit counts it).
     if (SAFE.has(method) && !reply.override && !shaped) return
+    let secrets: readonly string[] | undefined
     if (route.secret) {
-      // A sign-in opens a session only (a bundle carries none: a replay signs in as each write's account); a refusal changed nothing.
-      if (reply.status >= 400 || reply.headers?.['set-auth-token']) return
-      // A bundle carries no passwords: it begins again after this request.
-      return this.rebase(
-        sandbox,
-        `${method} ${path} set a password (${route.id}): a bundle carries no passwords, so it begins after it`,
-        `it set a password (${route.id}), which a bundle never carries`,
-      )
+      // A bundle carries no passwords: it begins again after a request that set one.
+      if (reply.status < 400 && !reply.headers?.['set-auth-token'])
+        return this.rebase(
+          sandbox,
+          `${method} ${path} set a password (${route.id}): a bundle carries no passwords, so it begins after it`,
+          `it set a password (${route.id}), which a bundle never carries`,
+        )
+      // A sign-in opens a session only (a bundle carries none: a replay signs in as each write's
+      // account), a refusal changes nothing; but a scenario in force on its route counted it (a
+      // rate limit): then it is a step, its secrets as marks the replay fills (secretMarks).
+      if (!shaped) return
+      secrets = route.secret
     }
     if (body && body.byteLength > REPRO_BODY_LIMIT)
       return this.rebase(
@@ -320,9 +327,9 @@ export class ReproLog {
       path: this.marked(path),
       query: this.marked(query),
       headers,
-      body: text === null || encoding ? text : this.marked(text),
+      body: text === null || encoding ? text : this.marked(secrets ? secretMarks(text, secrets, sandbox) : text),
       ...(encoding ? { encoding } : {}),
-      as: actor(sandbox, principal),
+      as: actor(sandbox, principal) ?? edgeActor(sandbox, request),
       status: reply.status,
     }
     this.#push(sandbox, step, 200 + path.length + query.length + (text?.length ?? 0), `${method} ${path}`)
@@ -344,10 +351,75 @@ export class ReproLog {
 
 const decoder = new TextDecoder('utf-8', { fatal: true })
 
-/** Session tokens in a text (a rate limit counts by its caller's) as one mark: a replay signs in anew. */
+/** Where a step's secret field was: the account's password (a replay puts its own in), another value, or a value not kept. */
+export const SECRET_MARKS = { password: '{{password}}', wrong: '{{not-the-password}}', other: '{{not-kept}}' } as const
+
+/**
+ * A body's secret fields as marks, never their values: `password` as whether it was the
+ * account's (`email`) then, so a replayed sign-in meets the same answer; the rest not kept.
+ */
+function secretMarks(text: string, fields: readonly string[], sandbox: SandboxParts): string {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return SECRET_MARKS.other
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return SECRET_MARKS.other
+  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) }
+  const email = typeof out.email === 'string' ? out.email.toLowerCase() : undefined
+  const user = email ? sandbox.world.tables.users.all().find((u) => u.email.toLowerCase() === email) : undefined
+  for (const f of fields) {
+    if (!(f in out)) continue
+    if (f === 'password' && email)
+      out[f] = user && out[f] === user.password ? SECRET_MARKS.password : SECRET_MARKS.wrong
+    else out[f] = SECRET_MARKS.other
+  }
+  return JSON.stringify(out)
+}
+
+/**
+ * Session tokens in a text (a rate limit counts by its caller's) as one mark, and the agent and
+ * portal tokens the world signed as another: a replay signs in anew, with its own key.
+ */
 export function withoutSessions(text: string, sandbox: SandboxParts): string {
   for (const s of sandbox.sessions.all()) if (text.includes(s.token)) text = text.split(s.token).join('{{session}}')
-  return text
+  return text.includes('eyJ') ? text.replace(SIGNED, '{{signed}}') : text
+}
+
+/** A token the world signed (a JWT: base64url of `{"`), as a scenario's counters keep it. */
+const SIGNED = /\beyJ[\w-]*\.[\w-]+\.[\w-]*/g
+
+/**
+ * The account a request's token names when nothing resolved it: a scenario answered at the edge,
+ * before auth (a 429 from `rate-limited` counts by caller), so the replay meets the same answer
+ * as the same caller. Read without touching the session (its expiry slides only when auth runs).
+ */
+function edgeActor(sandbox: SandboxParts, request: Request): Actor | null {
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1]
+  if (!token) return null
+  const now = sandbox.clock.now()
+  if (looksLikeJwt(token)) {
+    let claims: Record<string, unknown>
+    try {
+      claims = decodeJwt(token)
+    } catch {
+      return null
+    }
+    if (typeof claims.exp === 'number' && claims.exp * 1000 <= now) return null
+    const sub = String(claims.sub ?? '')
+    if (claims.kind === 'portal' && sandbox.world.tables.portalContacts.get(sub))
+      return { kind: 'portal', contact: sub, roles: Array.isArray(claims.roles) ? claims.roles.map(String) : [] }
+    if (claims.kind === 'agent' && sandbox.world.tables.users.get(sub)) return { kind: 'agent', user: sub }
+    return null
+  }
+  if (token.startsWith('atk_')) {
+    const row = sandbox.world.tables.apiTokens.all().find((t) => t.token === token && !t.revoked)
+    return row ? { kind: 'api-token', user: row.userId, token: row.id } : null
+  }
+  const session = sandbox.sessions.get(token)
+  if (!session || session.expiresAt <= now) return null
+  return { kind: 'session', user: session.userId, impersonator: session.impersonatorId ?? null }
 }
 
 function actor(sandbox: SandboxParts, p: Principal | undefined): Actor | null {
