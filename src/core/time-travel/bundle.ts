@@ -105,7 +105,8 @@ function baseParts(sandbox: Sandbox, base: NonNullable<Sandbox['repro']['base']>
   const heavy = WORLD_PARTS.filter((p) => p.heavy && typeof p.bundle === 'string')
   // The clock's own undo is kept in `values` (taken when the log began): a place for it here only.
   const then: Record<string, unknown> = { ...readParts(sandbox, heavy), clock: { now: '' } }
-  undoAll(then, sandbox.journal.since(base.from - 1))
+  // Newest first, as a rewind undoes: a link added then used is taken back used, then added.
+  undoAll(then, sandbox.journal.since(base.from - 1).reverse())
   delete then.clock
   return { ...base.values, ...JSON.parse(sandbox.repro.concealed(canonical(concealed(then)), sandbox)) }
 }
