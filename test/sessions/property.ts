@@ -50,6 +50,7 @@ export async function checkSession(
   const runner = new Runner(target, check)
   await runner.run(cmds)
   const problems = [...runner.problems]
+  runner.checking = false
   for (const w of worldsOf(cmds)) {
     problems.push(...(await bundleReplays(runner, w)))
     problems.push(...(await momentReplays(runner, w, pick, side)))

@@ -75,9 +75,14 @@ export function bundleStart(
         `${field}: the repro log begins at request ${first} (${cause}); no bundle reaches request ${id}`,
       )
     }
-    // A request step's entry is its own id; a control step's, the id the next request took.
+    // A request step's entry is its own id (an outbox cleared is journaled too); another control
+    // step's, the id the next request took.
     steps = steps.filter((s) =>
-      s.kind === 'request' ? ('before' in moment ? s.entry! < id : s.entry! <= id) : s.entry! <= id,
+      s.kind === 'request' || s.kind === 'outbox-cleared'
+        ? 'before' in moment
+          ? s.entry! < id
+          : s.entry! <= id
+        : s.entry! <= id,
     )
   }
   return {

@@ -8,8 +8,7 @@ import { CREDENTIAL_KINDS, type OutboxEntry } from '../sandbox/outbox.js'
 import type { SandboxParts } from '../sandbox/types.js'
 import { WORLD_PARTS, credentialTokens, readParts } from '../sandbox/parts.js'
 import { canonical } from './canonical.js'
-import { decodeJwt } from 'jose'
-import { looksLikeJwt } from '../auth/tokens.js'
+import { tokenCaller } from '../auth/caller.js'
 
 /**
  * Who a recorded request acted as: the account, never its token. A replay signs in again as
@@ -393,33 +392,16 @@ const SIGNED = /\beyJ[\w-]*\.[\w-]+\.[\w-]*/g
 /**
  * The account a request's token names when nothing resolved it: a scenario answered at the edge,
  * before auth (a 429 from `rate-limited` counts by caller), so the replay meets the same answer
- * as the same caller. Read without touching the session (its expiry slides only when auth runs).
+ * as the same caller.
  */
 function edgeActor(sandbox: SandboxParts, request: Request): Actor | null {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1]
-  if (!token) return null
-  const now = sandbox.clock.now()
-  if (looksLikeJwt(token)) {
-    let claims: Record<string, unknown>
-    try {
-      claims = decodeJwt(token)
-    } catch {
-      return null
-    }
-    if (typeof claims.exp === 'number' && claims.exp * 1000 <= now) return null
-    const sub = String(claims.sub ?? '')
-    if (claims.kind === 'portal' && sandbox.world.tables.portalContacts.get(sub))
-      return { kind: 'portal', contact: sub, roles: Array.isArray(claims.roles) ? claims.roles.map(String) : [] }
-    if (claims.kind === 'agent' && sandbox.world.tables.users.get(sub)) return { kind: 'agent', user: sub }
-    return null
-  }
-  if (token.startsWith('atk_')) {
-    const row = sandbox.world.tables.apiTokens.all().find((t) => t.token === token && !t.revoked)
-    return row ? { kind: 'api-token', user: row.userId, token: row.id } : null
-  }
-  const session = sandbox.sessions.get(token)
-  if (!session || session.expiresAt <= now) return null
-  return { kind: 'session', user: session.userId, impersonator: session.impersonatorId ?? null }
+  const caller = token ? tokenCaller(sandbox, token) : undefined
+  if (!caller) return null
+  if (caller.kind === 'api-token') return { kind: 'api-token', user: caller.user, token: caller.row }
+  if (caller.kind === 'portal') return { kind: 'portal', contact: caller.contact, roles: caller.roles }
+  if (caller.kind === 'agent') return { kind: 'agent', user: caller.user }
+  return { kind: 'session', user: caller.user, impersonator: caller.impersonator }
 }
 
 function actor(sandbox: SandboxParts, p: Principal | undefined): Actor | null {
