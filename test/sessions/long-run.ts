@@ -17,12 +17,18 @@ const path = arg('path')
 const tally: Tally = { sessions: 0, steps: 0, requests: 0 }
 const started = Date.now()
 const engine = { open: () => inProcess('long') }
+// Progress on stderr, so a long run shows how far it is.
+const progress = setInterval(
+  () => console.error(`${tally.sessions} sessions, ${tally.steps} steps, ${((Date.now() - started) / 1000).toFixed(0)} s`),
+  30_000,
+)
 const result = await fc.check(sessionProperty(engine, tally, { restart: true }), {
   numRuns: runs,
   seed,
   ...(path ? { path } : {}),
   endOnFailure: arg('no-shrink') !== undefined,
 })
+clearInterval(progress)
 const seconds = ((Date.now() - started) / 1000).toFixed(0)
 console.log(`${tally.sessions} sessions, ${tally.steps} steps checked in ${seconds} s (seed ${seed})`)
 if (result.failed) {

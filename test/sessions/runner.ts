@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { WORLD_PARTS } from '../../src/core/sandbox/parts.js'
+import { differences } from './properties.js'
 import { ACCOUNTS, CONTACTS, SEEDED, type Account, type Cmd, type Contact, type World, type Write } from './grammar.js'
 /** A problem with an answer against the served document, or undefined. */
 export type AnswerCheck = (method: string, path: string, res: Response) => Promise<string | undefined>
@@ -274,10 +276,18 @@ export class Runner {
           )
         return
       }
-      case 'restart':
+      case 'restart': {
         if (!this.target.restart) return
-        this.forget(0)
-        return this.target.restart()
+        // `--state` stop and restart gives an equal world: every part, sessions and journal too.
+        const before = await this.control(0, 'GET', '/snapshot')
+        await this.target.restart()
+        const after = await this.control(0, 'GET', '/snapshot')
+        for (const d of differences(after.body ?? {}, before.body ?? {}, WORLD_PARTS))
+          this.problems.push(`step ${this.#step}: the world after a restart on --state differs in ${d}`)
+        // Worlds but the default one live in the process: they are gone, their tokens with them.
+        for (let w = 1; w < this.target.ids.length; w++) this.forget(w)
+        return
+      }
       case 'oauth':
         return this.oauth(c.w, c.refresh)
       case 'mcp':
