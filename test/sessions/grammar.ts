@@ -275,7 +275,7 @@ export function command(options: GrammarOptions = {}): fc.Arbitrary<Cmd> {
       weight: 2,
       arbitrary: fc.record({ k: fc.constant('clock'), w: world, advanceBy: fc.constantFrom('30s', '2m', '1h', '2d') }),
     },
-    { weight: 1, arbitrary: fc.record({ k: fc.constant('reset'), w: world }) },
+    { weight: 2, arbitrary: fc.record({ k: fc.constant('reset'), w: world }) },
     {
       weight: 2,
       arbitrary: fc.record({

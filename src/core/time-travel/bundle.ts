@@ -35,7 +35,14 @@ export interface ReproBundle {
   base?: { why: string; parts: Record<string, unknown> }
   requests: Step[]
   /** The world when the bundle was made: its clock, and digests a replay must match (`parts`: one per collection and state). */
-  end: { now: string; frozen: boolean; digest: string; parts: Record<string, string> }
+  end: {
+    now: string
+    frozen: boolean
+    digest: string
+    parts: Record<string, string>
+    /** The digested parts but the records, as values (up to 256 KB): a refusal names the first field that differs. */
+    values?: Record<string, unknown>
+  }
   /** `sha256:` of everything above: a bundle changed or cut after it was made is refused before anything runs. */
   checksum: string
 }
@@ -134,9 +141,46 @@ export async function reproBundle(
           .join('\n'),
       ),
       parts,
+      ...withValues(endOf),
     },
   }
   return { ...body, checksum: await sha256(canonical(body)) }
+}
+
+/** Past this, `end.values` is left out: a refusal then names the part only. */
+export const END_VALUES_BYTES = 256 * 1024
+
+/**
+ * The digested parts but the records (outbox, next id, scenarios and their counters, overrides,
+ * OAuth, clock, seed) as the digests read them (minted tokens and sessions as marks), so a
+ * refused replay names the first field that differs by its path, not only the part.
+ */
+function withValues(sandbox: Sandbox): { values?: Record<string, unknown> } {
+  const state: Record<string, unknown> = {}
+  for (const part of WORLD_PARTS)
+    if (typeof part.digest === 'function' && !part.heavy) Object.assign(state, part.digest(sandbox))
+  const text = withoutSessions(sandbox.repro.marked(canonical(state), false), sandbox)
+  return text.length > END_VALUES_BYTES ? {} : { values: JSON.parse(text) }
+}
+
+/** The values `end.values` holds, of this world: a replay compares them with the bundle's. */
+export function endValues(sandbox: Sandbox): Record<string, unknown> | undefined {
+  return withValues(sandbox).values
+}
+
+/** The first path at which two JSON values differ (`outbox[1].id: out_5 vs out_1`), or undefined. */
+export function firstDifference(a: unknown, b: unknown, path = ''): string | undefined {
+  if (a === b) return undefined
+  if (a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const at = Array.isArray(a) ? `${path}[${k}]` : path ? `${path}.${k}` : k
+      const found = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], at)
+      if (found) return found
+    }
+    return undefined
+  }
+  const show = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? 'absent')).slice(0, 120)
+  return `${path}: ${show(a)} vs ${show(b)}`
 }
 
 /**

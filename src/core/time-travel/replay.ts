@@ -12,6 +12,8 @@ import {
   type ReproBundle,
   REPRO_VERSION,
   canonical,
+  endValues,
+  firstDifference,
   fixturesDigest,
   sha256,
   worldParts,
@@ -138,6 +140,7 @@ function bundleSchema({ maxSteps, bodyLimit }: ReplayKit['limits']) {
       frozen: z.boolean(),
       digest,
       parts: z.record(z.string().max(64), z.string().regex(/^[0-9a-f]{16}$/, 'must be 16 hexadecimal digits')),
+      values: z.record(z.string().max(64), z.unknown()).optional(),
     }),
     checksum: digest,
   })
@@ -222,11 +225,17 @@ export async function replayBundle(
     const parts = await worldParts(fresh)
     const names = [...new Set([...Object.keys(parts), ...Object.keys(bundle.end.parts)])]
     const differ = names.filter((n) => parts[n] !== bundle.end.parts[n])
-    if (differ.length)
+    if (differ.length) {
+      // The first field that differs, by its path, where the bundle carries the part's value.
+      const mine = bundle.end.values && (endValues(fresh) ?? {})
+      const first = differ
+        .map((n) => mine && n in bundle.end.values! && firstDifference(bundle.end.values![n], mine[n], n))
+        .find(Boolean)
       throw kit.refuse(
         409,
-        `end.parts: the replayed world differs from the bundle's in ${differ.join(', ')} (every request answered as recorded; ${bundle.requests.length} steps replayed)`,
+        `end.parts: the replayed world differs from the bundle's in ${differ.join(', ')}${first ? ` (first: ${first}, the bundle's vs the replay's)` : ''} (every request answered as recorded; ${bundle.requests.length} steps replayed)`,
       )
+    }
     fresh.config = { ...fresh.config, frozenClock: bundle.frozen }
     fresh.repro.paused = false
     target.adopt(fresh)
