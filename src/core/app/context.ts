@@ -55,7 +55,7 @@ export type Match =
 /**
  * What answers a method and path: the tuned `RouteMatcher` (a segment tree) and the plain
  * `PlainMatcher` (plain-matcher.ts, a scan of the table) answer the same, which
- * matcher-reference.test.ts checks on generated paths.
+ * test/pipeline/matcher-reference.test.ts checks on generated paths.
  */
 export interface Matcher {
   /** What answers `method path` (the URL's path, without the query). */
