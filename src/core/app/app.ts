@@ -42,6 +42,7 @@ export interface Mount {
 export { CONTROL_TOKEN_HEADER, FAULT_HEADER, SCENARIO_HEADER, type Stage }
 
 type Applied = AppliedScenario
+const none: readonly Applied[] = []
 
 /**
  * The runtime-free core: the route table, the sandboxes, and `fetch`, the one front door every
@@ -244,12 +245,12 @@ export class SandboxApp implements StageApp {
    * Scenarios in force for a request: the sandbox's plus those its header names (the header's
    * options win for a name in both), in the order of their `order`.
    */
-  scenariosFor(sandbox: Sandbox, request: Request, route?: RouteDef): Applied[] {
+  scenariosFor(sandbox: Sandbox, request: Request, route?: RouteDef): readonly Applied[] {
     let active: ActiveScenario[] = sandbox.inForce()
     const header = request.headers.get(SCENARIO_HEADER)
     const named = header !== null && header.trim() !== ''
     // Most requests run with none: no arrays made for them.
-    if (!named && active.length === 0) return []
+    if (!named && active.length === 0) return none
     if (named) {
       const extra = this.scenarios.parseList(header, SCENARIO_HEADER)
       active = [...active.filter((a) => !extra.some((e) => e.name === a.name)), ...extra]

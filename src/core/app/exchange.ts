@@ -18,7 +18,7 @@ export interface StageApp extends AppView {
   /** The sandbox a request selects, held until `release`. */
   sandboxFor(meta: RequestMeta, target: Target): Promise<Sandbox>
   release(sandbox: Sandbox): void
-  scenariosFor(sandbox: Sandbox, request: Request, route?: RouteDef): AppliedScenario[]
+  scenariosFor(sandbox: Sandbox, request: Request, route?: RouteDef): readonly AppliedScenario[]
 }
 
 /** What a stage gives back: an answer ends the stages before the tail; a promise only when it had to wait. */
