@@ -206,5 +206,15 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
       list.body.states,
       (s: any) => typeof s.sets === 'string' && s.sets.length > 0 && Array.isArray(s.returns),
     )
+    // The preconditions a state carries (issue 51): a record's plain fields, the tokens single-use routes take.
+    const byName = new Map(list.body.states.map((s: { name: string }) => [s.name, s]))
+    expect(Object.keys((byName.get('an invoice exists') as any).params)).toEqual(
+      expect.arrayContaining(['id', 'status', 'balance', 'dteId', 'number']),
+    )
+    expect(Object.keys((byName.get('a dte exists') as any).params)).toEqual(
+      expect.arrayContaining(['id', 'invoiceId', 'local_status']),
+    )
+    expect((byName.get('a password reset was requested') as any).returns).toEqual(['token'])
+    expect((byName.get('a magic link was sent') as any).returns).toEqual(['token'])
   })
 })

@@ -85,3 +85,28 @@ describe.each(runtimes)('provider states through $name: a refused state changes 
     expect(restored.status, await restored.text()).toBe(200)
   })
 })
+
+describe.each(runtimes)('a repro bundle after provider states through $name', (runtime) => {
+  const rt = useSandbox(runtime)
+
+  it('replays into a fresh sandbox: the state setups are where its log begins (issue 56)', async () => {
+    const c = client(rt, { sandbox: freshId('state-repro'), token: ADMIN_TOKEN })
+    const [id, other] = (await c.get('/api/notifications?limit=2&status=unreviewed')).body.data.notifications.map(
+      (n: { id: string }) => n.id,
+    )
+    expect((await setup(c, 'a signed-in user', { email: 'admin@fleet.test' })).status).toBe(200)
+    expect((await setup(c, 'a notification exists', { id: other, status: 'false_positive' })).status).toBe(200)
+    expect((await setup(c, 'the scenario slow is on', { options: { ms: 1 } })).status).toBe(200)
+    expect((await c.send('PATCH', `/api/notifications/${id}`, { status: 'reviewed' })).status).toBe(200)
+    // The state calls are in the journal: what set the world up is seen.
+    const paths = (await c.control.get('/requests')).body.requests.map((r: { path: string }) => r.path)
+    expect(paths.filter((p: string) => p === '/__sandbox/pact/states').length).toBeGreaterThanOrEqual(3)
+    const bundle = await c.control.get('/repro')
+    expect(bundle.status, await bundle.text()).toBe(200)
+    const replay = client(rt, { sandbox: freshId('state-replayed'), token: ADMIN_TOKEN })
+    const replayed = await replay.control.post('/repro', bundle.body)
+    expect(replayed.status, await replayed.text()).toBe(200)
+    expect((await note(replay, id)).status).toBe('reviewed')
+    expect((await note(replay, other)).status).toBe('false_positive')
+  })
+})

@@ -78,6 +78,8 @@ export const changeStates = defineRoute({
   tag,
   auth: control,
   summary: "The Pact verifier's state-change call: sets up or tears down a state; answers the generators' values",
+  // Journaled, changed or not: what set the world up shows, and a repro bundle begins after it.
+  journaled: true,
   body: z.strictObject({
     state: z.string().max(300),
     params: z.record(z.string(), z.unknown()).optional(),
