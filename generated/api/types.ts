@@ -10759,6 +10759,7 @@ export interface operations {
                 consumer?: string;
                 provider?: string;
                 overrides?: "include" | "exclude";
+                scenarios?: "include" | "pending" | "exclude";
             };
             header?: {
                 /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */

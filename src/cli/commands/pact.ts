@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 
 const USAGE = [
-  'Usage: fleet-sandbox pact --url URL --out DIR [--consumer NAME] [--provider NAME] [--sandbox-id ID] [--overrides include]',
+  'Usage: fleet-sandbox pact --url URL --out DIR [--consumer NAME] [--provider NAME] [--sandbox-id ID] [--overrides include] [--scenarios include|pending|exclude]',
   '',
   "  writes the Pact file (specification 4.0) of what the app did in a running sandbox's world,",
   '  and beside it the OpenAPI document of the operations it used (docs/contracts.md)',
@@ -13,6 +13,7 @@ const USAGE = [
   "  --provider NAME     the provider's name (default fleet-backoffice)",
   '  --sandbox-id ID     the world an x-sandbox-id names (default: the default world)',
   '  --overrides include keep answers an override gave, marked',
+  '  --scenarios MODE    interactions a sandbox scenario shaped: include (default), pending (V4 pending: true), exclude',
   "  --control-token T   the sandbox's --control-token (or SANDBOX_CONTROL_TOKEN)",
   '  -h, --help          show this help',
 ].join('\n')
@@ -26,6 +27,7 @@ export async function pact(argv: string[], env: NodeJS.ProcessEnv = process.env)
     provider: { type: 'string' },
     'sandbox-id': { type: 'string' },
     overrides: { type: 'string' },
+    scenarios: { type: 'string' },
     'control-token': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   } as const
@@ -49,7 +51,7 @@ export async function pact(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (token) headers['x-sandbox-control-token'] = token
   if (values['sandbox-id']) headers['x-sandbox-id'] = values['sandbox-id']
   const query = new URLSearchParams()
-  for (const name of ['consumer', 'provider', 'overrides'] as const)
+  for (const name of ['consumer', 'provider', 'overrides', 'scenarios'] as const)
     if (values[name] !== undefined) query.set(name, values[name]!)
   const get = async (path: string) => {
     const res = await fetch(new URL(path, base), { headers }).catch((error: Error) => {

@@ -14,13 +14,18 @@ export interface PactOptions {
   provider: string
   /** `include`: answers an override gave stay in, marked; by default they are left out. */
   overrides?: 'include' | 'exclude'
+  /**
+   * Interactions that rely on a sandbox scenario, which a real backend cannot set up: kept as
+   * they are (`include`, the default), written as V4 `pending: true` (`pending`), or left out.
+   */
+  scenarios?: 'include' | 'pending' | 'exclude'
 }
 
 export interface Interaction {
   type: 'Synchronous/HTTP'
   key: string
   description: string
-  pending: false
+  pending: boolean
   providerStates?: ProviderState[]
   request: Record<string, unknown>
   response: Record<string, unknown>
@@ -66,6 +71,7 @@ export function buildPact(
     if (overrides.length && options.overrides !== 'include') continue
     requests++
     const scenarios = entry.faults.filter((f) => !f.startsWith('override:')).sort()
+    if (scenarios.length && options.scenarios === 'exclude') continue
     const description = `${route.id}, ${scenarios.length ? `scenario ${scenarios.join(' + ')}` : 'no scenario'}${overrides.length ? `, ${overrides.join(' + ')}` : ''}, status ${entry.status}`
     if (seen.has(description)) continue
     const interaction = interactionOf(
@@ -77,6 +83,7 @@ export function buildPact(
       scenarios,
       overrides,
     )
+    if (scenarios.length && options.scenarios === 'pending') interaction.pending = true
     const size = utf8Length(JSON.stringify(interaction))
     // Bounded as the journal it comes from.
     if (bytes + size > JOURNAL_MAX_BYTES) {

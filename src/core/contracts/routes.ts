@@ -28,6 +28,7 @@ export const getPact = defineRoute({
     consumer: name('fleet-web'),
     provider: name('fleet-backoffice'),
     overrides: z.enum(['include', 'exclude']).default('exclude'),
+    scenarios: z.enum(['include', 'pending', 'exclude']).default('include'),
   }),
   errors: noTraffic,
   async handler(ctx) {

@@ -5,8 +5,10 @@ import { badRequest } from './reply.js'
 export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {}
   for (const [k, v] of params) {
-    const prev = out[k]
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v]
+    // Own keys only: `?__proto__=1` is a field like any other (a schema names it unknown), not the prototype.
+    const prev = Object.hasOwn(out, k) ? out[k] : undefined
+    const value = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v]
+    Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true })
   }
   return out
 }
