@@ -2,8 +2,9 @@ import { femaleFirstNames, lastNames, maleFirstNames } from './names.js'
 
 // The part of faker 10 the seeds call, with faker's own algorithms (its Mersenne Twister and the
 // same draws in the same order) and its Spanish names, so a seed gives the rows
-// `new Faker({ locale: [es, base] })` gave. faker's class and locale data were 48 KB gzip of
-// the browser entry, a sixth of it, for a dozen methods (docs/benchmarks-history.md, issue 55).
+// `new Faker({ locale: [es, base] })` gave. faker's class and locale data weighed more in the
+// browser entry than anything but msw's cookie store, for a dozen methods (bench: `npm run
+// build:browser`; docs/benchmarks-history.md, issue 55).
 // test/world/seeded-faker.test.ts seeds whole worlds with both and compares them.
 
 type Range = number | { min: number; max: number }
