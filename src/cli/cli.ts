@@ -6,6 +6,7 @@ import { bundledScenarios } from '../apps/page-app.js'
 import { ScenarioRegistry } from '../core/scenarios/registry.js'
 import type { ScenarioDefinition } from '../core/scenarios/define.js'
 import { loadScenarioFiles } from '../own-scenarios/files.js'
+import { SCENARIO_TIMEOUT_MS, scenarioLimits } from '../own-scenarios/guard.js'
 import { watchFolders } from './serve/watch.js'
 import { Sandbox } from '../core/sandbox/sandbox.js'
 import {
@@ -215,6 +216,7 @@ export async function main(
     help,
     version,
   } = parseOptions(argv)
+  scenarioLimits.timeoutMs = values.scenarioTimeout ?? SCENARIO_TIMEOUT_MS
   const own = values.scenarios ? await ownScenarios(values.scenarios, values.scenario) : undefined
   if (own) Object.assign(options, { scenarioDefinitions: own.scenarioDefinitions, scenarios: own.scenarios })
   if (values.watch && !fixturesDir && !values.scenarios)
@@ -237,6 +239,7 @@ export async function main(
     fixtures: fixtureRows,
     log,
     scenarioFiles: own?.files.map((f) => f.file),
+    scenarioTimeoutMs: scenarioLimits.timeoutMs,
     // Fixtures and the saved state are in place before the port opens: nothing reads seeded data.
     async beforeListen(target) {
       if (state && saved !== undefined) {

@@ -30,6 +30,8 @@ export interface WorkerdOptions extends Omit<ServerOptions, 'beforeListen'> {
   inspectorPort?: number
   /** Your scenario files (`--scenarios DIR`), bundled beside the Worker at start (src/own-scenarios/worker-modules.ts). */
   scenarioFiles?: readonly string[]
+  /** How long their hooks may take (`--scenario-timeout`). */
+  scenarioTimeoutMs?: number
 }
 
 export interface RunningWorkerd {
@@ -76,13 +78,14 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     beforeListen: _b,
     inspectorPort,
     scenarioFiles,
+    scenarioTimeoutMs,
     scenarioDefinitions: _d,
     ...sandbox
   } = options
   const others = new Set(workerdChildren())
   // Only this process's front may batch requests (src/engines/workerd/core/batch.ts).
   const batchKey = randomUUID()
-  let own = scenarioFiles?.length ? await workerWithScenarios(script, scenarioFiles) : undefined
+  let own = scenarioFiles?.length ? await workerWithScenarios(script, scenarioFiles, scenarioTimeoutMs) : undefined
   // The Worker's own socket: the same port when --watch restarts workerd, so the front keeps its target.
   let directPort = 0
   const config = (): MiniflareOptions => ({
@@ -197,7 +200,7 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
       })
     },
     async reloadScenarios(files) {
-      const next = await workerWithScenarios(script, files)
+      const next = await workerWithScenarios(script, files, scenarioTimeoutMs)
       const old = own
       own = next
       try {
