@@ -63,9 +63,13 @@ export async function importScenario(file: string): Promise<{ value: unknown }> 
   }
 }
 
+/** The least a scenario file is given to load, whatever `--scenario-timeout` says. */
+export const SCENARIO_LOAD_MIN_MS = 10_000
+
 /** A module whose top-level await never settles would hold the start forever: refused past the bound. */
 function bounded<T>(loading: Promise<T>): Promise<T> {
-  const ms = scenarioLimits.timeoutMs
+  // A module may import much (zod, its own helpers) on a busy machine: never less than 10 s.
+  const ms = Math.max(scenarioLimits.timeoutMs, SCENARIO_LOAD_MIN_MS)
   let timer: ReturnType<typeof setTimeout> | undefined
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(

@@ -177,10 +177,11 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs', 'dist/worker.mjs'))(
     it('a scenario module that never finishes loading is refused at start within the bound, naming the file', async () => {
       const stuck = folder('stuck', { 'stuck.mjs': `await new Promise(() => {})\nexport default {}\n` })
       const began = Date.now()
+      // The load's bound is --scenario-timeout, never less than 10 s (a module may import much on a busy machine).
       const r = await runCli(['--port', '0', '--scenarios', stuck, '--scenario-timeout', '500'])
       expect(r.code).toBe(1)
-      expect(Date.now() - began).toBeLessThan(15_000)
-      expect(r.err).toContain('--scenarios: stuck.mjs: it did not finish loading within 500 ms')
+      expect(Date.now() - began).toBeLessThan(25_000)
+      expect(r.err).toContain('--scenarios: stuck.mjs: it did not finish loading within 10000 ms')
     })
   },
 )
