@@ -204,6 +204,8 @@ export async function main(
   const serve = await prepared(argv)
   if (!serve) return
   const server = await started(serve)
+  // Before the banner: a signal sent as soon as it is read (a script, a test) finds the handlers.
+  const stopping = stopOnSignals(server, serve.state, serve.say)
   await announced(server, serve)
   if (afterListen) {
     try {
@@ -213,7 +215,7 @@ export async function main(
       throw error
     }
   }
-  stopOnSignals(server, serve.state, watched(server, serve), serve.say)
+  stopping.unwatch = watched(server, serve)
 }
 
 /** What serving was asked, checked before anything starts; none when the command only printed (--help, --version). */
@@ -318,9 +320,9 @@ function watched(server: Server, { values, fixturesDir, own, say }: Serve): (() 
 function stopOnSignals(
   server: Server,
   state: StateFile | undefined,
-  unwatch: (() => void) | undefined,
   say: (line: string) => void,
-): void {
+): { unwatch?: () => void } {
+  const stopping: { unwatch?: () => void } = {}
   const keeping = state && keepState(state, server, (line) => console.error(line))
   let closing = false
   const stop = async (signal: string) => {
@@ -339,7 +341,7 @@ function stopOnSignals(
         code = 1
       }
     }
-    unwatch?.()
+    stopping.unwatch?.()
     await server.close()
     say(`fleet-sandbox stopped (${signal})`)
     process.exit(code)
@@ -351,6 +353,7 @@ function stopOnSignals(
   // A closed terminal: saved and stopped as on SIGTERM, not killed with nothing written.
   process.on('SIGHUP', () => void stop('SIGHUP'))
   stopWhenOrphaned(() => void stop('SIGTERM'))
+  return stopping
 }
 
 /** `--scenarios DIR`: your scenario files beside the bundled ones, and `--scenario` read with them. */
