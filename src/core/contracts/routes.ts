@@ -57,7 +57,7 @@ export const getUsedOpenapi = defineRoute({
     ok(
       (await load()).usedOpenapi(ctx.sandbox, (m, p) => ctx.app.matcher.match(m, p), {
         ...(await ctx.app.openapi()),
-        servers: [{ url: ctx.url.origin }],
+        servers: [{ url: ctx.target.origin }],
       }),
     ),
 })

@@ -9,7 +9,7 @@ export const getOpenapi = defineRoute({
   auth: { kind: 'control' },
   summary: 'OpenAPI 3.1 document of every route this sandbox serves (assumed ones omitted with --strict)',
   // The app builds its document once; `servers` is this request's origin.
-  handler: async (ctx) => ok({ ...(await ctx.app.openapi()), servers: [{ url: ctx.url.origin }] }),
+  handler: async (ctx) => ok({ ...(await ctx.app.openapi()), servers: [{ url: ctx.target.origin }] }),
 })
 
 export const openapiRoutes = [getOpenapi]

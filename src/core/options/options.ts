@@ -236,7 +236,7 @@ export const sandboxOptions = {
     env: 'SANDBOX_ENGINE',
     value: 'node|workerd',
     default: 'node',
-    help: 'the Hono server, or workerd through miniflare, a Durable Object per sandbox id (docs/engines.md)',
+    help: 'the Node server in this process, or workerd through miniflare, a Durable Object per sandbox id (docs/engines.md)',
     parse: oneOf(['node', 'workerd']),
   }),
   persist: option({

@@ -1,7 +1,6 @@
 import { defineRoute } from '../app/route.js'
 import { HttpError, ok } from '../http/reply.js'
 import { Clock } from '../sandbox/clock.js'
-import type { RequestMeta } from '../app/front-door.js'
 import { AGENT_SCOPE, AGENT_TTL_S, signToken } from '../auth/tokens.js'
 import { CONTROL_TOKEN_HEADER } from '../auth/guard.js'
 import { PORTAL_TOKEN_TTL_S } from '../billing/magic-links.js'
@@ -54,8 +53,8 @@ const moment = z
 function replayer(ctx: RouteContext) {
   const control = ctx.app.options.control
   return {
-    fetch: (ctx.app as unknown as { fetch(request: Request, meta?: RequestMeta): Promise<Response> }).fetch,
-    origin: new URL(ctx.request.url).origin,
+    fetch: ctx.app.fetch,
+    origin: ctx.target.origin,
     kindOf: stepKind(ctx.app),
     token: (control || undefined)?.token,
   }

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
-import { AnswerReader, BATCH_HEADER, type BatchAnswer, encodeRequests } from '../core/batch.js'
-import type { WorkerEnv } from './env.js'
-import { memoryStorage } from '../../../../test/support/object-storage.js'
-import { SandboxObject } from './object.js'
+import { AnswerReader, BATCH_HEADER, type BatchAnswer, encodeRequests } from '../../src/engines/workerd/core/batch.js'
+import type { WorkerEnv } from '../../src/engines/workerd/worker/env.js'
+import { memoryStorage } from '../support/object-storage.js'
+import { SandboxObject } from '../../src/engines/workerd/worker/object.js'
 
 const directory = { fetch: async () => Response.json(Date.parse('2026-11-22T12:00:00.000Z')) }
 const env = {
