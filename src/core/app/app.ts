@@ -321,6 +321,22 @@ export class SandboxApp {
     // A cut connection is journaled as status 0; each runtime ends the connection (docs/your-own-answers.md).
     const response = reply.cut ? Response.error() : toResponse(answer, undefined, headers)
     if (meta.marks && !reply.cut) keepSent(response, body)
+    // The app's conduct (docs/conduct.md): the rules this request broke mark its entry.
+    const conduct = judged(route, sandbox.conduct)?.seen({
+      id: sandbox.journal.nextId,
+      route: route!,
+      params,
+      request,
+      path: target.path,
+      search: target.search,
+      status: reply.cut ? 0 : reply.status,
+      durationMs,
+      headers: own,
+      clientAddress: meta.clientAddress,
+      at: Date.now() - durationMs,
+      faults,
+      body: bodyRead(request),
+    })
     sandbox.journal.add(
       // The path the route table saw, as the repro log keeps it; the base path stays in the URL (`origin`).
       {
@@ -345,7 +361,7 @@ export class SandboxApp {
           body: text,
         },
       },
-      meta.marks,
+      conduct ? { ...meta.marks, conduct } : meta.marks,
     )
     return response
   }
@@ -474,6 +490,10 @@ export class SandboxApp {
     return validator.validate(search)
   }
 }
+
+/** The world's conduct when it judges this request: an API route's, never a control call's. */
+const judged = (route: RouteDef | undefined, conduct: Sandbox['conduct']) =>
+  route && route.auth.kind !== 'control' ? conduct : undefined
 
 /** A request's context, and what it changed (a write's, taken for its journal entry). */
 type Seen = { ctx?: Context; changes?: Changes }

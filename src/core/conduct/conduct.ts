@@ -1,0 +1,338 @@
+import type { RouteInfo } from '../app/types.js'
+import {
+  AMBIGUOUS,
+  BACKOFF_MS,
+  type Finding,
+  REFUSALS,
+  ROW_WINDOW_MS,
+  RULES,
+  type Rule,
+  TOLERANCE_MS,
+  TOO_MANY,
+} from './rules.js'
+
+export type { Finding, Rule } from './rules.js'
+
+/** Rows of attempts a world follows at once; the oldest goes first past it. */
+export const MAX_ROWS = 256
+/** Findings a world keeps; the oldest goes first past it (the journal's ids they name go too). */
+export const MAX_FINDINGS = 200
+/** Journal ids a row or a finding names at most. */
+const MAX_IDS = 16
+/** Writes with effects waiting for a read after an ambiguous answer, at once. */
+const MAX_AMBIGUOUS = 16
+/** Refresh tokens refused, kept as hashes. */
+const MAX_REFUSED = 64
+/** Operations that hand out a new credential: a sign-in ends a loop on 401. */
+const SIGN_INS: ReadonlySet<string> = new Set(['signInEmail', 'portalVerify', 'oauthToken'])
+
+/** The same request sent again after a failure answer: its attempts so far. */
+interface Row {
+  operationId: string
+  effect: boolean
+  tag: string
+  /** The path's parameter values: a read naming one of them reads the resource. */
+  values: string[]
+  caller: string
+  /** Real arrival of its first attempt, and the end of its last answer (ms). */
+  first: number
+  end: number
+  status: number
+  /** Not before this (ms) when the last answer sent `Retry-After`; else 0. */
+  until: number
+  attempts: number
+  ids: number[]
+  signIns: number
+  writes: number
+  /** A read of its resource by its caller since its last answer. */
+  read: boolean
+  found: Partial<Record<Rule, Finding>>
+}
+
+/** One request as the pipeline hands it, at the journal's tail: what the rules read. */
+export interface Seen {
+  id: number
+  route: RouteInfo
+  params: Record<string, string>
+  request: Request
+  /** The path the route table saw, and the query as sent (`?…` or ''). */
+  path: string
+  search: string
+  status: number
+  durationMs: number
+  /** The answer's headers (`retry-after`). */
+  headers: Record<string, string>
+  clientAddress: string | undefined
+  /** Real arrival time (ms since the epoch): not the sandbox clock, which tests move. */
+  at: number
+  faults: readonly string[]
+  /** The body as read, or none (refused before it was read). */
+  body: Uint8Array | undefined
+}
+
+/**
+ * A world's conduct (docs/conduct.md): the spec's retry rules judged on its requests as they
+ * arrive, and which statuses and scenarios each operation met. O(1) per request: a success with
+ * no row open touches two maps; memory bounded by MAX_ROWS, MAX_FINDINGS and the route table.
+ */
+export class Conduct {
+  #rows = new Map<string, Row>()
+  #findings: Finding[] = []
+  /** operationId → status → the first request that met it. */
+  #statuses = new Map<string, Map<number, number>>()
+  /** operationId → scenario (a fault's name) → the first request it shaped. */
+  #faults = new Map<string, Map<string, number>>()
+  #ambiguous: Row[] = []
+  #refused = new Map<string, number>()
+  #signIns = 0
+  #writes = 0
+
+  clear(): void {
+    this.#rows.clear()
+    this.#findings = []
+    this.#statuses.clear()
+    this.#faults.clear()
+    this.#ambiguous = []
+    this.#refused.clear()
+  }
+
+  get findings(): readonly Finding[] {
+    return this.#findings
+  }
+
+  /** Statuses met per operation, with the first request of each. */
+  get statuses(): ReadonlyMap<string, ReadonlyMap<number, number>> {
+    return this.#statuses
+  }
+
+  get faults(): ReadonlyMap<string, ReadonlyMap<string, number>> {
+    return this.#faults
+  }
+
+  /** Judges one request; answers the rules it broke (its journal entry is marked with them), or none. */
+  seen(s: Seen): Rule[] | undefined {
+    const { route, status } = s
+    let met = this.#statuses.get(route.id)
+    if (!met) this.#statuses.set(route.id, (met = new Map()))
+    if (!met.has(status)) met.set(status, s.id)
+    if (s.faults.length) {
+      let shaped = this.#faults.get(route.id)
+      if (!shaped) this.#faults.set(route.id, (shaped = new Map()))
+      for (const f of s.faults) if (!shaped.has(f)) shaped.set(f, s.id)
+    }
+    const failed = status === 0 || status >= 400
+    if (!failed) {
+      if (SIGN_INS.has(route.id)) this.#signIns++
+      if (route.method !== 'GET') this.#writes++
+    }
+    let marks: Rule[] | undefined
+    if (route.id === 'oauthToken' && s.body) marks = this.#refresh(s)
+    if (route.method === 'GET' && this.#ambiguous.length) this.#reads(s)
+    if (!failed && this.#rows.size === 0) return marks
+    const caller = callerOf(s)
+    const key = `${route.method} ${hash(caller)}${hash(s.path)}${hash(s.search)}${bodyHash(s.body)}`
+    const row = this.#rows.get(key)
+    if (row) this.#rows.delete(key)
+    const retry =
+      row !== undefined && s.at - row.end <= ROW_WINDOW_MS && !(REFUSALS.has(row.status) && row.writes !== this.#writes)
+    if (retry && !marks) marks = this.#judge(row, s)
+    if (!failed) return marks
+    const r: Row = retry
+      ? row
+      : {
+          operationId: route.id,
+          effect: route.effect === true,
+          tag: route.tag,
+          values: Object.values(s.params),
+          caller,
+          first: s.at,
+          end: 0,
+          status: 0,
+          until: 0,
+          attempts: 0,
+          ids: [],
+          signIns: 0,
+          writes: 0,
+          read: false,
+          found: {},
+        }
+    r.attempts++
+    if (r.ids.length < MAX_IDS) r.ids.push(s.id)
+    r.end = s.at + s.durationMs
+    r.status = status
+    r.until = retryAfter(s.headers['retry-after'], r.end)
+    r.signIns = this.#signIns
+    r.writes = this.#writes
+    r.read = false
+    if (r.effect && AMBIGUOUS.has(status) && !this.#ambiguous.includes(r)) {
+      this.#ambiguous.push(r)
+      if (this.#ambiguous.length > MAX_AMBIGUOUS) this.#ambiguous.shift()
+    }
+    this.#rows.set(key, r)
+    if (this.#rows.size > MAX_ROWS) this.#rows.delete(this.#rows.keys().next().value!)
+    return marks
+  }
+
+  /** An attempt after a failure answer in its row: which rules it breaks. */
+  #judge(row: Row, s: Seen): Rule[] | undefined {
+    const n = row.attempts + 1
+    const ids = row.ids.length < MAX_IDS ? [...row.ids, s.id] : [...row.ids.slice(0, MAX_IDS - 1), s.id]
+    const p = row.status
+    const what = `${s.route.method} ${pathOf(s)}`
+    const marks: Rule[] = []
+    if (REFUSALS.has(p))
+      this.#find(
+        row,
+        'retried-refusal',
+        marks,
+        ids,
+        `${what} was sent again (attempt ${n}) after its ${p}, which is never retried`,
+      )
+    else if (p === 401) {
+      if (row.signIns === this.#signIns)
+        this.#find(
+          row,
+          'looped-on-401',
+          marks,
+          ids,
+          `${what} was sent again (attempt ${n}) with the credential its 401 refused, with no new sign-in in between`,
+        )
+    } else if (row.effect && AMBIGUOUS.has(p)) {
+      // After a read, a resend is the app's decision on what it read: not an automatic retry.
+      if (!row.read)
+        this.#find(
+          row,
+          'retried-write-blindly',
+          marks,
+          ids,
+          `${what} has external effects and was sent again (attempt ${n}) after ${p === 0 ? 'a cut connection' : `its ${p}`} with no read of its resource in between: it may have been applied twice`,
+        )
+    } else {
+      const bound = row.until || row.first + BACKOFF_MS[Math.min(n - 2, BACKOFF_MS.length - 1)]
+      if (s.at < bound - TOLERANCE_MS) {
+        const waited = ((s.at - (row.until ? row.end : row.first)) / 1000).toFixed(1)
+        this.#find(
+          row,
+          'retried-too-soon',
+          marks,
+          ids,
+          row.until
+            ? `${what} was sent again (attempt ${n}) ${waited} s after its ${p}, before the ${((row.until - row.end) / 1000).toFixed(0)} s its Retry-After asked`
+            : `${what} was sent again (attempt ${n}) ${waited} s after its first attempt; the backoff allows it after ${BACKOFF_MS[Math.min(n - 2, BACKOFF_MS.length - 1)] / 1000} s`,
+        )
+      }
+    }
+    if (n >= TOO_MANY)
+      this.#find(
+        row,
+        'too-many-attempts',
+        marks,
+        ids,
+        `${what} was attempted ${n} times in a row after failure answers`,
+      )
+    return marks.length ? marks : undefined
+  }
+
+  /** One finding per rule and row: a later attempt that breaks it again is added to its requests. */
+  #find(row: Row, rule: Rule, marks: Rule[], ids: number[], message: string): void {
+    marks.push(rule)
+    const known = row.found[rule]
+    if (known) {
+      if (known.requests.length < MAX_IDS) known.requests.push(ids.at(-1)!)
+      return
+    }
+    this.#add((row.found[rule] = this.#finding(rule, row.operationId, ids, message)))
+  }
+
+  #finding(rule: Rule, operationId: string, requests: number[], message: string): Finding {
+    return {
+      rule,
+      message: `${message}. Should: ${RULES[rule].should}.`,
+      operationId,
+      requests,
+      spec: RULES[rule].spec,
+    }
+  }
+
+  #add(f: Finding): void {
+    this.#findings.push(f)
+    if (this.#findings.length > MAX_FINDINGS) this.#findings.shift()
+  }
+
+  /** A GET by the caller of a write waiting for a read: of its area (tag) or naming its resource. */
+  #reads(s: Seen): void {
+    if (s.status >= 500 || s.status === 0) return
+    const caller = callerOf(s)
+    const path = pathOf(s)
+    this.#ambiguous = this.#ambiguous.filter((row) => {
+      if (row.caller !== caller) return true
+      if (row.tag !== s.route.tag && !row.values.some((v) => v && path.includes(v))) return true
+      row.read = true
+      return false
+    })
+  }
+
+  /** `POST /oauth/token` with a refresh token: one refused before, presented again, is a finding. */
+  #refresh(s: Seen): Rule[] | undefined {
+    const form = new URLSearchParams(decoder.decode(s.body))
+    const token = form.get('refresh_token')
+    if (form.get('grant_type') !== 'refresh_token' || !token) return undefined
+    const key = hash(token)
+    const refused = this.#refused.get(key)
+    if (refused !== undefined) {
+      this.#add(
+        this.#finding(
+          'reused-refresh-token',
+          s.route.id,
+          [refused, s.id],
+          `POST /oauth/token presented a refresh token the token endpoint refused (request ${refused})`,
+        ),
+      )
+      return ['reused-refresh-token']
+    }
+    // Refused: invalid_grant (400), or the client refused with it (401).
+    if (s.status === 400 || s.status === 401) {
+      this.#refused.set(key, s.id)
+      if (this.#refused.size > MAX_REFUSED) this.#refused.delete(this.#refused.keys().next().value!)
+    }
+    return undefined
+  }
+}
+
+const decoder = new TextDecoder()
+
+/** The caller: its credential as sent, else its address. */
+function callerOf(s: Seen): string {
+  return s.request.headers.get('authorization') ?? `address:${s.clientAddress ?? ''}`
+}
+
+const pathOf = (s: Seen) => s.path + s.search
+
+/** When `Retry-After` (seconds, or an HTTP date) allows the next attempt, or 0 when none was sent. */
+function retryAfter(value: string | undefined, end: number): number {
+  if (value === undefined) return 0
+  const seconds = Number(value)
+  if (Number.isFinite(seconds) && seconds >= 0) return end + seconds * 1000
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? 0 : date
+}
+
+/** FNV-1a, 32 bits, in base 36: keys stay short whatever a path, a query or a token holds. */
+function hash(text: string): string {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return (h >>> 0).toString(36) + '.'
+}
+
+function bodyHash(body: Uint8Array | undefined): string {
+  if (!body) return '-'
+  let h = 0x811c9dc5
+  for (let i = 0; i < body.length; i++) {
+    h ^= body[i]
+    h = Math.imul(h, 0x01000193)
+  }
+  return (h >>> 0).toString(36) + ':' + body.length
+}

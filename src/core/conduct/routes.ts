@@ -1,0 +1,60 @@
+import * as z from 'zod'
+import type { ScenarioDefinition } from '../app/context.js'
+import { defineRoute } from '../app/route.js'
+import { conflict, ok } from '../http/reply.js'
+import { RULE_NAMES } from './rules.js'
+
+const findingSchema = z.object({
+  rule: z.enum(RULE_NAMES as [string, ...string[]]).describe('The rule broken (docs/conduct.md)'),
+  message: z.string().describe('What the app did, and what it should have done'),
+  operationId: z.string(),
+  requests: z.array(z.number().int()).describe('The journal entries that make the finding, oldest first'),
+  spec: z.string().describe("The spec's section and item, e.g. `Retry rules 2`"),
+})
+
+export const conductSchema = z.object({
+  findings: z.array(findingSchema),
+  coverage: z.array(
+    z.object({
+      operationId: z.string(),
+      method: z.string(),
+      path: z.string(),
+      met: z
+        .array(z.object({ status: z.number().int(), request: z.number().int() }))
+        .describe('Each status met, with the first request that met it'),
+      unmet: z.array(z.number().int()).describe('Statuses this document lists for the operation, never met'),
+      scenarios: z.object({
+        met: z.array(z.object({ name: z.string(), request: z.number().int() })),
+        unmet: z.array(z.string()).describe('Scenarios that apply to the operation and never shaped its answers'),
+      }),
+    }),
+  ),
+})
+
+export const getConduct = defineRoute({
+  id: 'sandboxGetConduct',
+  method: 'GET',
+  path: '/__sandbox/conduct',
+  tag: 'sandbox control',
+  auth: { kind: 'control' },
+  summary:
+    "The app's conduct in this world (docs/conduct.md): the spec's retry rules it broke, and the statuses and scenarios each operation it called met",
+  query: z.strictObject({}),
+  response: { schema: conductSchema },
+  errors: { 409: 'Conduct is off (--no-conduct): nothing was judged' },
+  async handler(ctx) {
+    const conduct = ctx.sandbox.conduct
+    if (!conduct) throw conflict('conduct: off in this sandbox (--no-conduct), nothing was judged')
+    const { conductReport } = await import('./report.js')
+    return ok(
+      conductReport(
+        conduct,
+        ctx.app.routes,
+        await ctx.app.openapi(),
+        ctx.sandbox.shared.scenarios.list() as readonly ScenarioDefinition[],
+      ),
+    )
+  },
+})
+
+export const conductRoutes = [getConduct]
