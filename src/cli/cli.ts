@@ -49,6 +49,7 @@ export function usage(definitions: readonly ScenarioDefinition[] = bundledScenar
     '       fleet-sandbox record (--upstream URL --upstream-token T | --har FILE) --out DIR [--redact-emails]',
     "                                        record a real backend's records as a --fixtures folder",
     '       fleet-sandbox pact --url URL --out DIR   write the Pact file and used OpenAPI of a running sandbox (pact --help)',
+    "       fleet-sandbox conduct --url URL [--sandbox ID] [--fail-on findings|unmet]   the app's conduct, exit 1 on a finding (conduct --help)",
     '',
     `  ${'flag'.padEnd(width)} ${'environment'.padEnd(22)} meaning`,
     ...rows,
@@ -206,6 +207,10 @@ export async function main(
   if (argv[0] === 'pact') {
     const { pact } = await import('./commands/pact.js')
     return pact(argv.slice(1))
+  }
+  if (argv[0] === 'conduct') {
+    const { conduct } = await import('./commands/conduct.js')
+    return conduct(argv.slice(1))
   }
   const {
     options: { state: statePath, fixturesDir, engine, ...options },
