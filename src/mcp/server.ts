@@ -19,6 +19,7 @@ import { agentToken, resourceMetadataUrl } from './auth.js'
 import { AGENT_SCOPE } from '../core/auth/tokens.js'
 import { type CallSite, type ToolAnswer, refused, successEnvelope, toolAnswer, toolRequest } from './call.js'
 import { type ApiTool, toolsOf } from './tools.js'
+import { CONDUCT_TOOL, conductToolResult } from './conduct-tool.js'
 
 /** How /mcp is served (mcpMount, mount.ts). */
 export interface McpOptions {
@@ -115,7 +116,8 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
   const toolSet = () => {
     if (made) return made
     const tools = toolsOf(app.routes)
-    return (made = { tools, list: listed(tools) })
+    // The API's operations, and the sandbox's one tool of its own: the conduct (conduct-tool.ts).
+    return (made = { tools, list: [...listed(tools), CONDUCT_TOOL as ReturnType<typeof listed>[number]] })
   }
 
   /**
@@ -154,11 +156,15 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
     const { tools, list } = toolSet()
     server.setRequestHandler('tools/list', () => ({ tools: list }))
     server.setRequestHandler('tools/call', async (request) => {
+      if (request.params.name === CONDUCT_TOOL.name) {
+        if (!exchange) throw new ProtocolError(ProtocolErrorCode.InternalError, 'the call lost its HTTP request')
+        return conductToolResult(app, exchange.site.sandboxId, request.params.arguments)
+      }
       const tool = tools.get(request.params.name)
       if (!tool)
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
-          `Unknown tool: ${request.params.name}; tools/list names the ${tools.size} tools`,
+          `Unknown tool: ${request.params.name}; tools/list names the ${list.length} tools`,
         )
       if (!exchange) throw new ProtocolError(ProtocolErrorCode.InternalError, 'the call lost its HTTP request')
       return callTool(tool, request.params.arguments, exchange)
