@@ -11127,36 +11127,27 @@ export interface operations {
                 content: {
                     "application/json": {
                         findings: {
-                            /**
-                             * @description The rule broken (docs/conduct.md)
-                             * @enum {string}
-                             */
+                            /** @enum {string} */
                             rule: "retried-refusal" | "retried-write-blindly" | "too-many-attempts" | "retried-too-soon" | "looped-on-401" | "reused-refresh-token";
-                            /** @description What the app did, and what it should have done */
                             message: string;
                             operationId: string;
-                            /** @description The journal entries that make the finding, oldest first */
                             requests: number[];
-                            /** @description The spec's section and item, e.g. `Retry rules 2` */
                             spec: string;
                         }[];
                         coverage: {
                             operationId: string;
                             method: string;
                             path: string;
-                            /** @description Each status met, with the first request that met it */
                             met: {
                                 status: number;
                                 request: number;
                             }[];
-                            /** @description Statuses this document lists for the operation, never met */
                             unmet: number[];
                             scenarios: {
                                 met: {
                                     name: string;
                                     request: number;
                                 }[];
-                                /** @description Scenarios that apply to the operation and never shaped its answers */
                                 unmet: string[];
                             };
                         }[];

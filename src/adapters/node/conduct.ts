@@ -1,6 +1,7 @@
 import type { SandboxApp } from '../../core/app/app.js'
 import { type ConductReport, conductReport } from '../../core/conduct/report.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
+import { findingOf } from '../../core/conduct/messages.js'
 
 /** What a suite does with the findings of a test's worlds, checked at `reset()`: fail the test, warn, or not look. */
 export type ConductOption = 'fail' | 'warn' | 'off'
@@ -16,7 +17,7 @@ export async function findingsText(app: SandboxApp, main: Sandbox): Promise<stri
   const worlds = [main, ...(await Promise.all(app.sandboxes.ids().map((id) => app.sandboxes.get(id))))]
   const lines: string[] = []
   for (const world of worlds) {
-    for (const f of world.conduct?.findings ?? [])
+    for (const f of (world.conduct?.findings ?? []).map(findingOf))
       lines.push(
         `  ${world === main ? 'default world' : world.id}: ${f.rule} (${f.spec}), requests ${f.requests.join(', ')}: ${f.message}`,
       )

@@ -2,16 +2,15 @@ import type { RouteInfo } from '../app/types.js'
 import {
   AMBIGUOUS,
   BACKOFF_MS,
-  type Finding,
+  type Judged,
   REFUSALS,
   ROW_WINDOW_MS,
-  RULES,
   type Rule,
   TOLERANCE_MS,
   TOO_MANY,
 } from './rules.js'
 
-export type { Finding, Rule } from './rules.js'
+export type { Finding, Judged, Rule } from './rules.js'
 
 /** Rows of attempts a world follows at once; the oldest goes first past it. */
 export const MAX_ROWS = 256
@@ -46,7 +45,7 @@ interface Row {
   writes: number
   /** A read of its resource by its caller since its last answer. */
   read: boolean
-  found: Partial<Record<Rule, Finding>>
+  found: Partial<Record<Rule, Judged>>
 }
 
 /** One request as the pipeline hands it, at the journal's tail: what the rules read. */
@@ -77,7 +76,7 @@ export interface Seen {
  */
 export class Conduct {
   #rows = new Map<string, Row>()
-  #findings: Finding[] = []
+  #findings: Judged[] = []
   /** operationId → status → the first request that met it. */
   #statuses = new Map<string, Map<number, number>>()
   /** operationId → scenario (a fault's name) → the first request it shaped. */
@@ -96,7 +95,8 @@ export class Conduct {
     this.#refused.clear()
   }
 
-  get findings(): readonly Finding[] {
+  /** The rules broken, oldest first, as judged (their messages are written by messages.ts `findingOf`). */
+  get findings(): readonly Judged[] {
     return this.#findings
   }
 
@@ -176,86 +176,39 @@ export class Conduct {
   /** An attempt after a failure answer in its row: which rules it breaks. */
   #judge(row: Row, s: Seen): Rule[] | undefined {
     const n = row.attempts + 1
-    const ids = row.ids.length < MAX_IDS ? [...row.ids, s.id] : [...row.ids.slice(0, MAX_IDS - 1), s.id]
     const p = row.status
-    const what = `${s.route.method} ${pathOf(s)}`
     const marks: Rule[] = []
-    if (REFUSALS.has(p))
-      this.#find(
-        row,
-        'retried-refusal',
-        marks,
-        ids,
-        `${what} was sent again (attempt ${n}) after its ${p}, which is never retried`,
+    const find = (rule: Rule, facts?: Pick<Judged, 'waited' | 'asked' | 'retryAfter'>) => {
+      marks.push(rule)
+      const known = row.found[rule]
+      if (known) {
+        if (known.requests.length < MAX_IDS) known.requests.push(s.id)
+        return
+      }
+      const requests = row.ids.length < MAX_IDS ? [...row.ids, s.id] : [...row.ids.slice(0, MAX_IDS - 1), s.id]
+      const what = `${s.route.method} ${s.path}${s.search}`
+      this.#add(
+        (row.found[rule] = { rule, operationId: row.operationId, requests, what, attempt: n, after: p, ...facts }),
       )
+    }
+    if (REFUSALS.has(p)) find('retried-refusal')
     else if (p === 401) {
-      if (row.signIns === this.#signIns)
-        this.#find(
-          row,
-          'looped-on-401',
-          marks,
-          ids,
-          `${what} was sent again (attempt ${n}) with the credential its 401 refused, with no new sign-in in between`,
-        )
+      if (row.signIns === this.#signIns) find('looped-on-401')
     } else if (row.effect && AMBIGUOUS.has(p)) {
       // After a read, a resend is the app's decision on what it read: not an automatic retry.
-      if (!row.read)
-        this.#find(
-          row,
-          'retried-write-blindly',
-          marks,
-          ids,
-          `${what} has external effects and was sent again (attempt ${n}) after ${p === 0 ? 'a cut connection' : `its ${p}`} with no read of its resource in between: it may have been applied twice`,
-        )
+      if (!row.read) find('retried-write-blindly')
     } else {
-      const bound = row.until || row.first + BACKOFF_MS[Math.min(n - 2, BACKOFF_MS.length - 1)]
-      if (s.at < bound - TOLERANCE_MS) {
-        const waited = ((s.at - (row.until ? row.end : row.first)) / 1000).toFixed(1)
-        this.#find(
-          row,
-          'retried-too-soon',
-          marks,
-          ids,
-          row.until
-            ? `${what} was sent again (attempt ${n}) ${waited} s after its ${p}, before the ${((row.until - row.end) / 1000).toFixed(0)} s its Retry-After asked`
-            : `${what} was sent again (attempt ${n}) ${waited} s after its first attempt; the backoff allows it after ${BACKOFF_MS[Math.min(n - 2, BACKOFF_MS.length - 1)] / 1000} s`,
-        )
-      }
+      const asked = row.until ? row.until - row.end : BACKOFF_MS[Math.min(n - 2, BACKOFF_MS.length - 1)]
+      const from = row.until ? row.end : row.first
+      if (s.at < from + asked - TOLERANCE_MS)
+        find('retried-too-soon', { waited: s.at - from, asked, retryAfter: row.until > 0 })
     }
-    if (n >= TOO_MANY)
-      this.#find(
-        row,
-        'too-many-attempts',
-        marks,
-        ids,
-        `${what} was attempted ${n} times in a row after failure answers`,
-      )
+    if (n >= TOO_MANY) find('too-many-attempts')
     return marks.length ? marks : undefined
   }
 
-  /** One finding per rule and row: a later attempt that breaks it again is added to its requests. */
-  #find(row: Row, rule: Rule, marks: Rule[], ids: number[], message: string): void {
-    marks.push(rule)
-    const known = row.found[rule]
-    if (known) {
-      if (known.requests.length < MAX_IDS) known.requests.push(ids.at(-1)!)
-      return
-    }
-    this.#add((row.found[rule] = this.#finding(rule, row.operationId, ids, message)))
-  }
-
-  #finding(rule: Rule, operationId: string, requests: number[], message: string): Finding {
-    return {
-      rule,
-      message: `${message}. Should: ${RULES[rule].should}.`,
-      operationId,
-      requests,
-      spec: RULES[rule].spec,
-    }
-  }
-
-  #add(f: Finding): void {
-    this.#findings.push(f)
+  #add(j: Judged): void {
+    this.#findings.push(j)
     if (this.#findings.length > MAX_FINDINGS) this.#findings.shift()
   }
 
@@ -263,7 +216,7 @@ export class Conduct {
   #reads(s: Seen): void {
     if (s.status >= 500 || s.status === 0) return
     const caller = callerOf(s)
-    const path = pathOf(s)
+    const path = s.path + s.search
     this.#ambiguous = this.#ambiguous.filter((row) => {
       if (row.caller !== caller) return true
       if (row.tag !== s.route.tag && !row.values.some((v) => v && path.includes(v))) return true
@@ -280,14 +233,14 @@ export class Conduct {
     const key = hash(token)
     const refused = this.#refused.get(key)
     if (refused !== undefined) {
-      this.#add(
-        this.#finding(
-          'reused-refresh-token',
-          s.route.id,
-          [refused, s.id],
-          `POST /oauth/token presented a refresh token the token endpoint refused (request ${refused})`,
-        ),
-      )
+      this.#add({
+        rule: 'reused-refresh-token',
+        operationId: s.route.id,
+        requests: [refused, s.id],
+        what: `${s.route.method} ${s.path}`,
+        attempt: 2,
+        after: 400,
+      })
       return ['reused-refresh-token']
     }
     // Refused: invalid_grant (400), or the client refused with it (401).
@@ -305,8 +258,6 @@ const decoder = new TextDecoder()
 function callerOf(s: Seen): string {
   return s.request.headers.get('authorization') ?? `address:${s.clientAddress ?? ''}`
 }
-
-const pathOf = (s: Seen) => s.path + s.search
 
 /** When `Retry-After` (seconds, or an HTTP date) allows the next attempt, or 0 when none was sent. */
 function retryAfter(value: string | undefined, end: number): number {

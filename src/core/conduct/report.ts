@@ -1,6 +1,7 @@
 import type { ScenarioDefinition } from '../app/context.js'
 import type { RouteInfo } from '../app/types.js'
 import type { Conduct, Finding } from './conduct.js'
+import { findingOf } from './messages.js'
 
 /** What one operation the app called met: statuses, and the scenarios that apply to it. */
 export interface Coverage {
@@ -75,5 +76,5 @@ export function conductReport(
       scenarios: { met: scenarioMet, unmet: scenarioUnmet },
     })
   }
-  return { findings: [...conduct.findings], coverage }
+  return { findings: conduct.findings.map(findingOf), coverage }
 }

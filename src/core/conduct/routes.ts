@@ -4,12 +4,13 @@ import { defineRoute } from '../app/route.js'
 import { conflict, ok } from '../http/reply.js'
 import { RULE_NAMES } from './rules.js'
 
+// The page's entry carries this table: the fields' meanings are in docs/conduct.md, not here.
 const findingSchema = z.object({
-  rule: z.enum(RULE_NAMES as [string, ...string[]]).describe('The rule broken (docs/conduct.md)'),
-  message: z.string().describe('What the app did, and what it should have done'),
+  rule: z.enum(RULE_NAMES),
+  message: z.string(),
   operationId: z.string(),
-  requests: z.array(z.number().int()).describe('The journal entries that make the finding, oldest first'),
-  spec: z.string().describe("The spec's section and item, e.g. `Retry rules 2`"),
+  requests: z.array(z.number().int()),
+  spec: z.string(),
 })
 
 export const conductSchema = z.object({
@@ -19,13 +20,11 @@ export const conductSchema = z.object({
       operationId: z.string(),
       method: z.string(),
       path: z.string(),
-      met: z
-        .array(z.object({ status: z.number().int(), request: z.number().int() }))
-        .describe('Each status met, with the first request that met it'),
-      unmet: z.array(z.number().int()).describe('Statuses this document lists for the operation, never met'),
+      met: z.array(z.object({ status: z.number().int(), request: z.number().int() })),
+      unmet: z.array(z.number().int()),
       scenarios: z.object({
         met: z.array(z.object({ name: z.string(), request: z.number().int() })),
-        unmet: z.array(z.string()).describe('Scenarios that apply to the operation and never shaped its answers'),
+        unmet: z.array(z.string()),
       }),
     }),
   ),

@@ -1,50 +1,44 @@
 /**
- * The rules a client of the API must follow, as the spec words them (docs/conduct.md): each
- * finding names its rule, the spec's section and item, and what the app should have done.
+ * The rules a client of the API must follow (docs/conduct.md). What the pipeline needs to judge
+ * them, and nothing more: their texts (the spec's words, what the app should do) are in
+ * messages.ts, loaded with the report, so a page's entry does not carry them.
  */
-export const RULES = {
-  'retried-refusal': {
-    spec: 'Retry rules 2',
-    should:
-      'never resend a 400, 403, 404, 409 or 422: show the refusal (the field to fix, no access, gone, the conflict after reloading the resource) and let the user decide',
-  },
-  'retried-write-blindly': {
-    spec: 'Retry rules 3',
-    should:
-      'after a 500, a time-out or a cut connection on a write with external effects, read the resource (and its effects) before resending, and resend only when the read shows it did not go through',
-  },
-  'too-many-attempts': {
-    spec: 'Limits Recommended backoff',
-    should:
-      'stop after the 4th attempt (at most 3 to 4), show the error with a manual retry and keep what is on screen',
-  },
-  'retried-too-soon': {
-    spec: 'Limits Recommended backoff',
-    should:
-      'wait as the spec recommends, counted from the first attempt: attempt 2 after 1 s, attempt 3 after 3 s, attempt 4 after 7 s; at least Retry-After when the answer sends it',
-  },
-  'looped-on-401': {
-    spec: 'Authentication 4',
-    should:
-      'on 401 drop the token and sign in again, then retry with the new token; never resend with the token refused',
-  },
-  'reused-refresh-token': {
-    spec: 'Authentication 8',
-    should:
-      'on invalid_grant from a refresh drop both tokens and start the sign-in again (authorization code with PKCE); never present the refused refresh token again',
-  },
-} as const
+export const RULE_NAMES = [
+  'retried-refusal',
+  'retried-write-blindly',
+  'too-many-attempts',
+  'retried-too-soon',
+  'looped-on-401',
+  'reused-refresh-token',
+] as const
 
-export type Rule = keyof typeof RULES
-export const RULE_NAMES = Object.keys(RULES) as Rule[]
+export type Rule = (typeof RULE_NAMES)[number]
 
-/** A rule broken by the app: the requests that make it (journal ids) and what the app should have done. */
+/** A rule broken by the app, as `GET /__sandbox/conduct` answers it. */
 export interface Finding {
   rule: Rule
   message: string
   operationId: string
   requests: number[]
   spec: string
+}
+
+/** A rule broken, as judged on the hot path: the facts its message is written from when asked for. */
+export interface Judged {
+  rule: Rule
+  operationId: string
+  requests: number[]
+  /** `METHOD path?query` of the request. */
+  what: string
+  /** The attempt that broke it. */
+  attempt: number
+  /** The failure answer it followed (0: a cut connection). */
+  after: number
+  /** retried-too-soon: how long after the first attempt (or the last answer, under Retry-After) it came, and the wait asked (ms). */
+  waited?: number
+  asked?: number
+  /** Whether the wait was the answer's Retry-After. */
+  retryAfter?: boolean
 }
 
 /** The recommended backoff, counted from a row's first attempt: attempt 2, 3 and 4 (and later ones, as the 4th). */
