@@ -124,6 +124,17 @@ describe.each(runtimes)("the app's conduct through $name", (runtime) => {
     expect((await conduct(right)).findings).toEqual([])
   })
 
+  it('a write refused before its body was read (429 at the gateway) and sent again is the same request', async () => {
+    const s = rt.fresh('unread')
+    await s.scenarios([{ name: 'rate-limited', options: { failures: 1, retryAfter: null } }])
+    const signIn = () => s.post('/api/session-auth/sign-in/email', { email: 'admin@fleet.test', password: 'sandbox' })
+    expect((await signIn()).status).toBe(429)
+    expect((await signIn()).status).toBe(200)
+    expect((await conduct(s)).findings.map((f) => [f.rule, f.operationId])).toEqual([
+      ['retried-too-soon', 'signInEmail'],
+    ])
+  })
+
   it('looped-on-401: the refused token sent again; a new sign-in after the 401 is none', async () => {
     const s = await rt.isolated('admin@fleet.test', 'loop')
     await s.scenarios(['session-expired'])

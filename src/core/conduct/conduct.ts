@@ -130,32 +130,35 @@ export class Conduct {
     if (route.method === 'GET' && this.#ambiguous.length) this.#reads(s)
     if (!failed && this.#rows.size === 0) return marks
     const caller = callerOf(s)
-    const key = `${route.method} ${hash(caller)}${hash(s.path)}${hash(s.search)}${bodyHash(s.body)}`
-    const row = this.#rows.get(key)
+    const base = `${route.method} ${hash(caller)}${hash(s.path)}${hash(s.search)}`
+    const key = base + bodyHash(s.body)
+    // A failure answered before the body was read (a 429 at the gateway, a 401) kept no body: the same request.
+    let row = this.#rows.get(key)
     if (row) this.#rows.delete(key)
+    else if (s.body && (row = this.#rows.get(base + UNREAD))) this.#rows.delete(base + UNREAD)
     const retry =
       row !== undefined && s.at - row.end <= ROW_WINDOW_MS && !(REFUSALS.has(row.status) && row.writes !== this.#writes)
-    if (retry && !marks) marks = this.#judge(row, s)
+        ? row
+        : undefined
+    if (retry && !marks) marks = this.#judge(retry, s)
     if (!failed) return marks
-    const r: Row = retry
-      ? row
-      : {
-          operationId: route.id,
-          effect: route.effect === true,
-          tag: route.tag,
-          values: Object.values(s.params),
-          caller,
-          first: s.at,
-          end: 0,
-          status: 0,
-          until: 0,
-          attempts: 0,
-          ids: [],
-          signIns: 0,
-          writes: 0,
-          read: false,
-          found: {},
-        }
+    const r: Row = retry ?? {
+      operationId: route.id,
+      effect: route.effect === true,
+      tag: route.tag,
+      values: Object.values(s.params),
+      caller,
+      first: s.at,
+      end: 0,
+      status: 0,
+      until: 0,
+      attempts: 0,
+      ids: [],
+      signIns: 0,
+      writes: 0,
+      read: false,
+      found: {},
+    }
     r.attempts++
     if (r.ids.length < MAX_IDS) r.ids.push(s.id)
     r.end = s.at + s.durationMs
@@ -278,8 +281,11 @@ function hash(text: string): string {
   return (h >>> 0).toString(36) + '.'
 }
 
+/** The key's body part of a request whose body was not read. */
+const UNREAD = '-'
+
 function bodyHash(body: Uint8Array | undefined): string {
-  if (!body) return '-'
+  if (!body) return UNREAD
   let h = 0x811c9dc5
   for (let i = 0; i < body.length; i++) {
     h ^= body[i]
