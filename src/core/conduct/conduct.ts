@@ -1,4 +1,5 @@
 import type { RouteInfo } from '../app/types.js'
+import { ownText } from '../sandbox/journal.js'
 import {
   AMBIGUOUS,
   BACKOFF_MS,
@@ -16,6 +17,8 @@ export type { Finding, Judged, Rule } from './rules.js'
 export const MAX_ROWS = 256
 /** Findings a world keeps; the oldest goes first past it (the journal's ids they name go too). */
 export const MAX_FINDINGS = 200
+/** Bytes of the request a finding names (`METHOD path?query`), at most. */
+const WHAT_LIMIT = 256
 /** Journal ids a row or a finding names at most. */
 const MAX_IDS = 16
 /** Writes with effects waiting for a read after an ambiguous answer, at once. */
@@ -30,8 +33,9 @@ interface Row {
   operationId: string
   effect: boolean
   tag: string
-  /** The path's parameter values: a read naming one of them reads the resource. */
+  /** The path's parameter values (ids, at most 64 characters each): a read naming one of them reads the resource. */
   values: string[]
+  /** Its caller's hash: a credential is never kept. */
   caller: string
   /** Real arrival of its first attempt, and the end of its last answer (ms). */
   first: number
@@ -100,6 +104,11 @@ export class Conduct {
     return this.#findings
   }
 
+  /** Rows of attempts followed now (at most MAX_ROWS). */
+  get rows(): number {
+    return this.#rows.size
+  }
+
   /** Statuses met per operation, with the first request of each. */
   get statuses(): ReadonlyMap<string, ReadonlyMap<number, number>> {
     return this.#statuses
@@ -129,8 +138,8 @@ export class Conduct {
     if (route.id === 'oauthToken' && s.body) marks = this.#refresh(s)
     if (route.method === 'GET' && this.#ambiguous.length) this.#reads(s)
     if (!failed && this.#rows.size === 0) return marks
-    const caller = callerOf(s)
-    const base = `${route.method} ${hash(caller)}${hash(s.path)}${hash(s.search)}`
+    const caller = hash(callerOf(s))
+    const base = `${route.method} ${caller}${hash(s.path)}${hash(s.search)}`
     const key = base + bodyHash(s.body)
     // A failure answered before the body was read (a 429 at the gateway, a 401) kept no body: the same request.
     let row = this.#rows.get(key)
@@ -189,7 +198,8 @@ export class Conduct {
         return
       }
       const requests = row.ids.length < MAX_IDS ? [...row.ids, s.id] : [...row.ids.slice(0, MAX_IDS - 1), s.id]
-      const what = `${s.route.method} ${s.path}${s.search}`
+      // Cut and copied: a finding outlives the request, whose long URL it must not hold.
+      const what = ownText(`${s.route.method} ${s.path}${s.search}`, WHAT_LIMIT)
       this.#add(
         (row.found[rule] = { rule, operationId: row.operationId, requests, what, attempt: n, after: p, ...facts }),
       )
@@ -218,7 +228,7 @@ export class Conduct {
   /** A GET by the caller of a write waiting for a read: of its area (tag) or naming its resource. */
   #reads(s: Seen): void {
     if (s.status >= 500 || s.status === 0) return
-    const caller = callerOf(s)
+    const caller = hash(callerOf(s))
     const path = s.path + s.search
     this.#ambiguous = this.#ambiguous.filter((row) => {
       if (row.caller !== caller) return true
@@ -240,7 +250,7 @@ export class Conduct {
         rule: 'reused-refresh-token',
         operationId: s.route.id,
         requests: [refused, s.id],
-        what: `${s.route.method} ${s.path}`,
+        what: `${s.route.method} ${s.path}`.slice(0, WHAT_LIMIT),
         attempt: 2,
         after: 400,
       })
