@@ -14,9 +14,9 @@ import {
 export type { Finding, Judged, Rule } from './rules.js'
 
 /** Rows of attempts a world follows at once; the oldest goes first past it. */
-export const MAX_ROWS = 256
+export const MAX_ROWS = 128
 /** Findings a world keeps; the oldest goes first past it (the journal's ids they name go too). */
-export const MAX_FINDINGS = 200
+export const MAX_FINDINGS = 100
 /** Bytes of the request a finding names (`METHOD path?query`), at most. */
 const WHAT_LIMIT = 256
 /** Journal ids a row or a finding names at most. */
