@@ -153,32 +153,48 @@ describe.each(runtimes)("the app's conduct through $name", (runtime) => {
     expect((await conduct(right)).findings).toEqual([])
   })
 
-  it('reused-refresh-token: a refused refresh token presented again; not presenting it is none', async () => {
+  it('reused-refresh-token: a refused refresh token presented again; a new sign-in and its own refresh token is none', async () => {
     const s = rt.fresh('refresh')
-    const registered = await s.post('/oauth/register', {
-      redirect_uris: ['http://127.0.0.1:9/callback'],
-      client_name: 'conduct test',
-    })
-    expect(registered.status).toBe(201)
+    const agent = async () => {
+      const res = await s.control.post('/tokens/agent', { email: 'admin@fleet.test', refresh: true })
+      expect(res.ok, await res.text()).toBe(true)
+      return res.body.refreshToken as string
+    }
     const refresh = (token: string) =>
       rt.fetch('/oauth/token', {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-sandbox-id': s.id! },
-        body: new URLSearchParams({
-          grant_type: 'refresh_token',
-          refresh_token: token,
-          client_id: registered.body.client_id,
-        }),
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token, client_id: 'sandbox-shortcut' }),
       })
-    expect((await refresh('rt-refused')).status).toBe(400)
+    const first = await agent()
+    await s.scenarios(['refresh-revoked'])
+    expect((await refresh(first)).status).toBe(400)
     expect((await conduct(s)).findings).toEqual([])
-    expect((await refresh('rt-refused')).status).toBe(400)
+    expect((await refresh(first)).status).toBe(400)
     const { findings } = await conduct(s)
-    expect(findings.map((f) => [f.rule, f.operationId, f.spec])).toEqual([
-      ['reused-refresh-token', 'oauthToken', 'Authentication 8'],
-    ])
     // The refusal of the same request is said once, by the rule that names it.
-    expect(findings).toHaveLength(1)
+    expect(findings.map((f) => [f.rule, f.operationId, f.spec, f.requests.length])).toEqual([
+      ['reused-refresh-token', 'oauthToken', 'Authentication 8', 2],
+    ])
+
+    const right = rt.fresh('refresh-ok')
+    const again = async () => {
+      const res = await right.control.post('/tokens/agent', { email: 'admin@fleet.test', refresh: true })
+      return res.body.refreshToken as string
+    }
+    const refreshRight = (token: string) =>
+      rt.fetch('/oauth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-sandbox-id': right.id! },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token, client_id: 'sandbox-shortcut' }),
+      })
+    const old = await again()
+    await right.scenarios(['refresh-revoked'])
+    expect((await refreshRight(old)).status).toBe(400)
+    // Done right: both tokens dropped, a new sign-in, its own refresh token.
+    await right.scenarios([])
+    expect((await refreshRight(await again())).status).toBe(200)
+    expect((await conduct(right)).findings).toEqual([])
   })
 
   it('coverage: statuses met with a request, those the document lists unmet, and the scenarios that apply', async () => {
