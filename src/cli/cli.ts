@@ -21,6 +21,7 @@ import { readFixturesDir } from './serve/fixtures-dir.js'
 import { packageRoot } from './serve/package-root.js'
 import { StateFile } from './state/state-file.js'
 import { removeStaleSaves } from './state/state-leftovers.js'
+import { keepState, seedNote } from './state/keep.js'
 import { checkUpstream } from './commands/bridge-flags.js'
 import type { StartEngine } from '../engines/engine.js'
 import { startNodeEngine } from '../engines/node.js'
@@ -260,6 +261,8 @@ async function started({ options, engine, fixtureRows, own, state, saved, say, l
       if (state && saved !== undefined) {
         await state.restore(target, saved)
         say(`restored from ${state.path}`)
+        const note = seedNote(state, saved, options.seed)
+        if (note) console.error(note)
       }
       // The Node engine's sandbox is in this process: the port follows it, and the save on exit is synchronous.
       if (state && target instanceof Sandbox) await state.follow(target)
@@ -317,11 +320,13 @@ function stopOnSignals(
   unwatch: (() => void) | undefined,
   say: (line: string) => void,
 ): void {
+  const keeping = state && keepState(state, server, (line) => console.error(line))
   let closing = false
   const stop = async (signal: string) => {
     if (closing) return
     closing = true
     let code = 0
+    await keeping?.stop()
     if (state) {
       try {
         state.save(state.following ? undefined : await server.snapshot())
@@ -342,6 +347,8 @@ function stopOnSignals(
   // manager's repeat) would end the process with Node's default action in the middle of the save.
   process.on('SIGINT', () => void stop('SIGINT'))
   process.on('SIGTERM', () => void stop('SIGTERM'))
+  // A closed terminal: saved and stopped as on SIGTERM, not killed with nothing written.
+  process.on('SIGHUP', () => void stop('SIGHUP'))
   stopWhenOrphaned(() => void stop('SIGTERM'))
 }
 

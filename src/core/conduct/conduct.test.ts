@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { RouteInfo } from '../app/types.js'
 import { Conduct, MAX_FINDINGS, MAX_ROWS, type Seen } from './conduct.js'
 
@@ -28,6 +28,8 @@ function seen(over: Partial<Seen> & { path?: string }): Seen {
 
 /** The rules alone, on requests made up (the front door's tests are test/conduct/). */
 describe('Conduct', () => {
+  beforeAll(() => Conduct.ready())
+
   it('follows at most MAX_ROWS rows and keeps at most MAX_FINDINGS findings, whatever the traffic', () => {
     const c = new Conduct()
     const long = 'x'.repeat(10_000)

@@ -1,3 +1,5 @@
+import type { RouteInfo } from '../app/types.js'
+
 /**
  * The rules a client of the API must follow (docs/conduct.md). What the pipeline needs to judge
  * them, and nothing more: their texts (the spec's words, what the app should do) are in
@@ -41,6 +43,11 @@ export interface Judged {
   retryAfter?: boolean
 }
 
+/** Rows of attempts a world follows at once; the oldest goes first past it. */
+export const MAX_ROWS = 128
+/** Findings a world keeps; the oldest goes first past it (the journal's ids they name go too). */
+export const MAX_FINDINGS = 100
+
 /** The recommended backoff, counted from a row's first attempt: attempt 2, 3 and 4 (and later ones, as the 4th). */
 export const BACKOFF_MS = [1000, 3000, 7000] as const
 /** How early an attempt may arrive and still keep the backoff: the jitter of two arrivals measured at the sandbox. */
@@ -53,3 +60,24 @@ export const TOO_MANY = 5
 export const REFUSALS: ReadonlySet<number> = new Set([400, 403, 404, 409, 422])
 /** Ambiguous answers of a write with effects: 500, a time-out (504) and a cut connection (0). */
 export const AMBIGUOUS: ReadonlySet<number> = new Set([0, 500, 504])
+
+/** One request as the pipeline hands it, at the journal's tail: what the rules read. */
+export interface Seen {
+  id: number
+  route: RouteInfo
+  params: Record<string, string>
+  request: Request
+  /** The path the route table saw, and the query as sent (`?…` or ''). */
+  path: string
+  search: string
+  status: number
+  durationMs: number
+  /** The answer's headers (`retry-after`). */
+  headers: Record<string, string>
+  clientAddress: string | undefined
+  /** Real arrival time (ms since the epoch): not the sandbox clock, which tests move. */
+  at: number
+  faults: readonly string[]
+  /** The body as read, or none (refused before it was read). */
+  body: Uint8Array | undefined
+}

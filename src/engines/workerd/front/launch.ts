@@ -12,7 +12,7 @@ import type { ServerOptions } from '../../../adapters/server/index.js'
 import { checkControlExposure } from '../../../core/control/origin.js'
 import type { SandboxSummary } from '../../../core/sandbox/summary.js'
 import type { StartEngine } from '../../engine.js'
-import { LOG_MARK, type ObjectNamespace, call as callObject } from '../worker/env.js'
+import { LOG_MARK, type ObjectNamespace, call as callObject, callText as callObjectText } from '../worker/env.js'
 import { type Front, startFront } from './front.js'
 import { guard, release, workerdChildren } from './watchdog.js'
 import { shieldFromGroupSignals } from './signals.js'
@@ -37,6 +37,8 @@ export interface RunningWorkerd {
   port: number
   /** A call to the default sandbox's object that skips the Worker (banner, --state, --fixtures). */
   call<T>(name: string, ...args: unknown[]): Promise<T>
+  /** The same, the answer as its JSON text. */
+  callText(name: string, ...args: unknown[]): Promise<string>
   /** Batches the front sent, the requests in them, and those sent back to go alone (src/engines/workerd/front/batcher.ts). */
   batches: { batches: number; requests: number; rerouted: number }
   /** `--watch`: a changed fixture file, replaced in every world alive and in every world made from now on. */
@@ -201,6 +203,8 @@ class Objects {
 
   call: RunningWorkerd['call'] = (name, ...args) => callObject(this.of('default'), name, ...args)
 
+  callText: RunningWorkerd['callText'] = (name, ...args) => callObjectText(this.of('default'), name, ...args)
+
   /** `method` called on every sandbox's object, the default's and those the directory lists. */
   async each(method: string, args: (id: string) => unknown[] = () => []): Promise<void> {
     const directory = this.#namespaces!.directory
@@ -255,6 +259,7 @@ function running(run: Run, mf: Miniflare, objects: Objects, front: Front, host: 
     url: `http://${shown}:${front.port}`,
     port: front.port,
     call: objects.call,
+    callText: objects.callText,
     batches: front.batches!,
     async replaceFixtures(rows) {
       // Worlds alive take the rows now (stored whole); worlds made later read them from the options.
@@ -295,11 +300,15 @@ export const startWorkerdEngine: StartEngine = async ({ beforeListen, ...options
   const script = fileURLToPath(new URL('./worker.mjs', import.meta.url))
   const handlers = (signal: NodeJS.Signals) => new Set(process.listeners(signal))
   const before = { SIGINT: handlers('SIGINT'), SIGTERM: handlers('SIGTERM') }
+  let startMark = ''
   const server = await startWorkerd({
     ...options,
     script,
     output: (text) => process.stderr.write(text),
-    beforeListen: (call) => beforeListen({ restore: (state, why) => call('restore', state, why) }),
+    async beforeListen(call) {
+      await beforeListen({ restore: (state, why) => call('restore', state, why) })
+      startMark = await call<string>('changes')
+    },
   })
   // miniflare's own handlers exit at once (code 130): the command line stops it, as it stops the Node engine.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -310,6 +319,10 @@ export const startWorkerdEngine: StartEngine = async ({ beforeListen, ...options
     engineLine: `  engine: workerd (miniflare), one Durable Object per sandbox id, ${options.persist ? `kept in ${options.persist}` : 'gone on exit (--persist DIR keeps them)'}`,
     summary: () => server.call<SandboxSummary>('banner'),
     snapshot: () => server.call('snapshot'),
+    // As the object wrote it: 100,000 notifications are not read and written again here.
+    snapshotText: () => server.callText('snapshot'),
+    changes: () => server.call<string>('changes'),
+    startMark,
     close: server.close,
     reload: { fixtures: server.replaceFixtures, scenario: (_, files) => server.reloadScenarios(files) },
   }
