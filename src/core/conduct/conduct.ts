@@ -65,8 +65,8 @@ export class Conduct {
   }
 
   /** Resolves once the judge's module is loaded (tests; a request never waits for it). */
-  static ready(): Promise<unknown> {
-    return load()
+  static async ready(): Promise<void> {
+    await load()
   }
 
   /** Counts one request and judges it; answers the rules it broke (its journal entry is marked with them), or none. */
