@@ -1255,6 +1255,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox/conduct": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's conduct in this world (docs/conduct.md): the spec's retry rules it broke, and the statuses and scenarios each operation it called met */
+        get: operations["sandboxGetConduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__sandbox/openapi.json": {
         parameters: {
             query?: never;
@@ -10223,6 +10240,7 @@ export interface operations {
                         /** @constant */
                         via?: "mcp";
                         tool?: string;
+                        conduct?: string[];
                         url: string;
                         request: {
                             headers: {
@@ -11065,6 +11083,107 @@ export interface operations {
             };
             /** @description A wrong content type, or neither a JSON body (content-type: application/json) nor an x-sandbox-* header: what a form or a no-cors fetch sends */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+        };
+    };
+    sandboxGetConduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                "x-sandbox-id"?: components["parameters"]["SandboxId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        findings: {
+                            /** @enum {string} */
+                            rule: "retried-refusal" | "retried-write-blindly" | "too-many-attempts" | "retried-too-soon" | "looped-on-401" | "reused-refresh-token";
+                            message: string;
+                            operationId: string;
+                            requests: number[];
+                            spec: string;
+                        }[];
+                        coverage: {
+                            operationId: string;
+                            method: string;
+                            path: string;
+                            met: {
+                                status: number;
+                                request: number;
+                            }[];
+                            unmet: number[];
+                            scenarios: {
+                                met: {
+                                    name: string;
+                                    request: number;
+                                }[];
+                                unmet: string[];
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Under --control-token: the x-sandbox-control-token header is missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Conduct is off (--no-conduct): nothing was judged */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

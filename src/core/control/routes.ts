@@ -157,7 +157,13 @@ export const clearRequests = defineRoute({
   tag,
   auth: control,
   summary: 'Empty the request journal',
-  handler: (ctx) => (ctx.sandbox.journal.clear(), ctx.sandbox.changed('requests-cleared'), ok({ requests: [] })),
+  // The conduct judged the requests cleared: it goes with them (its findings name them).
+  handler: (ctx) => (
+    ctx.sandbox.journal.clear(),
+    ctx.sandbox.conduct?.clear(),
+    ctx.sandbox.changed('requests-cleared'),
+    ok({ requests: [] })
+  ),
 })
 
 export const listOutbox = defineRoute({
