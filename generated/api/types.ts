@@ -790,7 +790,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The token client's published and paid invoices, newest first */
+        /**
+         * The token client's published and paid invoices, newest first
+         * @description Needs a portal token (security scheme portalBearer): POST /api/portal/auth/magic-link with a portal contact's e-mail, read the link's token from GET /__sandbox/outbox?kind=magic-link, and POST it to /api/portal/auth/verify; data.token is the portal token
+         */
         get: operations["portalListInvoices"];
         put?: never;
         post?: never;
@@ -807,7 +810,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One published or paid invoice of the token client */
+        /**
+         * One published or paid invoice of the token client
+         * @description Needs a portal token (security scheme portalBearer): POST /api/portal/auth/magic-link with a portal contact's e-mail, read the link's token from GET /__sandbox/outbox?kind=magic-link, and POST it to /api/portal/auth/verify; data.token is the portal token
+         */
         get: operations["portalGetInvoice"];
         put?: never;
         post?: never;
@@ -824,10 +830,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The token client's support tickets, newest first */
+        /**
+         * The token client's support tickets, newest first
+         * @description Needs a portal token (security scheme portalBearer): POST /api/portal/auth/magic-link with a portal contact's e-mail, read the link's token from GET /__sandbox/outbox?kind=magic-link, and POST it to /api/portal/auth/verify; data.token is the portal token
+         */
         get: operations["portalListTickets"];
         put?: never;
-        /** Open a support ticket as the signed-in contact */
+        /**
+         * Open a support ticket as the signed-in contact
+         * @description Needs a portal token (security scheme portalBearer): POST /api/portal/auth/magic-link with a portal contact's e-mail, read the link's token from GET /__sandbox/outbox?kind=magic-link, and POST it to /api/portal/auth/verify; data.token is the portal token
+         */
         post: operations["portalCreateTicket"];
         delete?: never;
         options?: never;
@@ -842,7 +854,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One support ticket of the token client */
+        /**
+         * One support ticket of the token client
+         * @description Needs a portal token (security scheme portalBearer): POST /api/portal/auth/magic-link with a portal contact's e-mail, read the link's token from GET /__sandbox/outbox?kind=magic-link, and POST it to /api/portal/auth/verify; data.token is the portal token
+         */
         get: operations["portalGetTicket"];
         put?: never;
         post?: never;
@@ -1431,9 +1446,9 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+        /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
         SandboxId: string;
-        /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+        /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
         SandboxScenario: string;
     };
     requestBodies: never;
@@ -1446,9 +1461,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -1553,9 +1568,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -1633,9 +1648,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -1754,9 +1769,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -1856,9 +1871,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -1945,9 +1960,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -2067,9 +2082,9 @@ export interface operations {
                 endDate?: string;
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -2125,7 +2140,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid query */
+            /** @description Invalid query, or a startDate after the endDate */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2210,9 +2225,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -2357,9 +2372,9 @@ export interface operations {
                 module: string;
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -2475,9 +2490,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -2595,9 +2610,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -2727,9 +2742,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -2850,9 +2865,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -2980,9 +2995,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -3091,9 +3106,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -3209,9 +3224,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -3300,9 +3315,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -3425,9 +3440,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -3560,9 +3575,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -3695,9 +3710,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -3817,9 +3832,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -3934,9 +3949,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -4052,9 +4067,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -4182,9 +4197,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -4272,9 +4287,9 @@ export interface operations {
                 status?: "scheduled" | "in_progress" | "completed" | "cancelled";
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -4402,9 +4417,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -4544,9 +4559,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -4679,9 +4694,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -4836,9 +4851,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -4957,9 +4972,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -5086,9 +5101,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -5199,9 +5214,9 @@ export interface operations {
                 status?: "open" | "closed";
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -5321,9 +5336,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -5455,9 +5470,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -5584,9 +5599,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -5731,9 +5746,9 @@ export interface operations {
                 order?: "asc" | "desc";
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -5879,9 +5894,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -6030,9 +6045,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -6192,9 +6207,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -6355,9 +6370,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -6495,9 +6510,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -6677,9 +6692,9 @@ export interface operations {
                 invoiceId?: string;
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -6817,9 +6832,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -6960,9 +6975,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -7105,7 +7120,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path: {
@@ -7240,9 +7255,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -7342,9 +7357,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -7453,9 +7468,9 @@ export interface operations {
                 status?: ("published" | "paid")[];
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -7606,9 +7621,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -7766,9 +7781,9 @@ export interface operations {
                 status?: ("open" | "pending" | "closed")[];
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -7892,9 +7907,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -8017,9 +8032,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -8146,7 +8161,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8219,7 +8234,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8285,7 +8300,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8375,7 +8390,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8465,7 +8480,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8534,7 +8549,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8627,7 +8642,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8693,7 +8708,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8762,7 +8777,7 @@ export interface operations {
                 to?: string;
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8828,7 +8843,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8897,7 +8912,7 @@ export interface operations {
                 after?: number;
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8981,7 +8996,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -9069,7 +9084,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -9135,7 +9150,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path: {
@@ -9212,7 +9227,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -9331,7 +9346,7 @@ export interface operations {
                 after?: number;
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -9415,7 +9430,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -9508,7 +9523,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -9620,7 +9635,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -9686,7 +9701,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -9774,7 +9789,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -9840,7 +9855,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path: {
@@ -9917,7 +9932,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path: {
@@ -10016,7 +10031,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path: {
@@ -10093,7 +10108,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -10172,7 +10187,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path: {
@@ -10307,7 +10322,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -10373,7 +10388,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -10450,7 +10465,7 @@ export interface operations {
                 before?: number;
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path: {
@@ -10546,7 +10561,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -10636,7 +10651,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -10761,7 +10776,7 @@ export interface operations {
                 overrides?: "include" | "exclude";
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -10836,7 +10851,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -10911,7 +10926,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -10977,7 +10992,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -11093,7 +11108,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -11159,7 +11174,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -11216,9 +11231,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -11302,9 +11317,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -11386,11 +11401,22 @@ export interface operations {
     };
     oauthAuthorize: {
         parameters: {
-            query?: never;
+            query: {
+                response_type: "code";
+                client_id: string;
+                redirect_uri?: string;
+                state?: string;
+                code_challenge: string;
+                code_challenge_method: "S256";
+                scope?: string;
+                resource?: string;
+                login_hint?: string;
+                prompt?: string;
+            };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -11416,7 +11442,7 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
-            /** @description Unknown client or unregistered redirect_uri: not redirected */
+            /** @description Unknown client_id or unregistered redirect_uri: not redirected */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11483,15 +11509,46 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @constant */
+                    response_type: "code";
+                    /** @description A client registered in this sandbox (POST /oauth/register) */
+                    client_id: string;
+                    /** @description One the client registered, exactly; required when it registered several */
+                    redirect_uri?: string;
+                    /** @description Sent back with the code */
+                    state?: string;
+                    /** @description base64url SHA-256 of the code_verifier */
+                    code_challenge: string;
+                    /** @constant */
+                    code_challenge_method: "S256";
+                    /** @description Space-separated scopes; the only one is service:api (the default) */
+                    scope?: string;
+                    /** @description The token's audience: <sandbox>/mcp (its MCP server) or <sandbox> itself */
+                    resource?: string;
+                    /** @description With prompt=none: the e-mail of the demo account to sign in at once */
+                    login_hint?: string;
+                    /** @description none: no page, a code at once for login_hint */
+                    prompt?: string;
+                    /** @description A demo account's e-mail */
+                    email?: string;
+                    /** @description The account's password (sandbox) */
+                    password?: string;
+                    /** @description deny refuses the request; anything else signs in */
+                    decision?: string;
+                };
+            };
+        };
         responses: {
             /** @description Redirect to the client with code or error, state and iss */
             303: {
@@ -11502,7 +11559,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Unknown client or unregistered redirect_uri: not redirected */
+            /** @description Unknown client_id or unregistered redirect_uri: not redirected */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11522,6 +11579,15 @@ export interface operations {
             };
             /** @description Disabled user (the page again) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
+                };
+            };
+            /** @description Body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11560,15 +11626,42 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @constant */
+                    grant_type: "authorization_code";
+                    /** @description The public client the code was issued to */
+                    client_id: string;
+                    /** @description The authorization code (60 s) */
+                    code: string;
+                    code_verifier: string;
+                    /** @description The authorization request's, when it named one */
+                    redirect_uri?: string;
+                    /** @description The token's audience: <sandbox>/mcp (its MCP server) or <sandbox> itself */
+                    resource?: string;
+                } | {
+                    /** @constant */
+                    grant_type: "refresh_token";
+                    /** @description The public client the token was issued to */
+                    client_id: string;
+                    /** @description Each works once: rotated */
+                    refresh_token: string;
+                    /** @description Space-separated scopes; the only one is service:api (the default) */
+                    scope?: string;
+                    /** @description The token's audience: <sandbox>/mcp (its MCP server) or <sandbox> itself */
+                    resource?: string;
+                };
+            };
+        };
         responses: {
             /** @description access_token (the agent JWT, 1 hour), refresh_token (30 days), token_type, expires_in, scope */
             200: {
@@ -11579,7 +11672,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description RFC 6749 error body {error, error_description} */
+            /** @description RFC 6749 error body {error, error_description}, the description naming the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11588,8 +11681,17 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
-            /** @description invalid_client */
+            /** @description invalid_client: an unknown client_id, or a secret sent by a public client */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
+                };
+            };
+            /** @description Body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11628,15 +11730,36 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    redirect_uris: string[];
+                    /** @constant */
+                    token_endpoint_auth_method?: "none";
+                    grant_types?: ("authorization_code" | "refresh_token")[] | null;
+                    response_types?: "code"[] | null;
+                    client_name?: string | null;
+                    software_id?: string | null;
+                    software_version?: string | null;
+                    client_uri?: string;
+                    logo_uri?: string;
+                    tos_uri?: string;
+                    policy_uri?: string;
+                    contacts?: string[];
+                    scope?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
             /** @description The registered client: client_id and its metadata */
             201: {
@@ -11649,6 +11772,15 @@ export interface operations {
             };
             /** @description invalid_redirect_uri or invalid_client_metadata, naming the field */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
+                };
+            };
+            /** @description Body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11687,15 +11819,26 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The public client the token was issued to */
+                    client_id: string;
+                    /** @description A refresh or access token */
+                    token: string;
+                    /** @enum {string} */
+                    token_type_hint?: "access_token" | "refresh_token";
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -11706,7 +11849,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description RFC 6749 error body {error, error_description} */
+            /** @description RFC 6749 error body {error, error_description}, the description naming the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11715,8 +11858,17 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
-            /** @description invalid_client */
+            /** @description invalid_client: an unknown client_id, or a secret sent by a public client */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
+                };
+            };
+            /** @description Body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11755,7 +11907,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;

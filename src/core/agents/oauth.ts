@@ -123,8 +123,7 @@ export async function formOf(request: Request): Promise<Map<string, string>> {
   return paramsOf(new URLSearchParams(text))
 }
 
-/** RFC 7636 §4.1: 43 to 128 unreserved characters (a challenge made with S256 is 43). */
-export const PKCE_TEXT = /^[A-Za-z0-9._~-]{43,128}$/
+export { PKCE_TEXT } from './requests.js'
 
 export function clientOf(state: OAuthState, id: string | undefined): OAuthClient {
   if (id === undefined)

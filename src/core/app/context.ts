@@ -66,7 +66,7 @@ export interface AppView {
   readonly routes: readonly RouteDef[]
   readonly matcher: Matcher
   readonly options: ServeOptions
-  openapi(): Promise<Record<string, unknown>>
+  openapi(issuer?: string): Promise<Record<string, unknown>>
   bridge(): Promise<Bridge> | undefined
 }
 

@@ -4,6 +4,7 @@ import { badRequest, notFound, ok } from '../http/reply.js'
 import { defineRoute } from '../app/route.js'
 import { emailAddress } from '../http/schemas.js'
 import type { SandboxRegistry } from '../sandbox/sandbox.js'
+import { SANDBOX_ID_PATTERN, SANDBOX_ID_RULE } from '../sandbox/sandbox-id.js'
 import { getRepro, postRepro } from '../time-travel/repro-routes.js'
 import { REWIND_ERRORS, rewindWorld, snapshotAtQuery, snapshotQuery } from '../time-travel/rewind-routes.js'
 
@@ -243,7 +244,7 @@ export const dropSandbox = defineRoute({
   auth: control,
   summary: 'Drop an isolated sandbox and its state; the next request with its id starts fresh',
   params: z.object({
-    id: z.string().regex(/^[\w.:-]{1,128}$/, 'must be 1 to 128 letters, digits, ".", ":", "_" or "-"'),
+    id: z.string().regex(SANDBOX_ID_PATTERN, SANDBOX_ID_RULE),
   }),
   async handler(ctx) {
     const { id } = ctx.params
