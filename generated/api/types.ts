@@ -2919,7 +2919,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Invalid payload, or an origin or destination that is no known Chilean city (Santiago, Valparaíso, Concepción and the others of src/core/operations/quoting.ts) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4707,7 +4707,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description One or more files, at most 10 MB (10,485,760 bytes) each */
+                    /** @description 1 to 10 files of 1 byte to 10 MB (10485760 bytes) each, each an image or a PDF: declared so (its part's content type, image/* or application/pdf) and so by its first bytes (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC, AVIF or PDF); a file name of at most 255 characters */
                     file: string[];
                 };
             };
@@ -8309,7 +8309,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    active: unknown[];
+                    active: (("commit-then-fail" | "degraded" | "dte-pending" | "dte-upload-uncertain" | "empty" | "error-shapes" | "forbidden" | "rate-limit-exhausted" | "rate-limited" | "refresh-revoked" | "session-expired" | "slow" | "thread-closed" | "whatsapp-disconnected") | {
+                        /** @enum {string} */
+                        name: "commit-then-fail" | "degraded" | "dte-pending" | "dte-upload-uncertain" | "empty" | "error-shapes" | "forbidden" | "rate-limit-exhausted" | "rate-limited" | "refresh-revoked" | "session-expired" | "slow" | "thread-closed" | "whatsapp-disconnected";
+                    })[];
                 };
             };
         };
@@ -8575,7 +8578,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Invalid payload (the message names the field): give advanceBy, set or freeze; give either advanceBy or set, not both; advanceBy or set out of the clock's range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8929,7 +8932,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Not one request id */
+            /** @description Not one request id: give before or after, not both */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9017,7 +9020,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Not a snapshot taken with GET /__sandbox/snapshot (the link from that operation): the message names the field, such as version: must be one of 1 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9258,7 +9261,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not one request id */
+            /** @description Not one request id: give before or after, not both */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9363,7 +9366,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Not one request id: give before or after, not both */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9436,7 +9439,16 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    version: 1;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -9447,7 +9459,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Malformed, changed or cut bundle */
+            /** @description Malformed, changed or cut bundle: body: a repro bundle (GET /__sandbox/repro) is required; version: must be the bundle version this sandbox reads */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9707,9 +9719,43 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
-                "application/json": unknown;
+                "application/json": {
+                    match: {
+                        /** @enum {string} */
+                        method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                        path?: string;
+                        operation?: string;
+                        query?: {
+                            [key: string]: string | string[];
+                        };
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        body?: unknown;
+                        anonymous?: boolean;
+                    } & (unknown | unknown);
+                    respond: {
+                        status: number;
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        body?: unknown;
+                        delayMs?: number;
+                    } | {
+                        /** @constant */
+                        error: "network";
+                        delayMs?: number;
+                    };
+                    times?: number;
+                    /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                    from?: string | null;
+                    /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                    until?: string | null;
+                    priority?: number;
+                    name?: string;
+                };
             };
         };
         responses: {
@@ -9722,7 +9768,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Invalid override, the message naming the field: match.operation or match.path that this sandbox does not serve (docs/routes.md), or the control API's; match.body past 64 KB or respond.body past 1 MB as JSON; a window (from, until) out of the clock's range, closed or ending before it starts */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9940,9 +9986,43 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
-                "application/json": unknown;
+                "application/json": {
+                    match: {
+                        /** @enum {string} */
+                        method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                        path?: string;
+                        operation?: string;
+                        query?: {
+                            [key: string]: string | string[];
+                        };
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        body?: unknown;
+                        anonymous?: boolean;
+                    } & (unknown | unknown);
+                    respond: {
+                        status: number;
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        body?: unknown;
+                        delayMs?: number;
+                    } | {
+                        /** @constant */
+                        error: "network";
+                        delayMs?: number;
+                    };
+                    times?: number;
+                    /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                    from?: string | null;
+                    /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                    until?: string | null;
+                    priority?: number;
+                    name?: string;
+                };
             };
         };
         responses: {
@@ -9955,7 +10035,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Invalid override, the message naming the field: match.operation or match.path that this sandbox does not serve (docs/routes.md), or the control API's; match.body past 64 KB or respond.body past 1 MB as JSON; a window (from, until) out of the clock's range, closed or ending before it starts */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10494,7 +10574,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not one request id */
+            /** @description Not one request id: give before or after, not both */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11023,7 +11103,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Invalid payload, or a state this sandbox does not know: GET /__sandbox/pact/states lists every state */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11449,6 +11529,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
+                    "text/html": string;
                 };
             };
             /** @description Too many requests (scenarios rate-limited, rate-limit-exhausted), with Retry-After */
@@ -11566,6 +11647,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
+                    "text/html": string;
                 };
             };
             /** @description Wrong e-mail or password (the page again) */
@@ -11575,6 +11657,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
+                    "text/html": string;
                 };
             };
             /** @description Disabled user (the page again) */
@@ -11584,6 +11667,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
+                    "text/html": string;
                 };
             };
             /** @description Body too large */

@@ -1,52 +1,14 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
-import addFormats from 'ajv-formats'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { RouteDef } from '../../src/core/app/route.js'
 import { ADMIN_TOKEN } from '../support/client.js'
+import { checker, type Doc } from '../support/openapi-answers.js'
 import { example } from '../support/examples.js'
 import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-type Doc = { paths: Record<string, Record<string, any>>; components: Record<string, any> }
 
 const CONTROL_TOKEN = 'control-secret'
-
-/** Checks answers against the served document with ajv: status listed, media type listed, body valid. */
-function checker(doc: Doc) {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false })
-  addFormats.default(ajv)
-  ajv.addSchema({ $id: 'openapi', components: doc.components })
-  const compiled = new Map<object, ValidateFunction>()
-  const compile = (schema: object) => {
-    let fn = compiled.get(schema)
-    if (!fn)
-      compiled.set(
-        schema,
-        (fn = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')))),
-      )
-    return fn
-  }
-  return async (op: any, what: string, res: Response): Promise<string | undefined> => {
-    const documented = op.responses[String(res.status)]
-    // The event stream stays open: its status and media type are checked, then it is closed (not
-    // awaited: through msw/node a cancel settles only once msw's own copy is done with).
-    const text = res.headers.get('content-type')?.startsWith('text/event-stream')
-      ? (void res.body?.cancel().catch(() => undefined), 'stream')
-      : await res.text()
-    if (!documented)
-      return `${what}: status ${res.status} is not documented (${Object.keys(op.responses).join(', ')}): ${text.slice(0, 200)}`
-    if (!text) return undefined
-    const type = (res.headers.get('content-type') ?? '').split(';')[0].trim()
-    const content = documented.content?.[type]
-    if (!content)
-      return `${what}: ${res.status} answered ${type}, documented ${Object.keys(documented.content ?? {}).join(', ') || 'no body'}`
-    if (!content.schema || type !== 'application/json') return undefined
-    const validate = compile(content.schema)
-    if (validate(JSON.parse(text))) return undefined
-    return `${what}: ${res.status} body does not match its schema: ${ajv.errorsText(validate.errors)}: ${text.slice(0, 300)}`
-  }
-}
 
 interface Probe {
   what: string

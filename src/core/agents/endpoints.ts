@@ -378,6 +378,8 @@ export function token(ctx: RouteContext): Promise<Reply> {
       row.grant = grant.id
       return tokenAnswer(issued)
     }
+    // The scope's shape before the token is looked up: a malformed request is named as such.
+    checkScope(form.get('scope'), AGENT_SCOPE)
     const refresh = form.get('refresh_token')
     if (refresh === undefined) throw invalidRequest('refresh_token: required')
     const grant = grantOfRefresh(state, refresh)

@@ -17,14 +17,17 @@ export const PKCE_TEXT = /^[A-Za-z0-9._~-]{43,128}$/
 /** A scope the clients here may ask for: `service:api`, spaces around allowed (§3.3). */
 export const SCOPE_TEXT = new RegExp(`^ *${AGENT_SCOPE}(?: +${AGENT_SCOPE})* *$`)
 
-const text = (description: string) => z.string().min(1).meta({ description })
+/** An optional parameter: empty is the same as absent (RFC 6749 §3.1). */
+const text = (description: string) => z.string().meta({ description })
+/** A required one: empty is absent, so refused. */
+const needed = (description: string) => z.string().min(1).meta({ description })
 const scope = z
   .string()
   .regex(SCOPE_TEXT)
   .optional()
   .meta({ description: `Space-separated scopes; the only one is ${AGENT_SCOPE} (the default)` })
 /** RFC 8707: the served document states its values once it knows the served origin (openapi.ts). */
-export const resource = z.string().min(1).optional().meta({
+export const resource = z.string().optional().meta({
   description: "The token's audience: <sandbox>/mcp (its MCP server) or <sandbox> itself",
   'x-sandbox-issuer-resource': true,
 })
@@ -32,7 +35,7 @@ export const resource = z.string().min(1).optional().meta({
 /** `GET /oauth/authorize`'s query, and the hidden fields of the sign-in form. */
 export const authorizeQuery = z.object({
   response_type: z.literal('code'),
-  client_id: text('A client registered in this sandbox (POST /oauth/register)'),
+  client_id: needed('A client registered in this sandbox (POST /oauth/register)'),
   redirect_uri: text('One the client registered, exactly; required when it registered several').optional(),
   state: text('Sent back with the code').optional(),
   code_challenge: z.string().regex(PKCE_CHALLENGE).meta({ description: 'base64url SHA-256 of the code_verifier' }),
@@ -54,16 +57,16 @@ export const authorizeForm = authorizeQuery.extend({
 export const tokenForm = z.discriminatedUnion('grant_type', [
   z.object({
     grant_type: z.literal('authorization_code'),
-    client_id: text('The public client the code was issued to'),
-    code: text('The authorization code (60 s)'),
+    client_id: needed('The public client the code was issued to'),
+    code: needed('The authorization code (60 s)'),
     code_verifier: z.string().regex(PKCE_TEXT),
     redirect_uri: text("The authorization request's, when it named one").optional(),
     resource,
   }),
   z.object({
     grant_type: z.literal('refresh_token'),
-    client_id: text('The public client the token was issued to'),
-    refresh_token: text('Each works once: rotated'),
+    client_id: needed('The public client the token was issued to'),
+    refresh_token: needed('Each works once: rotated'),
     scope,
     resource,
   }),
@@ -71,8 +74,8 @@ export const tokenForm = z.discriminatedUnion('grant_type', [
 
 /** `POST /oauth/revoke` (RFC 7009). */
 export const revokeForm = z.object({
-  client_id: text('The public client the token was issued to'),
-  token: text('A refresh or access token'),
+  client_id: needed('The public client the token was issued to'),
+  token: needed('A refresh or access token'),
   token_type_hint: z.enum(['access_token', 'refresh_token']).optional(),
 })
 

@@ -60,6 +60,7 @@ export const authorizePage = defineRoute({
     description: 'The sign-in page, or 302 to the redirect URI with code (or error), state and iss',
     mediaType: 'text/html',
   },
+  htmlErrors: [400],
   errors: {
     302: 'Redirect to the client with code or error, state and iss (RFC 9207)',
     400: 'Unknown client_id or unregistered redirect_uri: not redirected',
@@ -80,6 +81,7 @@ export const authorizeForm = defineRoute({
   summary:
     "The sign-in form (form-encoded e-mail, password and the request's parameters): 303 to the redirect URI with a code",
   response: { status: 303, description: 'Redirect to the client with code or error, state and iss' },
+  htmlErrors: [400, 401, 403],
   errors: {
     400: 'Unknown client_id or unregistered redirect_uri: not redirected',
     401: 'Wrong e-mail or password (the page again)',

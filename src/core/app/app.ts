@@ -15,7 +15,7 @@ import {
 import { validate } from '../http/validate.js'
 import { type Target, targetOf } from '../http/url.js'
 import { QueryValidator } from '../http/query.js'
-import { bodyRead, readForm, readJson } from '../http/body.js'
+import { bodyRead, countFiles, readForm, readJson } from '../http/body.js'
 import { overrideReply } from '../overrides/answer.js'
 import { unsendable } from '../http/answer-rules.js'
 import { scopeIds } from '../scenarios/routes-option.js'
@@ -468,7 +468,7 @@ export class SandboxApp {
     if (route.params) ctx.params = validate(route.params, ctx.params, 'path')
     if (route.query) ctx.query = this.#validQuery(route, ctx.search)
     // Every body is read here, before the write lock below: a slow upload holds up no other write.
-    if (route.body === 'multipart') ctx.form = await readForm(ctx.request)
+    if (route.body === 'multipart') ctx.form = countFiles(await readForm(ctx.request))
     else if (route.body === 'snapshot') ctx.body = await readSnapshot(ctx.request)
     else if (route.body) ctx.body = validate(route.body, await readJson(ctx.request), 'body')
     for (const a of applied) {

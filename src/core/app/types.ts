@@ -56,6 +56,8 @@ export interface RouteInfo<P = any, Q = any, B = any> {
     description?: string
     /** Default application/json. */ mediaType?: string
   }
+  /** Error statuses answered with an HTML page (OAuth's sign-in page again, or its error page to a browser). */
+  htmlErrors?: readonly number[]
   /** Other statuses this route answers, for the OpenAPI document. */
   errors?: Record<number, string>
   /** Body fields the journal never keeps (a password): their values are journaled as `[not kept]`. */
@@ -83,6 +85,8 @@ export interface RouteInfo<P = any, Q = any, B = any> {
    * runtime expression of it (`$response.header.set-auth-token`): the document links the two.
    */
   signsIn?: { kind: 'user' | 'portal'; token: string }
+  /** The operation whose success answer is this route's body, as it came (a snapshot, a repro bundle): the document links them. */
+  bodyFrom?: string
 }
 
 /** How an app serves its routes, besides what its sandboxes are (SandboxAppOptions adds those): what a route may read of them. */

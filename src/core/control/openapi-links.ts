@@ -5,8 +5,8 @@ type Json = Record<string, unknown>
 /**
  * OpenAPI links (docs/routes.md "Links"), worked out from the route table: a listed record to
  * the operations on it (read, update, actions: those of its collection, `idOf`, or under the
- * same path), a created record (201) likewise, and a sign-in's token (`signsIn`) to every
- * operation that token opens. `schemaOf` is the success body's JSON Schema.
+ * same path), a created record (201) likewise, a sign-in's token (`signsIn`) to every
+ * operation that token opens, and an answer to the operation that takes it back (`bodyFrom`). `schemaOf` is the success body's JSON Schema.
  */
 export function operationLinks(
   routes: readonly RouteDef[],
@@ -19,6 +19,15 @@ export function operationLinks(
     own[name] = link
   }
   const onRecord = routes.filter((r) => paramsOf(r.path).length === 1)
+  for (const to of routes) {
+    const from = to.bodyFrom && routes.find((r) => r.id === to.bodyFrom)
+    if (from)
+      add(from, to.id, {
+        operationId: to.id,
+        requestBody: '$response.body',
+        description: `This answer, as it came, is the body ${to.id} takes`,
+      })
+  }
   for (const from of routes) {
     if (from.signsIn) {
       for (const to of routes.filter((r) => r.auth.kind === from.signsIn!.kind))
@@ -37,6 +46,7 @@ export function operationLinks(
     const stem = stemOf(from.path)
     for (const to of onRecord) {
       if (to === from) continue
+      if (to.auth.kind !== from.auth.kind && to.auth.kind !== 'control') continue
       if (!((listed && from.lists && to.idOf === from.lists) || stemOf(to.path) === stem)) continue
       add(from, to.id, {
         operationId: to.id,

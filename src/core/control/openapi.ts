@@ -3,6 +3,8 @@ import type { ErrorShape } from '../http/reply.js'
 import type { RouteDef } from '../app/route.js'
 import { SANDBOX_ID_COOKIE, SANDBOX_ID_HEADER, SANDBOX_ID_PATTERN } from '../sandbox/sandbox-id.js'
 import { operationLinks } from './openapi-links.js'
+import { overrideRequest } from '../overrides/override.js'
+import { FILE_LIMIT, FILES_PER_UPLOAD } from '../http/body.js'
 import { AGENT_SCOPE } from '../auth/tokens.js'
 
 export { assumed } from '../http/assumed.js'
@@ -144,7 +146,18 @@ function parameters(route: RouteDef): Json[] {
   return out
 }
 
+/**
+ * Bodies a handler checks with a schema of its own, loaded with the handler (the browser
+ * entry's budget): the document states that schema.
+ */
+const ownBodies: Record<string, z.ZodType> = {
+  sandboxAddOverride: overrideRequest,
+  sandboxReplaceOverride: overrideRequest,
+}
+
 function requestBody(route: RouteDef): Json | undefined {
+  const own = ownBodies[route.id]
+  if (own) return { required: true, content: { 'application/json': { schema: jsonSchema(own, 'input') } } }
   if (route.reads?.form)
     return {
       required: true,
@@ -166,8 +179,14 @@ function requestBody(route: RouteDef): Json | undefined {
               file: {
                 type: 'array',
                 minItems: 1,
-                items: { type: 'string', contentMediaType: 'application/octet-stream' },
-                description: 'One or more files, at most 10 MB (10,485,760 bytes) each',
+                maxItems: FILES_PER_UPLOAD,
+                items: {
+                  type: 'string',
+                  contentMediaType: 'application/octet-stream',
+                  minLength: 1,
+                  maxLength: FILE_LIMIT,
+                },
+                description: `1 to ${FILES_PER_UPLOAD} files of 1 byte to 10 MB (${FILE_LIMIT} bytes) each, each an image or a PDF: declared so (its part's content type, image/* or application/pdf) and so by its first bytes (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC, AVIF or PDF); a file name of at most 255 characters`,
               },
             },
           },
@@ -253,7 +272,10 @@ function operation(route: RouteDef): Json {
       route.auth.kind === 'control' && (status !== 415 || route.method === 'POST') ? controlReasons[status] : undefined
     responses[String(status)] = {
       description: route.errors?.[status] ?? control ?? reasons[status] ?? 'Error',
-      content: { 'application/json': { schema: errorSchema(route, status) } },
+      content: {
+        'application/json': { schema: errorSchema(route, status) },
+        ...(route.htmlErrors?.includes(status) && { 'text/html': { schema: { type: 'string' } } }),
+      },
     }
   }
   const op: Json = { operationId: route.id, summary: route.summary, tags: [route.tag] }
@@ -364,7 +386,18 @@ export function openapiDocument(routes: readonly RouteDef[], options: OpenApiOpt
     },
     'x-sandbox-strict': Boolean(options.strict),
   }
-  return options.issuer ? withIssuer(document, options.issuer) : document
+  const named = withScenarioNames(document, options.scenarios ?? [])
+  return options.issuer ? withIssuer(named, options.issuer) : named
+}
+
+/** A schema marked `x-sandbox-scenario-name` takes a known scenario's name: the registry's, known here. */
+function withScenarioNames<T>(value: T, names: readonly string[]): T {
+  if (Array.isArray(value)) return value.map((v) => withScenarioNames(v, names)) as T
+  if (!value || typeof value !== 'object') return value
+  const out: Json = {}
+  for (const [k, v] of Object.entries(value)) out[k] = withScenarioNames(v, names)
+  if (out['x-sandbox-scenario-name']) out.enum = [...names]
+  return out as T
 }
 
 /** OAuth's `resource` takes this sandbox's own URLs (agents/oauth.ts `checkResource`): stated once the issuer is known. */
