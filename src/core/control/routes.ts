@@ -135,9 +135,18 @@ export const moveClock = defineRoute({
     .strictObject({
       // What parseDuration takes, stated: a handler's 400 for anything else names the rule.
       advanceBy: z
-        .union([z.number().min(0), z.string().regex(DURATION_TEXT)], {
-          error: 'must be seconds or a duration such as "31d", "2h", "90s"',
-        })
+        .union(
+          [
+            z.number().min(0, 'must be a non-negative number of seconds'),
+            z.string().regex(DURATION_TEXT, {
+              error: (issue) =>
+                `${JSON.stringify(issue.input)} is not a duration; use numbers with ms, s, m, h, d or w, such as "31d"`,
+            }),
+          ],
+          {
+            error: 'must be seconds or a duration such as "31d", "2h", "90s"',
+          },
+        )
         .optional(),
       set: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
       freeze: z.boolean().optional(),
