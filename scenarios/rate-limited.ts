@@ -2,6 +2,7 @@ import * as z from 'zod'
 import { HttpError, errorBody } from '../src/core/http/reply.js'
 import type { RouteContext } from '../src/core/app/route.js'
 import { defineScenario } from '../src/core/scenarios/define.js'
+import { tokenCaller } from '../src/core/auth/caller.js'
 
 const options = z.strictObject({
   /** Attempts refused before each distinct request goes through. */
@@ -25,10 +26,15 @@ export type RateLimitedOptions = z.infer<typeof options>
 /** Counters are bounded: the oldest request keys go first. */
 const MAX_KEYS = 10_000
 
-/** The caller as a rate limiter sees it: the bearer token, else the client address. */
+/**
+ * The caller as a rate limiter sees it: the bearer token when it names a caller of this world
+ * (src/core/auth/caller.ts), else the client address. A token the world does not know (another
+ * world's, an expired session's) counts as its address: a repro bundle carries no token, and its
+ * replay, signed in as the same account or not at all, counts the same.
+ */
 export function callerOf(ctx: RouteContext): string {
   const m = /^Bearer\s+(\S+)/i.exec(ctx.request.headers.get('authorization') ?? '')
-  return m ? `token:${m[1]}` : `address:${ctx.clientAddress ?? 'unknown'}`
+  return m && tokenCaller(ctx.sandbox, m[1]) ? `token:${m[1]}` : `address:${ctx.clientAddress ?? 'unknown'}`
 }
 
 /** A gateway's 429: the standard body whatever the route's module answers, so clients meet one shape. */

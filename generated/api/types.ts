@@ -9759,8 +9759,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            200: {
+            /** @description The override added, with its id and findings */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };

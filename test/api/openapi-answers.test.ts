@@ -1,13 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { RouteDef } from '../../src/core/app/route.js'
 import { ADMIN_TOKEN } from '../support/client.js'
-import { checker, type Doc } from '../support/openapi-answers.js'
 import { example } from '../support/examples.js'
+import { checker, type Doc } from '../support/openapi-answers.js'
 import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-
 const CONTROL_TOKEN = 'control-secret'
 
 interface Probe {

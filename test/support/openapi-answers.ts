@@ -39,3 +39,25 @@ export function checker(doc: Doc) {
     return `${what}: ${res.status} body does not match its schema: ${ajv.errorsText(validate.errors)}: ${text.slice(0, 300)}`
   }
 }
+
+/**
+ * An answer to any request checked against the operation of the document its method and path
+ * match (`{id}` one segment); a path the document does not name is a problem of its own.
+ */
+export function answerChecker(doc: Doc) {
+  const check = checker(doc)
+  const paths = Object.keys(doc.paths)
+    .map((p) => ({
+      p,
+      re: new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`),
+    }))
+    // Fixed segments first: /invoices/x beside /invoices/{id}.
+    .sort((a, b) => (a.p.match(/\{/g)?.length ?? 0) - (b.p.match(/\{/g)?.length ?? 0))
+  return async (method: string, path: string, res: Response): Promise<string | undefined> => {
+    const bare = path.split('?')[0]
+    const found = paths.find(({ re }) => re.test(bare))
+    const op = found && doc.paths[found.p][method.toLowerCase()]
+    if (!op) return `${method} ${bare} is no operation of the served document`
+    return check(op, `${method} ${path}`, res)
+  }
+}

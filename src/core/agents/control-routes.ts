@@ -13,6 +13,8 @@ export const agentToken = defineRoute({
   path: '/__sandbox/tokens/agent',
   tag: 'sandbox control',
   auth: control,
+  // Its grant (with a refresh token) is OAuth state: a bundle carries it as the part's value.
+  replayed: false,
   summary:
     'Shortcut for tests: an agent JWT for a user (scope service:api unless told, 1 hour), and a refresh token when asked',
   body: z.strictObject({

@@ -221,7 +221,14 @@ export const clearOutbox = defineRoute({
   tag,
   auth: control,
   summary: 'Empty the outbox',
-  handler: (ctx) => (ctx.sandbox.outbox.clear(), ctx.sandbox.changed('outbox-cleared'), ok({ outbox: [] })),
+  handler: (ctx) => {
+    // Journaled with what it removed, so a rewind (and the view of a moment) reaches back across it.
+    if (ctx.sandbox.config.changes !== false)
+      for (const entry of ctx.sandbox.outbox.list()) ctx.sandbox.changes.outbox(entry, true)
+    ctx.sandbox.outbox.clear()
+    ctx.sandbox.changed('outbox-cleared')
+    return ok({ outbox: [] })
+  },
 })
 
 export const getSnapshot = defineRoute({

@@ -150,6 +150,12 @@ export class Overrides {
     this.#byOperation = new Map()
   }
 
+  /** As in a new world (a reset): none, numbered from `ovr_1` again. */
+  reset(): void {
+    this.clear()
+    this.#seq = 0
+  }
+
   /** Puts a stored list back (snapshot, storage); it was checked when it was stored (`fits` before a restore). */
   load(list: readonly Override[]): void {
     this.#hold(list.map((o) => ({ ...o })))

@@ -21,6 +21,7 @@ export const addOverride = defineRoute({
     'Add an override: {match, respond, times?, from?, until?, priority?, name?}; 201 with its id and the findings of the bridge checker',
   body: z.unknown(),
   errors,
+  response: { status: 201, schema: z.unknown(), description: 'The override added, with its id and findings' },
   handler: async (ctx) => (await calls()).add(ctx),
 })
 

@@ -65,6 +65,12 @@ export class Outbox {
     this.#entries = []
   }
 
+  /** As in a new world (a reset): empty, numbered from `out_1` again, as a replay of its log numbers them. */
+  reset(): void {
+    this.#entries = []
+    this.#next = 1
+  }
+
   load(entries: OutboxEntry[]): void {
     this.#entries = entries.slice(-this.capacity)
     // Continue after the highest numbered id, so restored and new entries never share one.

@@ -321,7 +321,7 @@ const overrides = single<unknown[]>('overrides', {
     return checkedList
   },
   write: (s, value) => s.overrides.load(value as never),
-  reset: (s) => s.overrides.clear(),
+  reset: (s) => s.overrides.reset(),
   take: (s, from) => s.overrides.load(from.overrides.list()),
   digest: (s) => ({ overrides: s.overrides.list() }),
   // Tens of KB for a hundred: written again only when they changed.
@@ -362,7 +362,7 @@ const outbox = single<OutboxEntry[]>('outbox', {
   get: (s) => s.outbox.list(),
   check: (input, _s, trusted) => checked(z.array(outboxEntry), input.outbox, 'outbox', trusted),
   write: (s, value) => s.outbox.load(value),
-  reset: (s) => s.outbox.clear(),
+  reset: (s) => s.outbox.reset(),
   take: (s, from) => s.outbox.load(from.outbox.list()),
   // Minted tokens count by their order, not their value (a replay mints others): time-travel/bundle.ts marks them.
   digest: (s) => ({ outbox: s.outbox.list() }),

@@ -35,7 +35,14 @@ export interface ReproBundle {
   base?: { why: string; parts: Record<string, unknown> }
   requests: Step[]
   /** The world when the bundle was made: its clock, and digests a replay must match (`parts`: one per collection and state). */
-  end: { now: string; frozen: boolean; digest: string; parts: Record<string, string> }
+  end: {
+    now: string
+    frozen: boolean
+    digest: string
+    parts: Record<string, string>
+    /** The digested parts but the records, as values (up to 256 KB): a refusal names the first field that differs. */
+    values?: Record<string, unknown>
+  }
   /** `sha256:` of everything above: a bundle changed or cut after it was made is refused before anything runs. */
   checksum: string
 }
@@ -75,9 +82,14 @@ export function bundleStart(
         `${field}: the repro log begins at request ${first} (${cause}); no bundle reaches request ${id}`,
       )
     }
-    // A request step's entry is its own id; a control step's, the id the next request took.
+    // A request step's entry is its own id (an outbox cleared is journaled too); another control
+    // step's, the id the next request took.
     steps = steps.filter((s) =>
-      s.kind === 'request' ? ('before' in moment ? s.entry! < id : s.entry! <= id) : s.entry! <= id,
+      s.kind === 'request' || s.kind === 'outbox-cleared'
+        ? 'before' in moment
+          ? s.entry! < id
+          : s.entry! <= id
+        : s.entry! <= id,
     )
   }
   return {
@@ -105,7 +117,8 @@ function baseParts(sandbox: Sandbox, base: NonNullable<Sandbox['repro']['base']>
   const heavy = WORLD_PARTS.filter((p) => p.heavy && typeof p.bundle === 'string')
   // The clock's own undo is kept in `values` (taken when the log began): a place for it here only.
   const then: Record<string, unknown> = { ...readParts(sandbox, heavy), clock: { now: '' } }
-  undoAll(then, sandbox.journal.since(base.from - 1))
+  // Newest first, as a rewind undoes: a link added then used is taken back used, then added.
+  undoAll(then, sandbox.journal.since(base.from - 1).reverse())
   delete then.clock
   return { ...base.values, ...JSON.parse(sandbox.repro.concealed(canonical(concealed(then)), sandbox)) }
 }
@@ -128,9 +141,46 @@ export async function reproBundle(
           .join('\n'),
       ),
       parts,
+      ...withValues(endOf),
     },
   }
   return { ...body, checksum: await sha256(canonical(body)) }
+}
+
+/** Past this, `end.values` is left out: a refusal then names the part only. */
+export const END_VALUES_BYTES = 256 * 1024
+
+/**
+ * The digested parts but the records (outbox, next id, scenarios and their counters, overrides,
+ * OAuth, clock, seed) as the digests read them (minted tokens and sessions as marks), so a
+ * refused replay names the first field that differs by its path, not only the part.
+ */
+function withValues(sandbox: Sandbox): { values?: Record<string, unknown> } {
+  const state: Record<string, unknown> = {}
+  for (const part of WORLD_PARTS)
+    if (typeof part.digest === 'function' && !part.heavy) Object.assign(state, part.digest(sandbox))
+  const text = withoutSessions(sandbox.repro.marked(canonical(state), false), sandbox)
+  return text.length > END_VALUES_BYTES ? {} : { values: JSON.parse(text) }
+}
+
+/** The values `end.values` holds, of this world: a replay compares them with the bundle's. */
+export function endValues(sandbox: Sandbox): Record<string, unknown> | undefined {
+  return withValues(sandbox).values
+}
+
+/** The first path at which two JSON values differ (`outbox[1].id: out_5 vs out_1`), or undefined. */
+export function firstDifference(a: unknown, b: unknown, path = ''): string | undefined {
+  if (a === b) return undefined
+  if (a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const at = Array.isArray(a) ? `${path}[${k}]` : path ? `${path}.${k}` : k
+      const found = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], at)
+      if (found) return found
+    }
+    return undefined
+  }
+  const show = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? 'absent')).slice(0, 120)
+  return `${path}: ${show(a)} vs ${show(b)}`
 }
 
 /**

@@ -12,11 +12,13 @@ import {
   type ReproBundle,
   REPRO_VERSION,
   canonical,
+  endValues,
+  firstDifference,
   fixturesDigest,
   sha256,
   worldParts,
 } from './bundle.js'
-import type { Actor, Step } from './repro-log.js'
+import { SECRET_MARKS, type Actor, type Step } from './repro-log.js'
 import type { WORLD_PARTS, credentialTokens, revealed, writeParts } from '../sandbox/parts.js'
 import type { checkBounds } from '../sandbox/snapshot.js'
 
@@ -138,6 +140,7 @@ function bundleSchema({ maxSteps, bodyLimit }: ReplayKit['limits']) {
       frozen: z.boolean(),
       digest,
       parts: z.record(z.string().max(64), z.string().regex(/^[0-9a-f]{16}$/, 'must be 16 hexadecimal digits')),
+      values: z.record(z.string().max(64), z.unknown()).optional(),
     }),
     checksum: digest,
   })
@@ -222,11 +225,17 @@ export async function replayBundle(
     const parts = await worldParts(fresh)
     const names = [...new Set([...Object.keys(parts), ...Object.keys(bundle.end.parts)])]
     const differ = names.filter((n) => parts[n] !== bundle.end.parts[n])
-    if (differ.length)
+    if (differ.length) {
+      // The first field that differs, by its path, where the bundle carries the part's value.
+      const mine = bundle.end.values && (endValues(fresh) ?? {})
+      const first = differ
+        .map((n) => mine && n in bundle.end.values! && firstDifference(bundle.end.values![n], mine[n], n))
+        .find(Boolean)
       throw kit.refuse(
         409,
-        `end.parts: the replayed world differs from the bundle's in ${differ.join(', ')} (every request answered as recorded; ${bundle.requests.length} steps replayed)`,
+        `end.parts: the replayed world differs from the bundle's in ${differ.join(', ')}${first ? ` (first: ${first}, the bundle's vs the replay's)` : ''} (every request answered as recorded; ${bundle.requests.length} steps replayed)`,
       )
+    }
     fresh.config = { ...fresh.config, frozenClock: bundle.frozen }
     fresh.repro.paused = false
     target.adopt(fresh)
@@ -412,7 +421,10 @@ async function replayRequest(
     })
   let body: BodyInit | null = null
   if (s.body !== null)
-    body = s.encoding === 'base64' ? Uint8Array.from(atob(s.body), (c) => c.charCodeAt(0)) : unmark(s.body)
+    body =
+      s.encoding === 'base64'
+        ? Uint8Array.from(atob(s.body), (c) => c.charCodeAt(0))
+        : withSecrets(sandbox, unmark(s.body))
   const url = stepUrl(kit, origin + unmark(s.path) + unmark(s.query), i)
   // Judged again as sent (the marks put back), and only a replayed control call gets the token.
   if (judged(kit, kindOf, s.method, url.pathname, i) === 'control' && controlToken)
@@ -431,6 +443,28 @@ async function replayRequest(
     )
   }
   await res.arrayBuffer().catch(() => undefined)
+}
+
+/**
+ * A recorded secret's mark (repro-log.ts secretMarks) as this world's value: the account's own
+ * password where the recording sent the right one, another where it sent a wrong one.
+ */
+function withSecrets(sandbox: Sandbox, text: string): string {
+  if (!text.includes('{{')) return text
+  const marks = Object.values(SECRET_MARKS) as string[]
+  if (!marks.some((m) => text.includes(m))) return text
+  let body: Record<string, unknown>
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return text
+  }
+  const email = typeof body.email === 'string' ? body.email.toLowerCase() : undefined
+  const user = email ? sandbox.world.tables.users.all().find((u) => u.email.toLowerCase() === email) : undefined
+  for (const [k, v] of Object.entries(body))
+    if (v === SECRET_MARKS.password) body[k] = user?.password ?? ''
+    else if (v === SECRET_MARKS.wrong || v === SECRET_MARKS.other) body[k] = `${user?.password ?? ''}-not-kept`
+  return JSON.stringify(body)
 }
 
 /** A token for the account a step acted as, minted in the replayed world (the bundle carries none). */

@@ -8,6 +8,8 @@ import { CREDENTIAL_KINDS, type OutboxEntry } from '../sandbox/outbox.js'
 import type { SandboxParts } from '../sandbox/types.js'
 import { WORLD_PARTS, credentialTokens, readParts } from '../sandbox/parts.js'
 import { canonical } from './canonical.js'
+import { scrubBodyText, scrubQuery } from '../sandbox/credentials.js'
+import { tokenCaller } from '../auth/caller.js'
 
 /**
  * Who a recorded request acted as: the account, never its token. A replay signs in again as
@@ -283,15 +285,20 @@ export class ReproLog {
     const method = request.method
     // A read changes the world only when a scenario in force on its route, or an override, answered it (a rate limit counts it).
     if (SAFE.has(method) && !reply.override && !shaped) return
+    let secrets: readonly string[] | undefined
     if (route.secret) {
-      // A sign-in opens a session only (a bundle carries none: a replay signs in as each write's account); a refusal changed nothing.
-      if (reply.status >= 400 || reply.headers?.['set-auth-token']) return
-      // A bundle carries no passwords: it begins again after this request.
-      return this.rebase(
-        sandbox,
-        `${method} ${path} set a password (${route.id}): a bundle carries no passwords, so it begins after it`,
-        `it set a password (${route.id}), which a bundle never carries`,
-      )
+      // A bundle carries no passwords: it begins again after a request that set one.
+      if (reply.status < 400 && !reply.headers?.['set-auth-token'])
+        return this.rebase(
+          sandbox,
+          `${method} ${path} set a password (${route.id}): a bundle carries no passwords, so it begins after it`,
+          `it set a password (${route.id}), which a bundle never carries`,
+        )
+      // A sign-in opens a session only (a bundle carries none: a replay signs in as each write's
+      // account), a refusal changes nothing; but a scenario in force on its route counted it (a
+      // rate limit): then it is a step, its secrets as marks the replay fills (secretMarks).
+      if (!shaped) return
+      secrets = route.secret
     }
     if (body && body.byteLength > REPRO_BODY_LIMIT)
       return this.rebase(
@@ -318,11 +325,20 @@ export class ReproLog {
       at: when(),
       method,
       path: this.marked(path),
-      query: this.marked(query),
+      // No credential in a bundle (sandbox/credentials.ts): minted tokens and sessions are marks, the rest `[not kept]`.
+      query: scrubQuery(withoutSessions(this.marked(query), sandbox), [], isMark),
       headers,
-      body: text === null || encoding ? text : this.marked(text),
+      // A secret field as a mark the replay fills (secretMarks), any other credential scrubbed.
+      body:
+        text === null || encoding
+          ? text
+          : (scrubBodyText(
+              withoutSessions(this.marked(secrets ? secretMarks(text, secrets, sandbox) : text), sandbox),
+              [],
+              isMark,
+            ) ?? null),
       ...(encoding ? { encoding } : {}),
-      as: actor(sandbox, principal),
+      as: actor(sandbox, principal) ?? edgeActor(sandbox, request),
       status: reply.status,
     }
     this.#push(sandbox, step, 200 + path.length + query.length + (text?.length ?? 0), `${method} ${path}`)
@@ -343,11 +359,61 @@ export class ReproLog {
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true })
+/** A bundle's own marks (`{{session}}`, a minted token's): a replay fills them, so they are kept. */
+const isMark = (value: string) => value.includes('{{')
 
-/** Session tokens in a text (a rate limit counts by its caller's) as one mark: a replay signs in anew. */
+/** Where a step's secret field was: the account's password (a replay puts its own in), another value, or a value not kept. */
+export const SECRET_MARKS = { password: '{{password}}', wrong: '{{not-the-password}}', other: '{{not-kept}}' } as const
+
+/**
+ * A body's secret fields as marks, never their values: `password` as whether it was the
+ * account's (`email`) then, so a replayed sign-in meets the same answer; the rest not kept.
+ */
+function secretMarks(text: string, fields: readonly string[], sandbox: SandboxParts): string {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return SECRET_MARKS.other
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return SECRET_MARKS.other
+  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) }
+  const email = typeof out.email === 'string' ? out.email.toLowerCase() : undefined
+  const user = email ? sandbox.world.tables.users.all().find((u) => u.email.toLowerCase() === email) : undefined
+  for (const f of fields) {
+    if (!(f in out)) continue
+    if (f === 'password' && email)
+      out[f] = user && out[f] === user.password ? SECRET_MARKS.password : SECRET_MARKS.wrong
+    else out[f] = SECRET_MARKS.other
+  }
+  return JSON.stringify(out)
+}
+
+/**
+ * Session tokens in a text (a rate limit counts by its caller's) as one mark, and the agent and
+ * portal tokens the world signed as another: a replay signs in anew, with its own key.
+ */
 export function withoutSessions(text: string, sandbox: SandboxParts): string {
   for (const s of sandbox.sessions.all()) if (text.includes(s.token)) text = text.split(s.token).join('{{session}}')
-  return text
+  return text.includes('eyJ') ? text.replace(SIGNED, '{{signed}}') : text
+}
+
+/** A token the world signed (a JWT: base64url of `{"`), as a scenario's counters keep it. */
+const SIGNED = /\beyJ[\w-]*\.[\w-]+\.[\w-]*/g
+
+/**
+ * The account a request's token names when nothing resolved it: a scenario answered at the edge,
+ * before auth (a 429 from `rate-limited` counts by caller), so the replay meets the same answer
+ * as the same caller.
+ */
+function edgeActor(sandbox: SandboxParts, request: Request): Actor | null {
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1]
+  const caller = token ? tokenCaller(sandbox, token) : undefined
+  if (!caller) return null
+  if (caller.kind === 'api-token') return { kind: 'api-token', user: caller.user, token: caller.row }
+  if (caller.kind === 'portal') return { kind: 'portal', contact: caller.contact, roles: caller.roles }
+  if (caller.kind === 'agent') return { kind: 'agent', user: caller.user }
+  return { kind: 'session', user: caller.user, impersonator: caller.impersonator }
 }
 
 function actor(sandbox: SandboxParts, p: Principal | undefined): Actor | null {

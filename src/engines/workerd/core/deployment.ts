@@ -5,7 +5,7 @@ import { appOptionsOf, optionRows, originList, readOptions } from '../../../core
 /** A deployment's sandbox options: the app's, and how long its isolated sandboxes live. */
 export interface DeploymentOptions extends Omit<
   SandboxAppOptions,
-  'accounts' | 'scenarioDefinitions' | 'routes' | 'pages' | 'log'
+  'accounts' | 'scenarioDefinitions' | 'routes' | 'stages' | 'pages' | 'log'
 > {
   sandboxIdleMs: number
   maxSandboxes: number

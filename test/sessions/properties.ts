@@ -1,0 +1,142 @@
+import { WORLD_PARTS, type WorldPart } from '../../src/core/sandbox/parts.js'
+import { comparable } from '../support/world-parts.js'
+import type { Runner } from './runner.js'
+import type { World } from './grammar.js'
+
+/**
+ * What holds after any session (docs/debugging.md "Any session, every promise"), each a list of
+ * problems naming the world and the property; empty when it holds.
+ */
+type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Parts a replay must rebuild: those with a digest (docs/debugging.md "What the digests cover"). */
+const DIGESTED = WORLD_PARTS.filter((p) => typeof p.digest === 'function')
+/** Parts a rewind takes back (the rest are kept by the contract: scenarios, overrides, OAuth, ids). */
+const UNDONE = DIGESTED.filter((p) => 'undo' in p.rewind)
+
+/** The parts of two snapshots that differ, each named with its first differing path. */
+export function differences(a: Json, b: Json, parts: readonly WorldPart[] = DIGESTED): string[] {
+  const out: string[] = []
+  for (const part of parts)
+    for (const field of part.fields) {
+      // Most fields are the same to the byte: only those that are not are read closely.
+      if (JSON.stringify(a[field]) === JSON.stringify(b[field])) continue
+      const x = comparable(view({ [field]: a[field] }))
+      const y = comparable(view({ [field]: b[field] }))
+      const at = firstDifference(x, y, '')
+      if (at !== undefined) out.push(`${part.key}: ${at}`)
+    }
+  return out
+}
+
+/**
+ * A running clock is compared as running (it moves on); a frozen one by its instant. Tokens the
+ * world signed (agent, portal) as one mark: each world signs with its own key.
+ */
+function view(fields: Json): Json {
+  const text = JSON.stringify(fields)
+    .replace(/\beyJ[\w-]*\.[\w-]+\.[\w-]*/g, '<signed>')
+    // Every session token as the digests count it (the fixtures' own named ones too).
+    .replace(/\bses_\w+/g, '{{session}}')
+  const signed = JSON.parse(text, byId)
+  if (signed.clock && !signed.clock.frozen) return { ...signed, clock: { frozen: false } }
+  return signed
+}
+
+/** Records in id order: a rewind puts a record back last in its collection (docs/control-api.md "Rewind"). */
+function byId(_key: string, value: unknown): unknown {
+  if (!Array.isArray(value) || !value.every((r) => r && typeof r === 'object' && typeof r.id === 'string')) return value
+  return [...value].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+}
+
+/** The first path at which two JSON values differ, with both sides. */
+export function firstDifference(a: unknown, b: unknown, path: string): string | undefined {
+  if (a === b) return undefined
+  if (a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    for (const k of keys) {
+      const found = firstDifference((a as Json)[k], (b as Json)[k], Array.isArray(a) ? `${path}[${k}]` : `${path}.${k}`)
+      if (found) return found
+    }
+    return undefined
+  }
+  const show = (v: unknown) => (JSON.stringify(v) ?? 'absent').slice(0, 160)
+  return `${path || '(root)'}: ${show(a)} vs ${show(b)}`
+}
+
+let fresh = 0
+/** A world id no session has used. */
+export const freshWorld = (label: string) => `${label}-${process.pid}-${fresh++}`
+
+/** A runner's view of a world id beside the session's own (the property's scratch worlds). */
+function scratch(runner: Runner, label: string): World {
+  runner.target.ids.push(freshWorld(label))
+  return runner.target.ids.length - 1
+}
+
+async function snapshot(runner: Runner, w: World, query = ''): Promise<Json> {
+  const res = await runner.control(w, 'GET', `/snapshot${query}`)
+  if (res.status !== 200) throw new Error(`GET /__sandbox/snapshot${query} of world ${w} answered ${res.status}`)
+  return res.body!
+}
+
+/** The repro bundle replays into a fresh world and gives an equal world. */
+export async function bundleReplays(runner: Runner, w: World): Promise<string[]> {
+  const bundle = await runner.control(w, 'GET', '/repro')
+  if (bundle.status !== 200)
+    return [`world ${w}: GET /__sandbox/repro answered ${bundle.status}: ${JSON.stringify(bundle.body).slice(0, 400)}`]
+  const into = scratch(runner, 'replayed')
+  const res = await runner.control(into, 'POST', '/repro', bundle.body)
+  if (res.status !== 200)
+    return [`world ${w}: its bundle was refused on replay: ${res.status} ${JSON.stringify(res.body).slice(0, 800)}`]
+  const differ = differences(await snapshot(runner, into), await snapshot(runner, w))
+  return differ.map((d) => `world ${w}: the replayed world differs in ${d}`)
+}
+
+/**
+ * The bundle of a moment (`?before=`, `?after=`) replays into a fresh world and gives the world
+ * of that moment as a rewind shows it (`GET /__sandbox/snapshot?before=`), in the parts a rewind
+ * takes back.
+ */
+export async function momentReplays(
+  runner: Runner,
+  w: World,
+  pick: number,
+  side: 'before' | 'after',
+): Promise<string[]> {
+  const ids = await runner.journalIds(w)
+  if (!ids.length) return []
+  const id = ids[Math.floor(pick * ids.length) % ids.length]
+  const bundle = await runner.control(w, 'GET', `/repro?${side}=${id}`)
+  // Before the log began (a reset, a restore, a password set): a 409 naming where it begins.
+  if (bundle.status === 409 && /the repro log begins at/.test(JSON.stringify(bundle.body))) return []
+  if (bundle.status !== 200)
+    return [
+      `world ${w}: GET /__sandbox/repro?${side}=${id} answered ${bundle.status}: ${JSON.stringify(bundle.body).slice(0, 400)}`,
+    ]
+  const into = scratch(runner, 'moment')
+  const res = await runner.control(into, 'POST', '/repro', bundle.body)
+  if (res.status !== 200)
+    return [
+      `world ${w}: the bundle ${side} ${id} was refused on replay: ${res.status} ${JSON.stringify(res.body).slice(0, 800)}`,
+    ]
+  const then = await runner.control(w, 'GET', `/snapshot?${side}=${id}`)
+  // A moment no rewind reaches (before a reset or a restore) has a bundle still; nothing to compare it with.
+  if (then.status === 409) return []
+  if (then.status !== 200) return [`world ${w}: GET /__sandbox/snapshot?${side}=${id} answered ${then.status}`]
+  const differ = differences(await snapshot(runner, into), then.body!, UNDONE)
+  return differ.map((d) => `world ${w}: the bundle ${side} ${id} rebuilt another world than the rewind shows: ${d}`)
+}
+
+/** Snapshot → restore into another world gives an equal world (every part, sessions and journal too). */
+export async function snapshotRestores(runner: Runner, w: World): Promise<string[]> {
+  const taken = await snapshot(runner, w)
+  const into = scratch(runner, 'restored')
+  const res = await runner.control(into, 'PUT', '/snapshot', taken)
+  if (res.status !== 200)
+    return [
+      `world ${w}: its snapshot was refused by PUT /__sandbox/snapshot: ${res.status} ${JSON.stringify(res.body).slice(0, 400)}`,
+    ]
+  const differ = differences(await snapshot(runner, into), taken, WORLD_PARTS)
+  return differ.map((d) => `world ${w}: the restored world differs in ${d}`)
+}
