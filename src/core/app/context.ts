@@ -69,7 +69,7 @@ export interface AppView {
   readonly routes: readonly RouteDef[]
   readonly matcher: Matcher
   readonly options: ServeOptions
-  openapi(): Promise<Record<string, unknown>>
+  openapi(issuer?: string): Promise<Record<string, unknown>>
   bridge(): Promise<Bridge> | undefined
   /** The app's front door: a request sent as any runtime sends one (a replay's steps). */
   fetch(request: Request, meta?: RequestMeta): Promise<Response>
