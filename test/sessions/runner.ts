@@ -81,7 +81,9 @@ export class Runner {
     if (problem) this.problems.push(`${what}: ${problem}`)
     const text = await res.text()
     if (res.status >= 500 && !options.scenario && !res.headers.get('x-sandbox-fault'))
-      this.problems.push(`${what}: answered ${res.status}, which no scenario or override asked for: ${text.slice(0, 400)}`)
+      this.problems.push(
+        `${what}: answered ${res.status}, which no scenario or override asked for: ${text.slice(0, 400)}`,
+      )
     let parsed: Json | undefined
     try {
       parsed = text ? JSON.parse(text) : undefined
