@@ -75,6 +75,14 @@ const SESSIONS: [string, Cmd[]][] = [
     ],
   ],
   [
+    'a provider state set up between writes: the log begins again after it, so the bundle replays',
+    [
+      { k: 'write', w: 0, who: 'admin', write: { op: 'publish', invoice: 'inv_acme_0014' } },
+      { k: 'pactState', w: 0, state: 'a notification exists', params: { status: 'reviewed' } },
+      { k: 'write', w: 0, who: 'admin', write: { op: 'publish', invoice: 'inv_acme_0015' } },
+    ],
+  ],
+  [
     'an override added answers 201, as the document says',
     [{ k: 'override', w: 0, path: '/api/layers', status: 503, times: 1 }],
   ],
