@@ -83,6 +83,14 @@ const SESSIONS: [string, Cmd[]][] = [
     ],
   ],
   [
+    'a magic link, a rewind to before it, another: the outbox numbers the new one as the base does',
+    [
+      { k: 'portal', w: 0, contact: 'owner', op: 'invoices' },
+      { k: 'rewind', w: 0, back: 3, after: false },
+      { k: 'portal', w: 0, contact: 'owner', op: 'invoices' },
+    ],
+  ],
+  [
     'an override added answers 201, as the document says',
     [{ k: 'override', w: 0, path: '/api/layers', status: 503, times: 1 }],
   ],
