@@ -91,6 +91,13 @@ const SESSIONS: [string, Cmd[]][] = [
     ],
   ],
   [
+    "a scenario in force on every route, then OAuth's authorize: no step a replay cannot send",
+    [
+      { k: 'scenarios', w: 0, active: [{ name: 'dte-pending', options: { pendingSyncs: 0 } }] },
+      { k: 'oauth', w: 0, refresh: false },
+    ],
+  ],
+  [
     'an override added answers 201, as the document says',
     [{ k: 'override', w: 0, path: '/api/layers', status: 503, times: 1 }],
   ],
