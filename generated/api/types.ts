@@ -9698,8 +9698,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            200: {
+            /** @description The override added, with its id and findings */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -21,6 +21,7 @@ import { readFixturesDir } from './serve/fixtures-dir.js'
 import { packageRoot } from './serve/package-root.js'
 import { StateFile } from './state/state-file.js'
 import { removeStaleSaves } from './state/state-leftovers.js'
+import { keepState, seedNote } from './state/keep.js'
 import { checkUpstream } from './commands/bridge-flags.js'
 import type { StartEngine } from '../engines/engine.js'
 import { startNodeEngine } from '../engines/node.js'
@@ -182,31 +183,40 @@ function boundHeapGrowth(): void {
     v8.setFlagsFromString('--heap-growing-percent=50')
 }
 
+/** The subcommands, each loaded on first use (what a run of the server never needs stays out of its bundle). */
+const commands: Record<string, (args: string[]) => Promise<void>> = {
+  replay: async (args) => (await import('./commands/replay.js')).replay(args, main),
+  init: async (args) => (await import('./commands/init.js')).init(args),
+  record: async (args) => (await import('./commands/record.js')).record(args),
+  drift: async (args) => (await import('./commands/drift.js')).drift(args),
+  pact: async (args) => (await import('./commands/pact.js')).pact(args),
+}
+
 /** `afterListen`: run once the server listens (`replay` sends its bundle); a failure stops the server. */
 export async function main(
   argv: string[],
   afterListen?: (url: string, controlToken?: string) => Promise<void>,
 ): Promise<void> {
-  if (argv[0] === 'replay' && !afterListen) {
-    const { replay } = await import('./commands/replay.js')
-    return replay(argv.slice(1), main)
+  const command = Object.hasOwn(commands, argv[0] ?? '') ? commands[argv[0]!] : undefined
+  // `replay` starts a server itself, through this function with its afterListen.
+  if (command && !(argv[0] === 'replay' && afterListen)) return command(argv.slice(1))
+  const serve = await prepared(argv)
+  if (!serve) return
+  const server = await started(serve)
+  await announced(server, serve)
+  if (afterListen) {
+    try {
+      await afterListen(server.url, serve.options.control ? serve.options.control.token : undefined)
+    } catch (error) {
+      await server.close()
+      throw error
+    }
   }
-  if (argv[0] === 'init') {
-    const { init } = await import('./commands/init.js')
-    return init(argv.slice(1))
-  }
-  if (argv[0] === 'record') {
-    const { record } = await import('./commands/record.js')
-    return record(argv.slice(1))
-  }
-  if (argv[0] === 'drift') {
-    const { drift } = await import('./commands/drift.js')
-    return drift(argv.slice(1))
-  }
-  if (argv[0] === 'pact') {
-    const { pact } = await import('./commands/pact.js')
-    return pact(argv.slice(1))
-  }
+  stopOnSignals(server, serve.state, watched(server, serve), serve.say)
+}
+
+/** What serving was asked, checked before anything starts; none when the command only printed (--help, --version). */
+async function prepared(argv: string[]) {
   const {
     options: { state: statePath, fixturesDir, engine, ...options },
     values,
@@ -228,19 +238,29 @@ export async function main(
   const state = statePath ? new StateFile(statePath) : undefined
   const saved = state?.read()
   if (state) for (const name of removeStaleSaves(state.path)) say(`removed ${name}, left by a save that was cut short`)
+  return { options, values, quiet, own, engine, fixturesDir, fixtureRows, state, saved, say, log }
+}
+
+type Serve = NonNullable<Awaited<ReturnType<typeof prepared>>>
+type Server = Awaited<ReturnType<StartEngine>>
+
+/** The engine started, with the fixtures and the saved state in place before its port opens; a port refused says why. */
+async function started({ options, engine, fixtureRows, own, state, saved, say, log }: Serve): Promise<Server> {
   // Both engines go through the same banner, log, --state, port errors and stop (engine.ts).
   const start: StartEngine =
     engine === 'workerd' ? (await import('../engines/workerd/front/launch.js')).startWorkerdEngine : startNodeEngine
-  const server = await start({
+  return start({
     ...options,
     fixtures: fixtureRows,
     log,
     scenarioFiles: own?.files.map((f) => f.file),
-    // Fixtures and the saved state are in place before the port opens: nothing reads seeded data.
+    // Nothing reads seeded data before this.
     async beforeListen(target) {
       if (state && saved !== undefined) {
         await state.restore(target, saved)
         say(`restored from ${state.path}`)
+        const note = seedNote(state, saved, options.seed)
+        if (note) console.error(note)
       }
       // The Node engine's sandbox is in this process: the port follows it, and the save on exit is synchronous.
       if (state && target instanceof Sandbox) await state.follow(target)
@@ -256,7 +276,10 @@ export async function main(
       )
     throw error
   })
-  // Even quiet, the URL: with --port 0 nothing else tells a script (or Playwright's webServer) the port.
+}
+
+/** The banner, or, quiet, the URL alone: with --port 0 nothing else tells a script (or Playwright's webServer) the port. */
+async function announced(server: Server, { quiet, options, own, values }: Serve): Promise<void> {
   console.log(
     quiet
       ? listening(server.url)
@@ -268,34 +291,40 @@ export async function main(
           own && { dir: values.scenarios!, files: own.files },
         ),
   )
-  if (afterListen) {
-    try {
-      await afterListen(server.url, options.control ? options.control.token : undefined)
-    } catch (error) {
-      await server.close()
-      throw error
-    }
-  }
-  const unwatch = values.watch
-    ? watchFolders({
-        fixturesDir,
-        scenariosDir: values.scenarios,
-        bundled: bundledScenarios.list().map((s) => s.name),
-        scenarioFiles: new Map(own?.files.map((f) => [f.file, f.def.name])),
-        ...server.reload,
-        say,
-        warn: (line) => console.error(line),
-      })
-    : undefined
-  if (unwatch)
-    say(
-      `  watching ${[fixturesDir && `--fixtures ${fixturesDir}`, values.scenarios && `--scenarios ${values.scenarios}`].filter(Boolean).join(' and ')} for changes`,
-    )
+}
+
+/** `--watch`: the fixtures and scenario folders reloaded on change; how to stop watching. */
+function watched(server: Server, { values, fixturesDir, own, say }: Serve): (() => void) | undefined {
+  if (!values.watch) return undefined
+  const unwatch = watchFolders({
+    fixturesDir,
+    scenariosDir: values.scenarios,
+    bundled: bundledScenarios.list().map((s) => s.name),
+    scenarioFiles: new Map(own?.files.map((f) => [f.file, f.def.name])),
+    ...server.reload,
+    say,
+    warn: (line) => console.error(line),
+  })
+  say(
+    `  watching ${[fixturesDir && `--fixtures ${fixturesDir}`, values.scenarios && `--scenarios ${values.scenarios}`].filter(Boolean).join(' and ')} for changes`,
+  )
+  return unwatch
+}
+
+/** On a signal, or when the parent is gone: the state saved (--state), the server closed, the process ended. */
+function stopOnSignals(
+  server: Server,
+  state: StateFile | undefined,
+  unwatch: (() => void) | undefined,
+  say: (line: string) => void,
+): void {
+  const keeping = state && keepState(state, server, (line) => console.error(line))
   let closing = false
   const stop = async (signal: string) => {
     if (closing) return
     closing = true
     let code = 0
+    await keeping?.stop()
     if (state) {
       try {
         state.save(state.following ? undefined : await server.snapshot())
@@ -316,6 +345,8 @@ export async function main(
   // manager's repeat) would end the process with Node's default action in the middle of the save.
   process.on('SIGINT', () => void stop('SIGINT'))
   process.on('SIGTERM', () => void stop('SIGTERM'))
+  // A closed terminal: saved and stopped as on SIGTERM, not killed with nothing written.
+  process.on('SIGHUP', () => void stop('SIGHUP'))
   stopWhenOrphaned(() => void stop('SIGTERM'))
 }
 

@@ -15,6 +15,12 @@ export interface Served {
   summary(): Promise<SandboxSummary>
   /** The default sandbox's whole state (`--state` on exit). */
   snapshot(): Promise<unknown>
+  /** The same as JSON text (`--state` as the world changes). */
+  snapshotText(): Promise<string>
+  /** A mark that moves when the default sandbox's state may have changed (src/core/sandbox/change-count.ts). */
+  changes(): Promise<string>
+  /** The mark once the saved state was restored, before the port opened. */
+  startMark: string
   close(): Promise<void>
   /** What `--watch` reloads into (watch.ts). */
   reload: Reload

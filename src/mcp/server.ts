@@ -110,29 +110,62 @@ interface Exchange {
  * scenarios, overrides, the world of `x-sandbox-id` and the journal (`via: "mcp"`) apply.
  */
 export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: McpOptions = {}): Pipeline {
+  const mcp = new Mcp(app, origins, options)
+  return async (request, meta, url, cors) => withCors(await mcp.serve(request, meta, url), cors)
+}
+
+/**
+ * The answer's own headers are the SDK's: CORS and what a page's client must read (the challenge)
+ * go on top, in place (a copy of the answer would be read back through a stream: front-door.ts).
+ */
+function withCors(answer: Response, cors: Record<string, string> | undefined): Response {
+  if (!cors) return answer
+  for (const [name, value] of Object.entries(cors)) answer.headers.set(name, value)
+  if (cors['access-control-expose-headers'])
+    answer.headers.set(
+      'access-control-expose-headers',
+      `${cors['access-control-expose-headers']},www-authenticate,mcp-session-id,mcp-protocol-version`,
+    )
+  return answer
+}
+
+/**
+ * Whether a call was sent (an answer to read) or refused before (a tool result). Not
+ * `instanceof Response`: a cut's `Response.error()` is the platform's Response, not the one
+ * @hono/node-server puts in its place, and was sent back as an empty result.
+ */
+const answered = (answer: Response | ToolAnswer): answer is Response => !('structuredContent' in answer)
+
+class Mcp {
   // Made on the first `/mcp` request, not with the app: a Durable Object that serves no agent never converts the schemas.
-  let made: { tools: Map<string, ApiTool>; list: ReturnType<typeof listed> } | undefined
-  const toolSet = () => {
-    if (made) return made
-    const tools = toolsOf(app.routes)
-    return (made = { tools, list: listed(tools) })
+  #made: { tools: Map<string, ApiTool>; list: ReturnType<typeof listed> } | undefined
+  // The exchange rides in `authInfo`, which the SDK hands to the server it makes for the request untouched.
+  readonly #handler: McpHttpHandler = createMcpHandler(
+    ({ authInfo }) => this.serverFor(authInfo?.extra?.exchange as Exchange | undefined),
+    { onerror: () => undefined },
+  )
+
+  constructor(
+    private readonly app: SandboxApp,
+    private readonly origins: ControlOrigins,
+    private readonly options: McpOptions,
+  ) {}
+
+  toolSet() {
+    if (this.#made) return this.#made
+    const tools = toolsOf(this.app.routes)
+    return (this.#made = { tools, list: listed(tools) })
   }
 
-  /**
-   * Whether a call was sent (an answer to read) or refused before (a tool result). Not
-   * `instanceof Response`: a cut's `Response.error()` is the platform's Response, not the one
-   * @hono/node-server puts in its place, and was sent back as an empty result.
-   */
-  const answered = (answer: Response | ToolAnswer): answer is Response => !('structuredContent' in answer)
   /** A call of a known tool: the request it stands for, through the app's front door, and its answer; or the refusal of its arguments as a tool result. */
-  const send = async (tool: ApiTool, args: unknown, exchange: Exchange): Promise<Response | ToolAnswer> => {
+  async send(tool: ApiTool, args: unknown, exchange: Exchange): Promise<Response | ToolAnswer> {
     const sent = toolRequest(tool, args, exchange.site)
     // Refused before any request: nothing is sent, journaled or changed.
     if (typeof sent === 'string') return refused(sent, { status: 400, body: errorBody('standard', 400, sent) })
     const { meta, site } = exchange
     // Split as the app would split it (the URL normalised), with the `/mcp` request's base and sandbox id.
     const target = targetOf(sent, { base: site.base, sandboxId: site.sandboxId })
-    return app.fetch(sent, {
+    return this.app.fetch(sent, {
       via: 'msw',
       target,
       clientAddress: meta.clientAddress,
@@ -140,18 +173,14 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
       marks: { via: 'mcp', tool: tool.name },
     })
   }
-  const callTool = async (tool: ApiTool, args: unknown, exchange: Exchange) => {
-    const answer = await send(tool, args, exchange)
-    return answered(answer) ? toolAnswer(answer) : answer
-  }
 
-  const serverFor = (exchange: Exchange | undefined) => {
+  serverFor(exchange: Exchange | undefined): Server {
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: {} },
       instructions:
         'Each tool is an operation of the Fleet Operations Backoffice API, called with your token in the sandbox world of your x-sandbox-id.',
     })
-    const { tools, list } = toolSet()
+    const { tools, list } = this.toolSet()
     server.setRequestHandler('tools/list', () => ({ tools: list }))
     server.setRequestHandler('tools/call', async (request) => {
       const tool = tools.get(request.params.name)
@@ -161,35 +190,37 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
           `Unknown tool: ${request.params.name}; tools/list names the ${tools.size} tools`,
         )
       if (!exchange) throw new ProtocolError(ProtocolErrorCode.InternalError, 'the call lost its HTTP request')
-      return callTool(tool, request.params.arguments, exchange)
+      const answer = await this.send(tool, request.params.arguments, exchange)
+      return answered(answer) ? toolAnswer(answer) : answer
     })
     return server
   }
 
-  // The exchange rides in `authInfo`, which the SDK hands to the server it makes for the request untouched.
-  const handler: McpHttpHandler = createMcpHandler(
-    ({ authInfo }) => serverFor(authInfo?.extra?.exchange as Exchange | undefined),
-    { onerror: () => undefined },
-  )
-
-  return async (request, meta, url, cors) => {
-    const answer = await serve(request, meta, url)
-    if (!cors) return answer
-    // The answer's own headers are the SDK's: CORS and what a page's client must read (the challenge)
-    // go on top, in place (a copy of the answer would be read back through a stream: front-door.ts).
-    for (const [name, value] of Object.entries(cors)) answer.headers.set(name, value)
-    if (cors['access-control-expose-headers'])
-      answer.headers.set(
-        'access-control-expose-headers',
-        `${cors['access-control-expose-headers']},www-authenticate,mcp-session-id,mcp-protocol-version`,
-      )
-    return answer
+  async serve(request: Request, meta: RequestMeta, url: Target): Promise<Response> {
+    const refusal = this.refusal(request, url)
+    if (refusal) return refusal
+    const exchange = await this.exchangeOf(request, meta, url)
+    if (exchange instanceof Response) return exchange
+    const authInfo: AuthInfo = {
+      token: exchange.site.token,
+      clientId: 'fleet-sandbox',
+      scopes: [AGENT_SCOPE],
+      extra: { exchange },
+    }
+    if (request.method !== 'POST') return this.#handler.fetch(request, { authInfo })
+    const parsedBody = await message(request)
+    if (parsedBody instanceof Response) return parsedBody
+    // A plain call names a 2025-era revision and carries no 2026 envelope (`_meta`): the SDK's classification would call it legacy.
+    const call = this.options.plain ? undefined : plainToolCall(request, parsedBody, this.toolSet().tools)
+    if (call) return this.plainAnswer(call, exchange)
+    if (await isLegacyRequest(request, parsedBody)) return this.legacy(request, parsedBody, authInfo, exchange)
+    return this.#handler.fetch(request, { parsedBody, authInfo })
   }
 
-  async function serve(request: Request, meta: RequestMeta, url: Target): Promise<Response> {
-    // A page elsewhere (DNS rebinding: its origin resolves to this machine) is refused as by the control API.
+  /** A page elsewhere (DNS rebinding: its origin resolves to this machine), refused as by the control API; a bad sandbox id. */
+  refusal(request: Request, url: Target): Response | undefined {
     const origin = request.headers.get('origin')
-    if (origin !== null && !controlOriginAllowed(origin, origins, url.origin)) {
+    if (origin !== null && !controlOriginAllowed(origin, this.origins, url.origin)) {
       return Response.json(
         errorBody(
           'standard',
@@ -205,16 +236,22 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
         errorBody('standard', 400, 'x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"'),
         { status: 400 },
       )
+    return undefined
+  }
+
+  /** The agent's token, read in the world it names, and the place its calls go; or the challenge (401). */
+  async exchangeOf(request: Request, meta: RequestMeta, url: Target): Promise<Exchange | Response> {
+    const id = url.sandboxId ?? ''
     const { base } = url
-    const sandbox = await app.sandboxes.acquire(id)
+    const sandbox = await this.app.sandboxes.acquire(id)
     let token: string | Response
     try {
       token = await agentToken(request, sandbox, resourceMetadataUrl(url.origin, base))
     } finally {
-      app.sandboxes.release(sandbox)
+      this.app.sandboxes.release(sandbox)
     }
     if (typeof token !== 'string') return token
-    const exchange: Exchange = {
+    return {
       site: {
         origin: url.origin,
         base,
@@ -224,38 +261,15 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
       },
       meta,
     }
-    const authInfo: AuthInfo = { token, clientId: 'fleet-sandbox', scopes: [AGENT_SCOPE], extra: { exchange } }
-    if (request.method !== 'POST') return handler.fetch(request, { authInfo })
-    // The body is read and parsed once, here; the SDK classifies and serves the parsed value.
-    // The core's reader: with a declared length it reads node:http's request directly, where the
-    // SDK's `readRequestBody` builds a web stream over it (`npm run bench -- --only mcp`); and the
-    // front door knows the body was read (drain.ts).
-    let read: Uint8Array
-    try {
-      read = await readBody(request, MAX_BODY)
-    } catch (error) {
-      if (error instanceof HttpError && error.status === 413)
-        return rpcError(413, -32600, `body: larger than ${MAX_BODY} bytes`)
-      throw error
-    }
-    let parsedBody: unknown
-    try {
-      parsedBody = JSON.parse(utf8.decode(read))
-    } catch {
-      return rpcError(400, -32700, 'Parse error: Invalid JSON')
-    }
-    // A plain call names a 2025-era revision and carries no 2026 envelope (`_meta`): the SDK's classification would call it legacy.
-    const call = options.plain ? undefined : plainToolCall(request, parsedBody, toolSet().tools)
-    // A string body: the Node server writes it as it is (Response.json's is read back through a stream).
-    if (call) {
-      const answer = await send(call.tool, call.args, exchange)
-      const bytes = answered(answer) ? successEnvelope(answer, call.id) : undefined
-      if (bytes) return new Response(bytes, { headers: JSON_TYPE })
-      const result = answered(answer) ? await toolAnswer(answer) : answer
-      return new Response(JSON.stringify({ result, jsonrpc: '2.0', id: call.id }), { headers: JSON_TYPE })
-    }
-    if (await isLegacyRequest(request, parsedBody)) return legacy(request, parsedBody, authInfo, exchange)
-    return handler.fetch(request, { parsedBody, authInfo })
+  }
+
+  /** A plain tool call's answer, without the SDK; a string body: the Node server writes it as it is (Response.json's is read back through a stream). */
+  async plainAnswer(call: NonNullable<ReturnType<typeof plainToolCall>>, exchange: Exchange): Promise<Response> {
+    const answer = await this.send(call.tool, call.args, exchange)
+    const bytes = answered(answer) ? successEnvelope(answer, call.id) : undefined
+    if (bytes) return new Response(bytes, { headers: JSON_TYPE })
+    const result = answered(answer) ? await toolAnswer(answer) : answer
+    return new Response(JSON.stringify({ result, jsonrpc: '2.0', id: call.id }), { headers: JSON_TYPE })
   }
 
   /**
@@ -264,13 +278,8 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
    * send nothing before their result, and a stream costs each call more than the call itself
    * (`npm run bench -- --only mcp`).
    */
-  async function legacy(
-    request: Request,
-    parsedBody: unknown,
-    authInfo: AuthInfo,
-    exchange: Exchange,
-  ): Promise<Response> {
-    const server = serverFor(exchange)
+  async legacy(request: Request, parsedBody: unknown, authInfo: AuthInfo, exchange: Exchange): Promise<Response> {
+    const server = this.serverFor(exchange)
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -282,5 +291,27 @@ export function mcpServer(app: SandboxApp, origins: ControlOrigins, options: Mcp
       void transport.close().catch(() => undefined)
       void server.close().catch(() => undefined)
     }
+  }
+}
+
+/**
+ * The body, read and parsed once, here; the SDK classifies and serves the parsed value. The
+ * core's reader: with a declared length it reads node:http's request directly, where the SDK's
+ * `readRequestBody` builds a web stream over it (`npm run bench -- --only mcp`); and the front
+ * door knows the body was read (drain.ts). A JSON-RPC error when it is too large or not JSON.
+ */
+async function message(request: Request): Promise<unknown> {
+  let read: Uint8Array
+  try {
+    read = await readBody(request, MAX_BODY)
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 413)
+      return rpcError(413, -32600, `body: larger than ${MAX_BODY} bytes`)
+    throw error
+  }
+  try {
+    return JSON.parse(utf8.decode(read))
+  } catch {
+    return rpcError(400, -32700, 'Parse error: Invalid JSON')
   }
 }

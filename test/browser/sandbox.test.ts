@@ -11,7 +11,7 @@ import { expectFilled, expectSameParts, fillEveryPart } from '../support/world-p
 // The entry's gzip budget: raised only by what a feature was measured to cost there, feature by
 // feature in docs/benchmarks-history.md (bench: `npm run build:browser`, `npm run bench -- --only browser`).
 // Nothing more fits without a saving.
-const GZIP_BUDGET = 270 * 1024
+const GZIP_BUDGET = 271 * 1024
 
 describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromium', () => {
   let app: ReturnType<typeof buildPageApp>

@@ -62,7 +62,7 @@ describe.each(runtimes)('inspector routes through $name', (runtime) => {
 
   it('GET /requests/{id}: bodies over 64 KB are cut with truncated: true; unknown ids 404, bad ones 400', async () => {
     const w = world()
-    // Not a sign-in: a password is never kept (journal-secrets.test.ts).
+    // Not a sign-in: a password is never kept (test/control/journal-secrets.test.ts, test/contracts/credentials.test.ts).
     const big = JSON.stringify({ email: 'x'.repeat(100_000) })
     expect((await rt.fetch('/api/auth/password-reset/request', json(JSON.parse(big), w.headers))).status).toBe(400)
     const id = (await w.get('/requests')).body.requests.at(-1).id

@@ -155,6 +155,41 @@ type AnyOptions = StartSandboxOptions<readonly NamedScenario[]>
 
 async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedScenario[]>> {
   await current?.stop()
+  const asked = await askedOf(options)
+  // Installing the worker happens on another thread: it starts before the state is built,
+  // which keeps this one busy. Requests wait for the state.
+  let ready!: (state: Resumed) => void, failed!: (error: unknown) => void
+  const state = new Promise<Resumed>((resolve, reject) => ((ready = resolve), (failed = reject)))
+  state.catch(() => undefined) // a failed start is reported by startSandbox; waiting requests fail with it
+  const front = durableApp(asked.appOptions, state)
+  const installed = await installWorker(options, front)
+  let resumed: Resumed
+  try {
+    resumed = await resumedState(options, asked, installed.store)
+    ready(resumed)
+    await installed.controlling
+    mark('controlling')
+    await installed.checks.checkAnswering(options.origins)
+  } catch (error) {
+    failed(error)
+    void installed.controlling.then(
+      () => installed.worker.stop(),
+      () => undefined,
+    )
+    installed.store?.close()
+    throw error
+  }
+  announce(options, resumed, installed.store !== undefined)
+  const wanted = panelWanted(location.search)
+  const panel =
+    options.panel || wanted.wanted
+      ? await installPanel({ origins: options.origins, open: wanted.fromUrl }).catch(say(options))
+      : undefined
+  return (current = handleOf(resumed, installed, front, panel))
+}
+
+/** What the options ask of the app: its options (the entry's own, by hand), the scenarios, and those of the page's URL. */
+async function askedOf(options: AnyOptions) {
   const seed = options.seed ?? 1
   // Your own scenarios: their checks load only when there are some (the entry's gzip budget),
   // and from a module that imports nothing else, so the entry splits into no more chunks.
@@ -182,13 +217,13 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
     upstream: upstreamOption(options.upstream),
     ...(definitions && { scenarioDefinitions: definitions }),
   } satisfies AppOptions
+  return { seed, scenarios, fromUrl, appOptions }
+}
 
-  // Installing the worker happens on another thread: it starts before the state is built,
-  // which keeps this one busy. Requests wait for the state.
-  let ready!: (state: Resumed) => void, failed!: (error: unknown) => void
-  const state = new Promise<Resumed>((resolve, reject) => ((ready = resolve), (failed = reject)))
-  state.catch(() => undefined) // a failed start is reported by startSandbox; waiting requests fail with it
-  const front = durableApp(appOptions, state)
+type Asked = Awaited<ReturnType<typeof askedOf>>
+
+/** The service worker checked, given the handlers and started; the state's store; `controlling` once the worker controls the page. */
+async function installWorker(options: AnyOptions, front: ReturnType<typeof durableApp>) {
   const workerUrl = options.serviceWorkerUrl ?? '/mockServiceWorker.js'
   const worker = options.worker ?? setupWorker()
   // Loaded apart: the entry's gzip budget (test/browser/sandbox.test.ts).
@@ -213,35 +248,48 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
     quiet: requestLog !== 'msw',
   }
   const controlling = checks.startWithin(worker.start(startOptions), workerUrl).then(checks.controlled)
-  controlling.catch(() => undefined) // awaited below, after the state
+  controlling.catch(() => undefined) // awaited after the state
+  return { worker, checks, store, controlling }
+}
 
-  let resumed: Resumed
-  try {
-    // MSW asks the browser for the worker first thing: the browser installs it on its own from there.
-    await navigator.serviceWorker?.getRegistrations().catch(() => undefined)
-    resumed = await resumeApp(
-      (seededAt) => createSandboxApp({ ...appOptions, seededAt }),
-      store,
-      fingerprintOf({ ...options, seed, scenarios }),
-      options.fixtures,
-    )
-    if (fromUrl) resumed.sandbox.setScenarios(fromUrl)
-    await save(resumed.persisted)
-    ready(resumed)
-    await controlling
-    mark('controlling')
-    await checks.checkAnswering(options.origins)
-  } catch (error) {
-    failed(error)
-    void controlling.then(
-      () => worker.stop(),
-      () => undefined,
-    )
-    store?.close()
-    throw error
-  }
+type Installed = Awaited<ReturnType<typeof installWorker>>
+
+/** The state resumed from the store (or fresh), the page URL's scenarios set, saved. */
+async function resumedState(options: AnyOptions, asked: Asked, store: Installed['store']): Promise<Resumed> {
+  // MSW asks the browser for the worker first thing: the browser installs it on its own from there.
+  await navigator.serviceWorker?.getRegistrations().catch(() => undefined)
+  const resumed = await resumeApp(
+    (seededAt) => createSandboxApp({ ...asked.appOptions, seededAt }),
+    store,
+    fingerprintOf({ ...options, seed: asked.seed, scenarios: asked.scenarios }),
+    options.fixtures,
+  )
+  if (asked.fromUrl) resumed.sandbox.setScenarios(asked.fromUrl)
+  await save(resumed.persisted)
+  return resumed
+}
+
+/** One console line: fresh or resumed, the seed, the clock, the scenarios in force. */
+function announce(options: AnyOptions, { sandbox, resumed }: Resumed, persist: boolean): void {
+  if (options.quiet) return
+  const active =
+    sandbox
+      .inForce()
+      .map((a) => a.name)
+      .join(', ') || 'none (healthy)'
+  console.info(
+    `fleet-sandbox: ${resumed ? 'resumed the saved state' : 'fresh state'}, seed ${sandbox.seed}, clock ${sandbox.iso()}, scenarios: ${active}${persist ? '' : ' (not persisted)'}`,
+  )
+}
+
+/** What the page's code holds: the world, its admin, and a stop that saves it first. */
+function handleOf(
+  resumed: Resumed,
+  { worker, store }: Installed,
+  front: ReturnType<typeof durableApp>,
+  panel: InPagePanel | undefined,
+): SandboxHandle<readonly NamedScenario[]> {
   const { app, sandbox, persisted } = resumed
-
   // What reads changed (journal, sliding sessions) waits for its batch: the page going stores it now.
   const onHide = () => void save(persisted)
   const onVisibility = () => document.visibilityState === 'hidden' && onHide()
@@ -249,22 +297,6 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
     addEventListener('pagehide', onHide)
     document.addEventListener('visibilitychange', onVisibility)
   }
-  if (!options.quiet) {
-    const active =
-      sandbox
-        .inForce()
-        .map((a) => a.name)
-        .join(', ') || 'none (healthy)'
-    console.info(
-      `fleet-sandbox: ${resumed.resumed ? 'resumed the saved state' : 'fresh state'}, seed ${sandbox.seed}, clock ${sandbox.iso()}, scenarios: ${active}${persist ? '' : ' (not persisted)'}`,
-    )
-  }
-  const asked = panelWanted(location.search)
-  const panel =
-    options.panel || asked.wanted
-      ? await installPanel({ origins: options.origins, open: asked.fromUrl }).catch(say(options))
-      : undefined
-
   let stopped = false
   // Through the durable front door, so a write is saved before its answer; the client is loaded
   // on first use (the entry's gzip budget, test/browser/sandbox.test.ts).
@@ -312,7 +344,6 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
     override: (override) => admin.override(override),
     admin,
   }
-  current = handle
   return handle
 }
 

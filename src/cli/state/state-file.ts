@@ -11,11 +11,13 @@ import {
   statSync,
   writeSync,
 } from 'node:fs'
+import { open, rename, rm } from 'node:fs/promises'
 import { MAX_JSON_DEPTH, deeperThan } from '../../core/http/json-depth.js'
 import { basename, dirname, join, resolve } from 'node:path'
+import { unknownField } from './state-fields.js'
 import { MemoryBackend } from '../../core/persist/backend.js'
 import { PersistedSandbox } from '../../core/persist/persisted.js'
-import { snapshotOf } from '../../core/persist/snapshot-codec.js'
+import { snapshotText } from '../../core/persist/snapshot-codec.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 
 /**
@@ -27,6 +29,8 @@ import type { Sandbox } from '../../core/sandbox/sandbox.js'
 export class StateFile {
   readonly path: string
   readonly #values = new MemoryBackend()
+  /** Each record's JSON text, by the value the store holds: a save writes out only what changed. */
+  readonly #texts = new WeakMap<object, string>()
   #persisted: PersistedSandbox | undefined
 
   constructor(readonly given: string) {
@@ -72,6 +76,11 @@ export class StateFile {
       throw this.#refuse(
         `it is not a sandbox state: it nests deeper than ${MAX_JSON_DEPTH} levels of lists and objects`,
       )
+    const unknown = unknownField(state)
+    if (unknown !== undefined)
+      throw this.#refuse(
+        `it is not a sandbox state: ${unknown}: ${unknown.endsWith('__proto__') ? 'a __proto__ key is never a field' : 'unknown field'}; the file is kept as it is`,
+      )
     return state
   }
 
@@ -105,12 +114,19 @@ export class StateFile {
    * from the first line to the rename: nothing the event loop runs can come between.
    */
   save(snapshot?: unknown): void {
-    if (this.#persisted) {
-      // The memory backend applies a flush before it returns.
-      void this.#persisted.flush()
-      snapshot = snapshotOf(this.#values.values)
-    }
-    writeAtomic(this.path, JSON.stringify(snapshot))
+    writeAtomic(this.path, this.#persisted ? this.text() : JSON.stringify(snapshot))
+  }
+
+  /** The followed sandbox as the file's text, now. */
+  text(): string {
+    // The memory backend applies a flush before it returns.
+    void this.#persisted!.flush()
+    return snapshotText(this.#values.values, this.#texts)
+  }
+
+  /** Writes `text` as `save` does, without holding the event loop while the disk works (saves as the world changes). */
+  saveText(text: string): Promise<void> {
+    return writeAtomicAsync(this.path, text)
   }
 
   #refuse(why: string): Error {
@@ -137,4 +153,28 @@ export function writeAtomic(path: string, text: string): void {
     rmSync(temp, { force: true })
     throw error
   }
+}
+
+/** `writeAtomic` without blocking: the same temporary file, flushed, then renamed over the file (and the folder flushed). */
+export async function writeAtomicAsync(path: string, text: string): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`)
+  try {
+    const file = await open(temp, 'w')
+    try {
+      await file.writeFile(text)
+      await file.sync()
+    } finally {
+      await file.close()
+    }
+    await rename(temp, path)
+  } catch (error) {
+    await rm(temp, { force: true })
+    throw error
+  }
+  // The rename itself survives a power cut once the folder is flushed; not every system can.
+  const folder = await open(dirname(path), 'r').catch(() => undefined)
+  await folder
+    ?.sync()
+    .catch(() => undefined)
+    .finally(() => folder.close())
 }

@@ -18,7 +18,7 @@ const lazy =
 
 const tag = 'agents'
 const pub = { kind: 'public' } as const
-/** Form fields the journal never keeps: a form body of these routes is not kept at all (journal-secrets.ts). */
+/** Form fields the journal never keeps: a form body of these routes is not kept at all (sandbox/credentials.ts). */
 const secret = ['password', 'code', 'code_verifier', 'refresh_token', 'token', 'client_secret'] as const
 const oauthErrors = { 400: 'RFC 6749 error body {error, error_description}', 401: 'invalid_client' }
 

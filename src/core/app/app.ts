@@ -2,7 +2,7 @@ import { CONTROL_TOKEN_HEADER } from '../auth/guard.js'
 import { badRequest, errorReply, toResponse } from '../http/reply.js'
 import { type Target, targetOf } from '../http/url.js'
 import { scopeIds } from '../scenarios/routes-option.js'
-import { withoutSecrets } from '../sandbox/journal-secrets.js'
+import { scrubBody, scrubHeaders, scrubQuery } from '../sandbox/credentials.js'
 import { type RouteDef, servedRoutes } from './route.js'
 import type { ServeOptions } from './types.js'
 import { type Matcher, RouteMatcher } from './matcher.js'
@@ -211,14 +211,14 @@ export class SandboxApp implements StageApp {
       const [read, responseBody] = await Promise.all([bodyOf(request), bodyOf(response)])
       // The route's secrets (a sign-in's password) stay out, as for the sandbox's own answers.
       const secret = this.matcher.match(request.method === 'HEAD' ? 'GET' : request.method, path).route?.secret
-      const requestBody = secret && read ? withoutSecrets(read, secret) : read
+      const requestBody = scrubBody(read, secret)
       const headers: Record<string, string> = {}
       response.headers.forEach((v, k) => (headers[k] = v))
       sandbox.journal.add(
         {
           method: request.method,
           path,
-          query: target.search,
+          query: scrubQuery(target.search),
           status: response.status,
           faults: ['use'],
           durationMs: 0,
@@ -227,7 +227,7 @@ export class SandboxApp implements StageApp {
         {
           origin: target.origin + target.base,
           request: { headers: request.headers, body: requestBody },
-          response: { headers, body: responseBody },
+          response: { headers: scrubHeaders(headers), body: scrubBody(responseBody) },
         },
       )
     } finally {

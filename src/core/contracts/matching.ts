@@ -1,4 +1,4 @@
-import { NOT_KEPT } from '../time-travel/changes.js'
+import { NOT_KEPT, isCredential, scrubText } from '../sandbox/credentials.js'
 
 /** JSON as a contract holds it. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
@@ -16,10 +16,6 @@ export const DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z
 export const DATE = '^\\d{4}-\\d{2}-\\d{2}$'
 /** The sandbox's ids are a short prefix and a tail (`ntf_0042`, `lyr_3`): another backend's ids keep the prefix. */
 const PREFIXED_ID = /^([a-z][a-z0-9]{0,11}_)[A-Za-z0-9_-]+$/
-/** Fields whose values open an account: never written into a contract. */
-const CREDENTIAL_FIELDS = /^(token|accessToken|refreshToken|idToken|password|secret|clientSecret|apiKey|code)$/i
-/** Values that are credentials wherever they sit: session and API tokens, signed JWTs. */
-const CREDENTIAL_VALUE = /^(ses|atk|mnt|rtk)_[A-Za-z0-9]+$|^[\w-]+\.[\w-]+\.[\w-]+$/
 
 const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v)
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -37,9 +33,7 @@ function idRule(value: string): Matcher {
   return { match: 'type' }
 }
 
-/** Whether a value is a credential (by its field or its shape): a contract carries `[not kept]` instead. */
-export const isCredential = (key: string, value: Json): boolean =>
-  typeof value === 'string' && (CREDENTIAL_FIELDS.test(key) || CREDENTIAL_VALUE.test(value))
+export { isCredential }
 
 /**
  * A body as a contract expects it: the example (credentials replaced, each list cut to its first
@@ -61,11 +55,17 @@ export function shape(body: Json): { example: Json; rules: Rules } {
       return out
     }
     if (value === null) return null
-    if (isCredential(key, value)) {
+    if (isCredential(key, value) || value === NOT_KEPT) {
       put(path, { match: 'type' })
-      return NOT_KEPT
+      return typeof value === 'number' ? 0 : NOT_KEPT
     }
     if (typeof value === 'string') {
+      // A token inside text (a message quoting one) is not kept either; the text's type is what matches.
+      const kept = scrubText(value)
+      if (kept !== value) {
+        put(path, { match: 'type' })
+        return kept
+      }
       if (new RegExp(DATE_TIME).test(value)) put(path, { match: 'regex', regex: DATE_TIME })
       else if (new RegExp(DATE).test(value)) put(path, { match: 'regex', regex: DATE })
       else if (/^(id|_id)$|Ids?$/.test(key)) put(path, idRule(value))
@@ -86,11 +86,11 @@ export function withoutCredentials(body: Json): { body: Json; replaced: string[]
     if (Array.isArray(value)) return value.map((v, i) => walk(v, `${path}[${i}]`, key))
     if (isObject(value))
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, member(path, k), k)]))
-    if (value !== null && isCredential(key, value)) {
+    if (value !== null && (isCredential(key, value) || value === NOT_KEPT)) {
       replaced.push(path)
       return NOT_KEPT
     }
-    return value
+    return typeof value === 'string' ? scrubText(value) : value
   }
   return { body: walk(body, '$', ''), replaced }
 }

@@ -2,7 +2,7 @@ import type { RouteDef } from '../app/route.js'
 import type { Match } from '../app/matcher.js'
 import { HttpError } from '../http/reply.js'
 import { JOURNAL_MAX_BYTES, type JournalDetail, utf8Length } from '../sandbox/journal.js'
-import { NOT_KEPT } from '../time-travel/changes.js'
+import { NOT_KEPT, scrubQuery, scrubText } from '../sandbox/credentials.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import { type Json, shape, withoutCredentials } from './matching.js'
 import { COLLECTIONS, recordName } from './records.js'
@@ -118,7 +118,7 @@ function interactionOf(
   for (const name of KEPT_HEADERS) {
     const value = entry.request.headers[name]
     if (value === undefined || (name === 'accept' && value === '*/*')) continue
-    headers[name] = [value]
+    headers[name] = [name === 'authorization' ? value : scrubText(value)]
   }
   // The caller as a state: its token comes from the state's setup, never from the file.
   if (headers.authorization) {
@@ -135,7 +135,9 @@ function interactionOf(
   const sent = bodyOf(entry.request)
   if (sent !== undefined) {
     const { body, replaced } =
-      typeof sent.content === 'string' ? { body: sent.content, replaced: [] } : withoutCredentials(sent.content)
+      typeof sent.content === 'string'
+        ? { body: scrubText(sent.content), replaced: [] as string[] }
+        : withoutCredentials(sent.content)
     request.body = { content: body, contentType: sent.contentType, encoded: false }
     // A sign-in's password: the account's, set up by its state.
     const email =
@@ -156,7 +158,7 @@ function interactionOf(
   const answered = bodyOf(entry.response)
   if (answered !== undefined) {
     if (typeof answered.content === 'string')
-      response.body = { content: answered.content, contentType: answered.contentType, encoded: false }
+      response.body = { content: scrubText(answered.content), contentType: answered.contentType, encoded: false }
     else {
       const { example, rules } = shape(answered.content)
       response.body = { content: example, contentType: answered.contentType, encoded: false }
@@ -182,7 +184,8 @@ function interactionOf(
 function queryOf(search: string): Record<string, string[]> | undefined {
   if (!search || search === '?') return undefined
   const out: Record<string, string[]> = {}
-  for (const [k, v] of new URLSearchParams(search)) (out[k] ??= []).push(v)
+  // Scrubbed again: a journal loaded from an older state file kept what it was given.
+  for (const [k, v] of new URLSearchParams(scrubQuery(search))) (out[k] ??= []).push(v)
   return out
 }
 

@@ -1,11 +1,13 @@
 import * as z from 'zod'
 import { HttpError, badRequest, notFound } from '../http/reply.js'
 import { validate } from '../http/validate.js'
-import { portalToken } from '../billing/magic-links.js'
+import { portalToken, sendMagicLink } from '../billing/magic-links.js'
 import { notificationEntry } from '../notifications/store.js'
 import { randomToken } from '../sandbox/random.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
+import type { World } from '../store/world.js'
 import { COLLECTIONS, collectionOf, isTable, recordName } from './records.js'
+import { fieldsOf, idRule, recordSchema } from './record-fields.js'
 
 /** A provider state: what the world held that an answer relied on. */
 export interface ProviderState {
@@ -22,27 +24,25 @@ export interface StateInfo {
 }
 
 export const STATES_PATH = '/__sandbox/pact/states'
+/** How long a reset token a state makes lives, as one the API makes (auth/routes.ts). */
+const RESET_TTL_MS = 3_600_000
 
 const email = z.object({ email: z.email('must be an e-mail address') }).strict()
-const record = z
-  .object({
-    id: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
-    status: z.string().max(64, 'must be at most 64 characters').optional(),
-  })
-  .strict()
-const absent = z
-  .object({ id: z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters') })
-  .strict()
+const absent = z.object({ id: z.union([z.string(), z.number()]) }).strict()
 const scenario = z
   .object({
     options: z.record(z.string(), z.unknown(), { error: "must be an object of the scenario's options" }).optional(),
   })
   .strict()
 
-/** What one interaction's states set up so far: the signed-in account's client, for records made for it. */
+/**
+ * What one interaction's states set up so far: the signed-in account's client (records made
+ * for it), and whether the verifier's teardown ended it (the next setup starts a new one).
+ */
 interface Interaction {
   mark: number
   clientId?: string
+  ended?: boolean
 }
 const interactions = new WeakMap<Sandbox, Interaction>()
 
@@ -50,10 +50,16 @@ const interactions = new WeakMap<Sandbox, Interaction>()
 const params = <T>(schema: z.ZodType<T>, value: unknown): T =>
   (validate(z.object({ params: schema }), { params: value ?? {} }, 'body') as { params: T }).params
 
-const user = (s: Sandbox, address: string) => {
-  const found = s.world.tables.users.all().find((u) => u.email === address.trim().toLowerCase())
+const user = (world: World, address: string) => {
+  const found = world.tables.users.all().find((u) => u.email === address.trim().toLowerCase())
   if (!found) throw notFound(`params.email: no user ${address} in this world`)
   if (found.disabled) throw new HttpError(409, `params.email: the account ${address} is disabled`)
+  return found
+}
+
+const contact = (world: World, address: string) => {
+  const found = world.tables.portalContacts.all().find((c) => c.email === address.trim().toLowerCase())
+  if (!found) throw notFound(`params.email: no portal contact ${address} in this world`)
   return found
 }
 
@@ -78,11 +84,26 @@ export function stateList(s: Sandbox): StateInfo[] {
       sets: 'a client portal token for that contact',
       returns: ['token'],
     },
+    {
+      name: 'a password reset was requested',
+      params: { email: "the account's e-mail" },
+      sets: 'an unused password reset token for that account, valid for an hour',
+      returns: ['token'],
+    },
+    {
+      name: 'a magic link was sent',
+      params: { email: "the contact's e-mail" },
+      sets: 'an unused portal magic link for that contact (in the outbox too)',
+      returns: ['token'],
+    },
     ...COLLECTIONS.flatMap((c): StateInfo[] => [
       {
         name: `${recordName(c)} exists`,
-        params: { id: "the record's id", status: 'its status (optional)' },
-        sets: `the ${c} record with that id and status (made from another of the signed-in account's client when missing)`,
+        params: {
+          id: "the record's id",
+          ...Object.fromEntries(fieldsOf(c).map((f) => [f, `its ${f} (optional; as the record's schema allows)`])),
+        },
+        sets: `the ${c} record with that id and those fields (made from another of the signed-in account's client when missing)`,
         returns: [],
       },
       {
@@ -103,8 +124,9 @@ export function stateList(s: Sandbox): StateInfo[] {
 
 /**
  * Sets up (or tears down) one state in the world. An interaction's first state starts from the
- * seeded world: a request journaled since the last state call means a new interaction began.
- * The verifier sends an interaction without states as the state `""`: a seeded world, nothing else.
+ * seeded world: the verifier's teardown ended the last one, or a request journaled since the last
+ * state call says a new one began (a verifier that sends no teardown). The verifier sends an
+ * interaction without states as the state `""`: a seeded world, nothing else.
  */
 export async function changeState(
   s: Sandbox,
@@ -112,9 +134,9 @@ export async function changeState(
   input: unknown,
   action: 'setup' | 'teardown',
 ): Promise<Record<string, string>> {
-  const run = action === 'setup' ? setUp(s, state, input) : tearDown(s, state, input)
-  const values = await run
-  interactions.set(s, { ...(interactions.get(s) ?? { mark: 0 }), mark: s.journal.nextId })
+  const values = action === 'setup' ? await setUp(s, state, input) : tearDown(s, state, input)
+  const current = interactions.get(s) ?? { mark: 0 }
+  interactions.set(s, { ...current, mark: s.journal.nextId, ended: current.ended || action === 'teardown' })
   return values
 }
 
@@ -123,9 +145,9 @@ function known(s: Sandbox, state: string): void {
   throw badRequest(`state: no state "${state.slice(0, 200)}"; GET ${STATES_PATH} lists every state`)
 }
 
-async function tearDown(s: Sandbox, state: string, input: unknown): Promise<Record<string, string>> {
+function tearDown(s: Sandbox, state: string, input: unknown): Record<string, string> {
   known(s, state)
-  // The next interaction's first setup starts from the seeded world: nothing to undo here.
+  // The interaction ends here: the next setup starts from the seeded world, so nothing to undo.
   if (state !== '' && input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input)))
     throw badRequest('params: must be an object')
   return {}
@@ -134,9 +156,11 @@ async function tearDown(s: Sandbox, state: string, input: unknown): Promise<Reco
 async function setUp(s: Sandbox, state: string, input: unknown): Promise<Record<string, string>> {
   known(s, state)
   const last = interactions.get(s)
-  const fresh = !last || state === '' || s.journal.since(last.mark - 1).some((e) => e.path !== STATES_PATH)
-  // Checked before the world is reset: a refused state changes nothing.
-  const apply = prepare(s, state, input)
+  const fresh =
+    !last || last.ended || state === '' || s.journal.since(last.mark - 1).some((e) => e.path !== STATES_PATH)
+  // Everything is checked before the world is reset, on the world the state will be set in: a
+  // refused state changes nothing.
+  const apply = prepare(s, fresh ? await s.seededWorld() : s.world, state, input, fresh ? undefined : last?.clientId)
   if (fresh) {
     await s.reset(s.seed)
     interactions.set(s, { mark: s.journal.nextId })
@@ -146,36 +170,54 @@ async function setUp(s: Sandbox, state: string, input: unknown): Promise<Record<
 
 type Apply = (i: Interaction) => Promise<Record<string, string>>
 
-function prepare(s: Sandbox, state: string, input: unknown): Apply {
+function prepare(s: Sandbox, world: World, state: string, input: unknown, clientId: string | undefined): Apply {
   if (state === '') return async () => ({})
   if (state === 'a signed-in user') {
     const { email: address } = params(email, input)
-    user(s, address)
+    user(world, address)
     return async (i) => {
-      const u = user(s, address)
+      const u = user(s.world, address)
       i.clientId = u.clientId
       return { token: s.sessions.open(u.id, u.clientId, s.clock.now()).token }
     }
   }
   if (state === 'a user can sign in') {
     const { email: address } = params(email, input)
-    user(s, address)
+    user(world, address)
     return async (i) => {
-      const u = user(s, address)
+      const u = user(s.world, address)
       const password = randomToken('pwd_', 12)
       await s.world.tables.users.update(u.id, (d) => void (d.password = password))
       i.clientId = u.clientId
       return { password }
     }
   }
-  if (state === 'a signed-in portal contact') {
+  if (state === 'a password reset was requested') {
     const { email: address } = params(email, input)
-    const find = () => s.world.tables.portalContacts.all().find((c) => c.email === address.trim().toLowerCase())
-    if (!find()) throw notFound(`params.email: no portal contact ${address} in this world`)
+    user(world, address)
     return async (i) => {
-      const contact = find()!
-      i.clientId = contact.clientId
-      return { token: (await portalToken(s, contact)).token }
+      const u = user(s.world, address)
+      const token = randomToken('prt_', 16)
+      await s.world.tables.passwordResets.insert({
+        id: token,
+        userId: u.id,
+        expiresAt: s.clock.now() + RESET_TTL_MS,
+        used: false,
+      })
+      i.clientId = u.clientId
+      return { token }
+    }
+  }
+  if (state === 'a signed-in portal contact' || state === 'a magic link was sent') {
+    const { email: address } = params(email, input)
+    contact(world, address)
+    return async (i) => {
+      i.clientId = contact(s.world, address).clientId
+      if (state === 'a signed-in portal contact')
+        return { token: (await portalToken(s, contact(s.world, address))).token }
+      await sendMagicLink(s, address.trim().toLowerCase())
+      const links = contact(s.world, address).magicLinks ?? []
+      return { token: links[links.length - 1].token }
     }
   }
   const scenarioName = /^the scenario (.+) is on$/.exec(state)?.[1]
@@ -190,62 +232,77 @@ function prepare(s: Sandbox, state: string, input: unknown): Apply {
   const exists = /^(an? .+) exists$/.exec(state)
   if (exists) {
     const collection = collectionOf(exists[1])!
-    const { id, status } = params(record, input)
-    return async (i) => (await putRecord(s, collection, id, status, i.clientId), {})
+    const put = planRecord(world, collection, input, clientId)
+    return async () => (await put(s.world), {})
   }
   const gone = /^(an? .+) does not exist$/.exec(state)!
   const collection = collectionOf(gone[1])!
-  const { id } = params(absent, input)
+  const id = idOf(collection, params(absent, input).id)
   if (collection === 'notifications')
-    throw new HttpError(409, 'state: a notification is never removed; this world cannot be without one it had')
+    throw badRequest('state: a notification is never removed; no world can be without one it had')
   return async () => {
-    if (isTable(collection)) await s.world.tables[collection].remove(id)
+    if (isTable(collection)) await s.world.tables[collection].remove(id as never)
     return {}
   }
 }
 
-/** The record with `id` as the state says; missing, made from another of the same client's. */
-async function putRecord(
-  s: Sandbox,
+/** An id as the collection holds it (a subscription plan's is a number): a 400 naming `params.id` otherwise. */
+function idOf(collection: string, raw: string | number): string | number {
+  const rule = idRule(collection)
+  const value = rule.number && typeof raw === 'string' && /^-?\d{1,15}$/.test(raw) ? Number(raw) : raw
+  const checked = rule.schema.safeParse(value)
+  if (!checked.success || (typeof value === 'string' && (value.length === 0 || value.length > 128)))
+    throw badRequest(`params.id: ${rule.says}`)
+  return value
+}
+
+/**
+ * The record the state sets, made and checked against the collection's schema on `world` (the
+ * one it will be set in): the same rules as the records themselves, so no state can put a record
+ * in a world that the world's own snapshot would refuse. Answers the write, done on the live world.
+ */
+function planRecord(
+  world: World,
   collection: string,
-  id: string,
-  status: string | undefined,
+  input: unknown,
   clientId: string | undefined,
-): Promise<void> {
+): (live: World) => Promise<void> {
+  const { id: raw, ...fields } = params(recordSchema(collection), input) as { id: string | number } & Record<
+    string,
+    unknown
+  >
+  const id = idOf(collection, raw)
+  const schema = recordSchema(collection, true)
+  // As `params.status: must be one of ...`: the params are the record's fields.
+  const check = (row: Record<string, unknown>) => void validate(z.object({ params: schema }), { params: row }, 'body')
   if (collection === 'notifications') {
-    const index = s.world.notifications
-    const entry = index.get(id)
-    if (entry) {
-      if (status !== undefined && entry.n.status !== status)
-        index.replace(notificationEntry({ ...entry.n, status: status as never }, entry.clientId, entry.t))
-      return
+    const entry = world.notifications.get(String(id))
+    const like = entry ?? world.notifications.all().find((e) => !clientId || e.clientId === clientId)
+    const base = like ?? world.notifications.all()[0]
+    const row = { ...(base ? structuredClone({ ...base.n }) : {}), ...fields, id }
+    check(row)
+    const owner = base?.clientId ?? clientId ?? ''
+    const t = base?.t ?? 0
+    return async (live) => {
+      const current = live.notifications.get(String(id))
+      if (current)
+        live.notifications.replace(notificationEntry({ ...current.n, ...fields } as never, current.clientId, current.t))
+      else live.notifications.add(notificationEntry(row as never, owner, t))
     }
-    const like = index.all().find((e) => !clientId || e.clientId === clientId) ?? index.all()[0]
-    if (!like) throw new HttpError(409, `params.id: this world has no notification to make ${id} from`)
-    index.add(
-      notificationEntry(
-        { ...like.n, id, ...(status === undefined ? {} : { status: status as never }) },
-        like.clientId,
-        like.t,
-      ),
-    )
-    return
   }
-  if (!isTable(collection)) return
-  const table = s.world.tables[collection] as unknown as Table
-  const row = table.get(id)
-  if (row) {
-    if (status !== undefined && 'status' in row && row.status !== status)
-      await table.update(id, (d) => void (d.status = status))
-    return
+  if (!isTable(collection)) return async () => undefined
+  const table = world.tables[collection] as unknown as Table
+  const row = table.get(String(id))
+  const like = row ?? table.all().find((r) => !clientId || r.clientId === clientId) ?? table.all()[0]
+  // No record to make it from: the params (and the signed-in account's client) are the record.
+  const made = { ...(like ? structuredClone({ ...like }) : clientId ? { clientId } : {}), ...fields, id }
+  check(made)
+  return async (live) => {
+    const t = live.tables[collection] as unknown as Table
+    if (t.get(String(id))) {
+      if (Object.keys(fields).length) await t.update(String(id), (d) => void Object.assign(d, structuredClone(fields)))
+    } else await t.insert(made as Row)
   }
-  const like = table.all().find((r) => !clientId || r.clientId === clientId) ?? table.all()[0]
-  if (!like) throw new HttpError(409, `params.id: this world has no ${collection} record to make ${id} from`)
-  await table.insert({
-    ...structuredClone({ ...like }),
-    id,
-    ...(status === undefined || !('status' in like) ? {} : { status }),
-  })
 }
 
 type Row = Record<string, unknown> & { id: string | number }

@@ -150,7 +150,7 @@ export const sandboxOptions = {
     flag: 'state',
     env: 'SANDBOX_STATE',
     value: 'FILE',
-    help: 'file the state is restored from before listening and saved to (atomically) on exit (SIGINT/SIGTERM); refused at start if unreadable or unwritable',
+    help: 'file the state is restored from before listening and saved to (atomically) as the world changes and on exit (SIGINT/SIGTERM/SIGHUP); refused at start if unreadable, unwritable or not a state',
     parse: text,
   }),
   strict: option({

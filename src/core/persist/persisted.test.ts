@@ -3,7 +3,7 @@ import { createSandboxApp } from '../../apps/page-app.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import { MemoryBackend } from './backend.js'
 import { PersistedSandbox } from './persisted.js'
-import { snapshotOf } from './snapshot-codec.js'
+import { snapshotOf, snapshotText } from './snapshot-codec.js'
 import { keyed } from '../../../test/support/keyed.js'
 
 const NOW = '2026-11-22T12:00:00.000Z'
@@ -275,6 +275,19 @@ describe('the persistence port', () => {
     await live(sandbox)
     await kept.flush()
     expect(JSON.parse(JSON.stringify(snapshotOf(backend.values)))).toEqual(state(sandbox))
+  })
+
+  it('writes the same text with each record kept as text, and changed records written anew (--state saves as the world changes)', async () => {
+    const backend = new MemoryBackend()
+    const sandbox = await fresh()
+    const kept = await PersistedSandbox.open(sandbox, backend, { whole: true })
+    await kept.flush()
+    const cache = new WeakMap<object, string>()
+    expect(snapshotText(backend.values, cache)).toBe(JSON.stringify(snapshotOf(backend.values)))
+    await live(sandbox)
+    await kept.flush()
+    expect(snapshotText(backend.values, cache)).toBe(JSON.stringify(snapshotOf(backend.values)))
+    expect(JSON.parse(snapshotText(backend.values, cache))).toEqual(state(sandbox))
   })
 
   it('refuses a stored state the runtime does not accept, and starts it over', async () => {

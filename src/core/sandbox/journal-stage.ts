@@ -3,7 +3,7 @@ import { ownedPath } from '../app/matcher.js'
 import { bodyRead } from '../http/body.js'
 import { RawBody, RawJson, keepSent, responseHeaders, toResponse } from '../http/reply.js'
 import type { BodyInput } from './journal.js'
-import { withoutHeaders, withoutSecrets } from './journal-secrets.js'
+import { scrubAnswer, scrubBody, scrubHeaders, scrubQuery } from './credentials.js'
 
 /**
  * The answer as sent: its own headers (the faults that shaped it, an assumed route), its log
@@ -46,7 +46,8 @@ export const journal: Stage = {
       {
         method: request.method,
         path: target.path,
-        query: target.search,
+        // Credentials the app put anywhere are not kept (credentials.ts): every export reads the journal.
+        query: scrubQuery(target.search),
         status: reply.status,
         faults: faults.length ? [...new Set(faults)] : [],
         durationMs,
@@ -58,11 +59,11 @@ export const journal: Stage = {
         origin: target.base ? target.origin + target.base : target.origin,
         request: {
           headers: meta.rawHeaders ?? request.headers,
-          body: route?.secret ? withoutSecrets(bodyRead(request), route.secret) : bodyRead(request),
+          body: scrubBody(bodyRead(request), route?.secret),
         },
         response: {
-          headers: route?.secretHeaders ? withoutHeaders(headers, route.secretHeaders) : headers,
-          body: text,
+          headers: scrubHeaders(headers, route?.secretHeaders),
+          body: scrubAnswer(text),
         },
       },
       meta.marks,

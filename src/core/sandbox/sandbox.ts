@@ -167,14 +167,7 @@ export class Sandbox {
 
   /** Fresh data for `seed`: every part of the world as in a new one (parts.ts). */
   async reset(seed = this.seed): Promise<void> {
-    const fixtures = this.config.fixtures && parseFixtures(this.config.fixtures)
-    const world = await this.shared.worlds.world(
-      seed,
-      this.seededAt,
-      this.config.size,
-      this.config.notifications,
-      fixtures,
-    )
+    const world = await this.seededWorld(seed)
     this.seed = seed
     this.world = world
     for (const part of WORLD_PARTS) part.reset(this)
@@ -182,6 +175,12 @@ export class Sandbox {
     this.#base = seed
     this.repro.begin(this)
     this.changed('reset')
+  }
+
+  /** The records a reset to `seed` would give, this sandbox unchanged (a provider state checks its params on them first). */
+  seededWorld(seed = this.seed): Promise<World> {
+    const fixtures = this.config.fixtures && parseFixtures(this.config.fixtures)
+    return this.shared.worlds.world(seed, this.seededAt, this.config.size, this.config.notifications, fixtures)
   }
 
   /** The records; every write to them is told to `changes`. */

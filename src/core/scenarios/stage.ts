@@ -1,6 +1,5 @@
 import { errorReply, type Reply } from '../http/reply.js'
 import type { Exchange, Stage } from '../app/exchange.js'
-import type { AppliedScenario } from './define.js'
 
 /** The scenarios in force: the sandbox's and those the header names (a control route runs with none). */
 export const scenariosInForce: Stage = {
@@ -12,39 +11,37 @@ export const scenariosInForce: Stage = {
 
 type Hook = 'edge' | 'before'
 
-/** Each scenario's `hook` in order, until one answers; most requests run with none. */
-function hooks(x: Exchange, hook: Hook): Promise<Reply | undefined> | undefined {
-  const applied = x.applied
-  for (let i = 0; i < applied.length; i++) if (applied[i]!.def[hook]) return run(x, hook, i)
-  return undefined
-}
-
-async function run(x: Exchange, hook: Hook, from: number): Promise<Reply | undefined> {
-  for (let i = from; i < x.applied.length; i++) {
-    const a: AppliedScenario = x.applied[i]!
+/** Each scenario's `hook` in order, until one answers. */
+async function hooks(x: Exchange, hook: Hook): Promise<Reply | undefined> {
+  for (const a of x.applied) {
     const early = await a.def[hook]?.(x, a.options)
     if (early) return early
   }
   return undefined
 }
 
+// Most requests run with no scenario: nothing awaited for them.
+
 /** Scenarios that answer before auth (gateways: a rate limit, an outage). */
-export const edgeScenarios: Stage = { name: 'scenarios-edge', answer: (x) => hooks(x, 'edge') }
+export const edgeScenarios: Stage = {
+  name: 'scenarios-edge',
+  answer: (x) => (x.applied.length ? hooks(x, 'edge') : undefined),
+}
 
 /** Scenarios that answer after auth and the input's checks. */
-export const beforeScenarios: Stage = { name: 'scenarios-before', answer: (x) => hooks(x, 'before') }
+export const beforeScenarios: Stage = {
+  name: 'scenarios-before',
+  answer: (x) => (x.applied.length ? hooks(x, 'before') : undefined),
+}
 
 /** Scenarios that reshape the answer (not an override's), each in order; one that throws answers its error. */
 export const afterScenarios: Stage = {
   name: 'scenarios-after',
-  tail(x) {
-    for (let i = 0; i < x.applied.length; i++) if (x.applied[i]!.def.after) return after(x, i)
-  },
+  tail: (x) => (x.applied.length ? after(x) : undefined),
 }
 
-async function after(x: Exchange, from: number): Promise<void> {
-  for (let i = from; i < x.applied.length; i++) {
-    const a = x.applied[i]!
+async function after(x: Exchange): Promise<void> {
+  for (const a of x.applied) {
     if (!a.def.after || x.reply?.override) continue
     try {
       x.reply = await a.def.after(x, x.reply, a.options)

@@ -8,6 +8,7 @@ import { CREDENTIAL_KINDS, type OutboxEntry } from '../sandbox/outbox.js'
 import type { SandboxParts } from '../sandbox/types.js'
 import { WORLD_PARTS, credentialTokens, readParts } from '../sandbox/parts.js'
 import { canonical } from './canonical.js'
+import { scrubBodyText, scrubQuery } from '../sandbox/credentials.js'
 import { tokenCaller } from '../auth/caller.js'
 
 /**
@@ -344,9 +345,18 @@ export class ReproLog {
       at: when(),
       method,
       path: this.marked(path),
-      query: this.marked(query),
+      // No credential in a bundle (sandbox/credentials.ts): minted tokens and sessions are marks, the rest `[not kept]`.
+      query: scrubQuery(withoutSessions(this.marked(query), sandbox), [], isMark),
       headers,
-      body: text === null || encoding ? text : this.marked(secrets ? secretMarks(text, secrets, sandbox) : text),
+      // A secret field as a mark the replay fills (secretMarks), any other credential scrubbed.
+      body:
+        text === null || encoding
+          ? text
+          : (scrubBodyText(
+              withoutSessions(this.marked(secrets ? secretMarks(text, secrets, sandbox) : text), sandbox),
+              [],
+              isMark,
+            ) ?? null),
       ...(encoding ? { encoding } : {}),
       as: actor(sandbox, principal) ?? edgeActor(sandbox, request),
       status: reply.status,
@@ -369,6 +379,8 @@ export class ReproLog {
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true })
+/** A bundle's own marks (`{{session}}`, a minted token's): a replay fills them, so they are kept. */
+const isMark = (value: string) => value.includes('{{')
 
 /** Where a step's secret field was: the account's password (a replay puts its own in), another value, or a value not kept. */
 export const SECRET_MARKS = { password: '{{password}}', wrong: '{{not-the-password}}', other: '{{not-kept}}' } as const

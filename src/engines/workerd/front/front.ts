@@ -1,5 +1,6 @@
 import {
   Agent,
+  type ClientRequest,
   type IncomingMessage,
   type Server,
   type ServerResponse,
@@ -187,171 +188,226 @@ function cut(req: IncomingMessage, answer: IncomingMessage): void {
   req.socket.destroy()
 }
 
-export async function startFront(options: {
+interface FrontOptions {
   host: string
   port: number
   target: URL
   batchKey?: string
   /** With an upstream: requests sent alone are numbered, and the object of `sandbox` told when the caller of one left. */
   leave?: (sandbox: string, number: string) => void
-}): Promise<Front> {
+}
+
+/** What every request's hop to workerd shares: the pooled connections, where workerd listens, the numbering. */
+interface Hop {
+  agent: Agent
+  hostname: string
+  port: string
+  leave?: (sandbox: string, number: string) => void
+  numbered: number
+}
+
+export async function startFront(options: FrontOptions): Promise<Front> {
   // workerd closes a connection idle for 5 s (kj's pipeline time-out): the pool lets go of it
   // first, so no request goes out on a connection workerd is closing.
   const agent = new Agent({ keepAlive: true, timeout: 4000 })
-  const { hostname, port: targetPort } = options.target
-  const batcher = options.batchKey
-    ? new Batcher({ agent, hostname, port: targetPort, key: options.batchKey })
-    : undefined
+  const { hostname, port } = options.target
+  const hop: Hop = { agent, hostname, port, leave: options.leave, numbered: 0 }
+  const batcher = options.batchKey ? new Batcher({ agent, hostname, port, key: options.batchKey }) : undefined
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    const problem = targetProblem(req.url ?? '/')
+    if (problem) return refuse(req, res, problem)
+    const headers = callerHeaders(req, options.host, server)
+    const target = originForm(req.url ?? '/')
+    if (batcher && batchable(req, target))
+      void batched(hop, batcher, req, res, headers, target).catch(() => badGateway(res))
+    else alone(hop, req, res, headers, target)
+  }
+  const gate = watchGate(agent, serve)
+  const server = createServer(gate.admit)
+  await listen(server, options.port, options.host)
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    batches: batcher?.sent,
+    hold: gate.hold,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+        agent.destroy()
+      }),
+  }
+}
 
-  let numbered = 0
-  /** One request, on its own hop (a `body` the front already read goes as it is). */
-  const alone = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    headers: string[],
-    target: string,
-    body?: Buffer | null,
-    again = false,
-  ) => {
-    const { leave } = options
-    const number = leave && !again ? String(++numbered) : undefined
-    if (number) headers = [...headers, FRONT_REQUEST_HEADER, number]
-    const upstream = forward(
-      { agent, host: hostname, port: targetPort, method: req.method, path: target, headers },
-      (answer) => {
-        if (answer.headers[CUT_HEADER] !== undefined) return cut(req, answer)
-        const headers = pairs(
-          answer.rawHeaders,
-          (name) => HOP.has(name) || name === 'transfer-encoding' || name === FRAMED_HEADER,
-        )
-        // Answered before the body was all sent: the object stopped draining it (past its bound,
-        // or the caller stalled; src/core/http/drain.ts). The connection ends after this answer,
-        // and says so, as the Node engine's does.
-        const early = !req.complete
-        if (early) headers.push('connection', 'close')
-        if (!headWritten(res, answer.statusCode ?? 502, answer.statusMessage, headers)) return void answer.resume()
-        const finish = () =>
-          early &&
-          answer.once('end', () => {
-            req.unpipe(upstream)
-            upstream.destroy()
-          })
-        // Server-sent events and the upstream's answers (passthrough: any size, perhaps slow) go
-        // out as they come, head first; any other answer is read whole and written with its head
-        // in one call, which costs the front less than a pipe (bench/workerd.mjs).
-        if (
-          answer.headers[UPSTREAM_HEADER] !== undefined ||
-          /event-stream/.test(String(answer.headers['content-type']))
-        ) {
-          res.flushHeaders()
-          answer.once('error', () => res.destroy())
-          if (answer.headers[FRAMED_HEADER] !== undefined) unframe(answer, res)
-          else answer.pipe(res)
-          return void finish()
-        }
-        const chunks: Buffer[] = []
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk))
-        answer.once('end', () => res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
-        finish()
-      },
-    )
-    // After a whole answer (workerd dropping the rest of a body it would not read): nothing lost.
-    upstream.once('error', (error: NodeJS.ErrnoException) => {
-      // A kept-alive connection workerd closed meanwhile (it drops one whose body it stopped
-      // reading): a read that had no answer yet goes again, once, on a fresh connection, as
-      // Node's docs on `reusedSocket` advise and browsers do. A write is never sent twice.
-      const safe = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS'
-      const unsent =
-        body !== undefined ||
-        (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
-      if (
-        !again &&
-        safe &&
-        unsent &&
-        upstream.reusedSocket &&
-        (error.code === 'ECONNRESET' || error.code === 'EPIPE') &&
-        !res.headersSent
-      ) {
-        return alone(req, res, headers, target, body, true)
-      }
-      badGateway(res)
-    })
-    // A caller gone before its whole answer: workerd's request goes too (an answer sent whole
-    // leaves the connection to workerd in the pool).
-    res.once('close', () => {
-      if (res.writableFinished) return
+/**
+ * The headers workerd gets: the caller's address, as the Node engine reads it from the socket
+ * (the rate-limited bucket of anonymous callers), whatever the caller sent in its place dropped.
+ * Headers the caller's `connection` names are hop-by-hop too (RFC 9110 7.6.1).
+ */
+function callerHeaders(req: IncomingMessage, host: string, server: Server): string[] {
+  const named = connectionNamed(req)
+  const headers = pairs(
+    req.rawHeaders,
+    (name) =>
+      HOP.has(name) || name === 'cf-connecting-ip' || name === FRONT_REQUEST_HEADER || named?.has(name) === true,
+  )
+  headers.push('cf-connecting-ip', req.socket.remoteAddress ?? '')
+  // HTTP/1.0 may leave Host out; Node serves it, workerd would answer 400.
+  if (req.headers.host === undefined)
+    headers.push('host', `${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`)
+  return headers
+}
+
+/** One request, on its own hop (a `body` the front already read goes as it is). */
+function alone(
+  hop: Hop,
+  req: IncomingMessage,
+  res: ServerResponse,
+  headers: string[],
+  target: string,
+  body?: Buffer | null,
+  again = false,
+): void {
+  const { leave } = hop
+  const number = leave && !again ? String(++hop.numbered) : undefined
+  if (number) headers = [...headers, FRONT_REQUEST_HEADER, number]
+  const upstream = forward(
+    { agent: hop.agent, host: hop.hostname, port: hop.port, method: req.method, path: target, headers },
+    (answer) => relay(req, res, answer, upstream),
+  )
+  // After a whole answer (workerd dropping the rest of a body it would not read): nothing lost.
+  upstream.once('error', (error: NodeJS.ErrnoException) => {
+    if (!again && resendable(req, res, body, upstream, error)) return alone(hop, req, res, headers, target, body, true)
+    badGateway(res)
+  })
+  // A caller gone before its whole answer: workerd's request goes too (an answer sent whole
+  // leaves the connection to workerd in the pool).
+  res.once('close', () => {
+    if (res.writableFinished) return
+    upstream.destroy()
+    if (number) leave!(servingId(askedOf(headers)), number)
+  })
+  // A request without a body ends at once; a pipe would cost more than the rest of the hop.
+  if (body !== undefined) upstream.end(body)
+  else if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) upstream.end()
+  else req.pipe(upstream)
+}
+
+/** workerd's answer to one request alone, written to its caller. */
+function relay(req: IncomingMessage, res: ServerResponse, answer: IncomingMessage, upstream: ClientRequest): void {
+  if (answer.headers[CUT_HEADER] !== undefined) return cut(req, answer)
+  const headers = pairs(
+    answer.rawHeaders,
+    (name) => HOP.has(name) || name === 'transfer-encoding' || name === FRAMED_HEADER,
+  )
+  // Answered before the body was all sent: the object stopped draining it (past its bound,
+  // or the caller stalled; src/core/http/drain.ts). The connection ends after this answer,
+  // and says so, as the Node engine's does.
+  const early = !req.complete
+  if (early) headers.push('connection', 'close')
+  if (!headWritten(res, answer.statusCode ?? 502, answer.statusMessage, headers)) return void answer.resume()
+  const finish = () =>
+    early &&
+    answer.once('end', () => {
+      req.unpipe(upstream)
       upstream.destroy()
-      if (number) leave!(servingId(askedOf(headers)), number)
     })
-    // A request without a body ends at once; a pipe would cost more than the rest of the hop.
-    if (body !== undefined) upstream.end(body)
-    else if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
-      upstream.end()
-    else req.pipe(upstream)
+  // Server-sent events and the upstream's answers (passthrough: any size, perhaps slow) go
+  // out as they come, head first; any other answer is read whole and written with its head
+  // in one call, which costs the front less than a pipe (bench/workerd.mjs).
+  if (answer.headers[UPSTREAM_HEADER] !== undefined || /event-stream/.test(String(answer.headers['content-type']))) {
+    res.flushHeaders()
+    answer.once('error', () => res.destroy())
+    if (answer.headers[FRAMED_HEADER] !== undefined) unframe(answer, res)
+    else answer.pipe(res)
+    return void finish()
   }
+  const chunks: Buffer[] = []
+  answer.on('data', (chunk: Buffer) => chunks.push(chunk))
+  answer.once('end', () => res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
+  finish()
+}
 
-  const batched = async (req: IncomingMessage, res: ServerResponse, headers: string[], target: string) => {
-    let body: Buffer | null
-    let answer: BatchAnswer
-    try {
-      body = await readBody(req)
-      const asked = askedOf(headers)
-      answer = await batcher!.send(servingId(asked), { method: req.method!, target, headers, body, sandbox: asked })
-    } catch {
-      return badGateway(res)
-    }
-    if ('reroute' in answer) {
-      batcher!.sent.rerouted++
-      return alone(req, res, headers, target, body)
-    }
-    if (answer.headers.some((h, i) => i % 2 === 0 && h.toLowerCase() === CUT_HEADER)) return void req.socket.destroy()
-    const out = answerHeaders(answer.headers)
-    // The length of what the object sent (none for HEAD, 204 and 304, whose bodies are empty).
-    if (answer.body.length || !(req.method === 'HEAD' || answer.status === 204 || answer.status === 304))
-      out.push('content-length', String(answer.body.length))
-    if (headWritten(res, answer.status, answer.statusText || undefined, out)) res.end(answer.body)
+/**
+ * A kept-alive connection workerd closed meanwhile (it drops one whose body it stopped
+ * reading): a read that had no answer yet goes again, once, on a fresh connection, as Node's
+ * docs on `reusedSocket` advise and browsers do. A write is never sent twice.
+ */
+function resendable(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Buffer | null | undefined,
+  upstream: ClientRequest,
+  error: NodeJS.ErrnoException,
+): boolean {
+  const safe = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS'
+  const unsent =
+    body !== undefined ||
+    (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
+  return (
+    safe &&
+    unsent &&
+    upstream.reusedSocket &&
+    (error.code === 'ECONNRESET' || error.code === 'EPIPE') &&
+    !res.headersSent
+  )
+}
+
+/** A request that rides in a batch with the others to its sandbox; one the object sends back goes alone. */
+async function batched(
+  hop: Hop,
+  batcher: Batcher,
+  req: IncomingMessage,
+  res: ServerResponse,
+  headers: string[],
+  target: string,
+): Promise<void> {
+  let body: Buffer | null
+  let answer: BatchAnswer
+  try {
+    body = await readBody(req)
+    const asked = askedOf(headers)
+    answer = await batcher.send(servingId(asked), { method: req.method!, target, headers, body, sandbox: asked })
+  } catch {
+    return badGateway(res)
   }
+  if ('reroute' in answer) {
+    batcher.sent.rerouted++
+    return alone(hop, req, res, headers, target, body)
+  }
+  if (answer.headers.some((h, i) => i % 2 === 0 && h.toLowerCase() === CUT_HEADER)) return void req.socket.destroy()
+  const out = answerHeaders(answer.headers)
+  // The length of what the object sent (none for HEAD, 204 and 304, whose bodies are empty).
+  if (answer.body.length || !(req.method === 'HEAD' || answer.status === 204 || answer.status === 304))
+    out.push('content-length', String(answer.body.length))
+  if (headWritten(res, answer.status, answer.statusText || undefined, out)) res.end(answer.body)
+}
 
-  // --watch restarts workerd (launch.ts): requests wait at the door meanwhile instead of failing.
+/**
+ * --watch restarts workerd (launch.ts): requests wait at the door meanwhile instead of failing.
+ * `admit` serves a request (once the gate is open); `hold` closes the gate while `work` runs,
+ * after the requests under way ended.
+ */
+function watchGate(agent: Agent, serve: (req: IncomingMessage, res: ServerResponse) => void) {
   let gate: Promise<unknown> | undefined
   let underWay = 0
   const quiet = new Set<() => void>()
-  const serve = (req: IncomingMessage, res: ServerResponse) => {
+  const counted = (req: IncomingMessage, res: ServerResponse) => {
     underWay++
     res.once('close', () => {
       underWay--
       if (underWay === 0) for (const done of quiet) done()
     })
-    const problem = targetProblem(req.url ?? '/')
-    if (problem) return refuse(req, res, problem)
-    // The caller's address, as the Node engine reads it from the socket (the rate-limited
-    // bucket of anonymous callers); whatever the caller sent in its place is dropped. Headers
-    // the caller's `connection` names are hop-by-hop too (RFC 9110 7.6.1).
-    const named = connectionNamed(req)
-    const headers = pairs(
-      req.rawHeaders,
-      (name) =>
-        HOP.has(name) || name === 'cf-connecting-ip' || name === FRONT_REQUEST_HEADER || named?.has(name) === true,
-    )
-    headers.push('cf-connecting-ip', req.socket.remoteAddress ?? '')
-    // HTTP/1.0 may leave Host out; Node serves it, workerd would answer 400.
-    if (req.headers.host === undefined)
-      headers.push(
-        'host',
-        `${options.host.includes(':') ? `[${options.host}]` : options.host}:${(server.address() as AddressInfo).port}`,
-      )
-    const target = originForm(req.url ?? '/')
-    if (batcher && batchable(req, target)) void batched(req, res, headers, target).catch(() => badGateway(res))
-    else alone(req, res, headers, target)
+    serve(req, res)
   }
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const admit = (req: IncomingMessage, res: ServerResponse) => {
     if (gate)
       void gate.then(
-        () => serve(req, res),
-        () => serve(req, res),
+        () => counted(req, res),
+        () => counted(req, res),
       )
-    else serve(req, res)
-  })
+    else counted(req, res)
+  }
   const hold = async <T>(work: () => Promise<T>): Promise<T> => {
     let open!: () => void
     const held = new Promise<void>((resolve) => (open = resolve))
@@ -372,23 +428,15 @@ export async function startFront(options: {
       open()
     }
   }
-  await new Promise<void>((resolve, reject) => {
+  return { admit, hold }
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.port, options.host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject)
       resolve()
     })
   })
-  return {
-    server,
-    port: (server.address() as AddressInfo).port,
-    batches: batcher?.sent,
-    hold,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-        agent.destroy()
-      }),
-  }
 }

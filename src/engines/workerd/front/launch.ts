@@ -12,7 +12,7 @@ import type { ServerOptions } from '../../../adapters/server/index.js'
 import { checkControlExposure } from '../../../core/control/origin.js'
 import type { SandboxSummary } from '../../../core/sandbox/summary.js'
 import type { StartEngine } from '../../engine.js'
-import { LOG_MARK, type ObjectNamespace, call as callObject } from '../worker/env.js'
+import { LOG_MARK, type ObjectNamespace, call as callObject, callText as callObjectText } from '../worker/env.js'
 import { type Front, startFront } from './front.js'
 import { guard, release, workerdChildren } from './watchdog.js'
 import { shieldFromGroupSignals } from './signals.js'
@@ -37,6 +37,8 @@ export interface RunningWorkerd {
   port: number
   /** A call to the default sandbox's object that skips the Worker (banner, --state, --fixtures). */
   call<T>(name: string, ...args: unknown[]): Promise<T>
+  /** The same, the answer as its JSON text. */
+  callText(name: string, ...args: unknown[]): Promise<string>
   /** Batches the front sent, the requests in them, and those sent back to go alone (src/engines/workerd/front/batcher.ts). */
   batches: { batches: number; requests: number; rerouted: number }
   /** `--watch`: a changed fixture file, replaced in every world alive and in every world made from now on. */
@@ -63,31 +65,91 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
   const host = options.host ?? '127.0.0.1'
   checkControlExposure(host, options.control)
   const { Miniflare } = await loadMiniflare()
-  const persist = options.persist ?? mkdtempSync(join(tmpdir(), 'fleet-sandbox-workerd-'))
+  const others = new Set(workerdChildren())
+  const run: Run = {
+    options,
+    persist: options.persist ?? mkdtempSync(join(tmpdir(), 'fleet-sandbox-workerd-')),
+    sandbox: sandboxOptions(options),
+    // Only this process's front may batch requests (src/engines/workerd/core/batch.ts).
+    batchKey: randomUUID(),
+    own: options.scenarioFiles?.length ? await workerWithScenarios(options.script, options.scenarioFiles) : undefined,
+    directPort: 0,
+    // SIGKILL of this process runs no handler: the watchdog stops workerd then.
+    runtime: [],
+    adopt() {
+      for (const pid of workerdChildren())
+        if (!others.has(pid) && !run.runtime.includes(pid)) (run.runtime.push(pid), guard(pid))
+    },
+  }
+  // A terminal's Ctrl-C reaches the whole process group: workerd waits for the clean stop.
+  shieldFromGroupSignals()
+  const mf: Miniflare = new Miniflare(miniflareConfig(run))
+  const objects = new Objects(mf)
+  let front: Front
+  try {
+    front = await opened(run, mf, objects, host)
+  } catch (error) {
+    // A port in use or refused is the listen's error (EADDRINUSE, EACCES), as on the Node engine.
+    await mf.dispose().catch(() => undefined)
+    cleanedUp(run)
+    throw error
+  }
+  return running(run, mf, objects, front, host)
+}
+
+/** One workerd run: what it was started with, and what it made that its stop removes. */
+interface Run {
+  options: WorkerdOptions
+  persist: string
+  /** The app's options, as the Worker reads them (SANDBOX_OPTIONS). */
+  sandbox: Omit<WorkerdOptions, RunOnly>
+  batchKey: string
+  /** The Worker rebuilt with your scenario files, if any. */
+  own: Awaited<ReturnType<typeof workerWithScenarios>> | undefined
+  /** The Worker's own socket: the same port when --watch restarts workerd, so the front keeps its target. */
+  directPort: number
+  /** workerd's processes, each guarded by the watchdog. */
+  runtime: number[]
+  /** Guards the workerd processes started since (a restart's). */
+  adopt(): void
+}
+
+type RunOnly =
+  | 'script'
+  | 'persist'
+  | 'output'
+  | 'log'
+  | 'port'
+  | 'host'
+  | 'beforeListen'
+  | 'inspectorPort'
+  | 'scenarioFiles'
+  | 'scenarioDefinitions'
+
+function sandboxOptions(options: WorkerdOptions): Run['sandbox'] {
   const {
-    script,
+    script: _s,
     persist: _p,
-    output,
-    log,
-    port,
+    output: _o,
+    log: _l,
+    port: _port,
     host: _h,
     beforeListen: _b,
-    inspectorPort,
-    scenarioFiles,
+    inspectorPort: _i,
+    scenarioFiles: _f,
     scenarioDefinitions: _d,
     ...sandbox
   } = options
-  const others = new Set(workerdChildren())
-  // Only this process's front may batch requests (src/engines/workerd/core/batch.ts).
-  const batchKey = randomUUID()
-  let own = scenarioFiles?.length ? await workerWithScenarios(script, scenarioFiles) : undefined
-  // The Worker's own socket: the same port when --watch restarts workerd, so the front keeps its target.
-  let directPort = 0
-  const config = (): MiniflareOptions => ({
+  return sandbox
+}
+
+function miniflareConfig(run: Run): MiniflareOptions {
+  const { script, inspectorPort, log, output } = run.options
+  return {
     modules: true,
-    scriptPath: own?.script ?? script,
+    scriptPath: run.own?.script ?? script,
     // Module names are paths from here: the folder of the entry (src/own-scenarios/worker-modules.ts writes it in a temporary one).
-    modulesRoot: dirname(own?.script ?? script),
+    modulesRoot: dirname(run.own?.script ?? script),
     compatibilityDate: COMPATIBILITY_DATE,
     compatibilityFlags: ['nodejs_compat'],
     // Only the front (front.ts) listens where the user asked; workerd listens for it alone.
@@ -95,12 +157,12 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     port: 0,
     // The front talks to the Worker on a socket of its own: miniflare's entry worker (which
     // rebuilds every request and answer) is left out of the way (docs/engines.md, bench/workerd.mjs).
-    unsafeDirectSockets: [{ host: '127.0.0.1', port: directPort }],
+    unsafeDirectSockets: [{ host: '127.0.0.1', port: run.directPort }],
     durableObjects: {
       SANDBOX: { className: 'SandboxObject', useSQLite: true },
       SANDBOX_DIRECTORY: { className: 'SandboxDirectory', useSQLite: true },
     },
-    durableObjectsPersist: persist,
+    durableObjectsPersist: run.persist,
     inspectorPort,
     // No placeholder download of Cloudflare's request metadata: nothing leaves the machine.
     cf: false,
@@ -108,8 +170,8 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     // object drops the front's `cf-connecting-ip` itself, object.ts).
     stripCfConnectingIp: false,
     bindings: {
-      SANDBOX_OPTIONS: JSON.stringify({ ...sandbox, logRequests: Boolean(log) }),
-      SANDBOX_FRONT_KEY: batchKey,
+      SANDBOX_OPTIONS: JSON.stringify({ ...run.sandbox, logRequests: Boolean(log) }),
+      SANDBOX_FRONT_KEY: run.batchKey,
     },
     handleRuntimeStdio(stdout: Readable, stderr: Readable) {
       // The app's log lines (requests, evictions) go to `log`, as the Node engine's do.
@@ -118,84 +180,98 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
       )
       stderr.on('data', (chunk: Buffer) => output?.(chunk.toString()))
     },
-  })
-  // A terminal's Ctrl-C reaches the whole process group: workerd waits for the clean stop.
-  shieldFromGroupSignals()
-  const mf: Miniflare = new Miniflare(config())
-  // SIGKILL of this process runs no handler: the watchdog stops workerd then.
-  const runtime: number[] = []
-  let front: Front
-  // miniflare's stubs die with the runtime they came from: taken again after a restart (--watch).
-  let namespaces: { sandbox: ObjectNamespace; directory: ObjectNamespace }
-  const bind = async () => {
-    namespaces = {
-      sandbox: (await mf.getDurableObjectNamespace('SANDBOX')) as unknown as ObjectNamespace,
-      directory: (await mf.getDurableObjectNamespace('SANDBOX_DIRECTORY')) as unknown as ObjectNamespace,
+  }
+}
+
+/** The Durable Objects of a run: miniflare's stubs die with the runtime they came from, so they are taken again after a restart (--watch). */
+class Objects {
+  #namespaces: { sandbox: ObjectNamespace; directory: ObjectNamespace } | undefined
+
+  constructor(private readonly mf: Miniflare) {}
+
+  async bind(): Promise<void> {
+    this.#namespaces = {
+      sandbox: (await this.mf.getDurableObjectNamespace('SANDBOX')) as unknown as ObjectNamespace,
+      directory: (await this.mf.getDurableObjectNamespace('SANDBOX_DIRECTORY')) as unknown as ObjectNamespace,
     }
   }
-  const objectOf = (id: string) => namespaces.sandbox.get(namespaces.sandbox.idFromName(id))
-  const call: RunningWorkerd['call'] = (name, ...args) => callObject(objectOf('default'), name, ...args)
-  const eachObject = async (method: string, args: (id: string) => unknown[] = () => []) => {
-    const listed = await callObject<{ id: string }[]>(
-      namespaces.directory.get(namespaces.directory.idFromName('directory')),
-      'list',
-    )
-    await Promise.all(
-      ['default', ...listed.map((s) => s.id)].map((id) => callObject(objectOf(id), method, ...args(id))),
-    )
+
+  of(id: string) {
+    const sandbox = this.#namespaces!.sandbox
+    return sandbox.get(sandbox.idFromName(id))
   }
-  // What waits for the objects' batches (the journal's last second) is stored before a clean stop.
-  const flushAll = () => eachObject('flush')
-  try {
-    await mf.ready
-    const target = await mf.unsafeGetDirectURL()
-    directPort = Number(target.port)
-    runtime.push(...workerdChildren().filter((pid) => !others.has(pid)))
-    runtime.forEach(guard)
-    await bind()
-    // Seeds the default sandbox before the port opens, as the Node server does.
-    await call('banner')
-    await options.beforeListen?.(call)
-    // A caller gone while an upstream body is silent: workerd does not notice, the object is told.
-    const leave = sandbox.upstream
-      ? (id: string, number: string) => void callObject(objectOf(id), 'leave', number).catch(() => undefined)
-      : undefined
-    front = await startFront({ host, port: port ?? 4010, target, batchKey, leave })
-  } catch (error) {
-    // A port in use or refused is the listen's error (EADDRINUSE, EACCES), as on the Node engine.
-    await mf.dispose().catch(() => undefined)
-    runtime.forEach(release)
-    own?.remove()
-    if (!options.persist) rmSync(persist, { recursive: true, force: true })
-    throw error
+
+  call: RunningWorkerd['call'] = (name, ...args) => callObject(this.of('default'), name, ...args)
+
+  callText: RunningWorkerd['callText'] = (name, ...args) => callObjectText(this.of('default'), name, ...args)
+
+  /** `method` called on every sandbox's object, the default's and those the directory lists. */
+  async each(method: string, args: (id: string) => unknown[] = () => []): Promise<void> {
+    const directory = this.#namespaces!.directory
+    const listed = await callObject<{ id: string }[]>(directory.get(directory.idFromName('directory')), 'list')
+    await Promise.all(['default', ...listed.map((s) => s.id)].map((id) => callObject(this.of(id), method, ...args(id))))
   }
+
+  /** What waits for the objects' batches (the journal's last second) is stored before a clean stop. */
+  flush(): Promise<void> {
+    return this.each('flush')
+  }
+}
+
+/** workerd ready, the default sandbox seeded and `beforeListen` run, then the front's port opened. */
+async function opened(run: Run, mf: Miniflare, objects: Objects, host: string): Promise<Front> {
+  await mf.ready
+  const target = await mf.unsafeGetDirectURL()
+  run.directPort = Number(target.port)
+  run.adopt()
+  await objects.bind()
+  // Seeds the default sandbox before the port opens, as the Node server does.
+  await objects.call('banner')
+  await run.options.beforeListen?.(objects.call)
+  // A caller gone while an upstream body is silent: workerd does not notice, the object is told.
+  const leave = run.sandbox.upstream
+    ? (id: string, number: string) => void callObject(objects.of(id), 'leave', number).catch(() => undefined)
+    : undefined
+  return startFront({ host, port: run.options.port ?? 4010, target, batchKey: run.batchKey, leave })
+}
+
+/** What a run leaves behind goes: the watchdog's guards, the rebuilt Worker, a temporary storage folder. */
+function cleanedUp(run: Run): void {
+  run.runtime.forEach(release)
+  run.own?.remove()
+  if (!run.options.persist) rmSync(run.persist, { recursive: true, force: true })
+}
+
+/** The running engine: --watch's reloads restart workerd behind the front's gate; close stores the objects first. */
+function running(run: Run, mf: Miniflare, objects: Objects, front: Front, host: string): RunningWorkerd {
+  const { script, output } = run.options
   // --watch on workerd: the objects are in storage, so a restart of workerd loses nothing once they are stored.
   const restart = (before?: () => Promise<void>) =>
     front.hold(async () => {
       await before?.()
-      await flushAll()
-      await mf.setOptions(config())
-      await bind()
-      for (const pid of workerdChildren())
-        if (!others.has(pid) && !runtime.includes(pid)) (runtime.push(pid), guard(pid))
+      await objects.flush()
+      await mf.setOptions(miniflareConfig(run))
+      await objects.bind()
+      run.adopt()
     })
   const shown = host.includes(':') ? `[${host}]` : host
   return {
     url: `http://${shown}:${front.port}`,
     port: front.port,
-    call,
+    call: objects.call,
+    callText: objects.callText,
     batches: front.batches!,
     async replaceFixtures(rows) {
       // Worlds alive take the rows now (stored whole); worlds made later read them from the options.
       await restart(async () => {
-        await eachObject('replaceFixtures', (id) => [id, rows])
-        sandbox.fixtures = { ...sandbox.fixtures, ...rows }
+        await objects.each('replaceFixtures', (id) => [id, rows])
+        run.sandbox.fixtures = { ...run.sandbox.fixtures, ...rows }
       })
     },
     async reloadScenarios(files) {
       const next = await workerWithScenarios(script, files)
-      const old = own
-      own = next
+      const old = run.own
+      run.own = next
       try {
         await restart()
       } finally {
@@ -204,13 +280,13 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     },
     async close() {
       await front.close()
-      await flushAll().catch((error) =>
-        output?.(`fleet-sandbox: storing the sandboxes before the stop failed: ${(error as Error).message}\n`),
-      )
+      await objects
+        .flush()
+        .catch((error) =>
+          output?.(`fleet-sandbox: storing the sandboxes before the stop failed: ${(error as Error).message}\n`),
+        )
       await mf.dispose()
-      runtime.forEach(release)
-      own?.remove()
-      if (!options.persist) rmSync(persist, { recursive: true, force: true })
+      cleanedUp(run)
     },
   }
 }
@@ -224,11 +300,15 @@ export const startWorkerdEngine: StartEngine = async ({ beforeListen, ...options
   const script = fileURLToPath(new URL('./worker.mjs', import.meta.url))
   const handlers = (signal: NodeJS.Signals) => new Set(process.listeners(signal))
   const before = { SIGINT: handlers('SIGINT'), SIGTERM: handlers('SIGTERM') }
+  let startMark = ''
   const server = await startWorkerd({
     ...options,
     script,
     output: (text) => process.stderr.write(text),
-    beforeListen: (call) => beforeListen({ restore: (state, why) => call('restore', state, why) }),
+    async beforeListen(call) {
+      await beforeListen({ restore: (state, why) => call('restore', state, why) })
+      startMark = await call<string>('changes')
+    },
   })
   // miniflare's own handlers exit at once (code 130): the command line stops it, as it stops the Node engine.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -239,6 +319,10 @@ export const startWorkerdEngine: StartEngine = async ({ beforeListen, ...options
     engineLine: `  engine: workerd (miniflare), one Durable Object per sandbox id, ${options.persist ? `kept in ${options.persist}` : 'gone on exit (--persist DIR keeps them)'}`,
     summary: () => server.call<SandboxSummary>('banner'),
     snapshot: () => server.call('snapshot'),
+    // As the object wrote it: 100,000 notifications are not read and written again here.
+    snapshotText: () => server.callText('snapshot'),
+    changes: () => server.call<string>('changes'),
+    startMark,
     close: server.close,
     reload: { fixtures: server.replaceFixtures, scenario: (_, files) => server.reloadScenarios(files) },
   }

@@ -65,13 +65,18 @@ export const directoryOf = (env: WorkerEnv): ObjectStub =>
 
 /** A call to a method of one of the Worker's own objects (never reachable from outside: INTERNAL_HEADER). */
 export async function call<T>(stub: ObjectStub, name: string, ...args: unknown[]): Promise<T> {
+  return JSON.parse(await callText(stub, name, ...args)) as T
+}
+
+/** `call`, its answer as the JSON text the object wrote. */
+export async function callText(stub: ObjectStub, name: string, ...args: unknown[]): Promise<string> {
   const res = await stub.fetch(`https://sandbox.internal/${name}`, {
     method: 'POST',
     headers: { [INTERNAL_HEADER]: '1' },
     body: JSON.stringify(args),
   })
   if (!res.ok) throw new Error(await res.text())
-  return (await res.json()) as T
+  return res.text()
 }
 
 /** The other end of `call`: one of `methods`, by name. */

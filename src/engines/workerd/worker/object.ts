@@ -1,3 +1,4 @@
+import { changeMark } from '../../../core/sandbox/change-count.js'
 import { recordBackend } from '../../../core/persist/backend.js'
 import type { FixtureRows } from '../../../core/store/fixtures.js'
 import { FRAMED_HEADER, FRONT_REQUEST_HEADER, HostedSandbox } from '../core/hosted.js'
@@ -144,6 +145,8 @@ export class SandboxObject {
         void this.#callers.get(number)?.abort(new DOMException('the caller left', 'AbortError')),
       banner: async () => summarize((await open()).sandbox),
       snapshot: async () => (await open()).sandbox.snapshot(),
+      // --state as the world changes: saved when this moved (src/core/sandbox/change-count.ts).
+      changes: async () => changeMark((await open()).sandbox),
       // --watch: a changed --fixtures file replaces its collection in this object's world (then stored whole).
       replaceFixtures: async (id: string, rows: FixtureRows) => {
         const live = await hosted.open(id)

@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ADMIN_TOKEN, client, freshId, type Client } from '../support/client.js'
+import { freePort, startCli } from '../support/cli.js'
+import { unbuilt } from '../support/needs.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
+
+const setup = (c: Client, state: string, params: unknown) =>
+  c.control.post('/pact/states', { state, params, action: 'setup' })
+
+/** A notification as the world holds it (the API lists them only). */
+const note = async (c: Client, id: string) =>
+  (await c.control.get('/snapshot')).body.notifications.find((n: { id: string }) => n.id === id)
+
+/** The world as a snapshot holds it, without what runs on by itself (the clock) or is not the world (the journal). */
+async function world(c: Client) {
+  const { clock: _, journal: __, ...rest } = (await c.control.get('/snapshot')).body
+  return rest
+}
+
+/**
+ * Hostile params of a state: each refused with a 400 naming the field and the rule, decided
+ * before anything changes (issue 56 items 1 and 3). Records: the rules of the records they set.
+ */
+async function hostile(c: Client) {
+  const notification = (await c.get('/api/notifications?limit=1')).body.data.notifications[0].id
+  const invoice = (await c.control.get('/snapshot')).body.invoices[0].id
+  return [
+    ['a notification exists', { id: notification, status: 'bogus' }, /params\.status: must be one of "unreviewed"/],
+    ['a notification exists', { id: 'ntf_new', status: 'bogus' }, /params\.status: must be one of/],
+    ['a notification exists', { id: notification, createdAt: 5 }, /params\.createdAt: must be a string/],
+    ['a notification exists', { id: notification, alertTrigger: {} }, /params: unknown field alertTrigger/],
+    ['an invoice exists', { id: invoice, status: '<script>' }, /params\.status: must be one of "draft"/],
+    ['an invoice exists', { id: invoice, balance: -1 }, /params\.balance: must be at least 0/],
+    ['a gps detail exists', { id: 'not-a-uuid' }, /params\.id: must be a UUID/],
+    ['a subscription plan exists', { id: 'abc' }, /params\.id: must be an integer/],
+    ['a subscription plan does not exist', { id: 'abc' }, /params\.id: must be an integer/],
+    ['a password reset exists', { id: 'prt_x' }, /params\.userId: is required/],
+    ['a layer exists', { id: '' }, /params\.id: /],
+    ['a layer exists', { id: 'x'.repeat(129) }, /params\.id: must be at most 128/],
+    ['a notification does not exist', { id: notification }, /state: a notification is never removed/],
+  ] as const
+}
+
+describe.each(runtimes)('provider states through $name: a refused state changes nothing', (runtime) => {
+  const rt = useSandbox(runtime)
+
+  it('params the records refuse: a 400 naming params.<field> and the rule, the world as it was', async () => {
+    const c = await rt.isolated()
+    // A world that is not the seeded one: a reset would show.
+    const layer = (await c.get('/api/layers')).body.data[0].id
+    expect((await c.send('DELETE', `/api/layers/${layer}`)).status).toBe(200)
+    const cases = await hostile(c)
+    const before = await world(c)
+    for (const [state, params, message] of cases) {
+      const res = await setup(c, state, params)
+      expect(res.status, `${state} ${JSON.stringify(params)}: ${await res.text()}`).toBe(400)
+      expect(res.body.message, state).toMatch(message)
+    }
+    expect(await world(c)).toEqual(before)
+    // Its own snapshot still restores: no state wrote a record the schema refuses.
+    const snapshot = (await c.control.get('/snapshot')).body
+    const restored = await c.control.put('/snapshot', snapshot)
+    expect(restored.status, await restored.text()).toBe(200)
+  })
+
+  it('params within the rules set the record; the next interaction starts from the seeded world', async () => {
+    const c = client(rt, { sandbox: freshId('state-ok'), token: ADMIN_TOKEN })
+    const id = (await c.get('/api/notifications?limit=1&status=unreviewed')).body.data.notifications[0].id
+    const res = await setup(c, 'a notification exists', { id, status: 'false_positive' })
+    expect(res.status, await res.text()).toBe(200)
+    expect((await note(c, id)).status).toBe('false_positive')
+    // Made from another: a new id, a valid record.
+    expect((await setup(c, 'a notification exists', { id: 'ntf_made', status: 'reviewed' })).status).toBe(200)
+    expect((await note(c, 'ntf_made')).status).toBe('reviewed')
+    expect((await setup(c, 'a subscription plan exists', { id: '1' })).status).toBe(200)
+    // A plan's id is a number: "1" is plan 1.
+    expect((await setup(c, 'a subscription plan does not exist', { id: 1 })).status).toBe(200)
+    // The verifier's teardown ends the interaction: the next setup begins from the seed.
+    expect((await c.control.post('/pact/states', { state: 'a notification exists', action: 'teardown' })).status).toBe(
+      200,
+    )
+    expect((await setup(c, 'a signed-in user', { email: 'admin@fleet.test' })).status).toBe(200)
+    expect((await note(c, id)).status).toBe('unreviewed')
+    expect(await note(c, 'ntf_made')).toBeUndefined()
+    const restored = await c.control.put('/snapshot', (await c.control.get('/snapshot')).body)
+    expect(restored.status, await restored.text()).toBe(200)
+  })
+})
+
+describe.skipIf(unbuilt('dist/src/cli/cli.js'))('provider states and --state', () => {
+  it.each(['node', 'workerd'])(
+    '--engine %s: refused params leave the saved file whole; a restart serves it',
+    async (engine) => {
+      const dir = mkdtempSync(join(tmpdir(), 'fleet-states-'))
+      const file = join(dir, 'state.json')
+      try {
+        const args = ['--engine', engine, '--size', 'small', '--now', '2026-11-22T12:00:00Z', '--state', file]
+        const port = await freePort()
+        const first = await startCli(['--port', String(port), ...args])
+        const base = `http://127.0.0.1:${port}`
+        const post = (state: string, params: unknown) =>
+          fetch(`${base}/__sandbox/pact/states`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ state, params, action: 'setup' }),
+          })
+        const headers = { authorization: `Bearer ${ADMIN_TOKEN}` }
+        const id = (await (await fetch(`${base}/api/notifications?limit=1`, { headers })).json()).data.notifications[0]
+          .id
+        expect((await post('a notification exists', { id, status: 'bogus' })).status).toBe(400)
+        expect((await post('a notification exists', { id, status: 'reviewed' })).status).toBe(200)
+        const exited = new Promise((resolve) => first.child.once('exit', resolve))
+        first.child.kill('SIGTERM')
+        expect(await exited).toBe(0)
+        const second = await startCli(['--port', String(port), ...args])
+        try {
+          const res = await fetch(`${base}/__sandbox/snapshot`)
+          expect(res.status).toBe(200)
+          const saved = (await res.json()).notifications.find((n: { id: string }) => n.id === id)
+          expect(saved.status).toBe('reviewed')
+        } finally {
+          second.child.kill('SIGTERM')
+          await new Promise((resolve) => second.child.once('exit', resolve))
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    },
+    120_000,
+  )
+})
