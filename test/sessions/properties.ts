@@ -158,6 +158,9 @@ const PLAIN = new Set([
   'clearOutbox',
 ])
 
+/** Steps whose first call is a journaled request (a sign-in at least): a rest may begin there. */
+const FIRST_JOURNALED = new Set(['signIn', 'read', 'write', 'magicLink', 'portal', 'passwordReset'])
+
 /** A session's plain steps, in world 0, asking for no scenario. */
 export function plainOf(cmds: readonly Cmd[]): Cmd[] {
   return cmds
@@ -176,7 +179,7 @@ export async function rewindThenRest(make: () => Runner, cmds: readonly Cmd[], p
   const steps = plainOf(cmds)
   if (!steps.length) return []
   // A rewind reaches journal entries: the rest begins with a request, not a clock move (a control call).
-  const starts = steps.flatMap((c, i) => (c.k === 'clock' ? [] : [i]))
+  const starts = steps.flatMap((c, i) => (FIRST_JOURNALED.has(c.k) ? [i] : []))
   if (!starts.length) return []
   const k = starts[Math.floor(pick * starts.length) % starts.length]
   const [a, b] = [make(), make()]
