@@ -318,8 +318,8 @@ export function command(options: GrammarOptions = {}): fc.Arbitrary<Cmd> {
       arbitrary: fc.record({
         k: fc.constant('pactState'),
         w: world,
-        state: fc.constantFrom('an invoice exists', 'a thread exists'),
-        params: fc.constant({}),
+        state: fc.constantFrom('an invoice exists', 'a thread exists', 'a notification exists'),
+        params: fc.constantFrom<Record<string, unknown>>({}, { status: 'reviewed' }),
       }),
     },
   ]

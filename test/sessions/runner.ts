@@ -301,7 +301,12 @@ export class Runner {
       case 'clearOutbox':
         return void (await this.control(c.w, 'DELETE', '/outbox'))
       case 'pactState': {
-        const params = c.state === 'an invoice exists' ? { id: SEEDED.invoices[5] } : { id: SEEDED.threads.open }
+        const ids: Record<string, string> = {
+          'an invoice exists': SEEDED.invoices[5],
+          'a thread exists': SEEDED.threads.open,
+          'a notification exists': SEEDED.notifications[0],
+        }
+        const params = { id: ids[c.state] }
         this.forget(c.w)
         return void (await this.control(c.w, 'POST', '/pact/states', {
           state: c.state,

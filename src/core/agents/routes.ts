@@ -32,6 +32,8 @@ export const authorizationServerMetadata = defineRoute({
   path: '/.well-known/oauth-authorization-server',
   tag,
   auth: pub,
+  // No step of a bundle (only the API's are): what it changes of OAuth (a code, prompt=none) is carried as the part's value.
+  replayed: false,
   summary: 'OAuth 2.1 authorization server metadata (RFC 8414): endpoints, PKCE S256, scope service:api',
   handler: lazy('serverMetadata'),
 })
@@ -42,6 +44,8 @@ export const protectedResourceMetadata = defineRoute({
   path: '/.well-known/oauth-protected-resource/mcp',
   tag,
   auth: pub,
+  // No step of a bundle (only the API's are): what it changes of OAuth (a code, prompt=none) is carried as the part's value.
+  replayed: false,
   summary: 'Protected resource metadata of the MCP server (RFC 9728): resource <sandbox>/mcp, its authorization server',
   handler: lazy('resourceMetadata'),
 })
@@ -52,6 +56,8 @@ export const authorizePage = defineRoute({
   path: '/oauth/authorize',
   tag,
   auth: pub,
+  // No step of a bundle (only the API's are): what it changes of OAuth (a code, prompt=none) is carried as the part's value.
+  replayed: false,
   secretHeaders: ['location'],
   summary:
     'Authorization request (code, PKCE S256): the sign-in page of the demo accounts; prompt=none with login_hint redirects with a code at once',
