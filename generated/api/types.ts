@@ -11207,7 +11207,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
