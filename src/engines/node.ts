@@ -5,7 +5,13 @@ import { startServer } from '../adapters/server/index.js'
 import type { StartEngine } from './engine.js'
 
 /** `--engine node`: the Node server (src/adapters/server) in this process. */
-export const startNodeEngine: StartEngine = async ({ beforeListen, persist: _, scenarioFiles: _f, ...options }) => {
+export const startNodeEngine: StartEngine = async ({
+  beforeListen,
+  persist: _,
+  scenarioFiles: _f,
+  scenarioTimeoutMs: _t,
+  ...options
+}) => {
   let sandbox!: Sandbox
   let startMark = ''
   const server = await startServer({

@@ -20,6 +20,7 @@ export const LAYERS = [
   'operations',
   'app',
   'persist',
+  'conduct',
   'options',
   'time-travel',
   'agents',
@@ -34,6 +35,7 @@ export const LAYERS = [
  */
 const CLIMBING: Record<string, number> = {
   'app -> agents': 1,
+  'app -> conduct': 1,
   'app -> contracts': 1,
   'app -> time-travel': 1,
   'auth -> agents': 1,
@@ -43,7 +45,7 @@ const CLIMBING: Record<string, number> = {
   'billing -> app': 4,
   'bridge -> app': 5,
   'bridge -> sandbox': 2,
-  'control -> app': 5,
+  'control -> app': 6,
   'control -> time-travel': 4,
   'http -> app': 3,
   'http -> auth': 1,
@@ -57,6 +59,7 @@ const CLIMBING: Record<string, number> = {
   'overrides -> app': 5,
   'sandbox -> agents': 4,
   'sandbox -> app': 2,
+  'sandbox -> conduct': 1,
   'sandbox -> time-travel': 6,
   'scenarios -> app': 4,
   'scenarios -> sandbox': 1,

@@ -50,8 +50,8 @@ describe('a Durable Object and its storage', () => {
           method: 'POST',
           headers: { [BATCH_HEADER]: key },
           body: encodeRequests([
-            { method: 'GET', target: '/api/layers', headers: auth, body: null, sandbox: '' },
-            { method: 'GET', target: '/api/nope', headers: auth, body: null, sandbox: '' },
+            { method: 'GET', target: '/api/layers', headers: auth, body: null, sandbox: null },
+            { method: 'GET', target: '/api/nope', headers: auth, body: null, sandbox: null },
             {
               method: 'GET',
               target: '/api/layers',
@@ -92,7 +92,7 @@ describe('a Durable Object and its storage', () => {
             target: '/api/layers',
             headers: [...auth, 'x-sandbox-id', 'other'],
             body: null,
-            sandbox: '',
+            sandbox: null,
           },
           { method: 'GET', target: '/api/layers', headers: auth, body: null, sandbox: 'other' },
           { method: 'GET', target: '/api/layers', headers: auth, body: null, sandbox: 'bad id!' },

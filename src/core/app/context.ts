@@ -69,7 +69,7 @@ export interface AppView {
   readonly routes: readonly RouteDef[]
   readonly matcher: Matcher
   readonly options: ServeOptions
-  openapi(): Promise<Record<string, unknown>>
+  openapi(issuer?: string): Promise<Record<string, unknown>>
   bridge(): Promise<Bridge> | undefined
   /** The app's front door: a request sent as any runtime sends one (a replay's steps). */
   fetch(request: Request, meta?: RequestMeta): Promise<Response>
@@ -94,6 +94,8 @@ export interface ScenarioDefinition<O = any> extends ScenarioFacts<O> {
   hides?(collection: string, options: O): boolean
   /** How the simulated tax authority answers uploads and syncs of DTEs (src/core/billing/authority.ts). */
   taxAuthority?: TaxAuthorityHooks<O>
+  /** The operations it can shape: the conduct's coverage lists it for them, met or not (docs/conduct.md). */
+  appliesTo?(route: RouteInfo): boolean
 }
 
 /** A scenario in force for one request, with its options. */

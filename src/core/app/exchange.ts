@@ -62,6 +62,8 @@ export class Exchange implements RouteContext {
   /** What goes back to the runtime: set by the journal stage. */
   response: Response | undefined = undefined
   durationMs = 0
+  /** The conduct rules the request broke (src/core/conduct/stage.ts), for its journal entry. */
+  conduct: string[] | undefined = undefined
   readonly faults: string[] = []
   readonly started = performance.now()
   readonly search: string

@@ -409,6 +409,7 @@ const journalEntry = z.object({
     .optional(),
   via: z.literal('mcp').optional(),
   tool: z.string().max(256).optional(),
+  conduct: z.array(z.string().max(64)).max(8).optional(),
 })
 
 const journal = single('journal', {

@@ -12,6 +12,7 @@ import { randomToken } from '../sandbox/random.js'
 import { WORLD_PARTS, credentialTokens, revealed, writeParts } from '../sandbox/parts.js'
 import { checkBounds } from '../sandbox/snapshot.js'
 import * as z from 'zod'
+import { REPRO_VERSION } from './bundle.js'
 import type { ReplayKit, StepKind } from './replay.js'
 import type { RouteContext } from '../app/route.js'
 
@@ -79,7 +80,11 @@ export const getRepro = defineRoute({
   summary:
     'A repro bundle: the writes since the world began (its seed, or a base), credentials removed; `?before=` or `?after=` a request id: the world at that moment (docs/debugging.md)',
   query: moment,
-  errors: { 404: 'No such request in the journal', 409: 'No bundle reaches that moment, or this world' },
+  errors: {
+    400: 'Not one request id: give before or after, not both',
+    404: 'No such request in the journal',
+    409: 'No bundle reaches that moment, or this world',
+  },
   async handler(ctx) {
     const { bundleStart, reproBundle } = await import('./bundle.js')
     const reason = ctx.sandbox.repro.reason
@@ -115,8 +120,15 @@ export const postRepro = defineRoute({
   tag,
   auth: control,
   summary: "Rebuild a repro bundle's world in place of this one; a 400 or 409 names what is wrong and changes nothing",
+  bodyFrom: 'sandboxGetRepro',
+  // Read by the replay itself (its refusals name the part of the bundle): stated here as a whole.
+  reads: {
+    json: z
+      .looseObject({ version: z.literal(REPRO_VERSION) })
+      .meta({ description: 'A repro bundle, as GET /__sandbox/repro answers it (the link from that operation)' }),
+  },
   errors: {
-    400: 'Malformed, changed or cut bundle',
+    400: 'Malformed, changed or cut bundle: body: a repro bundle (GET /__sandbox/repro) is required; version: must be the bundle version this sandbox reads',
     409: 'The bundle does not rebuild the same world here',
     413: 'Past 16 MB',
   },
