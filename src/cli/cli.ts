@@ -51,6 +51,7 @@ export function usage(definitions: readonly ScenarioDefinition[] = bundledScenar
     '       fleet-sandbox record (--upstream URL --upstream-token T | --har FILE) --out DIR [--redact-emails]',
     "                                        record a real backend's records as a --fixtures folder",
     '       fleet-sandbox pact --url URL --out DIR   write the Pact file and used OpenAPI of a running sandbox (pact --help)',
+    "       fleet-sandbox conduct --url URL [--sandbox ID] [--fail-on findings|unmet]   the app's conduct, exit 1 on a finding (conduct --help)",
     '',
     `  ${'flag'.padEnd(width)} ${'environment'.padEnd(22)} meaning`,
     ...rows,
@@ -191,6 +192,7 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   record: async (args) => (await import('./commands/record.js')).record(args),
   drift: async (args) => (await import('./commands/drift.js')).drift(args),
   pact: async (args) => (await import('./commands/pact.js')).pact(args),
+  conduct: async (args) => (await import('./commands/conduct.js')).conduct(args),
 }
 
 /** `afterListen`: run once the server listens (`replay` sends its bundle); a failure stops the server. */

@@ -4,7 +4,7 @@ import { summarize } from '../core/sandbox/summary.js'
 import { startServer } from '../adapters/server/index.js'
 import type { StartEngine } from './engine.js'
 
-/** `--engine node`: the Hono server in this process. */
+/** `--engine node`: the Node server (src/adapters/server) in this process. */
 export const startNodeEngine: StartEngine = async ({
   beforeListen,
   persist: _,

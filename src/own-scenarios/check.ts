@@ -3,7 +3,7 @@ import { guardScenario } from './guard.js'
 import { isStandardSchema, readOptions } from '../core/scenarios/options.js'
 
 const NAME = /^[a-z][a-z0-9-]{0,63}$/
-const HOOKS = ['activate', 'edge', 'before', 'after', 'hides'] as const
+const HOOKS = ['activate', 'edge', 'before', 'after', 'hides', 'appliesTo'] as const
 /** Scenarios of your own one app may hold (files of `--scenarios DIR`, or an entry's `scenarios`). */
 export const OWN_SCENARIOS_MAX = 100
 

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util'
 import { callSandbox } from './call-sandbox.js'
 
 const USAGE = [
-  'Usage: fleet-sandbox pact --url URL --out DIR [--consumer NAME] [--provider NAME] [--sandbox-id ID] [--overrides include]',
+  'Usage: fleet-sandbox pact --url URL --out DIR [--consumer NAME] [--provider NAME] [--sandbox-id ID] [--overrides include] [--scenarios include|pending|exclude]',
   '',
   "  writes the Pact file (specification 4.0) of what the app did in a running sandbox's world,",
   '  and beside it the OpenAPI document of the operations it used (docs/contracts.md)',
@@ -14,6 +14,7 @@ const USAGE = [
   "  --provider NAME     the provider's name (default fleet-backoffice)",
   '  --sandbox-id ID     the world an x-sandbox-id names (default: the default world)',
   '  --overrides include keep answers an override gave, marked',
+  '  --scenarios MODE    interactions a sandbox scenario shaped: include (default), pending (V4 pending: true), exclude',
   "  --control-token T   the sandbox's --control-token (or SANDBOX_CONTROL_TOKEN)",
   '  -h, --help          show this help',
 ].join('\n')
@@ -27,6 +28,7 @@ export async function pact(argv: string[], env: NodeJS.ProcessEnv = process.env)
     provider: { type: 'string' },
     'sandbox-id': { type: 'string' },
     overrides: { type: 'string' },
+    scenarios: { type: 'string' },
     'control-token': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   } as const
@@ -50,7 +52,7 @@ export async function pact(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (token) headers['x-sandbox-control-token'] = token
   if (values['sandbox-id']) headers['x-sandbox-id'] = values['sandbox-id']
   const query = new URLSearchParams()
-  for (const name of ['consumer', 'provider', 'overrides'] as const)
+  for (const name of ['consumer', 'provider', 'overrides', 'scenarios'] as const)
     if (values[name] !== undefined) query.set(name, values[name]!)
   const get = async (path: string) => {
     const { status, json } = await callSandbox('fleet-sandbox pact', new URL(path, base).href, { headers }, env)

@@ -231,12 +231,19 @@ export const sandboxOptions = {
     help: 'journal entries carry no changes (what each write did to the world) and nothing can be rewound: what recording costs (docs/contract.md)',
     parse: on,
   }),
+  noConduct: option({
+    flag: 'no-conduct',
+    env: 'SANDBOX_NO_CONDUCT',
+    worker: true,
+    help: "the app's conduct is not judged (GET /__sandbox/conduct answers 409): what judging costs (docs/conduct.md)",
+    parse: on,
+  }),
   engine: option({
     flag: 'engine',
     env: 'SANDBOX_ENGINE',
     value: 'node|workerd',
     default: 'node',
-    help: 'the Hono server, or workerd through miniflare, a Durable Object per sandbox id (docs/engines.md)',
+    help: 'the Node server in this process, or workerd through miniflare, a Durable Object per sandbox id (docs/engines.md)',
     parse: oneOf(['node', 'workerd']),
   }),
   persist: option({
@@ -334,7 +341,7 @@ export function appOptionsOf(
   scenarioField: string,
 ): Pick<
   SandboxAppOptions,
-  'seed' | 'now' | 'size' | 'notifications' | 'scenarios' | 'strict' | 'control' | 'upstream' | 'changes'
+  'seed' | 'now' | 'size' | 'notifications' | 'scenarios' | 'strict' | 'control' | 'upstream' | 'changes' | 'conduct'
 > & { sandboxIdleMs: number; maxSandboxes: number } {
   const routes = values.upstreamRoute
     ?.split(',')
@@ -360,6 +367,7 @@ export function appOptionsOf(
     sandboxIdleMs: values.sandboxIdle! * 1000,
     maxSandboxes: values.maxSandboxes!,
     ...(values.noChanges ? { changes: false } : {}),
+    ...(values.noConduct ? { conduct: false } : {}),
   }
 }
 
