@@ -7,6 +7,7 @@ import { type ImportEdge, importsOf, sourceFiles } from './imports.js'
  */
 export const LAYERS = [
   'http',
+  'clock',
   'notifications',
   'store',
   'seed',
@@ -40,7 +41,7 @@ const CLIMBING: Record<string, number> = {
   'app -> time-travel': 1,
   'auth -> agents': 1,
   'auth -> app': 3,
-  'auth -> sandbox': 5,
+  'auth -> sandbox': 2,
   'auth -> time-travel': 1,
   'billing -> app': 4,
   'bridge -> app': 5,
@@ -51,7 +52,6 @@ const CLIMBING: Record<string, number> = {
   'http -> auth': 1,
   'http -> sandbox': 1,
   'notifications -> app': 1,
-  'notifications -> sandbox': 1,
   'notifications -> seed': 2,
   'notifications -> store': 2,
   'notifications -> time-travel': 3,
@@ -62,7 +62,6 @@ const CLIMBING: Record<string, number> = {
   'sandbox -> conduct': 1,
   'sandbox -> time-travel': 6,
   'scenarios -> app': 4,
-  'scenarios -> sandbox': 1,
   'seed -> billing': 1,
   'seed -> operations': 1,
   'store -> auth': 1,

@@ -1,7 +1,7 @@
 import type { RouteContext } from '../app/route.js'
 import { RawBody, type Reply } from '../http/reply.js'
 import { readJson } from '../http/body.js'
-import { randomToken } from '../sandbox/random.js'
+import { randomToken } from '../clock/random.js'
 import { AGENT_SCOPE, looksLikeJwt, verifyToken } from '../auth/tokens.js'
 import { LOOPBACK_ORIGIN } from '../control/origin.js'
 import type { OAuthClient } from './state.js'

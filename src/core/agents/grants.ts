@@ -1,5 +1,5 @@
 import { hex, sha256Bytes } from '../http/bytes.js'
-import { randomToken } from '../sandbox/random.js'
+import { randomToken } from '../clock/random.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { RouteContext } from '../app/route.js'
 import type { RowOf } from '../store/world.js'

@@ -1,5 +1,5 @@
-import { DAY } from '../sandbox/clock.js'
-import { randomToken } from '../sandbox/random.js'
+import { DAY } from '../clock/clock.js'
+import { randomToken } from '../clock/random.js'
 import type { WriteRecorder } from '../time-travel/changes.js'
 
 /** 30 days, sliding with activity (spec, Authentication rule 4). */

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { DURATION_TEXT, checkInstant, parseDuration } from '../sandbox/clock.js'
+import { DURATION_TEXT, checkInstant, parseDuration } from '../clock/clock.js'
 import { badRequest, notFound, ok } from '../http/reply.js'
 import { defineRoute } from '../app/route.js'
 import { emailAddress } from '../http/schemas.js'

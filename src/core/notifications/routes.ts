@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { DAY } from '../sandbox/clock.js'
+import { DAY } from '../clock/clock.js'
 import { badRequest, notFound, ok, success } from '../http/reply.js'
 import {
   assetIdSchema,

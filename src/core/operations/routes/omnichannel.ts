@@ -3,7 +3,7 @@ import { conflict, notFound, ok, reply, success } from '../../http/reply.js'
 import { messageSchema, threadSchema } from '../model.js'
 import { assumed } from '../../http/assumed.js'
 import { defineRoute, type RouteContext } from '../../app/route.js'
-import { byTime } from '../../sandbox/clock.js'
+import { byTime } from '../../clock/clock.js'
 import { clientOf, clientRows, publicRow, userOf } from '../../http/tenant.js'
 import { successEnvelope } from '../../http/schemas.js'
 

@@ -3,7 +3,7 @@ import { notFound, success } from '../../http/reply.js'
 import { quoteAiSchema, quoteSchema } from '../model.js'
 import { assumed } from '../../http/assumed.js'
 import { defineRoute } from '../../app/route.js'
-import { byTime } from '../../sandbox/clock.js'
+import { byTime } from '../../clock/clock.js'
 import { clientOf, clientRows } from '../../http/tenant.js'
 import { successEnvelope } from '../../http/schemas.js'
 

@@ -5,7 +5,7 @@ import { assumed } from '../../http/assumed.js'
 import { checkFiles } from '../files.js'
 import { defineRoute, type RouteContext } from '../../app/route.js'
 import type { RowOf } from '../../store/world.js'
-import { byTime } from '../../sandbox/clock.js'
+import { byTime } from '../../clock/clock.js'
 import { clientOf, clientRows, publicRow, userOf } from '../../http/tenant.js'
 import { successEnvelope } from '../../http/schemas.js'
 
