@@ -2,7 +2,7 @@ import type { ControlOrigins } from '../control/origin.js'
 import type { Reply } from '../http/reply.js'
 import type { Target } from '../http/url.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
-import type { Changes } from '../time-travel/changes.js'
+import type { Changes } from '../store/changes.js'
 import type { AppView, AppliedScenario, RouteContext, RouteDef } from './context.js'
 import type { RequestMeta } from './front-door.js'
 

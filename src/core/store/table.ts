@@ -1,7 +1,7 @@
 import { Collection } from '@msw/data'
 import type { z } from 'zod'
 import type { RecordCollection } from './collection.js'
-import type { WriteRecorder } from '../time-travel/changes.js'
+import type { WriteRecorder } from './changes.js'
 
 type Row = { id: string | number }
 
