@@ -1,4 +1,4 @@
-import type { RouteDef } from '../core/app/route.js'
+import type { RouteDef } from '../core/route/route.js'
 import { authRoutes } from '../core/auth/routes.js'
 import { billingRoutes } from '../core/billing/routes/invoices.js'
 import { catalogsRoutes } from '../core/operations/routes/catalogs.js'

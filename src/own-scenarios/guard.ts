@@ -1,5 +1,5 @@
 import { HttpError } from '../core/http/reply.js'
-import type { RouteContext, ScenarioDefinition } from '../core/app/context.js'
+import type { RouteContext, ScenarioDefinition } from '../core/route/context.js'
 import type { StandardSchemaV1 } from '../core/scenarios/options.js'
 
 /** How long a hook of your own may take by default (`--scenario-timeout`, docs/your-own-answers.md). */

@@ -17,7 +17,7 @@ const CORE_PACKAGES = ['zod', '@msw/data', 'jose', '@cfworker/json-schema']
 
 describe('the import graph', () => {
   it('has no import cycle of any kind, type-only imports counted, in src, scenarios, fixtures or generated', () => {
-    // Types rooms share live in a home of their own (src/core/app/types.ts, context.ts, a room's types.ts): docs/architecture.md.
+    // Types rooms share live in a home of their own (src/core/route/types.ts, context.ts, a room's types.ts): docs/architecture.md.
     const files = [
       ...sourceFiles('src'),
       ...sourceFiles('scenarios'),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { portalContacts, users } from '../../fixtures/accounts.js'
 import { FAULT_HEADER, type SandboxApp } from '../../src/core/app/app.js'
-import type { RouteDef } from '../../src/core/app/route.js'
+import type { RouteDef } from '../../src/core/route/route.js'
 import { seededRandom } from '../../src/core/clock/random.js'
 import { createSandboxApp } from '../../src/apps/page-app.js'
 import { ADMIN_TOKEN, PASSWORD } from '../support/client.js'

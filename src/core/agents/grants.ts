@@ -1,7 +1,7 @@
 import { hex, sha256Bytes } from '../http/bytes.js'
 import { randomToken } from '../clock/random.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
-import type { RouteContext } from '../app/route.js'
+import type { RouteContext } from '../route/route.js'
 import type { RowOf } from '../store/world.js'
 import { AGENT_SCOPE, AGENT_TTL_S, signToken } from '../auth/tokens.js'
 import type { AgentGrant, OAuthClient, OAuthState } from './state.js'

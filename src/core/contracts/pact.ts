@@ -1,5 +1,5 @@
-import type { RouteDef } from '../app/route.js'
-import type { Match } from '../app/matcher.js'
+import type { RouteDef } from '../route/route.js'
+import type { Match } from '../route/matcher.js'
 import { HttpError } from '../http/reply.js'
 import { JOURNAL_MAX_BYTES, type JournalDetail, utf8Length } from '../sandbox/journal.js'
 import { NOT_KEPT, scrubQuery, scrubText } from '../sandbox/credentials.js'

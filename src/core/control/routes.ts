@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { DURATION_TEXT, checkInstant, parseDuration } from '../clock/clock.js'
 import { badRequest, notFound, ok } from '../http/reply.js'
-import { defineRoute } from '../app/route.js'
+import { defineRoute } from '../route/route.js'
 import { emailAddress } from '../http/schemas.js'
 import type { SandboxRegistry } from '../sandbox/sandbox.js'
 import { SANDBOX_ID_PATTERN, SANDBOX_ID_RULE } from '../sandbox/sandbox-id.js'

@@ -1,4 +1,4 @@
-import { defineRoute } from '../app/route.js'
+import { defineRoute } from '../route/route.js'
 import { HttpError, ok } from '../http/reply.js'
 import { Clock } from '../clock/clock.js'
 import { AGENT_SCOPE, AGENT_TTL_S, signToken } from '../auth/tokens.js'
@@ -14,7 +14,7 @@ import { checkBounds } from '../sandbox/snapshot.js'
 import * as z from 'zod'
 import { REPRO_VERSION } from './bundle.js'
 import type { ReplayKit, StepKind } from './replay.js'
-import type { RouteContext } from '../app/route.js'
+import type { RouteContext } from '../route/route.js'
 
 const control = { kind: 'control' } as const
 const tag = 'sandbox control'
