@@ -28,6 +28,7 @@ export default defineScenario({
     'Retry reads with backoff (they are safe), keep showing the last data you had with a "could not refresh" notice, and offer a manual retry; never retry writes blindly on 5xx',
   options,
   order: 20,
+  appliesTo: (route) => route.method === 'GET' && route.auth.kind !== 'control',
   edge(ctx, o) {
     if (ctx.request.method !== 'GET') return undefined
     const random = ctx.sandbox.random

@@ -152,6 +152,50 @@ describe.skipIf(!chromiumAvailable() || unbuilt('dist/src/adapters/browser/index
         }
       })
 
+      it("keeps the spec's retry rules (src/api.ts): rate-limited, it waits the backoff and its world has no finding; ?careless has exactly the expected ones", async () => {
+        const page = await open()
+        const control = (method: string, path: string, body?: unknown) =>
+          page.evaluate(
+            async ({ method, path, body }) => {
+              const res = await fetch(path, {
+                method,
+                headers: body === undefined ? {} : { 'content-type': 'application/json' },
+                body: body === undefined ? undefined : JSON.stringify(body),
+              })
+              return res.json()
+            },
+            { method, path, body },
+          )
+        // Each distinct request refused once, no Retry-After: the backoff decides the wait.
+        const limited = () =>
+          control('PUT', '/__sandbox/scenarios', {
+            active: [{ name: 'rate-limited', options: { failures: 1, retryAfter: null } }],
+          })
+        try {
+          await expect.poll(() => page.locator('#notifications li').count()).toBe(3)
+          await limited()
+          await control('DELETE', '/__sandbox/requests')
+          await page.reload()
+          await expect.poll(() => page.locator('#notifications li').count(), { timeout: 15_000 }).toBe(3)
+          const kept = await control('GET', '/__sandbox/conduct')
+          expect(kept.findings).toEqual([])
+          const list = kept.coverage.find((c: { operationId: string }) => c.operationId === 'listNotifications')
+          expect(list.met.map((m: { status: number }) => m.status)).toEqual([200, 429])
+
+          await limited()
+          await control('DELETE', '/__sandbox/requests')
+          await page.goto(new URL('/?careless', vite.resolvedUrls!.local[0]).href)
+          await expect.poll(() => page.locator('#notifications li').count(), { timeout: 15_000 }).toBe(3)
+          const careless = await control('GET', '/__sandbox/conduct')
+          expect(careless.findings.map((f: { rule: string; operationId: string }) => [f.rule, f.operationId])).toEqual([
+            ['retried-too-soon', 'signInEmail'],
+            ['retried-too-soon', 'listNotifications'],
+          ])
+        } finally {
+          await page.context().close()
+        }
+      })
+
       it("fleet-sandbox/node joins the suite's own setupServer: both answer, and its resetHandlers() keeps the sandbox", () => {
         writeFileSync(join(app, 'node-suite.mjs'), NODE_SUITE)
         expect(JSON.parse(run(process.execPath, ['node-suite.mjs'], app).trim().split('\n').at(-1)!)).toEqual({

@@ -13,7 +13,7 @@ import { expectFilled, expectSameParts, fillEveryPart } from '../support/world-p
 // measured to cost here, at most 2 KB gzip each, with a line in docs/benchmarks-history.md; what
 // costs more loads on first use (a dynamic import), and 250 KB (the goal) is never passed.
 // Bench: `npm run build:browser`, `npm run bench -- --only browser`.
-const GZIP_BUDGET = 229 * 1024
+const GZIP_BUDGET = 230 * 1024
 
 describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromium', () => {
   let app: ReturnType<typeof buildPageApp>

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { callSandbox } from './call-sandbox.js'
 
 const USAGE = [
   'Usage: fleet-sandbox pact --url URL --out DIR [--consumer NAME] [--provider NAME] [--sandbox-id ID] [--overrides include] [--scenarios include|pending|exclude]',
@@ -54,18 +55,20 @@ export async function pact(argv: string[], env: NodeJS.ProcessEnv = process.env)
   for (const name of ['consumer', 'provider', 'overrides', 'scenarios'] as const)
     if (values[name] !== undefined) query.set(name, values[name]!)
   const get = async (path: string) => {
-    const res = await fetch(new URL(path, base), { headers }).catch((error: Error) => {
-      throw new Error(`fleet-sandbox pact: ${base.origin} cannot be reached: ${error.message}`)
-    })
-    const text = await res.text()
+    const { status, json } = await callSandbox('fleet-sandbox pact', new URL(path, base).href, { headers }, env)
+    const answer = json as { message?: unknown; consumer?: { name?: unknown }; provider?: { name?: unknown } } | null
     // The sandbox's 4xx names the field and the rule: said as it is.
-    if (!res.ok)
+    if (status !== 200)
       throw new Error(
-        `fleet-sandbox pact: ${res.status} from ${path.split('?')[0]}: ${(JSON.parse(text) as { message?: string }).message ?? text}`,
+        `fleet-sandbox pact: ${status} from ${path.split('?')[0]}: ${typeof answer?.message === 'string' ? answer.message : JSON.stringify(json).slice(0, 300)}`,
       )
-    return JSON.parse(text) as { consumer: { name: string }; provider: { name: string } }
+    return answer as { consumer: { name: string }; provider: { name: string } }
   }
   const file = await get(`/__sandbox/contracts/pact${query.size ? `?${query}` : ''}`)
+  if (typeof file?.consumer?.name !== 'string' || !Array.isArray((file as { interactions?: unknown }).interactions))
+    throw new Error(
+      `fleet-sandbox pact: ${base.origin} answered 200 but not with a Pact file: is --url a fleet-sandbox?`,
+    )
   const openapi = await get('/__sandbox/contracts/openapi')
   const name = `${file.consumer.name}-${file.provider.name}`
   mkdirSync(values.out, { recursive: true })

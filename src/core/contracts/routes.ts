@@ -57,7 +57,7 @@ export const getUsedOpenapi = defineRoute({
     ok(
       (await load()).usedOpenapi(ctx.sandbox, (m, p) => ctx.app.matcher.match(m, p), {
         ...(await ctx.app.openapi()),
-        servers: [{ url: ctx.url.origin }],
+        servers: [{ url: ctx.target.origin }],
       }),
     ),
 })
@@ -86,7 +86,11 @@ export const changeStates = defineRoute({
     params: z.record(z.string(), z.unknown()).optional(),
     action: z.enum(['setup', 'teardown']).default('setup'),
   }),
-  errors: { 404: 'No such account', 409: 'The world cannot hold the state' },
+  errors: {
+    400: 'Invalid payload, or a state this sandbox does not know: GET /__sandbox/pact/states lists every state',
+    404: 'No such account',
+    409: 'The world cannot hold the state',
+  },
   handler: async (ctx) =>
     ok(await (await load()).changeState(ctx.sandbox, ctx.body.state, ctx.body.params, ctx.body.action)),
 })

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { badRequest } from './reply.js'
+import { SAFE_INTEGER_RULE } from './schemas.js'
 
 /** Repeated keys become arrays, single ones stay scalars: schemas accept both (spec). */
 export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
@@ -50,6 +51,7 @@ function rule(issue: Issue): string | undefined {
         ? 'is required'
         : `must be ${issue.expected === 'int' ? 'an integer' : /^[aeiou]/.test(issue.expected ?? '') ? `an ${issue.expected}` : `a ${issue.expected}`}`
     case 'too_big':
+      if (issue.origin === 'int') return SAFE_INTEGER_RULE
       return issue.inclusive === false
         ? `must be less than ${issue.maximum}${unit}`
         : `must be at most ${issue.maximum}${unit}`
