@@ -29,6 +29,8 @@ export default defineScenario({
   options,
   order: 20,
   appliesTo: (route) => route.method === 'GET' && route.auth.kind !== 'control',
+  // A Pact state of a read it failed: every read fails, with the status recorded.
+  pinned: (o, status) => ({ ...o, rate: 1, status: status as DegradedOptions['status'] }),
   edge(ctx, o) {
     if (ctx.request.method !== 'GET') return undefined
     const random = ctx.sandbox.random

@@ -54,6 +54,8 @@ export function guardScenario(def: ScenarioDefinition, file: string): ScenarioDe
     advice: def.advice,
     order: def.order,
     hides: def.hides?.bind(def),
+    appliesTo: def.appliesTo?.bind(def),
+    pinned: def.pinned?.bind(def),
     taxAuthority: def.taxAuthority,
     edge: hook('edge', def.edge),
     before: hook('before', def.before),
