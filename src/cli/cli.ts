@@ -6,6 +6,7 @@ import { bundledScenarios } from '../apps/page-app.js'
 import { ScenarioRegistry } from '../core/scenarios/registry.js'
 import type { ScenarioDefinition } from '../core/scenarios/define.js'
 import { loadScenarioFiles } from '../own-scenarios/files.js'
+import { SCENARIO_TIMEOUT_MS, scenarioLimits } from '../own-scenarios/guard.js'
 import { watchFolders } from './serve/watch.js'
 import { Sandbox } from '../core/sandbox/sandbox.js'
 import {
@@ -205,6 +206,8 @@ export async function main(
   const serve = await prepared(argv)
   if (!serve) return
   const server = await started(serve)
+  // Before the banner: a signal sent as soon as it is read (a script, a test) finds the handlers.
+  const stopping = stopOnSignals(server, serve.state, serve.say)
   await announced(server, serve)
   if (afterListen) {
     try {
@@ -214,7 +217,7 @@ export async function main(
       throw error
     }
   }
-  stopOnSignals(server, serve.state, watched(server, serve), serve.say)
+  stopping.unwatch = watched(server, serve)
 }
 
 /** What serving was asked, checked before anything starts; none when the command only printed (--help, --version). */
@@ -226,6 +229,7 @@ async function prepared(argv: string[]) {
     help,
     version,
   } = parseOptions(argv)
+  scenarioLimits.timeoutMs = values.scenarioTimeout ?? SCENARIO_TIMEOUT_MS
   const own = values.scenarios ? await ownScenarios(values.scenarios, values.scenario) : undefined
   if (own) Object.assign(options, { scenarioDefinitions: own.scenarioDefinitions, scenarios: own.scenarios })
   if (values.watch && !fixturesDir && !values.scenarios)
@@ -256,6 +260,7 @@ async function started({ options, engine, fixtureRows, own, state, saved, say, l
     fixtures: fixtureRows,
     log,
     scenarioFiles: own?.files.map((f) => f.file),
+    scenarioTimeoutMs: scenarioLimits.timeoutMs,
     // Nothing reads seeded data before this.
     async beforeListen(target) {
       if (state && saved !== undefined) {
@@ -317,9 +322,9 @@ function watched(server: Server, { values, fixturesDir, own, say }: Serve): (() 
 function stopOnSignals(
   server: Server,
   state: StateFile | undefined,
-  unwatch: (() => void) | undefined,
   say: (line: string) => void,
-): void {
+): { unwatch?: () => void } {
+  const stopping: { unwatch?: () => void } = {}
   const keeping = state && keepState(state, server, (line) => console.error(line))
   let closing = false
   const stop = async (signal: string) => {
@@ -338,7 +343,7 @@ function stopOnSignals(
         code = 1
       }
     }
-    unwatch?.()
+    stopping.unwatch?.()
     await server.close()
     say(`fleet-sandbox stopped (${signal})`)
     process.exit(code)
@@ -350,6 +355,7 @@ function stopOnSignals(
   // A closed terminal: saved and stopped as on SIGTERM, not killed with nothing written.
   process.on('SIGHUP', () => void stop('SIGHUP'))
   stopWhenOrphaned(() => void stop('SIGTERM'))
+  return stopping
 }
 
 /** `--scenarios DIR`: your scenario files beside the bundled ones, and `--scenario` read with them. */

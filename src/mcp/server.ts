@@ -14,7 +14,7 @@ import { type ControlOrigins, controlOriginAllowed } from '../core/control/origi
 import { type Target, targetOf } from '../core/http/url.js'
 import { HttpError, errorBody } from '../core/http/reply.js'
 import { readBody } from '../core/http/body.js'
-import { validSandboxId } from '../core/sandbox/sandbox-id.js'
+import { SANDBOX_ID_RULE, validSandboxId } from '../core/sandbox/sandbox-id.js'
 import { agentToken, resourceMetadataUrl } from './auth.js'
 import { AGENT_SCOPE } from '../core/auth/tokens.js'
 import { type CallSite, type ToolAnswer, refused, successEnvelope, toolAnswer, toolRequest } from './call.js'
@@ -236,12 +236,9 @@ class Mcp {
         { status: 403 },
       )
     }
-    const id = url.sandboxId ?? ''
-    if (id && !validSandboxId(id))
-      return Response.json(
-        errorBody('standard', 400, 'x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"'),
-        { status: 400 },
-      )
+    const id = url.sandboxId
+    if (id !== undefined && !validSandboxId(id))
+      return Response.json(errorBody('standard', 400, `x-sandbox-id: ${SANDBOX_ID_RULE}`), { status: 400 })
     return undefined
   }
 

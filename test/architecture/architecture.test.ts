@@ -130,6 +130,13 @@ describe('scenarios', () => {
 })
 
 describe.skipIf(unbuilt(join(root, 'dist/src')))('the build', () => {
+  it('one convention for tests: a test beside its file in src/ tests it alone, importing nothing of test/ (one that needs the harness lives in test/)', () => {
+    const beside = testFiles('src')
+    expect(beside.length).toBeGreaterThan(10)
+    const reaching = beside.flatMap(importsOf).filter((e) => e.to.startsWith('test/'))
+    expect(reaching.map((e) => `${e.from} -> ${e.to}`)).toEqual([])
+  })
+
   it('ships no tests', () => {
     const walk = (dir: string): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
@@ -149,3 +156,10 @@ describe.skipIf(unbuilt(join(root, 'dist/src')))('the build', () => {
     expect(mod.scenarios.length).toBe(scenarios.length)
   })
 })
+
+/** The test files under `dir`. */
+function testFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.test\.tsx?$/.test(f))
+    .map((f) => join(dir, f))
+}

@@ -18,7 +18,7 @@ export function budget(engine: string, runs = 8): Parameters<unknown> {
     reporter: (details) => {
       if (details.failed)
         throw new Error(
-          `${engine}: ${(details.errorInstance as Error)?.message ?? details.error}\n\nreplay: SESSIONS_SEED=${details.seed} SESSIONS_PATH=${details.counterexamplePath} (counterexample: ${JSON.stringify(details.counterexample)})`,
+          `${engine}: ${(details.errorInstance as Error)?.message ?? String(details.errorInstance)}\n\nreplay: SESSIONS_SEED=${details.seed} SESSIONS_PATH=${details.counterexamplePath} (counterexample: ${JSON.stringify(details.counterexample)})`,
         )
     },
   }

@@ -78,9 +78,7 @@ export type Write =
   | { op: 'sync'; dte: 'last' | string }
 
 /** A scenario as `PUT /__sandbox/scenarios` or `x-sandbox-scenario` names it. */
-export type ScenarioSpec =
-  | string
-  | { name: string; options?: Record<string, unknown>; from?: string; until?: string }
+export type ScenarioSpec = string | { name: string; options?: Record<string, unknown>; from?: string; until?: string }
 
 export type Cmd =
   | { k: 'signIn'; w: World; who: keyof typeof ACCOUNTS }
@@ -145,7 +143,10 @@ const scenario: fc.Arbitrary<ScenarioSpec> = fc.oneof(
   }),
   fc.record({ name: fc.constant('degraded'), options: fc.record({ rate: fc.constantFrom(0, 0.5, 1), routes }) }),
   fc.record({ name: fc.constant('session-expired'), options: fc.record({ routes }) }),
-  fc.record({ name: fc.constant('rate-limit-exhausted'), options: fc.record({ retryAfter: fc.constantFrom(1, null) }) }),
+  fc.record({
+    name: fc.constant('rate-limit-exhausted'),
+    options: fc.record({ retryAfter: fc.constantFrom(1, null) }),
+  }),
   fc.record({ name: fc.constant('slow'), options: fc.constant({ ms: 1 }) }),
   fc.record({ name: fc.constant('dte-pending'), options: fc.record({ pendingSyncs: fc.integer({ min: 0, max: 2 }) }) }),
   fc.record({
@@ -171,7 +172,10 @@ const headerScenario = fc.constantFrom(
 const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined, freq: 5 })
 
 const write: fc.Arbitrary<Write> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ op: fc.constantFrom('publish', 'emit', 'email'), invoice }) as fc.Arbitrary<Write> },
+  {
+    weight: 4,
+    arbitrary: fc.record({ op: fc.constantFrom('publish', 'emit', 'email'), invoice }) as fc.Arbitrary<Write>,
+  },
   // A payment of 1,000 fits most balances; 10^9 is above every one (refused).
   { weight: 3, arbitrary: fc.record({ op: fc.constant('pay'), invoice, amount: fc.constantFrom(1000, 5000, 1e9) }) },
   {
@@ -199,7 +203,10 @@ const write: fc.Arbitrary<Write> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('deleteLayer'), id: fc.constantFrom(...SEEDED.layers) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('deleteTechnician'), id: fc.constantFrom(...SEEDED.technicians) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('deleteTechnician'), id: fc.constantFrom(...SEEDED.technicians) }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -299,7 +306,11 @@ export function command(options: GrammarOptions = {}): fc.Arbitrary<Cmd> {
     },
     {
       weight: 1,
-      arbitrary: fc.record({ k: fc.constant('resolveDte'), w: world, outcome: fc.constantFrom('accepted', 'rejected') }),
+      arbitrary: fc.record({
+        k: fc.constant('resolveDte'),
+        w: world,
+        outcome: fc.constantFrom('accepted', 'rejected'),
+      }),
     },
     { weight: 1, arbitrary: fc.record({ k: fc.constant('clearOutbox'), w: world }) },
     {
@@ -307,8 +318,8 @@ export function command(options: GrammarOptions = {}): fc.Arbitrary<Cmd> {
       arbitrary: fc.record({
         k: fc.constant('pactState'),
         w: world,
-        state: fc.constantFrom('an invoice exists', 'a thread exists'),
-        params: fc.constant({}),
+        state: fc.constantFrom('an invoice exists', 'a thread exists', 'a notification exists'),
+        params: fc.constantFrom<Record<string, unknown>>({}, { status: 'reviewed' }),
       }),
     },
   ]

@@ -34,7 +34,10 @@ export async function inProcess(label = 'session'): Promise<InProcess> {
   const fetch = (path: string, init?: RequestInit) =>
     app.fetch(new Request(ORIGIN + path, init), { via: 'msw', clientAddress: '127.0.0.1' })
   doc ??= (await (await fetch('/__sandbox/openapi.json')).json()) as Doc
-  const ids: (string | null)[] = [null, ...Array.from({ length: WORLDS - 1 }, (_, i) => `${label}-${process.pid}-${next++}-${i}`)]
+  const ids: (string | null)[] = [
+    null,
+    ...Array.from({ length: WORLDS - 1 }, (_, i) => `${label}-${process.pid}-${next++}-${i}`),
+  ]
   return {
     get app() {
       return app

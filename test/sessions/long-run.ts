@@ -19,7 +19,8 @@ const started = Date.now()
 const engine = { open: () => inProcess('long') }
 // Progress on stderr, so a long run shows how far it is.
 const progress = setInterval(
-  () => console.error(`${tally.sessions} sessions, ${tally.steps} steps, ${((Date.now() - started) / 1000).toFixed(0)} s`),
+  () =>
+    console.error(`${tally.sessions} sessions, ${tally.steps} steps, ${((Date.now() - started) / 1000).toFixed(0)} s`),
   30_000,
 )
 const result = await fc.check(sessionProperty(engine, tally, { restart: true }), {

@@ -1,7 +1,7 @@
 import { WORLD_PARTS, type WorldPart } from '../../src/core/sandbox/parts.js'
 import { comparable } from '../support/world-parts.js'
 import type { Runner } from './runner.js'
-import type { World } from './grammar.js'
+import type { Cmd, World } from './grammar.js'
 
 /**
  * What holds after any session (docs/debugging.md "Any session, every promise"), each a list of
@@ -35,7 +35,7 @@ export function differences(a: Json, b: Json, parts: readonly WorldPart[] = DIGE
  */
 function view(fields: Json): Json {
   const text = JSON.stringify(fields)
-    .replace(/\beyJ[\w-]*\.[\w-]+\.[\w-]*/g, '<signed>')
+    .replace(/\beyJ[\w-]*\.[\w-]+\.[\w-]*|\{\{signed\}\}/g, '<signed>')
     // Every session token as the digests count it (the fixtures' own named ones too).
     .replace(/\bses_\w+/g, '{{session}}')
   const signed = JSON.parse(text, byId)
@@ -44,9 +44,10 @@ function view(fields: Json): Json {
 }
 
 /** Records in id order: a rewind puts a record back last in its collection (docs/control-api.md "Rewind"). */
-function byId(_key: string, value: unknown): unknown {
-  if (!Array.isArray(value) || !value.every((r) => r && typeof r === 'object' && typeof r.id === 'string'))
-    return value
+function byId(key: string, value: unknown): unknown {
+  // A set of sessions is compared without them, as the digests read it (time-travel/bundle.ts digestText).
+  if (key === '$set' && Array.isArray(value)) return value.filter((v) => v !== '{{session}}')
+  if (!Array.isArray(value) || !value.every((r) => r && typeof r === 'object' && typeof r.id === 'string')) return value
   return [...value].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 }
 
@@ -99,7 +100,12 @@ export async function bundleReplays(runner: Runner, w: World): Promise<string[]>
  * of that moment as a rewind shows it (`GET /__sandbox/snapshot?before=`), in the parts a rewind
  * takes back.
  */
-export async function momentReplays(runner: Runner, w: World, pick: number, side: 'before' | 'after'): Promise<string[]> {
+export async function momentReplays(
+  runner: Runner,
+  w: World,
+  pick: number,
+  side: 'before' | 'after',
+): Promise<string[]> {
   const ids = await runner.journalIds(w)
   if (!ids.length) return []
   const id = ids[Math.floor(pick * ids.length) % ids.length]
@@ -107,11 +113,15 @@ export async function momentReplays(runner: Runner, w: World, pick: number, side
   // Before the log began (a reset, a restore, a password set): a 409 naming where it begins.
   if (bundle.status === 409 && /the repro log begins at/.test(JSON.stringify(bundle.body))) return []
   if (bundle.status !== 200)
-    return [`world ${w}: GET /__sandbox/repro?${side}=${id} answered ${bundle.status}: ${JSON.stringify(bundle.body).slice(0, 400)}`]
+    return [
+      `world ${w}: GET /__sandbox/repro?${side}=${id} answered ${bundle.status}: ${JSON.stringify(bundle.body).slice(0, 400)}`,
+    ]
   const into = scratch(runner, 'moment')
   const res = await runner.control(into, 'POST', '/repro', bundle.body)
   if (res.status !== 200)
-    return [`world ${w}: the bundle ${side} ${id} was refused on replay: ${res.status} ${JSON.stringify(res.body).slice(0, 800)}`]
+    return [
+      `world ${w}: the bundle ${side} ${id} was refused on replay: ${res.status} ${JSON.stringify(res.body).slice(0, 800)}`,
+    ]
   const then = await runner.control(w, 'GET', `/snapshot?${side}=${id}`)
   // A moment no rewind reaches (before a reset or a restore) has a bundle still; nothing to compare it with.
   if (then.status === 409) return []
@@ -126,7 +136,94 @@ export async function snapshotRestores(runner: Runner, w: World): Promise<string
   const into = scratch(runner, 'restored')
   const res = await runner.control(into, 'PUT', '/snapshot', taken)
   if (res.status !== 200)
-    return [`world ${w}: its snapshot was refused by PUT /__sandbox/snapshot: ${res.status} ${JSON.stringify(res.body).slice(0, 400)}`]
+    return [
+      `world ${w}: its snapshot was refused by PUT /__sandbox/snapshot: ${res.status} ${JSON.stringify(res.body).slice(0, 400)}`,
+    ]
   const differ = differences(await snapshot(runner, into), taken, WORLD_PARTS)
   return differ.map((d) => `world ${w}: the restored world differs in ${d}`)
+}
+
+/** Steps a rewind-then-rest session keeps: one world, no scenario or override (they count on past a rewind by the contract), no world replaced. */
+const PLAIN = new Set([
+  'signIn',
+  'signOut',
+  'read',
+  'write',
+  'magicLink',
+  'portal',
+  'passwordReset',
+  'clock',
+  'mcp',
+  'resolveDte',
+  'clearOutbox',
+])
+
+/** Steps whose first call is a journaled request (a sign-in at least): a rest may begin there. */
+const FIRST_JOURNALED = new Set(['signIn', 'read', 'write', 'magicLink', 'portal', 'passwordReset'])
+
+/** A session's plain steps, in world 0, asking for no scenario. */
+export function plainOf(cmds: readonly Cmd[]): Cmd[] {
+  return cmds
+    .filter((c) => PLAIN.has(c.k))
+    .map((c) => ({ ...c, w: 0, ...('scenario' in c ? { scenario: undefined } : {}) }) as Cmd)
+}
+
+/**
+ * A rewind to any step followed by the rest of the steps gives the same world: the session's
+ * plain steps run in one world (A); in another (B) up to step `k`, then the rest, then a rewind
+ * to before the rest, then the rest again. Both clocks are frozen from the start, so the dates
+ * agree; compared in the parts a rewind takes back (records, outbox, clock), the records the
+ * rest made matched by their order (a rewind never gives an id twice: docs/control-api.md).
+ */
+export async function rewindThenRest(make: () => Runner, cmds: readonly Cmd[], pick: number): Promise<string[]> {
+  const steps = plainOf(cmds)
+  if (!steps.length) return []
+  // A rewind reaches journal entries: the rest begins with a request, not a clock move (a control call).
+  const starts = steps.flatMap((c, i) => (FIRST_JOURNALED.has(c.k) ? [i] : []))
+  if (!starts.length) return []
+  const k = starts[Math.floor(pick * starts.length) % starts.length]
+  const [a, b] = [make(), make()]
+  for (const r of [a, b]) await r.control(0, 'POST', '/clock', { set: '2026-11-22T12:00:00.000Z', freeze: true })
+  await a.run(steps)
+  await b.run(steps.slice(0, k))
+  const before = new Set(await b.journalIds(0))
+  await b.run(steps.slice(k))
+  const first = (await b.journalIds(0)).find((id) => !before.has(id))
+  if (first === undefined) return []
+  const res = await b.control(0, 'POST', '/rewind', { before: first })
+  if (res.status !== 200)
+    return [`a rewind to before request ${first} was refused: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`]
+  b.forget()
+  await b.run(steps.slice(k))
+  const [x, y] = [await snapshot(a, 0), await snapshot(b, 0)]
+  const fields = UNDONE.flatMap((p) => p.fields)
+  const only = (v: Json) => Object.fromEntries(fields.map((f) => [f, v[f]]))
+  const differ = differences(only(x), renumbered(only(y), only(x)), UNDONE)
+  return [
+    ...a.problems,
+    ...b.problems,
+    ...differ.map((d) => `a rewind to step ${k} of ${steps.length}, then the rest: ${d}`),
+  ]
+}
+
+/** `b` with the ids (of records, payments, outbox entries) only it holds written as those only `a` holds, in their order. */
+function renumbered(b: Json, a: Json): Json {
+  // A DTE's TrackID too: drawn from the seeded generator, which goes on past a rewind (parts.ts draws).
+  const ids = (text: string) => [...new Set([...text.matchAll(/"(?:id|TrackID)":"([^"]+)"/g)].map((m) => m[1]))]
+  let text = JSON.stringify(b)
+  const [inA, inB] = [ids(JSON.stringify(a)), ids(text)]
+  const [setA, setB] = [new Set(inA), new Set(inB)]
+  // Matched kind by kind (`out_`, `pay_`, ...), each in its order.
+  const kind = (id: string) => /^[A-Za-z]+_/.exec(id)?.[0] ?? /^\D*/.exec(id)![0]
+  const onlyA = inA.filter((id) => !setB.has(id))
+  const onlyB = inB.filter((id) => !setA.has(id))
+  const renames = onlyB.flatMap((id) => {
+    const same = onlyB.filter((o) => kind(o) === kind(id))
+    const to = onlyA.filter((o) => kind(o) === kind(id))[same.indexOf(id)]
+    return to ? [[id, to] as const] : []
+  })
+  // Through marks, so a rename never meets an id another rename wrote.
+  renames.forEach(([id], i) => (text = text.split(`"${id}"`).join(`"\u0000${i}"`)))
+  renames.forEach(([, to], i) => (text = text.split(`"\u0000${i}"`).join(`"${to}"`)))
+  return JSON.parse(text)
 }

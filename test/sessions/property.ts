@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { session, worldsOf, type Cmd, type GrammarOptions } from './grammar.js'
-import { bundleReplays, momentReplays, snapshotRestores } from './properties.js'
+import { bundleReplays, freshWorld, momentReplays, rewindThenRest, snapshotRestores } from './properties.js'
+import { WORLDS } from './grammar.js'
 import { Runner, type AnswerCheck, type Target } from './runner.js'
 
 /**
@@ -56,6 +57,12 @@ export async function checkSession(
     problems.push(...(await momentReplays(runner, w, pick, side)))
     problems.push(...(await snapshotRestores(runner, w)))
   }
+  // In worlds of its own, beside the session's.
+  const make = () => {
+    const ids = Array.from({ length: WORLDS }, () => freshWorld('rewound'))
+    return new Runner({ fetch: target.fetch, ids }, check)
+  }
+  problems.push(...(await rewindThenRest(make, cmds, pick)))
   if (tally) tally.requests += runner.requests
   return problems
 }

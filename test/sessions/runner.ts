@@ -81,7 +81,9 @@ export class Runner {
     if (problem) this.problems.push(`${what}: ${problem}`)
     const text = await res.text()
     if (res.status >= 500 && !options.scenario && !res.headers.get('x-sandbox-fault'))
-      this.problems.push(`${what}: answered ${res.status}, which no scenario or override asked for: ${text.slice(0, 400)}`)
+      this.problems.push(
+        `${what}: answered ${res.status}, which no scenario or override asked for: ${text.slice(0, 400)}`,
+      )
     let parsed: Json | undefined
     try {
       parsed = text ? JSON.parse(text) : undefined
@@ -299,7 +301,12 @@ export class Runner {
       case 'clearOutbox':
         return void (await this.control(c.w, 'DELETE', '/outbox'))
       case 'pactState': {
-        const params = c.state === 'an invoice exists' ? { id: SEEDED.invoices[5] } : { id: SEEDED.threads.open }
+        const ids: Record<string, string> = {
+          'an invoice exists': SEEDED.invoices[5],
+          'a thread exists': SEEDED.threads.open,
+          'a notification exists': SEEDED.notifications[0],
+        }
+        const params = { id: ids[c.state] }
         this.forget(c.w)
         return void (await this.control(c.w, 'POST', '/pact/states', {
           state: c.state,

@@ -17,34 +17,8 @@ import type { ConductReport } from '../../core/conduct/report.js'
 export type { ConductOption } from './conduct.js'
 export type { ConductReport } from '../../core/conduct/report.js'
 
-export type { ActiveScenario } from '../../core/scenarios/define.js'
-export type { Sandbox } from '../../core/sandbox/sandbox.js'
-export type { Size } from '../../core/seed/seed.js'
-export type { FixtureRows } from '../../core/store/fixtures.js'
-export type {
-  Admin,
-  Health,
-  OverrideInfo,
-  OverrideInput,
-  ScenarioInfo,
-  ScheduleEntry,
-} from '../../core/admin/client.js'
-export { SandboxApp } from '../../core/app/app.js'
+export * from '../public.js'
 export { createHandlers } from '../msw/handlers.js'
-
-export type {
-  KnownScenario,
-  NamedScenario,
-  ScenarioInput,
-  ScenarioListText,
-  ScenarioName,
-  ScenarioOptions,
-  ScenarioText,
-  ScenarioWindow,
-  ScenarioWindowBound,
-} from '../../own-scenarios/input.js'
-export { defineScenario, type ScenarioDefinition } from '../../core/scenarios/define.js'
-export { HttpError } from '../../core/http/reply.js'
 
 /** `size` defaults to `small` here (tests start fast) and `onUnhandledRequest` to `warn`. */
 export interface SandboxServerOptions<S extends readonly NamedScenario[] = readonly []> extends MswSandboxOptions<S> {

@@ -17,14 +17,7 @@ export { type PactOption, pactOf, writePactParts } from './pact.js'
  */
 export { expect }
 
-export type {
-  Admin,
-  Health,
-  OverrideInfo,
-  OverrideInput,
-  ScenarioInfo,
-  ScheduleEntry,
-} from '../../core/admin/client.js'
+export type * from '../admin-types.js'
 
 /** The admin interface every entry hands out (docs/control-api.md, "From code"): the control API of one world, over Playwright's `request`. */
 export class SandboxControl extends AdminClient<ScenarioInput> {

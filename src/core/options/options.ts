@@ -153,6 +153,14 @@ export const sandboxOptions = {
     help: 'file the state is restored from before listening and saved to (atomically) as the world changes and on exit (SIGINT/SIGTERM/SIGHUP); refused at start if unreadable, unwritable or not a state',
     parse: text,
   }),
+  scenarioTimeout: option({
+    flag: 'scenario-timeout',
+    env: 'SANDBOX_SCENARIO_TIMEOUT_MS',
+    value: 'MS',
+    default: '30000',
+    help: 'how long a hook of your own scenarios (--scenarios) may take: past it the request answers 500 naming the scenario and its file (docs/your-own-answers.md)',
+    parse: integer(100, 600_000),
+  }),
   strict: option({
     flag: 'strict',
     env: 'SANDBOX_STRICT',
@@ -235,7 +243,7 @@ export const sandboxOptions = {
     env: 'SANDBOX_ENGINE',
     value: 'node|workerd',
     default: 'node',
-    help: 'the Hono server, or workerd through miniflare, a Durable Object per sandbox id (docs/engines.md)',
+    help: 'the Node server in this process, or workerd through miniflare, a Durable Object per sandbox id (docs/engines.md)',
     parse: oneOf(['node', 'workerd']),
   }),
   persist: option({

@@ -49,32 +49,44 @@ export class Outbox {
   /** Takes an entry out (a rewind undoing the request that produced it); answers whether it was there. */
   remove(id: string): OutboxEntry | undefined {
     const i = this.#entries.findIndex((e) => e.id === id)
-    return i < 0 ? undefined : this.#entries.splice(i, 1)[0]
+    const gone = i < 0 ? undefined : this.#entries.splice(i, 1)[0]
+    this.#renumber()
+    return gone
   }
 
   /** Puts an entry back in its place by number (a rewind undoing a removal). */
   put(entry: OutboxEntry): void {
     insertByNumber(this.#entries, entry)
+    this.#renumber()
+  }
+
+  /**
+   * The next id follows the highest one held, whatever took entries out (a rewind, a clear, a
+   * reset): the number is the list's own, so a snapshot, a base or a replay that holds the same
+   * list numbers the next entry the same.
+   */
+  #renumber(): void {
+    this.#next = this.#entries.reduce((max, e) => Math.max(max, outboxNumber(e)), 0) + 1
   }
 
   list(): OutboxEntry[] {
     return this.#entries.slice()
   }
 
+  /** Empty, numbered from `out_1` again (a clear, a reset): as a replay of its log numbers them. */
   clear(): void {
     this.#entries = []
+    this.#next = 1
   }
 
-  /** As in a new world (a reset): empty, numbered from `out_1` again, as a replay of its log numbers them. */
   reset(): void {
-    this.#entries = []
-    this.#next = 1
+    this.clear()
   }
 
   load(entries: OutboxEntry[]): void {
     this.#entries = entries.slice(-this.capacity)
     // Continue after the highest numbered id, so restored and new entries never share one.
-    this.#next = entries.reduce((max, e) => Math.max(max, outboxNumber(e)), 0) + 1
+    this.#renumber()
   }
 }
 

@@ -324,9 +324,17 @@ export class Sandbox {
     const fixed = list.map((a, i) => fixWindow(a, now, `${field}.${i}`))
     const same = (a: ActiveScenario, b: ActiveScenario) =>
       a.name === b.name && (a.from ?? null) === (b.from ?? null) && (a.until ?? null) === (b.until ?? null)
+    const before = { active: this.active, state: new Map(this.scenarioState) }
     this.scenarioState.clear()
     this.active = fixed.filter((a, i) => !fixed.slice(i + 1).some((b) => same(a, b)))
-    for (const a of this.active) if (inWindow(a, now)) this.#turnOn(a)
+    try {
+      for (const a of this.active) if (inWindow(a, now)) this.#turnOn(a)
+    } catch (error) {
+      // An `activate` that throws (your own scenario's, named by src/own-scenarios/guard.ts): the schedule stays as it was.
+      this.active = before.active
+      this.scenarioState = before.state
+      throw error
+    }
     this.changed('scenarios')
   }
 

@@ -1,6 +1,7 @@
 // faker 10's Spanish names (@faker-js/faker, locale es: person.first_name and person.last_name), in
 // faker's order: the seeded faker (faker.ts) picks them by index, so the order is the data.
 // test/world/seeded-faker.test.ts checks them against faker's own lists.
+// Data of @faker-js/faker, MIT licence: Faker - Copyright (c) 2022-2025 (https://github.com/faker-js/faker).
 
 export const femaleFirstNames: readonly string[] =
   'Adela|Adriana|Alejandra|Alicia|Amalia|Ana|Ana Luisa|Ana María|Andrea|Anita|Anni|Antonia|Ariadna|Barbara|Beatriz|Berta|Blanca|Caridad|Carla|Carlota|Carmen|Carolina|Catalina|Cecilia|Clara|Claudia|Concepción|Conchita|Cristina|Daniela|Diana|Dolores|Dorotea|Débora|Elena|Elisa|Eloisa|Elsa|Elvira|Emilia|Esperanza|Estela|Ester|Eva|Florencia|Francisca|Gabriela|Gloria|Graciela|Guadalupe|Guillermina|Inés|Irene|Isabel|Isabela|Jennifer|Josefina|Juana|Julia|Laura|Leonor|Leticia|Lilia|Lola|Lorena|Lourdes|Lucía|Luisa|Luz|Magdalena|Maica|Manuela|Marcela|Margarita|Mariana|Maricarmen|Marilú|Marisol|Marta|María|María Cristina|María Elena|María Eugenia|María José|María Luisa|María Soledad|María Teresa|María de los Ángeles|María del Carmen|Matilde|Mayte|Mercedes|Micaela|Mónica|Natalia|Norma|Olivia|Patricia|Pilar|Ramona|Raquel|Rebeca|Reina|Rocío|Rosa|Rosalia|Rosario|Roser|Sara|Silvia|Sofía|Soledad|Sonia|Susana|Teresa|Verónica|Victoria|Virginia|Yolanda|Ángela'.split(

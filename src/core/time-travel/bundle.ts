@@ -63,6 +63,7 @@ export function bundleStart(
   refuse: (status: 404 | 409, message: string) => Error = (_, m) => new Error(m),
 ): BundleStart {
   const log = sandbox.repro
+  log.settle(sandbox)
   if (log.base && !heavyReachable(sandbox, log.base.from))
     log.rebase(sandbox, `${log.base.why}; the journal no longer reaches back to it, so the log begins again here`)
   const base = log.base
@@ -161,7 +162,7 @@ function withValues(sandbox: Sandbox): { values?: Record<string, unknown> } {
   for (const part of WORLD_PARTS)
     if (typeof part.digest === 'function' && !part.heavy) Object.assign(state, part.digest(sandbox))
   // Compared, never restored: a credential the world holds (a key sent in a message) is scrubbed on both sides.
-  const text = scrubText(withoutSessions(sandbox.repro.marked(canonical(state), false), sandbox))
+  const text = scrubText(digestText(sandbox, state))
   return text.length > END_VALUES_BYTES ? {} : { values: JSON.parse(text) }
 }
 
@@ -196,12 +197,23 @@ export async function worldParts(sandbox: Sandbox): Promise<Record<string, strin
   const out: Record<string, string> = {}
   // Each minted token as one mark without its number: how a log numbers them is its own (a base numbers afresh).
   for (const name of Object.keys(state).sort())
-    out[name] = (await sha256(withoutSessions(sandbox.repro.marked(canonical(state[name]), false), sandbox))).slice(
-      7,
-      23,
-    )
+    out[name] = (await sha256(digestText(sandbox, state[name]))).slice(7, 23)
   return out
 }
+
+/**
+ * A part's text as its digest reads it: minted tokens as one mark, sessions as another, and a
+ * set of sessions (those `session-expired` found when it turned on) without them: which sessions
+ * a world had is not what a replay rebuilds (it signs in anew, one session per account).
+ */
+function digestText(sandbox: Sandbox, value: unknown): string {
+  const text = withoutSessions(sandbox.repro.marked(canonical(value), false), sandbox)
+  if (!text.includes('"$set"') || !text.includes(SESSION_MARK)) return text
+  return canonical(
+    JSON.parse(text, (key, v) => (key === '$set' && Array.isArray(v) ? v.filter((m) => m !== SESSION_MARK) : v)),
+  )
+}
+const SESSION_MARK = '{{session}}'
 
 export async function fixturesDigest(sandbox: Sandbox): Promise<string> {
   return sandbox.config.fixtures ? sha256(canonical(sandbox.config.fixtures)) : 'none'

@@ -193,6 +193,24 @@ export interface ReplayResult {
   now: string
 }
 
+/** The most notifications a `large` world holds (src/core/seed/context.ts `sizes`). */
+export const LARGEST_SEEDED = 100_000
+
+/**
+ * The world a bundle names is no larger than one this sandbox makes (issue 56): `notifications`
+ * at most a `large` world's 100,000, or the count this sandbox was started with when it is more
+ * (`--notifications`); a bundle resealed with a million is refused before any world is built.
+ */
+function sizeFits(kit: ReplayKit, bundle: ReproBundle, target: Sandbox): void {
+  const own = target.config.notifications ?? 0
+  const largest = Math.max(LARGEST_SEEDED, own)
+  if (bundle.notifications !== null && bundle.notifications > largest)
+    throw kit.refuse(
+      413,
+      `notifications: must be at most ${largest}, the most this sandbox seeds (a large world's ${LARGEST_SEEDED}${own > LARGEST_SEEDED ? `, or its own --notifications ${own}` : ''}); got ${bundle.notifications}: replay it with fleet-sandbox replay, which starts a sandbox of the bundle's size`,
+    )
+}
+
 /**
  * Rebuilds the bundle's world apart from `target`: a fresh sandbox, seeded as the bundle says,
  * each step run at its instant through the app's pipeline; then checks every answer's status
@@ -209,6 +227,7 @@ export async function replayBundle(
   controlToken?: string,
 ): Promise<ReplayResult> {
   const bundle = await checkBundle(kit, raw)
+  sizeFits(kit, bundle, target)
   bundle.requests.forEach(
     (s, i) =>
       s.kind === 'request' && judged(kit, kindOf, s.method, stepUrl(kit, origin + s.path + s.query, i).pathname, i),

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest'
+import { canonical, sha256 } from '../../src/core/time-travel/bundle.js'
+import { client } from '../support/client.js'
+import { runtimes } from '../support/runtimes.js'
+import { useSandbox } from '../support/sandbox.js'
+import { WORLDS, type Cmd } from './grammar.js'
+import { freshWorld } from './properties.js'
+import { checkSession } from './property.js'
+
+/**
+ * Each shrunk failure the generated sessions met (issue 51), kept as a named session: every
+ * property holds after it on every engine. The first ones are the issue's own.
+ */
+const SESSIONS: [string, Cmd[]][] = [
+  [
+    'e-mails before and after a reset: outbox ids start at out_1 again with the world',
+    [
+      { k: 'magicLink', w: 0, contact: 'owner' },
+      { k: 'reset', w: 0 },
+      { k: 'magicLink', w: 0, contact: 'owner' },
+    ],
+  ],
+  [
+    'a 429 from rate-limited met by a signed-in caller is recorded with its caller',
+    [{ k: 'read', w: 0, who: 'admin', path: '/api/auth/users/me', scenario: 'rate-limited' }],
+  ],
+  [
+    'a portal contact rate limited: its signed token is one mark in the digests',
+    [{ k: 'portal', w: 0, contact: 'owner', op: 'invoices', scenario: 'rate-limited' }],
+  ],
+  [
+    'a sign-in refused by rate-limited counts, and the bundle carries it without the password',
+    [
+      { k: 'scenarios', w: 0, active: ['rate-limited'] },
+      { k: 'write', w: 0, who: 'operator', write: { op: 'publish', invoice: 'inv_acme_0001' } },
+    ],
+  ],
+  [
+    "a token of a world that is gone counts as its caller's address, as the replay's does",
+    [
+      { k: 'signIn', w: 1, who: 'admin' },
+      { k: 'reset', w: 1 },
+      {
+        k: 'write',
+        w: 1,
+        who: 'admin',
+        write: { op: 'message', thread: 'open', text: 'Hola' },
+        scenario: 'rate-limited',
+      },
+    ],
+  ],
+  [
+    'a restore then a portal magic link: the base does not hold the link made after it',
+    [
+      { k: 'restore', w: 1, from: 0 },
+      { k: 'portal', w: 1, contact: 'owner', op: 'invoices' },
+    ],
+  ],
+  [
+    "an MCP tool call through the agent shortcut: the shortcut's grant is carried",
+    [{ k: 'mcp', w: 0, tool: 'listNotifications', invoice: 'inv_acme_0001' }],
+  ],
+  [
+    'a magic link, then the outbox cleared: the bundle of the moment between equals the rewind view',
+    [
+      { k: 'magicLink', w: 0, contact: 'owner' },
+      { k: 'clearOutbox', w: 0 },
+    ],
+  ],
+  [
+    'a sign-in, then session-expired turned on: the set of sessions it expired is no part of the digest',
+    [
+      { k: 'read', w: 0, who: 'operator', path: '/api/auth/users/me' },
+      { k: 'scenarios', w: 0, active: [{ name: 'session-expired', options: { routes: ['listLayers'] } }] },
+    ],
+  ],
+  [
+    'a provider state set up between writes: the log begins again after it, so the bundle replays',
+    [
+      { k: 'write', w: 0, who: 'admin', write: { op: 'publish', invoice: 'inv_acme_0014' } },
+      { k: 'pactState', w: 0, state: 'a notification exists', params: { status: 'reviewed' } },
+      { k: 'write', w: 0, who: 'admin', write: { op: 'publish', invoice: 'inv_acme_0015' } },
+    ],
+  ],
+  [
+    'a magic link, a rewind to before it, another: the outbox numbers the new one as the base does',
+    [
+      { k: 'portal', w: 0, contact: 'owner', op: 'invoices' },
+      { k: 'rewind', w: 0, back: 3, after: false },
+      { k: 'portal', w: 0, contact: 'owner', op: 'invoices' },
+    ],
+  ],
+  [
+    "a scenario in force on every route, then OAuth's authorize: no step a replay cannot send",
+    [
+      { k: 'scenarios', w: 0, active: [{ name: 'dte-pending', options: { pendingSyncs: 0 } }] },
+      { k: 'oauth', w: 0, refresh: false },
+    ],
+  ],
+  [
+    'an override added answers 201, as the document says',
+    [{ k: 'override', w: 0, path: '/api/layers', status: 503, times: 1 }],
+  ],
+]
+
+describe.each(runtimes)('sessions the properties once refused, through $name', (runtime) => {
+  const rt = useSandbox(runtime)
+  const ids = () => Array.from({ length: WORLDS }, () => freshWorld('regression'))
+
+  it.each(SESSIONS)('%s', async (_, cmds) => {
+    // The moment between the session's first and second requests: `after` the first.
+    expect(await checkSession({ fetch: rt.fetch, ids: ids() }, cmds, 0, 'after')).toEqual([])
+  })
+
+  it('a refused replay names the first field that differs by its path', async () => {
+    const s = client(rt, { sandbox: freshWorld('named') })
+    await s.post('/api/portal/auth/magic-link', { email: 'owner@acme.test' })
+    await s.post('/api/portal/auth/magic-link', { email: 'billing@acme.test' })
+    const { checksum: _, ...bundle } = (await s.control.get('/repro')).body
+    bundle.end.values.outbox[1].id = 'out_5'
+    bundle.end.parts.outbox = '0123456789abcdef'
+    const resealed = { ...bundle, checksum: await sha256(canonical(bundle)) }
+    const res = await client(rt, { sandbox: freshWorld('named') }).control.post('/repro', resealed)
+    expect(res.status).toBe(409)
+    expect(res.body.message).toContain('outbox[1].id: out_5 vs out_2')
+  })
+
+  it('a bundle claiming a million notifications is refused naming the field, before any world is built (issue 56)', async () => {
+    const s = client(rt, { sandbox: freshWorld('huge') })
+    await s.post('/api/portal/auth/magic-link', { email: 'owner@acme.test' })
+    const { checksum: _, ...bundle } = (await s.control.get('/repro')).body
+    const resealed = { ...bundle, size: null, notifications: 1_000_000 }
+    const started = Date.now()
+    const res = await s.control.post('/repro', { ...resealed, checksum: await sha256(canonical(resealed)) })
+    expect(res.status).toBe(413)
+    expect(res.body.message).toMatch(/^notifications: must be at most 100000/)
+    expect(Date.now() - started).toBeLessThan(2000)
+    // The world it was sent to is as it was.
+    expect((await s.control.get('/outbox')).body.outbox).toHaveLength(1)
+  })
+})
