@@ -19,6 +19,7 @@ export const LAYERS = [
   'control',
   'operations',
   'app',
+  'conduct',
   'persist',
   'options',
   'time-travel',
@@ -34,6 +35,7 @@ export const LAYERS = [
  */
 const CLIMBING: Record<string, number> = {
   'app -> agents': 1,
+  'app -> conduct': 1,
   'app -> contracts': 1,
   'app -> time-travel': 1,
   'auth -> agents': 1,
@@ -57,6 +59,7 @@ const CLIMBING: Record<string, number> = {
   'overrides -> app': 5,
   'sandbox -> agents': 4,
   'sandbox -> app': 2,
+  'sandbox -> conduct': 1,
   'sandbox -> time-travel': 6,
   'scenarios -> app': 4,
   'scenarios -> sandbox': 1,
