@@ -54,7 +54,6 @@ export function guardScenario(def: ScenarioDefinition, file: string): ScenarioDe
     advice: def.advice,
     order: def.order,
     hides: def.hides?.bind(def),
-    appliesTo: def.appliesTo?.bind(def),
     pinned: def.pinned?.bind(def),
     taxAuthority: def.taxAuthority,
     // Read by the conduct's coverage (docs/conduct.md): one that throws applies nowhere, never a 500 of the report.
