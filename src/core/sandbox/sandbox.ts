@@ -65,7 +65,12 @@ const standalone: SandboxRegistry = {
  * (src/core/scenarios/registry.ts), whose definitions' hooks get a sandbox, so it is named here by what it does.
  */
 export interface KnownScenarios {
-  get(name: string): { activate?(sandbox: Sandbox, options: Record<string, unknown>): void } | undefined
+  get(name: string):
+    | {
+        activate?(sandbox: Sandbox, options: Record<string, unknown>): void
+        pinned?(options: Record<string, unknown>, status: number): Record<string, unknown>
+      }
+    | undefined
   list(): readonly ScenarioFacts[]
   parse(input: unknown, field?: string): ActiveScenario
   parseList(text: string, field: string): ActiveScenario[]
@@ -88,7 +93,7 @@ export interface SandboxShared {
 /** One isolated sandbox: records, sessions, clock, scenarios, journal and outbox. */
 export class Sandbox {
   clock!: Clock
-  /** The writes of the request running, taken for its journal entry (`changes`, time-travel/changes.ts). */
+  /** The writes of the request running, taken for its journal entry (`changes`, store/changes.ts). */
   readonly changes = new ChangeRecorder()
   /** Agent access: OAuth clients, codes and grants (src/core/agents). */
   oauth: OAuthState = emptyOAuth()

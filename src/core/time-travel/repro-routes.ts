@@ -12,7 +12,7 @@ import { randomToken } from '../clock/random.js'
 import { WORLD_PARTS, credentialTokens, revealed, writeParts } from '../sandbox/parts.js'
 import { checkBounds } from '../sandbox/snapshot.js'
 import * as z from 'zod'
-import { REPRO_VERSION } from './bundle.js'
+import { REPRO_VERSION } from './version.js'
 import type { ReplayKit, StepKind } from './replay.js'
 import type { RouteContext } from '../route/route.js'
 
