@@ -3,7 +3,7 @@ import { guardScenario } from './guard.js'
 import { isStandardSchema, readOptions } from '../core/scenarios/options.js'
 
 const NAME = /^[a-z][a-z0-9-]{0,63}$/
-const HOOKS = ['activate', 'edge', 'before', 'after', 'hides', 'appliesTo'] as const
+const HOOKS = ['activate', 'edge', 'before', 'after', 'hides', 'appliesTo', 'pinned'] as const
 /** Scenarios of your own one app may hold (files of `--scenarios DIR`, or an entry's `scenarios`). */
 export const OWN_SCENARIOS_MAX = 100
 
@@ -95,7 +95,12 @@ export function withOwnScenarios(
     if (clash) throw new Error(`${field}.${i}: name "${def.name}" is taken by ${clash}; rename it`)
     taken.set(def.name, `${field}.${i}`)
     // Each hook bounded and its failures named: by its file where there is one (workerd's), else its place.
-    out.push(guardScenario(def, files?.[i] ?? `${field}.${i}`))
+    // Guarding reads every own field (a getter of the file's own may throw): a refusal too.
+    try {
+      out.push(guardScenario(def, files?.[i] ?? `${field}.${i}`))
+    } catch (error) {
+      throw new Refused(`${field}.${i}: default export: could not be read (${textOf(error)})`)
+    }
   })
   return out
 }
