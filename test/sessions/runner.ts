@@ -103,6 +103,15 @@ export class Runner {
     return m
   }
 
+  /** The tokens known now, to take back after a rewind to this moment (those the rest got are undone). */
+  keep(): Map<World, Map<string, string>> {
+    return new Map([...this.#tokens].map(([w, m]) => [w, new Map(m)]))
+  }
+
+  takeBack(kept: Map<World, Map<string, string>>): void {
+    this.#tokens = new Map([...kept].map(([w, m]) => [w, new Map(m)]))
+  }
+
   /** Sessions may be gone (a reset, a rewind, a restore, a replay, a restart): sign in again when needed. */
   forget(w?: World): void {
     if (w === undefined) this.#tokens.clear()
