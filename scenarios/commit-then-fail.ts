@@ -24,6 +24,7 @@ export default defineScenario({
     'After a 500 or a time-out on a write, do not resend: read the resource (and its external effects) first, show "checking whether it went through", and only offer to retry when the read shows it did not',
   options,
   order: 60,
+  appliesTo: (route) => route.effect === true,
   async after(ctx, reply, o) {
     if (!ctx.route.effect || reply.status >= 400) return reply
     ctx.fault('commit-then-fail')

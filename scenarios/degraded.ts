@@ -9,6 +9,8 @@ const options = z.strictObject({
     .min(0, 'must be at least 0')
     .max(1, 'must be at most 1')
     .default(0.5),
+  /** The status a failing read answers (502, 503 or 504); drawn from the seeded generator when absent. A Pact state pins it. */
+  status: z.union([z.literal(502), z.literal(503), z.literal(504)], { error: 'must be 502, 503 or 504' }).optional(),
 })
 export type DegradedOptions = z.infer<typeof options>
 
@@ -21,16 +23,20 @@ const failures = [
 export default defineScenario({
   name: 'degraded',
   description:
-    "reads (GET) fail with 502, 503 or 504 at rate (0 to 1), drawn from the sandbox's seeded generator so a run repeats exactly",
+    "reads (GET) fail with 502, 503 or 504 (or status) at rate (0 to 1), drawn from the sandbox's seeded generator so a run repeats exactly",
   advice:
     'Retry reads with backoff (they are safe), keep showing the last data you had with a "could not refresh" notice, and offer a manual retry; never retry writes blindly on 5xx',
   options,
   order: 20,
+  appliesTo: (route) => route.method === 'GET' && route.auth.kind !== 'control',
   edge(ctx, o) {
     if (ctx.request.method !== 'GET') return undefined
     const random = ctx.sandbox.random
     if (random() >= o.rate) return undefined
-    const [status, message] = failures[Math.min(2, Math.floor(random() * 3))]
+    const [status, message] =
+      o.status === undefined
+        ? failures[Math.min(2, Math.floor(random() * 3))]
+        : failures.find(([code]) => code === o.status)!
     ctx.fault('degraded')
     // A gateway answers, not the module: the standard body.
     return { status, body: errorBody('standard', status, message), error: new HttpError(status, message) }

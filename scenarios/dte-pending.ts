@@ -24,6 +24,7 @@ export default defineScenario({
     'emission ends in SII_PENDING with a TrackID; sync reports pending pendingSyncs times, then the outcome; no re-emission while pending (409)',
   advice:
     'Show "pending at the tax authority" with the folio and TrackID, offer sync (with backoff, or on the user\'s demand) rather than re-emission, and keep re-emission disabled until the DTE is rejected',
+  appliesTo: (route) => route.id === 'emitDte' || route.id === 'syncDteDocument',
   options,
   taxAuthority: {
     sync: (o, syncs) =>

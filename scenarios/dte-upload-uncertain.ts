@@ -17,6 +17,7 @@ export default defineScenario({
     'emit-dte assigns a folio, leaves the DTE in SII_UPLOAD_UNCERTAIN with no TrackID and answers like a time-out (504; option response); re-emission is refused (409) while uncertain; sync cannot resolve it (422); only reconciliation (POST /__sandbox/dte/{dteId}/resolve) settles it',
   advice:
     'After a time-out never emit again blindly: read GET /api/v1/dte/documents?invoiceId=... (or the invoice dteId), show the DTE as "uploaded, outcome unknown" with its folio, disable re-emission and sync, and tell the user it awaits reconciliation with the tax authority',
+  appliesTo: (route) => route.id === 'emitDte' || route.id === 'syncDteDocument',
   options,
   taxAuthority: { upload: (o) => ({ response: o.response }) },
 })

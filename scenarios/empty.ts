@@ -7,6 +7,7 @@ export default defineScenario({
   description: 'the client has no data: empty lists, zero counts',
   advice:
     'Show empty states that explain what would be here and how to add the first one, hide totals and pagers, and never show a spinner forever or an error for "no data"',
+  appliesTo: (route) => route.lists !== undefined,
   options: z.strictObject({}),
   hides: () => true,
 })

@@ -18,6 +18,7 @@ export default defineScenario({
   options: z.strictObject({}),
   // Late: it reshapes errors that other scenarios produced too.
   order: 90,
+  appliesTo: (route) => route.auth.kind !== 'control',
   after(ctx, reply) {
     if (!reply.error) return reply
     const turn = (ctx.sandbox.scenarioState.get('error-shapes') as number | undefined) ?? 0

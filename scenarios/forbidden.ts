@@ -14,6 +14,8 @@ export default defineScenario({
     'Hide or disable what the permissions from users/me do not allow, show a "you do not have access" page instead of an error on 403, never retry a 403, and keep sign-out reachable',
   options: z.strictObject({}),
   order: 40,
+  appliesTo: (route) =>
+    (route.auth.kind === 'user' || route.auth.kind === 'portal') && route.id !== 'getMe' && route.id !== 'signOut',
   // Before the body is read (a bad body or type still gets 403), after the caller is known:
   // an unauthenticated caller still gets the route's own 401.
   async edge(ctx) {

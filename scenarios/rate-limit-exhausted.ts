@@ -21,6 +21,7 @@ export default defineScenario({
   options,
   // Before rate-limited: once exhausted, no attempt goes through.
   order: 10,
+  appliesTo: (route) => route.auth.kind !== 'control',
   edge(ctx, o) {
     ctx.fault('rate-limit-exhausted')
     return tooManyRequests(

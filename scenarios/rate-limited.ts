@@ -56,6 +56,7 @@ export default defineScenario({
     'Retry reads with the spec\'s backoff (immediately, then after 1 s, 3 s and 7 s; at least Retry-After when sent; 4 attempts at most), show a "retrying" state rather than an error, and never retry writes blindly',
   options,
   order: 11,
+  appliesTo: (route) => route.auth.kind !== 'control',
   edge(ctx, o) {
     const counts =
       (ctx.sandbox.scenarioState.get('rate-limited') as Map<string, number> | undefined) ?? new Map<string, number>()

@@ -16,6 +16,7 @@ export default defineScenario({
     'On invalid_grant from a refresh drop both tokens and start the sign-in again (authorization code with PKCE); never retry the same refresh token',
   options: z.strictObject({}),
   order: 30,
+  appliesTo: (route) => route.id === 'oauthToken',
   async edge(ctx) {
     if (ctx.route.id !== 'oauthToken') return undefined
     // Read once and kept: the endpoint reads the same bytes. Past the endpoint's own limit the

@@ -47,6 +47,7 @@ export default defineScenario({
     'On 401 drop the token, send the user to sign-in keeping where they were (return URL, unsaved input), retry the read after the new sign-in, and never loop on 401',
   options,
   order: 30,
+  appliesTo: (route) => route.auth.kind === 'user',
   activate(sandbox) {
     const now = sandbox.clock.now()
     sandbox.sessions.expireAll(now)

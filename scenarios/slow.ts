@@ -34,6 +34,7 @@ export default defineScenario({
   options,
   // Last: the latency comes on top of whatever the other scenarios did.
   order: 95,
+  appliesTo: (route) => route.auth.kind !== 'control',
   async after(ctx, reply, o) {
     const delay =
       o.min !== undefined && o.max !== undefined ? o.min + Math.floor(ctx.sandbox.random() * (o.max - o.min + 1)) : o.ms

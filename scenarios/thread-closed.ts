@@ -11,6 +11,7 @@ export default defineScenario({
   description: 'omnichannel threads are closed or reassigned: sending answers 409',
   advice:
     'On 409 do not resend: reload the thread and its messages, show that it was closed or reassigned, disable the composer, and keep the unsent text so the user can copy it',
+  appliesTo: (route) => route.id === 'sendOmnichannelMessage',
   options: z.strictObject({}),
   before(ctx) {
     if (ctx.route.id !== 'sendOmnichannelMessage') return undefined

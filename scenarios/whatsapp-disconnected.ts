@@ -7,6 +7,7 @@ export default defineScenario({
   description: 'the WhatsApp Business status says not connected',
   advice:
     'Show that WhatsApp is not connected where messages are composed, disable WhatsApp sending with a reason, and point admins to reconnecting it',
+  appliesTo: (route) => route.id === 'getWhatsappStatus',
   options: z.strictObject({}),
   after(ctx, reply) {
     if (ctx.route.id !== 'getWhatsappStatus' || reply.status !== 200) return reply

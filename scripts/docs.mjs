@@ -16,6 +16,8 @@ export { scenarios } from './scenarios/index.ts'
 export { rolePermissions } from './src/core/auth/permissions.ts'
 export { sandboxOptions } from './src/core/options/options.ts'
 export { toolsOf, untooled } from './src/mcp/tools.ts'
+export { openapiDocument } from './src/core/control/openapi.ts'
+export { servedRoutes } from './src/core/app/route.ts'
 `
 
 async function load() {
@@ -81,6 +83,59 @@ export function routesBlock({ routes, rolePermissions }) {
         )}`,
     )
     .join('\n\n')
+}
+
+/** A schema's rules in a few words: type, format, pattern, enum, bounds (the document has them whole). */
+function ruleWords(schema, doc, depth = 0) {
+  if (!schema || depth > 3) return 'any'
+  if (schema.$ref)
+    return ruleWords(
+      schema.$ref.split('/').reduce((at, k) => (k === '#' ? doc : at?.[k]), doc),
+      doc,
+      depth,
+    )
+  if ('const' in schema) return `= ${JSON.stringify(schema.const)}`
+  if (schema.enum) return `one of ${schema.enum.length}`
+  const union = schema.anyOf ?? schema.oneOf
+  if (union) return union.map((s) => ruleWords(s, doc, depth + 1)).join(' or ')
+  const words = [schema.format ?? schema.type ?? 'any']
+  if (schema.pattern) words.push('pattern')
+  const bound = (lo, hi, unit = '') =>
+    lo !== undefined || hi !== undefined ? words.push(`${lo ?? ''}..${hi ?? ''}${unit}`) : undefined
+  bound(schema.minimum, schema.maximum)
+  bound(schema.minLength, schema.maxLength, ' chars')
+  bound(schema.minItems, schema.maxItems, ' items')
+  if (schema.type === 'array' && schema.items) words.push(`of ${ruleWords(schema.items, doc, depth + 1)}`)
+  return words.join(' ')
+}
+
+/**
+ * Where each operation's rules are in the served document (docs/routes.md "Where each rule
+ * lives"): its parameters, its body and the 400 its own rules answer, from the document itself.
+ */
+export function documentRulesBlock({ routes, servedRoutes, openapiDocument, scenarios }) {
+  const doc = openapiDocument(servedRoutes(routes, {}), { scenarios: scenarios.map((s) => s.name) })
+  const rows = []
+  for (const route of routes) {
+    const op = doc.paths[openapiPath(route.path)][route.method.toLowerCase()]
+    const params = (op.parameters ?? [])
+      .filter((p) => !p.$ref)
+      .map((p) => `${p.in} \`${p.name}\`${p.required ? '*' : ''}: ${ruleWords(p.schema, doc)}`)
+    const body = Object.entries(op.requestBody?.content ?? {}).map(([type, { schema }]) => {
+      const required = schema?.required?.length ? `; required ${schema.required.map((n) => `\`${n}\``).join(', ')}` : ''
+      return `${type}${required}`
+    })
+    rows.push([
+      `\`${route.id}\``,
+      params.join('; ') || '(none)',
+      body.join('; ') || '(none)',
+      route.errors?.[400] ?? '',
+    ])
+  }
+  return table(
+    ['operation', 'parameters (* required)', 'body', 'its own 400 (rules of state or of several fields)'],
+    rows,
+  )
 }
 
 /** One option as a reader needs it: type, range, default (from its JSON Schema). */
@@ -176,6 +231,7 @@ export function mcpToolsBlock({ routes, rolePermissions, toolsOf, untooled }) {
 /** Each generated block: the file it lives in, its marker name, and how to render it. */
 const blocks = [
   { file: 'docs/routes.md', name: 'routes', render: routesBlock },
+  { file: 'docs/routes.md', name: 'document-rules', render: documentRulesBlock },
   { file: 'docs/scenarios.md', name: 'scenarios', render: scenariosBlock },
   { file: 'README.md', name: 'scenarios', render: readmeScenariosBlock },
   { file: 'docs/cli.md', name: 'flags', render: flagsBlock },

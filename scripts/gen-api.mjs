@@ -25,6 +25,7 @@ export { serverRoutes as routes } from './src/apps/server-app.ts'
 export { servedRoutes } from './src/core/app/route.ts'
 export { openapiDocument } from './src/core/control/openapi.ts'
 export { toolsOf } from './src/mcp/tools.ts'
+export { scenarios } from './scenarios/index.ts'
 `
 
 /** The document the Node server serves with default options (agent access's routes included), without `servers` (they name the served origin). */
@@ -40,9 +41,10 @@ async function servedDocument() {
     logLevel: 'warning',
   })
   try {
-    const { routes, servedRoutes, openapiDocument, toolsOf } = await import(pathToFileURL(outfile).href)
+    const { routes, servedRoutes, openapiDocument, toolsOf, scenarios } = await import(pathToFileURL(outfile).href)
     const served = servedRoutes(routes, {})
-    return { document: openapiDocument(served), tools: [...toolsOf(served).keys()] }
+    const document = openapiDocument(served, { scenarios: scenarios.map((s) => s.name) })
+    return { document, tools: [...toolsOf(served).keys()] }
   } finally {
     rmSync(outfile, { force: true })
   }

@@ -1,6 +1,6 @@
 /**
  * `fleet-sandbox`: the runtime-free core and what builds it. The runtimes are their own entries:
- * `fleet-sandbox/node` (msw/node), `/browser` (service worker), `/storybook`, `/server` (Hono).
+ * `fleet-sandbox/node` (msw/node), `/browser` (service worker), `/storybook`, `/server` (the Node server).
  */
 export { createSandboxApp, bundledScenarios, type AppOptions } from './apps/page-app.js'
 export {

@@ -89,6 +89,7 @@ export type OperationId =
   | 'sandboxContractsOpenapi'
   | 'sandboxPactStates'
   | 'sandboxPactChangeState'
+  | 'sandboxGetConduct'
   | 'sandboxOpenapi'
   | 'sandboxPanel'
   | 'oauthAuthorizationServerMetadata'

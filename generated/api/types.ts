@@ -790,7 +790,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The token client's published and paid invoices, newest first */
+        /**
+         * The token client's published and paid invoices, newest first
+         * @description Needs a portal token (security scheme portalBearer): POST /api/portal/auth/magic-link with a portal contact's e-mail, read the link's token from GET /__sandbox/outbox?kind=magic-link, and POST it to /api/portal/auth/verify; data.token is the portal token
+         */
         get: operations["portalListInvoices"];
         put?: never;
         post?: never;
@@ -807,7 +810,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One published or paid invoice of the token client */
+        /**
+         * One published or paid invoice of the token client
+         * @description Needs a portal token (security scheme portalBearer): POST /api/portal/auth/magic-link with a portal contact's e-mail, read the link's token from GET /__sandbox/outbox?kind=magic-link, and POST it to /api/portal/auth/verify; data.token is the portal token
+         */
         get: operations["portalGetInvoice"];
         put?: never;
         post?: never;
@@ -824,10 +830,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The token client's support tickets, newest first */
+        /**
+         * The token client's support tickets, newest first
+         * @description Needs a portal token (security scheme portalBearer): POST /api/portal/auth/magic-link with a portal contact's e-mail, read the link's token from GET /__sandbox/outbox?kind=magic-link, and POST it to /api/portal/auth/verify; data.token is the portal token
+         */
         get: operations["portalListTickets"];
         put?: never;
-        /** Open a support ticket as the signed-in contact */
+        /**
+         * Open a support ticket as the signed-in contact
+         * @description Needs a portal token (security scheme portalBearer): POST /api/portal/auth/magic-link with a portal contact's e-mail, read the link's token from GET /__sandbox/outbox?kind=magic-link, and POST it to /api/portal/auth/verify; data.token is the portal token
+         */
         post: operations["portalCreateTicket"];
         delete?: never;
         options?: never;
@@ -842,7 +854,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One support ticket of the token client */
+        /**
+         * One support ticket of the token client
+         * @description Needs a portal token (security scheme portalBearer): POST /api/portal/auth/magic-link with a portal contact's e-mail, read the link's token from GET /__sandbox/outbox?kind=magic-link, and POST it to /api/portal/auth/verify; data.token is the portal token
+         */
         get: operations["portalGetTicket"];
         put?: never;
         post?: never;
@@ -1255,6 +1270,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox/conduct": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's conduct in this world (docs/conduct.md): the spec's retry rules it broke, and the statuses and scenarios each operation it called met */
+        get: operations["sandboxGetConduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__sandbox/openapi.json": {
         parameters: {
             query?: never;
@@ -1431,9 +1463,9 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+        /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
         SandboxId: string;
-        /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+        /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
         SandboxScenario: string;
     };
     requestBodies: never;
@@ -1446,9 +1478,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -1553,9 +1585,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -1633,9 +1665,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -1754,9 +1786,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -1856,9 +1888,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -1945,9 +1977,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -2067,9 +2099,9 @@ export interface operations {
                 endDate?: string;
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -2125,7 +2157,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid query */
+            /** @description Invalid query, or a startDate after the endDate */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2210,9 +2242,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -2357,9 +2389,9 @@ export interface operations {
                 module: string;
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -2475,9 +2507,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -2595,9 +2627,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -2727,9 +2759,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -2850,9 +2882,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -2904,7 +2936,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Invalid payload, or an origin or destination that is no known Chilean city (Santiago, Valparaíso, Concepción and the others of src/core/operations/quoting.ts) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2980,9 +3012,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -3091,9 +3123,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -3209,9 +3241,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -3300,9 +3332,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -3425,9 +3457,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -3560,9 +3592,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -3695,9 +3727,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -3817,9 +3849,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -3934,9 +3966,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -4052,9 +4084,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -4182,9 +4214,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -4272,9 +4304,9 @@ export interface operations {
                 status?: "scheduled" | "in_progress" | "completed" | "cancelled";
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -4402,9 +4434,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -4544,9 +4576,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -4679,9 +4711,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -4692,7 +4724,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description One or more files, at most 10 MB (10,485,760 bytes) each */
+                    /** @description 1 to 10 files of 1 byte to 10 MB (10485760 bytes) each, each an image or a PDF: declared so (its part's content type, image/* or application/pdf) and so by its first bytes (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC, AVIF or PDF); a file name of at most 255 characters */
                     file: string[];
                 };
             };
@@ -4836,9 +4868,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -4957,9 +4989,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -5086,9 +5118,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -5199,9 +5231,9 @@ export interface operations {
                 status?: "open" | "closed";
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -5321,9 +5353,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -5455,9 +5487,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -5584,9 +5616,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -5731,9 +5763,9 @@ export interface operations {
                 order?: "asc" | "desc";
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -5879,9 +5911,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -6030,9 +6062,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -6192,9 +6224,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -6355,9 +6387,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -6495,9 +6527,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -6677,9 +6709,9 @@ export interface operations {
                 invoiceId?: string;
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -6817,9 +6849,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -6960,9 +6992,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -7105,7 +7137,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path: {
@@ -7240,9 +7272,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -7342,9 +7374,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -7453,9 +7485,9 @@ export interface operations {
                 status?: ("published" | "paid")[];
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -7606,9 +7638,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -7766,9 +7798,9 @@ export interface operations {
                 status?: ("open" | "pending" | "closed")[];
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -7892,9 +7924,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -8017,9 +8049,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path: {
@@ -8146,7 +8178,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8219,7 +8251,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8285,7 +8317,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8294,7 +8326,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    active: unknown[];
+                    active: (("commit-then-fail" | "degraded" | "dte-pending" | "dte-upload-uncertain" | "empty" | "error-shapes" | "forbidden" | "rate-limit-exhausted" | "rate-limited" | "refresh-revoked" | "session-expired" | "slow" | "thread-closed" | "whatsapp-disconnected") | {
+                        /** @enum {string} */
+                        name: "commit-then-fail" | "degraded" | "dte-pending" | "dte-upload-uncertain" | "empty" | "error-shapes" | "forbidden" | "rate-limit-exhausted" | "rate-limited" | "refresh-revoked" | "session-expired" | "slow" | "thread-closed" | "whatsapp-disconnected";
+                    })[];
                 };
             };
         };
@@ -8375,7 +8410,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8465,7 +8500,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8534,7 +8569,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8560,7 +8595,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Invalid payload (the message names the field): give advanceBy, set or freeze; give either advanceBy or set, not both; advanceBy or set out of the clock's range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8627,7 +8662,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8693,7 +8728,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8762,7 +8797,7 @@ export interface operations {
                 to?: string;
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8828,7 +8863,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8897,7 +8932,7 @@ export interface operations {
                 after?: number;
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -8914,7 +8949,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Not one request id */
+            /** @description Not one request id: give before or after, not both */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8981,7 +9016,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -9002,7 +9037,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Not a snapshot taken with GET /__sandbox/snapshot (the link from that operation): the message names the field, such as version: must be one of 1 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9069,7 +9104,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -9135,7 +9170,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path: {
@@ -9212,7 +9247,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -9243,7 +9278,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not one request id */
+            /** @description Not one request id: give before or after, not both */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9331,7 +9366,7 @@ export interface operations {
                 after?: number;
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -9348,7 +9383,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Not one request id: give before or after, not both */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9415,13 +9450,22 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    version: 1;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -9432,7 +9476,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Malformed, changed or cut bundle */
+            /** @description Malformed, changed or cut bundle: body: a repro bundle (GET /__sandbox/repro) is required; version: must be the bundle version this sandbox reads */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9508,7 +9552,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -9620,7 +9664,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -9686,15 +9730,49 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
-                "application/json": unknown;
+                "application/json": {
+                    match: {
+                        /** @enum {string} */
+                        method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                        path?: string;
+                        operation?: string;
+                        query?: {
+                            [key: string]: string | string[];
+                        };
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        body?: unknown;
+                        anonymous?: boolean;
+                    } & (unknown | unknown);
+                    respond: {
+                        status: number;
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        body?: unknown;
+                        delayMs?: number;
+                    } | {
+                        /** @constant */
+                        error: "network";
+                        delayMs?: number;
+                    };
+                    times?: number;
+                    /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                    from?: string | null;
+                    /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                    until?: string | null;
+                    priority?: number;
+                    name?: string;
+                };
             };
         };
         responses: {
@@ -9707,7 +9785,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Invalid override, the message naming the field: match.operation or match.path that this sandbox does not serve (docs/routes.md), or the control API's; match.body past 64 KB or respond.body past 1 MB as JSON; a window (from, until) out of the clock's range, closed or ending before it starts */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9774,7 +9852,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -9840,7 +9918,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path: {
@@ -9917,7 +9995,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path: {
@@ -9925,9 +10003,43 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
-                "application/json": unknown;
+                "application/json": {
+                    match: {
+                        /** @enum {string} */
+                        method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                        path?: string;
+                        operation?: string;
+                        query?: {
+                            [key: string]: string | string[];
+                        };
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        body?: unknown;
+                        anonymous?: boolean;
+                    } & (unknown | unknown);
+                    respond: {
+                        status: number;
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        body?: unknown;
+                        delayMs?: number;
+                    } | {
+                        /** @constant */
+                        error: "network";
+                        delayMs?: number;
+                    };
+                    times?: number;
+                    /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                    from?: string | null;
+                    /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                    until?: string | null;
+                    priority?: number;
+                    name?: string;
+                };
             };
         };
         responses: {
@@ -9940,7 +10052,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Invalid override, the message naming the field: match.operation or match.path that this sandbox does not serve (docs/routes.md), or the control API's; match.body past 64 KB or respond.body past 1 MB as JSON; a window (from, until) out of the clock's range, closed or ending before it starts */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10016,7 +10128,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path: {
@@ -10093,7 +10205,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -10172,7 +10284,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path: {
@@ -10223,6 +10335,7 @@ export interface operations {
                         /** @constant */
                         via?: "mcp";
                         tool?: string;
+                        conduct?: string[];
                         url: string;
                         request: {
                             headers: {
@@ -10307,7 +10420,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -10373,7 +10486,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -10450,7 +10563,7 @@ export interface operations {
                 before?: number;
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path: {
@@ -10479,7 +10592,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not one request id */
+            /** @description Not one request id: give before or after, not both */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10546,7 +10659,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -10636,7 +10749,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -10759,9 +10872,10 @@ export interface operations {
                 consumer?: string;
                 provider?: string;
                 overrides?: "include" | "exclude";
+                scenarios?: "include" | "pending" | "exclude";
             };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -10836,7 +10950,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -10911,7 +11025,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -10977,7 +11091,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -11008,7 +11122,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            /** @description Invalid payload, or a state this sandbox does not know: GET /__sandbox/pact/states lists every state */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11089,11 +11203,112 @@ export interface operations {
             };
         };
     };
+    sandboxGetConduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                "x-sandbox-id"?: components["parameters"]["SandboxId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        findings: {
+                            /** @enum {string} */
+                            rule: "retried-refusal" | "retried-write-blindly" | "too-many-attempts" | "retried-too-soon" | "looped-on-401" | "reused-refresh-token";
+                            message: string;
+                            operationId: string;
+                            requests: number[];
+                            spec: string;
+                        }[];
+                        coverage: {
+                            operationId: string;
+                            method: string;
+                            path: string;
+                            met: {
+                                status: number;
+                                request: number;
+                            }[];
+                            unmet: number[];
+                            scenarios: {
+                                met: {
+                                    name: string;
+                                    request: number;
+                                }[];
+                                unmet: string[];
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid payload, query or path parameter (the message names the field and the rule) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Under --control-token: the x-sandbox-control-token header is missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description A web page elsewhere: an Origin (or, without one, Sec-Fetch-Site: cross-site) that is not loopback nor named with --cors-origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Conduct is off (--no-conduct): nothing was judged */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+            /** @description Request header fields too large: over the server's limit (16 KB in all on the Node server), answered with no body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error, or an effect applied then failed (scenario commit-then-fail) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"];
+                };
+            };
+        };
+    };
     sandboxOpenapi: {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -11159,7 +11374,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;
@@ -11216,9 +11431,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -11302,9 +11517,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -11386,11 +11601,22 @@ export interface operations {
     };
     oauthAuthorize: {
         parameters: {
-            query?: never;
+            query: {
+                response_type: "code";
+                client_id: string;
+                redirect_uri?: string;
+                state?: string;
+                code_challenge: string;
+                code_challenge_method: "S256";
+                scope?: string;
+                resource?: string;
+                login_hint?: string;
+                prompt?: string;
+            };
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
@@ -11416,13 +11642,14 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
-            /** @description Unknown client or unregistered redirect_uri: not redirected */
+            /** @description Unknown client_id or unregistered redirect_uri: not redirected */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
+                    "text/html": string;
                 };
             };
             /** @description Too many requests (scenarios rate-limited, rate-limit-exhausted), with Retry-After */
@@ -11483,15 +11710,46 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @constant */
+                    response_type: "code";
+                    /** @description A client registered in this sandbox (POST /oauth/register) */
+                    client_id: string;
+                    /** @description One the client registered, exactly; required when it registered several */
+                    redirect_uri?: string;
+                    /** @description Sent back with the code */
+                    state?: string;
+                    /** @description base64url SHA-256 of the code_verifier */
+                    code_challenge: string;
+                    /** @constant */
+                    code_challenge_method: "S256";
+                    /** @description Space-separated scopes; the only one is service:api (the default) */
+                    scope?: string;
+                    /** @description The token's audience: <sandbox>/mcp (its MCP server) or <sandbox> itself */
+                    resource?: string;
+                    /** @description With prompt=none: the e-mail of the demo account to sign in at once */
+                    login_hint?: string;
+                    /** @description none: no page, a code at once for login_hint */
+                    prompt?: string;
+                    /** @description A demo account's e-mail */
+                    email?: string;
+                    /** @description The account's password (sandbox) */
+                    password?: string;
+                    /** @description deny refuses the request; anything else signs in */
+                    decision?: string;
+                };
+            };
+        };
         responses: {
             /** @description Redirect to the client with code or error, state and iss */
             303: {
@@ -11502,13 +11760,14 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Unknown client or unregistered redirect_uri: not redirected */
+            /** @description Unknown client_id or unregistered redirect_uri: not redirected */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
+                    "text/html": string;
                 };
             };
             /** @description Wrong e-mail or password (the page again) */
@@ -11518,10 +11777,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
+                    "text/html": string;
                 };
             };
             /** @description Disabled user (the page again) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
+                    "text/html": string;
+                };
+            };
+            /** @description Body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11560,15 +11830,42 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @constant */
+                    grant_type: "authorization_code";
+                    /** @description The public client the code was issued to */
+                    client_id: string;
+                    /** @description The authorization code (60 s) */
+                    code: string;
+                    code_verifier: string;
+                    /** @description The authorization request's, when it named one */
+                    redirect_uri?: string;
+                    /** @description The token's audience: <sandbox>/mcp (its MCP server) or <sandbox> itself */
+                    resource?: string;
+                } | {
+                    /** @constant */
+                    grant_type: "refresh_token";
+                    /** @description The public client the token was issued to */
+                    client_id: string;
+                    /** @description Each works once: rotated */
+                    refresh_token: string;
+                    /** @description Space-separated scopes; the only one is service:api (the default) */
+                    scope?: string;
+                    /** @description The token's audience: <sandbox>/mcp (its MCP server) or <sandbox> itself */
+                    resource?: string;
+                };
+            };
+        };
         responses: {
             /** @description access_token (the agent JWT, 1 hour), refresh_token (30 days), token_type, expires_in, scope */
             200: {
@@ -11579,7 +11876,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description RFC 6749 error body {error, error_description} */
+            /** @description RFC 6749 error body {error, error_description}, the description naming the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11588,8 +11885,17 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
-            /** @description invalid_client */
+            /** @description invalid_client: an unknown client_id, or a secret sent by a public client */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
+                };
+            };
+            /** @description Body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11628,15 +11934,36 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    redirect_uris: string[];
+                    /** @constant */
+                    token_endpoint_auth_method?: "none";
+                    grant_types?: ("authorization_code" | "refresh_token")[] | null;
+                    response_types?: "code"[] | null;
+                    client_name?: string | null;
+                    software_id?: string | null;
+                    software_version?: string | null;
+                    client_uri?: string;
+                    logo_uri?: string;
+                    tos_uri?: string;
+                    policy_uri?: string;
+                    contacts?: string[];
+                    scope?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
             /** @description The registered client: client_id and its metadata */
             201: {
@@ -11649,6 +11976,15 @@ export interface operations {
             };
             /** @description invalid_redirect_uri or invalid_client_metadata, naming the field */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
+                };
+            };
+            /** @description Body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11687,15 +12023,26 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
-                /** @description Scenarios for this request only: NAME[,NAME] (an unknown one is a 400) */
+                /** @description Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them) */
                 "x-sandbox-scenario"?: components["parameters"]["SandboxScenario"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The public client the token was issued to */
+                    client_id: string;
+                    /** @description A refresh or access token */
+                    token: string;
+                    /** @enum {string} */
+                    token_type_hint?: "access_token" | "refresh_token";
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -11706,7 +12053,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description RFC 6749 error body {error, error_description} */
+            /** @description RFC 6749 error body {error, error_description}, the description naming the field */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11715,8 +12062,17 @@ export interface operations {
                     "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
                 };
             };
-            /** @description invalid_client */
+            /** @description invalid_client: an unknown client_id, or a secret sent by a public client */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardError"] | components["schemas"]["ReshapedError"];
+                };
+            };
+            /** @description Body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11755,7 +12111,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox */
+                /** @description The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie sandbox-id, else the default sandbox */
                 "x-sandbox-id"?: components["parameters"]["SandboxId"];
             };
             path?: never;

@@ -6,6 +6,7 @@ import { auth } from '../core/auth/stage.js'
 import { writableAnswer } from '../core/http/writable-stage.js'
 import { anonymousOverrides, signedInOverrides } from '../core/overrides/stage.js'
 import { journal } from '../core/sandbox/journal-stage.js'
+import { conduct } from '../core/conduct/stage.js'
 import { afterScenarios, beforeScenarios, edgeScenarios, scenariosInForce } from '../core/scenarios/stage.js'
 import { repro } from '../core/time-travel/repro-stage.js'
 
@@ -27,5 +28,6 @@ export const stages: readonly Stage[] = [
   afterScenarios, // tail: scenarios that reshape the answer
   writableAnswer, // tail: an answer HTTP and JSON can carry, else 500
   repro, // tail: the repro log's step
+  conduct, // tail: the app's conduct judged, the rules broken marked on the entry
   journal, // tail: the Response, its log line and journal entry
 ]

@@ -6,6 +6,7 @@ import { bundledScenarios } from '../apps/page-app.js'
 import { ScenarioRegistry } from '../core/scenarios/registry.js'
 import type { ScenarioDefinition } from '../core/scenarios/define.js'
 import { loadScenarioFiles } from '../own-scenarios/files.js'
+import { SCENARIO_TIMEOUT_MS, scenarioLimits } from '../own-scenarios/guard.js'
 import { watchFolders } from './serve/watch.js'
 import { Sandbox } from '../core/sandbox/sandbox.js'
 import {
@@ -50,6 +51,7 @@ export function usage(definitions: readonly ScenarioDefinition[] = bundledScenar
     '       fleet-sandbox record (--upstream URL --upstream-token T | --har FILE) --out DIR [--redact-emails]',
     "                                        record a real backend's records as a --fixtures folder",
     '       fleet-sandbox pact --url URL --out DIR   write the Pact file and used OpenAPI of a running sandbox (pact --help)',
+    "       fleet-sandbox conduct --url URL [--sandbox ID] [--fail-on findings|unmet]   the app's conduct, exit 1 on a finding (conduct --help)",
     '',
     `  ${'flag'.padEnd(width)} ${'environment'.padEnd(22)} meaning`,
     ...rows,
@@ -190,6 +192,7 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   record: async (args) => (await import('./commands/record.js')).record(args),
   drift: async (args) => (await import('./commands/drift.js')).drift(args),
   pact: async (args) => (await import('./commands/pact.js')).pact(args),
+  conduct: async (args) => (await import('./commands/conduct.js')).conduct(args),
 }
 
 /** `afterListen`: run once the server listens (`replay` sends its bundle); a failure stops the server. */
@@ -203,6 +206,8 @@ export async function main(
   const serve = await prepared(argv)
   if (!serve) return
   const server = await started(serve)
+  // Before the banner: a signal sent as soon as it is read (a script, a test) finds the handlers.
+  const stopping = stopOnSignals(server, serve.state, serve.say)
   await announced(server, serve)
   if (afterListen) {
     try {
@@ -212,7 +217,7 @@ export async function main(
       throw error
     }
   }
-  stopOnSignals(server, serve.state, watched(server, serve), serve.say)
+  stopping.unwatch = watched(server, serve)
 }
 
 /** What serving was asked, checked before anything starts; none when the command only printed (--help, --version). */
@@ -224,6 +229,7 @@ async function prepared(argv: string[]) {
     help,
     version,
   } = parseOptions(argv)
+  scenarioLimits.timeoutMs = values.scenarioTimeout ?? SCENARIO_TIMEOUT_MS
   const own = values.scenarios ? await ownScenarios(values.scenarios, values.scenario) : undefined
   if (own) Object.assign(options, { scenarioDefinitions: own.scenarioDefinitions, scenarios: own.scenarios })
   if (values.watch && !fixturesDir && !values.scenarios)
@@ -254,6 +260,7 @@ async function started({ options, engine, fixtureRows, own, state, saved, say, l
     fixtures: fixtureRows,
     log,
     scenarioFiles: own?.files.map((f) => f.file),
+    scenarioTimeoutMs: scenarioLimits.timeoutMs,
     // Nothing reads seeded data before this.
     async beforeListen(target) {
       if (state && saved !== undefined) {
@@ -315,9 +322,9 @@ function watched(server: Server, { values, fixturesDir, own, say }: Serve): (() 
 function stopOnSignals(
   server: Server,
   state: StateFile | undefined,
-  unwatch: (() => void) | undefined,
   say: (line: string) => void,
-): void {
+): { unwatch?: () => void } {
+  const stopping: { unwatch?: () => void } = {}
   const keeping = state && keepState(state, server, (line) => console.error(line))
   let closing = false
   const stop = async (signal: string) => {
@@ -336,7 +343,7 @@ function stopOnSignals(
         code = 1
       }
     }
-    unwatch?.()
+    stopping.unwatch?.()
     await server.close()
     say(`fleet-sandbox stopped (${signal})`)
     process.exit(code)
@@ -348,6 +355,7 @@ function stopOnSignals(
   // A closed terminal: saved and stopped as on SIGTERM, not killed with nothing written.
   process.on('SIGHUP', () => void stop('SIGHUP'))
   stopWhenOrphaned(() => void stop('SIGTERM'))
+  return stopping
 }
 
 /** `--scenarios DIR`: your scenario files beside the bundled ones, and `--scenario` read with them. */

@@ -37,6 +37,8 @@ export interface EngineOptions extends Omit<ServerOptions, 'beforeListen'> {
   persist?: string
   /** Your scenario files (`--scenarios DIR`), for an engine that loads them itself (workerd). */
   scenarioFiles?: readonly string[]
+  /** How long a hook of theirs may take (`--scenario-timeout`), for an engine that loads them itself. */
+  scenarioTimeoutMs?: number
   /** The default sandbox, seeded and not yet listening: `--state` is restored here. */
   beforeListen(sandbox: { restore(state: unknown, why?: string): Promise<void> }): Promise<void>
 }

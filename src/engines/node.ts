@@ -4,8 +4,14 @@ import { summarize } from '../core/sandbox/summary.js'
 import { startServer } from '../adapters/server/index.js'
 import type { StartEngine } from './engine.js'
 
-/** `--engine node`: the Hono server in this process. */
-export const startNodeEngine: StartEngine = async ({ beforeListen, persist: _, scenarioFiles: _f, ...options }) => {
+/** `--engine node`: the Node server (src/adapters/server) in this process. */
+export const startNodeEngine: StartEngine = async ({
+  beforeListen,
+  persist: _,
+  scenarioFiles: _f,
+  scenarioTimeoutMs: _t,
+  ...options
+}) => {
   let sandbox!: Sandbox
   let startMark = ''
   const server = await startServer({

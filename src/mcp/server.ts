@@ -14,11 +14,12 @@ import { type ControlOrigins, controlOriginAllowed } from '../core/control/origi
 import { type Target, targetOf } from '../core/http/url.js'
 import { HttpError, errorBody } from '../core/http/reply.js'
 import { readBody } from '../core/http/body.js'
-import { validSandboxId } from '../core/sandbox/sandbox-id.js'
+import { SANDBOX_ID_RULE, validSandboxId } from '../core/sandbox/sandbox-id.js'
 import { agentToken, resourceMetadataUrl } from './auth.js'
 import { AGENT_SCOPE } from '../core/auth/tokens.js'
 import { type CallSite, type ToolAnswer, refused, successEnvelope, toolAnswer, toolRequest } from './call.js'
 import { type ApiTool, toolsOf } from './tools.js'
+import { CONDUCT_TOOL, conductToolResult } from './conduct-tool.js'
 
 /** How /mcp is served (mcpMount, mount.ts). */
 export interface McpOptions {
@@ -154,7 +155,8 @@ class Mcp {
   toolSet() {
     if (this.#made) return this.#made
     const tools = toolsOf(this.app.routes)
-    return (this.#made = { tools, list: listed(tools) })
+    // The API's operations, and the sandbox's one tool of its own: the conduct (conduct-tool.ts).
+    return (this.#made = { tools, list: [...listed(tools), CONDUCT_TOOL as ReturnType<typeof listed>[number]] })
   }
 
   /** A call of a known tool: the request it stands for, through the app's front door, and its answer; or the refusal of its arguments as a tool result. */
@@ -183,11 +185,15 @@ class Mcp {
     const { tools, list } = this.toolSet()
     server.setRequestHandler('tools/list', () => ({ tools: list }))
     server.setRequestHandler('tools/call', async (request) => {
+      if (request.params.name === CONDUCT_TOOL.name) {
+        if (!exchange) throw new ProtocolError(ProtocolErrorCode.InternalError, 'the call lost its HTTP request')
+        return conductToolResult(this.app, exchange.site.sandboxId, request.params.arguments)
+      }
       const tool = tools.get(request.params.name)
       if (!tool)
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
-          `Unknown tool: ${request.params.name}; tools/list names the ${tools.size} tools`,
+          `Unknown tool: ${request.params.name}; tools/list names the ${list.length} tools`,
         )
       if (!exchange) throw new ProtocolError(ProtocolErrorCode.InternalError, 'the call lost its HTTP request')
       const answer = await this.send(tool, request.params.arguments, exchange)
@@ -230,12 +236,9 @@ class Mcp {
         { status: 403 },
       )
     }
-    const id = url.sandboxId ?? ''
-    if (id && !validSandboxId(id))
-      return Response.json(
-        errorBody('standard', 400, 'x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"'),
-        { status: 400 },
-      )
+    const id = url.sandboxId
+    if (id !== undefined && !validSandboxId(id))
+      return Response.json(errorBody('standard', 400, `x-sandbox-id: ${SANDBOX_ID_RULE}`), { status: 400 })
     return undefined
   }
 

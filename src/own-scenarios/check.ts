@@ -1,8 +1,9 @@
 import type { ScenarioDefinition } from '../core/scenarios/define.js'
+import { guardScenario } from './guard.js'
 import { isStandardSchema, readOptions } from '../core/scenarios/options.js'
 
 const NAME = /^[a-z][a-z0-9-]{0,63}$/
-const HOOKS = ['activate', 'edge', 'before', 'after', 'hides'] as const
+const HOOKS = ['activate', 'edge', 'before', 'after', 'hides', 'appliesTo'] as const
 /** Scenarios of your own one app may hold (files of `--scenarios DIR`, or an entry's `scenarios`). */
 export const OWN_SCENARIOS_MAX = 100
 
@@ -80,6 +81,7 @@ export function withOwnScenarios(
   bundled: readonly ScenarioDefinition[],
   own: unknown,
   field = 'scenarios',
+  files?: readonly string[],
 ): ScenarioDefinition[] {
   if (own === undefined) return [...bundled]
   if (!Array.isArray(own)) throw new Error(`${field}: must be a list of scenarios (defineScenario({...}) each)`)
@@ -92,7 +94,8 @@ export function withOwnScenarios(
     const clash = taken.get(def.name)
     if (clash) throw new Error(`${field}.${i}: name "${def.name}" is taken by ${clash}; rename it`)
     taken.set(def.name, `${field}.${i}`)
-    out.push(def)
+    // Each hook bounded and its failures named: by its file where there is one (workerd's), else its place.
+    out.push(guardScenario(def, files?.[i] ?? `${field}.${i}`))
   })
   return out
 }

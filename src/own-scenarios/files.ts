@@ -3,6 +3,7 @@ import { basename, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { ScenarioDefinition } from '../core/scenarios/define.js'
 import { OWN_SCENARIOS_MAX, checkScenario } from './check.js'
+import { guardScenario, scenarioLimits } from './guard.js'
 
 export { checkScenario }
 
@@ -33,7 +34,7 @@ export async function loadScenarioFiles(
     const clash = taken.get(def.name)
     if (clash) throw new Error(`--scenarios: ${name}: name "${def.name}" is taken by ${clash}; rename it`)
     taken.set(def.name, name)
-    out.push({ file, def })
+    out.push({ file, def: guardScenario(def, name) })
   }
   return out
 }
@@ -50,7 +51,9 @@ export async function importScenario(file: string): Promise<{ value: unknown }> 
   try {
     if (file.endsWith('.ts') && !(process.features as { typescript?: string }).typescript) temp = await transpiled(file)
     // A query makes each load a fresh module: a changed file is read again (--watch).
-    const mod = (await import(`${temp ? pathToFileURL(temp).href : url}?v=${Date.now()}`)) as { default?: unknown }
+    const mod = (await bounded(import(`${temp ? pathToFileURL(temp).href : url}?v=${Date.now()}`))) as {
+      default?: unknown
+    }
     if (mod.default === undefined) throw new Error('it has no default export (export default defineScenario({...}))')
     return { value: mod.default }
   } catch (error) {
@@ -58,6 +61,28 @@ export async function importScenario(file: string): Promise<{ value: unknown }> 
   } finally {
     if (temp) rmSync(temp, { force: true })
   }
+}
+
+/** The least a scenario file is given to load, whatever `--scenario-timeout` says. */
+export const SCENARIO_LOAD_MIN_MS = 10_000
+
+/** A module whose top-level await never settles would hold the start forever: refused past the bound. */
+function bounded<T>(loading: Promise<T>): Promise<T> {
+  // A module may import much (zod, its own helpers) on a busy machine: never less than 10 s.
+  const ms = Math.max(scenarioLimits.timeoutMs, SCENARIO_LOAD_MIN_MS)
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `it did not finish loading within ${ms} ms (--scenario-timeout): a top-level await that never settles?`,
+          ),
+        ),
+      ms,
+    )
+  })
+  return Promise.race([loading, late]).finally(() => clearTimeout(timer))
 }
 
 /**

@@ -19,7 +19,11 @@ export interface OwnWorker {
  * entry module passes them to `useScenarios` before the first request. Needs esbuild (an
  * optional peer; wrangler brings it).
  */
-export async function workerWithScenarios(worker: string, files: readonly string[]): Promise<OwnWorker> {
+export async function workerWithScenarios(
+  worker: string,
+  files: readonly string[],
+  timeoutMs?: number,
+): Promise<OwnWorker> {
   let esbuild: typeof import('esbuild')
   try {
     esbuild = await import('esbuild')
@@ -72,7 +76,8 @@ export async function workerWithScenarios(worker: string, files: readonly string
     const entry = [
       "import * as worker from './worker.mjs'",
       ...names.map((name, i) => `import ${name} from './own-${i}.mjs'`),
-      `worker.useScenarios([${names.join(', ')}])`,
+      // Their file names and the hooks' bound (--scenario-timeout): a slow or broken hook is named by its file.
+      `worker.useScenarios([${names.join(', ')}], ${JSON.stringify(files.map((f) => basename(f)))}, ${JSON.stringify(timeoutMs)})`,
       "export * from './worker.mjs'",
       'export default worker.default',
       '',

@@ -1,5 +1,6 @@
 import type { ScenarioDefinition } from '../core/scenarios/define.js'
 import { withOwnScenarios } from './check.js'
+import { scenarioLimits } from './guard.js'
 import { ScenarioRegistry } from '../core/scenarios/registry.js'
 import { bundledScenarios } from '../apps/page-app.js'
 
@@ -11,8 +12,9 @@ let known: ScenarioRegistry = bundledScenarios
  * file into a module beside this Worker and an entry module that hands them here before the
  * first request (src/own-scenarios/worker-modules.ts). Checked again here, as every entry checks them.
  */
-export function useScenarios(own: readonly unknown[]): void {
-  definitions = withOwnScenarios(bundledScenarios.list(), own, 'scenarios')
+export function useScenarios(own: readonly unknown[], files?: readonly string[], timeoutMs?: number): void {
+  if (timeoutMs !== undefined) scenarioLimits.timeoutMs = timeoutMs
+  definitions = withOwnScenarios(bundledScenarios.list(), own, 'scenarios', files)
   known = new ScenarioRegistry(definitions)
 }
 

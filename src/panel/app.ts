@@ -5,6 +5,7 @@ import { Clock, useClock } from './clock.js'
 import { DataBrowser } from './data.js'
 import { Drift } from './drift.js'
 import { Contracts } from './contracts.js'
+import { Conduct } from './conduct.js'
 import { Overrides } from './overrides.js'
 import { Outbox, Requests, save } from './requests.js'
 import { Controls, Dtes, Sandboxes, Snapshot } from './world.js'
@@ -67,6 +68,7 @@ const tabs = [
   'dte',
   'drift',
   'contracts',
+  'conduct',
 ] as const
 type Tab = (typeof tabs)[number]
 const tabNames: Record<Tab, string> = {
@@ -81,6 +83,7 @@ const tabNames: Record<Tab, string> = {
   dte: 'DTE reconciliation',
   drift: 'Drift',
   contracts: 'Contracts',
+  conduct: 'Conduct',
 }
 
 export function App({ base, onClose, inPage }: PanelOptions) {
@@ -92,6 +95,8 @@ export function App({ base, onClose, inPage }: PanelOptions) {
   current.current = api
 
   const [tab, setTab] = useState<Tab>('requests')
+  /** A journal row another tab points at (the Conduct tab's links): the Requests tab opens it. */
+  const [focus, setFocus] = useState<{ id: number } | undefined>()
   const [health, setHealth] = useState<Health | undefined>()
   const [error, setError] = useState<{ world: string; message: string } | undefined>()
   const [live, setLive] = useState(false)
@@ -224,7 +229,7 @@ export function App({ base, onClose, inPage }: PanelOptions) {
         ${tabs.map((t) => html`<button role="tab" aria-selected=${tab === t} class=${tab === t ? 'active' : ''} onClick=${() => setTab(t)}>${tabNames[t]}${t === 'requests' ? ` (${journal.length})` : t === 'outbox' ? ` (${outbox.length})` : ''}</button>`)}
       </nav>
       <main key=${`${world}\n${token}`}>
-        ${tab === 'requests' && html`<${Requests} ...${props} entries=${journal} />`}
+        ${tab === 'requests' && html`<${Requests} ...${props} entries=${journal} focus=${focus} />`}
         ${tab === 'outbox' && html`<${Outbox} ...${props} entries=${outbox} />`}
         ${tab === 'data' && html`<${DataBrowser} ...${props} version=${version + writes} entries=${journal} />`}
         ${tab === 'scenarios' && html`<${Controls} ...${props} clock=${clock} />`}
@@ -235,6 +240,7 @@ export function App({ base, onClose, inPage }: PanelOptions) {
         ${tab === 'dte' && html`<${Dtes} ...${props} version=${version + writes} />`}
         ${tab === 'drift' && html`<${Drift} ...${props} checks=${checks} />`}
         ${tab === 'contracts' && html`<${Contracts} ...${props} />`}
+        ${tab === 'conduct' && html`<${Conduct} ...${props} requests=${journal.at(-1)?.id ?? 0} open=${(id: number) => (setFocus({ id }), setTab('requests'))} />`}
       </main>
     </div></div>
   `

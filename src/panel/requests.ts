@@ -8,12 +8,21 @@ import { Changes } from './changes.js'
 const statusGroups = ['all', '2xx', '3xx', '4xx', '5xx'] as const
 
 /** The journal, live, with filters; a click on a row opens the request's details. */
-export function Requests({ api, fail, entries }: ViewProps & { entries: JournalEntry[] }) {
+export function Requests({
+  api,
+  fail,
+  entries,
+  focus,
+}: ViewProps & { entries: JournalEntry[]; focus?: { id: number } }) {
   const [status, setStatus] = useState<(typeof statusGroups)[number]>('all')
   const [method, setMethod] = useState('all')
   const [text, setText] = useState('')
   const [fault, setFault] = useState('all')
-  const [selected, setSelected] = useState<number | undefined>()
+  const [selected, setSelected] = useState<number | undefined>(focus?.id)
+  // A row another tab links to (a conduct finding's request) opens, whatever the filters hide.
+  useEffect(() => {
+    if (focus) setSelected(focus.id)
+  }, [focus])
 
   const methods = useMemo(() => [...new Set(entries.map((e) => e.method))].sort(), [entries])
   const faults = useMemo(() => [...new Set(entries.flatMap((e) => e.faults))].sort(), [entries])
@@ -78,7 +87,7 @@ export function Requests({ api, fail, entries }: ViewProps & { entries: JournalE
                     (e) => html`
                     <tr key=${e.id} data-id=${e.id} class=${selected === e.id ? 'selected' : ''} onClick=${() => setSelected(e.id)} tabIndex="0" onKeyDown=${(k: KeyboardEvent) => k.key === 'Enter' && setSelected(e.id)}>
                       <td>${e.id}</td><td class="wide">${time(e.at)}</td><td>${e.method}</td><td class="path">${e.path}${e.query}${viaLabel(e) && html` <span class="via">${viaLabel(e)}</span>`}</td>
-                      <td><span class=${`status ${statusClass(e.status)}`}>${e.status}</span></td><td>${e.faults.map((f) => html`<span class="fault">${f}</span>`)}</td><td class="wide">${e.durationMs}</td>
+                      <td><span class=${`status ${statusClass(e.status)}`}>${e.status}</span></td><td>${e.faults.map((f) => html`<span class="fault">${f}</span>`)}${e.conduct?.map((r) => html`<span class="conduct" title="a conduct rule this request broke (the Conduct tab)">${r}</span>`)}</td><td class="wide">${e.durationMs}</td>
                     </tr>`,
                   )}
                   </tbody>
@@ -127,6 +136,7 @@ function Details({ api, fail, id, close }: Pick<ViewProps, 'api' | 'fail'> & { i
         <dt>at</dt><dd>${detail.at}</dd>
         <dt>duration</dt><dd>${detail.durationMs} ms</dd>
         <dt>faults</dt><dd>${detail.faults.length ? detail.faults.map((f) => html`<span class="fault">${f}</span>`) : 'none'}</dd>
+        ${detail.conduct && html`<dt>conduct</dt><dd>${detail.conduct.map((r) => html`<span class="conduct">${r}</span>`)}</dd>`}
         ${viaLabel(detail) && html`<dt>via</dt><dd><span class="via">${viaLabel(detail)}</span></dd>`}
       </dl>
       <details class="curl"><summary>curl</summary><pre>${command}</pre></details>

@@ -42,6 +42,9 @@ export const styles = `
 .fsp .s2 { background: #dcfce7; color: #166534; } .fsp .s3 { background: #e0e7ff; color: #3730a3; }
 .fsp .s4 { background: #fef3c7; color: #92400e; } .fsp .s5 { background: #fee2e2; color: #991b1b; }
 .fsp .fault { display: inline-block; font-size: 11px; background: #fde68a; color: #78350f; border-radius: 4px; padding: 0 .3rem; margin: 0 .2rem .1rem 0; }
+.fsp .conduct { display: inline-block; font-size: 11px; background: #fecaca; color: #7f1d1d; border-radius: 4px; padding: 0 .3rem; margin: 0 .2rem .1rem 0; }
+.fsp button.link { background: none; border: none; padding: 0 .2rem; color: inherit; text-decoration: underline; cursor: pointer; }
+.fsp .findings li { margin-bottom: .6rem; }
 .fsp .via { display: inline-block; font-size: 11px; font-family: system-ui, sans-serif; background: #ede9fe; color: #5b21b6; border-radius: 4px; padding: 0 .3rem; }
 .fsp .empty { color: #4b5563; background: #f8fafc; border: 1px dashed #d6dbe3; border-radius: 6px; padding: 1rem; text-align: center; }
 .fsp .split { display: grid; grid-template-columns: minmax(0, 1fr); gap: .75rem; }

@@ -436,7 +436,13 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
       error: 'invalid_request',
       error_description: 'token: was issued to another client; only that client may revoke it',
     })
-    expect((await o.form('/oauth/revoke', { token: t.refresh_token })).status).toBe(401)
+    // No client_id is the request's shape (invalid_request, 400); an unknown one, the client's (401).
+    const anonymous = await o.form('/oauth/revoke', { token: t.refresh_token })
+    expect(anonymous.status).toBe(400)
+    expect(anonymous.body).toEqual({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/^client_id: required/),
+    })
     expect(await o.state()).toEqual(before)
     expect(
       (

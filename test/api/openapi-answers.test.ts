@@ -38,7 +38,7 @@ function probes(route: RouteDef, op: any, auth: Record<string, string>, sandbox:
       init: { method: route.method, headers: { ...base, ...auth, 'x-sandbox-id': 'not valid!' }, body },
     },
   ]
-  // Past Node's 16 KB header limit: the Hono server answers 431 (issue 25); the others may serve it.
+  // Past Node's 16 KB header limit: the Node engine answers 431 (issue 25); the others may serve it.
   out.push({
     what: 'oversized headers',
     path: at(query),

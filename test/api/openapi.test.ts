@@ -47,7 +47,7 @@ describe.each(runtimes)('OpenAPI document through $name', (runtime) => {
       ids.add(op.operationId)
       const expected = {
         public: [],
-        user: [{ bearer: [] }],
+        user: [{ session: [] }, { apiToken: [] }, { agentToken: [] }, { agentOAuth: ['service:api'] }],
         portal: [{ portalBearer: [] }],
         control: [{ controlToken: [] }, {}],
       }[route.auth.kind]
@@ -58,7 +58,10 @@ describe.each(runtimes)('OpenAPI document through $name', (runtime) => {
     const count = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0)
     expect(count).toBe(routes.length)
     expect(doc.components.securitySchemes).toMatchObject({
-      bearer: { type: 'http', scheme: 'bearer' },
+      session: { type: 'http', scheme: 'bearer' },
+      apiToken: { type: 'http', scheme: 'bearer' },
+      agentToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      agentOAuth: { type: 'oauth2' },
       portalBearer: { type: 'http', scheme: 'bearer' },
       controlToken: { type: 'apiKey', in: 'header', name: 'x-sandbox-control-token' },
     })

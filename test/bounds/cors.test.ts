@@ -4,7 +4,7 @@ import { type Running, runtimes } from '../support/runtimes.js'
 
 const ACAO = 'access-control-allow-origin'
 
-// Both engines over HTTP: --cors-origin reaches workerd's objects as it reaches the Hono server.
+// Both engines over HTTP: --cors-origin reaches workerd's objects as it reaches the Node engine's.
 describe.each(runtimes.filter((r) => r.http))('CORS through $name', (runtime) => {
   let server: Running & { url: string }
   beforeAll(async () => {

@@ -58,6 +58,16 @@ describe.skipIf(!chromiumAvailable())('the Playwright example (examples/e2e)', (
       const isolation = all.filter((s) => s.title.includes('sees only its own'))
       expect(isolation.map((s) => s.tests[0].results[0].status)).toEqual(['passed', 'passed'])
       expect(new Set(isolation.map((s) => s.tests[0].results[0].parallelIndex)).size).toBe(2)
+      // The example keeps the spec's retry rules (its fixture fails a test whose world has a
+      // finding), and its careless variant met exactly the findings it asserts (docs/conduct.md).
+      const conduct = all.filter((s) =>
+        [
+          'reads through a rate limit with the backoff',
+          'checks an ambiguous write before sending it again',
+          'has exactly the findings of what it did wrong',
+        ].includes(s.title),
+      )
+      expect(conduct.map((s) => s.tests[0].results[0].status)).toEqual(['passed', 'passed', 'passed'])
     }
   })
 

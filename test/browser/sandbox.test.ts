@@ -8,10 +8,12 @@ import { type BundleSummary, NOW, buildPageApp, call, open, reload, signIn, wait
 import { serveStatic, type StaticServer } from './support/static-server.js'
 import { expectFilled, expectSameParts, fillEveryPart } from '../support/world-parts.js'
 
-// The entry's gzip budget: raised only by what a feature was measured to cost there, feature by
-// feature in docs/benchmarks-history.md (bench: `npm run build:browser`, `npm run bench -- --only browser`).
-// Nothing more fits without a saving.
-const GZIP_BUDGET = 271 * 1024
+// The entry's gzip budget: what it measured (228.4 KB at issue 55: faker's class out; issue 54's
+// stages and the credential scrubber in), rounded up. A later feature may raise it by what it
+// measured to cost here, at most 2 KB gzip each, with a line in docs/benchmarks-history.md; what
+// costs more loads on first use (a dynamic import), and 250 KB (the goal) is never passed.
+// Bench: `npm run build:browser`, `npm run bench -- --only browser`.
+const GZIP_BUDGET = 230 * 1024
 
 describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromium', () => {
   let app: ReturnType<typeof buildPageApp>

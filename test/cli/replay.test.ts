@@ -101,7 +101,7 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs', 'dist/worker.mjs'))(
         /^fleet-sandbox replay: give the bundle file\nUsage: fleet-sandbox replay BUNDLE/,
       )
       expect((await runCli(['replay', join(dir, 'nope.json'), '--url', 'http://127.0.0.1:1'])).err).toMatch(
-        /^fleet-sandbox replay: no file .*nope\.json/,
+        /^fleet-sandbox replay: .*nope\.json: no such file/,
       )
       expect((await runCli(['replay', file, '--url', 'http://127.0.0.1:1', '--port', '3'])).err).toMatch(
         /^fleet-sandbox replay: unknown flag --port \(with --url, only --control-token and --sandbox-id\)/,

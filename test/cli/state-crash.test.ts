@@ -93,6 +93,17 @@ describe.each([
 })
 
 describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('--state as the world changes (Node engine)', () => {
+  // The handlers are in place before the banner: a SIGTERM sent as soon as it is read found none, now and then.
+  it('a SIGTERM sent the moment the banner is read still saves and exits 0', { timeout: 60_000 }, async () => {
+    for (let i = 0; i < 4; i++) {
+      const file = join(folder(), 'state.json')
+      const { child, output, exited } = await start('node', file)
+      child.kill('SIGTERM')
+      expect(await exited, output()).toBe(0)
+      expect(output()).toContain(`saved to ${file}`)
+    }
+  })
+
   it('an idle world is not saved again: no save without a change', { timeout: 60_000 }, async () => {
     const file = join(folder(), 'state.json')
     const { child, base, exited } = await start('node', file)

@@ -53,7 +53,7 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
     expectEach(pact.interactions, (i: any) => i.type === 'Synchronous/HTTP' && typeof i.key === 'string')
     const review = byDescription.get('updateNotificationStatus, no scenario, status 200')
     // The first review found it unreviewed: the state says so.
-    expect(review.providerStates).toEqual([
+    expect(review.providerStates).toMatchObject([
       { name: 'a signed-in user', params: { email: 'admin@fleet.test' } },
       { name: 'a notification exists', params: { id, status: 'unreviewed' } },
     ])
@@ -73,9 +73,10 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
       name: 'a layer does not exist',
       params: { id: layer },
     })
+    // The scenario with the options the request met it with (the header named none: its defaults).
     expect(byDescription.get('listNotifications, scenario rate-limited, status 429').providerStates).toContainEqual({
       name: 'the scenario rate-limited is on',
-      params: {},
+      params: expect.anything(),
     })
     const list = byDescription.get('listNotifications, no scenario, status 200')
     expect(list.request.query).toEqual({ status: ['unreviewed'], limit: ['2'] })
@@ -127,6 +128,23 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
     expect(marked.comments.text[0]).toMatch(/never gave this answer/)
   })
 
+  it('?scenarios=pending writes what a scenario shaped as V4 pending; ?scenarios=exclude leaves it out', async () => {
+    const c = await rt.isolated()
+    await traffic(c)
+    const descriptions = async (query: string) =>
+      ((await c.control.get(`/contracts/pact${query}`)).body.interactions as (Interaction & { pending: boolean })[])
+        .filter((i) => i.description.startsWith('listNotifications'))
+        .map((i) => [i.description, i.pending])
+    const kept = [
+      ['listNotifications, no scenario, status 200', false],
+      ['listNotifications, scenario rate-limited, status 429', false],
+    ]
+    expect(await descriptions('')).toEqual(kept)
+    expect(await descriptions('?scenarios=include')).toEqual(kept)
+    expect(await descriptions('?scenarios=pending')).toEqual([kept[0], [kept[1][0], true]])
+    expect(await descriptions('?scenarios=exclude')).toEqual([kept[0]])
+  })
+
   it('bad input: a 4xx naming the field and the rule', async () => {
     const c = client(rt, { sandbox: freshId('bad'), token: ADMIN_TOKEN })
     expect(await (await c.control.get('/contracts/pact')).text()).toMatch(/journal: .*no API answer/)
@@ -142,6 +160,9 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
     await bad('/contracts/pact?provider=', 400, /provider: must be/)
     await bad('/contracts/pact?overrides=all', 400, /overrides: must be one of "include", "exclude"/)
     await bad('/contracts/pact?extra=1', 400, /unknown field extra/)
+    await bad('/contracts/pact?__proto__=1', 400, /unknown field __proto__/)
+    await bad('/contracts/pact?constructor=1&__proto__=2', 400, /unknown field constructor, __proto__/)
+    await bad('/contracts/pact?scenarios=some', 400, /scenarios: must be one of "include", "pending", "exclude"/)
     const post = async (body: unknown, status: number, message: RegExp) => {
       const res = await c.control.post('/pact/states', body)
       expect(res.status, JSON.stringify(body)).toBe(status)
@@ -168,10 +189,13 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
     await post({ state: 'a signed-in user', action: 'undo' }, 400, /action: must be one of "setup", "teardown"/)
     await post({ state: 'a signed-in user', extra: 1 }, 400, /body: unknown field extra/)
     await post({ params: {} }, 400, /state: /)
-    // A refused state changed nothing: the journal still holds the one request.
-    expect((await c.control.get('/requests')).body.requests.map((r: { path: string }) => r.path)).toEqual([
-      '/api/layers',
-    ])
+    // A refused state changed nothing: the journal holds the one request, and the state calls, each refused.
+    const journal = (await c.control.get('/requests')).body.requests as { path: string; status: number }[]
+    expect(journal.filter((r) => r.path !== '/__sandbox/pact/states').map((r) => r.path)).toEqual(['/api/layers'])
+    expectEach(
+      journal.filter((r) => r.path === '/__sandbox/pact/states'),
+      (r) => r.status >= 400 && r.status < 500,
+    )
   })
 
   it('POST /pact/states answers the values the generators need; GET lists every state', async () => {
@@ -205,5 +229,15 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
       list.body.states,
       (s: any) => typeof s.sets === 'string' && s.sets.length > 0 && Array.isArray(s.returns),
     )
+    // The preconditions a state carries (issue 51): a record's plain fields, the tokens single-use routes take.
+    const byName = new Map(list.body.states.map((s: { name: string }) => [s.name, s]))
+    expect(Object.keys((byName.get('an invoice exists') as any).params)).toEqual(
+      expect.arrayContaining(['id', 'status', 'balance', 'dteId', 'number']),
+    )
+    expect(Object.keys((byName.get('a dte exists') as any).params)).toEqual(
+      expect.arrayContaining(['id', 'invoiceId', 'local_status']),
+    )
+    expect((byName.get('a password reset was requested') as any).returns).toEqual(['token'])
+    expect((byName.get('a magic link was sent') as any).returns).toEqual(['token'])
   })
 })

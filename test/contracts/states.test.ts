@@ -1,10 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, client, freshId, type Client } from '../support/client.js'
-import { freePort, startCli } from '../support/cli.js'
-import { unbuilt } from '../support/needs.js'
 import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 
@@ -91,45 +86,27 @@ describe.each(runtimes)('provider states through $name: a refused state changes 
   })
 })
 
-describe.skipIf(unbuilt('dist/src/cli/cli.js'))('provider states and --state', () => {
-  it.each(['node', 'workerd'])(
-    '--engine %s: refused params leave the saved file whole; a restart serves it',
-    async (engine) => {
-      const dir = mkdtempSync(join(tmpdir(), 'fleet-states-'))
-      const file = join(dir, 'state.json')
-      try {
-        const args = ['--engine', engine, '--size', 'small', '--now', '2026-11-22T12:00:00Z', '--state', file]
-        const port = await freePort()
-        const first = await startCli(['--port', String(port), ...args])
-        const base = `http://127.0.0.1:${port}`
-        const post = (state: string, params: unknown) =>
-          fetch(`${base}/__sandbox/pact/states`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ state, params, action: 'setup' }),
-          })
-        const headers = { authorization: `Bearer ${ADMIN_TOKEN}` }
-        const id = (await (await fetch(`${base}/api/notifications?limit=1`, { headers })).json()).data.notifications[0]
-          .id
-        expect((await post('a notification exists', { id, status: 'bogus' })).status).toBe(400)
-        expect((await post('a notification exists', { id, status: 'reviewed' })).status).toBe(200)
-        const exited = new Promise((resolve) => first.child.once('exit', resolve))
-        first.child.kill('SIGTERM')
-        expect(await exited).toBe(0)
-        const second = await startCli(['--port', String(port), ...args])
-        try {
-          const res = await fetch(`${base}/__sandbox/snapshot`)
-          expect(res.status).toBe(200)
-          const saved = (await res.json()).notifications.find((n: { id: string }) => n.id === id)
-          expect(saved.status).toBe('reviewed')
-        } finally {
-          second.child.kill('SIGTERM')
-          await new Promise((resolve) => second.child.once('exit', resolve))
-        }
-      } finally {
-        rmSync(dir, { recursive: true, force: true })
-      }
-    },
-    120_000,
-  )
+describe.each(runtimes)('a repro bundle after provider states through $name', (runtime) => {
+  const rt = useSandbox(runtime)
+
+  it('replays into a fresh sandbox: the state setups are where its log begins (issue 56)', async () => {
+    const c = client(rt, { sandbox: freshId('state-repro'), token: ADMIN_TOKEN })
+    const [id, other] = (await c.get('/api/notifications?limit=2&status=unreviewed')).body.data.notifications.map(
+      (n: { id: string }) => n.id,
+    )
+    expect((await setup(c, 'a signed-in user', { email: 'admin@fleet.test' })).status).toBe(200)
+    expect((await setup(c, 'a notification exists', { id: other, status: 'false_positive' })).status).toBe(200)
+    expect((await setup(c, 'the scenario slow is on', { options: { ms: 1 } })).status).toBe(200)
+    expect((await c.send('PATCH', `/api/notifications/${id}`, { status: 'reviewed' })).status).toBe(200)
+    // The state calls are in the journal: what set the world up is seen.
+    const paths = (await c.control.get('/requests')).body.requests.map((r: { path: string }) => r.path)
+    expect(paths.filter((p: string) => p === '/__sandbox/pact/states').length).toBeGreaterThanOrEqual(3)
+    const bundle = await c.control.get('/repro')
+    expect(bundle.status, await bundle.text()).toBe(200)
+    const replay = client(rt, { sandbox: freshId('state-replayed'), token: ADMIN_TOKEN })
+    const replayed = await replay.control.post('/repro', bundle.body)
+    expect(replayed.status, await replayed.text()).toBe(200)
+    expect((await note(replay, id)).status).toBe('reviewed')
+    expect((await note(replay, other)).status).toBe('false_positive')
+  })
 })

@@ -39,6 +39,17 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('fleet-sandbox pact (built)',
       'listLayers, no scenario, status 200',
     ])
     expect(JSON.parse(readFileSync(join(out, 'web-fleet-backoffice.openapi.json'), 'utf8')).openapi).toBe('3.1.0')
+    // --scenarios: what a scenario shaped, pending or left out; a bad value named.
+    expect((await c.get('/api/layers', { 'x-sandbox-scenario': 'rate-limited' })).status).toBe(429)
+    const pending = await runCli(['pact', '--url', rt.url!, '--out', out, '--sandbox-id', id, '--scenarios', 'pending'])
+    expect(pending.code, pending.err).toBe(0)
+    const marked = JSON.parse(readFileSync(join(out, 'fleet-web-fleet-backoffice.json'), 'utf8'))
+    expect(marked.interactions.map((i: { pending: boolean }) => i.pending)).toEqual([false, true])
+    const bad = await runCli(['pact', '--url', rt.url!, '--out', out, '--sandbox-id', id, '--scenarios', 'maybe'])
+    expect(bad.code).toBe(1)
+    expect(bad.err).toMatch(
+      /400 from \/__sandbox\/contracts\/pact: scenarios: must be one of "include", "pending", "exclude"/,
+    )
   })
 
   it('says what is wrong: no flags, a bad URL, a world with no traffic, a bad name', async () => {
@@ -93,5 +104,39 @@ describe('setupSandboxServer({ pact: { dir } })', () => {
       'listVehicleTypes, no scenario, status 200',
     ])
     expect(JSON.stringify(pact)).not.toContain(ADMIN_TOKEN)
+  })
+
+  it('scenarios: "pending" marks the interactions a scenario shaped, "exclude" leaves them out; a bad value is refused', async () => {
+    const { setupSandboxServer } = await import('../../src/adapters/node/index.js')
+    expect(() =>
+      setupSandboxServer({ origins: ['http://api.test'], pact: { dir: tempDir(), scenarios: 'all' as never } }),
+    ).toThrow(/pact\.scenarios: must be one of "include", "pending", "exclude"/)
+    const written = async (scenarios: 'pending' | 'exclude') => {
+      const dir = tempDir()
+      const sandbox = setupSandboxServer({ origins: ['http://api.test'], pact: { dir, scenarios } })
+      await sandbox.listen()
+      try {
+        const auth = { authorization: `Bearer ${ADMIN_TOKEN}` }
+        expect((await fetch('http://api.test/api/layers', { headers: auth })).status).toBe(200)
+        const limited = await fetch('http://api.test/api/layers', {
+          headers: { ...auth, 'x-sandbox-scenario': 'rate-limited' },
+        })
+        expect(limited.status).toBe(429)
+      } finally {
+        sandbox.close()
+      }
+      return JSON.parse(readFileSync(join(dir, 'fleet-web-fleet-backoffice.json'), 'utf8'))
+    }
+    const pending = await written('pending')
+    expect(
+      pending.interactions.map((i: { description: string; pending: boolean }) => [i.description, i.pending]),
+    ).toEqual([
+      ['listLayers, no scenario, status 200', false],
+      ['listLayers, scenario rate-limited, status 429', true],
+    ])
+    const excluded = await written('exclude')
+    expect(excluded.interactions.map((i: { description: string }) => i.description)).toEqual([
+      'listLayers, no scenario, status 200',
+    ])
   })
 })

@@ -72,7 +72,7 @@ const signIn = await fetch('http://api.consumer.test/api/session-auth/sign-in/em
 results.node = signIn.status
 node.close()
 
-// /server: the Hono server over real HTTP.
+// /server: the Node server over real HTTP.
 const server = await startServer({ seed: 1, size: 'small', port: 0, host: '127.0.0.1' })
 results.server = (await fetch(server.url + '/api/layers', { headers: { authorization: 'Bearer atk_sandbox_admin' } })).status
 

@@ -71,6 +71,25 @@ export function noMcpTools(): boolean {
   return missing.length > 0
 }
 
+/** Where `.ci/run`'s current-Node leg installs msw 3, which needs Node 22.12+ (its engines): an app's msw of the next major. */
+export const MSW3 = '.tmp/msw3/node_modules/msw'
+export const MSW3_INSTALL = 'npm install --prefix .tmp/msw3 --no-save --ignore-scripts msw@3.0.5'
+
+/** True (skip) without msw 3: on Node before 22.12, or not installed in MSW3's folder. */
+export function noMsw3(): boolean {
+  const [major, minor] = process.versions.node.split('.').map(Number)
+  if (major < 22 || (major === 22 && minor < 12)) {
+    note(
+      `needs Node 22.12+ for msw 3 (this is ${process.versions.node})`,
+      `on Node 22.12+ (CI's second leg): ${MSW3_INSTALL}`,
+    )
+    return true
+  }
+  if (existsSync(`${MSW3}/package.json`)) return false
+  note(`needs msw 3 in ${MSW3} (not installed)`, MSW3_INSTALL)
+  return true
+}
+
 /** Where `.ci/run`'s current-Node leg installs the Pact tools that need Node 22+ (the verifier's pact-core 20, the comparator). */
 export const PACT_TOOLS = '.tmp/pact-tools'
 export const PACT_TOOLS_INSTALL = `npm install --prefix ${PACT_TOOLS} --no-save @pact-foundation/pact@17.1.4 @pact-foundation/pact-core@20.2.0 @pactflow/openapi-pact-comparator@2.3.1`

@@ -47,7 +47,10 @@ export function checker(doc: Doc) {
 export function answerChecker(doc: Doc) {
   const check = checker(doc)
   const paths = Object.keys(doc.paths)
-    .map((p) => ({ p, re: new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`) }))
+    .map((p) => ({
+      p,
+      re: new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`),
+    }))
     // Fixed segments first: /invoices/x beside /invoices/{id}.
     .sort((a, b) => (a.p.match(/\{/g)?.length ?? 0) - (b.p.match(/\{/g)?.length ?? 0))
   return async (method: string, path: string, res: Response): Promise<string | undefined> => {

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { withBackoff, writeOnce } from './api'
 
 interface Notification {
   id: string
@@ -7,11 +8,13 @@ interface Notification {
 }
 
 async function signIn(): Promise<string> {
-  const res = await fetch('/api/session-auth/sign-in/email', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
-  })
+  const res = await withBackoff(() =>
+    fetch('/api/session-auth/sign-in/email', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@fleet.test', password: 'sandbox' }),
+    }),
+  )
   return res.headers.get('set-auth-token') ?? ''
 }
 
@@ -22,7 +25,9 @@ export function App() {
   const [error, setError] = useState('')
 
   const load = async (t: string) => {
-    const res = await fetch('/api/notifications?limit=3', { headers: { authorization: `Bearer ${t}` } })
+    const res = await withBackoff(() =>
+      fetch('/api/notifications?limit=3', { headers: { authorization: `Bearer ${t}` } }),
+    )
     if (!res.ok) return setError(`notifications: ${res.status}`)
     setItems((await res.json()).data.notifications)
   }
@@ -40,11 +45,20 @@ export function App() {
   }, [])
 
   const review = async (id: string) => {
-    await fetch(`/api/notifications/${id}`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ status: 'reviewed' }),
-    })
+    // A failed write is checked by a read before it is sent again (docs/conduct.md).
+    await writeOnce(
+      () =>
+        fetch(`/api/notifications/${id}`, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ status: 'reviewed' }),
+        }),
+      async () => {
+        const res = await fetch(`/api/notifications?limit=50`, { headers: { authorization: `Bearer ${token}` } })
+        const list = res.ok ? ((await res.json()).data.notifications as Notification[]) : []
+        return list.some((n) => n.id === id && n.status === 'reviewed')
+      },
+    )
     await load(token)
   }
 

@@ -32,33 +32,7 @@ import type { OverrideInfo, OverrideInput } from '../../core/admin/client.js'
 import { type Admin, lazyAdmin } from '../../core/admin/admin.js'
 import { resetWorlds, useScenarios } from '../../core/admin/life-cycle.js'
 
-export type { ActiveScenario } from '../../core/scenarios/define.js'
-export type { Sandbox } from '../../core/sandbox/sandbox.js'
-export type { Size } from '../../core/seed/seed.js'
-export type { FixtureRows } from '../../core/store/fixtures.js'
-export type {
-  Admin,
-  Health,
-  OverrideInfo,
-  OverrideInput,
-  ScenarioInfo,
-  ScheduleEntry,
-} from '../../core/admin/client.js'
-export { SandboxApp } from '../../core/app/app.js'
-export { defineScenario, type ScenarioDefinition } from '../../core/scenarios/define.js'
-export { HttpError } from '../../core/http/reply.js'
-
-export type {
-  KnownScenario,
-  NamedScenario,
-  ScenarioInput,
-  ScenarioListText,
-  ScenarioName,
-  ScenarioOptions,
-  ScenarioText,
-  ScenarioWindow,
-  ScenarioWindowBound,
-} from '../msw/options.js'
+export * from '../public.js'
 
 export interface StartSandboxOptions<S extends readonly NamedScenario[] = readonly []> extends MswSandboxOptions<S> {
   /** Keep the state across reloads (default on); a string names the saved state, for several apps on one origin. */

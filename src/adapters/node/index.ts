@@ -11,35 +11,14 @@ import type { MswSandboxOptions } from '../msw/options.js'
 import { entryScenarios } from '../../own-scenarios/entry.js'
 import { type PactOptions, pactRecorder } from './pact.js'
 import { resetWorlds, useScenarios } from '../../core/admin/life-cycle.js'
+import { type ConductOption, checkOption, findingsText, reportOf } from './conduct.js'
+import type { ConductReport } from '../../core/conduct/report.js'
 
-export type { ActiveScenario } from '../../core/scenarios/define.js'
-export type { Sandbox } from '../../core/sandbox/sandbox.js'
-export type { Size } from '../../core/seed/seed.js'
-export type { FixtureRows } from '../../core/store/fixtures.js'
-export type {
-  Admin,
-  Health,
-  OverrideInfo,
-  OverrideInput,
-  ScenarioInfo,
-  ScheduleEntry,
-} from '../../core/admin/client.js'
-export { SandboxApp } from '../../core/app/app.js'
+export type { ConductOption } from './conduct.js'
+export type { ConductReport } from '../../core/conduct/report.js'
+
+export * from '../public.js'
 export { createHandlers } from '../msw/handlers.js'
-
-export type {
-  KnownScenario,
-  NamedScenario,
-  ScenarioInput,
-  ScenarioListText,
-  ScenarioName,
-  ScenarioOptions,
-  ScenarioText,
-  ScenarioWindow,
-  ScenarioWindowBound,
-} from '../../own-scenarios/input.js'
-export { defineScenario, type ScenarioDefinition } from '../../core/scenarios/define.js'
-export { HttpError } from '../../core/http/reply.js'
 
 /** `size` defaults to `small` here (tests start fast) and `onUnhandledRequest` to `warn`. */
 export interface SandboxServerOptions<S extends readonly NamedScenario[] = readonly []> extends MswSandboxOptions<S> {
@@ -52,6 +31,12 @@ export interface SandboxServerOptions<S extends readonly NamedScenario[] = reado
   server?: SetupServer
   /** Writes the Pact file of the suite's worlds into `dir` on `close()` (every worker's merged; docs/contracts.md). */
   pact?: PactOptions
+  /**
+   * The app's conduct (docs/conduct.md), checked at each `reset()`: `fail` throws with the
+   * findings of the worlds the test used (the test fails in its `afterEach`), `warn` prints them,
+   * `off` (the default) does not look.
+   */
+  conduct?: ConductOption
 }
 
 export interface SandboxServer<S extends readonly NamedScenario[] = readonly []> {
@@ -77,6 +62,8 @@ export interface SandboxServer<S extends readonly NamedScenario[] = readonly []>
    * API of the default world, or of the one `sandboxId` names, in process.
    */
   admin(sandboxId?: string): Admin<ScenarioInput<KnownScenario<S>>>
+  /** The app's conduct in the default world, or the one `sandboxId` names (docs/conduct.md). */
+  conduct(sandboxId?: string): Promise<ConductReport>
 }
 
 /**
@@ -101,6 +88,7 @@ export function setupSandboxServer<const S extends readonly NamedScenario[] = re
   journalOthers(server.events, claiming, { origins: options.origins })
   let ready: Sandbox | undefined
   const pact = options.pact && pactRecorder(app, options.pact)
+  const conduct = checkOption(options.conduct)
 
   const admin = (sandboxId?: string) =>
     new AdminClient<ScenarioInput<KnownScenario<S>>>(appSend(app, sandboxId), 'fleet-sandbox/node')
@@ -129,7 +117,11 @@ export function setupSandboxServer<const S extends readonly NamedScenario[] = re
       const sandbox = current()
       // A reset clears the journals: what the test did is taken first.
       await pact?.keep(sandbox)
+      const found = conduct === 'off' ? undefined : await findingsText(app, sandbox)
       await resetWorlds(app, sandbox, appOptions.seed, scenarios)
+      // After the reset: the next test starts in a clean world whatever this one did.
+      if (found && conduct === 'fail') throw new Error(found)
+      if (found) console.warn(found)
     },
     use(...list) {
       useScenarios(app, current(), list)
@@ -138,5 +130,6 @@ export function setupSandboxServer<const S extends readonly NamedScenario[] = re
     isolated: (id) => app.sandboxes.get(id),
     override: (override, sandboxId) => admin(sandboxId).override(override),
     admin,
+    conduct: async (sandboxId) => reportOf(app, sandboxId ? await app.sandboxes.get(sandboxId) : current()),
   }
 }

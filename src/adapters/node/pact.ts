@@ -10,12 +10,22 @@ export interface PactOptions {
   dir: string
   consumer?: string
   provider?: string
+  /** Interactions a sandbox scenario shaped: kept (`include`, the default), `pending: true`, or left out (`exclude`). */
+  scenarios?: 'include' | 'pending' | 'exclude'
 }
 
 /** The pacts of a suite's worlds, kept before each reset (it clears the journals) and written on close. */
 export function pactRecorder(app: SandboxApp, options: PactOptions) {
   const kept: Pact[] = []
-  const names = { consumer: options.consumer ?? 'fleet-web', provider: options.provider ?? 'fleet-backoffice' }
+  const names = {
+    consumer: options.consumer ?? 'fleet-web',
+    provider: options.provider ?? 'fleet-backoffice',
+    scenarios: options.scenarios ?? 'include',
+  }
+  if (!['include', 'pending', 'exclude'].includes(names.scenarios))
+    throw new TypeError(
+      `pact.scenarios: must be one of "include", "pending", "exclude" (got ${String(names.scenarios)})`,
+    )
   const keep = (worlds: readonly Sandbox[]) => {
     for (const world of worlds) {
       try {

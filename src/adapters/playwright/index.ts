@@ -3,6 +3,9 @@ import { AdminClient } from '../../core/admin/client.js'
 import { SANDBOX_ID_COOKIE, SANDBOX_ID_HEADER, sandboxIdFrom } from '../../core/sandbox/sandbox-id.js'
 import type { ScenarioInput } from '../../own-scenarios/input.js'
 import { type Pact, type PactOption, pactOf, writePactParts } from './pact.js'
+import { type ConductOption, judgeTest } from './conduct.js'
+
+export type { ConductOption } from './conduct.js'
 
 export { type PactOption, pactOf, writePactParts } from './pact.js'
 
@@ -14,14 +17,7 @@ export { type PactOption, pactOf, writePactParts } from './pact.js'
  */
 export { expect }
 
-export type {
-  Admin,
-  Health,
-  OverrideInfo,
-  OverrideInput,
-  ScenarioInfo,
-  ScheduleEntry,
-} from '../../core/admin/client.js'
+export type * from '../admin-types.js'
 
 /** The admin interface every entry hands out (docs/control-api.md, "From code"): the control API of one world, over Playwright's `request`. */
 export class SandboxControl extends AdminClient<ScenarioInput> {
@@ -50,6 +46,12 @@ export interface SandboxFixtures {
 export interface SandboxOptions {
   /** Where the sandbox answers, when it is not `baseURL` (an app server in front of it). */
   sandboxURL: string | undefined
+  /**
+   * The app's conduct in the test's world (docs/conduct.md), read after the test and attached to
+   * it (`conduct.json`): `fail` fails a test whose world has findings, `warn` annotates it, `off`
+   * (the default) reads nothing.
+   */
+  conduct: ConductOption
 }
 
 /** Worker options: `pact: { dir }` writes the Pact file of every test's world after the run, every worker's merged (docs/contracts.md). */
@@ -61,8 +63,29 @@ export interface SandboxWorkerOptions {
 
 let next = 0
 
-export const test = base.extend<SandboxFixtures & SandboxOptions & { pactOfTest: void }, SandboxWorkerOptions>({
+export const test = base.extend<
+  SandboxFixtures & SandboxOptions & { pactOfTest: void; conductOfTest: void },
+  SandboxWorkerOptions
+>({
   sandboxURL: [undefined, { option: true }],
+  conduct: ['off', { option: true }],
+  conductOfTest: [
+    async ({ conduct, sandboxId, playwright, baseURL, sandboxURL }, use, testInfo) => {
+      await use()
+      if (conduct === 'off') return
+      if (conduct !== 'fail' && conduct !== 'warn')
+        throw new Error(
+          `fleet-sandbox/playwright: conduct: must be 'fail', 'warn' or 'off' (got ${JSON.stringify(conduct)})`,
+        )
+      const request = await playwright.request.newContext({ baseURL: sandboxURL ?? baseURL })
+      try {
+        await judgeTest(request, sandboxId, conduct, testInfo)
+      } finally {
+        await request.dispose()
+      }
+    },
+    { auto: true },
+  ],
   pact: [undefined, { option: true, scope: 'worker' }],
   pacts: [
     async ({ pact }, use) => {

@@ -10,6 +10,8 @@ export interface PactOption {
   dir: string
   consumer?: string
   provider?: string
+  /** Interactions a sandbox scenario shaped: kept (`include`, the default), `pending: true`, or left out (`exclude`). */
+  scenarios?: 'include' | 'pending' | 'exclude'
 }
 
 /** The Pact file of one world, or none when the world had no API traffic (its 409). */
@@ -21,6 +23,7 @@ export async function pactOf(
   const query = new URLSearchParams()
   if (option.consumer) query.set('consumer', option.consumer)
   if (option.provider) query.set('provider', option.provider)
+  if (option.scenarios) query.set('scenarios', option.scenarios)
   const res = await request.get(`/__sandbox/contracts/pact${query.size ? `?${query}` : ''}`, {
     headers: { [SANDBOX_ID_HEADER]: sandboxId },
   })

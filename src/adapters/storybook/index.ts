@@ -9,19 +9,8 @@ import {
 } from '../browser/index.js'
 import { type Admin, type OverrideInput, fetchSend, signIn } from '../../core/admin/client.js'
 
-export { HttpError, defineScenario, type ScenarioDefinition } from '../browser/index.js'
-export type {
-  KnownScenario,
-  NamedScenario,
-  SandboxHandle,
-  ScenarioInput,
-  ScenarioListText,
-  ScenarioName,
-  ScenarioOptions,
-  ScenarioWindow,
-  ScenarioWindowBound,
-  StartSandboxOptions,
-} from '../browser/index.js'
+export * from '../public.js'
+export type { SandboxHandle, StartSandboxOptions } from '../browser/index.js'
 
 /**
  * What a story writes: `parameters: { sandbox: { scenario: 'rate-limited', seed: 7 } }`.

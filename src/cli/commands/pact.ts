@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { callSandbox } from './call-sandbox.js'
 
 const USAGE = [
-  'Usage: fleet-sandbox pact --url URL --out DIR [--consumer NAME] [--provider NAME] [--sandbox-id ID] [--overrides include]',
+  'Usage: fleet-sandbox pact --url URL --out DIR [--consumer NAME] [--provider NAME] [--sandbox-id ID] [--overrides include] [--scenarios include|pending|exclude]',
   '',
   "  writes the Pact file (specification 4.0) of what the app did in a running sandbox's world,",
   '  and beside it the OpenAPI document of the operations it used (docs/contracts.md)',
@@ -13,6 +14,7 @@ const USAGE = [
   "  --provider NAME     the provider's name (default fleet-backoffice)",
   '  --sandbox-id ID     the world an x-sandbox-id names (default: the default world)',
   '  --overrides include keep answers an override gave, marked',
+  '  --scenarios MODE    interactions a sandbox scenario shaped: include (default), pending (V4 pending: true), exclude',
   "  --control-token T   the sandbox's --control-token (or SANDBOX_CONTROL_TOKEN)",
   '  -h, --help          show this help',
 ].join('\n')
@@ -26,6 +28,7 @@ export async function pact(argv: string[], env: NodeJS.ProcessEnv = process.env)
     provider: { type: 'string' },
     'sandbox-id': { type: 'string' },
     overrides: { type: 'string' },
+    scenarios: { type: 'string' },
     'control-token': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   } as const
@@ -49,21 +52,23 @@ export async function pact(argv: string[], env: NodeJS.ProcessEnv = process.env)
   if (token) headers['x-sandbox-control-token'] = token
   if (values['sandbox-id']) headers['x-sandbox-id'] = values['sandbox-id']
   const query = new URLSearchParams()
-  for (const name of ['consumer', 'provider', 'overrides'] as const)
+  for (const name of ['consumer', 'provider', 'overrides', 'scenarios'] as const)
     if (values[name] !== undefined) query.set(name, values[name]!)
   const get = async (path: string) => {
-    const res = await fetch(new URL(path, base), { headers }).catch((error: Error) => {
-      throw new Error(`fleet-sandbox pact: ${base.origin} cannot be reached: ${error.message}`)
-    })
-    const text = await res.text()
+    const { status, json } = await callSandbox('fleet-sandbox pact', new URL(path, base).href, { headers }, env)
+    const answer = json as { message?: unknown; consumer?: { name?: unknown }; provider?: { name?: unknown } } | null
     // The sandbox's 4xx names the field and the rule: said as it is.
-    if (!res.ok)
+    if (status !== 200)
       throw new Error(
-        `fleet-sandbox pact: ${res.status} from ${path.split('?')[0]}: ${(JSON.parse(text) as { message?: string }).message ?? text}`,
+        `fleet-sandbox pact: ${status} from ${path.split('?')[0]}: ${typeof answer?.message === 'string' ? answer.message : JSON.stringify(json).slice(0, 300)}`,
       )
-    return JSON.parse(text) as { consumer: { name: string }; provider: { name: string } }
+    return answer as { consumer: { name: string }; provider: { name: string } }
   }
   const file = await get(`/__sandbox/contracts/pact${query.size ? `?${query}` : ''}`)
+  if (typeof file?.consumer?.name !== 'string' || !Array.isArray((file as { interactions?: unknown }).interactions))
+    throw new Error(
+      `fleet-sandbox pact: ${base.origin} answered 200 but not with a Pact file: is --url a fleet-sandbox?`,
+    )
   const openapi = await get('/__sandbox/contracts/openapi')
   const name = `${file.consumer.name}-${file.provider.name}`
   mkdirSync(values.out, { recursive: true })

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { readInput } from './read-input.js'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import * as accounts from '../../../fixtures/accounts.js'
@@ -97,6 +98,9 @@ async function recordInto(argv: string[], env: NodeJS.ProcessEnv): Promise<void>
   console.log(`recorded into ${out}: ${written}; what was left out or filled: ${join(out, RECORD_REPORT)}`)
 }
 
+/** A HAR a browser saves of a session is a few MB; past this it is not read. */
+const HAR_MAX_BYTES = 256 * 1_048_576
+
 interface HarEntry {
   response: { content?: { text?: string; encoding?: string; mimeType?: string } }
 }
@@ -105,8 +109,9 @@ interface HarEntry {
 function harAnswers(file: string, lists: RouteDef[]): { route: RouteDef; body: unknown }[] {
   let har: { log?: { entries?: unknown[] } }
   try {
-    har = JSON.parse(readFileSync(file, 'utf8'))
+    har = JSON.parse(readInput(file, `--har ${file}`, HAR_MAX_BYTES))
   } catch (error) {
+    if ((error as Error).message.startsWith(`--har ${file}: `)) throw error
     throw new Error(
       `--har ${file}: must be a HAR 1.2 file (JSON) as a browser's devtools save it (${(error as Error).message})`,
     )

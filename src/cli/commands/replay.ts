@@ -1,5 +1,6 @@
-import { readFileSync, statSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { callSandbox } from './call-sandbox.js'
+import { readInput } from './read-input.js'
 
 export const replayUsage = [
   "Usage: fleet-sandbox replay BUNDLE [server flags]          start a sandbox and rebuild the bundle's world in it",
@@ -91,17 +92,15 @@ function worldFlags(body: string): string[] {
   ]
 }
 
-/** The bundle as sent: the sandbox checks it (16 MB, JSON, its fields); here only what a file can get wrong. */
+/** The bundle as sent: the sandbox checks its fields; here what a file can get wrong (a folder, a device, its size, JSON). */
 function readBundleFile(file: string): string {
-  let size: number
+  const text = readInput(file, `fleet-sandbox replay: ${file}`, 16 * 1_048_576)
   try {
-    size = statSync(file).size
-  } catch {
-    throw new Error(`fleet-sandbox replay: no file ${file}`)
+    JSON.parse(text)
+  } catch (error) {
+    throw new Error(`fleet-sandbox replay: ${file}: is not a bundle: not valid JSON (${(error as Error).message})`)
   }
-  if (size > 16 * 1_048_576)
-    throw new Error(`fleet-sandbox replay: ${file} is ${size} bytes; a bundle is at most 16 MB`)
-  return readFileSync(file, 'utf8')
+  return text
 }
 
 async function post(
@@ -114,24 +113,20 @@ async function post(
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (controlToken) headers['x-sandbox-control-token'] = controlToken
   if (sandboxId) headers['x-sandbox-id'] = sandboxId
-  let res: Response
-  try {
-    res = await fetch(`${base}/__sandbox/repro`, { method: 'POST', headers, body })
-  } catch (error) {
+  const { status, json } = await callSandbox('fleet-sandbox replay', `${base}/__sandbox/repro`, {
+    method: 'POST',
+    headers,
+    body,
+  })
+  const answer = (json ?? {}) as { replayed?: unknown; digest?: unknown; now?: unknown; message?: unknown }
+  if (status !== 200)
     throw new Error(
-      `fleet-sandbox replay: ${base} did not answer (${(error as Error).cause ?? (error as Error).message}); is the sandbox running?`,
+      `fleet-sandbox replay: ${file} was refused (${status}): ${typeof answer.message === 'string' ? answer.message : JSON.stringify(json).slice(0, 300)}\nThe sandbox is as it was.`,
     )
-  }
-  const text = await res.text()
-  let answer: { replayed?: number; digest?: string; now?: string; message?: string }
-  try {
-    answer = JSON.parse(text)
-  } catch {
-    answer = { message: text.slice(0, 300) }
-  }
-  if (res.status !== 200)
+  // A 200 from something else (a page, another API) is no replay: said, never "undefined steps".
+  if (typeof answer.replayed !== 'number' || typeof answer.digest !== 'string')
     throw new Error(
-      `fleet-sandbox replay: ${file} was refused (${res.status}): ${answer.message ?? text.slice(0, 300)}\nThe sandbox is as it was.`,
+      `fleet-sandbox replay: ${base} answered 200 but not as a sandbox's replay (no steps and digest in its answer): is --url a fleet-sandbox?`,
     )
   return `replayed ${file}: ${answer.replayed} steps, the world matches the bundle's (${answer.digest})${sandboxId ? ` in sandbox ${sandboxId}` : ''} at ${base}, clock ${answer.now}`
 }

@@ -4,6 +4,7 @@ import type { ScenarioDefinition } from '../../core/scenarios/define.js'
 import type { FixtureRows } from '../../core/store/fixtures.js'
 import { RECORD_REPORT, fixturesFolder, readFixtureFile } from './fixtures-dir.js'
 import { checkScenario, importScenario } from '../../own-scenarios/files.js'
+import { guardScenario } from '../../own-scenarios/guard.js'
 
 export interface WatchOptions {
   fixturesDir?: string
@@ -85,7 +86,7 @@ async function reloadScenario(file: string, options: WatchOptions): Promise<void
   const name = basename(file)
   if (!existsSync(file)) return options.warn(`--watch: ${file}: removed; its scenario stays until a restart`)
   try {
-    const def = checkScenario((await importScenario(file)).value, `--scenarios: ${name}`)
+    const def = guardScenario(checkScenario((await importScenario(file)).value, `--scenarios: ${name}`), name)
     const before = options.scenarioFiles.get(file)
     if (options.bundled.includes(def.name))
       throw new Error(`--scenarios: ${name}: name "${def.name}" is taken by a bundled scenario`)

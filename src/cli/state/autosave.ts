@@ -9,8 +9,8 @@ export interface Autosave {
 /**
  * `--state` saved as the world changes (docs/contract.md, "`--state` survives a crash"): the
  * engine's change mark is looked at every `every` ms, and when it moved the world is saved.
- * One save at a time, and the next waits at least as long as the last one took: a large world
- * under load is saved about half the time at most, never back to back. A failed save is said
+ * One save at a time, and the next waits at least twice as long as the last one took: a large
+ * world under load leaves the process most of its time, and is never saved back to back. A failed save is said
  * once (the previous file stays) and tried again at the next change.
  */
 export function autosave(options: {
@@ -36,7 +36,7 @@ export function autosave(options: {
         const began = Date.now()
         await options.save()
         saved = mark
-        wait = Math.max(every, Date.now() - began)
+        wait = Math.max(every, 2 * (Date.now() - began))
         if (failing) options.warn('  --state: saved again')
         failing = false
       }

@@ -54,6 +54,8 @@ export class StateFile {
     }
     if (!existsSync(this.path)) return undefined
     if (statSync(this.path).isDirectory()) throw this.#refuse('it is a folder, not a file')
+    // A device or a pipe (/dev/zero) would be read forever.
+    if (!statSync(this.path).isFile()) throw this.#refuse('it is not a regular file (a device, a pipe or a socket)')
     let text: string
     try {
       accessSync(this.path, constants.W_OK)

@@ -8,6 +8,7 @@ const control = { kind: 'control' } as const
 
 export const agentToken = defineRoute({
   id: 'sandboxAgentToken',
+  signsIn: { kind: 'user', token: '$response.body#/token' },
   method: 'POST',
   path: '/__sandbox/tokens/agent',
   tag: 'sandbox control',

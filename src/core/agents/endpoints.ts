@@ -33,6 +33,7 @@ import {
 } from './oauth.js'
 import { base64url, sha256Bytes } from '../http/bytes.js'
 import { PAGE_HEADERS, errorPage, signInPage } from './page.js'
+import { PKCE_CHALLENGE } from './requests.js'
 
 /** RFC 8414 metadata. */
 export function serverMetadata(ctx: RouteContext): Reply {
@@ -144,7 +145,7 @@ function checkRequest(params: Map<string, string>, target: Target): Checked {
     throw invalidRequest(
       `code_challenge_method: must be S256${method === undefined ? ' (absent means plain, which is refused)' : `; ${method.slice(0, 50)} is refused`}`,
     )
-  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge))
+  if (!PKCE_CHALLENGE.test(challenge))
     throw invalidRequest(
       'code_challenge: must be the 43-character base64url SHA-256 of the code_verifier (RFC 7636 §4.2)',
     )
@@ -377,6 +378,8 @@ export function token(ctx: RouteContext): Promise<Reply> {
       row.grant = grant.id
       return tokenAnswer(issued)
     }
+    // The scope's shape before the token is looked up: a malformed request is named as such.
+    checkScope(form.get('scope'), AGENT_SCOPE)
     const refresh = form.get('refresh_token')
     if (refresh === undefined) throw invalidRequest('refresh_token: required')
     const grant = grantOfRefresh(state, refresh)

@@ -138,7 +138,5 @@ export async function issue(
 
 /** The sandbox's own URL as the request reached it (`issuer`): origin and any base path before the route's. */
 export function issuerOf(ctx: RouteContext): string {
-  const path = ctx.url.pathname
-  const base = path.endsWith(ctx.route.path) ? path.slice(0, path.length - ctx.route.path.length) : ''
-  return ctx.url.origin + base
+  return ctx.target.origin + ctx.target.base
 }

@@ -123,12 +123,12 @@ export async function formOf(request: Request): Promise<Map<string, string>> {
   return paramsOf(new URLSearchParams(text))
 }
 
-/** RFC 7636 §4.1: 43 to 128 unreserved characters (a challenge made with S256 is 43). */
-export const PKCE_TEXT = /^[A-Za-z0-9._~-]{43,128}$/
+export { PKCE_TEXT } from './requests.js'
 
 export function clientOf(state: OAuthState, id: string | undefined): OAuthClient {
+  // Missing is the request's shape (invalid_request, RFC 6749 §5.2); unknown, the client's (invalid_client).
   if (id === undefined)
-    throw invalidClient('client_id: required (clients here are public: send client_id in the body, no secret)')
+    throw invalidRequest('client_id: required (clients here are public: send client_id in the body, no secret)')
   const client = id === SHORTCUT_CLIENT.client_id ? SHORTCUT_CLIENT : state.clients.find((c) => c.client_id === id)
   if (!client)
     throw invalidClient(

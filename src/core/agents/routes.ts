@@ -1,6 +1,7 @@
 import { defineRoute } from '../app/route.js'
 import type { RouteContext } from '../app/route.js'
 import type { Reply } from '../http/reply.js'
+import { authorizeForm as signInForm, authorizeQuery, registerBody, revokeForm, tokenForm } from './requests.js'
 
 /**
  * Agent access (docs/agents.md): the OAuth 2.1 authorization server of each world. Handlers
@@ -20,7 +21,10 @@ const tag = 'agents'
 const pub = { kind: 'public' } as const
 /** Form fields the journal never keeps: a form body of these routes is not kept at all (sandbox/credentials.ts). */
 const secret = ['password', 'code', 'code_verifier', 'refresh_token', 'token', 'client_secret'] as const
-const oauthErrors = { 400: 'RFC 6749 error body {error, error_description}', 401: 'invalid_client' }
+const oauthErrors = {
+  400: 'RFC 6749 error body {error, error_description}, the description naming the field',
+  401: 'invalid_client: an unknown client_id, or a secret sent by a public client',
+}
 
 export const authorizationServerMetadata = defineRoute({
   id: 'oauthAuthorizationServerMetadata',
@@ -62,10 +66,12 @@ export const authorizePage = defineRoute({
     description: 'The sign-in page, or 302 to the redirect URI with code (or error), state and iss',
     mediaType: 'text/html',
   },
+  htmlErrors: [400],
   errors: {
     302: 'Redirect to the client with code or error, state and iss (RFC 9207)',
-    400: 'Unknown client or unregistered redirect_uri: not redirected',
+    400: 'Unknown client_id or unregistered redirect_uri: not redirected',
   },
+  reads: { query: authorizeQuery },
   handler: lazy('authorizeGet'),
 })
 
@@ -81,16 +87,19 @@ export const authorizeForm = defineRoute({
   summary:
     "The sign-in form (form-encoded e-mail, password and the request's parameters): 303 to the redirect URI with a code",
   response: { status: 303, description: 'Redirect to the client with code or error, state and iss' },
+  htmlErrors: [400, 401, 403],
   errors: {
-    400: 'Unknown client or unregistered redirect_uri: not redirected',
+    400: 'Unknown client_id or unregistered redirect_uri: not redirected',
     401: 'Wrong e-mail or password (the page again)',
     403: 'Disabled user (the page again)',
   },
+  reads: { form: signInForm },
   handler: lazy('authorizePost'),
 })
 
 export const tokenEndpoint = defineRoute({
   id: 'oauthToken',
+  signsIn: { kind: 'user', token: '$response.body#/access_token' },
   method: 'POST',
   path: '/oauth/token',
   tag,
@@ -103,6 +112,7 @@ export const tokenEndpoint = defineRoute({
     description: 'access_token (the agent JWT, 1 hour), refresh_token (30 days), token_type, expires_in, scope',
   },
   errors: oauthErrors,
+  reads: { form: tokenForm },
   handler: lazy('token'),
 })
 
@@ -116,6 +126,7 @@ export const registerClient = defineRoute({
   summary: 'Dynamic client registration (RFC 7591): public clients, https or loopback http redirect URIs',
   response: { status: 201, description: 'The registered client: client_id and its metadata' },
   errors: { 400: 'invalid_redirect_uri or invalid_client_metadata, naming the field' },
+  reads: { json: registerBody },
   handler: lazy('register'),
 })
 
@@ -130,6 +141,7 @@ export const revokeEndpoint = defineRoute({
   summary:
     'Token revocation (RFC 7009, form-encoded): a refresh or access token revokes its whole grant; unknown tokens answer 200 too',
   errors: oauthErrors,
+  reads: { form: revokeForm },
   handler: lazy('revokeToken'),
 })
 

@@ -10,6 +10,7 @@ import type { ControlOrigins } from '../control/origin.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { ScenarioRegistry } from '../scenarios/registry.js'
 import { Sandboxes, type SandboxesOptions, validSandboxId } from '../sandbox/sandboxes.js'
+import { SANDBOX_ID_RULE } from '../sandbox/sandbox-id.js'
 import type { ActiveScenario, AppliedScenario } from '../scenarios/define.js'
 import type { Bridge } from '../bridge/bridge.js'
 import { goesUpstream } from '../bridge/upstream.js'
@@ -54,7 +55,8 @@ export class SandboxApp implements StageApp {
   readonly matcher: Matcher
   /** The scenarios this app was given. */
   readonly scenarios: ScenarioRegistry
-  #openapi: Promise<Record<string, unknown>> | undefined
+  readonly #openapi = new Map<string, Promise<Record<string, unknown>>>()
+  #openapiFor = -1
   readonly #origins: ControlOrigins
   #bridge: Promise<Bridge> | undefined
   readonly #mounts: Map<string, Pipeline>
@@ -145,8 +147,7 @@ export class SandboxApp implements StageApp {
   sandboxFor(meta: RequestMeta, target: Target): Promise<Sandbox> {
     if (meta.sandbox) return Promise.resolve(meta.sandbox)
     const id = target.sandboxId
-    if (id && !validSandboxId(id))
-      throw badRequest('x-sandbox-id: must be 1 to 128 letters, digits, ".", ":", "_" or "-"')
+    if (id !== undefined && !validSandboxId(id)) throw badRequest(`x-sandbox-id: ${SANDBOX_ID_RULE}`)
     return this.sandboxes.acquire(id)
   }
 
@@ -155,10 +156,26 @@ export class SandboxApp implements StageApp {
    * never asks for the document does not carry its builder (the browser entry's budget,
    * test/browser/sandbox.test.ts).
    */
-  openapi(): Promise<Record<string, unknown>> {
-    return (this.#openapi ??= import('../control/openapi.js').then(({ openapiDocument }) =>
-      openapiDocument(this.routes, { strict: this.options.strict }),
-    ))
+  openapi(issuer = ''): Promise<Record<string, unknown>> {
+    // Built again when a scenario file changed (`--watch`): `x-sandbox-scenario` names the known ones.
+    if (this.#openapiFor !== this.scenarios.version) {
+      this.#openapiFor = this.scenarios.version
+      this.#openapi.clear()
+    }
+    let doc = this.#openapi.get(issuer)
+    if (!doc) {
+      // One per served URL (OAuth's `resource` names it); a few at most, so the oldest goes.
+      if (this.#openapi.size >= 8) this.#openapi.delete(this.#openapi.keys().next().value!)
+      doc = import('../control/openapi.js').then(({ openapiDocument }) =>
+        openapiDocument(this.routes, {
+          strict: this.options.strict,
+          scenarios: this.scenarios.list().map((d) => d.name),
+          issuer: issuer || undefined,
+        }),
+      )
+      this.#openapi.set(issuer, doc)
+    }
+    return doc
   }
 
   release(sandbox: Sandbox): void {

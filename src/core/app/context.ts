@@ -2,6 +2,7 @@ import type { Principal } from '../auth/types.js'
 import type { TaxAuthorityHooks } from '../billing/authority.js'
 import type { Bridge } from '../bridge/bridge.js'
 import type { Reply } from '../http/reply.js'
+import type { Target } from '../http/url.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { ScenarioFacts } from '../scenarios/types.js'
 import type { RouteInfo, ServeOptions } from './types.js'
@@ -14,7 +15,9 @@ import type { RouteInfo, ServeOptions } from './types.js'
 
 export interface RouteContext<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
   request: Request
-  /** The request's URL (made when first read). */
+  /** The request split once (http/url.ts): origin, base path, path, query, sandbox id. */
+  readonly target: Target
+  /** The request's URL (made when first read; `target` has its parts). */
   readonly url: URL
   /** The query string as sent, `?…` or ''. */
   search: string
@@ -52,7 +55,7 @@ export type Match =
 /**
  * What answers a method and path: the tuned `RouteMatcher` (a segment tree) and the plain
  * `PlainMatcher` (plain-matcher.ts, a scan of the table) answer the same, which
- * matcher-reference.test.ts checks on generated paths.
+ * test/pipeline/matcher-reference.test.ts checks on generated paths.
  */
 export interface Matcher {
   /** What answers `method path` (the URL's path, without the query). */
@@ -66,8 +69,10 @@ export interface AppView {
   readonly routes: readonly RouteDef[]
   readonly matcher: Matcher
   readonly options: ServeOptions
-  openapi(): Promise<Record<string, unknown>>
+  openapi(issuer?: string): Promise<Record<string, unknown>>
   bridge(): Promise<Bridge> | undefined
+  /** The app's front door: a request sent as any runtime sends one (a replay's steps). */
+  fetch(request: Request, meta?: RequestMeta): Promise<Response>
 }
 
 /**
@@ -89,10 +94,44 @@ export interface ScenarioDefinition<O = any> extends ScenarioFacts<O> {
   hides?(collection: string, options: O): boolean
   /** How the simulated tax authority answers uploads and syncs of DTEs (src/core/billing/authority.ts). */
   taxAuthority?: TaxAuthorityHooks<O>
+  /** The operations it can shape: the conduct's coverage lists it for them, met or not (docs/conduct.md). */
+  appliesTo?(route: RouteInfo): boolean
 }
 
 /** A scenario in force for one request, with its options. */
 export interface AppliedScenario {
   def: ScenarioDefinition
   options: Record<string, unknown>
+}
+
+/**
+ * What a runtime tells `app.fetch` besides the Request. All optional: a runtime passes what
+ * it has, and `via` says which door the request came through.
+ */
+export interface RequestMeta {
+  /** Who is calling when there is no token: the client address, or the page in a browser. */
+  clientAddress?: string
+  /**
+   * The request's headers as received, name/value pairs (node:http's `rawHeaders`): the journal
+   * keeps them as they are instead of copying a Headers object on every request.
+   */
+  rawHeaders?: readonly string[]
+  /**
+   * The request split once (http/url.ts), when the runtime already split it: MSW's handlers (the
+   * place's base path read off), the Durable Object (the sandbox id a batch carried), the MCP
+   * server's tool calls (made from their parts). Otherwise the front door splits it.
+   */
+  target?: Target
+  /** How this runtime reaches the upstream (msw's runtimes mark the request so they let it pass). */
+  fetch?: (request: Request) => Promise<Response>
+  /**
+   * `http` (the default): a socket's request, so the front door answers preflights, adds CORS
+   * headers and drains an unread body. `msw`: a request MSW intercepted in a page or a process,
+   * which has no preflight and no connection to keep.
+   */
+  via?: 'http' | 'msw'
+  /** What the journal entry of this request carries besides its own fields: the MCP server's `via` and `tool` (src/mcp/server.ts). */
+  marks?: { via: 'mcp'; tool: string }
+  /** The sandbox to answer in, given outright (a replay builds its world apart: src/core/time-travel/replay.ts). */
+  sandbox?: Sandbox
 }

@@ -45,7 +45,7 @@ const none: readonly AppliedScenario[] = []
  */
 export class Exchange implements RouteContext {
   /** Set by the door stage; what no later stage runs without. */
-  sandbox: Sandbox = undefined as unknown as Sandbox
+  sandbox!: Sandbox
   /** The matched route; the door answers 404 or 405 when there is none, so no stage after it reads it unset. */
   readonly route: RouteDef
   query: RouteContext['query'] = {}
@@ -58,10 +58,12 @@ export class Exchange implements RouteContext {
   /** What a write changed, taken before the next write may start. */
   changes: Changes | undefined = undefined
   /** The answer, once a stage gave one. */
-  reply: Reply = undefined as unknown as Reply
+  reply!: Reply
   /** What goes back to the runtime: set by the journal stage. */
   response: Response | undefined = undefined
   durationMs = 0
+  /** The conduct rules the request broke (src/core/conduct/stage.ts), for its journal entry. */
+  conduct: string[] | undefined = undefined
   readonly faults: string[] = []
   readonly started = performance.now()
   readonly search: string

@@ -1,41 +1,11 @@
 import { controlPath } from './matcher.js'
-import type { Sandbox } from '../sandbox/sandbox.js'
+import type { RequestMeta } from './context.js'
 import { errorReply, toResponse } from '../http/reply.js'
 import { afterBody } from '../http/drain.js'
 import { type ControlOrigins, controlOriginAllowed } from '../control/origin.js'
 import { type Target, type UrlParts, targetOf } from '../http/url.js'
 
-/**
- * What a runtime tells `app.fetch` besides the Request. All optional: a runtime passes what
- * it has, and `via` says which door the request came through.
- */
-export interface RequestMeta {
-  /** Who is calling when there is no token: the client address, or the page in a browser. */
-  clientAddress?: string
-  /**
-   * The request's headers as received, name/value pairs (node:http's `rawHeaders`): the journal
-   * keeps them as they are instead of copying a Headers object on every request.
-   */
-  rawHeaders?: readonly string[]
-  /**
-   * The request split once (http/url.ts), when the runtime already split it: MSW's handlers (the
-   * place's base path read off), the Durable Object (the sandbox id a batch carried), the MCP
-   * server's tool calls (made from their parts). Otherwise the front door splits it.
-   */
-  target?: Target
-  /** How this runtime reaches the upstream (msw's runtimes mark the request so they let it pass). */
-  fetch?: (request: Request) => Promise<Response>
-  /**
-   * `http` (the default): a socket's request, so the front door answers preflights, adds CORS
-   * headers and drains an unread body. `msw`: a request MSW intercepted in a page or a process,
-   * which has no preflight and no connection to keep.
-   */
-  via?: 'http' | 'msw'
-  /** What the journal entry of this request carries besides its own fields: the MCP server's `via` and `tool` (src/mcp/server.ts). */
-  marks?: { via: 'mcp'; tool: string }
-  /** The sandbox to answer in, given outright (a replay builds its world apart: src/core/time-travel/replay.ts). */
-  sandbox?: Sandbox
-}
+export type { RequestMeta }
 
 /** Behind the door: the app's pipeline, given the request split once and the headers every answer carries. */
 export type Pipeline = (

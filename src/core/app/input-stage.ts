@@ -1,4 +1,4 @@
-import { readForm, readJson } from '../http/body.js'
+import { countFiles, readForm, readJson } from '../http/body.js'
 import { QueryValidator } from '../http/query.js'
 import type { Reply } from '../http/reply.js'
 import { validate } from '../http/validate.js'
@@ -25,7 +25,7 @@ export const input: Stage = {
 }
 
 async function body(x: Exchange, kind: NonNullable<RouteDef['body']>): Promise<Reply | undefined> {
-  if (kind === 'multipart') x.form = await readForm(x.request)
+  if (kind === 'multipart') x.form = countFiles(await readForm(x.request))
   else if (kind === 'snapshot') x.body = await readSnapshot(x.request)
   else x.body = validate(kind, await readJson(x.request), 'body')
   return undefined

@@ -19,6 +19,7 @@ import { technicianRoutes } from '../operations/routes/technicians.js'
 import { visitsRoutes } from '../operations/routes/visits.js'
 import { driftRoutes } from '../bridge/routes.js'
 import { contractRoutes } from '../contracts/routes.js'
+import { conductRoutes } from '../conduct/routes.js'
 
 /** The route table: every endpoint, defined once. Runtimes, validation and OpenAPI derive from it. */
 export const routes: RouteDef[] = [
@@ -40,6 +41,7 @@ export const routes: RouteDef[] = [
   ...inspectorRoutes,
   ...driftRoutes,
   ...contractRoutes,
+  ...conductRoutes,
   ...openapiRoutes,
   ...panelRoutes,
 ]

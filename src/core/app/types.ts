@@ -39,6 +39,16 @@ export interface RouteInfo<P = any, Q = any, B = any> {
   query?: z.ZodType<Q>
   /** `snapshot`: JSON of up to 256 MB, checked by the handler (`PUT /__sandbox/snapshot`). */
   body?: z.ZodType<B> | 'multipart' | 'snapshot'
+  /**
+   * What a handler that reads its own request takes (OAuth's endpoints, whose refusals have RFC
+   * 6749's codes): stated in the document like `query` and `body`, not checked by the pipeline.
+   */
+  reads?: {
+    query?: z.ZodType
+    /** An `application/x-www-form-urlencoded` body. */
+    form?: z.ZodType
+    json?: z.ZodType
+  }
   /** Success status and body schema, for the OpenAPI document. */
   response?: {
     status?: number
@@ -46,6 +56,8 @@ export interface RouteInfo<P = any, Q = any, B = any> {
     description?: string
     /** Default application/json. */ mediaType?: string
   }
+  /** Error statuses answered with an HTML page (OAuth's sign-in page again, or its error page to a browser). */
+  htmlErrors?: readonly number[]
   /** Other statuses this route answers, for the OpenAPI document. */
   errors?: Record<number, string>
   /** Body fields the journal never keeps (a password): their values are journaled as `[not kept]`. */
@@ -68,6 +80,13 @@ export interface RouteInfo<P = any, Q = any, B = any> {
   lists?: string
   /** A GET whose path parameter is the id of a record of this collection: the walk takes it from that collection's list. */
   idOf?: string
+  /**
+   * A sign-in: the token it answers opens the routes of this auth kind. `token` is an OpenAPI
+   * runtime expression of it (`$response.header.set-auth-token`): the document links the two.
+   */
+  signsIn?: { kind: 'user' | 'portal'; token: string }
+  /** The operation whose success answer is this route's body, as it came (a snapshot, a repro bundle): the document links them. */
+  bodyFrom?: string
 }
 
 /** How an app serves its routes, besides what its sandboxes are (SandboxAppOptions adds those): what a route may read of them. */

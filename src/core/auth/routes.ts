@@ -11,6 +11,7 @@ const RESET_TTL_MS = 3_600_000
 
 export const signIn = defineRoute({
   id: 'signInEmail',
+  signsIn: { kind: 'user', token: '$response.header.set-auth-token' },
   method: 'POST',
   path: '/api/session-auth/sign-in/email',
   tag: 'auth',

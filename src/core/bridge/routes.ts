@@ -54,7 +54,13 @@ export const runDrift = defineRoute({
   auth: control,
   summary: 'Walk every GET /api operation against the upstream; answers the report',
   // The upstream is configuration: a body naming another host is refused, not followed.
-  body: z.strictObject({}, { error: 'must be {}: the upstream is set by configuration only' }),
+  body: z.strictObject(
+    {},
+    {
+      error: (issue) =>
+        `${issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : 'must be {}'}: the upstream is set by configuration only`,
+    },
+  ),
   response: { schema: driftReportSchema },
   errors: { 409: 'The sandbox was started without --upstream' },
   async handler(ctx) {

@@ -4,13 +4,13 @@ import { NOT_KEPT, isCredential, scrubText } from '../sandbox/credentials.js'
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 
 export interface Matcher {
-  match: 'type' | 'regex'
+  match: 'type' | 'regex' | 'null'
   regex?: string
   min?: number
 }
 
 /** Pact 4 matching rules of one category, by JSON path (`$.data.items[*].id`). */
-export type Rules = Record<string, { combine: 'AND'; matchers: Matcher[] }>
+export type Rules = Record<string, { combine: 'AND' | 'OR'; matchers: Matcher[] }>
 
 export const DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$'
 export const DATE = '^\\d{4}-\\d{2}-\\d{2}$'
@@ -42,16 +42,31 @@ export { isCredential }
  */
 export function shape(body: Json): { example: Json; rules: Rules } {
   const rules: Rules = {}
-  const put = (path: string, matcher: Matcher) => void (rules[path] = { combine: 'AND', matchers: [matcher] })
+  // Paths some item of a list holds null at (an invoice without its DTE yet): null matches there too.
+  const nulls = new Set<string>()
+  // Paths some item of a list holds an empty list at: no item is expected there.
+  const empties = new Set<string>()
+  const put = (path: string, matcher: Matcher) =>
+    void (rules[path] = nulls.has(path)
+      ? { combine: 'OR', matchers: [matcher, { match: 'null' }] }
+      : { combine: 'AND', matchers: [matcher] })
   const walk = (value: Json, path: string, key: string): Json => {
     if (Array.isArray(value)) {
-      // An empty list expects any list; one with items expects items like the first.
-      put(path, value.length ? { match: 'type', min: 1 } : { match: 'type' })
-      return value.length ? [walk(value[0], `${path}[*]`, key)] : []
+      // An empty list expects any list; one with items expects items like the fullest.
+      put(path, value.length && !empties.has(path) ? { match: 'type', min: 1 } : { match: 'type' })
+      if (!value.length) return []
+      for (const item of value) nullsOf(item, `${path}[*]`, nulls, empties)
+      const fullest = value.reduce((best, item) => (filled(item) > filled(best) ? item : best), value[0])
+      return [walk(fullest, `${path}[*]`, key)]
     }
     if (isObject(value)) {
       const out: Record<string, Json> = {}
-      for (const [k, v] of Object.entries(value)) out[k] = walk(v, member(path, k), k)
+      for (const [k, v] of Object.entries(value)) {
+        // An object or list some items hold as null: no rule matches either (the verifier's OR does not reach
+        // inside one), so the field is left out: an answer's extra fields are allowed.
+        if (v !== null && typeof v === 'object' && nulls.has(member(path, k))) continue
+        out[k] = walk(v, member(path, k), k)
+      }
       return out
     }
     if (value === null) return null
@@ -77,6 +92,23 @@ export function shape(body: Json): { example: Json; rules: Rules } {
   }
   const example = walk(body, '$', '')
   return { example, rules }
+}
+
+/** The paths (as rules name them) where a list item holds null. */
+function nullsOf(value: Json, path: string, out: Set<string>, empty: Set<string>): void {
+  if (value === null) out.add(path)
+  else if (Array.isArray(value)) {
+    if (!value.length) empty.add(path)
+    for (const item of value) nullsOf(item, `${path}[*]`, out, empty)
+  } else if (isObject(value)) for (const [k, v] of Object.entries(value)) nullsOf(v, member(path, k), out, empty)
+}
+
+/** How many values of a JSON are not null: the fullest item of a list is its example. */
+function filled(value: Json): number {
+  if (value === null) return 0
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + filled(v), 0)
+  if (isObject(value)) return Object.values(value).reduce((n: number, v) => n + filled(v), 1)
+  return 1
 }
 
 /** A request body with its credentials replaced (the paths replaced, for the generators that fill them). */

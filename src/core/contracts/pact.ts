@@ -5,7 +5,8 @@ import { JOURNAL_MAX_BYTES, type JournalDetail, utf8Length } from '../sandbox/jo
 import { NOT_KEPT, scrubQuery, scrubText } from '../sandbox/credentials.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import { type Json, shape, withoutCredentials } from './matching.js'
-import { COLLECTIONS, recordName } from './records.js'
+import { COLLECTIONS, isTable, recordName } from './records.js'
+import { fieldsOf, nullable } from './record-fields.js'
 import type { ProviderState } from './states.js'
 
 export interface PactOptions {
@@ -13,13 +14,18 @@ export interface PactOptions {
   provider: string
   /** `include`: answers an override gave stay in, marked; by default they are left out. */
   overrides?: 'include' | 'exclude'
+  /**
+   * Interactions that rely on a sandbox scenario, which a real backend cannot set up: kept as
+   * they are (`include`, the default), written as V4 `pending: true` (`pending`), or left out.
+   */
+  scenarios?: 'include' | 'pending' | 'exclude'
 }
 
 export interface Interaction {
   type: 'Synchronous/HTTP'
   key: string
   description: string
-  pending: false
+  pending: boolean
   providerStates?: ProviderState[]
   request: Record<string, unknown>
   response: Record<string, unknown>
@@ -65,6 +71,7 @@ export function buildPact(
     if (overrides.length && options.overrides !== 'include') continue
     requests++
     const scenarios = entry.faults.filter((f) => !f.startsWith('override:')).sort()
+    if (scenarios.length && options.scenarios === 'exclude') continue
     const description = `${route.id}, ${scenarios.length ? `scenario ${scenarios.join(' + ')}` : 'no scenario'}${overrides.length ? `, ${overrides.join(' + ')}` : ''}, status ${entry.status}`
     if (seen.has(description)) continue
     const interaction = interactionOf(
@@ -76,6 +83,7 @@ export function buildPact(
       scenarios,
       overrides,
     )
+    if (scenarios.length && options.scenarios === 'pending') interaction.pending = true
     const size = utf8Length(JSON.stringify(interaction))
     // Bounded as the journal it comes from.
     if (bytes + size > JOURNAL_MAX_BYTES) {
@@ -144,18 +152,27 @@ function interactionOf(
       typeof body === 'object' && body && !Array.isArray(body) && typeof body.email === 'string'
         ? body.email
         : undefined
-    if (replaced.includes('$.password') && email) {
+    if (replaced.includes('$.password') && email && route.id === 'signInEmail') {
+      // The account with a password of the state's: a refused sign-in sends `[not kept]`, which is never it.
       states.unshift({ name: 'a user can sign in', params: { email } })
-      generators.body = { '$.password': { type: 'ProviderState', expression: '${password}', dataType: 'STRING' } }
+      if (entry.status < 400)
+        generators.body = { '$.password': { type: 'ProviderState', expression: '${password}', dataType: 'STRING' } }
+    }
+    // A single-use token the answer took: a state makes one, the request carries it.
+    const tokenState = entry.status < 400 && replaced.includes('$.token') ? tokenFor(s, route, entry) : undefined
+    if (tokenState) {
+      states.unshift(tokenState)
+      generators.body = { '$.token': { type: 'ProviderState', expression: '${token}', dataType: 'STRING' } }
     }
   }
   if (Object.keys(generators).length) request.generators = generators
-  for (const name of scenarios) states.push({ name: `the scenario ${name} is on`, params: scenarioOptions(s, name) })
-  states.push(...recordStates(s, route, params, entry))
+  for (const name of scenarios)
+    states.push({ name: `the scenario ${name} is on`, params: scenarioOptions(s, name, entry) })
+  const answered = bodyOf(entry.response)
+  states.push(...recordStates(s, route, params, entry, sent?.content, answered?.content))
   const response: Record<string, unknown> = { status: entry.status }
   const contentType = entry.response.headers['content-type']
   if (contentType) response.headers = { 'content-type': [contentType] }
-  const answered = bodyOf(entry.response)
   if (answered !== undefined) {
     if (typeof answered.content === 'string')
       response.body = { content: scrubText(answered.content), contentType: answered.contentType, encoded: false }
@@ -232,56 +249,165 @@ function jwtClaims(token: string): Record<string, unknown> | undefined {
   }
 }
 
-const scenarioOptions = (s: Sandbox, name: string): Record<string, unknown> => {
-  const active = s.inForce().find((a) => a.name === name)
-  return active && Object.keys(active.options).length ? { options: active.options } : {}
+/**
+ * A scenario's options as the request met them: those its `x-sandbox-scenario` header named, else
+ * the sandbox's. A scenario that answers at random (`degraded`) is pinned to the answer recorded.
+ */
+function scenarioOptions(s: Sandbox, name: string, entry: JournalDetail): Record<string, unknown> {
+  let options: Record<string, unknown> | undefined
+  const header = entry.request.headers['x-sandbox-scenario']
+  if (header)
+    try {
+      options = s.shared.scenarios.parseList(header, 'x-sandbox-scenario').find((a) => a.name === name)?.options
+    } catch {}
+  options ??= s.inForce().find((a) => a.name === name)?.options ?? {}
+  if (name === 'degraded') options = { ...options, rate: 1, status: entry.status }
+  return Object.keys(options).length ? { options } : {}
 }
 
+type Row = Record<string, unknown>
+
+/** A record as it was just before `entry` ran: the world's now, each later change (and the entry's own) undone. */
+function recordAt(s: Sandbox, entry: JournalDetail, collection: string, id: string): Row | undefined {
+  let row: Row | undefined
+  if (collection === 'notifications') {
+    const found = s.world.notifications.get(id)
+    row = found ? { ...found.n } : undefined
+  } else if (isTable(collection)) {
+    const found = s.world.tables[collection].get(id as never) as Row | undefined
+    row = found ? structuredClone({ ...found }) : undefined
+  }
+  const at = `/${collection}/${id}`
+  for (const e of s.journal.since(entry.id - 1).reverse())
+    for (const op of [...(e.changes?.patch ?? [])].reverse()) {
+      if (op.path !== at && !op.path.startsWith(`${at}/`)) continue
+      const field = op.path.slice(at.length + 1)
+      if (!field) row = op.op === 'add' ? undefined : (structuredClone(op.from) as Row)
+      else if (row && op.op === 'add') delete row[field]
+      else if (row) row[field] = structuredClone(op.from)
+    }
+  return row
+}
+
+/** Of a record's plain fields, those an answer's status or shape can depend on: a state, a flag, a number, a nullable value, a link. */
+const telling = (collection: string, row: Row): Record<string, unknown> => {
+  const out: Record<string, unknown> = {}
+  for (const f of fieldsOf(collection)) {
+    const v = row[f]
+    if (v === undefined) continue
+    if (v === null || typeof v !== 'string' || /(^|_)status$|Status$|Id$/.test(f) || nullable(collection, f)) out[f] = v
+  }
+  return out
+}
+
+/** Where an id lives: the route's collection for its `:id`, the world's, or the collection a journaled change put it in. */
+function collectionHolding(s: Sandbox, route: RouteDef | undefined, param: string, id: string): string | undefined {
+  if (route?.idOf && param === 'id') return route.idOf
+  if (s.world.notifications.get(id)) return 'notifications'
+  for (const name of COLLECTIONS) {
+    const table = (s.world.tables as unknown as Record<string, { get(id: string): unknown } | undefined>)[name]
+    if (table?.get(id)) return name
+  }
+  for (const e of s.journal.list()) {
+    const op = e.changes?.patch.find((p) => p.path.split('/')[2] === id)
+    if (op) return op.path.split('/')[1]
+  }
+  return undefined
+}
+
+const MAX_RECORD_STATES = 12
+
 /**
- * The records an answer relied on: each id in its path, found as the write found it (its
- * `from` in the entry's changes) or where the world keeps it; a 404 relied on its absence.
+ * The records an answer relied on, each as it was just before the request (its status, its
+ * nullable fields, its links) and the records it links to (an invoice's DTE): each id in the
+ * path (a 404 relied on its absence), in the request body (a message's thread), and each record
+ * of the answer an earlier request changed (a list showing an invoice published in the session).
  */
 function recordStates(
   s: Sandbox,
   route: RouteDef,
   params: Record<string, string>,
   entry: JournalDetail,
+  sent: Json | undefined,
+  answered: Json | undefined,
 ): ProviderState[] {
   const out: ProviderState[] = []
+  const seen = new Set<string>()
+  const add = (collection: string, id: string, linked = true) => {
+    const key = `${collection}/${id}`
+    if (seen.has(key) || out.length >= MAX_RECORD_STATES) return
+    seen.add(key)
+    const row = recordAt(s, entry, collection, id)
+    if (!row) return void out.push({ name: `${recordName(collection)} does not exist`, params: { id } })
+    const fields = telling(collection, row)
+    // The records it links to first: set up before the record that names them.
+    if (linked)
+      for (const [f, v] of Object.entries(fields))
+        if (/Id$/.test(f) && typeof v === 'string' && f !== 'clientId') {
+          const other = collectionHolding(s, undefined, f, v)
+          if (other && other !== collection && other !== 'users' && other !== 'portalContacts') add(other, v, false)
+        }
+    out.push({ name: `${recordName(collection)} exists`, params: { id: row.id ?? id, ...fields } })
+  }
   for (const [param, id] of Object.entries(params)) {
-    const collection = collectionHolding(s, route, param, id, entry)
+    const collection = collectionHolding(s, route, param, id)
     if (!collection) continue
-    if (entry.status === 404) {
+    if (entry.status === 404 && !recordAt(s, entry, collection, id)) {
+      seen.add(`${collection}/${id}`)
       out.push({ name: `${recordName(collection)} does not exist`, params: { id } })
-      continue
-    }
-    const before = entry.changes?.patch.find((op) => op.op === 'replace' && op.path === `/${collection}/${id}/status`)
-    const status = before && 'from' in before && typeof before.from === 'string' ? before.from : undefined
-    out.push({ name: `${recordName(collection)} exists`, params: status === undefined ? { id } : { id, status } })
+    } else add(collection, id)
+  }
+  for (const id of idsIn(sent, true)) {
+    const collection = collectionHolding(s, undefined, 'body', id)
+    if (collection && collection !== 'users' && collection !== 'portalContacts') add(collection, id)
+  }
+  // Records of the answer the session changed before: the seeded world shows them otherwise.
+  const changed = changedBefore(s, entry)
+  for (const id of idsIn(answered, false)) {
+    const collection = changed.get(id)
+    if (collection) add(collection, id)
   }
   return out
 }
 
-function collectionHolding(
-  s: Sandbox,
-  route: RouteDef,
-  param: string,
-  id: string,
-  entry: JournalDetail,
-): string | undefined {
-  if (route.idOf && param === 'id') return route.idOf
-  if (s.world.notifications.get(id)) return 'notifications'
-  for (const name of COLLECTIONS) {
-    const table = (s.world.tables as unknown as Record<string, { get(id: string): unknown } | undefined>)[name]
-    if (table?.get(id)) return name
+/** Ids a JSON holds: every `id` (and, in a request, every `…Id`) string value. */
+function idsIn(value: Json | undefined, links: boolean): string[] {
+  const out: string[] = []
+  const walk = (v: Json | undefined, key: string) => {
+    if (out.length > 200) return
+    if (Array.isArray(v)) for (const x of v) walk(x, key)
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k)
+    else if (typeof v === 'string' && (key === 'id' || (links && /Id$/.test(key) && key !== 'clientId'))) out.push(v)
   }
-  // Gone since: the collection a journaled change put it in.
+  walk(value, '')
+  return out
+}
+
+/** Ids the journal's entries before `entry` changed, with their collection (the sessions' and the outbox's left out). */
+function changedBefore(s: Sandbox, entry: JournalDetail): Map<string, string> {
+  const out = new Map<string, string>()
   for (const e of s.journal.list()) {
-    const op = e.changes?.patch.find((p) => p.path.split('/')[2] === id)
-    if (op) return op.path.split('/')[1]
+    if (e.id >= entry.id) break
+    for (const op of e.changes?.patch ?? []) {
+      const [, collection, id] = op.path.split('/')
+      if (id && COLLECTIONS.includes(collection)) out.set(id, collection)
+    }
   }
-  void entry
-  return undefined
+  return out
+}
+
+/** The state that makes the single-use token a password reset or a magic link took, for the account its change names. */
+function tokenFor(s: Sandbox, route: RouteDef, entry: JournalDetail): ProviderState | undefined {
+  const patch = entry.changes?.patch ?? []
+  if (route.id === 'passwordResetConfirm') {
+    const id = patch.find((op) => op.path.startsWith('/users/'))?.path.split('/')[2]
+    const user = id === undefined ? undefined : s.world.tables.users.get(id)
+    return user && { name: 'a password reset was requested', params: { email: user.email } }
+  }
+  if (route.id !== 'portalVerify') return undefined
+  const id = patch.find((op) => op.path.startsWith('/portalContacts/'))?.path.split('/')[2]
+  const contact = id === undefined ? undefined : s.world.tables.portalContacts.get(id)
+  return contact && { name: 'a magic link was sent', params: { email: contact.email } }
 }
 
 /** A short stable key per description (the verifier's own id of an interaction). */

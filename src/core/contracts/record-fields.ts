@@ -70,3 +70,9 @@ export function recordSchema(collection: string, full = false): z.ZodType {
     })
     .strict()
 }
+
+/** Whether a record's field may hold null (an invoice's number before it is published). */
+export function nullable(collection: string, field: string): boolean {
+  const t = objectOf(collection).shape[field] as unknown as { _zod: { def: { type: string } } } | undefined
+  return t?._zod.def.type === 'nullable'
+}

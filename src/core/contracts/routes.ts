@@ -28,6 +28,7 @@ export const getPact = defineRoute({
     consumer: name('fleet-web'),
     provider: name('fleet-backoffice'),
     overrides: z.enum(['include', 'exclude']).default('exclude'),
+    scenarios: z.enum(['include', 'pending', 'exclude']).default('include'),
   }),
   errors: noTraffic,
   async handler(ctx) {
@@ -56,7 +57,7 @@ export const getUsedOpenapi = defineRoute({
     ok(
       (await load()).usedOpenapi(ctx.sandbox, (m, p) => ctx.app.matcher.match(m, p), {
         ...(await ctx.app.openapi()),
-        servers: [{ url: ctx.url.origin }],
+        servers: [{ url: ctx.target.origin }],
       }),
     ),
 })
@@ -78,12 +79,18 @@ export const changeStates = defineRoute({
   tag,
   auth: control,
   summary: "The Pact verifier's state-change call: sets up or tears down a state; answers the generators' values",
+  // Journaled, changed or not: what set the world up shows, and a repro bundle begins after it.
+  journaled: true,
   body: z.strictObject({
     state: z.string().max(300),
     params: z.record(z.string(), z.unknown()).optional(),
     action: z.enum(['setup', 'teardown']).default('setup'),
   }),
-  errors: { 404: 'No such account', 409: 'The world cannot hold the state' },
+  errors: {
+    400: 'Invalid payload, or a state this sandbox does not know: GET /__sandbox/pact/states lists every state',
+    404: 'No such account',
+    409: 'The world cannot hold the state',
+  },
   handler: async (ctx) =>
     ok(await (await load()).changeState(ctx.sandbox, ctx.body.state, ctx.body.params, ctx.body.action)),
 })

@@ -135,6 +135,13 @@ export async function changeState(
   action: 'setup' | 'teardown',
 ): Promise<Record<string, string>> {
   const values = action === 'setup' ? await setUp(s, state, input) : tearDown(s, state, input)
+  // A repro bundle begins where the state left the world (it sets records no request of a replay would).
+  if (action === 'setup')
+    s.repro.rebase(
+      s,
+      `a provider state was set up (POST ${STATES_PATH} "${state.slice(0, 100)}")`,
+      'it set up a provider state',
+    )
   const current = interactions.get(s) ?? { mark: 0 }
   interactions.set(s, { ...current, mark: s.journal.nextId, ended: current.ended || action === 'teardown' })
   return values

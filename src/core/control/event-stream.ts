@@ -9,7 +9,7 @@ const encoder = new TextEncoder()
 const frame = (e: SandboxEvent) => encoder.encode(`event: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`)
 
 /**
- * Server-Sent Events of one sandbox as a web stream: the same object in the Hono server, msw/node
+ * Server-Sent Events of one sandbox as a web stream: the same object in the Node engine, msw/node
  * and the browser worker. Cancelling it, or the request's signal (the client went away), removes
  * its listener and timer. msw/node keeps a copy of every mocked response for its own events, so
  * there a cancel never reaches the stream: the signal is what tells.

@@ -40,6 +40,8 @@ const journalEntry = z.object({
   // A tool call of the MCP server's request (docs/agents.md).
   via: z.literal('mcp').optional(),
   tool: z.string().optional(),
+  // The conduct rules the request broke (docs/conduct.md).
+  conduct: z.array(z.string()).optional(),
 })
 
 export const getRequest = defineRoute({

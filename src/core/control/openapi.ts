@@ -1,6 +1,11 @@
 import * as z from 'zod'
 import type { ErrorShape } from '../http/reply.js'
 import type { RouteDef } from '../app/route.js'
+import { SANDBOX_ID_COOKIE, SANDBOX_ID_HEADER, SANDBOX_ID_PATTERN } from '../sandbox/sandbox-id.js'
+import { operationLinks } from './openapi-links.js'
+import { overrideRequest } from '../overrides/override.js'
+import { FILE_LIMIT, FILES_PER_UPLOAD } from '../http/body.js'
+import { AGENT_SCOPE } from '../auth/tokens.js'
 
 export { assumed } from '../http/assumed.js'
 
@@ -34,22 +39,38 @@ const errorSchemas: Record<string, Json> = {
   },
 }
 
-const sharedParameters: Record<string, Json> = {
-  SandboxId: {
-    name: 'x-sandbox-id',
-    in: 'header',
-    required: false,
-    description:
-      'The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value is a 400. Without it, the cookie sandbox-id, else the default sandbox',
-    schema: { type: 'string' },
-  },
-  SandboxScenario: {
-    name: 'x-sandbox-scenario',
-    in: 'header',
-    required: false,
-    description: 'Scenarios for this request only: NAME[,NAME] (an unknown one is a 400)',
-    schema: { type: 'string' },
-  },
+/** A scenario name as the pattern of a header: its characters taken literally. */
+const literal = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * `x-sandbox-scenario` as the registry reads it (scenarios/registry.ts `parseList`): known names
+ * separated by commas. The pattern names them bare; `name;key=value` options are said in words,
+ * since what an option takes is each scenario's own schema (GET /__sandbox/scenarios).
+ */
+export function scenarioHeaderPattern(names: readonly string[]): string {
+  if (!names.length) return '^$'
+  const one = `(?:${names.map(literal).join('|')})`
+  return `^${one}(?: *, *${one})*$`
+}
+
+function sharedParameters(scenarios: readonly string[]): Record<string, Json> {
+  return {
+    SandboxId: {
+      name: SANDBOX_ID_HEADER,
+      in: 'header',
+      required: false,
+      description: `The isolated sandbox to use (1 to 128 letters, digits, ".", ":", "_" or "-"); another value, an empty one included, is a 400. Without it, the cookie ${SANDBOX_ID_COOKIE}, else the default sandbox`,
+      schema: { type: 'string', pattern: SANDBOX_ID_PATTERN.source, minLength: 1, maxLength: 128 },
+    },
+    SandboxScenario: {
+      name: 'x-sandbox-scenario',
+      in: 'header',
+      required: false,
+      description:
+        'Scenarios for this request only: NAME[,NAME], each a known scenario (an unknown one is a 400). A scenario also takes options, NAME;key=value[;key=value], each checked by its own schema (GET /__sandbox/scenarios lists them)',
+      schema: { type: 'string', pattern: scenarioHeaderPattern(scenarios) },
+    },
+  }
 }
 
 const reasons: Record<number, string> = {
@@ -94,23 +115,14 @@ function errorSchema(route: RouteDef, status: number): Json {
   return { anyOf: [own, { $ref: '#/components/schemas/ReshapedError' }] }
 }
 
-/** JSON Schema of what a client sends (`input`) or receives (`output`); transforms become `{}`. */
+/**
+ * JSON Schema of what a client sends (`input`) or receives (`output`); transforms become `{}`.
+ * zod bounds every integer by ±2^53-1 and refuses past them, so those bounds stay: they are rules.
+ */
 export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json
   delete out.$schema
-  return withoutSafeBounds(out)
-}
-
-/** zod bounds every integer by ±2^53-1; those bounds say nothing to a reader, so they go. */
-function withoutSafeBounds<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(withoutSafeBounds) as T
-  if (!value || typeof value !== 'object') return value
-  const out: Json = {}
-  for (const [k, v] of Object.entries(value)) {
-    if ((k === 'minimum' || k === 'maximum') && Math.abs(v as number) === Number.MAX_SAFE_INTEGER) continue
-    out[k] = withoutSafeBounds(v)
-  }
-  return out as T
+  return out
 }
 
 function parameters(route: RouteDef): Json[] {
@@ -121,8 +133,9 @@ function parameters(route: RouteDef): Json[] {
     const schema = (path?.properties as Record<string, Json> | undefined)?.[name] ?? { type: 'string' }
     out.push({ name, in: 'path', required: true, schema })
   }
-  if (route.query) {
-    const query = jsonSchema(route.query, 'input')
+  const querySchema = route.query ?? route.reads?.query
+  if (querySchema) {
+    const query = jsonSchema(querySchema, 'input')
     const required = new Set((query.required as string[] | undefined) ?? [])
     for (const [name, schema] of Object.entries((query.properties as Record<string, Json> | undefined) ?? {})) {
       const param: Json = { name, in: 'query', required: required.has(name), schema }
@@ -133,7 +146,25 @@ function parameters(route: RouteDef): Json[] {
   return out
 }
 
+/**
+ * Bodies a handler checks with a schema of its own, loaded with the handler (the browser
+ * entry's budget): the document states that schema.
+ */
+const ownBodies: Record<string, z.ZodType> = {
+  sandboxAddOverride: overrideRequest,
+  sandboxReplaceOverride: overrideRequest,
+}
+
 function requestBody(route: RouteDef): Json | undefined {
+  const own = ownBodies[route.id]
+  if (own) return { required: true, content: { 'application/json': { schema: jsonSchema(own, 'input') } } }
+  if (route.reads?.form)
+    return {
+      required: true,
+      content: { 'application/x-www-form-urlencoded': { schema: jsonSchema(route.reads.form, 'input') } },
+    }
+  if (route.reads?.json)
+    return { required: true, content: { 'application/json': { schema: jsonSchema(route.reads.json, 'input') } } }
   if (!route.body) return undefined
   if (route.body === 'multipart') {
     // docs/assumptions.md: every multipart route takes its files in the field `file`.
@@ -147,8 +178,15 @@ function requestBody(route: RouteDef): Json | undefined {
             properties: {
               file: {
                 type: 'array',
-                items: { type: 'string', contentMediaType: 'application/octet-stream' },
-                description: 'One or more files, at most 10 MB (10,485,760 bytes) each',
+                minItems: 1,
+                maxItems: FILES_PER_UPLOAD,
+                items: {
+                  type: 'string',
+                  contentMediaType: 'application/octet-stream',
+                  minLength: 1,
+                  maxLength: FILE_LIMIT,
+                },
+                description: `1 to ${FILES_PER_UPLOAD} files of 1 byte to 10 MB (${FILE_LIMIT} bytes) each, each an image or a PDF: declared so (its part's content type, image/* or application/pdf) and so by its first bytes (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC, AVIF or PDF); a file name of at most 255 characters`,
               },
             },
           },
@@ -178,7 +216,8 @@ function security(route: RouteDef): Json[] {
     case 'public':
       return []
     case 'user':
-      return [{ bearer: [] }]
+      // Any backoffice token: the principal decides what it may do (src/core/auth/principal.ts).
+      return [{ session: [] }, { apiToken: [] }, { agentToken: [] }, { agentOAuth: [AGENT_SCOPE] }]
     case 'portal':
       return [{ portalBearer: [] }]
     case 'control':
@@ -192,6 +231,7 @@ function errorStatuses(route: RouteDef): number[] {
   // 400: a bad x-sandbox-id (and x-sandbox-scenario); 500: a failure of the sandbox itself.
   const statuses = new Set([400, 500, ...Object.keys(route.errors ?? {}).map(Number)])
   if (route.body) statuses.add(413).add(415)
+  if (route.reads?.form || route.reads?.json) statuses.add(413)
   if (route.auth.kind === 'control' && !route.auth.page) statuses.add(401)
   // A foreign page (control/origin.ts): 403 on every control route, 415 on a simple POST.
   if (route.auth.kind === 'control') statuses.add(403)
@@ -232,7 +272,10 @@ function operation(route: RouteDef): Json {
       route.auth.kind === 'control' && (status !== 415 || route.method === 'POST') ? controlReasons[status] : undefined
     responses[String(status)] = {
       description: route.errors?.[status] ?? control ?? reasons[status] ?? 'Error',
-      content: { 'application/json': { schema: errorSchema(route, status) } },
+      content: {
+        'application/json': { schema: errorSchema(route, status) },
+        ...(route.htmlErrors?.includes(status) && { 'text/html': { schema: { type: 'string' } } }),
+      },
     }
   }
   const op: Json = { operationId: route.id, summary: route.summary, tags: [route.tag] }
@@ -245,7 +288,10 @@ function operation(route: RouteDef): Json {
   op.responses = responses
   op.security = security(route)
   if (route.auth.kind === 'user' && route.auth.permission) op['x-sandbox-permission'] = route.auth.permission
-  if (route.auth.kind === 'portal') op['x-sandbox-portal-role'] = route.auth.role
+  if (route.auth.kind === 'portal') {
+    op.description = PORTAL_SIGN_IN
+    op['x-sandbox-portal-role'] = route.auth.role
+  }
   if (route.effect) op['x-sandbox-effect'] = true
   if (route.assumed) op['x-sandbox-assumed'] = true
   return op
@@ -255,17 +301,30 @@ export interface OpenApiOptions {
   /** The served origin, for `servers`. */
   serverUrl?: string
   strict?: boolean
+  /** The sandbox's own URL (origin and base path), the OAuth issuer: the `resource` values it takes. */
+  issuer?: string
+  /** The scenario names `x-sandbox-scenario` takes (the app's registry). */
+  scenarios?: readonly string[]
 }
+
+const PORTAL_SIGN_IN =
+  "Needs a portal token (security scheme portalBearer): POST /api/portal/auth/magic-link with a portal contact's e-mail, read the link's token from GET /__sandbox/outbox?kind=magic-link, and POST it to /api/portal/auth/verify; data.token is the portal token"
 
 /** The OpenAPI 3.1 document of a route list: generated from the table, never written by hand. */
 export function openapiDocument(routes: readonly RouteDef[], options: OpenApiOptions = {}): Json {
   const paths: Record<string, Json> = {}
+  const links = operationLinks(routes, (r) =>
+    r.response?.schema ? jsonSchema(r.response.schema, 'output') : undefined,
+  )
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}')
     paths[path] ??= {}
-    paths[path][route.method.toLowerCase()] = operation(route)
+    const op = operation(route)
+    const own = links.get(route)
+    if (own) (op.responses as Record<string, Json>)[String(route.response?.status ?? 200)].links = own
+    paths[path][route.method.toLowerCase()] = op
   }
-  return {
+  const document = {
     openapi: '3.1.0',
     info: {
       title: 'Fleet Operations Backoffice API (fleet-sandbox)',
@@ -278,20 +337,44 @@ export function openapiDocument(routes: readonly RouteDef[], options: OpenApiOpt
     paths,
     components: {
       schemas: errorSchemas,
-      parameters: sharedParameters,
+      parameters: sharedParameters(options.scenarios ?? []),
       securitySchemes: {
-        bearer: {
+        session: {
           type: 'http',
           scheme: 'bearer',
           description:
-            'Backoffice: a session token (from set-auth-token), an atk_ API token or an agent JWT (scope service:api)',
+            'Backoffice session token: POST /api/session-auth/sign-in/email with a demo account (admin@fleet.test and the others of docs/contract.md) answers it in the set-auth-token header; 30 days, sliding',
+        },
+        apiToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'Backoffice API token, prefix atk_: the seeded atk_sandbox_admin (the admin of client acme, fixtures/accounts.ts); it never expires',
+        },
+        agentToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: `Agent JWT of scope ${AGENT_SCOPE} (1 hour): from POST /oauth/token at the end of the OAuth flow (scheme agentOAuth), or at once from POST /__sandbox/tokens/agent with a demo account's e-mail`,
+        },
+        agentOAuth: {
+          type: 'oauth2',
+          description:
+            'OAuth 2.1 for agents (docs/agents.md): register a public client with POST /oauth/register, then the authorization code flow with PKCE S256; the access token is an agent JWT',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: '/oauth/authorize',
+              tokenUrl: '/oauth/token',
+              refreshUrl: '/oauth/token',
+              scopes: { [AGENT_SCOPE]: 'The backoffice API as the signed-in user' },
+            },
+          },
         },
         portalBearer: {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'JWT',
-          description:
-            'Client portal token (signed JWT carrying clientId and roles), from POST /api/portal/auth/verify',
+          description: `Client portal token (signed JWT carrying clientId and roles). ${PORTAL_SIGN_IN.replace(/^.*?: /, 'To obtain it: ')}`,
         },
         controlToken: {
           type: 'apiKey',
@@ -303,4 +386,26 @@ export function openapiDocument(routes: readonly RouteDef[], options: OpenApiOpt
     },
     'x-sandbox-strict': Boolean(options.strict),
   }
+  const named = withScenarioNames(document, options.scenarios ?? [])
+  return options.issuer ? withIssuer(named, options.issuer) : named
+}
+
+/** A schema marked `x-sandbox-scenario-name` takes a known scenario's name: the registry's, known here. */
+function withScenarioNames<T>(value: T, names: readonly string[]): T {
+  if (Array.isArray(value)) return value.map((v) => withScenarioNames(v, names)) as T
+  if (!value || typeof value !== 'object') return value
+  const out: Json = {}
+  for (const [k, v] of Object.entries(value)) out[k] = withScenarioNames(v, names)
+  if (out['x-sandbox-scenario-name']) out.enum = [...names]
+  return out as T
+}
+
+/** OAuth's `resource` takes this sandbox's own URLs (agents/oauth.ts `checkResource`): stated once the issuer is known. */
+function withIssuer<T>(value: T, issuer: string): T {
+  if (Array.isArray(value)) return value.map((v) => withIssuer(v, issuer)) as T
+  if (!value || typeof value !== 'object') return value
+  const out: Json = {}
+  for (const [k, v] of Object.entries(value)) out[k] = withIssuer(v, issuer)
+  if (out['x-sandbox-issuer-resource']) out.pattern = `^${literal(issuer)}(?:/mcp|/)?$`
+  return out as T
 }

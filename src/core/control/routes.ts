@@ -1,9 +1,10 @@
 import * as z from 'zod'
-import { checkInstant, parseDuration } from '../sandbox/clock.js'
+import { DURATION_TEXT, checkInstant, parseDuration } from '../sandbox/clock.js'
 import { badRequest, notFound, ok } from '../http/reply.js'
 import { defineRoute } from '../app/route.js'
 import { emailAddress } from '../http/schemas.js'
 import type { SandboxRegistry } from '../sandbox/sandbox.js'
+import { SANDBOX_ID_PATTERN, SANDBOX_ID_RULE } from '../sandbox/sandbox-id.js'
 import { getRepro, postRepro } from '../time-travel/repro-routes.js'
 import { REWIND_ERRORS, rewindWorld, snapshotAtQuery, snapshotQuery } from '../time-travel/rewind-routes.js'
 
@@ -50,6 +51,25 @@ export const listScenarios = defineRoute({
   handler: async (ctx) => ok((await import('./scenario-list.js')).scenarioList(ctx.sandbox)),
 })
 
+/**
+ * An entry of `active` as the registry reads it (scenarios/registry.ts `parse`): the document
+ * fills in the known names (`x-sandbox-scenario-name`, openapi.ts). Options and windows are each
+ * scenario's own schema: a name alone, or `{name}`, is what every scenario takes.
+ */
+const SCENARIO_ENTRY = {
+  description:
+    "A scenario name, or {name, options?, from?, until?}: options are checked by the scenario's own schema (GET /__sandbox/scenarios), from and until are ISO date-times or +N with s, m, h or d",
+  anyOf: [
+    { type: 'string', 'x-sandbox-scenario-name': true },
+    {
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string', 'x-sandbox-scenario-name': true } },
+      additionalProperties: false,
+    },
+  ],
+}
+
 export const setScenarios = defineRoute({
   id: 'sandboxSetScenarios',
   method: 'PUT',
@@ -59,7 +79,9 @@ export const setScenarios = defineRoute({
   summary:
     'Replace the active scenarios: names or {name, options, from?, until?} (a window on the sandbox clock: ISO or "+2m"); [] is healthy',
   body: z.strictObject({
-    active: z.array(z.unknown(), { error: 'must be an array of scenario names or {name, options}' }),
+    active: z.array(z.unknown().meta(SCENARIO_ENTRY), {
+      error: 'must be an array of scenario names or {name, options}',
+    }),
   }),
   handler(ctx) {
     const list = ctx.body.active.map((a, i) => ctx.sandbox.shared.scenarios.parse(a, `active.${i}`))
@@ -111,8 +133,20 @@ export const moveClock = defineRoute({
   summary: 'Advance (`{advanceBy: "31d"}` or seconds), set (`{set: ISO}`) or freeze (`{freeze: true}`) the clock',
   body: z
     .strictObject({
+      // What parseDuration takes, stated: a handler's 400 for anything else names the rule.
       advanceBy: z
-        .union([z.number(), z.string()], { error: 'must be seconds or a duration such as "31d", "2h", "90s"' })
+        .union(
+          [
+            z.number().min(0, 'must be a non-negative number of seconds'),
+            z.string().regex(DURATION_TEXT, {
+              error: (issue) =>
+                `${JSON.stringify(issue.input)} is not a duration; use numbers with ms, s, m, h, d or w, such as "31d"`,
+            }),
+          ],
+          {
+            error: 'must be seconds or a duration such as "31d", "2h", "90s"',
+          },
+        )
         .optional(),
       set: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
       freeze: z.boolean().optional(),
@@ -121,6 +155,9 @@ export const moveClock = defineRoute({
       (b) => b.advanceBy !== undefined || b.set !== undefined || b.freeze !== undefined,
       'give advanceBy, set or freeze',
     ),
+  errors: {
+    400: "Invalid payload (the message names the field): give advanceBy, set or freeze; give either advanceBy or set, not both; advanceBy or set out of the clock's range",
+  },
   handler(ctx) {
     const { advanceBy, set, freeze } = ctx.body
     if (advanceBy !== undefined && set !== undefined)
@@ -157,7 +194,13 @@ export const clearRequests = defineRoute({
   tag,
   auth: control,
   summary: 'Empty the request journal',
-  handler: (ctx) => (ctx.sandbox.journal.clear(), ctx.sandbox.changed('requests-cleared'), ok({ requests: [] })),
+  // The conduct judged the requests cleared: it goes with them (its findings name them).
+  handler: (ctx) => (
+    ctx.sandbox.journal.clear(),
+    ctx.sandbox.conduct?.clear(),
+    ctx.sandbox.changed('requests-cleared'),
+    ok({ requests: [] })
+  ),
 })
 
 export const listOutbox = defineRoute({
@@ -216,6 +259,10 @@ export const putSnapshot = defineRoute<Record<string, string>, Record<string, un
     'Restore a snapshot taken with GET (up to 256 MB); a malformed one is a 400 naming the field, one beyond a bound a 413 naming the collection; either changes nothing',
   // Read (and parsed) before the sandbox's write lock: a slow upload holds up no other write.
   body: 'snapshot',
+  bodyFrom: 'sandboxGetSnapshot',
+  errors: {
+    400: 'Not a snapshot taken with GET /__sandbox/snapshot (the link from that operation): the message names the field, such as version: must be one of 1',
+  },
   async handler(ctx) {
     await ctx.sandbox.restore(ctx.body)
     return health.handler(ctx as never)
@@ -250,7 +297,7 @@ export const dropSandbox = defineRoute({
   auth: control,
   summary: 'Drop an isolated sandbox and its state; the next request with its id starts fresh',
   params: z.object({
-    id: z.string().regex(/^[\w.:-]{1,128}$/, 'must be 1 to 128 letters, digits, ".", ":", "_" or "-"'),
+    id: z.string().regex(SANDBOX_ID_PATTERN, SANDBOX_ID_RULE),
   }),
   async handler(ctx) {
     const { id } = ctx.params

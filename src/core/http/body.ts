@@ -2,6 +2,8 @@ import { MAX_JSON_DEPTH, deeperThan } from './json-depth.js'
 import { HttpError, badRequest } from './reply.js'
 
 export const JSON_LIMIT = 1_048_576
+/** Files per upload (operations/files.ts checks it; the served document states it). */
+export const FILES_PER_UPLOAD = 10
 export const FILE_LIMIT = 10 * 1_048_576
 /** A multipart request carries a few files of up to 10 MB each. */
 export const MULTIPART_LIMIT = 5 * FILE_LIMIT + JSON_LIMIT
@@ -92,6 +94,17 @@ export async function readJson(request: Request): Promise<unknown> {
   }
   if (deeperThan(value)) throw badRequest(`body: must nest at most ${MAX_JSON_DEPTH} levels of lists and objects`)
   return value
+}
+
+/**
+ * An upload's files are its field `file` (docs/assumptions.md): 1 to FILES_PER_UPLOAD, the
+ * document's minItems and maxItems, checked with the form, before the route looks up its record.
+ */
+export function countFiles(form: FormData): FormData {
+  const count = form.getAll('file').length
+  if (!count) throw badRequest('file: is required (a multipart field named "file")')
+  if (count > FILES_PER_UPLOAD) throw badRequest(`file: must be at most ${FILES_PER_UPLOAD} files per upload`)
+  return form
 }
 
 export async function readForm(request: Request): Promise<FormData> {

@@ -4,9 +4,15 @@ export const idParam = (name = 'id', rule = z.string().min(1).max(128)) => z.obj
 
 export const successEnvelope = (data: z.ZodType) => z.object({ status: z.literal('success'), data })
 
+/** What zod's integers refuse past ±2^53-1, in words: the served document states the bound too. */
+export const SAFE_INTEGER_RULE = `must be at most ${Number.MAX_SAFE_INTEGER} (the largest integer a JSON number holds exactly)`
+
 /** An integer query parameter; each rule keeps its own message ("limit: must be at most 50"). */
 export const integer = (min: number, max?: number) => {
-  let n = z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(min, `must be at least ${min}`)
+  let n = z.coerce
+    .number({ error: 'must be an integer' })
+    .int({ error: (issue) => (issue.code === 'too_big' ? SAFE_INTEGER_RULE : 'must be an integer') })
+    .min(min, `must be at least ${min}`)
   if (max !== undefined) n = n.max(max, `must be at most ${max}`)
   return n
 }
@@ -25,4 +31,9 @@ export const emailAddress = (description = 'An e-mail address') =>
     .trim()
     .toLowerCase()
     .pipe(z.email('must be a valid e-mail address'))
-    .meta({ format: 'email', description: `${description}; surrounding spaces are trimmed and it is lower-cased` })
+    // `format: email` allows what zod refuses (`0@com`): the pattern is zod's own, the rule checked.
+    .meta({
+      format: 'email',
+      pattern: z.regexes.email.source,
+      description: `${description}; surrounding spaces are trimmed and it is lower-cased`,
+    })

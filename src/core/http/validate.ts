@@ -1,12 +1,15 @@
 import type { z } from 'zod'
 import { badRequest } from './reply.js'
+import { SAFE_INTEGER_RULE } from './schemas.js'
 
 /** Repeated keys become arrays, single ones stay scalars: schemas accept both (spec). */
 export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {}
   for (const [k, v] of params) {
-    const prev = out[k]
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v]
+    // Own keys only: `?__proto__=1` is a field like any other (a schema names it unknown), not the prototype.
+    const prev = Object.hasOwn(out, k) ? out[k] : undefined
+    const value = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v]
+    Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true })
   }
   return out
 }
@@ -48,6 +51,7 @@ function rule(issue: Issue): string | undefined {
         ? 'is required'
         : `must be ${issue.expected === 'int' ? 'an integer' : /^[aeiou]/.test(issue.expected ?? '') ? `an ${issue.expected}` : `a ${issue.expected}`}`
     case 'too_big':
+      if (issue.origin === 'int') return SAFE_INTEGER_RULE
       return issue.inclusive === false
         ? `must be less than ${issue.maximum}${unit}`
         : `must be at most ${issue.maximum}${unit}`

@@ -40,7 +40,7 @@ export interface NotificationQuery {
 /**
  * What a sandbox asks of its notifications: the tuned index (`NotificationIndex`, store.ts) and
  * the plain one (`PlainNotifications`, plain-store.ts) answer the same, which
- * `store-reference.test.ts` checks query for query.
+ * `test/notifications/store-reference.test.ts` checks query for query.
  */
 export interface NotificationStore extends RecordCollection<NotificationEntry> {
   /** Every entry, client by client (in the order they first appeared), newest first. */

@@ -80,7 +80,7 @@ function read(e: NotificationEntry): Uint8Array | undefined {
  * encoding per request beyond the pagination (`npm run bench -- --only varied`: a cache of
  * recent pages never held what a varied load asks). One per app, shared by its sandboxes
  * (their entries are shared forks). The plain version is `plainListPages` (plain-store.ts),
- * which store-reference.test.ts compares it with byte for byte.
+ * which test/notifications/store-reference.test.ts compares it with byte for byte.
  */
 export class PageWriter implements ListPages {
   /** Where the records' bytes are kept (the tests read what it holds and dropped). */

@@ -14,27 +14,33 @@ import { clientOf, clientRows, publicRow } from '../http/tenant.js'
 import { pageInfo, pageQuery, paginationSchema } from '../http/pagination.js'
 import { repeatable, successEnvelope } from '../http/schemas.js'
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
+const DAY_PART = '\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])'
+const TIME_PART = 'T(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?(?:Z|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)'
+const DATE = new RegExp(`^${DAY_PART}$`)
+/** The rule of `startDate` and `endDate`, the pattern the served document states: every text it allows parses. */
+const DATE_OR_TIME = new RegExp(`^${DAY_PART}(?:${TIME_PART})?$`)
+
+const ISO_RULE = 'must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z)'
 
 /** ISO 8601 date or date-time; a bare date is the whole day (UTC). */
 const isoBound = (edge: 'start' | 'end') =>
-  z.string().transform((value, ctx) => {
-    const date = DATE.test(value)
-    const t = date
-      ? Date.parse(`${value}T00:00:00.000Z`) + (edge === 'end' ? DAY - 1 : 0)
-      : DATE_TIME.test(value)
-        ? Date.parse(value)
-        : NaN
-    if (Number.isNaN(t)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'must be an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z)',
-      })
-      return z.NEVER
-    }
-    return t
-  })
+  z
+    .string()
+    .regex(DATE_OR_TIME, ISO_RULE)
+    .meta({ description: 'An ISO 8601 date (2026-01-31, the whole day in UTC) or date-time (2026-01-31T12:00:00Z)' })
+    .transform((value, ctx) => {
+      const t = DATE.test(value)
+        ? Date.parse(`${value}T00:00:00.000Z`) + (edge === 'end' ? DAY - 1 : 0)
+        : Date.parse(value)
+      if (Number.isNaN(t)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: ISO_RULE,
+        })
+        return z.NEVER
+      }
+      return t
+    })
 
 export const listQuery = pageQuery.extend({
   types: repeatable(notificationTypeSchema),
@@ -63,7 +69,7 @@ export const listNotifications = defineRoute({
       }),
     ),
   },
-  errors: { 400: 'Invalid query', 401: 'Not authenticated' },
+  errors: { 400: 'Invalid query, or a startDate after the endDate', 401: 'Not authenticated' },
   handler(ctx) {
     const q = ctx.query
     if (q.startDate !== undefined && q.endDate !== undefined && q.startDate > q.endDate)

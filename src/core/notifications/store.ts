@@ -24,7 +24,7 @@ export const notificationEntry = (n: Notification, clientId: string, t: number):
  * every type: an (any, status) list would be half the client's records, and a review would
  * move a record between two of them, a splice that long (the writes of `--only varied`).
  * The plain version of all this is `PlainNotifications` (plain-store.ts), which
- * store-reference.test.ts compares it with.
+ * test/notifications/store-reference.test.ts compares it with.
  */
 type Scope = (List | undefined)[]
 

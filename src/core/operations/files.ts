@@ -1,5 +1,5 @@
 import { badRequest } from '../http/reply.js'
-import { FILE_LIMIT } from '../http/body.js'
+import { FILE_LIMIT, FILES_PER_UPLOAD } from '../http/body.js'
 
 /** What the first bytes of a file say it is: images and PDF only (SVG has none, so it is refused). */
 const signatures: [type: string, test: (b: Uint8Array, text: (from: number, to: number) => string) => boolean][] = [
@@ -33,13 +33,11 @@ const normalType = (type: string) => {
   return aliases[t] ?? t
 }
 
-const MAX_FILES = 10
-
 /** Checks every file before anything changes: one bad file refuses the whole upload. */
 export async function checkFiles(form: FormData): Promise<{ file: File; type: string; name: string }[]> {
   const entries = form.getAll('file')
   if (!entries.length) throw badRequest('file: is required (a multipart field named "file")')
-  if (entries.length > MAX_FILES) throw badRequest(`file: must be at most ${MAX_FILES} files per upload`)
+  if (entries.length > FILES_PER_UPLOAD) throw badRequest(`file: must be at most ${FILES_PER_UPLOAD} files per upload`)
   const checked = []
   for (const [i, entry] of entries.entries()) {
     const field = entries.length === 1 ? 'file' : `file.${i}`

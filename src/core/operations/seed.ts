@@ -1,4 +1,4 @@
-import type { Faker } from '@faker-js/faker'
+import type { SeededFaker as Faker } from '../seed/faker.js'
 import { byTime, DAY } from '../sandbox/clock.js'
 import type { RowOf, WorldRows } from '../store/world.js'
 import { address, coordinates, hexId, phone, rut } from '../seed/chile.js'

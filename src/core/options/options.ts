@@ -153,6 +153,14 @@ export const sandboxOptions = {
     help: 'file the state is restored from before listening and saved to (atomically) as the world changes and on exit (SIGINT/SIGTERM/SIGHUP); refused at start if unreadable, unwritable or not a state',
     parse: text,
   }),
+  scenarioTimeout: option({
+    flag: 'scenario-timeout',
+    env: 'SANDBOX_SCENARIO_TIMEOUT_MS',
+    value: 'MS',
+    default: '30000',
+    help: 'how long a hook of your own scenarios (--scenarios) may take: past it the request answers 500 naming the scenario and its file (docs/your-own-answers.md)',
+    parse: integer(100, 600_000),
+  }),
   strict: option({
     flag: 'strict',
     env: 'SANDBOX_STRICT',
@@ -223,12 +231,19 @@ export const sandboxOptions = {
     help: 'journal entries carry no changes (what each write did to the world) and nothing can be rewound: what recording costs (docs/contract.md)',
     parse: on,
   }),
+  noConduct: option({
+    flag: 'no-conduct',
+    env: 'SANDBOX_NO_CONDUCT',
+    worker: true,
+    help: "the app's conduct is not judged (GET /__sandbox/conduct answers 409): what judging costs (docs/conduct.md)",
+    parse: on,
+  }),
   engine: option({
     flag: 'engine',
     env: 'SANDBOX_ENGINE',
     value: 'node|workerd',
     default: 'node',
-    help: 'the Hono server, or workerd through miniflare, a Durable Object per sandbox id (docs/engines.md)',
+    help: 'the Node server in this process, or workerd through miniflare, a Durable Object per sandbox id (docs/engines.md)',
     parse: oneOf(['node', 'workerd']),
   }),
   persist: option({
@@ -326,7 +341,7 @@ export function appOptionsOf(
   scenarioField: string,
 ): Pick<
   SandboxAppOptions,
-  'seed' | 'now' | 'size' | 'notifications' | 'scenarios' | 'strict' | 'control' | 'upstream' | 'changes'
+  'seed' | 'now' | 'size' | 'notifications' | 'scenarios' | 'strict' | 'control' | 'upstream' | 'changes' | 'conduct'
 > & { sandboxIdleMs: number; maxSandboxes: number } {
   const routes = values.upstreamRoute
     ?.split(',')
@@ -352,6 +367,7 @@ export function appOptionsOf(
     sandboxIdleMs: values.sandboxIdle! * 1000,
     maxSandboxes: values.maxSandboxes!,
     ...(values.noChanges ? { changes: false } : {}),
+    ...(values.noConduct ? { conduct: false } : {}),
   }
 }
 

@@ -86,7 +86,14 @@ function byIdOrName(ctx: Id): Override {
 export const one = (ctx: Id): Reply => ok(shown(byIdOrName(ctx)))
 
 export async function replace(ctx: Id): Promise<Reply> {
-  const old = byIdOrName(ctx)
+  let old: Override
+  try {
+    old = byIdOrName(ctx)
+  } catch (missing) {
+    // A malformed override is named before a missing one: the request's shape comes first.
+    await build(ctx, ctx.body, 'unchecked', 0)
+    throw missing
+  }
   const name = (ctx.body as { name?: unknown } | null)?.name
   if (typeof name === 'string' && ctx.sandbox.overrides.list().some((o) => o.name === name && o.id !== old.id))
     throw new HttpError(409, `name: an override named "${name}" exists`)

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { badRequest } from '../http/reply.js'
-import { parseBound } from '../scenarios/window.js'
+import { BOUND_SCHEMA, parseBound } from '../scenarios/window.js'
 import type { RouteInfo } from '../app/types.js'
 import { FRAMING, FRAMING_RULE, HEADER_NAME, HEADER_VALUE, HEADER_VALUE_RULE, NO_BODY } from '../http/answer-rules.js'
 
@@ -95,7 +95,9 @@ const inputSchema = z.strictObject({
       method: z
         .string({ error: `must be one of ${METHODS.join(', ')}` })
         .transform((m) => m.toUpperCase())
-        .pipe(z.enum(METHODS, { error: `must be one of ${METHODS.join(', ')}` })),
+        .pipe(z.enum(METHODS, { error: `must be one of ${METHODS.join(', ')}` }))
+        // Any case is taken; the document names them as written here.
+        .meta({ enum: [...METHODS] }),
       path: z.string().min(1).max(2048).optional(),
       operation: z.string().min(1).max(200).optional(),
       query: queryMap.optional(),
@@ -106,20 +108,24 @@ const inputSchema = z.strictObject({
     .refine((m) => (m.path === undefined) !== (m.operation === undefined), {
       message: 'give either path or operation (one of them)',
       path: ['path'],
-    }),
+    })
+    .meta({ oneOf: [{ required: ['path'] }, { required: ['operation'] }] }),
   respond: z.custom<object>(
     (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
     'must be {status, headers?, body?, delayMs?} or {error: "network", delayMs?}',
   ),
   times: z.number().int().min(1, 'must be a whole number from 1').max(1_000_000).optional(),
-  from: z.unknown().optional(),
-  until: z.unknown().optional(),
+  from: z.unknown().optional().meta(BOUND_SCHEMA),
+  until: z.unknown().optional().meta(BOUND_SCHEMA),
   priority: z.number().int().min(-1000).max(1000).optional(),
   name: z
     .string()
     .regex(/^[\w.:-]{1,100}$/, 'must be 1 to 100 letters, digits, ".", ":", "_" or "-"')
     .optional(),
 })
+
+/** What the served document states of an override (routes.ts): the input with \`respond\`'s two shapes. */
+export const overrideRequest = inputSchema.extend({ respond: z.union([answerSchema, networkSchema]) })
 
 /** Where a route's path has a param: `{id}` as documented, `:id` as the table writes it. */
 const paramSegment = (s: string) => /^(\{[^}]+\}|:\w+)$/.test(s)

@@ -75,6 +75,9 @@ export class Clock {
 const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
 
 /** `"31d"`, `"1h30m"`, `"90s"` or a number of seconds, as `advanceBy` accepts. */
+/** A duration as text: numbers with ms, s, m, h, d or w (`31d`, `1h30m`); the document states this pattern. */
+export const DURATION_TEXT = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d|w))+$/
+
 export function parseDuration(value: unknown, field = 'advanceBy'): number {
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || value < 0) throw badRequest(`${field}: must be a non-negative number of seconds`)
@@ -90,7 +93,7 @@ export function parseDuration(value: unknown, field = 'advanceBy'): number {
     total += Number(m[1]) * units[m[2]]
     consumed = re.lastIndex
   }
-  if (consumed !== value.length) {
+  if (consumed !== value.length || !DURATION_TEXT.test(value)) {
     throw badRequest(`${field}: "${value}" is not a duration; use numbers with ms, s, m, h, d or w, such as "31d"`)
   }
   return total

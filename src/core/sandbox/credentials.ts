@@ -141,4 +141,3 @@ export function scrubHeaders(headers: Record<string, string>, secret: readonly s
   }
   return kept ?? headers
 }
-

@@ -66,7 +66,7 @@ export const journal: Stage = {
           body: scrubAnswer(text),
         },
       },
-      meta.marks,
+      x.conduct ? { ...meta.marks, conduct: x.conduct } : meta.marks,
     )
   },
 }

@@ -20,6 +20,8 @@ export interface JournalEntry {
   /** `mcp`: a tool call of the MCP server made this request (docs/agents.md); `tool` names the tool. */
   via?: 'mcp'
   tool?: string
+  /** The conduct rules this request broke (docs/conduct.md); absent when none. */
+  conduct?: string[]
 }
 
 /** One side of an exchange as the journal keeps it: bodies as text, cut past `BODY_LIMIT`. */
@@ -133,11 +135,11 @@ export class Journal implements BudgetedJournal {
     return this.#entries.length
   }
 
-  /** `marks`: a tool call's `via` and `tool` (the MCP server's); other entries keep one shape. */
+  /** `marks`: a tool call's `via` and `tool` (the MCP server's), the conduct rules broken; other entries keep one shape. */
   add(
     entry: Omit<JournalEntry, 'id'>,
     exchange?: ExchangeInput,
-    marks?: Pick<JournalEntry, 'via' | 'tool'>,
+    marks?: Pick<JournalEntry, 'via' | 'tool' | 'conduct'>,
   ): JournalEntry {
     // Field by field, not spread: every entry has one shape.
     const { method, path, query, status, faults, durationMs, at, changes } = entry

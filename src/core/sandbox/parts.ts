@@ -25,15 +25,15 @@ import type { SandboxParts } from './types.js'
  * this list: none of them names a part, so a part added here travels everywhere, and the tests
  * generated from the list (test/world/parts.test.ts) check it does.
  */
-export interface WorldPart<T = unknown> {
+export interface WorldPart<T = unknown, F extends object = Record<string, unknown>> {
   /** Its name in messages and tests, and its field in a snapshot (`records`: one per collection). */
   readonly key: string
   /** The snapshot's fields it holds. */
   readonly fields: readonly string[]
   /** Older snapshots lack it: absent, a restore leaves it as a reset does. */
   readonly optional?: true
-  /** Its fields as a snapshot holds them: plain JSON. */
-  read(s: SandboxParts): Record<string, unknown>
+  /** Its fields as a snapshot holds them: plain JSON (the snapshot's type is derived from them: `PartFields`). */
+  read(s: SandboxParts): F
   /**
    * Checks its fields of a snapshot, a bundle's base or a stored state, and builds what `write`
    * puts in place (a 400 naming the field and the rule). Nothing changes here: every part is
@@ -76,13 +76,13 @@ export const COLLECTION_LIMIT = 2_000_000
 /** Active scenarios: each is parsed on restore, and a name counts once, so more is never a real state. */
 export const SCENARIO_LIMIT = 100
 
-/** One value under one field. */
-function single<T>(
-  key: string,
-  p: Omit<WorldPart<T>, 'key' | 'fields' | 'read'> & { get(s: SandboxParts): unknown },
-): WorldPart<T> {
+/** One value under one field: the snapshot's field `key` holds what `get` gives (optional when the part is). */
+function single<K extends string, T, V, const O extends true | undefined = undefined>(
+  key: K,
+  p: Omit<WorldPart<T>, 'key' | 'fields' | 'read' | 'optional'> & { optional?: O; get(s: SandboxParts): V },
+): WorldPart<T, O extends true ? { [P in K]?: V } : { [P in K]: V }> {
   const { get, ...rest } = p
-  return { key, fields: [key], read: (s) => ({ [key]: get(s) }), ...rest }
+  return { key, fields: [key], read: (s) => ({ [key]: get(s) }) as { [P in K]: V }, ...rest }
 }
 
 /** Maps and Sets (scenario bookkeeping) as JSON, and back. */
@@ -94,7 +94,7 @@ const decodeMaps = (_: string, v: unknown) => {
   return v
 }
 
-const seed = single<number>('seed', {
+const seed = single('seed', {
   get: (s) => s.seed,
   check: (input, _s, trusted) =>
     checked(
@@ -174,10 +174,10 @@ export function credentialTokens(s: SandboxParts): string[] {
 
 const recordsSchema = z.object(collectionSchemas)
 
-const records: WorldPart<World> = {
+const records: WorldPart<World, WorldRows> = {
   key: 'records',
   fields: Object.keys(collectionSchemas),
-  read: (s) => s.world.rows() as unknown as Record<string, unknown>,
+  read: (s) => s.world.rows(),
   async check(input, _s, trusted) {
     // Every collection is required, each record checked by its collection's schema (a 400 naming `collection.index.field`).
     if (!trusted) validate(recordsSchema, Object.fromEntries(records.fields.map((f) => [f, input[f]])), 'body')
@@ -204,7 +204,7 @@ const records: WorldPart<World> = {
   bound: { perCollection: COLLECTION_LIMIT },
 }
 
-const clock = single<Clock>('clock', {
+const clock = single('clock', {
   get: (s) => s.clock.toJSON(),
   check(input, _s, trusted) {
     const c = checked(z.object({ now: isoDateTime, frozen: z.boolean() }), input.clock, 'clock', trusted)
@@ -237,7 +237,7 @@ const sessionSchema = z.object({
   ttlMs: z.number().positive(),
 })
 
-const sessions = single<Session[]>('sessions', {
+const sessions = single('sessions', {
   get: (s) => s.sessions.all(),
   check: (input, _s, trusted) => checked(z.array(sessionSchema), input.sessions, 'sessions', trusted),
   write: (s, value) => void (s.sessions = new SessionStore(value)),
@@ -265,7 +265,7 @@ const sessions = single<Session[]>('sessions', {
   bound: { entries: SESSION_LIMIT },
 })
 
-const scenarios = single<ActiveScenario[]>('scenarios', {
+const scenarios = single('scenarios', {
   get: (s) => s.active,
   check(input, s, trusted) {
     const list = checked(z.array(z.unknown()), input.scenarios, 'scenarios', trusted)
@@ -285,9 +285,11 @@ const scenarios = single<ActiveScenario[]>('scenarios', {
 })
 
 /** A scenario's counters are numbers, Maps and Sets: as JSON. */
-const scenarioStateJson = (s: SandboxParts): unknown => JSON.parse(JSON.stringify(s.scenarioState, encodeMaps))
+/** The counters as JSON: the Map of counters is `{$map}` (a Set inside, `{$set}`). */
+const scenarioStateJson = (s: SandboxParts): { $map: [string, unknown][] } =>
+  JSON.parse(JSON.stringify(s.scenarioState, encodeMaps)) as { $map: [string, unknown][] }
 
-const scenarioState = single<Map<string, unknown>>('scenarioState', {
+const scenarioState = single('scenarioState', {
   optional: true,
   get: (s) => scenarioStateJson(s),
   check(input, _s, trusted) {
@@ -309,7 +311,7 @@ const scenarioState = single<Map<string, unknown>>('scenarioState', {
   bound: { entries: SCENARIO_LIMIT },
 })
 
-const overrides = single<unknown[]>('overrides', {
+const overrides = single('overrides', {
   optional: true,
   get: (s) => s.overrides.list(),
   async check(input, s, trusted) {
@@ -332,7 +334,7 @@ const overrides = single<unknown[]>('overrides', {
   bound: { entries: OVERRIDE_LIMIT },
 })
 
-const oauth = single<OAuthState>('oauth', {
+const oauth = single('oauth', {
   optional: true,
   get: (s) => s.oauth,
   check: (input, _s, trusted) =>
@@ -358,7 +360,7 @@ const outboxEntry = z.object({
   at: isoDateTime,
 })
 
-const outbox = single<OutboxEntry[]>('outbox', {
+const outbox = single('outbox', {
   get: (s) => s.outbox.list(),
   check: (input, _s, trusted) => checked(z.array(outboxEntry), input.outbox, 'outbox', trusted),
   write: (s, value) => s.outbox.load(value),
@@ -407,9 +409,10 @@ const journalEntry = z.object({
     .optional(),
   via: z.literal('mcp').optional(),
   tool: z.string().max(256).optional(),
+  conduct: z.array(z.string().max(64)).max(8).optional(),
 })
 
-const journal = single<JournalEntry[]>('journal', {
+const journal = single('journal', {
   get: (s) => s.journal.list(),
   check: (input, _s, trusted) => checked(z.array(journalEntry), input.journal, 'journal', trusted) as JournalEntry[],
   // Its entries' changes still undo what they did (a world resumed from its stored state rewinds); a restore sets where a rewind stops.
@@ -433,7 +436,7 @@ const journal = single<JournalEntry[]>('journal', {
   bound: { entries: JOURNAL_MAX_ENTRIES },
 })
 
-const nextId = single<number>('nextId', {
+const nextId = single('nextId', {
   get: (s) => s.ids.value,
   check: (input, _s, trusted) => checked(z.number().int().positive(), input.nextId, 'nextId', trusted),
   write: (s, value) => void (s.ids.value = value),
@@ -446,7 +449,7 @@ const nextId = single<number>('nextId', {
   bound: { entries: 1 },
 })
 
-const draws = single<number>('draws', {
+const draws = single('draws', {
   optional: true,
   get: (s) => s.draws,
   check: (input, _s, trusted) => checked(z.number().int().min(0).max(1e9), input.draws ?? 0, 'draws', trusted),
@@ -462,7 +465,7 @@ const draws = single<number>('draws', {
   bound: { entries: 1 },
 })
 
-const signingKey = single<string>('signingKey', {
+const signingKey = single('signingKey', {
   optional: true,
   get: (s) => s.signingKeyHex,
   // A snapshot from before keys were kept gets a new one (its tokens were forgeable anyway).
@@ -486,7 +489,7 @@ const signingKey = single<string>('signingKey', {
 })
 
 /** Every part, in the order operations run (the seed first, the clock before what is fixed on it) and snapshots list them. */
-export const WORLD_PARTS: readonly WorldPart[] = [
+const PARTS = [
   seed,
   clock,
   scenarios,
@@ -500,7 +503,12 @@ export const WORLD_PARTS: readonly WorldPart[] = [
   overrides,
   oauth,
   records,
-] as WorldPart[]
+] as const
+export const WORLD_PARTS: readonly WorldPart[] = PARTS as readonly WorldPart[]
+
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never
+/** A snapshot's fields, every part's, as the parts' `read` gives them: a part added to the list is in the type. */
+export type PartFields = Intersection<ReturnType<(typeof PARTS)[number]['read']>>
 
 /** The part a snapshot field belongs to. */
 export function partOf(field: string): WorldPart | undefined {

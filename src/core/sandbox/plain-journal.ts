@@ -27,7 +27,7 @@ const encoder = new TextEncoder()
  * The journal as plainly as it can be written: each exchange made what the inspector shows
  * when it is added (headers a record, bodies text), kept in an array cut from the front. The
  * tuned `Journal` (journal.ts) keeps bodies as bytes or sources and headers as received, and
- * reads them only when asked; journal-reference.test.ts checks both answer the same. Never served.
+ * reads them only when asked; test/world/journal-reference.test.ts checks both answer the same. Never served.
  */
 export class PlainJournal {
   #kept: Kept[] = []

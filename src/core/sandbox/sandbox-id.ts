@@ -1,7 +1,10 @@
 /** How a request names its isolated sandbox (docs/contract.md: `x-sandbox-id`, or cookie `sandbox-id`). */
 export const SANDBOX_ID_HEADER = 'x-sandbox-id'
 export const SANDBOX_ID_COOKIE = 'sandbox-id'
-const ID_PATTERN = /^[\w.:-]{1,128}$/
+/** What an id may be: the served document's `pattern` of `x-sandbox-id` is this one. */
+export const SANDBOX_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/
+/** The 400's words for an id the pattern refuses. */
+export const SANDBOX_ID_RULE = 'must be 1 to 128 letters, digits, ".", ":", "_" or "-"'
 
 /** Anything with `get(name)`: `Headers`, and look-alikes such as Next.js's `ReadonlyHeaders`. */
 export interface HeadersLike {
@@ -17,17 +20,21 @@ export const sandboxIdFrom = (parts: readonly (string | number)[]) =>
 
 /** Which sandbox a request selects: `x-sandbox-id`, else cookie `sandbox-id`, else the default. */
 export function sandboxIdOf(request: { headers: HeadersLike }): string | undefined {
+  // An empty header names no valid id: it is a 400 like any bad one, not the default sandbox.
   const header = request.headers.get(SANDBOX_ID_HEADER)
   if (header !== null) return header.trim()
   const cookie = request.headers.get('cookie')
   if (!cookie) return undefined
   const m = /(?:^|;\s*)sandbox-id=([^;]*)/.exec(cookie)
   if (!m) return undefined
+  let value: string
   try {
-    return decodeURIComponent(m[1]).trim()
+    value = decodeURIComponent(m[1]).trim()
   } catch {
-    return m[1].trim()
+    value = m[1].trim()
   }
+  // An emptied cookie is no cookie: the default sandbox.
+  return value || undefined
 }
 
-export const validSandboxId = (id: string) => ID_PATTERN.test(id)
+export const validSandboxId = (id: string) => SANDBOX_ID_PATTERN.test(id)

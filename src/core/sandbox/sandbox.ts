@@ -13,6 +13,7 @@ import type { Clock } from './clock.js'
 import { Journal } from './journal.js'
 import type { JournalBudget } from './journal-budget.js'
 import { Outbox } from './outbox.js'
+import { Conduct } from '../conduct/conduct.js'
 import { ChangeRecorder } from '../time-travel/changes.js'
 import { Overrides, OverridesBudget } from '../overrides/overrides.js'
 import { SandboxEvents, type StateChange } from './events.js'
@@ -101,6 +102,8 @@ export class Sandbox {
   })
   /** What a repro bundle is made of (`GET /__sandbox/repro`, src/core/time-travel). */
   repro: ReproLog
+  /** The app's conduct judged on this world's requests (docs/conduct.md); none with `conduct: false`. */
+  readonly conduct: Conduct | undefined
   #world!: World
   #sessions = new SessionStore()
   /**
@@ -148,6 +151,7 @@ export class Sandbox {
     this.seededAt = config.seededAt ?? (config.now ? Date.parse(config.now) : Date.now())
     this.repro = new ReproLog((shared.repro ??= new ReproBudget()))
     this.overrides = new Overrides((shared.overrides ??= new OverridesBudget()))
+    this.conduct = config.conduct === false ? undefined : new Conduct()
     this.journal = new Journal(
       config.journalCapacity,
       undefined,
@@ -171,6 +175,8 @@ export class Sandbox {
     this.seed = seed
     this.world = world
     for (const part of WORLD_PARTS) part.reset(this)
+    // What the app did in the world before: judged with it, cleared with it.
+    this.conduct?.clear()
     this.changes.take()
     this.#base = seed
     this.repro.begin(this)
@@ -318,9 +324,17 @@ export class Sandbox {
     const fixed = list.map((a, i) => fixWindow(a, now, `${field}.${i}`))
     const same = (a: ActiveScenario, b: ActiveScenario) =>
       a.name === b.name && (a.from ?? null) === (b.from ?? null) && (a.until ?? null) === (b.until ?? null)
+    const before = { active: this.active, state: new Map(this.scenarioState) }
     this.scenarioState.clear()
     this.active = fixed.filter((a, i) => !fixed.slice(i + 1).some((b) => same(a, b)))
-    for (const a of this.active) if (inWindow(a, now)) this.#turnOn(a)
+    try {
+      for (const a of this.active) if (inWindow(a, now)) this.#turnOn(a)
+    } catch (error) {
+      // An `activate` that throws (your own scenario's, named by src/own-scenarios/guard.ts): the schedule stays as it was.
+      this.active = before.active
+      this.scenarioState = before.state
+      throw error
+    }
     this.changed('scenarios')
   }
 

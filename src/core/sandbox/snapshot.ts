@@ -1,33 +1,12 @@
-import type { Session } from '../auth/sessions.js'
-import type { ActiveScenario } from '../scenarios/types.js'
 import type { WorldRows } from '../store/world.js'
 import { HttpError } from '../http/reply.js'
-import { JOURNAL_MAX_BYTES, type JournalEntry } from './journal.js'
-import type { OutboxEntry } from './outbox.js'
-import type { Override } from '../overrides/override.js'
-import type { OAuthState } from '../agents/state.js'
-import { COLLECTION_LIMIT, partOf } from './parts.js'
+import { JOURNAL_MAX_BYTES } from './journal.js'
+import { COLLECTION_LIMIT, type PartFields, partOf } from './parts.js'
 
-export type Snapshot = { version: 1 } & SandboxState & WorldRows
-export interface SandboxState {
-  seed: number
-  clock: { now: string; frozen: boolean }
-  scenarios: ActiveScenario[]
-  sessions: Session[]
-  journal: JournalEntry[]
-  outbox: OutboxEntry[]
-  nextId: number
-  /** The key of the portal and agent tokens this sandbox signed (hex; optional in older snapshots). */
-  signingKey?: string
-  /** The world's overrides with their used counts (optional in older snapshots). */
-  overrides?: Override[]
-  /** Agent access: OAuth clients, codes and grants (optional in older snapshots). */
-  oauth?: OAuthState
-  /** The scenarios' counters (rate limits, turns), Maps and Sets as `{$map}` and `{$set}` (optional in older snapshots). */
-  scenarioState?: { $map: [string, unknown][] }
-  /** Numbers the seeded generator gave so far: a restored world goes on where it was (optional in older snapshots). */
-  draws?: number
-}
+/** A world as `GET /__sandbox/snapshot` answers it: every part's fields (derived from the parts list, parts.ts). */
+export type Snapshot = { version: 1 } & PartFields
+/** A snapshot's fields besides the records: the parts' that are not collections (optional ones: absent in older snapshots). */
+export type SandboxState = Omit<PartFields, keyof WorldRows>
 
 export { COLLECTION_LIMIT, SCENARIO_LIMIT } from './parts.js'
 /** Characters per string in a snapshot: no JSON body the API accepts (1 MB) can make a longer one. */

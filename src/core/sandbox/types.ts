@@ -32,6 +32,8 @@ export interface SandboxConfig {
   fixtures?: FixtureRows
   /** `false`: journal entries carry no `changes`, and nothing can be rewound (`--no-changes`: what recording costs, `npm run bench -- --only changes`). */
   changes?: boolean
+  /** `false`: the app's conduct is not judged (`--no-conduct`: what judging costs; docs/conduct.md). */
+  conduct?: boolean
 }
 
 /**

@@ -70,7 +70,9 @@ export class ScenarioRegistry {
     if (typeof name !== 'string' || name === '')
       throw badRequest(`${field}: each entry must be a scenario name or {name, options}`)
     const def = this.#byName.get(name)
-    if (!def) throw badRequest(`${field}: unknown scenario "${name}"; known: ${[...this.#byName.keys()].join(', ')}`)
+    // In an entry's object form the name is its own field.
+    const at = typeof input === 'string' ? field : `${field}.name`
+    if (!def) throw badRequest(`${at}: unknown scenario "${name}"; known: ${[...this.#byName.keys()].join(', ')}`)
     // Every scenario takes `routes` (routes-option.ts): taken out before its own options are read.
     let routes: string[] | undefined
     if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && Object.hasOwn(raw, ROUTES_OPTION)) {

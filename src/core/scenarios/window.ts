@@ -14,6 +14,18 @@ const unitMs: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86
 // The shape z.iso.datetime({offset: true}) accepts, checked here without zod (a hot path may ask it).
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/
 const RULE = 'must be an ISO 8601 date-time or +N with s, m, h or d (such as "+2m")'
+/** A bound as the served document states it: RULE's texts, months and days in range, so each it allows parses. */
+export const BOUND_SCHEMA = {
+  description: `An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end`,
+  anyOf: [
+    {
+      type: 'string',
+      pattern:
+        '^(?:\\+\\d{1,9}[smhd]|\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])T(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$',
+    },
+    { type: 'null' },
+  ],
+}
 
 /** One bound as given: null or absent for an open end; anything else must follow RULE. */
 export function parseBound(value: unknown, field: string): WindowBound {

@@ -1,4 +1,4 @@
-import type { Faker } from '@faker-js/faker'
+import type { SeededFaker as Faker } from './faker.js'
 
 /** Chilean RUT with its mod-11 check digit, formatted `12.345.678-5`. */
 export function rut(faker: Faker, min = 5_000_000, max = 25_000_000): string {

@@ -1,4 +1,4 @@
-import { Faker, base, es } from '@faker-js/faker'
+import { SeededFaker } from './faker.js'
 import type { RowOf } from '../store/world.js'
 
 export type Size = 'small' | 'medium' | 'large'
@@ -36,7 +36,7 @@ export const sizes: Record<Size, number> = { small: 100, medium: 2_000, large: 1
 export const SECOND_CLIENT_CAP = 2_000
 
 export interface SeedContext {
-  faker: Faker
+  faker: SeededFaker
   accounts: Accounts
   now: number
   clients: RowOf<'clients'>[]
@@ -44,11 +44,9 @@ export interface SeedContext {
   assets: RowOf<'assets'>[]
 }
 
-/** Spanish names and words, seeded: the only source of randomness in generated data. */
-export function seededFaker(seed: number): Faker {
-  const faker = new Faker({ locale: [es, base] })
-  faker.seed(seed)
-  return faker
+/** Spanish names and numbers, seeded: the only source of randomness in generated data (faker's draws, ./faker.ts). */
+export function seededFaker(seed: number): SeededFaker {
+  return new SeededFaker(seed)
 }
 
 /** An ISO date `minDays`..`maxDays` before `now`, never from the real time. */

@@ -10,10 +10,10 @@ const ASSETS_PER_CLIENT = 50
 
 /**
  * The whole generated world for a seed: fixtures as listed, the rest from one seeded faker
- * in a fixed order, so the same seed and `now` give byte-identical rows.
+ * in a fixed order, so the same seed and `now` give byte-identical rows. `faker` is for the test
+ * that seeds with faker itself (test/world/seeded-faker.test.ts).
  */
-export function seedWorld(options: SeedOptions): WorldRows {
-  const faker = seededFaker(options.seed)
+export function seedWorld(options: SeedOptions, faker = seededFaker(options.seed)): WorldRows {
   const fixtures = options.accounts
   const perClient = options.notifications ?? sizes[options.size ?? 'medium']
   const clients = fixtures.clients.map((c) => ({ ...c }))

@@ -5,6 +5,7 @@ import { undoAll } from './rewind.js'
 // Loaded on first use; what it imports of the entry's own modules they hold anyway (its gzip budget, measured in test/browser/sandbox.test.ts).
 import { type Step, withoutSessions } from './repro-log.js'
 import { canonical } from './canonical.js'
+import { scrubText } from '../sandbox/credentials.js'
 
 export { canonical }
 
@@ -160,7 +161,8 @@ function withValues(sandbox: Sandbox): { values?: Record<string, unknown> } {
   const state: Record<string, unknown> = {}
   for (const part of WORLD_PARTS)
     if (typeof part.digest === 'function' && !part.heavy) Object.assign(state, part.digest(sandbox))
-  const text = digestText(sandbox, state)
+  // Compared, never restored: a credential the world holds (a key sent in a message) is scrubbed on both sides.
+  const text = scrubText(digestText(sandbox, state))
   return text.length > END_VALUES_BYTES ? {} : { values: JSON.parse(text) }
 }
 

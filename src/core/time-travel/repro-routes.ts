@@ -1,7 +1,6 @@
 import { defineRoute } from '../app/route.js'
 import { HttpError, ok } from '../http/reply.js'
 import { Clock } from '../sandbox/clock.js'
-import type { RequestMeta } from '../app/front-door.js'
 import { AGENT_SCOPE, AGENT_TTL_S, signToken } from '../auth/tokens.js'
 import { CONTROL_TOKEN_HEADER } from '../auth/guard.js'
 import { PORTAL_TOKEN_TTL_S } from '../billing/magic-links.js'
@@ -13,6 +12,7 @@ import { randomToken } from '../sandbox/random.js'
 import { WORLD_PARTS, credentialTokens, revealed, writeParts } from '../sandbox/parts.js'
 import { checkBounds } from '../sandbox/snapshot.js'
 import * as z from 'zod'
+import { REPRO_VERSION } from './bundle.js'
 import type { ReplayKit, StepKind } from './replay.js'
 import type { RouteContext } from '../app/route.js'
 
@@ -54,8 +54,8 @@ const moment = z
 function replayer(ctx: RouteContext) {
   const control = ctx.app.options.control
   return {
-    fetch: (ctx.app as unknown as { fetch(request: Request, meta?: RequestMeta): Promise<Response> }).fetch,
-    origin: new URL(ctx.request.url).origin,
+    fetch: ctx.app.fetch,
+    origin: ctx.target.origin,
     kindOf: stepKind(ctx.app),
     token: (control || undefined)?.token,
   }
@@ -80,7 +80,11 @@ export const getRepro = defineRoute({
   summary:
     'A repro bundle: the writes since the world began (its seed, or a base), credentials removed; `?before=` or `?after=` a request id: the world at that moment (docs/debugging.md)',
   query: moment,
-  errors: { 404: 'No such request in the journal', 409: 'No bundle reaches that moment, or this world' },
+  errors: {
+    400: 'Not one request id: give before or after, not both',
+    404: 'No such request in the journal',
+    409: 'No bundle reaches that moment, or this world',
+  },
   async handler(ctx) {
     const { bundleStart, reproBundle } = await import('./bundle.js')
     const reason = ctx.sandbox.repro.reason
@@ -116,8 +120,15 @@ export const postRepro = defineRoute({
   tag,
   auth: control,
   summary: "Rebuild a repro bundle's world in place of this one; a 400 or 409 names what is wrong and changes nothing",
+  bodyFrom: 'sandboxGetRepro',
+  // Read by the replay itself (its refusals name the part of the bundle): stated here as a whole.
+  reads: {
+    json: z
+      .looseObject({ version: z.literal(REPRO_VERSION) })
+      .meta({ description: 'A repro bundle, as GET /__sandbox/repro answers it (the link from that operation)' }),
+  },
   errors: {
-    400: 'Malformed, changed or cut bundle',
+    400: 'Malformed, changed or cut bundle: body: a repro bundle (GET /__sandbox/repro) is required; version: must be the bundle version this sandbox reads',
     409: 'The bundle does not rebuild the same world here',
     413: 'Past 16 MB',
   },

@@ -24,7 +24,7 @@ function moment(given: { before?: number; after?: number }, where: string): Mome
 
 /** The refusals of a rewind and of a view of the past (each changes nothing). */
 export const REWIND_ERRORS = {
-  400: 'Not one request id',
+  400: 'Not one request id: give before or after, not both',
   404: 'No such request',
   409: "Past the journal's bound (names the oldest reachable request)",
 }

@@ -67,6 +67,7 @@ export const requestMagicLink = defineRoute({
 
 export const verifyMagicLink = defineRoute({
   id: 'portalVerify',
+  signsIn: { kind: 'portal', token: '$response.body#/data/token' },
   method: 'POST',
   path: '/api/portal/auth/verify',
   tag,

@@ -66,6 +66,9 @@ export const quoteShipment = defineRoute({
   summary: 'Quote a courier shipment: options with price (CLP) and ETA from the packages and the distance',
   body: quoteBody,
   response: { schema: successEnvelope(quoteOut), description: 'The quote succeeded' },
+  errors: {
+    400: 'Invalid payload, or an origin or destination that is no known Chilean city (Santiago, Valparaíso, Concepción and the others of src/core/operations/quoting.ts)',
+  },
   handler: (ctx) => success(quoteOptions(ctx.body, ctx.now())),
 })
 

@@ -35,7 +35,7 @@ describe('batches of requests', () => {
         target: '/api/layers?q=ñ',
         headers: ['host', 'a.test', 'cookie', 'a=1', 'cookie', 'b=2'],
         body: null,
-        sandbox: '',
+        sandbox: null,
       },
       { method: 'POST', target: '/api/x', headers: [], body: new Uint8Array(0), sandbox: 'a:b' },
       {
@@ -50,7 +50,7 @@ describe('batches of requests', () => {
   })
 
   it('refuses a frame cut short', () => {
-    const whole = encodeRequests([{ method: 'GET', target: '/', headers: [], body: bytes('abc'), sandbox: '' }])
+    const whole = encodeRequests([{ method: 'GET', target: '/', headers: [], body: bytes('abc'), sandbox: null }])
     expect(() => decodeRequests(whole.subarray(0, whole.length - 1))).toThrow(/cut short/)
     expect(() => decodeRequests(whole.subarray(0, 5))).toThrow(/cut short/)
   })
@@ -72,13 +72,15 @@ describe('batches of requests', () => {
       return new Response(`${request.method}:${body}é`, { status: 202, headers })
     }
     const batch = encodeRequests([
-      { method: 'POST', target: '/one', headers: ['host', 'app.test:4010'], body: bytes('hi'), sandbox: '' },
+      { method: 'POST', target: '/one', headers: ['host', 'app.test:4010'], body: bytes('hi'), sandbox: null },
       { method: 'GET', target: '/two', headers: ['x-sandbox-id', 'other'], body: null, sandbox: 'other' },
-      { method: 'TRACE', target: '/three', headers: [], body: null, sandbox: '' },
-      { method: 'GET', target: '/four', headers: [], body: null, sandbox: '' },
+      { method: 'TRACE', target: '/three', headers: [], body: null, sandbox: null },
+      { method: 'GET', target: '/four', headers: [], body: null, sandbox: null },
     ])
     // Each request comes with the id the front read from it; the headers are not read again.
-    const got = await frames(serveBatch(batch, 'http://fallback.test', (_, target) => target.sandboxId === '', serve))
+    const got = await frames(
+      serveBatch(batch, 'http://fallback.test', (_, target) => target.sandboxId === undefined, serve),
+    )
     expect(summary(got).sort()).toEqual(['0:POST:hié', '1:reroute', '2:reroute', '3:GET:é', 'ready'])
     const first = got.find((f) => f !== 'ready' && f.index === 0) as { answer: { status: number; headers: string[] } }
     expect(first.answer.status).toBe(202)
@@ -93,7 +95,7 @@ describe('batches of requests', () => {
       return new Response(new URL(request.url).pathname)
     }
     const batch = encodeRequests(
-      ['/slow', '/a', '/b'].map((target) => ({ method: 'GET', target, headers: [], body: null, sandbox: '' })),
+      ['/slow', '/a', '/b'].map((target) => ({ method: 'GET', target, headers: [], body: null, sandbox: null })),
     )
     expect(
       summary(
@@ -108,7 +110,7 @@ describe('batches of requests', () => {
   it('holds every frame while a write is being stored, READY too', async () => {
     let stored = () => undefined as void
     const storing = new Promise<void>((resolve) => (stored = resolve))
-    const batch = encodeRequests([{ method: 'GET', target: '/a', headers: [], body: null, sandbox: '' }])
+    const batch = encodeRequests([{ method: 'GET', target: '/a', headers: [], body: null, sandbox: null }])
     const stream = serveBatch(
       batch,
       'http://x.test',
@@ -129,7 +131,7 @@ describe('batches of requests', () => {
 
   it('answers 500 for a request its server failed, the others as usual', async () => {
     const batch = encodeRequests(
-      ['/bad', '/ok'].map((target) => ({ method: 'GET', target, headers: [], body: null, sandbox: '' })),
+      ['/bad', '/ok'].map((target) => ({ method: 'GET', target, headers: [], body: null, sandbox: null })),
     )
     const got = await frames(
       serveBatch(

@@ -16,15 +16,15 @@ import { type Target, targetOf } from '../../../core/http/url.js'
 
 /**
  * A request as the batch carries it: method, origin-form target, header pairs (as received),
- * body, and the sandbox id it names as the front read it ('' for none): the object takes it from
- * here instead of reading the headers again.
+ * body, and the sandbox id it names as the front read it (null for none; '' is an empty
+ * `x-sandbox-id`, a 400): the object takes it from here instead of reading the headers again.
  */
 export interface BatchRequest {
   method: string
   target: string
   headers: string[]
   body: Uint8Array | null
-  sandbox: string
+  sandbox: string | null
 }
 
 /** An answer, or `reroute`: the object does not serve the sandbox the request names (send it on its own). */
@@ -85,7 +85,7 @@ export const encodeRequests = (requests: BatchRequest[]): Uint8Array =>
 
 export function decodeRequests(bytes: Uint8Array): BatchRequest[] {
   return unframe(bytes).map(({ head, body }) => {
-    const [method, target, headers, sandbox] = head as [string, string, string[], string]
+    const [method, target, headers, sandbox] = head as [string, string, string[], string | null]
     return { method, target, headers, body, sandbox }
   })
 }
@@ -202,7 +202,7 @@ async function answer(r: BatchRequest, origin: string, serves: Serves, serve: Se
     // runtime's own HTTP front answers: on its own.
     return { reroute: true }
   }
-  const target = targetOf(request, { sandboxId: r.sandbox })
+  const target = targetOf(request, { sandboxId: r.sandbox ?? undefined })
   if (!serves(request, target)) return { reroute: true }
   const response = await serve(request, target)
   return {

@@ -77,13 +77,13 @@ function originForm(target: string): string {
  * reads them (repeated headers joined with ", ", Cookie too, where node:http joins Cookie with
  * "; "): a batch hands it on to the object, which serves it as it would serve it alone.
  */
-function askedOf(headers: readonly string[]): string {
+function askedOf(headers: readonly string[]): string | undefined {
   const get = (name: string) => {
     const values: string[] = []
     for (let i = 0; i < headers.length; i += 2) if (headers[i].toLowerCase() === name) values.push(headers[i + 1])
     return values.length ? values.join(', ') : null
   }
-  return sandboxIdOf({ headers: { get } }) ?? ''
+  return sandboxIdOf({ headers: { get } })
 }
 
 /**
@@ -367,7 +367,13 @@ async function batched(
   try {
     body = await readBody(req)
     const asked = askedOf(headers)
-    answer = await batcher.send(servingId(asked), { method: req.method!, target, headers, body, sandbox: asked })
+    answer = await batcher.send(servingId(asked), {
+      method: req.method!,
+      target,
+      headers,
+      body,
+      sandbox: asked ?? null,
+    })
   } catch {
     return badGateway(res)
   }

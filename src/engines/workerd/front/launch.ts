@@ -30,6 +30,8 @@ export interface WorkerdOptions extends Omit<ServerOptions, 'beforeListen'> {
   inspectorPort?: number
   /** Your scenario files (`--scenarios DIR`), bundled beside the Worker at start (src/own-scenarios/worker-modules.ts). */
   scenarioFiles?: readonly string[]
+  /** How long their hooks may take (`--scenario-timeout`). */
+  scenarioTimeoutMs?: number
 }
 
 export interface RunningWorkerd {
@@ -72,7 +74,9 @@ export async function startWorkerd(options: WorkerdOptions): Promise<RunningWork
     sandbox: sandboxOptions(options),
     // Only this process's front may batch requests (src/engines/workerd/core/batch.ts).
     batchKey: randomUUID(),
-    own: options.scenarioFiles?.length ? await workerWithScenarios(options.script, options.scenarioFiles) : undefined,
+    own: options.scenarioFiles?.length
+      ? await workerWithScenarios(options.script, options.scenarioFiles, options.scenarioTimeoutMs)
+      : undefined,
     directPort: 0,
     // SIGKILL of this process runs no handler: the watchdog stops workerd then.
     runtime: [],
@@ -124,6 +128,7 @@ type RunOnly =
   | 'beforeListen'
   | 'inspectorPort'
   | 'scenarioFiles'
+  | 'scenarioTimeoutMs'
   | 'scenarioDefinitions'
 
 function sandboxOptions(options: WorkerdOptions): Run['sandbox'] {
@@ -137,6 +142,7 @@ function sandboxOptions(options: WorkerdOptions): Run['sandbox'] {
     beforeListen: _b,
     inspectorPort: _i,
     scenarioFiles: _f,
+    scenarioTimeoutMs: _t,
     scenarioDefinitions: _d,
     ...sandbox
   } = options
@@ -269,7 +275,7 @@ function running(run: Run, mf: Miniflare, objects: Objects, front: Front, host: 
       })
     },
     async reloadScenarios(files) {
-      const next = await workerWithScenarios(script, files)
+      const next = await workerWithScenarios(script, files, run.options.scenarioTimeoutMs)
       const old = run.own
       run.own = next
       try {

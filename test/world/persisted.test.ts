@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createSandboxApp } from '../../apps/page-app.js'
-import type { Sandbox } from '../sandbox/sandbox.js'
-import { MemoryBackend } from './backend.js'
-import { PersistedSandbox } from './persisted.js'
-import { snapshotOf, snapshotText } from './snapshot-codec.js'
-import { keyed } from '../../../test/support/keyed.js'
+import { createSandboxApp } from '../../src/apps/page-app.js'
+import type { Sandbox } from '../../src/core/sandbox/sandbox.js'
+import { MemoryBackend } from '../../src/core/persist/backend.js'
+import { PersistedSandbox } from '../../src/core/persist/persisted.js'
+import { snapshotOf, snapshotText } from '../../src/core/persist/snapshot-codec.js'
+import { keyed } from '../support/keyed.js'
 
 const NOW = '2026-11-22T12:00:00.000Z'
 const options = { seed: 3, now: NOW, size: 'small' as const, frozenClock: true, control: {} }
@@ -104,7 +104,7 @@ describe('the persistence port', () => {
     sandbox.outbox.add('email', sandbox.iso(), { to: 'a@b.test', subject: 'hello' })
     const second = journaled('/two')
     await kept.flush()
-    const { rewind } = await import('../time-travel/rewind.js')
+    const { rewind } = await import('../../src/core/time-travel/rewind.js')
     await rewind(sandbox, { after: first.id })
     const own = journaled('/__sandbox/rewind')
     await kept.flush()

@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest'
-import { memoryStorage } from '../../../../test/support/object-storage.js'
-import { ADMIN_TOKEN } from '../../../../test/support/client.js'
-import { type Pool, generate } from '../../../../test/fuzz/requests.js'
-import { seededRandom } from '../../../core/sandbox/random.js'
-import { sandboxIdOf } from '../../../core/sandbox/sandbox-id.js'
-import { createSandboxApp } from '../../../apps/page-app.js'
-import { AnswerReader, BATCH_HEADER, type BatchAnswer, type BatchRequest, encodeRequests } from '../core/batch.js'
-import type { WorkerEnv } from './env.js'
-import { SandboxObject } from './object.js'
+import { memoryStorage } from '../support/object-storage.js'
+import { ADMIN_TOKEN } from '../support/client.js'
+import { type Pool, generate } from '../fuzz/requests.js'
+import { seededRandom } from '../../src/core/sandbox/random.js'
+import { sandboxIdOf } from '../../src/core/sandbox/sandbox-id.js'
+import { createSandboxApp } from '../../src/apps/page-app.js'
+import {
+  AnswerReader,
+  BATCH_HEADER,
+  type BatchAnswer,
+  type BatchRequest,
+  encodeRequests,
+} from '../../src/engines/workerd/core/batch.js'
+import type { WorkerEnv } from '../../src/engines/workerd/worker/env.js'
+import { SandboxObject } from '../../src/engines/workerd/worker/object.js'
 
 /**
  * Batches against their plain version, each request sent on its own: two Durable Objects of

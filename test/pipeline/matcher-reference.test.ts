@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { RouteMatcher } from './matcher.js'
-import { PlainMatcher } from './plain-matcher.js'
-import { servedRoutes } from './route.js'
-import { routes } from './route-table.js'
-import { generator, type Random } from '../../../test/support/generator.js'
+import { RouteMatcher } from '../../src/core/app/matcher.js'
+import { PlainMatcher } from '../../src/core/app/plain-matcher.js'
+import { servedRoutes } from '../../src/core/app/route.js'
+import { routes } from '../../src/core/app/route-table.js'
+import { generator, type Random } from '../support/generator.js'
 
 /**
  * The tuned matcher (a segment tree, a map of the paths without params) against the plain one (a

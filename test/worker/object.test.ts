@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
-import { AnswerReader, BATCH_HEADER, type BatchAnswer, encodeRequests } from '../core/batch.js'
-import type { WorkerEnv } from './env.js'
-import { memoryStorage } from '../../../../test/support/object-storage.js'
-import { SandboxObject } from './object.js'
+import { AnswerReader, BATCH_HEADER, type BatchAnswer, encodeRequests } from '../../src/engines/workerd/core/batch.js'
+import type { WorkerEnv } from '../../src/engines/workerd/worker/env.js'
+import { memoryStorage } from '../support/object-storage.js'
+import { SandboxObject } from '../../src/engines/workerd/worker/object.js'
 
 const directory = { fetch: async () => Response.json(Date.parse('2026-11-22T12:00:00.000Z')) }
 const env = {
@@ -50,8 +50,8 @@ describe('a Durable Object and its storage', () => {
           method: 'POST',
           headers: { [BATCH_HEADER]: key },
           body: encodeRequests([
-            { method: 'GET', target: '/api/layers', headers: auth, body: null, sandbox: '' },
-            { method: 'GET', target: '/api/nope', headers: auth, body: null, sandbox: '' },
+            { method: 'GET', target: '/api/layers', headers: auth, body: null, sandbox: null },
+            { method: 'GET', target: '/api/nope', headers: auth, body: null, sandbox: null },
             {
               method: 'GET',
               target: '/api/layers',
@@ -92,7 +92,7 @@ describe('a Durable Object and its storage', () => {
             target: '/api/layers',
             headers: [...auth, 'x-sandbox-id', 'other'],
             body: null,
-            sandbox: '',
+            sandbox: null,
           },
           { method: 'GET', target: '/api/layers', headers: auth, body: null, sandbox: 'other' },
           { method: 'GET', target: '/api/layers', headers: auth, body: null, sandbox: 'bad id!' },

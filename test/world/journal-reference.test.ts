@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { BODY_LIMIT, type BodyInput, type ExchangeInput, type HeadersInput, Journal, TEXT_LIMIT } from './journal.js'
-import { PlainJournal } from './plain-journal.js'
-import type { ChangeOp, Changes } from '../time-travel/changes.js'
-import { generator, type Random } from '../../../test/support/generator.js'
+import {
+  BODY_LIMIT,
+  type BodyInput,
+  type ExchangeInput,
+  type HeadersInput,
+  Journal,
+  TEXT_LIMIT,
+} from '../../src/core/sandbox/journal.js'
+import { PlainJournal } from '../../src/core/sandbox/plain-journal.js'
+import type { ChangeOp, Changes } from '../../src/core/time-travel/changes.js'
+import { generator, type Random } from '../support/generator.js'
 
 /**
  * The tuned journal (headers kept as received, bodies as bytes or sources read when asked, texts

@@ -1,15 +1,19 @@
-import * as accounts from '../../../fixtures/accounts.js'
+import * as accounts from '../../fixtures/accounts.js'
 import { describe, expect, it } from 'vitest'
-import { seedWorld } from '../seed/seed.js'
-import { pageInfo } from '../http/pagination.js'
-import { RawJson } from '../http/reply.js'
-import { indexNotifications, toEntry } from '../store/world.js'
-import { notificationStatuses, notificationTypes } from './model.js'
-import type { NotificationEntry, NotificationQuery, NotificationStore } from './notification-store.js'
-import { PageWriter } from './page.js'
-import { PlainNotifications, plainListPages } from './plain-store.js'
-import { notificationEntry } from './store.js'
-import { generator } from '../../../test/support/generator.js'
+import { seedWorld } from '../../src/core/seed/seed.js'
+import { pageInfo } from '../../src/core/http/pagination.js'
+import { RawJson } from '../../src/core/http/reply.js'
+import { indexNotifications, toEntry } from '../../src/core/store/world.js'
+import { notificationStatuses, notificationTypes } from '../../src/core/notifications/model.js'
+import type {
+  NotificationEntry,
+  NotificationQuery,
+  NotificationStore,
+} from '../../src/core/notifications/notification-store.js'
+import { PageWriter } from '../../src/core/notifications/page.js'
+import { PlainNotifications, plainListPages } from '../../src/core/notifications/plain-store.js'
+import { notificationEntry } from '../../src/core/notifications/store.js'
+import { generator } from '../support/generator.js'
 
 /**
  * The tuned index (sorted lists, heap merge, bisection past 256, copy-on-write forks) and the

@@ -1,0 +1,117 @@
+import * as z from 'zod'
+import { AGENT_SCOPE } from '../auth/tokens.js'
+import { REDIRECT_LIMIT, TEXT_LIMIT } from './bounds.js'
+
+/**
+ * What the OAuth endpoints take, for the served document (docs/routes.md "Where each rule
+ * lives"). The endpoints check by hand, since each refusal has its RFC 6749 error code and some
+ * go back to the client as a redirect; these schemas use the same rules (the patterns below are
+ * the endpoints' own), and test/api/generated-requests.test.ts holds the two together. An empty
+ * parameter counts as absent (RFC 6749 §3.1), so each present one is at least 1 character.
+ */
+
+/** RFC 7636 §4.2: the S256 challenge is the 43-character base64url SHA-256 of the verifier. */
+export const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/
+/** RFC 7636 §4.1: 43 to 128 unreserved characters. */
+export const PKCE_TEXT = /^[A-Za-z0-9._~-]{43,128}$/
+/** A scope the clients here may ask for: `service:api`, spaces around allowed (§3.3). */
+export const SCOPE_TEXT = new RegExp(`^ *${AGENT_SCOPE}(?: +${AGENT_SCOPE})* *$`)
+
+/** An optional parameter: empty is the same as absent (RFC 6749 §3.1). */
+const text = (description: string) => z.string().meta({ description })
+/** A required one: empty is absent, so refused. */
+const needed = (description: string) => z.string().min(1).meta({ description })
+const scope = z
+  .string()
+  .regex(SCOPE_TEXT)
+  .optional()
+  .meta({ description: `Space-separated scopes; the only one is ${AGENT_SCOPE} (the default)` })
+/** RFC 8707: the served document states its values once it knows the served origin (openapi.ts). */
+export const resource = z.string().optional().meta({
+  description: "The token's audience: <sandbox>/mcp (its MCP server) or <sandbox> itself",
+  'x-sandbox-issuer-resource': true,
+})
+
+/** `GET /oauth/authorize`'s query, and the hidden fields of the sign-in form. */
+export const authorizeQuery = z.object({
+  response_type: z.literal('code'),
+  client_id: needed('A client registered in this sandbox (POST /oauth/register)'),
+  redirect_uri: text('One the client registered, exactly; required when it registered several').optional(),
+  state: text('Sent back with the code').optional(),
+  code_challenge: z.string().regex(PKCE_CHALLENGE).meta({ description: 'base64url SHA-256 of the code_verifier' }),
+  code_challenge_method: z.literal('S256'),
+  scope,
+  resource,
+  login_hint: text('With prompt=none: the e-mail of the demo account to sign in at once').optional(),
+  prompt: text('none: no page, a code at once for login_hint').optional(),
+})
+
+/** The sign-in form posted to `/oauth/authorize`. */
+export const authorizeForm = authorizeQuery.extend({
+  email: text("A demo account's e-mail").optional(),
+  password: text("The account's password (sandbox)").optional(),
+  decision: text('deny refuses the request; anything else signs in').optional(),
+})
+
+/** `POST /oauth/token`: a code exchange or a refresh. */
+export const tokenForm = z.discriminatedUnion('grant_type', [
+  z.object({
+    grant_type: z.literal('authorization_code'),
+    client_id: needed('The public client the code was issued to'),
+    code: needed('The authorization code (60 s)'),
+    code_verifier: z.string().regex(PKCE_TEXT),
+    redirect_uri: text("The authorization request's, when it named one").optional(),
+    resource,
+  }),
+  z.object({
+    grant_type: z.literal('refresh_token'),
+    client_id: needed('The public client the token was issued to'),
+    refresh_token: needed('Each works once: rotated'),
+    scope,
+    resource,
+  }),
+])
+
+/** `POST /oauth/revoke` (RFC 7009). */
+export const revokeForm = z.object({
+  client_id: needed('The public client the token was issued to'),
+  token: needed('A refresh or access token'),
+  token_type_hint: z.enum(['access_token', 'refresh_token']).optional(),
+})
+
+/**
+ * A redirect URI the endpoint takes as written (endpoints.ts `redirectError`): https, or http on
+ * a loopback host, that the URL parser leaves as it is. The pattern is narrower than the check
+ * (no default port, no dot segments, no IP host but loopback's), so every URI it allows is taken.
+ */
+const REDIRECT_URI =
+  /^(?:https:\/\/(?!xn--)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.(?!xn--)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.[a-z][a-z0-9-]*[a-z0-9](?::(?!443(?:\/|$))[1-9][0-9]{1,3})?|http:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::[1-9][0-9]{2,3})?)(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*\/?(?:\?[A-Za-z0-9._~=&-]*)?$/
+const webUrl = z
+  .string()
+  .max(TEXT_LIMIT)
+  .regex(/^https?:\/\//)
+  .optional()
+const name = z.string().max(200).nullable().optional()
+
+/** `POST /oauth/register` (RFC 7591): public clients; unknown fields are ignored (§2). */
+export const registerBody = z.looseObject({
+  redirect_uris: z.array(z.string().max(TEXT_LIMIT).regex(REDIRECT_URI)).min(1).max(REDIRECT_LIMIT),
+  token_endpoint_auth_method: z.literal('none').optional(),
+  grant_types: z
+    .array(z.enum(['authorization_code', 'refresh_token']))
+    .min(1)
+    .refine((list) => list.includes('authorization_code'))
+    .meta({ contains: { const: 'authorization_code' } })
+    .nullable()
+    .optional(),
+  response_types: z.array(z.literal('code')).min(1).nullable().optional(),
+  client_name: name,
+  software_id: name,
+  software_version: name,
+  client_uri: webUrl,
+  logo_uri: webUrl,
+  tos_uri: webUrl,
+  policy_uri: webUrl,
+  contacts: z.array(z.string().max(200)).max(10).optional(),
+  scope: z.string().regex(SCOPE_TEXT).optional(),
+})
