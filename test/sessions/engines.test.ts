@@ -29,7 +29,7 @@ describe.each(runtimes)('any session through $name', (runtime) => {
         check,
       }),
     }
-    await fc.assert(sessionProperty(engine, tally, { maxSteps: 16 }), budget(runtime.name))
+    await fc.assert(sessionProperty(engine, tally, { maxSteps: 12 }), budget(runtime.name))
     expect(tally.sessions).toBeGreaterThan(0)
   }, 120_000)
 })
