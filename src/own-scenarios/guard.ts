@@ -48,6 +48,13 @@ export function guardScenario(def: ScenarioDefinition, file: string): ScenarioDe
     })
   const guarded: ScenarioDefinition = {
     ...def,
+    // Read through, not spread: a scenario made by a class keeps these on its prototype.
+    name: def.name,
+    description: def.description,
+    advice: def.advice,
+    order: def.order,
+    hides: def.hides?.bind(def),
+    taxAuthority: def.taxAuthority,
     edge: hook('edge', def.edge),
     before: hook('before', def.before),
     after: hook('after', def.after),
