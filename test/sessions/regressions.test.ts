@@ -85,6 +85,15 @@ const SESSIONS: [string, Cmd[]][] = [
     ],
   ],
   [
+    'two sessions of one account under a rate limit count apart, on replay too',
+    [
+      { k: 'scenarios', w: 0, active: [{ name: 'rate-limited', options: { failures: 1, routes: ['listLayers'] } }] },
+      { k: 'read', w: 0, who: 'admin', path: '/api/layers' },
+      { k: 'signIn', w: 0, who: 'admin' },
+      { k: 'read', w: 0, who: 'admin', path: '/api/layers' },
+    ],
+  ],
+  [
     'an override added answers 201, as the document says',
     [{ k: 'override', w: 0, path: '/api/layers', status: 503, times: 1 }],
   ],

@@ -16,7 +16,7 @@ import { tokenCaller } from '../auth/caller.js'
  * this account (a session, an agent or portal token signed then, the API token row's own).
  */
 export type Actor =
-  | { kind: 'session'; user: string; impersonator: string | null }
+  | { kind: 'session'; user: string; impersonator: string | null; session?: number }
   | { kind: 'api-token'; user: string; token: string }
   | { kind: 'agent'; user: string }
   | { kind: 'portal'; contact: string; roles: string[] }
@@ -117,6 +117,8 @@ export class ReproLog {
     this.reason = null
     this.base = null
     this.minted.clear()
+    this.#sessions.clear()
+    this.#owner.clear()
     this.#beginsHere(sandbox)
   }
 
@@ -143,6 +145,8 @@ export class ReproLog {
     this.reason = null
     // Tokens numbered afresh, as a replay of the base numbers its own (parts.ts credentialTokens).
     this.minted.clear()
+    this.#sessions.clear()
+    this.#owner.clear()
     for (const token of credentialTokens(sandbox)) this.minted.set(token, this.minted.size + 1)
     const from = sandbox.journal.nextId + (after ? 1 : 0)
     const text = this.concealed(
@@ -358,11 +362,35 @@ export class ReproLog {
               isMark,
             ) ?? null),
       ...(encoding ? { encoding } : {}),
-      as: actor(sandbox, principal) ?? edgeActor(sandbox, request),
+      as: this.#numbered(actor(sandbox, principal) ?? edgeActor(sandbox, request), principal, request),
       status: reply.status,
     }
     this.#push(sandbox, step, 200 + path.length + query.length + (text?.length ?? 0), `${method} ${path}`)
   }
+
+  /** Each session a step acted as, numbered in the order the log met it: a replay opens one per number. */
+  readonly #sessions = new Map<string, number>()
+
+  /**
+   * A session actor with its number among the account's sessions the log met (from the second
+   * on): two sessions of one account count apart (a rate limit counts by token), and so do the
+   * replay's.
+   */
+  #numbered(as: Actor | null, p: Principal | undefined, request: Request): Actor | null {
+    if (as?.kind !== 'session') return as
+    const token =
+      p?.kind === 'session' ? p.token : /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1]
+    if (!token) return as
+    const key = `${as.user}\n${as.impersonator ?? ''}`
+    let n = this.#sessions.get(token)
+    if (n === undefined) {
+      n = [...this.#sessions.keys()].filter((t) => this.#owner.get(t) === key).length + 1
+      this.#sessions.set(token, n)
+      this.#owner.set(token, key)
+    }
+    return n > 1 ? { ...as, session: n } : as
+  }
+  readonly #owner = new Map<string, string>()
 
   /** A base's text: the credential tokens it holds as their marks (the log marks only those: a DTE's track id stays), sessions' as `{{session}}`. */
   concealed(text: string, sandbox: SandboxParts): string {
