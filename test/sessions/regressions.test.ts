@@ -94,6 +94,13 @@ const SESSIONS: [string, Cmd[]][] = [
     ],
   ],
   [
+    'a provider state, then a portal magic link: the base holds the world the state left, not the link',
+    [
+      { k: 'pactState', w: 0, state: 'an invoice exists', params: {} },
+      { k: 'portal', w: 0, contact: 'owner', op: 'invoices' },
+    ],
+  ],
+  [
     'an override added answers 201, as the document says',
     [{ k: 'override', w: 0, path: '/api/layers', status: 503, times: 1 }],
   ],

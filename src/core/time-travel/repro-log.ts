@@ -85,8 +85,6 @@ export const mintedMark = (n: number) => `{{minted:${n}}}`
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
 /** Control routes that change records as a request does (the tax authority settling a DTE): replayed as requests. Other control calls that change the world are steps of their own kinds. */
 export const REPLAYED_CONTROL = new Set(['sandboxResolveDte'])
-/** The Pact verifier's state call: the log begins again after it. */
-const PACT_STATES = 'sandboxPactChangeState'
 
 /**
  * What a repro bundle needs that the journal does not keep (its bodies are cut at 64 KB, it is
@@ -112,7 +110,6 @@ export class ReproLog {
   constructor(private readonly budget = new ReproBudget()) {}
 
   begin(sandbox: SandboxParts): void {
-    this.#pending = undefined
     this.release()
     this.reason = null
     this.base = null
@@ -169,16 +166,6 @@ export class ReproLog {
     this.#baseBytes = bytes
     this.budget.used += bytes
     this.#beginsHere(sandbox)
-  }
-
-  /** Why the log begins again before its next step (a provider state set up), or undefined. */
-  #pending: string | undefined
-
-  /** A base the log owes (a provider state set up): taken now, before the next step or bundle. */
-  settle(sandbox: SandboxParts): void {
-    const why = this.#pending
-    this.#pending = undefined
-    if (why) this.rebase(sandbox, why)
   }
 
   /** Each `value` part's text as the log last carried it: a change becomes a step. */
@@ -240,7 +227,6 @@ export class ReproLog {
   /** A state change besides requests (Sandbox.changed). */
   changed(sandbox: SandboxParts, change: StateChange): void {
     if (this.reason || this.paused) return
-    if (this.#pending) this.settle(sandbox)
     const at = sandbox.iso()
     if (change === 'clock') this.#push(sandbox, { kind: 'clock', at, clock: sandbox.clock.toJSON() }, 100)
     else if (change === 'scenarios')
@@ -295,17 +281,11 @@ export class ReproLog {
     shaped = false,
   ): void {
     if (this.reason || this.paused) return
-    if (this.#pending) this.settle(sandbox)
     // The instant as text only for a step: a read that changes nothing (most requests) builds no Date (bench: npm run bench -- --ab).
     const when = () => new Date(at ?? sandbox.clock.now()).toISOString()
     // What it changed of a part no request of a replay remakes (OAuth), as a value.
     if (route.replayed === false) return this.#valueSteps(sandbox, when())
-    if (route.auth.kind === 'control' && !REPLAYED_CONTROL.has(route.id)) {
-      // A provider state set up (POST /__sandbox/pact/states) writes records no step remakes: the
-      // log begins again just after it, once it is journaled or not (settle).
-      if (route.id === PACT_STATES && reply.status < 300) this.#pending = `a provider state was set up (POST ${path})`
-      return
-    }
+    if (route.auth.kind === 'control' && !REPLAYED_CONTROL.has(route.id)) return
     const method = request.method
     // A read changes the world only when a scenario in force on its route, or an override, answered it (a rate limit counts it).
     if (SAFE.has(method) && !reply.override && !shaped) return
