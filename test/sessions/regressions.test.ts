@@ -101,6 +101,13 @@ const SESSIONS: [string, Cmd[]][] = [
     ],
   ],
   [
+    'a rate-limited read, then a sign-out: the signed-out token the counter keeps is a mark',
+    [
+      { k: 'read', w: 0, who: 'admin', path: '/api/auth/users/me', scenario: 'rate-limited' },
+      { k: 'signOut', w: 0, who: 'admin' },
+    ],
+  ],
+  [
     'an override added answers 201, as the document says',
     [{ k: 'override', w: 0, path: '/api/layers', status: 503, times: 1 }],
   ],

@@ -423,8 +423,13 @@ function secretMarks(text: string, fields: readonly string[], sandbox: SandboxPa
  */
 export function withoutSessions(text: string, sandbox: SandboxParts): string {
   for (const s of sandbox.sessions.all()) if (text.includes(s.token)) text = text.split(s.token).join('{{session}}')
+  // A session signed out since (a rate limit still counts its token): one by its shape.
+  if (text.includes('ses_')) text = text.replace(SESSION_TOKEN, '{{session}}')
   return text.includes('eyJ') ? text.replace(SIGNED, '{{signed}}') : text
 }
+
+/** A session token's shape (auth/sessions.ts: `ses_` and 48 hexadecimal digits). */
+const SESSION_TOKEN = /\bses_[0-9a-f]{32,}\b/g
 
 /** A token the world signed (a JWT: base64url of `{"`), as a scenario's counters keep it. */
 const SIGNED = /\beyJ[\w-]*\.[\w-]+\.[\w-]*/g
