@@ -10,7 +10,7 @@ const options = z.strictObject({
     .max(1, 'must be at most 1')
     .default(0.5),
   /** The status a failing read answers (502, 503 or 504); drawn from the seeded generator when absent. A Pact state pins it. */
-  status: z.union([z.literal(502), z.literal(503), z.literal(504)], { error: 'must be 502, 503 or 504' }).optional(),
+  status: z.literal([502, 503, 504], { error: 'must be 502, 503 or 504' }).optional(),
 })
 export type DegradedOptions = z.infer<typeof options>
 
@@ -29,6 +29,8 @@ export default defineScenario({
   options,
   order: 20,
   appliesTo: (route) => route.method === 'GET' && route.auth.kind !== 'control',
+  // A Pact state of a read it failed: every read fails, with the status recorded.
+  pinned: (o, status) => ({ ...o, rate: 1, status: status as DegradedOptions['status'] }),
   edge(ctx, o) {
     if (ctx.request.method !== 'GET') return undefined
     const random = ctx.sandbox.random

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { HttpError, errorBody } from '../src/core/http/reply.js'
-import type { RouteContext } from '../src/core/app/route.js'
+import type { RouteContext } from '../src/core/route/route.js'
 import { defineScenario } from '../src/core/scenarios/define.js'
 import { tokenCaller } from '../src/core/auth/caller.js'
 

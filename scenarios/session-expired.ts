@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { HttpError } from '../src/core/http/reply.js'
-import type { RouteContext } from '../src/core/app/route.js'
+import type { RouteContext } from '../src/core/route/route.js'
 import { defineScenario } from '../src/core/scenarios/define.js'
 
 const options = z.strictObject({

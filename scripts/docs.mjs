@@ -17,7 +17,7 @@ export { rolePermissions } from './src/core/auth/permissions.ts'
 export { sandboxOptions } from './src/core/options/options.ts'
 export { toolsOf, untooled } from './src/mcp/tools.ts'
 export { openapiDocument } from './src/core/control/openapi.ts'
-export { servedRoutes } from './src/core/app/route.ts'
+export { servedRoutes } from './src/core/route/route.ts'
 `
 
 async function load() {

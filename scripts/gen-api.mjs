@@ -22,7 +22,7 @@ export const API_FILES = {
 
 const sources = `
 export { serverRoutes as routes } from './src/apps/server-app.ts'
-export { servedRoutes } from './src/core/app/route.ts'
+export { servedRoutes } from './src/core/route/route.ts'
 export { openapiDocument } from './src/core/control/openapi.ts'
 export { toolsOf } from './src/mcp/tools.ts'
 export { scenarios } from './scenarios/index.ts'

@@ -11,8 +11,8 @@ export {
   FAULT_HEADER,
   CONTROL_TOKEN_HEADER,
 } from './core/app/app.js'
-export { routes } from './core/app/route-table.js'
-export { defineRoute, type RouteDef, type RouteContext, type AuthRule, type Method } from './core/app/route.js'
+export { routes } from './apps/route-table.js'
+export { defineRoute, type RouteDef, type RouteContext, type AuthRule, type Method } from './core/route/route.js'
 export {
   defineScenario,
   type ScenarioDefinition,

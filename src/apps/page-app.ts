@@ -1,7 +1,7 @@
 import * as accounts from '../../fixtures/accounts.js'
 import { scenarios } from '../../scenarios/index.js'
 // The route table before the app: the order the browser entry's bundle compresses best in (its gzip budget, test/browser/sandbox.test.ts).
-import { routes } from '../core/app/route-table.js'
+import { routes } from './route-table.js'
 import { SandboxApp, type SandboxAppOptions } from '../core/app/app.js'
 import { PageWriter } from '../core/notifications/page.js'
 import { ScenarioRegistry } from '../core/scenarios/registry.js'

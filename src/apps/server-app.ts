@@ -1,7 +1,7 @@
 import type { SandboxApp } from '../core/app/app.js'
 import { type AppOptions, createSandboxApp } from './page-app.js'
 import { agentRoutes } from '../core/agents/routes.js'
-import { routes } from '../core/app/route-table.js'
+import { routes } from './route-table.js'
 import { mcpMount } from '../mcp/mount.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { Stage } from '../core/app/exchange.js'
+import type { Stage } from '../core/route/exchange.js'
 import { door } from '../core/app/door-stage.js'
 import { input } from '../core/app/input-stage.js'
 import { route } from '../core/app/route-stage.js'

@@ -1,4 +1,4 @@
-import type { RouteDef } from '../core/app/route.js'
+import type { RouteDef } from '../core/route/route.js'
 import { jsonSchema } from '../core/control/openapi.js'
 import type { ToolName } from '../../generated/api/operation-ids.js'
 

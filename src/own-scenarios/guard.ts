@@ -1,5 +1,5 @@
 import { HttpError } from '../core/http/reply.js'
-import type { RouteContext, ScenarioDefinition } from '../core/app/context.js'
+import type { RouteContext, ScenarioDefinition } from '../core/route/context.js'
 import type { StandardSchemaV1 } from '../core/scenarios/options.js'
 
 /** How long a hook of your own may take by default (`--scenario-timeout`, docs/your-own-answers.md). */
@@ -54,7 +54,18 @@ export function guardScenario(def: ScenarioDefinition, file: string): ScenarioDe
     advice: def.advice,
     order: def.order,
     hides: def.hides?.bind(def),
+    pinned: def.pinned?.bind(def),
     taxAuthority: def.taxAuthority,
+    // Read by the conduct's coverage (docs/conduct.md): one that throws applies nowhere, never a 500 of the report.
+    appliesTo:
+      def.appliesTo &&
+      ((route) => {
+        try {
+          return def.appliesTo!.call(def, route) === true
+        } catch {
+          return false
+        }
+      }),
     edge: hook('edge', def.edge),
     before: hook('before', def.before),
     after: hook('after', def.after),

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { routes } from '../../src/core/app/route-table.js'
+import { routes } from '../../src/apps/route-table.js'
 import { communes } from '../../src/core/seed/chile.js'
 import { ADMIN_TOKEN, type Client, freshId } from '../support/client.js'
 import { runtimes } from '../support/runtimes.js'

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { RouteDef } from '../../src/core/app/route.js'
+import type { RouteDef } from '../../src/core/route/route.js'
 import { ADMIN_TOKEN } from '../support/client.js'
 import { example } from '../support/examples.js'
 import { checker, type Doc } from '../support/openapi-answers.js'

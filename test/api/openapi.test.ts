@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { RouteDef } from '../../src/core/app/route.js'
+import type { RouteDef } from '../../src/core/route/route.js'
 // What the runtimes under test serve: the route table and agent access (src/apps/server-app.ts).
 import { serverRoutes as routes } from '../../src/apps/server-app.js'
 import { runtimes } from '../support/runtimes.js'

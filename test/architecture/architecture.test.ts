@@ -17,7 +17,7 @@ const CORE_PACKAGES = ['zod', '@msw/data', 'jose', '@cfworker/json-schema']
 
 describe('the import graph', () => {
   it('has no import cycle of any kind, type-only imports counted, in src, scenarios, fixtures or generated', () => {
-    // Types rooms share live in a home of their own (src/core/app/types.ts, context.ts, a room's types.ts): docs/architecture.md.
+    // Types rooms share live in a home of their own (src/core/route/types.ts, context.ts, a room's types.ts): docs/architecture.md.
     const files = [
       ...sourceFiles('src'),
       ...sourceFiles('scenarios'),
@@ -81,18 +81,18 @@ describe('the import graph', () => {
 
   it("hands the core its route table and the notifications' page writer: only assemblers and entries import them", () => {
     const files = [...sourceFiles('src'), ...sourceFiles('scenarios')].filter((f) => !f.endsWith('.test.ts'))
-    const tuned = ['src/core/app/route-table.ts', 'src/core/notifications/page.ts']
+    const tuned = ['src/apps/route-table.ts', 'src/core/notifications/page.ts']
     const importers = files
       .flatMap(importsOf)
       .filter((e) => !e.typeOnly && tuned.includes(e.to))
       .map((e) => `${e.from} -> ${e.to}`)
     // The assemblers (src/apps/page-app.ts; src/apps/server-app.ts adds agent access off the browser), the package's exports, and the browser entry, whose state waits while its matcher does not.
     expect(importers.sort()).toEqual([
-      'src/adapters/browser/index.ts -> src/core/app/route-table.ts',
-      'src/apps/page-app.ts -> src/core/app/route-table.ts',
+      'src/adapters/browser/index.ts -> src/apps/route-table.ts',
+      'src/apps/page-app.ts -> src/apps/route-table.ts',
       'src/apps/page-app.ts -> src/core/notifications/page.ts',
-      'src/apps/server-app.ts -> src/core/app/route-table.ts',
-      'src/index.ts -> src/core/app/route-table.ts',
+      'src/apps/server-app.ts -> src/apps/route-table.ts',
+      'src/index.ts -> src/apps/route-table.ts',
     ])
   })
 

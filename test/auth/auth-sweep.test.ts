@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { LEGACY_JWT } from '../../fixtures/accounts.js'
-import { routes } from '../../src/core/app/route-table.js'
+import { routes } from '../../src/apps/route-table.js'
 import { signIn } from '../support/client.js'
 import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'

@@ -39,6 +39,22 @@ describe.skipIf(unbuilt('dist/fleet-sandbox.mjs'))('fleet-sandbox conduct (built
     }
   })
 
+  it('with conduct off (--no-conduct): nothing judged, said as a 409 and exit 1, never a pass', async () => {
+    const server = await startServer({ seed: 1, size: 'small', port: 0, host: '127.0.0.1', conduct: false })
+    try {
+      for (let i = 0; i < 2; i++) await fetch(`${server.url}/api/v1/technician/get/nope`)
+      const { requests } = await (await fetch(`${server.url}/__sandbox/requests`)).json()
+      expect(requests.filter((r: { conduct?: string[] }) => r.conduct)).toEqual([])
+      const { code, err } = await runCli(['conduct', '--url', server.url])
+      expect(code).toBe(1)
+      expect(err).toContain(
+        '409 from /__sandbox/conduct: conduct: off in this sandbox (--no-conduct), nothing was judged',
+      )
+    } finally {
+      await server.close()
+    }
+  })
+
   it('a bad flag, URL or id, and a server that never answers: a sentence and exit 1', async () => {
     const closed = `http://127.0.0.1:${await freePort()}`
     const cases: [string[], RegExp][] = [

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { setupSandboxServer } from '../../src/adapters/node/index.js'
+import { defineScenario, setupSandboxServer } from '../../src/adapters/node/index.js'
 import { ADMIN_TOKEN, at, client } from '../support/client.js'
 
 const api = client(at('http://api.fleet.test'), { token: ADMIN_TOKEN })
@@ -56,5 +56,36 @@ describe("setupSandboxServer({ conduct: 'warn' })", () => {
     expect(() => setupSandboxServer({ conduct: 'loud' as never })).toThrow(
       `fleet-sandbox/node: conduct: must be 'fail', 'warn' or 'off' (got "loud")`,
     )
+  })
+})
+
+describe("a scenario of your own in the conduct's coverage", () => {
+  const sandbox = setupSandboxServer({
+    scenarios: [
+      defineScenario({
+        name: 'technicians-away',
+        description: 'nothing: it declares where it applies',
+        advice: 'none',
+        appliesTo: (route) => route.id === 'getTechnician',
+      }),
+      defineScenario({
+        name: 'broken-applies',
+        description: 'its appliesTo throws',
+        advice: 'none',
+        appliesTo: () => {
+          throw new Error('boom')
+        },
+      }),
+    ],
+  })
+  beforeAll(sandbox.listen)
+  afterAll(sandbox.close)
+
+  it('is listed unmet where its appliesTo says; one that throws applies nowhere, and the report still answers', async () => {
+    await api.get('/api/v1/technician/get/nope')
+    const { coverage } = await sandbox.conduct()
+    const row = coverage.find((c) => c.operationId === 'getTechnician')!
+    expect(row.scenarios.unmet).toContain('technicians-away')
+    expect(row.scenarios.unmet).not.toContain('broken-applies')
   })
 })

@@ -84,6 +84,15 @@ describe.each(runtimes)('provider states through $name: a refused state changes 
     const restored = await c.control.put('/snapshot', (await c.control.get('/snapshot')).body)
     expect(restored.status, await restored.text()).toBe(200)
   })
+
+  it('the scenario degraded pinned to the status a pact recorded; a status it never answers is refused', async () => {
+    const c = client(rt, { sandbox: freshId('state-degraded'), token: ADMIN_TOKEN })
+    const bad = await setup(c, 'the scenario degraded is on', { options: { rate: 1, status: 500 } })
+    expect(bad.status).toBe(400)
+    expect(bad.body.message).toMatch(/degraded\.options\.status: must be 502, 503 or 504/)
+    expect((await setup(c, 'the scenario degraded is on', { options: { rate: 1, status: 504 } })).status).toBe(200)
+    for (let i = 0; i < 3; i++) expect((await c.get('/api/layers')).status).toBe(504)
+  })
 })
 
 describe.each(runtimes)('a repro bundle after provider states through $name', (runtime) => {

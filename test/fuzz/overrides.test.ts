@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { seededRandom } from '../../src/core/sandbox/random.js'
+import { seededRandom } from '../../src/core/clock/random.js'
 import { createSandboxApp } from '../../src/apps/page-app.js'
 import { NOW } from '../support/runtimes.js'
 

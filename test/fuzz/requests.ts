@@ -1,5 +1,5 @@
 import type { SandboxApp } from '../../src/core/app/app.js'
-import type { RouteDef } from '../../src/core/app/route.js'
+import type { RouteDef } from '../../src/core/route/route.js'
 import { example } from '../support/examples.js'
 import { openapiDocument } from '../../src/core/control/openapi.js'
 

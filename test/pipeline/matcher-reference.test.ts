@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { RouteMatcher } from '../../src/core/app/matcher.js'
-import { PlainMatcher } from '../../src/core/app/plain-matcher.js'
-import { servedRoutes } from '../../src/core/app/route.js'
-import { routes } from '../../src/core/app/route-table.js'
+import { RouteMatcher } from '../../src/core/route/matcher.js'
+import { PlainMatcher } from '../../src/core/route/plain-matcher.js'
+import { servedRoutes } from '../../src/core/route/route.js'
+import { routes } from '../../src/apps/route-table.js'
 import { generator, type Random } from '../support/generator.js'
 
 /**

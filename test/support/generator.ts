@@ -1,6 +1,6 @@
-import { seededRandom } from '../../src/core/sandbox/random.js'
+import { seededRandom } from '../../src/core/clock/random.js'
 
-/** A seeded generator for the reference tests (mulberry32, src/core/sandbox/random.ts), so a failing run repeats. */
+/** A seeded generator for the reference tests (mulberry32, src/core/clock/random.ts), so a failing run repeats. */
 export function generator(seed: number) {
   const next = seededRandom(seed)
   const int = (n: number) => Math.floor(next() * n)

@@ -5,7 +5,7 @@ import type { SandboxParameters } from '../../src/adapters/storybook/index.js'
 import type { OperationId, ToolName } from '../../src/api/index.js'
 import { toolsOf } from '../../src/mcp/tools.js'
 import { serverRoutes } from '../../src/apps/server-app.js'
-import { servedRoutes } from '../../src/core/app/route.js'
+import { servedRoutes } from '../../src/core/route/route.js'
 
 /**
  * Operation ids are a union in the types (generated/api/operation-ids.ts, generated with the API's

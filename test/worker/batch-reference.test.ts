@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { memoryStorage } from '../support/object-storage.js'
 import { ADMIN_TOKEN } from '../support/client.js'
 import { type Pool, generate } from '../fuzz/requests.js'
-import { seededRandom } from '../../src/core/sandbox/random.js'
+import { seededRandom } from '../../src/core/clock/random.js'
 import { sandboxIdOf } from '../../src/core/sandbox/sandbox-id.js'
 import { createSandboxApp } from '../../src/apps/page-app.js'
 import {

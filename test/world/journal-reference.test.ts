@@ -8,7 +8,7 @@ import {
   TEXT_LIMIT,
 } from '../../src/core/sandbox/journal.js'
 import { PlainJournal } from '../../src/core/sandbox/plain-journal.js'
-import type { ChangeOp, Changes } from '../../src/core/time-travel/changes.js'
+import type { ChangeOp, Changes } from '../../src/core/store/changes.js'
 import { generator, type Random } from '../support/generator.js'
 
 /**

@@ -1,7 +1,7 @@
 import { type SetupWorker, setupWorker } from 'msw/browser'
 import type { SandboxApp } from '../../core/app/app.js'
 import { type AppOptions, bundledScenarios, createSandboxApp } from '../../apps/page-app.js'
-import { routes } from '../../core/app/route-table.js'
+import { routes } from '../../apps/route-table.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
 import { type FixtureRows, parseFixtures } from '../../core/store/fixtures.js'

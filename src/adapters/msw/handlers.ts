@@ -1,7 +1,7 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
 import type { SandboxApp } from '../../core/app/app.js'
-import { Places } from '../../core/app/places.js'
-import type { Matcher } from '../../core/app/matcher.js'
+import { Places } from '../../core/route/places.js'
+import type { Matcher } from '../../core/route/matcher.js'
 import { type Target, targetOf } from '../../core/http/url.js'
 
 export interface HandlerOptions {

@@ -1,4 +1,4 @@
-import { DAY } from '../sandbox/clock.js'
+import { DAY } from '../clock/clock.js'
 
 /** Per world (docs/bounds.md): past a cap the oldest goes first (a client with its codes and grants). */
 export const CLIENT_LIMIT = 100

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { defineRoute } from '../app/route.js'
+import { defineRoute } from '../route/route.js'
 import { emailAddress } from '../http/schemas.js'
 import { mintAgentToken } from './shortcut.js'
 

@@ -1,4 +1,4 @@
-import type { RouteContext } from '../app/route.js'
+import type { RouteContext } from '../route/route.js'
 import { HttpError, RawJson, type Reply } from '../http/reply.js'
 import { readBody } from '../http/body.js'
 import type { OAuthClient, OAuthState } from './state.js'

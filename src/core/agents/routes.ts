@@ -1,5 +1,5 @@
-import { defineRoute } from '../app/route.js'
-import type { RouteContext } from '../app/route.js'
+import { defineRoute } from '../route/route.js'
+import type { RouteContext } from '../route/route.js'
 import type { Reply } from '../http/reply.js'
 import { authorizeForm as signInForm, authorizeQuery, registerBody, revokeForm, tokenForm } from './requests.js'
 

@@ -1,4 +1,4 @@
-import type { RouteContext } from '../app/route.js'
+import type { RouteContext } from '../route/route.js'
 import { ok, type Reply } from '../http/reply.js'
 import { SHORTCUT_CLIENT } from './grants.js'
 

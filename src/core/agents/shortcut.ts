@@ -1,4 +1,4 @@
-import type { RouteContext } from '../app/route.js'
+import type { RouteContext } from '../route/route.js'
 import { forbidden, notFound, ok, type Reply } from '../http/reply.js'
 import { AGENT_SCOPE } from '../auth/tokens.js'
 import { SHORTCUT_CLIENT, issuerOf, openGrant, prune, userByEmail } from './grants.js'

@@ -3,9 +3,9 @@ import { badRequest, errorReply, toResponse } from '../http/reply.js'
 import { type Target, targetOf } from '../http/url.js'
 import { scopeIds } from '../scenarios/routes-option.js'
 import { scrubBody, scrubHeaders, scrubQuery } from '../sandbox/credentials.js'
-import { type RouteDef, servedRoutes } from './route.js'
-import type { ServeOptions } from './types.js'
-import { type Matcher, RouteMatcher } from './matcher.js'
+import { type RouteDef, servedRoutes } from '../route/route.js'
+import type { ServeOptions } from '../route/types.js'
+import { type Matcher, RouteMatcher } from '../route/matcher.js'
 import type { ControlOrigins } from '../control/origin.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { ScenarioRegistry } from '../scenarios/registry.js'
@@ -15,8 +15,8 @@ import type { ActiveScenario, AppliedScenario } from '../scenarios/define.js'
 import type { Bridge } from '../bridge/bridge.js'
 import { goesUpstream } from '../bridge/upstream.js'
 import { type Pipeline, type RequestMeta, frontDoor } from './front-door.js'
-import { Exchange, FAULT_HEADER, SCENARIO_HEADER, type Served, type Stage, type StageApp } from './exchange.js'
-import { compose } from './compose.js'
+import { Exchange, FAULT_HEADER, SCENARIO_HEADER, type Served, type Stage, type StageApp } from '../route/exchange.js'
+import { compose } from '../route/compose.js'
 
 export type { RequestMeta, Pipeline }
 export { errorReply }
@@ -43,6 +43,7 @@ export interface Mount {
 export { CONTROL_TOKEN_HEADER, FAULT_HEADER, SCENARIO_HEADER, type Stage }
 
 type Applied = AppliedScenario
+const none: readonly Applied[] = []
 
 /**
  * The runtime-free core: the route table, the sandboxes, and `fetch`, the one front door every
@@ -261,12 +262,12 @@ export class SandboxApp implements StageApp {
    * Scenarios in force for a request: the sandbox's plus those its header names (the header's
    * options win for a name in both), in the order of their `order`.
    */
-  scenariosFor(sandbox: Sandbox, request: Request, route?: RouteDef): Applied[] {
+  scenariosFor(sandbox: Sandbox, request: Request, route?: RouteDef): readonly Applied[] {
     let active: ActiveScenario[] = sandbox.inForce()
     const header = request.headers.get(SCENARIO_HEADER)
     const named = header !== null && header.trim() !== ''
     // Most requests run with none: no arrays made for them.
-    if (!named && active.length === 0) return []
+    if (!named && active.length === 0) return none
     if (named) {
       const extra = this.scenarios.parseList(header, SCENARIO_HEADER)
       active = [...active.filter((a) => !extra.some((e) => e.name === a.name)), ...extra]

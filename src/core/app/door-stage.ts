@@ -1,7 +1,7 @@
 import { guardControl } from '../control/origin.js'
 import { errorBody, errorReply, notFound, type Reply } from '../http/reply.js'
-import type { Exchange, Stage } from './exchange.js'
-import { controlPath } from './matcher.js'
+import type { Exchange, Stage } from '../route/exchange.js'
+import { controlPath } from '../route/matcher.js'
 
 /**
  * The door: a foreign page's request to the control API is refused before it creates a sandbox

@@ -1,5 +1,5 @@
-import { controlPath } from './matcher.js'
-import type { RequestMeta } from './context.js'
+import { controlPath } from '../route/matcher.js'
+import type { RequestMeta } from '../route/context.js'
 import { errorReply, toResponse } from '../http/reply.js'
 import { afterBody } from '../http/drain.js'
 import { type ControlOrigins, controlOriginAllowed } from '../control/origin.js'

@@ -3,8 +3,8 @@ import { QueryValidator } from '../http/query.js'
 import type { Reply } from '../http/reply.js'
 import { validate } from '../http/validate.js'
 import { readSnapshot } from '../control/snapshot-body.js'
-import type { RouteContext, RouteDef } from './context.js'
-import type { Exchange, Stage } from './exchange.js'
+import type { RouteContext, RouteDef } from '../route/context.js'
+import type { Exchange, Stage } from '../route/exchange.js'
 
 /** Each route's query checker, made on its first request. */
 const queries = new WeakMap<RouteDef, QueryValidator<RouteContext['query']>>()

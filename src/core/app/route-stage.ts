@@ -1,5 +1,5 @@
 import type { Reply } from '../http/reply.js'
-import type { Exchange, Stage } from './exchange.js'
+import type { Exchange, Stage } from '../route/exchange.js'
 
 /**
  * The route's handler. A write runs alone in its sandbox and sees one instant (the one a repro

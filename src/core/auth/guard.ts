@@ -1,5 +1,5 @@
 import { HttpError, unauthorized } from '../http/reply.js'
-import type { RouteContext, RouteDef } from '../app/route.js'
+import type { RouteContext, RouteDef } from '../route/route.js'
 import { bearerToken, requirePermission, resolvePrincipal } from './principal.js'
 
 export const CONTROL_TOKEN_HEADER = 'x-sandbox-control-token'

@@ -1,8 +1,8 @@
 import * as z from 'zod'
 import { SESSION_TTL_MS } from './sessions.js'
-import { randomToken } from '../sandbox/random.js'
+import { randomToken } from '../clock/random.js'
 import { badRequest, forbidden, ok, success, unauthorized } from '../http/reply.js'
-import { defineRoute } from '../app/route.js'
+import { defineRoute } from '../route/route.js'
 import { emailAddress, successEnvelope } from '../http/schemas.js'
 import { userOf } from '../http/tenant.js'
 

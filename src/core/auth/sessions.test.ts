@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DAY } from '../sandbox/clock.js'
+import { DAY } from '../clock/clock.js'
 import { SESSION_TTL_MS, SessionStore } from './sessions.js'
 
 const T0 = Date.parse('2026-11-22T12:00:00.000Z')

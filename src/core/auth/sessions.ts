@@ -1,6 +1,6 @@
-import { DAY } from '../sandbox/clock.js'
-import { randomToken } from '../sandbox/random.js'
-import type { WriteRecorder } from '../time-travel/changes.js'
+import { DAY } from '../clock/clock.js'
+import { randomToken } from '../clock/random.js'
+import type { WriteRecorder } from '../store/changes.js'
 
 /** 30 days, sliding with activity (spec, Authentication rule 4). */
 export const SESSION_TTL_MS = 30 * DAY

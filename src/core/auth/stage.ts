@@ -1,4 +1,4 @@
-import type { Stage } from '../app/exchange.js'
+import type { Stage } from '../route/exchange.js'
 import { authorize } from './guard.js'
 
 /** The guard every route passes: its auth rule, the caller's principal set on the context (guard.ts). */

@@ -1,6 +1,6 @@
 import { conflict, unprocessable } from '../http/reply.js'
 import type { Invoice, paymentMethods } from './model.js'
-import type { RouteContext } from '../app/route.js'
+import type { RouteContext } from '../route/route.js'
 import { invoiceLifecycle } from './invoice-lifecycle.js'
 import { invoiceNumber } from './ids.js'
 

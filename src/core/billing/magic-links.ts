@@ -1,7 +1,7 @@
 import { signToken } from '../auth/tokens.js'
 import { unauthorized } from '../http/reply.js'
 import type { RowOf } from '../store/world.js'
-import { randomToken } from '../sandbox/random.js'
+import { randomToken } from '../clock/random.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 
 /** Assumed lifetimes (the spec does not show them): a link for 15 minutes, a portal token for 12 hours. */

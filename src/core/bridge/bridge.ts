@@ -1,4 +1,4 @@
-import type { RouteInfo } from '../app/types.js'
+import type { RouteInfo } from '../route/types.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { Checker } from './check.js'
 import { driftWalk, type DriftReport, operationName } from './drift.js'

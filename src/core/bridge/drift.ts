@@ -1,4 +1,4 @@
-import type { RouteInfo } from '../app/types.js'
+import type { RouteInfo } from '../route/types.js'
 import type { Checker } from './check.js'
 import { type DriftOperation, type DriftReport, report } from './findings.js'
 import { documentPath, UPSTREAM_TIMEOUT_MS, unreachable, upstreamUrl } from './reach.js'

@@ -1,5 +1,5 @@
 import type * as z from 'zod'
-import type { RouteDef } from '../app/route.js'
+import type { RouteDef } from '../route/route.js'
 import { type CollectionName, collectionNames, notificationRowSchema } from '../store/fixtures.js'
 import { tableSchemas } from '../store/collections.js'
 import { deeperThan, MAX_JSON_DEPTH } from '../http/json-depth.js'

@@ -1,4 +1,4 @@
-import type { RouteInfo } from '../app/types.js'
+import type { RouteInfo } from '../route/types.js'
 
 /** What can differ between an upstream's answer and the sandbox's own OpenAPI document. */
 export type FindingKind = 'status' | 'media-type' | 'missing' | 'extra' | 'type' | 'enum' | 'format'

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { RouteInfo } from '../app/types.js'
+import type { RouteInfo } from '../route/types.js'
 import { Conduct, MAX_FINDINGS, MAX_ROWS, type Seen } from './conduct.js'
 
 const route = (id: string, method: RouteInfo['method'] = 'GET', effect = false): RouteInfo =>

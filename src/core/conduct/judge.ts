@@ -61,12 +61,15 @@ export class Judge {
   constructor(private readonly counts: Counts) {}
 
   #rows = new Map<string, Row>()
+  /** Rows open per operation: a success of another one skips the rows at once. */
+  #open = new Map<string, number>()
   #findings: Judged[] = []
   #ambiguous: Row[] = []
   #refused = new Map<string, number>()
 
   clear(): void {
     this.#rows.clear()
+    this.#open.clear()
     this.#findings = []
     this.#ambiguous = []
     this.#refused.clear()
@@ -89,14 +92,15 @@ export class Judge {
     let marks: Rule[] | undefined
     if (route.id === 'oauthToken' && s.body) marks = this.#refresh(s)
     if (route.method === 'GET' && this.#ambiguous.length) this.#reads(s)
-    if (!failed && this.#rows.size === 0) return marks
+    // A success of an operation with no row open ends none: nothing to hash.
+    if (!failed && !this.#open.has(route.id)) return marks
     const caller = hash(callerOf(s))
     const base = `${route.method} ${caller}${hash(s.path)}${hash(s.search)}`
     const key = base + bodyHash(s.body)
     // A failure answered before the body was read (a 429 at the gateway, a 401) kept no body: the same request.
     let row = this.#rows.get(key)
-    if (row) this.#rows.delete(key)
-    else if (s.body && (row = this.#rows.get(base + UNREAD))) this.#rows.delete(base + UNREAD)
+    if (row) this.#drop(key, row)
+    else if (s.body && (row = this.#rows.get(base + UNREAD))) this.#drop(base + UNREAD, row)
     const retry =
       row !== undefined &&
       s.at - row.end <= ROW_WINDOW_MS &&
@@ -135,8 +139,19 @@ export class Judge {
       if (this.#ambiguous.length > MAX_AMBIGUOUS) this.#ambiguous.shift()
     }
     this.#rows.set(key, r)
-    if (this.#rows.size > MAX_ROWS) this.#rows.delete(this.#rows.keys().next().value!)
+    this.#open.set(r.operationId, (this.#open.get(r.operationId) ?? 0) + 1)
+    if (this.#rows.size > MAX_ROWS) {
+      const [oldest, row] = this.#rows.entries().next().value!
+      this.#drop(oldest, row)
+    }
     return marks
+  }
+
+  #drop(key: string, row: Row): void {
+    this.#rows.delete(key)
+    const n = this.#open.get(row.operationId)! - 1
+    if (n > 0) this.#open.set(row.operationId, n)
+    else this.#open.delete(row.operationId)
   }
 
   /** An attempt after a failure answer in its row: which rules it breaks. */

@@ -1,5 +1,5 @@
-import type { ScenarioDefinition } from '../app/context.js'
-import type { RouteInfo } from '../app/types.js'
+import type { ScenarioDefinition } from '../route/context.js'
+import type { RouteInfo } from '../route/types.js'
 import type { Conduct, Finding } from './conduct.js'
 import { findingOf } from './messages.js'
 

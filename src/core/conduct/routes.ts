@@ -1,6 +1,6 @@
 import * as z from 'zod'
-import type { ScenarioDefinition } from '../app/context.js'
-import { defineRoute } from '../app/route.js'
+import type { ScenarioDefinition } from '../route/context.js'
+import { defineRoute } from '../route/route.js'
 import { conflict, ok } from '../http/reply.js'
 import { RULE_NAMES } from './rules.js'
 

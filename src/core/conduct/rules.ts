@@ -1,4 +1,4 @@
-import type { RouteInfo } from '../app/types.js'
+import type { RouteInfo } from '../route/types.js'
 
 /**
  * The rules a client of the API must follow (docs/conduct.md). What the pipeline needs to judge

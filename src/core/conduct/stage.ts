@@ -1,4 +1,4 @@
-import type { Stage } from '../app/exchange.js'
+import type { Stage } from '../route/exchange.js'
 import { bodyRead } from '../http/body.js'
 
 /**

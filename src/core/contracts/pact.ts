@@ -1,5 +1,5 @@
-import type { RouteDef } from '../app/route.js'
-import type { Match } from '../app/matcher.js'
+import type { RouteDef } from '../route/route.js'
+import type { Match } from '../route/matcher.js'
 import { HttpError } from '../http/reply.js'
 import { JOURNAL_MAX_BYTES, type JournalDetail, utf8Length } from '../sandbox/journal.js'
 import { NOT_KEPT, scrubQuery, scrubText } from '../sandbox/credentials.js'
@@ -251,7 +251,7 @@ function jwtClaims(token: string): Record<string, unknown> | undefined {
 
 /**
  * A scenario's options as the request met them: those its `x-sandbox-scenario` header named, else
- * the sandbox's. A scenario that answers at random (`degraded`) is pinned to the answer recorded.
+ * the sandbox's. A scenario that answers at random (`degraded`) pins them to the answer recorded (`pinned`).
  */
 function scenarioOptions(s: Sandbox, name: string, entry: JournalDetail): Record<string, unknown> {
   let options: Record<string, unknown> | undefined
@@ -261,7 +261,8 @@ function scenarioOptions(s: Sandbox, name: string, entry: JournalDetail): Record
       options = s.shared.scenarios.parseList(header, 'x-sandbox-scenario').find((a) => a.name === name)?.options
     } catch {}
   options ??= s.inForce().find((a) => a.name === name)?.options ?? {}
-  if (name === 'degraded') options = { ...options, rate: 1, status: entry.status }
+  const pinned = s.shared.scenarios.get(name)?.pinned
+  if (pinned) options = pinned(options, entry.status) ?? options
   return Object.keys(options).length ? { options } : {}
 }
 

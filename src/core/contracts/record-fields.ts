@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { notificationSchema } from '../notifications/model.js'
 import { tableSchemas, type TableName } from '../store/collections.js'
-import { SECRET_FIELDS } from '../time-travel/changes.js'
+import { SECRET_FIELDS } from '../store/changes.js'
 
 type Shape = Record<string, z.ZodType>
 

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { defineRoute } from '../app/route.js'
+import { defineRoute } from '../route/route.js'
 import { ok } from '../http/reply.js'
 import { SANDBOX_VERSION } from '../control/inspector.js'
 

@@ -3,7 +3,7 @@ import { HttpError, badRequest, notFound } from '../http/reply.js'
 import { validate } from '../http/validate.js'
 import { portalToken, sendMagicLink } from '../billing/magic-links.js'
 import { notificationEntry } from '../notifications/store.js'
-import { randomToken } from '../sandbox/random.js'
+import { randomToken } from '../clock/random.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { World } from '../store/world.js'
 import { COLLECTIONS, collectionOf, isTable, recordName } from './records.js'
@@ -135,13 +135,7 @@ export async function changeState(
   action: 'setup' | 'teardown',
 ): Promise<Record<string, string>> {
   const values = action === 'setup' ? await setUp(s, state, input) : tearDown(s, state, input)
-  // A repro bundle begins where the state left the world (it sets records no request of a replay would).
-  if (action === 'setup')
-    s.repro.rebase(
-      s,
-      `a provider state was set up (POST ${STATES_PATH} "${state.slice(0, 100)}")`,
-      'it set up a provider state',
-    )
+  // A repro bundle begins where the state left the world: the repro log rebases after a setup (repro-log.ts).
   const current = interactions.get(s) ?? { mark: 0 }
   interactions.set(s, { ...current, mark: s.journal.nextId, ended: current.ended || action === 'teardown' })
   return values

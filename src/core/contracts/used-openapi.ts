@@ -1,4 +1,4 @@
-import type { Match } from '../app/matcher.js'
+import type { Match } from '../route/matcher.js'
 import { HttpError } from '../http/reply.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 

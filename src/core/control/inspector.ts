@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { findingSchema } from '../bridge/routes.js'
-import { defineRoute } from '../app/route.js'
+import { defineRoute } from '../route/route.js'
 import { notFound, ok } from '../http/reply.js'
 import { paginate, paginationSchema } from '../http/pagination.js'
 import { integer } from '../http/schemas.js'

@@ -1,4 +1,4 @@
-import type { RouteDef } from '../app/route.js'
+import type { RouteDef } from '../route/route.js'
 
 type Json = Record<string, unknown>
 

@@ -1,5 +1,5 @@
 import { ok } from '../http/reply.js'
-import { defineRoute, type RouteContext } from '../app/route.js'
+import { defineRoute, type RouteContext } from '../route/route.js'
 
 export const getOpenapi = defineRoute({
   id: 'sandboxOpenapi',

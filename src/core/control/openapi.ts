@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import type { ErrorShape } from '../http/reply.js'
-import type { RouteDef } from '../app/route.js'
+import type { RouteDef } from '../route/route.js'
 import { SANDBOX_ID_COOKIE, SANDBOX_ID_HEADER, SANDBOX_ID_PATTERN } from '../sandbox/sandbox-id.js'
 import { operationLinks } from './openapi-links.js'
 import { overrideRequest } from '../overrides/override.js'

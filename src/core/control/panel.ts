@@ -1,5 +1,5 @@
 import { RawBody, ok } from '../http/reply.js'
-import { defineRoute } from '../app/route.js'
+import { defineRoute } from '../route/route.js'
 
 /** The panel's route id: the page holds no state, so the control token check lets it through. */
 export const PANEL_ROUTE_ID = 'sandboxPanel'

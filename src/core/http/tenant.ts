@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js'
 import { forbidden, notFound } from './reply.js'
-import type { RouteContext } from '../app/route.js'
+import type { RouteContext } from '../route/route.js'
 
 /** The caller's client; every record read or written must belong to it. */
 export function clientOf(ctx: RouteContext): string {

@@ -1,5 +1,5 @@
-import type { Stage } from '../app/exchange.js'
-import type { RouteDef } from '../app/context.js'
+import type { Stage } from '../route/exchange.js'
+import type { RouteDef } from '../route/context.js'
 import { unsendable } from './answer-rules.js'
 import { HttpError, RawBody, RawJson, type Reply, errorReply } from './reply.js'
 

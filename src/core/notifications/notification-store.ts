@@ -2,7 +2,7 @@ import type { RecordCollection } from '../store/collection.js'
 import type { Pagination } from '../http/pagination.js'
 import type { RawJson } from '../http/reply.js'
 import type { Notification } from './model.js'
-import type { WriteRecorder } from '../time-travel/changes.js'
+import type { WriteRecorder } from '../store/changes.js'
 
 /** Records' bytes shared by many entries (page.ts): `bytes` is let go once the page writer drops the block. */
 export interface RecordBlock {

@@ -1,4 +1,4 @@
-import type { WriteRecorder } from '../time-travel/changes.js'
+import type { WriteRecorder } from '../store/changes.js'
 import type { Pagination } from '../http/pagination.js'
 import { RawJson } from '../http/reply.js'
 import type { ListPages, NotificationEntry, NotificationQuery, NotificationStore } from './notification-store.js'

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { DAY } from '../sandbox/clock.js'
+import { DAY } from '../clock/clock.js'
 import { badRequest, notFound, ok, success } from '../http/reply.js'
 import {
   assetIdSchema,
@@ -8,7 +8,7 @@ import {
   notificationStatusSchema,
   notificationTypeSchema,
 } from './model.js'
-import { defineRoute } from '../app/route.js'
+import { defineRoute } from '../route/route.js'
 import { notificationEntry } from './store.js'
 import { clientOf, clientRows, publicRow } from '../http/tenant.js'
 import { pageInfo, pageQuery, paginationSchema } from '../http/pagination.js'

@@ -1,4 +1,4 @@
-import type { WriteRecorder } from '../time-travel/changes.js'
+import type { WriteRecorder } from '../store/changes.js'
 import type { Notification } from './model.js'
 import type { NotificationEntry, NotificationQuery, NotificationStore } from './notification-store.js'
 

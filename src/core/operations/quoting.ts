@@ -1,5 +1,5 @@
 import { badRequest } from '../http/reply.js'
-import { DAY } from '../sandbox/clock.js'
+import { DAY } from '../clock/clock.js'
 
 /** What a quote is asked for (the route's body schema checks it first). */
 export interface ShipmentQuote {

@@ -1,5 +1,5 @@
 import type { SeededFaker as Faker } from '../seed/faker.js'
-import { byTime, DAY } from '../sandbox/clock.js'
+import { byTime, DAY } from '../clock/clock.js'
 import type { RowOf, WorldRows } from '../store/world.js'
 import { address, coordinates, hexId, phone, rut } from '../seed/chile.js'
 import type { SeedContext } from '../seed/context.js'

@@ -1,4 +1,4 @@
-import type { RouteContext } from '../app/route.js'
+import type { RouteContext } from '../route/route.js'
 import type { RouteOverrides } from './overrides.js'
 import { RawBody, type Reply } from '../http/reply.js'
 import { readJson } from '../http/body.js'

@@ -1,5 +1,5 @@
 /** The overrides' control calls, loaded on first use (routes.ts keeps only their table rows: the browser entry's budget). */
-import type { RouteContext, RouteDef } from '../app/route.js'
+import type { RouteContext, RouteDef } from '../route/route.js'
 import { HttpError, type Reply, badRequest, notFound, ok } from '../http/reply.js'
 import type { Finding } from '../bridge/types.js'
 import { type Override, parseOverride } from './override.js'

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { badRequest } from '../http/reply.js'
 import { BOUND_SCHEMA, parseBound } from '../scenarios/window.js'
-import type { RouteInfo } from '../app/types.js'
+import type { RouteInfo } from '../route/types.js'
 import { FRAMING, FRAMING_RULE, HEADER_NAME, HEADER_VALUE, HEADER_VALUE_RULE, NO_BODY } from '../http/answer-rules.js'
 
 /**

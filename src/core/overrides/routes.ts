@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { defineRoute } from '../app/route.js'
+import { defineRoute } from '../route/route.js'
 
 const control = { kind: 'control' } as const
 const tag = 'sandbox control'

@@ -1,4 +1,4 @@
-import type { Exchange, Stage } from '../app/exchange.js'
+import type { Exchange, Stage } from '../route/exchange.js'
 import { overrideReply } from './answer.js'
 import type { RouteOverrides } from './overrides.js'
 

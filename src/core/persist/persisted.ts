@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { Session } from '../auth/sessions.js'
-import type { Clock } from '../sandbox/clock.js'
+import type { Clock } from '../clock/clock.js'
 import type { JournalEntry } from '../sandbox/journal.js'
 import { type OutboxEntry, outboxNumber } from '../sandbox/outbox.js'
 import type { Sandbox } from '../sandbox/sandbox.js'

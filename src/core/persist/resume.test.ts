@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
 import { createSandboxApp } from '../../apps/page-app.js'
-import { routes } from '../app/route-table.js'
+import { routes } from '../../apps/route-table.js'
 import { MemoryBackend } from './backend.js'
 import { durableApp, fingerprintOf, resumeApp } from './resume.js'
 

@@ -1,6 +1,6 @@
 import type { SandboxApp } from '../app/app.js'
-import { RouteMatcher } from '../app/matcher.js'
-import { type RouteDef, servedRoutes } from '../app/route.js'
+import { RouteMatcher } from '../route/matcher.js'
+import { type RouteDef, servedRoutes } from '../route/route.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { FixtureRows } from '../store/fixtures.js'
 import type { StateBackend } from './backend.js'

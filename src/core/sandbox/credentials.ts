@@ -1,5 +1,5 @@
 import { deeperThan } from '../http/json-depth.js'
-import { NOT_KEPT } from '../time-travel/changes.js'
+import { NOT_KEPT } from '../store/changes.js'
 
 export { NOT_KEPT }
 

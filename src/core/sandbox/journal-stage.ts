@@ -1,5 +1,5 @@
-import { FAULT_HEADER, type Stage } from '../app/exchange.js'
-import { ownedPath } from '../app/matcher.js'
+import { FAULT_HEADER, type Stage } from '../route/exchange.js'
+import { ownedPath } from '../route/matcher.js'
 import { bodyRead } from '../http/body.js'
 import { RawBody, RawJson, keepSent, responseHeaders, toResponse } from '../http/reply.js'
 import type { BodyInput } from './journal.js'

@@ -1,7 +1,7 @@
 import type { BodySource } from '../http/reply.js'
 import type { BudgetedJournal, JournalBudget } from './journal-budget.js'
 import type { Finding } from '../bridge/types.js'
-import type { Changes } from '../time-travel/changes.js'
+import type { Changes } from '../store/changes.js'
 
 /** A request as the journal keeps it (docs/contract.md: `{id, method, path, status, faults, durationMs, at}`). */
 export interface JournalEntry {

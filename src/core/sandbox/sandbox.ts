@@ -9,17 +9,17 @@ import type { SandboxConfig } from './types.js'
 import { type FixtureRows, parseFixtures } from '../store/fixtures.js'
 import { type World, indexNotifications } from '../store/world.js'
 import type { TableName } from '../store/collections.js'
-import type { Clock } from './clock.js'
+import type { Clock } from '../clock/clock.js'
 import { Journal } from './journal.js'
 import type { JournalBudget } from './journal-budget.js'
 import { Outbox } from './outbox.js'
 import { Conduct } from '../conduct/conduct.js'
-import { ChangeRecorder } from '../time-travel/changes.js'
+import { ChangeRecorder } from '../store/changes.js'
 import { Overrides, OverridesBudget } from '../overrides/overrides.js'
 import { SandboxEvents, type StateChange } from './events.js'
 import { ReproBudget, ReproLog } from '../time-travel/repro-log.js'
 import { type OAuthState, emptyOAuth } from '../agents/state.js'
-import { seededRandom, Sequence } from './random.js'
+import { seededRandom, Sequence } from '../clock/random.js'
 import type { SeededWorlds } from './seeded-worlds.js'
 import type { ListPages } from '../notifications/notification-store.js'
 import { type Snapshot, checkBounds } from './snapshot.js'
@@ -65,7 +65,12 @@ const standalone: SandboxRegistry = {
  * (src/core/scenarios/registry.ts), whose definitions' hooks get a sandbox, so it is named here by what it does.
  */
 export interface KnownScenarios {
-  get(name: string): { activate?(sandbox: Sandbox, options: Record<string, unknown>): void } | undefined
+  get(name: string):
+    | {
+        activate?(sandbox: Sandbox, options: Record<string, unknown>): void
+        pinned?(options: Record<string, unknown>, status: number): Record<string, unknown>
+      }
+    | undefined
   list(): readonly ScenarioFacts[]
   parse(input: unknown, field?: string): ActiveScenario
   parseList(text: string, field: string): ActiveScenario[]
@@ -88,7 +93,7 @@ export interface SandboxShared {
 /** One isolated sandbox: records, sessions, clock, scenarios, journal and outbox. */
 export class Sandbox {
   clock!: Clock
-  /** The writes of the request running, taken for its journal entry (`changes`, time-travel/changes.ts). */
+  /** The writes of the request running, taken for its journal entry (`changes`, store/changes.ts). */
   readonly changes = new ChangeRecorder()
   /** Agent access: OAuth clients, codes and grants (src/core/agents). */
   oauth: OAuthState = emptyOAuth()

@@ -5,11 +5,11 @@ import type { ActiveScenario } from '../scenarios/types.js'
 import type { Accounts, Size } from '../seed/seed.js'
 import type { FixtureRows } from '../store/fixtures.js'
 import type { World } from '../store/world.js'
-import type { ChangeRecorder } from '../time-travel/changes.js'
-import type { Clock } from './clock.js'
+import type { ChangeRecorder } from '../store/changes.js'
+import type { Clock } from '../clock/clock.js'
 import type { Journal } from './journal.js'
 import type { Outbox } from './outbox.js'
-import type { Sequence } from './random.js'
+import type { Sequence } from '../clock/random.js'
 
 export interface SandboxConfig {
   seed: number

@@ -1,7 +1,7 @@
-import type { ScenarioDefinition } from '../app/context.js'
+import type { ScenarioDefinition } from '../route/context.js'
 import type { NoOptions, OptionsOutput, StandardSchemaV1 } from './options.js'
 
-export type { AppliedScenario, ScenarioDefinition } from '../app/context.js'
+export type { AppliedScenario, ScenarioDefinition } from '../route/context.js'
 export type { ActiveScenario, ScenarioFacts } from './types.js'
 
 /** Keeps the name and the options schema in the type: the entries type `scenario` options from them. */

@@ -1,5 +1,5 @@
 import { badRequest } from '../http/reply.js'
-import type { ScenarioDefinition } from '../app/context.js'
+import type { ScenarioDefinition } from '../route/context.js'
 import type { ActiveScenario } from './types.js'
 import { parseBound } from './window.js'
 import { readOptions } from './options.js'

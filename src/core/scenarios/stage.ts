@@ -1,5 +1,5 @@
 import { errorReply, type Reply } from '../http/reply.js'
-import type { Exchange, Stage } from '../app/exchange.js'
+import type { Exchange, Stage } from '../route/exchange.js'
 
 /** The scenarios in force: the sandbox's and those the header names (a control route runs with none). */
 export const scenariosInForce: Stage = {

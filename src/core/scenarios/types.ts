@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from './options.js'
 
-/** What a scenario is, hooks apart (its hooks are in ScenarioDefinition, src/core/app/context.ts). */
+/** What a scenario is, hooks apart (its hooks are in ScenarioDefinition, src/core/route/context.ts). */
 export interface ScenarioFacts<O = any> {
   name: string
   description: string

@@ -1,5 +1,5 @@
 import { badRequest } from '../http/reply.js'
-import { checkInstant } from '../sandbox/clock.js'
+import { checkInstant } from '../clock/clock.js'
 import type { ActiveScenario } from './types.js'
 
 /**

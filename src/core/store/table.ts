@@ -1,7 +1,7 @@
 import { Collection } from '@msw/data'
 import type { z } from 'zod'
 import type { RecordCollection } from './collection.js'
-import type { WriteRecorder } from '../time-travel/changes.js'
+import type { WriteRecorder } from './changes.js'
 
 type Row = { id: string | number }
 
@@ -66,7 +66,7 @@ export class Table<S extends z.ZodType<Row>> implements RecordCollection<z.infer
   #owned = true
   /** Told of every insert, update and removal (the Durable Object's storage follows it). */
   onChange?: (id: string, row: z.infer<S> | undefined, inserted: boolean) => void
-  /** Told of every write with the row before and after it (the journal's `changes`, time-travel/changes.ts). */
+  /** Told of every write with the row before and after it (the journal's `changes`, changes.ts). */
   recorder?: WriteRecorder
 
   constructor(

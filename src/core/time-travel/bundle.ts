@@ -9,8 +9,10 @@ import { scrubText } from '../sandbox/credentials.js'
 
 export { canonical }
 
+import { REPRO_VERSION } from './version.js'
+
 /** The bundle format this sandbox writes and reads (docs/debugging.md "The repro bundle"). */
-export const REPRO_VERSION = 1
+export { REPRO_VERSION }
 
 /** `GET /__sandbox/repro`: a world as its seed (or a base), its start and the steps since (docs/debugging.md). */
 export interface ReproBundle {

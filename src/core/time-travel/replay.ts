@@ -5,7 +5,7 @@ import type { readBody } from '../http/body.js'
 import type { validate } from '../http/validate.js'
 import { storedOverrides } from '../overrides/override.js'
 import type { ActiveScenario } from '../scenarios/define.js'
-import type { Clock } from '../sandbox/clock.js'
+import type { Clock } from '../clock/clock.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import {
   type BundleStart,

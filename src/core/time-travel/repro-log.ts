@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/types.js'
-import type { RouteInfo } from '../app/types.js'
+import type { RouteInfo } from '../route/types.js'
 import { base64 } from '../http/bytes.js'
 import type { Reply } from '../http/reply.js'
 import type { ActiveScenario } from '../scenarios/types.js'

@@ -1,4 +1,4 @@
-import type { Stage } from '../app/exchange.js'
+import type { Stage } from '../route/exchange.js'
 import { bodyRead } from '../http/body.js'
 
 /** What a repro bundle replays (repro-log.ts): the write, its body and its account, at the path the route table saw. */

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { defineRoute } from '../app/route.js'
+import { defineRoute } from '../route/route.js'
 import { badRequest, ok } from '../http/reply.js'
 import { integer } from '../http/schemas.js'
 import { type Moment, reach, rewind, snapshotAt } from './rewind.js'

@@ -1,5 +1,5 @@
 import { conflict, HttpError, notFound } from '../http/reply.js'
-import { SECRET_FIELDS, segments } from './changes.js'
+import { SECRET_FIELDS, segments } from '../store/changes.js'
 import type { JournalEntry } from '../sandbox/journal.js'
 import { insertByNumber } from '../sandbox/outbox.js'
 import { undoOp } from '../sandbox/parts.js'

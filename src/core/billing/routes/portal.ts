@@ -9,7 +9,7 @@ import {
   publicTicketSchema,
   ticketStatusSchema,
 } from '../model.js'
-import { type RouteContext, defineRoute } from '../../app/route.js'
+import { type RouteContext, defineRoute } from '../../route/route.js'
 import type { Sandbox } from '../../sandbox/sandbox.js'
 import type { RowOf } from '../../store/world.js'
 import { pageEnvelope, recordId } from './invoices.js'

@@ -2,7 +2,7 @@ import * as z from 'zod'
 import { notFound, ok, success } from '../../http/reply.js'
 import { gpsDetailSchema, layerSchema, subscriptionPlanSchema } from '../model.js'
 import { assumed } from '../../http/assumed.js'
-import { defineRoute, type RouteContext } from '../../app/route.js'
+import { defineRoute, type RouteContext } from '../../route/route.js'
 import { clientOf, clientRows, publicRow } from '../../http/tenant.js'
 import { idParam, successEnvelope } from '../../http/schemas.js'
 

@@ -2,7 +2,7 @@ import * as z from 'zod'
 import { success } from '../../http/reply.js'
 import { MAX_KG, quoteOptions } from '../quoting.js'
 import { assumed } from '../../http/assumed.js'
-import { defineRoute } from '../../app/route.js'
+import { defineRoute } from '../../route/route.js'
 import { successEnvelope } from '../../http/schemas.js'
 
 const dimension = z.number().positive('must be greater than 0').max(300, 'must be at most 300 (cm)')

@@ -2,7 +2,7 @@ import { servingId } from '../core/serving.js'
 import { targetOf } from '../../../core/http/url.js'
 import { HttpError, errorBody } from '../../../core/http/reply.js'
 import { guardControl } from '../../../core/control/origin.js'
-import { controlPath } from '../../../core/app/matcher.js'
+import { controlPath } from '../../../core/route/matcher.js'
 import { INTERNAL_HEADER, type WorkerEnv, objectFor, optionsFrom } from './env.js'
 
 export { SandboxObject } from './object.js'

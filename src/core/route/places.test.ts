@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { RouteMatcher } from './matcher.js'
 import { Places } from './places.js'
 import { targetOf } from '../http/url.js'
-import { routes } from './route-table.js'
+import { routes } from '../../apps/route-table.js'
 
 const matcher = new RouteMatcher(routes)
 const claimed = (origins: string[], url: string, method = 'GET') =>

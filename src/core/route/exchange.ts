@@ -2,9 +2,8 @@ import type { ControlOrigins } from '../control/origin.js'
 import type { Reply } from '../http/reply.js'
 import type { Target } from '../http/url.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
-import type { Changes } from '../time-travel/changes.js'
-import type { AppView, AppliedScenario, RouteContext, RouteDef } from './context.js'
-import type { RequestMeta } from './front-door.js'
+import type { Changes } from '../store/changes.js'
+import type { AppView, AppliedScenario, RequestMeta, RouteContext, RouteDef } from './context.js'
 
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
 export const FAULT_HEADER = 'x-sandbox-fault'
@@ -18,7 +17,7 @@ export interface StageApp extends AppView {
   /** The sandbox a request selects, held until `release`. */
   sandboxFor(meta: RequestMeta, target: Target): Promise<Sandbox>
   release(sandbox: Sandbox): void
-  scenariosFor(sandbox: Sandbox, request: Request, route?: RouteDef): AppliedScenario[]
+  scenariosFor(sandbox: Sandbox, request: Request, route?: RouteDef): readonly AppliedScenario[]
 }
 
 /** What a stage gives back: an answer ends the stages before the tail; a promise only when it had to wait. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { RouteMatcher, controlPath, ownedPath } from './matcher.js'
 import { type RouteDef, servedRoutes } from './route.js'
-import { routes } from './route-table.js'
+import { routes } from '../../apps/route-table.js'
 
 const matcher = new RouteMatcher(routes)
 const named = (method: string, path: string) => {

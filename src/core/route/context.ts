@@ -96,6 +96,11 @@ export interface ScenarioDefinition<O = any> extends ScenarioFacts<O> {
   taxAuthority?: TaxAuthorityHooks<O>
   /** The operations it can shape: the conduct's coverage lists it for them, met or not (docs/conduct.md). */
   appliesTo?(route: RouteInfo): boolean
+  /**
+   * The options that give again the answer a request met (a scenario that answers at random
+   * pins it): what a Pact state of that request carries (src/core/contracts/pact.ts).
+   */
+  pinned?(options: O, status: number): O
 }
 
 /** A scenario in force for one request, with its options. */
