@@ -85,6 +85,9 @@ export const mintedMark = (n: number) => `{{minted:${n}}}`
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
 /** Control routes that change records as a request does (the tax authority settling a DTE): replayed as requests. Other control calls that change the world are steps of their own kinds. */
 export const REPLAYED_CONTROL = new Set(['sandboxResolveDte'])
+/** The Pact verifier's state call: after a setup, the log begins again. */
+const PACT_STATES = 'sandboxPactChangeState'
+const bodyText = (body: Uint8Array | undefined) => (body ? new TextDecoder().decode(body.subarray(0, 4096)) : '')
 
 /**
  * What a repro bundle needs that the journal does not keep (its bodies are cut at 64 KB, it is
@@ -285,7 +288,17 @@ export class ReproLog {
     const when = () => new Date(at ?? sandbox.clock.now()).toISOString()
     // What it changed of a part no request of a replay remakes (OAuth), as a value.
     if (route.replayed === false) return this.#valueSteps(sandbox, when())
-    if (route.auth.kind === 'control' && !REPLAYED_CONTROL.has(route.id)) return
+    if (route.auth.kind === 'control' && !REPLAYED_CONTROL.has(route.id)) {
+      // A provider state set up (POST /__sandbox/pact/states, always journaled) writes records no
+      // step remakes: the log begins again just after it.
+      if (route.id === PACT_STATES && reply.status < 300 && !/"action"\s*:\s*"teardown"/.test(bodyText(body)))
+        this.rebase(
+          sandbox,
+          `a provider state was set up (POST ${path}): the log begins after it`,
+          'it set up a provider state, which a bundle never replays',
+        )
+      return
+    }
     const method = request.method
     // A read changes the world only when a scenario in force on its route, or an override, answered it (a rate limit counts it).
     if (SAFE.has(method) && !reply.override && !shaped) return
