@@ -187,13 +187,14 @@ export async function rewindThenRest(make: () => Runner, cmds: readonly Cmd[], p
   await a.run(steps)
   await b.run(steps.slice(0, k))
   const before = new Set(await b.journalIds(0))
+  const tokens = b.keep()
   await b.run(steps.slice(k))
   const first = (await b.journalIds(0)).find((id) => !before.has(id))
   if (first === undefined) return []
   const res = await b.control(0, 'POST', '/rewind', { before: first })
   if (res.status !== 200)
     return [`a rewind to before request ${first} was refused: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`]
-  b.forget()
+  b.takeBack(tokens)
   await b.run(steps.slice(k))
   const [x, y] = [await snapshot(a, 0), await snapshot(b, 0)]
   const fields = UNDONE.flatMap((p) => p.fields)

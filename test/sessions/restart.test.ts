@@ -57,7 +57,7 @@ describe('any session with restarts on --state, Node server (HTTP)', () => {
         }
       },
     }
-    await fc.assert(sessionProperty(engine, tally, { restart: true, maxSteps: 12 }), budget('node --state', 5))
+    await fc.assert(sessionProperty(engine, tally, { restart: true, maxSteps: 12 }), budget('node --state', 4))
     expect(tally.sessions).toBeGreaterThan(0)
   }, 120_000)
 })

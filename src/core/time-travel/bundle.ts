@@ -65,7 +65,6 @@ export function bundleStart(
   refuse: (status: 404 | 409, message: string) => Error = (_, m) => new Error(m),
 ): BundleStart {
   const log = sandbox.repro
-  log.settle(sandbox)
   if (log.base && !heavyReachable(sandbox, log.base.from))
     log.rebase(sandbox, `${log.base.why}; the journal no longer reaches back to it, so the log begins again here`)
   const base = log.base

@@ -61,7 +61,12 @@ function bundleSchema({ maxSteps, bodyLimit }: ReplayKit['limits']) {
   const actor = z.discriminatedUnion(
     'kind',
     [
-      z.strictObject({ kind: z.literal('session'), user: id, impersonator: id.nullable() }),
+      z.strictObject({
+        kind: z.literal('session'),
+        user: id,
+        impersonator: id.nullable(),
+        session: z.number().int().min(2).max(100_000).optional(),
+      }),
       z.strictObject({ kind: z.literal('api-token'), user: id, token: id }),
       z.strictObject({ kind: z.literal('agent'), user: id }),
       z.strictObject({ kind: z.literal('portal'), contact: id, roles: z.array(z.string().max(64)).max(16) }),
@@ -521,7 +526,7 @@ async function credential(
       kit.agent.ttlS,
     )
   // One session per account and kind while it lives: a replay signs in again as a teammate would.
-  const key = `${user.id}\n${as.impersonator ?? ''}`
+  const key = `${user.id}\n${as.impersonator ?? ''}\n${as.session ?? 1}`
   const open = sessions.get(key)
   const live = open && sandbox.sessions.get(open)
   if (live && live.expiresAt > now) return live.token

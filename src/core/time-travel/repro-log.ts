@@ -16,7 +16,7 @@ import { tokenCaller } from '../auth/caller.js'
  * this account (a session, an agent or portal token signed then, the API token row's own).
  */
 export type Actor =
-  | { kind: 'session'; user: string; impersonator: string | null }
+  | { kind: 'session'; user: string; impersonator: string | null; session?: number }
   | { kind: 'api-token'; user: string; token: string }
   | { kind: 'agent'; user: string }
   | { kind: 'portal'; contact: string; roles: string[] }
@@ -85,8 +85,9 @@ export const mintedMark = (n: number) => `{{minted:${n}}}`
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
 /** Control routes that change records as a request does (the tax authority settling a DTE): replayed as requests. Other control calls that change the world are steps of their own kinds. */
 export const REPLAYED_CONTROL = new Set(['sandboxResolveDte'])
-/** The Pact verifier's state call: the log begins again after it. */
+/** The Pact verifier's state call: after a setup, the log begins again. */
 const PACT_STATES = 'sandboxPactChangeState'
+const bodyText = (body: Uint8Array | undefined) => (body ? new TextDecoder().decode(body.subarray(0, 4096)) : '')
 
 /**
  * What a repro bundle needs that the journal does not keep (its bodies are cut at 64 KB, it is
@@ -112,11 +113,12 @@ export class ReproLog {
   constructor(private readonly budget = new ReproBudget()) {}
 
   begin(sandbox: SandboxParts): void {
-    this.#pending = undefined
     this.release()
     this.reason = null
     this.base = null
     this.minted.clear()
+    this.#sessions.clear()
+    this.#owner.clear()
     this.#beginsHere(sandbox)
   }
 
@@ -143,6 +145,8 @@ export class ReproLog {
     this.reason = null
     // Tokens numbered afresh, as a replay of the base numbers its own (parts.ts credentialTokens).
     this.minted.clear()
+    this.#sessions.clear()
+    this.#owner.clear()
     for (const token of credentialTokens(sandbox)) this.minted.set(token, this.minted.size + 1)
     const from = sandbox.journal.nextId + (after ? 1 : 0)
     const text = this.concealed(
@@ -165,16 +169,6 @@ export class ReproLog {
     this.#baseBytes = bytes
     this.budget.used += bytes
     this.#beginsHere(sandbox)
-  }
-
-  /** Why the log begins again before its next step (a provider state set up), or undefined. */
-  #pending: string | undefined
-
-  /** A base the log owes (a provider state set up): taken now, before the next step or bundle. */
-  settle(sandbox: SandboxParts): void {
-    const why = this.#pending
-    this.#pending = undefined
-    if (why) this.rebase(sandbox, why)
   }
 
   /** Each `value` part's text as the log last carried it: a change becomes a step. */
@@ -236,7 +230,6 @@ export class ReproLog {
   /** A state change besides requests (Sandbox.changed). */
   changed(sandbox: SandboxParts, change: StateChange): void {
     if (this.reason || this.paused) return
-    if (this.#pending) this.settle(sandbox)
     const at = sandbox.iso()
     if (change === 'clock') this.#push(sandbox, { kind: 'clock', at, clock: sandbox.clock.toJSON() }, 100)
     else if (change === 'scenarios')
@@ -291,15 +284,19 @@ export class ReproLog {
     shaped = false,
   ): void {
     if (this.reason || this.paused) return
-    if (this.#pending) this.settle(sandbox)
     // The instant as text only for a step: a read that changes nothing (most requests) builds no Date (bench: npm run bench -- --ab).
     const when = () => new Date(at ?? sandbox.clock.now()).toISOString()
     // What it changed of a part no request of a replay remakes (OAuth), as a value.
     if (route.replayed === false) return this.#valueSteps(sandbox, when())
     if (route.auth.kind === 'control' && !REPLAYED_CONTROL.has(route.id)) {
-      // A provider state set up (POST /__sandbox/pact/states) writes records no step remakes: the
-      // log begins again just after it, once it is journaled or not (settle).
-      if (route.id === PACT_STATES && reply.status < 300) this.#pending = `a provider state was set up (POST ${path})`
+      // A provider state set up (POST /__sandbox/pact/states, always journaled) writes records no
+      // step remakes: the log begins again just after it.
+      if (route.id === PACT_STATES && reply.status < 300 && !/"action"\s*:\s*"teardown"/.test(bodyText(body)))
+        this.rebase(
+          sandbox,
+          `a provider state was set up (POST ${path}): the log begins after it`,
+          'it set up a provider state, which a bundle never replays',
+        )
       return
     }
     const method = request.method
@@ -358,11 +355,35 @@ export class ReproLog {
               isMark,
             ) ?? null),
       ...(encoding ? { encoding } : {}),
-      as: actor(sandbox, principal) ?? edgeActor(sandbox, request),
+      as: this.#numbered(actor(sandbox, principal) ?? edgeActor(sandbox, request), principal, request),
       status: reply.status,
     }
     this.#push(sandbox, step, 200 + path.length + query.length + (text?.length ?? 0), `${method} ${path}`)
   }
+
+  /** Each session a step acted as, numbered in the order the log met it: a replay opens one per number. */
+  readonly #sessions = new Map<string, number>()
+
+  /**
+   * A session actor with its number among the account's sessions the log met (from the second
+   * on): two sessions of one account count apart (a rate limit counts by token), and so do the
+   * replay's.
+   */
+  #numbered(as: Actor | null, p: Principal | undefined, request: Request): Actor | null {
+    if (as?.kind !== 'session') return as
+    const token =
+      p?.kind === 'session' ? p.token : /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1]
+    if (!token) return as
+    const key = `${as.user}\n${as.impersonator ?? ''}`
+    let n = this.#sessions.get(token)
+    if (n === undefined) {
+      n = [...this.#sessions.keys()].filter((t) => this.#owner.get(t) === key).length + 1
+      this.#sessions.set(token, n)
+      this.#owner.set(token, key)
+    }
+    return n > 1 ? { ...as, session: n } : as
+  }
+  readonly #owner = new Map<string, string>()
 
   /** A base's text: the credential tokens it holds as their marks (the log marks only those: a DTE's track id stays), sessions' as `{{session}}`. */
   concealed(text: string, sandbox: SandboxParts): string {
@@ -415,8 +436,13 @@ function secretMarks(text: string, fields: readonly string[], sandbox: SandboxPa
  */
 export function withoutSessions(text: string, sandbox: SandboxParts): string {
   for (const s of sandbox.sessions.all()) if (text.includes(s.token)) text = text.split(s.token).join('{{session}}')
+  // A session signed out since (a rate limit still counts its token): one by its shape.
+  if (text.includes('ses_')) text = text.replace(SESSION_TOKEN, '{{session}}')
   return text.includes('eyJ') ? text.replace(SIGNED, '{{signed}}') : text
 }
+
+/** A session token's shape (auth/sessions.ts: `ses_` and 48 hexadecimal digits). */
+const SESSION_TOKEN = /\bses_[0-9a-f]{32,}\b/g
 
 /** A token the world signed (a JWT: base64url of `{"`), as a scenario's counters keep it. */
 const SIGNED = /\beyJ[\w-]*\.[\w-]+\.[\w-]*/g
