@@ -1,20 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { unbuilt } from '../support/needs.js'
-import { runCli, startCli, urlOf } from '../support/cli.js'
+import { runCli, scenarioFolders, startCli, urlOf } from '../support/cli.js'
 
 // Inside the package, so `import { defineScenario } from 'fleet-sandbox'` resolves to it, as in an app that installed it.
-mkdirSync('.tmp', { recursive: true })
-const root = mkdtempSync(join(process.cwd(), '.tmp', 'scenario-files-'))
-afterAll(() => rmSync(root, { recursive: true, force: true }))
-
-const folder = (name: string, files: Record<string, string>) => {
-  const dir = join(root, name)
-  mkdirSync(dir, { recursive: true })
-  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text)
-  return dir
-}
+const { root, folder } = scenarioFolders('scenario-files-')
 
 /** A TypeScript scenario with types, counters kept per world, and an option with a default. */
 const MAINTENANCE = `import * as z from 'zod'

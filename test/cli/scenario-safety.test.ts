@@ -1,21 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { ChildProcess } from 'node:child_process'
 import { unbuilt } from '../support/needs.js'
-import { runCli, startCli, urlOf } from '../support/cli.js'
+import { runCli, scenarioFolders, startCli, urlOf } from '../support/cli.js'
 
 // Inside the package, so `import ... from 'zod'` resolves, as in an app that installed it.
-mkdirSync('.tmp', { recursive: true })
-const root = mkdtempSync(join(process.cwd(), '.tmp', 'scenario-safety-'))
-afterAll(() => rmSync(root, { recursive: true, force: true }))
-
-const folder = (name: string, files: Record<string, string>) => {
-  const dir = join(root, name)
-  mkdirSync(dir, { recursive: true })
-  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text)
-  return dir
-}
+const { folder } = scenarioFolders('scenario-safety-')
 
 /** Each hook never settles when `at` names it. */
 const HANG = `import * as z from 'zod'

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer } from 'node:net'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll } from 'vitest'
 
 /** A port free on 127.0.0.1 right now, for tests that must name one (`--state` restarts on it). */
 export function freePort(): Promise<number> {
@@ -56,3 +59,23 @@ export function runCli(
 
 /** The URL a started command line printed. */
 export const urlOf = (output: string) => /listening on (http:\/\/\S+)/.exec(output)![1]
+
+/**
+ * A folder of scenario files under `.tmp/` inside the package (so their `import ... from 'zod'`
+ * or `'fleet-sandbox'` resolves, as in an app that installed it), removed after the file's tests.
+ */
+export function scenarioFolders(prefix: string): {
+  root: string
+  folder: (name: string, files: Record<string, string>) => string
+} {
+  mkdirSync('.tmp', { recursive: true })
+  const root = mkdtempSync(join(process.cwd(), '.tmp', prefix))
+  afterAll(() => rmSync(root, { recursive: true, force: true }))
+  const folder = (name: string, files: Record<string, string>) => {
+    const dir = join(root, name)
+    mkdirSync(dir, { recursive: true })
+    for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text)
+    return dir
+  }
+  return { root, folder }
+}
