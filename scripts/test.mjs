@@ -13,8 +13,21 @@ const vitestCount = (file) => {
     passed: r.numPassedTests,
     failed: r.numFailedTests + (r.numTotalTestSuites === 0 ? 1 : 0),
     skipped: r.numPendingTests + r.numTodoTests,
+    // CI shows only the log's tail: the summary names each failing test and its first error line.
+    failures: r.testResults.flatMap((file) => {
+      const name = file.name.replace(process.cwd() + '/', '')
+      const tests = file.assertionResults.filter((t) => t.status === 'failed')
+      if (tests.length === 0 && file.status === 'failed') return [`${name}: ${firstLine([file.message])}`]
+      return tests.map((t) => `${name} › ${t.fullName}: ${firstLine(t.failureMessages)}`)
+    }),
   }
 }
+
+const firstLine = (messages = []) =>
+  String(messages[0] ?? '')
+    .split('\n')[0]
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .slice(0, 300)
 
 /** Each suite: a command, and how to read how many tests it ran. */
 const suites = [
@@ -66,6 +79,7 @@ for (const suite of suites) {
     else if (suite.mayBeEmpty) line += ', skipped: no Chromium (apt-get install -y chromium)'
     else line += ', RAN NO TEST'
     line += `: ${counted.passed} passed, ${counted.failed} failed, ${counted.skipped} skipped`
+    for (const f of counted.failures ?? []) line += `\n  FAILED ${f}`
   }
   passed += counted.passed
   skipped += counted.skipped

@@ -200,6 +200,8 @@ interface FrontOptions {
 /** What every request's hop to workerd shares: the pooled connections, where workerd listens, the numbering. */
 interface Hop {
   agent: Agent
+  /** A connection used once, for a request sent alone with a body (see `alone`). */
+  once: Agent
   hostname: string
   port: string
   leave?: (sandbox: string, number: string) => void
@@ -211,7 +213,8 @@ export async function startFront(options: FrontOptions): Promise<Front> {
   // first, so no request goes out on a connection workerd is closing.
   const agent = new Agent({ keepAlive: true, timeout: 4000 })
   const { hostname, port } = options.target
-  const hop: Hop = { agent, hostname, port, leave: options.leave, numbered: 0 }
+  const once = new Agent({ keepAlive: false })
+  const hop: Hop = { agent, once, hostname, port, leave: options.leave, numbered: 0 }
   const batcher = options.batchKey ? new Batcher({ agent, hostname, port, key: options.batchKey }) : undefined
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     const problem = targetProblem(req.url ?? '/')
@@ -235,6 +238,7 @@ export async function startFront(options: FrontOptions): Promise<Front> {
         server.close(() => resolve())
         server.closeAllConnections()
         agent.destroy()
+        once.destroy()
       }),
   }
 }
@@ -271,8 +275,12 @@ function alone(
   const { leave } = hop
   const number = leave && !again ? String(++hop.numbered) : undefined
   if (number) headers = [...headers, FRONT_REQUEST_HEADER, number]
+  // workerd drops a connection whose request body it did not read whole (past a bound, an early
+  // refusal), perhaps after the pool took it back, and a write is never sent twice: a request
+  // with a body goes on a connection of its own, so the pool holds only connections read whole.
+  const agent = carriesBody(req, body) ? hop.once : hop.agent
   const upstream = forward(
-    { agent: hop.agent, host: hop.hostname, port: hop.port, method: req.method, path: target, headers },
+    { agent, host: hop.hostname, port: hop.port, method: req.method, path: target, headers },
     (answer) => relay(req, res, answer, upstream),
   )
   // After a whole answer (workerd dropping the rest of a body it would not read): nothing lost.
@@ -291,6 +299,12 @@ function alone(
   if (body !== undefined) upstream.end(body)
   else if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) upstream.end()
   else req.pipe(upstream)
+}
+
+function carriesBody(req: IncomingMessage, body: Buffer | null | undefined): boolean {
+  if (body !== undefined) return body !== null && body.length > 0
+  const length = req.headers['content-length']
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
 }
 
 /** workerd's answer to one request alone, written to its caller. */
