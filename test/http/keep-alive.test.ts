@@ -129,8 +129,11 @@ describe.each(runtimes.filter((r) => r.http))('one kept-alive connection through
       body: chunked(65 * MiB),
       duplex: 'half',
     } as RequestInit)
-    expect(res.status).toBe(404)
-    await res.arrayBuffer()
+    const body = await res.text()
+    // On workerd the reset after the answer can overtake it under load (docs/engines.md): then
+    // the front says so; never any other failure.
+    if (runtime.name === 'workerd' && res.status === 502) expect(body).toMatch(/the engine did not answer/)
+    else expect(res.status).toBe(404)
     expect((await one.fetch(`${running.url}/__sandbox/health`)).status).toBe(200)
     expect(one.errors).toEqual([])
     // On workerd the front may have taken the whole body before the object stopped reading it:
