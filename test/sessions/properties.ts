@@ -48,8 +48,15 @@ function byId(key: string, value: unknown): unknown {
   // A set of sessions is compared without them, as the digests read it (time-travel/bundle.ts digestText).
   if (key === '$set' && Array.isArray(value)) return value.filter((v) => v !== '{{session}}')
   if (!Array.isArray(value) || !value.every((r) => r && typeof r === 'object' && typeof r.id === 'string')) return value
-  return [...value].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const order = (r: Json) => (MINTED.test(r.id) ? `~${JSON.stringify({ ...r, id: undefined })}` : r.id)
+  return [...value].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0))
 }
+
+/**
+ * A record whose id is a token a replay mints anew (a password reset, a magic link) is ordered by
+ * what it holds: its random id would pair it with another record of the other world.
+ */
+const MINTED = /^(mlk|prt|mnt)_[0-9a-f]{16,}$/
 
 /** The first path at which two JSON values differ, with both sides. */
 export function firstDifference(a: unknown, b: unknown, path: string): string | undefined {
