@@ -109,6 +109,24 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
     // Overrides first here would have shown as the override's; a fresh world keeps none.
   })
 
+  it("a disabled account's 403 and a wrong password's 401 verify as recorded: the state sets the password only where the answer relied on it", async () => {
+    const c = await rt.isolated()
+    const anonymous = c.as(null)
+    const signIn = (email: string, password: string) =>
+      anonymous.post('/api/session-auth/sign-in/email', { email, password })
+    expect((await signIn('disabled@fleet.test', 'sandbox')).status).toBe(403)
+    expect((await signIn('viewer@fleet.test', 'not-it')).status).toBe(401)
+    const pact = (await c.control.get('/contracts/pact')).body
+    const byStatus = new Map<number, any>(pact.interactions.map((i: any) => [i.response.status, i]))
+    expect(byStatus.get(403).providerStates).toEqual([
+      { name: 'a user can sign in', params: { email: 'disabled@fleet.test' } },
+    ])
+    expect(byStatus.get(403).request.generators.body['$.password'].expression).toBe('${password}')
+    expect(byStatus.get(401).request.generators).toBeUndefined()
+    for (const i of pact.interactions as Interaction[])
+      expect(await replay(rt, i, { 'x-sandbox-id': freshId('verify') }), i.description).toBe(i.response.status)
+  })
+
   it("an override's answer is left out unless ?overrides=include, then marked", async () => {
     const c = client(rt, { sandbox: freshId('ovr'), token: ADMIN_TOKEN })
     const made = await c.control.post('/overrides', {

@@ -155,7 +155,8 @@ function interactionOf(
     if (replaced.includes('$.password') && email && route.id === 'signInEmail') {
       // The account with a password of the state's: a refused sign-in sends `[not kept]`, which is never it.
       states.unshift({ name: 'a user can sign in', params: { email } })
-      if (entry.status < 400)
+      // The password was right for a disabled account's 403 too (checked before the account).
+      if (entry.status < 400 || entry.status === 403)
         generators.body = { '$.password': { type: 'ProviderState', expression: '${password}', dataType: 'STRING' } }
     }
     // A single-use token the answer took: a state makes one, the request carries it.
