@@ -17,6 +17,7 @@ export { rolePermissions } from './src/core/auth/permissions.ts'
 export { sandboxOptions } from './src/core/options/options.ts'
 export { toolsOf, untooled } from './src/mcp/tools.ts'
 export { openapiDocument } from './src/core/control/openapi.ts'
+export { scenarioDocument } from './src/core/control/scenario-list.ts'
 export { servedRoutes } from './src/core/route/route.ts'
 `
 
@@ -113,8 +114,8 @@ function ruleWords(schema, doc, depth = 0) {
  * Where each operation's rules are in the served document (docs/routes.md "Where each rule
  * lives"): its parameters, its body and the 400 its own rules answer, from the document itself.
  */
-export function documentRulesBlock({ routes, servedRoutes, openapiDocument, scenarios }) {
-  const doc = openapiDocument(servedRoutes(routes, {}), { scenarios: scenarios.map((s) => s.name) })
+export function documentRulesBlock({ routes, servedRoutes, openapiDocument, scenarioDocument, scenarios }) {
+  const doc = openapiDocument(servedRoutes(routes, {}), scenarioDocument(scenarios))
   const rows = []
   for (const route of routes) {
     const op = doc.paths[openapiPath(route.path)][route.method.toLowerCase()]

@@ -24,6 +24,7 @@ const sources = `
 export { serverRoutes as routes } from './src/apps/server-app.ts'
 export { servedRoutes } from './src/core/route/route.ts'
 export { openapiDocument } from './src/core/control/openapi.ts'
+export { scenarioDocument } from './src/core/control/scenario-list.ts'
 export { toolsOf } from './src/mcp/tools.ts'
 export { scenarios } from './scenarios/index.ts'
 `
@@ -41,9 +42,11 @@ async function servedDocument() {
     logLevel: 'warning',
   })
   try {
-    const { routes, servedRoutes, openapiDocument, toolsOf, scenarios } = await import(pathToFileURL(outfile).href)
+    const { routes, servedRoutes, openapiDocument, scenarioDocument, toolsOf, scenarios } = await import(
+      pathToFileURL(outfile).href
+    )
     const served = servedRoutes(routes, {})
-    const document = openapiDocument(served, { scenarios: scenarios.map((s) => s.name) })
+    const document = openapiDocument(served, scenarioDocument(scenarios))
     return { document, tools: [...toolsOf(served).keys()] }
   } finally {
     rmSync(outfile, { force: true })

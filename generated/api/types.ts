@@ -1460,6 +1460,8 @@ export interface components {
         };
         /** @description With the error-shapes scenario, any error body of an /api operation takes one of the three shapes in turn */
         ReshapedError: components["schemas"]["StandardError"] | components["schemas"]["ErrorText"] | components["schemas"]["MessageText"];
+        /** @description Act on these routes only: operation ids, as a list or the text a|b */
+        ScenarioRoutes: ("signInEmail" | "signOut" | "getMe" | "passwordResetRequest" | "passwordResetConfirm" | "getServiceAccess" | "listNotifications" | "updateNotificationStatus" | "listNotificationRules" | "listServiceProviders" | "getServiceProvider" | "updateServiceProvider" | "quoteShipment" | "listVehicleTypes" | "listLayers" | "deleteLayer" | "listGpsDetails" | "getGpsDetailLegacy" | "getGpsDetail" | "getSubscriptionPlan" | "listSubscriptionPlans" | "listTechnicians" | "getTechnician" | "deleteTechnician" | "listVisitDetails" | "getVisitDetail" | "getVisitHistory" | "uploadVisitFile" | "listQuotes" | "getQuoteAiContent" | "getWhatsappStatus" | "listThreads" | "getThread" | "listThreadMessages" | "sendOmnichannelMessage" | "listInvoices" | "getInvoice" | "publishInvoice" | "emitDte" | "sendInvoiceEmail" | "registerPayment" | "listDteDocuments" | "getDteDocument" | "syncDteDocument" | "sandboxResolveDte" | "portalMagicLink" | "portalVerify" | "portalListInvoices" | "portalGetInvoice" | "portalListTickets" | "portalGetTicket" | "portalCreateTicket" | "sandboxHealth" | "sandboxListScenarios" | "sandboxSetScenarios" | "sandboxReset" | "sandboxGetClock" | "sandboxMoveClock" | "sandboxListRequests" | "sandboxClearRequests" | "sandboxListOutbox" | "sandboxClearOutbox" | "sandboxGetSnapshot" | "sandboxPutSnapshot" | "sandboxListSandboxes" | "sandboxDropSandbox" | "sandboxRewind" | "sandboxGetRepro" | "sandboxPostRepro" | "sandboxAgentToken" | "sandboxAddOverride" | "sandboxListOverrides" | "sandboxGetOverride" | "sandboxReplaceOverride" | "sandboxRemoveOverride" | "sandboxClearOverrides" | "sandboxRequestsHar" | "sandboxGetRequest" | "sandboxEvents" | "sandboxListCollections" | "sandboxGetCollection" | "sandboxGetDrift" | "sandboxRunDrift" | "sandboxContractsPact" | "sandboxContractsOpenapi" | "sandboxPactStates" | "sandboxPactChangeState" | "sandboxGetConduct" | "sandboxOpenapi" | "sandboxPanel" | "oauthAuthorizationServerMetadata" | "oauthProtectedResourceMetadata" | "oauthAuthorize" | "oauthAuthorizeForm" | "oauthToken" | "oauthRegister" | "oauthRevoke" | "sandboxAgents")[] | string;
     };
     responses: never;
     parameters: {
@@ -8326,10 +8328,175 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    active: (("commit-then-fail" | "degraded" | "dte-pending" | "dte-upload-uncertain" | "empty" | "error-shapes" | "forbidden" | "rate-limit-exhausted" | "rate-limited" | "refresh-revoked" | "session-expired" | "slow" | "thread-closed" | "whatsapp-disconnected") | {
-                        /** @enum {string} */
-                        name: "commit-then-fail" | "degraded" | "dte-pending" | "dte-upload-uncertain" | "empty" | "error-shapes" | "forbidden" | "rate-limit-exhausted" | "rate-limited" | "refresh-revoked" | "session-expired" | "slow" | "thread-closed" | "whatsapp-disconnected";
-                    })[];
+                    active: (("commit-then-fail" | "degraded" | "dte-pending" | "dte-upload-uncertain" | "empty" | "error-shapes" | "forbidden" | "rate-limit-exhausted" | "rate-limited" | "refresh-revoked" | "session-expired" | "slow" | "thread-closed" | "whatsapp-disconnected") | ({
+                        /** @constant */
+                        name: "commit-then-fail";
+                        options?: {
+                            timeoutMs?: number;
+                            routes?: components["schemas"]["ScenarioRoutes"];
+                        };
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        from?: string | null;
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        until?: string | null;
+                    } | {
+                        /** @constant */
+                        name: "degraded";
+                        options?: {
+                            /** @default 0.5 */
+                            rate?: number;
+                            /** @enum {number} */
+                            status?: 502 | 503 | 504;
+                            routes?: components["schemas"]["ScenarioRoutes"];
+                        };
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        from?: string | null;
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        until?: string | null;
+                    } | {
+                        /** @constant */
+                        name: "dte-pending";
+                        options?: {
+                            /** @default 2 */
+                            pendingSyncs?: number;
+                            /**
+                             * @default accepted
+                             * @enum {string}
+                             */
+                            outcome?: "accepted" | "rejected";
+                            routes?: components["schemas"]["ScenarioRoutes"];
+                        };
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        from?: string | null;
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        until?: string | null;
+                    } | {
+                        /** @constant */
+                        name: "dte-upload-uncertain";
+                        options?: {
+                            /**
+                             * @default 504
+                             * @enum {number}
+                             */
+                            response?: 504 | 500 | 200;
+                            routes?: components["schemas"]["ScenarioRoutes"];
+                        };
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        from?: string | null;
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        until?: string | null;
+                    } | {
+                        /** @constant */
+                        name: "empty";
+                        options?: {
+                            routes?: components["schemas"]["ScenarioRoutes"];
+                        };
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        from?: string | null;
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        until?: string | null;
+                    } | {
+                        /** @constant */
+                        name: "error-shapes";
+                        options?: {
+                            routes?: components["schemas"]["ScenarioRoutes"];
+                        };
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        from?: string | null;
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        until?: string | null;
+                    } | {
+                        /** @constant */
+                        name: "forbidden";
+                        options?: {
+                            routes?: components["schemas"]["ScenarioRoutes"];
+                        };
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        from?: string | null;
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        until?: string | null;
+                    } | {
+                        /** @constant */
+                        name: "rate-limit-exhausted";
+                        options?: {
+                            /** @default 1 */
+                            retryAfter?: number | null;
+                            routes?: components["schemas"]["ScenarioRoutes"];
+                        };
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        from?: string | null;
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        until?: string | null;
+                    } | {
+                        /** @constant */
+                        name: "rate-limited";
+                        options?: {
+                            /** @default 3 */
+                            failures?: number;
+                            /** @default 1 */
+                            retryAfter?: number | null;
+                            routes?: components["schemas"]["ScenarioRoutes"];
+                        };
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        from?: string | null;
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        until?: string | null;
+                    } | {
+                        /** @constant */
+                        name: "refresh-revoked";
+                        options?: {
+                            routes?: components["schemas"]["ScenarioRoutes"];
+                        };
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        from?: string | null;
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        until?: string | null;
+                    } | {
+                        /** @constant */
+                        name: "session-expired";
+                        options?: {
+                            ttl?: number;
+                            routes?: components["schemas"]["ScenarioRoutes"];
+                        };
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        from?: string | null;
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        until?: string | null;
+                    } | {
+                        /** @constant */
+                        name: "slow";
+                        options?: {
+                            /** @default 1000 */
+                            ms?: number;
+                            min?: number;
+                            max?: number;
+                            routes?: components["schemas"]["ScenarioRoutes"];
+                        };
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        from?: string | null;
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        until?: string | null;
+                    } | {
+                        /** @constant */
+                        name: "thread-closed";
+                        options?: {
+                            routes?: components["schemas"]["ScenarioRoutes"];
+                        };
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        from?: string | null;
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        until?: string | null;
+                    } | {
+                        /** @constant */
+                        name: "whatsapp-disconnected";
+                        options?: {
+                            routes?: components["schemas"]["ScenarioRoutes"];
+                        };
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        from?: string | null;
+                        /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
+                        until?: string | null;
+                    }))[];
                 };
             };
         };

@@ -167,12 +167,13 @@ export class SandboxApp implements StageApp {
     if (!doc) {
       // One per served URL (OAuth's `resource` names it); a few at most, so the oldest goes.
       if (this.#openapi.size >= 8) this.#openapi.delete(this.#openapi.keys().next().value!)
-      doc = import('../control/openapi.js').then(({ openapiDocument }) =>
-        openapiDocument(this.routes, {
-          strict: this.options.strict,
-          scenarios: this.scenarios.list().map((d) => d.name),
-          issuer: issuer || undefined,
-        }),
+      doc = Promise.all([import('../control/openapi.js'), import('../control/scenario-list.js')]).then(
+        ([{ openapiDocument }, { scenarioDocument }]) =>
+          openapiDocument(this.routes, {
+            strict: this.options.strict,
+            ...scenarioDocument(this.scenarios.list()),
+            issuer: issuer || undefined,
+          }),
       )
       this.#openapi.set(issuer, doc)
     }

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import type { ErrorShape } from '../http/reply.js'
+import { BOUND_SCHEMA } from '../scenarios/window.js'
 import type { RouteDef } from '../route/route.js'
 import { SANDBOX_ID_COOKIE, SANDBOX_ID_HEADER, SANDBOX_ID_PATTERN } from '../sandbox/sandbox-id.js'
 import { operationLinks } from './openapi-links.js'
@@ -305,6 +306,8 @@ export interface OpenApiOptions {
   issuer?: string
   /** The scenario names `x-sandbox-scenario` takes (the app's registry). */
   scenarios?: readonly string[]
+  /** Each scenario's options as JSON Schema (scenario-list.ts `optionsSchema`): an entry's object form, exactly. */
+  scenarioOptions?: Readonly<Record<string, Json>>
 }
 
 const PORTAL_SIGN_IN =
@@ -336,7 +339,7 @@ export function openapiDocument(routes: readonly RouteDef[], options: OpenApiOpt
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
     components: {
-      schemas: errorSchemas,
+      schemas: { ...errorSchemas, ...(options.scenarioOptions ? { ScenarioRoutes: scenarioRoutes(routes) } : {}) },
       parameters: sharedParameters(options.scenarios ?? []),
       securitySchemes: {
         session: {
@@ -386,18 +389,64 @@ export function openapiDocument(routes: readonly RouteDef[], options: OpenApiOpt
     },
     'x-sandbox-strict': Boolean(options.strict),
   }
-  const named = withScenarioNames(document, options.scenarios ?? [])
+  const named = withScenarioNames(document, options.scenarios ?? [], options.scenarioOptions)
   return options.issuer ? withIssuer(named, options.issuer) : named
 }
 
-/** A schema marked `x-sandbox-scenario-name` takes a known scenario's name: the registry's, known here. */
-function withScenarioNames<T>(value: T, names: readonly string[]): T {
-  if (Array.isArray(value)) return value.map((v) => withScenarioNames(v, names)) as T
+/**
+ * A schema marked `x-sandbox-scenario-name` takes a known scenario's name: the registry's, known
+ * here. One marked `x-sandbox-scenario-entry` (an entry's object form) becomes one alternative per
+ * scenario: its name, its own options, and the window's bounds.
+ */
+function withScenarioNames<T>(value: T, names: readonly string[], optionsOf?: Readonly<Record<string, Json>>): T {
+  if (Array.isArray(value)) return value.map((v) => withScenarioNames(v, names, optionsOf)) as T
   if (!value || typeof value !== 'object') return value
   const out: Json = {}
-  for (const [k, v] of Object.entries(value)) out[k] = withScenarioNames(v, names)
+  for (const [k, v] of Object.entries(value)) out[k] = withScenarioNames(v, names, optionsOf)
   if (out['x-sandbox-scenario-name']) out.enum = [...names]
+  if (out['x-sandbox-scenario-entry'] && optionsOf && names.length) {
+    const { properties: _named, additionalProperties: _closed, required: _required, type: _type, ...rest } = out
+    return {
+      ...rest,
+      oneOf: names.map((name) => ({
+        type: 'object',
+        required: ['name'],
+        properties: {
+          name: { type: 'string', const: name },
+          options: scoped(optionsOf[name] ?? { type: 'object' }),
+          from: BOUND_SCHEMA,
+          until: BOUND_SCHEMA,
+        },
+        additionalProperties: false,
+      })),
+    } as T
+  }
   return out as T
+}
+
+/** A scenario's options in the document: `routes` as the served operations it may name (ScenarioRoutes). */
+function scoped(schema: Json): Json {
+  const { $schema: _root, ...rest } = schema
+  const properties = rest.properties as Json | undefined
+  if (!properties?.routes) return rest
+  return { ...rest, properties: { ...properties, routes: { $ref: '#/components/schemas/ScenarioRoutes' } } }
+}
+
+/**
+ * The `routes` option as the document states it: served operation ids, as a list or `a|b`. The
+ * sandbox also takes "METHOD /path" patterns (scenarios/routes-option.ts); the document narrows to
+ * the ids, each of which it accepts.
+ */
+function scenarioRoutes(routes: readonly RouteDef[]): Json {
+  const ids = [...new Set(routes.map((r) => r.id))]
+  const one = `(?:${ids.map(literal).join('|')})`
+  return {
+    description: 'Act on these routes only: operation ids, as a list or the text a|b',
+    anyOf: [
+      { type: 'array', items: { type: 'string', enum: ids }, minItems: 1, maxItems: 100 },
+      { type: 'string', pattern: `^${one}(?:\\|${one}){0,99}$` },
+    ],
+  }
 }
 
 /** OAuth's `resource` takes this sandbox's own URLs (agents/oauth.ts `checkResource`): stated once the issuer is known. */

@@ -53,8 +53,8 @@ export const listScenarios = defineRoute({
 
 /**
  * An entry of `active` as the registry reads it (scenarios/registry.ts `parse`): the document
- * fills in the known names (`x-sandbox-scenario-name`, openapi.ts). Options and windows are each
- * scenario's own schema: a name alone, or `{name}`, is what every scenario takes.
+ * fills in the known names (`x-sandbox-scenario-name`) and, for the object form, one alternative
+ * per scenario with its own options' schema (`x-sandbox-scenario-entry`, openapi.ts).
  */
 const SCENARIO_ENTRY = {
   description:
@@ -66,6 +66,7 @@ const SCENARIO_ENTRY = {
       required: ['name'],
       properties: { name: { type: 'string', 'x-sandbox-scenario-name': true } },
       additionalProperties: false,
+      'x-sandbox-scenario-entry': true,
     },
   ],
 }

@@ -12,7 +12,7 @@ export function scenarioList(sandbox: Sandbox) {
   return {
     scenarios: sandbox.shared.scenarios.list().map((s) => {
       const active = inForce.find((a) => a.name === s.name)
-      const schema = withRoutes(jsonSchemaOf(s.options))
+      const schema = optionsSchema(s.options)
       const defaults = readOptions(s.options, {})
       return {
         name: s.name,
@@ -30,6 +30,17 @@ export function scenarioList(sandbox: Sandbox) {
       from: a.from ?? null,
       until: a.until ?? null,
     })),
+  }
+}
+
+/** A scenario's options as the served document states them: its own schema, `routes` included. */
+export const optionsSchema = (options: StandardSchemaV1 | undefined) => withRoutes(jsonSchemaOf(options))
+
+/** What the served document says of the scenarios (openapi.ts `scenarios`, `scenarioOptions`). */
+export function scenarioDocument(defs: readonly { name: string; options?: StandardSchemaV1 }[]) {
+  return {
+    scenarios: defs.map((d) => d.name),
+    scenarioOptions: Object.fromEntries(defs.map((d) => [d.name, optionsSchema(d.options) as Record<string, unknown>])),
   }
 }
 
