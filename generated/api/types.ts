@@ -1604,7 +1604,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                     };
                 };
@@ -1684,7 +1687,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             user: {
@@ -1817,7 +1823,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         message: string;
                     };
@@ -1916,7 +1925,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                     };
                 };
@@ -1996,7 +2008,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             userId: string;
@@ -2118,7 +2133,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             notifications: {
@@ -2272,7 +2290,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -2408,7 +2429,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -2528,7 +2552,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -2650,7 +2677,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         /** @description Service provider fields are not shown by the spec */
                         data: {
@@ -2793,7 +2823,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: Record<string, never>;
                     };
@@ -2916,7 +2949,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         /** @description Response fields are not shown by the spec */
                         data: {
@@ -2929,7 +2965,10 @@ export interface operations {
                                 courier: string;
                                 service: string;
                                 price: number;
-                                /** @constant */
+                                /**
+                                 * @constant
+                                 * @enum {string}
+                                 */
                                 currency: "CLP";
                                 etaDays: number;
                                 estimatedDelivery: string;
@@ -3031,7 +3070,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             name: string;
@@ -3144,7 +3186,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -3262,7 +3307,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                     };
                 };
@@ -3353,7 +3401,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             /** Format: uuid */
@@ -3478,7 +3529,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         /** @description GPS detail fields are not shown by the spec */
                         data: {
@@ -3613,7 +3667,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         /** @description GPS detail fields are not shown by the spec */
                         data: {
@@ -3870,7 +3927,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: number;
@@ -3987,7 +4047,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -4107,7 +4170,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         /** @description Technician fields are not shown by the spec */
                         data: {
@@ -4325,7 +4391,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -4457,7 +4526,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         /** @description Visit detail fields are not shown by the spec */
                         data: {
@@ -4739,7 +4811,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         /** @description Response fields are not shown by the spec */
                         data: {
@@ -4889,7 +4964,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -5010,7 +5088,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         /** @description AI content fields are not shown by the spec */
                         data: {
@@ -5252,7 +5333,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -5376,7 +5460,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         /** @description Thread fields are not shown by the spec */
                         data: {
@@ -5510,7 +5597,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -5642,7 +5732,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         /** @description Message fields are not shown by the spec */
                         data: {
@@ -5784,7 +5877,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             items: {
@@ -5934,7 +6030,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -6087,7 +6186,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -6249,7 +6351,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -6414,7 +6519,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             invoiceId: string;
@@ -6558,7 +6666,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -6730,7 +6841,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             items: {
@@ -6872,7 +6986,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -7017,7 +7134,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -7303,7 +7423,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         message: string;
                     };
@@ -7401,7 +7524,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             token: string;
@@ -7506,7 +7632,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             items: {
@@ -7661,7 +7790,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -7819,7 +7951,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             items: {
@@ -7952,7 +8087,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -8072,7 +8210,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "success";
                         data: {
                             id: string;
@@ -8195,7 +8336,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         status: "ok";
                         seed: number;
                         now: string;
@@ -8329,7 +8473,10 @@ export interface operations {
             content: {
                 "application/json": {
                     active: (("commit-then-fail" | "degraded" | "dte-pending" | "dte-upload-uncertain" | "empty" | "error-shapes" | "forbidden" | "rate-limit-exhausted" | "rate-limited" | "refresh-revoked" | "session-expired" | "slow" | "thread-closed" | "whatsapp-disconnected") | ({
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         name: "commit-then-fail";
                         options?: {
                             timeoutMs?: number;
@@ -8340,7 +8487,10 @@ export interface operations {
                         /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
                         until?: string | null;
                     } | {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         name: "degraded";
                         options?: {
                             /** @default 0.5 */
@@ -8354,7 +8504,10 @@ export interface operations {
                         /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
                         until?: string | null;
                     } | {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         name: "dte-pending";
                         options?: {
                             /** @default 2 */
@@ -8371,7 +8524,10 @@ export interface operations {
                         /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
                         until?: string | null;
                     } | {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         name: "dte-upload-uncertain";
                         options?: {
                             /**
@@ -8386,7 +8542,10 @@ export interface operations {
                         /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
                         until?: string | null;
                     } | {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         name: "empty";
                         options?: {
                             routes?: components["schemas"]["ScenarioRoutes"];
@@ -8396,7 +8555,10 @@ export interface operations {
                         /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
                         until?: string | null;
                     } | {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         name: "error-shapes";
                         options?: {
                             routes?: components["schemas"]["ScenarioRoutes"];
@@ -8406,7 +8568,10 @@ export interface operations {
                         /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
                         until?: string | null;
                     } | {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         name: "forbidden";
                         options?: {
                             routes?: components["schemas"]["ScenarioRoutes"];
@@ -8416,7 +8581,10 @@ export interface operations {
                         /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
                         until?: string | null;
                     } | {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         name: "rate-limit-exhausted";
                         options?: {
                             /** @default 1 */
@@ -8428,7 +8596,10 @@ export interface operations {
                         /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
                         until?: string | null;
                     } | {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         name: "rate-limited";
                         options?: {
                             /** @default 3 */
@@ -8442,7 +8613,10 @@ export interface operations {
                         /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
                         until?: string | null;
                     } | {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         name: "refresh-revoked";
                         options?: {
                             routes?: components["schemas"]["ScenarioRoutes"];
@@ -8452,7 +8626,10 @@ export interface operations {
                         /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
                         until?: string | null;
                     } | {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         name: "session-expired";
                         options?: {
                             ttl?: number;
@@ -8463,7 +8640,10 @@ export interface operations {
                         /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
                         until?: string | null;
                     } | {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         name: "slow";
                         options?: {
                             /** @default 1000 */
@@ -8477,7 +8657,10 @@ export interface operations {
                         /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
                         until?: string | null;
                     } | {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         name: "thread-closed";
                         options?: {
                             routes?: components["schemas"]["ScenarioRoutes"];
@@ -8487,7 +8670,10 @@ export interface operations {
                         /** @description An ISO 8601 date-time or +N with s, m, h or d counted from the sandbox clock's now (such as "+2m"); null or absent for an open end */
                         until?: string | null;
                     } | {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         name: "whatsapp-disconnected";
                         options?: {
                             routes?: components["schemas"]["ScenarioRoutes"];
@@ -9626,7 +9812,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {number}
+                     */
                     version: 1;
                 } & {
                     [key: string]: unknown;
@@ -9928,7 +10117,10 @@ export interface operations {
                         body?: unknown;
                         delayMs?: number;
                     } | {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         error: "network";
                         delayMs?: number;
                     };
@@ -10195,7 +10387,10 @@ export interface operations {
                         body?: unknown;
                         delayMs?: number;
                     } | {
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         error: "network";
                         delayMs?: number;
                     };
@@ -10388,7 +10583,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         log: {
-                            /** @constant */
+                            /**
+                             * @constant
+                             * @enum {string}
+                             */
                             version: "1.2";
                             creator: {
                                 name: string;
@@ -10499,7 +10697,10 @@ export interface operations {
                                 [key: string]: unknown;
                             }[];
                         };
-                        /** @constant */
+                        /**
+                         * @constant
+                         * @enum {string}
+                         */
                         via?: "mcp";
                         tool?: string;
                         conduct?: string[];
@@ -11888,7 +12089,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     response_type: "code";
                     /** @description A client registered in this sandbox (POST /oauth/register) */
                     client_id: string;
@@ -11898,7 +12102,10 @@ export interface operations {
                     state?: string;
                     /** @description base64url SHA-256 of the code_verifier */
                     code_challenge: string;
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     code_challenge_method: "S256";
                     /** @description Space-separated scopes; the only one is service:api (the default) */
                     scope?: string;
@@ -12008,7 +12215,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     grant_type: "authorization_code";
                     /** @description The public client the code was issued to */
                     client_id: string;
@@ -12020,7 +12230,10 @@ export interface operations {
                     /** @description The token's audience: <sandbox>/mcp (its MCP server) or <sandbox> itself */
                     resource?: string;
                 } | {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     grant_type: "refresh_token";
                     /** @description The public client the token was issued to */
                     client_id: string;
@@ -12113,7 +12326,10 @@ export interface operations {
             content: {
                 "application/json": {
                     redirect_uris: string[];
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     token_endpoint_auth_method?: "none";
                     grant_types?: ("authorization_code" | "refresh_token")[] | null;
                     response_types?: "code"[] | null;

@@ -389,7 +389,7 @@ export function openapiDocument(routes: readonly RouteDef[], options: OpenApiOpt
     },
     'x-sandbox-strict': Boolean(options.strict),
   }
-  const named = withScenarioNames(document, options.scenarios ?? [], options.scenarioOptions)
+  const named = withConstEnums(withScenarioNames(document, options.scenarios ?? [], options.scenarioOptions))
   return options.issuer ? withIssuer(named, options.issuer) : named
 }
 
@@ -421,6 +421,21 @@ function withScenarioNames<T>(value: T, names: readonly string[], optionsOf?: Re
       })),
     } as T
   }
+  return out as T
+}
+
+/**
+ * `const: x` also as `enum: [x]`: OpenAPI 3.0's tools (Postman's converter among them) know
+ * only enum, and would send any string where one value is taken.
+ */
+function withConstEnums<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withConstEnums) as T
+  if (!value || typeof value !== 'object') return value
+  const out: Json = {}
+  for (const [k, v] of Object.entries(value)) out[k] = withConstEnums(v)
+  // A schema's const is a plain value; a property named "const" would hold a schema.
+  const plain = out.const === null || typeof out.const !== 'object'
+  if ('const' in out && plain && !('enum' in out)) out.enum = [out.const]
   return out as T
 }
 
