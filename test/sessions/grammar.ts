@@ -272,7 +272,12 @@ export function command(options: GrammarOptions = {}): fc.Arbitrary<Cmd> {
       arbitrary: fc.record({
         k: fc.constant('override'),
         w: world,
-        path: fc.constantFrom('/api/layers', '/api/v1/billing/invoices', '/api/v1/billing/invoices/*/publish'),
+        path: fc.constantFrom(
+          '/api/layers',
+          '/api/v1/billing/invoices',
+          '/api/v1/billing/invoices/*/publish',
+          '/oauth/token',
+        ),
         status: fc.constantFrom(200, 409, 503),
         times: fc.integer({ min: 1, max: 3 }),
       }),

@@ -120,6 +120,23 @@ const SESSIONS: [string, Cmd[]][] = [
     ],
   ],
   [
+    // Seed 20261141, session 2,197 of the long run: OAuth's requests (which no replay sends)
+    // counted by rate-limited, and the replay without those counts.
+    "OAuth's requests counted by a rate limit: the bundle carries the counters they moved",
+    [
+      { k: 'scenarios', w: 1, active: [{ name: 'rate-limited', options: { failures: 0 } }] },
+      { k: 'oauth', w: 1, refresh: false },
+      { k: 'clearOutbox', w: 0 },
+    ],
+  ],
+  [
+    'an override on an OAuth endpoint used up: the bundle carries its uses',
+    [
+      { k: 'override', w: 0, path: '/oauth/token', status: 503, times: 1 },
+      { k: 'oauth', w: 0, refresh: true },
+    ],
+  ],
+  [
     'an override added answers 201, as the document says',
     [{ k: 'override', w: 0, path: '/api/layers', status: 503, times: 1 }],
   ],

@@ -254,7 +254,7 @@ export class Runner {
         return void (await this.control(c.w, 'PUT', '/scenarios', { active: c.active }))
       case 'override':
         return void (await this.control(c.w, 'POST', '/overrides', {
-          match: { method: c.path.endsWith('publish') ? 'POST' : 'GET', path: c.path },
+          match: { method: /publish$|^\/oauth\/(register|token)$/.test(c.path) ? 'POST' : 'GET', path: c.path },
           respond: { status: c.status, body: { message: `override ${c.status}` } },
           times: c.times,
         }))

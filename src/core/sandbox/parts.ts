@@ -58,6 +58,11 @@ export interface WorldPart<T = unknown, F extends object = Record<string, unknow
    * is left out (a credential, the journal the replay writes anew).
    */
   readonly bundle: 'base' | 'value' | { skip: string }
+  /**
+   * A scenario's counters and an override's uses: a request no replay sends (OAuth) may change
+   * them when a scenario or an override answered it; then a step carries the part's value.
+   */
+  readonly counted?: true
   /** Too large to copy at every new start of a repro log: its base is found by undoing the journal's patches since (time-travel/bundle.ts). */
   readonly heavy?: true
   /** Its bound (docs/bounds.md), checked on a restore before anything is built. */
@@ -308,6 +313,7 @@ const scenarioState = single('scenarioState', {
   store: { value: 'k:state' },
   rewind: { kept: "a rewind keeps the scenarios' counters (rate limits count on)" },
   bundle: 'base',
+  counted: true,
   bound: { entries: SCENARIO_LIMIT },
 })
 
@@ -331,6 +337,7 @@ const overrides = single('overrides', {
   rewind: { kept: 'a rewind keeps the overrides (the control API sets them)' },
   // Their changes are steps of their own kind (time-travel/repro-log.ts), their uses counted by the requests replayed.
   bundle: 'base',
+  counted: true,
   bound: { entries: OVERRIDE_LIMIT },
 })
 

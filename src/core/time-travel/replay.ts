@@ -378,12 +378,13 @@ async function loadBase(kit: ReplayKit, sandbox: Sandbox, parts: Record<string, 
 }
 
 async function loadPart(kit: ReplayKit, sandbox: Sandbox, key: string, value: unknown, field: string): Promise<void> {
-  const part = kit.parts.find((p) => p.key === key && p.bundle === 'value')
+  const carried = (p: (typeof kit.parts)[number]) => p.bundle === 'value' || p.counted === true
+  const part = kit.parts.find((p) => p.key === key && carried(p))
   if (!part)
     throw kit.refuse(
       400,
       `${field}.part: "${key.slice(0, 64)}" is not a part a step carries as a value (${kit.parts
-        .filter((p) => p.bundle === 'value')
+        .filter(carried)
         .map((p) => p.key)
         .join(', ')})`,
     )

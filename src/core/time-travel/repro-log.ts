@@ -255,13 +255,18 @@ export class ReproLog {
       )
   }
 
-  /** After a request: a `value` part it changed (an OAuth client registered) becomes a step carrying its new value. */
-  #valueSteps(sandbox: SandboxParts, at: string): void {
+  /**
+   * After a request no replay sends: a `value` part it changed (an OAuth client registered)
+   * becomes a step carrying its new value; `counted`, so do the counted parts (part.counted).
+   */
+  #valueSteps(sandbox: SandboxParts, at: string, counted: boolean): void {
     for (const part of WORLD_PARTS) {
-      if (part.bundle !== 'value') continue
+      if (part.bundle !== 'value' && !(counted && part.counted)) continue
       const text = canonical(part.read(sandbox))
-      if (this.#values.get(part.key) === text) continue
-      this.#values.set(part.key, text)
+      if (part.bundle === 'value') {
+        if (this.#values.get(part.key) === text) continue
+        this.#values.set(part.key, text)
+      }
       this.#push(sandbox, { kind: 'part', at, part: part.key, value: JSON.parse(text)[part.key] }, 100 + text.length)
     }
   }
@@ -286,8 +291,9 @@ export class ReproLog {
     if (this.reason || this.paused) return
     // The instant as text only for a step: a read that changes nothing (most requests) builds no Date (bench: npm run bench -- --ab).
     const when = () => new Date(at ?? sandbox.clock.now()).toISOString()
-    // What it changed of a part no request of a replay remakes (OAuth), as a value.
-    if (route.replayed === false) return this.#valueSteps(sandbox, when())
+    // What it changed of a part no request of a replay remakes (OAuth), as a value; with the
+    // counters and override uses it moved when a scenario or an override answered it.
+    if (route.replayed === false) return this.#valueSteps(sandbox, when(), shaped || Boolean(reply.override))
     if (route.auth.kind === 'control' && !REPLAYED_CONTROL.has(route.id)) {
       // A provider state set up (POST /__sandbox/pact/states, always journaled) writes records no
       // step remakes: the log begins again just after it.
