@@ -130,6 +130,16 @@ const SESSIONS: [string, Cmd[]][] = [
     ],
   ],
   [
+    // Seed 20261140, session 3,942: the same cause, met by a world replayed into itself.
+    'OAuth under a rate limit, then the world replayed into itself and a provider state',
+    [
+      { k: 'scenarios', w: 0, active: [{ name: 'rate-limited', options: { failures: 0 } }] },
+      { k: 'oauth', w: 0, refresh: false },
+      { k: 'replay', w: 0, from: 0 },
+      { k: 'pactState', w: 0, state: 'an invoice exists', params: {} },
+    ],
+  ],
+  [
     'an override on an OAuth endpoint used up: the bundle carries its uses',
     [
       { k: 'override', w: 0, path: '/oauth/token', status: 503, times: 1 },

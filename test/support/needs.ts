@@ -110,3 +110,15 @@ export function noPactTools(): boolean {
   if (missing.length) note(`needs the Pact tools in ${PACT_TOOLS} (${missing.join(', ')} missing)`, PACT_TOOLS_INSTALL)
   return missing.length > 0
 }
+
+/** Where `.ci/run` installs Portman (with Newman): a generic OpenAPI tester run against the served document (test/fuzz/portman.test.ts). */
+export const PORTMAN = '.tmp/portman'
+export const PORTMAN_INSTALL = `npm install --prefix ${PORTMAN} --no-save @apideck/portman@1.33.0`
+
+/** True (skip) without Portman in PORTMAN's folder. */
+export function noPortman(): boolean {
+  if (existsSync(`${PORTMAN}/node_modules/.bin/portman`) && existsSync(`${PORTMAN}/node_modules/.bin/newman`))
+    return false
+  note(`needs Portman and Newman in ${PORTMAN} (not installed)`, PORTMAN_INSTALL)
+  return true
+}
