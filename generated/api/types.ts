@@ -8935,7 +8935,7 @@ export interface operations {
                     /** Format: date-time */
                     set?: string;
                     freeze?: boolean;
-                };
+                } | unknown | unknown | unknown;
             };
         };
         responses: {

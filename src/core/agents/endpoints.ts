@@ -437,7 +437,7 @@ export function revokeToken(ctx: RouteContext): Promise<Reply> {
 const LOOPBACK_HTTP = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/
 
 /** A registered redirect URI: absolute, no fragment, https or http on a loopback host (RFC 8252 §7.3). */
-function redirectError(value: unknown): string | undefined {
+export function redirectError(value: unknown): string | undefined {
   if (typeof value !== 'string') return 'must be a string'
   if (value.length > TEXT_LIMIT) return `must be at most ${TEXT_LIMIT} characters`
   let url: URL

@@ -82,10 +82,11 @@ export const revokeForm = z.object({
 /**
  * A redirect URI the endpoint takes as written (endpoints.ts `redirectError`): https, or http on
  * a loopback host, that the URL parser leaves as it is. The pattern is narrower than the check
- * (no default port, no dot segments, no IP host but loopback's), so every URI it allows is taken.
+ * (no default port, no dot segments, no IP host but loopback's, a query only after a path: the
+ * parser puts a "/" before it), so every URI it allows is taken.
  */
-const REDIRECT_URI =
-  /^(?:https:\/\/(?!xn--)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.(?!xn--)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.[a-z][a-z0-9-]*[a-z0-9](?::(?!443(?:\/|$))[1-9][0-9]{1,3})?|http:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::[1-9][0-9]{2,3})?)(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*\/?(?:\?[A-Za-z0-9._~=&-]*)?$/
+export const REDIRECT_URI =
+  /^(?:https:\/\/(?!xn--)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.(?!xn--)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.[a-z][a-z0-9-]*[a-z0-9](?::(?!443(?:\/|$))[1-9][0-9]{1,3})?|http:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::[1-9][0-9]{2,3})?)(?:(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+\/?(?:\?[A-Za-z0-9._~=&-]*)?|\/(?:\?[A-Za-z0-9._~=&-]*)?)?$/
 const webUrl = z
   .string()
   .max(TEXT_LIMIT)

@@ -155,14 +155,21 @@ export const moveClock = defineRoute({
     .refine(
       (b) => b.advanceBy !== undefined || b.set !== undefined || b.freeze !== undefined,
       'give advanceBy, set or freeze',
-    ),
+    )
+    .refine((b) => b.advanceBy === undefined || b.set === undefined, {
+      message: 'give either advanceBy or set, not both',
+      path: ['advanceBy'],
+    })
+    // The refinements as the document states them.
+    .meta({
+      anyOf: [{ required: ['advanceBy'] }, { required: ['set'] }, { required: ['freeze'] }],
+      not: { required: ['advanceBy', 'set'] },
+    }),
   errors: {
     400: "Invalid payload (the message names the field): give advanceBy, set or freeze; give either advanceBy or set, not both; advanceBy or set out of the clock's range",
   },
   handler(ctx) {
     const { advanceBy, set, freeze } = ctx.body
-    if (advanceBy !== undefined && set !== undefined)
-      throw badRequest('advanceBy: give either advanceBy or set, not both')
     const clock = ctx.sandbox.clock
     // Checked before anything moves, so a refused request leaves the clock as it was.
     const target =

@@ -88,6 +88,11 @@ const answerSchema = z
     delayMs: delay.optional(),
   })
   .refine(noBodyFor, noBodyRule)
+  // The refinement as the document states it.
+  .meta({
+    if: { properties: { status: { enum: [...NO_BODY] } }, required: ['status'] },
+    then: { properties: { body: { type: 'null' } } },
+  })
 
 const inputSchema = z.strictObject({
   match: z

@@ -42,8 +42,19 @@ const kit: ReplayKit = {
 
 const moment = z
   .object({
-    before: z.coerce.number().int().min(1).optional(),
-    after: z.coerce.number().int().min(1).optional(),
+    // Two parameters no schema of OpenAPI's joins: the rule is said on each.
+    before: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .meta({ description: 'The world just before this journal entry; not with after (a 400)' }),
+    after: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .meta({ description: 'The world just after this journal entry; not with before (a 400)' }),
   })
   .strict()
   .refine((q) => q.before === undefined || q.after === undefined, {
