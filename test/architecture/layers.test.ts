@@ -38,7 +38,6 @@ export const LAYERS = [
 const CLIMBING: Record<string, number> = {
   'agents -> control': 1,
   'agents -> sandbox': 1,
-  'auth -> agents': 1,
   'auth -> sandbox': 2,
   'bridge -> sandbox': 2,
   'http -> auth': 1,

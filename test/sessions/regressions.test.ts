@@ -140,6 +140,50 @@ const SESSIONS: [string, Cmd[]][] = [
     ],
   ],
   [
+    // Seed 20261150, session 1,488: two sessions' counters in a base were one mark, so one count.
+    "two accounts rate limited, then the world restored: the base keeps each session's counter apart",
+    [
+      {
+        k: 'write',
+        w: 0,
+        who: 'admin',
+        write: { op: 'deleteTechnician', id: '1bf9a491-46dd-417e-b1f6-48d3fcb9d8d8' },
+        scenario: 'rate-limited',
+      },
+      {
+        k: 'write',
+        w: 0,
+        who: 'operator',
+        write: { op: 'deleteTechnician', id: '1bf9a491-46dd-417e-b1f6-48d3fcb9d8d8' },
+        scenario: 'rate-limited',
+      },
+      { k: 'restore', w: 0, from: 0 },
+    ],
+  ],
+  [
+    'a session counted by a rate limit before a restore goes on counting after it, on replay too',
+    [
+      { k: 'read', w: 0, who: 'admin', path: '/api/layers', scenario: 'rate-limited' },
+      { k: 'restore', w: 0, from: 0 },
+      { k: 'read', w: 0, who: 'admin', path: '/api/layers', scenario: 'rate-limited' },
+      { k: 'read', w: 0, who: 'admin', path: '/api/layers', scenario: 'rate-limited' },
+    ],
+  ],
+  [
+    // Seed 20261151, session 1,605.
+    'an agent paid, then session-expired scoped to another route and refresh-revoked: its read of /me replays as recorded',
+    [
+      { k: 'write', w: 0, who: 'agent', write: { op: 'pay', invoice: 'inv_acme_0001', amount: 1000 } },
+      {
+        k: 'scenarios',
+        w: 0,
+        active: [{ name: 'session-expired', options: { routes: ['listLayers'] } }, 'refresh-revoked'],
+      },
+      { k: 'read', w: 0, who: 'agent', path: '/api/auth/users/me' },
+      { k: 'signIn', w: 0, who: 'admin' },
+    ],
+  ],
+  [
     'an override on an OAuth endpoint used up: the bundle carries its uses',
     [
       { k: 'override', w: 0, path: '/oauth/token', status: 503, times: 1 },

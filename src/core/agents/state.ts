@@ -55,12 +55,3 @@ export interface OAuthState {
 }
 
 export const emptyOAuth = (): OAuthState => ({ clients: [], codes: [], grants: [], version: 0 })
-
-/** Why an agent JWT no longer opens the API though its signature and `exp` hold, or undefined. */
-export function grantRefusal(state: OAuthState, grantId: unknown, now: number): string | undefined {
-  if (typeof grantId !== 'string') return undefined
-  const grant = state.grants.find((g) => g.id === grantId)
-  if (!grant || grant.revokedAt !== null) return 'authorization: the agent token was revoked'
-  if (now >= grant.accessExpiresAt) return 'authorization: the token has expired'
-  return undefined
-}

@@ -1,5 +1,6 @@
 import { decodeJwt } from 'jose'
 import type { SandboxParts } from '../sandbox/types.js'
+import { grantRefusal } from './grant-refusal.js'
 import { looksLikeJwt } from './tokens.js'
 
 /** Whom a token names in this world, read without verifying or touching anything. */
@@ -29,7 +30,13 @@ export function tokenCaller(sandbox: SandboxParts, token: string): TokenCaller |
     const sub = String(claims.sub ?? '')
     if (claims.kind === 'portal' && sandbox.world.tables.portalContacts.get(sub))
       return { kind: 'portal', contact: sub, roles: Array.isArray(claims.roles) ? claims.roles.map(String) : [] }
-    if (claims.kind === 'agent' && sandbox.world.tables.users.get(sub)) return { kind: 'agent', user: sub }
+    // An agent token whose grant expired or was revoked (session-expired turned on) opens nothing.
+    if (
+      claims.kind === 'agent' &&
+      sandbox.world.tables.users.get(sub) &&
+      !grantRefusal(sandbox.oauth, claims.grant, now)
+    )
+      return { kind: 'agent', user: sub }
     return undefined
   }
   if (token.startsWith('atk_')) {

@@ -5,7 +5,7 @@ import { type Permission, rolePermissions } from './permissions.js'
 import type { Session } from './sessions.js'
 import { decodeJwt } from 'jose'
 import { looksLikeJwt, verifyToken } from './tokens.js'
-import { grantRefusal } from '../agents/state.js'
+import { grantRefusal } from './grant-refusal.js'
 
 export type { Principal }
 

@@ -1,3 +1,4 @@
+import { randomToken } from '../clock/random.js'
 import * as z from 'zod'
 import type { RequestMeta } from '../app/front-door.js'
 import type { signToken } from '../auth/tokens.js'
@@ -308,8 +309,8 @@ export async function rebuild(
     fresh.overrides.load(overrides)
     fresh.repro.begin(fresh)
     fresh.repro.paused = true
-    if (bundle.base) await loadBase(kit, fresh, bundle.base.parts)
     const sessions = new Map<string, string>()
+    if (bundle.base) await loadBase(kit, fresh, bundle.base.parts, sessions)
     for (const [i, s] of bundle.requests.entries()) {
       fresh.clock.set(Date.parse(s.at))
       if (s.kind === 'request') await replayRequest(kit, fetch, fresh, s, i, origin, sessions, kindOf, controlToken)
@@ -337,16 +338,25 @@ export async function rebuild(
  * own schema (a 400 naming the field), minted tokens' marks made new tokens of this world, in
  * their order, so the steps that quote them find them.
  */
-async function loadBase(kit: ReplayKit, sandbox: Sandbox, parts: Record<string, unknown>): Promise<void> {
+async function loadBase(
+  kit: ReplayKit,
+  sandbox: Sandbox,
+  parts: Record<string, unknown>,
+  sessions: Map<string, string>,
+): Promise<void> {
   const carried = kit.parts.filter((p) => typeof p.bundle === 'string')
   for (const key of Object.keys(parts))
     if (!carried.some((p) => p.fields.includes(key)))
       throw kit.refuse(400, `base.parts.${key}: not a part a bundle carries (${carried.map((p) => p.key).join(', ')})`)
   const marks = new Map<string, string>()
-  const text = JSON.stringify(parts).replace(/\{\{minted:(\d+)\}\}/g, (mark) => {
-    if (!marks.has(mark)) marks.set(mark, kit.mint())
-    return marks.get(mark)!
-  })
+  const text = sessionsOpened(
+    sandbox,
+    JSON.stringify(parts).replace(/\{\{minted:(\d+)\}\}/g, (mark) => {
+      if (!marks.has(mark)) marks.set(mark, kit.mint())
+      return marks.get(mark)!
+    }),
+    sessions,
+  )
   const missing = carried.filter((p) => !p.optional && p.fields.some((f) => parts[f] === undefined) && !p.heavy)
   if (missing.length)
     throw kit.refuse(
@@ -375,6 +385,35 @@ async function loadBase(kit: ReplayKit, sandbox: Sandbox, parts: Record<string, 
   for (const token of kit.credentialTokens(sandbox)) sandbox.repro.minted.set(token, sandbox.repro.minted.size + 1)
   // A replay moves the clock itself, step by step.
   sandbox.clock = new kit.Clock(sandbox.clock.now(), Date.now, true)
+}
+
+/**
+ * A base's session marks (repro-log.ts `concealed`) made sessions of this world: one per mark, the
+ * one a step of that account and number goes on with (`credential`), so a scenario's counters
+ * count on; a signed-out one, a token no session has.
+ */
+function sessionsOpened(sandbox: Sandbox, text: string, sessions: Map<string, string>): string {
+  const made = new Map<string, string>()
+  return text.replace(/\{\{session:([^:{}]*):([^:{}]*):(\d{1,6})\}\}/g, (mark, user: string, by: string, n: string) => {
+    let token = made.get(mark)
+    if (token) return token
+    const u = user === '-' ? undefined : sandbox.world.tables.users.get(user)
+    if (!u) token = randomToken('ses_', 24)
+    else {
+      const session = sandbox.sessions.open(
+        u.id,
+        u.clientId,
+        sandbox.clock.now(),
+        undefined,
+        by ? 'impersonation' : 'direct',
+        by || null,
+      )
+      token = session.token
+      sessions.set(`${u.id}\n${by}\n${n}`, token)
+    }
+    made.set(mark, token)
+    return token
+  })
 }
 
 async function loadPart(kit: ReplayKit, sandbox: Sandbox, key: string, value: unknown, field: string): Promise<void> {

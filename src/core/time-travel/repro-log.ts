@@ -391,9 +391,31 @@ export class ReproLog {
   }
   readonly #owner = new Map<string, string>()
 
-  /** A base's text: the credential tokens it holds as their marks (the log marks only those: a DTE's track id stays), sessions' as `{{session}}`. */
+  /**
+   * A base's text: the credential tokens it holds as their marks (the log marks only those: a DTE's
+   * track id stays), each session's as `{{session:USER:IMPERSONATOR:N}}`, numbered as the log's
+   * steps number that account's sessions (a scenario's counters keep one count per session, and
+   * a replay opens one session per mark and goes on counting on it); a session signed out since
+   * as `{{session:-:-:N}}`, one apart from each other.
+   */
   concealed(text: string, sandbox: SandboxParts): string {
-    return withoutSessions(this.marked(text), sandbox)
+    text = this.marked(text)
+    if (!text.includes('ses_')) return withoutSessions(text, sandbox)
+    const live = new Map(sandbox.sessions.all().map((s) => [s.token, s]))
+    const gone = new Map<string, number>()
+    text = text.replace(SESSION_TOKEN, (token) => {
+      const session = live.get(token)
+      if (!session) return `{{session:-:-:${gone.get(token) ?? gone.set(token, gone.size + 1).size}}}`
+      const key = `${session.userId}\n${session.impersonatorId ?? ''}`
+      let n = this.#sessions.get(token)
+      if (n === undefined) {
+        n = [...this.#sessions.keys()].filter((t) => this.#owner.get(t) === key).length + 1
+        this.#sessions.set(token, n)
+        this.#owner.set(token, key)
+      }
+      return `{{session:${session.userId}:${session.impersonatorId ?? ''}:${n}}}`
+    })
+    return withoutSessions(text, sandbox)
   }
 
   /** Minted tokens in a text replaced by their marks (bodies, paths, and the world's digests). */
