@@ -380,16 +380,22 @@ export class ReproLog {
     const token =
       p?.kind === 'session' ? p.token : /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1]
     if (!token) return as
-    const key = `${as.user}\n${as.impersonator ?? ''}`
+    const n = this.#sessionNumber(token, as.user, as.impersonator)
+    return n > 1 ? { ...as, session: n } : as
+  }
+  readonly #owner = new Map<string, string>()
+
+  /** A session's number among its account's, given when the log first meets it. */
+  #sessionNumber(token: string, user: string, impersonator: string | null | undefined): number {
+    const key = `${user}\n${impersonator ?? ''}`
     let n = this.#sessions.get(token)
     if (n === undefined) {
       n = [...this.#sessions.keys()].filter((t) => this.#owner.get(t) === key).length + 1
       this.#sessions.set(token, n)
       this.#owner.set(token, key)
     }
-    return n > 1 ? { ...as, session: n } : as
+    return n
   }
-  readonly #owner = new Map<string, string>()
 
   /**
    * A base's text: the credential tokens it holds as their marks (the log marks only those: a DTE's
@@ -406,13 +412,7 @@ export class ReproLog {
     text = text.replace(SESSION_TOKEN, (token) => {
       const session = live.get(token)
       if (!session) return `{{session:-:-:${gone.get(token) ?? gone.set(token, gone.size + 1).size}}}`
-      const key = `${session.userId}\n${session.impersonatorId ?? ''}`
-      let n = this.#sessions.get(token)
-      if (n === undefined) {
-        n = [...this.#sessions.keys()].filter((t) => this.#owner.get(t) === key).length + 1
-        this.#sessions.set(token, n)
-        this.#owner.set(token, key)
-      }
+      const n = this.#sessionNumber(token, session.userId, session.impersonatorId)
       return `{{session:${session.userId}:${session.impersonatorId ?? ''}:${n}}}`
     })
     return withoutSessions(text, sandbox)
