@@ -1,10 +1,15 @@
+import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, PASSWORD } from '../support/client.js'
 import type { Doc } from '../support/openapi-answers.js'
 import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
+import { SchemaData } from '../support/schema-data.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
+
+/** A PNG's signature and header: what the upload checks a file's content by. */
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])
 
 /** A JSON pointer (RFC 6901) into a body. */
 const at = (body: unknown, pointer: string) =>
@@ -52,6 +57,51 @@ describe.each(runtimes)("the served document's links and tokens through $name", 
     }
     expect(problems).toEqual([])
     expect(followed.length).toBeGreaterThanOrEqual(12)
+  })
+
+  it("a listed record leads to its actions: every link from a list to a write finds the record, and a body from the document's schema is taken", async () => {
+    const headers = { authorization: `Bearer ${ADMIN_TOKEN}` }
+    const data = new SchemaData(doc)
+    const followed: string[] = []
+    const problems: string[] = []
+    let seed = 20261128
+    for (const { path, method, op } of ops.values()) {
+      if (method !== 'get' || path.includes('{') || op['x-sandbox-portal-role']) continue
+      const links = Object.values(op.responses['200']?.links ?? {}) as any[]
+      const actions = links.filter((l) => ops.get(l.operationId)?.method !== 'get' && l.parameters)
+      for (const link of actions) {
+        // Each action in a world of its own: the one before it may have changed the record.
+        const sandbox = `links-${runtime.name.split(' ')[0].replace(/\W/g, '')}-${link.operationId}`
+        const listed = await (await rt.fetch(path, { headers: { ...headers, 'x-sandbox-id': sandbox } })).json()
+        const [[name, expression]] = Object.entries(link.parameters as Record<string, string>)
+        const value = at(listed, expression.replace('$response.body#', ''))
+        const target = ops.get(link.operationId)!
+        const url = target.path.replace(`{${name.replace(/^path\./, '')}}`, encodeURIComponent(String(value)))
+        const init: RequestInit = {
+          method: target.method.toUpperCase(),
+          headers: { ...headers, 'x-sandbox-id': sandbox },
+        }
+        const [type, media] = Object.entries((target.op.requestBody?.content ?? {}) as Record<string, any>)[0] ?? []
+        if (type === 'multipart/form-data') {
+          const form = new FormData()
+          form.append('file', new Blob([PNG], { type: 'image/png' }), 'a.png')
+          init.body = form
+        } else if (type) {
+          const [body] = fc.sample(data.valid(media.schema), { numRuns: 1, seed: seed++ })
+          ;(init.headers as Record<string, string>)['content-type'] = type
+          init.body = JSON.stringify(body)
+        }
+        const res = await rt.fetch(url, init)
+        const answer = await res.text()
+        const listedStatuses = Object.keys(target.op.responses).map(Number)
+        // The record the link named exists, the body is taken; its state may refuse the action (409, 422).
+        if (res.status === 400 || res.status === 404 || res.status >= 500 || !listedStatuses.includes(res.status))
+          problems.push(`${op.operationId} → ${link.operationId} ${url}: ${res.status} ${answer.slice(0, 200)}`)
+        followed.push(`${op.operationId} → ${link.operationId} (${res.status})`)
+      }
+    }
+    expect(problems).toEqual([])
+    expect(followed.length).toBeGreaterThanOrEqual(10)
   })
 
   it("the sign-in's token opens the operations it links to; each token kind has a scheme saying how to obtain it", async () => {
