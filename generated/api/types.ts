@@ -12237,10 +12237,10 @@ export interface operations {
                     grant_type: "refresh_token";
                     /** @description The public client the token was issued to */
                     client_id: string;
-                    /** @description Each works once: rotated */
-                    refresh_token: string;
                     /** @description Space-separated scopes; the only one is service:api (the default) */
                     scope?: string;
+                    /** @description Each works once: rotated */
+                    refresh_token: string;
                     /** @description The token's audience: <sandbox>/mcp (its MCP server) or <sandbox> itself */
                     resource?: string;
                 };

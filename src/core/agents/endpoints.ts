@@ -9,11 +9,11 @@ import { CODE_TTL_MS, REDIRECT_LIMIT, TEXT_LIMIT } from './bounds.js'
 import {
   NO_STORE,
   OAuthError,
-  PKCE_TEXT,
   addClient,
   capCodes,
   checkResource,
   checkScope,
+  checkedParams,
   clientOf,
   errorAnswer,
   formOf,
@@ -33,7 +33,7 @@ import {
 } from './oauth.js'
 import { base64url, sha256Bytes } from '../http/bytes.js'
 import { PAGE_HEADERS, errorPage, signInPage } from './page.js'
-import { PKCE_CHALLENGE } from './requests.js'
+import { authorizeQuery, revokeForm, tokenForm } from './requests.js'
 
 /** RFC 8414 metadata. */
 export function serverMetadata(ctx: RouteContext): Reply {
@@ -129,30 +129,16 @@ interface Checked {
   resource: string | null
 }
 
-/** RFC 6749 §4.1.1 with OAuth 2.1's PKCE S256, and RFC 8707's `resource`. */
+/** RFC 6749 §4.1.1 with OAuth 2.1's PKCE S256 (the shape: requests.ts), and RFC 8707's `resource`. */
 function checkRequest(params: Map<string, string>, target: Target): Checked {
-  const type = params.get('response_type')
-  if (type !== 'code')
-    throw new OAuthError(
-      400,
-      type === undefined ? 'invalid_request' : 'unsupported_response_type',
-      `response_type: must be code${type === undefined ? '' : `, got ${type.slice(0, 50)}`}`,
-    )
-  const challenge = params.get('code_challenge')
-  if (challenge === undefined) throw invalidRequest('code_challenge: required: PKCE with S256 is mandatory (OAuth 2.1)')
-  const method = params.get('code_challenge_method')
-  if (method !== 'S256')
-    throw invalidRequest(
-      `code_challenge_method: must be S256${method === undefined ? ' (absent means plain, which is refused)' : `; ${method.slice(0, 50)} is refused`}`,
-    )
-  if (!PKCE_CHALLENGE.test(challenge))
-    throw invalidRequest(
-      'code_challenge: must be the 43-character base64url SHA-256 of the code_verifier (RFC 7636 §4.2)',
-    )
+  const shape = checkedParams(authorizeQuery, params, {
+    response_type: 'unsupported_response_type',
+    scope: 'invalid_scope',
+  })
   return {
-    challenge,
-    scope: checkScope(params.get('scope'), target.client.scope),
-    resource: checkResource(target.issuer, params.get('resource')),
+    challenge: shape.code_challenge,
+    scope: checkScope(shape.scope, target.client.scope),
+    resource: checkResource(target.issuer, shape.resource),
   }
 }
 
@@ -302,16 +288,10 @@ export function token(ctx: RouteContext): Promise<Reply> {
         'authorization: clients here are public (token_endpoint_auth_method none): send client_id in the body and no secret',
       )
     }
-    const type = form.get('grant_type')
-    if (type === undefined) throw invalidRequest('grant_type: required (authorization_code or refresh_token)')
-    if (type !== 'authorization_code' && type !== 'refresh_token')
-      throw new OAuthError(
-        400,
-        'unsupported_grant_type',
-        `grant_type: must be authorization_code or refresh_token, got ${type.slice(0, 50)}`,
-      )
+    const shape = checkedParams(tokenForm, form, { grant_type: 'unsupported_grant_type', scope: 'invalid_scope' })
+    const type = shape.grant_type
     const state = ctx.sandbox.oauth
-    const client = clientOf(state, form.get('client_id'))
+    const client = clientOf(state, shape.client_id)
     if (!client.grant_types.includes(type))
       throw new OAuthError(
         400,
@@ -327,13 +307,8 @@ export function token(ctx: RouteContext): Promise<Reply> {
       if (user.disabled) throw invalidGrant('user: the account is disabled')
       return user
     }
-    if (type === 'authorization_code') {
-      const code = form.get('code')
-      if (code === undefined) throw invalidRequest('code: required')
-      const verifier = form.get('code_verifier')
-      if (verifier === undefined) throw invalidRequest('code_verifier: required: PKCE is mandatory (OAuth 2.1)')
-      if (!PKCE_TEXT.test(verifier))
-        throw invalidRequest('code_verifier: must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)')
+    if (shape.grant_type === 'authorization_code') {
+      const { code, code_verifier: verifier } = shape
       const hash = await hashOf(code)
       const row = state.codes.find((c) => c.hash === hash)
       if (!row)
@@ -378,10 +353,7 @@ export function token(ctx: RouteContext): Promise<Reply> {
       row.grant = grant.id
       return tokenAnswer(issued)
     }
-    // The scope's shape before the token is looked up: a malformed request is named as such.
-    checkScope(form.get('scope'), AGENT_SCOPE)
-    const refresh = form.get('refresh_token')
-    if (refresh === undefined) throw invalidRequest('refresh_token: required')
+    const refresh = shape.refresh_token
     const grant = grantOfRefresh(state, refresh)
     if (!grant)
       throw invalidGrant('refresh_token: unknown: a refresh token works in the sandbox (x-sandbox-id) that issued it')
@@ -410,16 +382,9 @@ export function revokeToken(ctx: RouteContext): Promise<Reply> {
   return oauthReply(async () => {
     const form = await formOf(ctx.request)
     const state = ctx.sandbox.oauth
-    const client = clientOf(state, form.get('client_id'))
-    const value = form.get('token')
-    if (value === undefined) throw invalidRequest('token: required')
-    const hint = form.get('token_type_hint')
-    if (hint !== undefined && hint !== 'access_token' && hint !== 'refresh_token')
-      throw new OAuthError(
-        400,
-        'unsupported_token_type',
-        `token_type_hint: must be access_token or refresh_token, got ${hint.slice(0, 50)}`,
-      )
+    const shape = checkedParams(revokeForm, form, { token_type_hint: 'unsupported_token_type' })
+    const client = clientOf(state, shape.client_id)
+    const value = shape.token
     let grant = grantOfRefresh(state, value)
     if (grant && grant.refreshHash !== (await hashOf(value))) grant = undefined
     if (!grant && looksLikeJwt(value)) {

@@ -1,3 +1,4 @@
+import type * as z from 'zod'
 import type { RouteContext } from '../route/route.js'
 import { HttpError, RawJson, type Reply } from '../http/reply.js'
 import { readBody } from '../http/body.js'
@@ -89,6 +90,24 @@ export function checkScope(requested: string | undefined, allowed: string): stri
       `scope: ${unknown === undefined ? 'must name a scope' : `"${unknown.slice(0, 100)}" is not one this client may ask for`}; allowed: ${allowed}`,
     )
   return [...new Set(list)].join(' ')
+}
+
+/**
+ * A request's parameters checked by the schema the served document states (requests.ts), its
+ * first refusal as an OAuth error: `codes` names the error code of a field when it was sent
+ * (unsupported_grant_type, invalid_scope...), invalid_request otherwise (a field missing).
+ */
+export function checkedParams<T>(
+  schema: z.ZodType<T>,
+  params: Map<string, string>,
+  codes: Readonly<Record<string, string>> = {},
+): T {
+  const result = schema.safeParse(Object.fromEntries(params))
+  if (result.success) return result.data
+  const issue = result.error.issues[0]
+  const field = String(issue.path[0] ?? 'body')
+  const code = params.has(field) ? (codes[field] ?? 'invalid_request') : 'invalid_request'
+  throw new OAuthError(400, code, `${field}: ${issue.message}`)
 }
 
 /**

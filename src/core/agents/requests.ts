@@ -3,11 +3,12 @@ import { AGENT_SCOPE } from '../auth/tokens.js'
 import { REDIRECT_LIMIT, TEXT_LIMIT } from './bounds.js'
 
 /**
- * What the OAuth endpoints take, for the served document (docs/routes.md "Where each rule
- * lives"). The endpoints check by hand, since each refusal has its RFC 6749 error code and some
- * go back to the client as a redirect; these schemas use the same rules (the patterns below are
- * the endpoints' own), and test/api/generated-requests.test.ts holds the two together. An empty
- * parameter counts as absent (RFC 6749 §3.1), so each present one is at least 1 character.
+ * What the OAuth endpoints take: the schemas they check a request's shape with (oauth.ts
+ * `checkedParams`, each refusal with its RFC 6749 error code, some sent back to the client as a
+ * redirect) and the served document states (docs/routes.md "Where each rule lives"): one source,
+ * rules and messages. What no schema can know (a registered client, a code, the issuer) the
+ * endpoints check after. An empty parameter counts as absent (RFC 6749 §3.1), so each present one
+ * is at least 1 character.
  */
 
 /** RFC 7636 §4.2: the S256 challenge is the 43-character base64url SHA-256 of the verifier. */
@@ -20,12 +21,24 @@ export const SCOPE_TEXT = new RegExp(`^ *${AGENT_SCOPE}(?: +${AGENT_SCOPE})* *$`
 /** An optional parameter: empty is the same as absent (RFC 6749 §3.1). */
 const text = (description: string) => z.string().meta({ description })
 /** A required one: empty is absent, so refused. */
-const needed = (description: string) => z.string().min(1).meta({ description })
+const needed = (description: string, missing = 'required') =>
+  z.string({ error: missing }).min(1, missing).meta({ description })
+const CLIENT_MISSING = 'required (clients here are public: send client_id in the body, no secret)'
+/** Why a scope is refused: the first name no client here may ask for. */
+const scopeRefusal = (value: unknown) => {
+  const unknown = String(value)
+    .split(' ')
+    .filter(Boolean)
+    .find((s) => s !== AGENT_SCOPE)
+  return `${unknown === undefined ? 'must name a scope' : `"${unknown.slice(0, 100)}" is not one this client may ask for`}; allowed: ${AGENT_SCOPE}`
+}
 const scope = z
   .string()
-  .regex(SCOPE_TEXT)
+  .regex(SCOPE_TEXT, { error: (issue) => scopeRefusal(issue.input) })
   .optional()
   .meta({ description: `Space-separated scopes; the only one is ${AGENT_SCOPE} (the default)` })
+/** A refused value as a message quotes it. */
+const quoted = (value: unknown) => String(value).slice(0, 50)
 /** RFC 8707: the served document states its values once it knows the served origin (openapi.ts). */
 export const resource = z.string().optional().meta({
   description: "The token's audience: <sandbox>/mcp (its MCP server) or <sandbox> itself",
@@ -34,12 +47,22 @@ export const resource = z.string().optional().meta({
 
 /** `GET /oauth/authorize`'s query, and the hidden fields of the sign-in form. */
 export const authorizeQuery = z.object({
-  response_type: z.literal('code'),
+  response_type: z.literal('code', {
+    error: (issue) => (issue.input === undefined ? 'must be code' : `must be code, got ${quoted(issue.input)}`),
+  }),
   client_id: needed('A client registered in this sandbox (POST /oauth/register)'),
   redirect_uri: text('One the client registered, exactly; required when it registered several').optional(),
   state: text('Sent back with the code').optional(),
-  code_challenge: z.string().regex(PKCE_CHALLENGE).meta({ description: 'base64url SHA-256 of the code_verifier' }),
-  code_challenge_method: z.literal('S256'),
+  code_challenge: z
+    .string({ error: 'required: PKCE with S256 is mandatory (OAuth 2.1)' })
+    .regex(PKCE_CHALLENGE, 'must be the 43-character base64url SHA-256 of the code_verifier (RFC 7636 §4.2)')
+    .meta({ description: 'base64url SHA-256 of the code_verifier' }),
+  code_challenge_method: z.literal('S256', {
+    error: (issue) =>
+      issue.input === undefined
+        ? 'must be S256 (absent means plain, which is refused)'
+        : `must be S256; ${quoted(issue.input)} is refused`,
+  }),
   scope,
   resource,
   login_hint: text('With prompt=none: the e-mail of the demo account to sign in at once').optional(),
@@ -54,29 +77,47 @@ export const authorizeForm = authorizeQuery.extend({
 })
 
 /** `POST /oauth/token`: a code exchange or a refresh. */
-export const tokenForm = z.discriminatedUnion('grant_type', [
-  z.object({
-    grant_type: z.literal('authorization_code'),
-    client_id: needed('The public client the code was issued to'),
-    code: needed('The authorization code (60 s)'),
-    code_verifier: z.string().regex(PKCE_TEXT),
-    redirect_uri: text("The authorization request's, when it named one").optional(),
-    resource,
-  }),
-  z.object({
-    grant_type: z.literal('refresh_token'),
-    client_id: needed('The public client the token was issued to'),
-    refresh_token: needed('Each works once: rotated'),
-    scope,
-    resource,
-  }),
-])
+export const tokenForm = z.discriminatedUnion(
+  'grant_type',
+  [
+    z.object({
+      grant_type: z.literal('authorization_code'),
+      client_id: needed('The public client the code was issued to', CLIENT_MISSING),
+      code: needed('The authorization code (60 s)'),
+      code_verifier: z
+        .string({ error: 'required: PKCE is mandatory (OAuth 2.1)' })
+        .regex(PKCE_TEXT, 'must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)'),
+      redirect_uri: text("The authorization request's, when it named one").optional(),
+      resource,
+    }),
+    z.object({
+      grant_type: z.literal('refresh_token'),
+      client_id: needed('The public client the token was issued to', CLIENT_MISSING),
+      // The scope's shape before the token: a malformed request is named as such.
+      scope,
+      refresh_token: needed('Each works once: rotated'),
+      resource,
+    }),
+  ],
+  {
+    error: (issue) => {
+      const type = (issue.input as { grant_type?: unknown } | undefined)?.grant_type
+      return type === undefined
+        ? 'required (authorization_code or refresh_token)'
+        : `must be authorization_code or refresh_token, got ${quoted(type)}`
+    },
+  },
+)
 
 /** `POST /oauth/revoke` (RFC 7009). */
 export const revokeForm = z.object({
-  client_id: needed('The public client the token was issued to'),
+  client_id: needed('The public client the token was issued to', CLIENT_MISSING),
   token: needed('A refresh or access token'),
-  token_type_hint: z.enum(['access_token', 'refresh_token']).optional(),
+  token_type_hint: z
+    .enum(['access_token', 'refresh_token'], {
+      error: (issue) => `must be access_token or refresh_token, got ${quoted(issue.input)}`,
+    })
+    .optional(),
 })
 
 /**
