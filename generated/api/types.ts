@@ -8935,7 +8935,7 @@ export interface operations {
                     /** Format: date-time */
                     set?: string;
                     freeze?: boolean;
-                } | unknown | unknown | unknown;
+                };
             };
         };
         responses: {
@@ -12336,10 +12336,10 @@ export interface operations {
                     client_name?: string | null;
                     software_id?: string | null;
                     software_version?: string | null;
-                    client_uri?: string;
-                    logo_uri?: string;
-                    tos_uri?: string;
-                    policy_uri?: string;
+                    client_uri?: string | null;
+                    logo_uri?: string | null;
+                    tos_uri?: string | null;
+                    policy_uri?: string | null;
                     contacts?: string[];
                     scope?: string;
                 } & {

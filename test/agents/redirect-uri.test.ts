@@ -1,7 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { redirectError } from '../../src/core/agents/endpoints.js'
-import { REDIRECT_URI } from '../../src/core/agents/requests.js'
+import { REDIRECT_URI, redirectError } from '../../src/core/agents/requests.js'
 
 /**
  * The served document's redirect URI pattern narrows to what registration takes: every URI it

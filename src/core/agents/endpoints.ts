@@ -3,9 +3,8 @@ import { RawBody, type Reply } from '../http/reply.js'
 import { readJson } from '../http/body.js'
 import { randomToken } from '../clock/random.js'
 import { AGENT_SCOPE, looksLikeJwt, verifyToken } from '../auth/tokens.js'
-import { LOOPBACK_ORIGIN } from '../control/origin.js'
 import type { OAuthClient } from './state.js'
-import { CODE_TTL_MS, REDIRECT_LIMIT, TEXT_LIMIT } from './bounds.js'
+import { CODE_TTL_MS } from './bounds.js'
 import {
   NO_STORE,
   OAuthError,
@@ -13,6 +12,7 @@ import {
   capCodes,
   checkResource,
   checkScope,
+  checkedBody,
   checkedParams,
   clientOf,
   errorAnswer,
@@ -33,7 +33,7 @@ import {
 } from './oauth.js'
 import { base64url, sha256Bytes } from '../http/bytes.js'
 import { PAGE_HEADERS, errorPage, signInPage } from './page.js'
-import { authorizeQuery, revokeForm, tokenForm } from './requests.js'
+import { authorizeQuery, registerBody, revokeForm, tokenForm } from './requests.js'
 
 /** RFC 8414 metadata. */
 export function serverMetadata(ctx: RouteContext): Reply {
@@ -399,48 +399,8 @@ export function revokeToken(ctx: RouteContext): Promise<Reply> {
   })
 }
 
-const LOOPBACK_HTTP = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/
-
-/** A registered redirect URI: absolute, no fragment, https or http on a loopback host (RFC 8252 §7.3). */
-export function redirectError(value: unknown): string | undefined {
-  if (typeof value !== 'string') return 'must be a string'
-  if (value.length > TEXT_LIMIT) return `must be at most ${TEXT_LIMIT} characters`
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    return 'must be an absolute URL'
-  }
-  if (url.hash !== '' || value.includes('#')) return 'must not carry a fragment (RFC 6749 §3.1.2)'
-  // The redirect goes to the URL as parsed: one the parser rewrites (a tab, a line break, a
-  // control character dropped, "..", a backslash) would send the code elsewhere than registered.
-  if (!/^[\x21-\x7e]*$/.test(value))
-    return 'must be visible ASCII only (RFC 3986: no spaces, tabs, line breaks or control characters; percent-encode the rest)'
-  if (url.href !== value && url.href !== `${value}/`)
-    return `must be written as it reads (${JSON.stringify(url.href.slice(0, 200))}): the redirect goes there`
-  if (url.protocol === 'https:') return undefined
-  if (url.protocol === 'http:' && LOOPBACK_HTTP.test(url.origin) && LOOPBACK_ORIGIN.test(url.origin)) return undefined
-  return 'must be https, or http on a loopback host (127.0.0.1, [::1] or localhost)'
-}
-
 const metadataError = (field: string, rule: string) =>
   new OAuthError(400, 'invalid_client_metadata', `${field}: ${rule}`)
-
-function optionalText(body: Record<string, unknown>, field: string, max = 200): string | undefined {
-  const v = body[field]
-  if (v === undefined || v === null) return undefined
-  if (typeof v !== 'string' || v.length > max)
-    throw metadataError(field, `must be a string of at most ${max} characters`)
-  return v
-}
-
-function list(body: Record<string, unknown>, field: string, allowed: readonly string[], fallback: string[]): string[] {
-  const v = body[field]
-  if (v === undefined || v === null) return fallback
-  if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== 'string' || !allowed.includes(x)))
-    throw metadataError(field, `must be a non-empty list of ${allowed.join(', ')}`)
-  return [...new Set(v as string[])]
-}
 
 /** `POST /oauth/register` (RFC 7591): public clients only; every field checked, unknown ones ignored (§2). */
 export function register(ctx: RouteContext): Promise<Reply> {
@@ -451,57 +411,11 @@ export function register(ctx: RouteContext): Promise<Reply> {
     } catch (error) {
       throw metadataError('body', (error as Error).message.replace(/^body: /, ''))
     }
-    if (!body || typeof body !== 'object' || Array.isArray(body))
-      throw metadataError('body', 'must be a JSON object of client metadata (RFC 7591 §2)')
-    const b = body as Record<string, unknown>
-    const uris = b.redirect_uris
-    if (!Array.isArray(uris) || uris.length === 0 || uris.length > REDIRECT_LIMIT)
-      throw new OAuthError(
-        400,
-        'invalid_redirect_uri',
-        `redirect_uris: must be a list of 1 to ${REDIRECT_LIMIT} redirect URIs`,
-      )
-    uris.forEach((u, i) => {
-      const problem = redirectError(u)
-      if (problem) throw new OAuthError(400, 'invalid_redirect_uri', `redirect_uris.${i}: ${problem}`)
-    })
-    const method = b.token_endpoint_auth_method
-    if (method !== undefined && method !== 'none')
-      throw metadataError(
-        'token_endpoint_auth_method',
-        'must be none: this server registers public clients only (PKCE, no secret)',
-      )
-    const grantTypes = list(
-      b,
-      'grant_types',
-      ['authorization_code', 'refresh_token'],
-      ['authorization_code', 'refresh_token'],
-    )
-    if (!grantTypes.includes('authorization_code'))
-      throw metadataError('grant_types', 'must include authorization_code (the only way to a first token)')
-    list(b, 'response_types', ['code'], ['code'])
-    const name = optionalText(b, 'client_name')
-    for (const field of ['software_id', 'software_version']) optionalText(b, field)
-    for (const field of ['client_uri', 'logo_uri', 'tos_uri', 'policy_uri']) {
-      const v = optionalText(b, field, TEXT_LIMIT)
-      if (v !== undefined && !/^https?:\/\//.test(v)) throw metadataError(field, 'must be an http or https URL')
-    }
-    if (
-      b.contacts !== undefined &&
-      (!Array.isArray(b.contacts) ||
-        b.contacts.length > 10 ||
-        b.contacts.some((c) => typeof c !== 'string' || c.length > 200))
-    )
-      throw metadataError('contacts', 'must be a list of at most 10 strings')
-    let scope = AGENT_SCOPE
-    if (b.scope !== undefined) {
-      if (typeof b.scope !== 'string') throw metadataError('scope', 'must be a string')
-      try {
-        scope = checkScope(b.scope, AGENT_SCOPE)
-      } catch (error) {
-        throw metadataError('scope', `must be ${AGENT_SCOPE}; ${(error as Error).message}`)
-      }
-    }
+    const shape = checkedBody(registerBody, body, { redirect_uris: 'invalid_redirect_uri' }, 'invalid_client_metadata')
+    const uris = shape.redirect_uris
+    const grantTypes = shape.grant_types ? [...new Set(shape.grant_types)] : ['authorization_code', 'refresh_token']
+    const name = shape.client_name ?? undefined
+    const scope = shape.scope === undefined ? AGENT_SCOPE : checkScope(shape.scope, AGENT_SCOPE)
     const client: OAuthClient = {
       client_id: randomToken('oac_', 12),
       client_name: name ?? null,

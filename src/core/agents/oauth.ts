@@ -104,10 +104,26 @@ export function checkedParams<T>(
 ): T {
   const result = schema.safeParse(Object.fromEntries(params))
   if (result.success) return result.data
-  const issue = result.error.issues[0]
-  const field = String(issue.path[0] ?? 'body')
-  const code = params.has(field) ? (codes[field] ?? 'invalid_request') : 'invalid_request'
-  throw new OAuthError(400, code, `${field}: ${issue.message}`)
+  throw shapeError(result.error.issues, (field) => (params.has(field) ? codes[field] : undefined) ?? 'invalid_request')
+}
+
+/** A JSON body checked by its schema (registration's metadata): `codes` by field, `fallback` for the rest. */
+export function checkedBody<T>(
+  schema: z.ZodType<T>,
+  body: unknown,
+  codes: Readonly<Record<string, string>>,
+  fallback: string,
+): T {
+  const result = schema.safeParse(body)
+  if (result.success) return result.data
+  throw shapeError(result.error.issues, (field) => codes[field] ?? fallback)
+}
+
+/** The first issue, named by its path (`redirect_uris.1`), with the code of its top field. */
+function shapeError(issues: readonly z.core.$ZodIssue[], codeOf: (field: string) => string): OAuthError {
+  const issue = issues[0]
+  const path = issue.path.map(String)
+  return new OAuthError(400, codeOf(path[0] ?? ''), `${path.length ? path.join('.') : 'body'}: ${issue.message}`)
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { AGENT_SCOPE } from '../auth/tokens.js'
 import { REDIRECT_LIMIT, TEXT_LIMIT } from './bounds.js'
+import { LOOPBACK_ORIGIN } from '../control/origin.js'
 
 /**
  * What the OAuth endpoints take: the schemas they check a request's shape with (oauth.ts
@@ -128,32 +129,89 @@ export const revokeForm = z.object({
  */
 export const REDIRECT_URI =
   /^(?:https:\/\/(?!xn--)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.(?!xn--)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.[a-z][a-z0-9-]*[a-z0-9](?::(?!443(?:\/|$))[1-9][0-9]{1,3})?|http:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::[1-9][0-9]{2,3})?)(?:(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+\/?(?:\?[A-Za-z0-9._~=&-]*)?|\/(?:\?[A-Za-z0-9._~=&-]*)?)?$/
+const NAME_RULE = 'must be a string of at most 200 characters'
+const name = z.string({ error: NAME_RULE }).max(200, NAME_RULE).nullable().optional()
+const URL_TEXT = `must be a string of at most ${TEXT_LIMIT} characters`
 const webUrl = z
-  .string()
-  .max(TEXT_LIMIT)
-  .regex(/^https?:\/\//)
+  .string({ error: URL_TEXT })
+  .max(TEXT_LIMIT, URL_TEXT)
+  .regex(/^https?:\/\//, 'must be an http or https URL')
+  .nullable()
   .optional()
-const name = z.string().max(200).nullable().optional()
+const URIS_RULE = `must be a list of 1 to ${REDIRECT_LIMIT} redirect URIs`
+const GRANTS_RULE = 'must be a non-empty list of authorization_code, refresh_token'
+const CODES_RULE = 'must be a non-empty list of code'
+const CONTACTS_RULE = 'must be a list of at most 10 strings'
+/** A redirect URI, checked by `redirectError`; the document states the narrower pattern (REDIRECT_URI). */
+const redirectUri = z
+  .string({ error: 'must be a string' })
+  .superRefine((value, ctx) => {
+    const problem = redirectError(value)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  })
+  .meta({ maxLength: TEXT_LIMIT, pattern: REDIRECT_URI.source })
 
 /** `POST /oauth/register` (RFC 7591): public clients; unknown fields are ignored (§2). */
-export const registerBody = z.looseObject({
-  redirect_uris: z.array(z.string().max(TEXT_LIMIT).regex(REDIRECT_URI)).min(1).max(REDIRECT_LIMIT),
-  token_endpoint_auth_method: z.literal('none').optional(),
-  grant_types: z
-    .array(z.enum(['authorization_code', 'refresh_token']))
-    .min(1)
-    .refine((list) => list.includes('authorization_code'))
-    .meta({ contains: { const: 'authorization_code' } })
-    .nullable()
-    .optional(),
-  response_types: z.array(z.literal('code')).min(1).nullable().optional(),
-  client_name: name,
-  software_id: name,
-  software_version: name,
-  client_uri: webUrl,
-  logo_uri: webUrl,
-  tos_uri: webUrl,
-  policy_uri: webUrl,
-  contacts: z.array(z.string().max(200)).max(10).optional(),
-  scope: z.string().regex(SCOPE_TEXT).optional(),
-})
+export const registerBody = z.looseObject(
+  {
+    redirect_uris: z.array(redirectUri, { error: URIS_RULE }).min(1, URIS_RULE).max(REDIRECT_LIMIT, URIS_RULE),
+    token_endpoint_auth_method: z
+      .literal('none', { error: 'must be none: this server registers public clients only (PKCE, no secret)' })
+      .optional(),
+    grant_types: z
+      .array(z.enum(['authorization_code', 'refresh_token'], { error: GRANTS_RULE }), { error: GRANTS_RULE })
+      .min(1, GRANTS_RULE)
+      .refine(
+        (list) => list.includes('authorization_code'),
+        'must include authorization_code (the only way to a first token)',
+      )
+      .meta({ contains: { const: 'authorization_code' } })
+      .nullable()
+      .optional(),
+    response_types: z
+      .array(z.literal('code', { error: CODES_RULE }), { error: CODES_RULE })
+      .min(1, CODES_RULE)
+      .nullable()
+      .optional(),
+    client_name: name,
+    software_id: name,
+    software_version: name,
+    client_uri: webUrl,
+    logo_uri: webUrl,
+    tos_uri: webUrl,
+    policy_uri: webUrl,
+    contacts: z
+      .array(z.string({ error: CONTACTS_RULE }).max(200, CONTACTS_RULE), { error: CONTACTS_RULE })
+      .max(10, CONTACTS_RULE)
+      .optional(),
+    scope: z
+      .string({ error: 'must be a string' })
+      .regex(SCOPE_TEXT, { error: (issue) => `must be ${AGENT_SCOPE}; scope: ${scopeRefusal(issue.input)}` })
+      .optional(),
+  },
+  { error: 'must be a JSON object of client metadata (RFC 7591 §2)' },
+)
+
+const LOOPBACK_HTTP = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/
+
+/** A registered redirect URI: absolute, no fragment, https or http on a loopback host (RFC 8252 §7.3). */
+export function redirectError(value: unknown): string | undefined {
+  if (typeof value !== 'string') return 'must be a string'
+  if (value.length > TEXT_LIMIT) return `must be at most ${TEXT_LIMIT} characters`
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return 'must be an absolute URL'
+  }
+  if (url.hash !== '' || value.includes('#')) return 'must not carry a fragment (RFC 6749 §3.1.2)'
+  // The redirect goes to the URL as parsed: one the parser rewrites (a tab, a line break, a
+  // control character dropped, "..", a backslash) would send the code elsewhere than registered.
+  if (!/^[\x21-\x7e]*$/.test(value))
+    return 'must be visible ASCII only (RFC 3986: no spaces, tabs, line breaks or control characters; percent-encode the rest)'
+  if (url.href !== value && url.href !== `${value}/`)
+    return `must be written as it reads (${JSON.stringify(url.href.slice(0, 200))}): the redirect goes there`
+  if (url.protocol === 'https:') return undefined
+  if (url.protocol === 'http:' && LOOPBACK_HTTP.test(url.origin) && LOOPBACK_ORIGIN.test(url.origin)) return undefined
+  return 'must be https, or http on a loopback host (127.0.0.1, [::1] or localhost)'
+}
