@@ -184,6 +184,16 @@ const SESSIONS: [string, Cmd[]][] = [
     ],
   ],
   [
+    // Seed 20261161, session 580: degraded drew on OAuth's reads, which no replay sends.
+    "degraded on, OAuth's reads draw by chance: the bundle carries the generator past them",
+    [
+      { k: 'scenarios', w: 1, active: ['degraded'] },
+      { k: 'oauth', w: 1, refresh: false },
+      { k: 'read', w: 1, who: 'admin', path: '/api/auth/users/me' },
+      { k: 'clearOverrides', w: 0 },
+    ],
+  ],
+  [
     'an override on an OAuth endpoint used up: the bundle carries its uses',
     [
       { k: 'override', w: 0, path: '/oauth/token', status: 503, times: 1 },
