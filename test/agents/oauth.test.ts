@@ -101,7 +101,11 @@ describe.each(runtimes)('agent access (OAuth 2.1) through $name', (runtime) => {
         'invalid_client_metadata',
         /^grant_types\.0: must be a non-empty list of authorization_code, refresh_token/,
       ],
-      [{ response_types: ['token'] }, 'invalid_client_metadata', /^response_types\.0: must be a non-empty list of code/],
+      [
+        { response_types: ['token'] },
+        'invalid_client_metadata',
+        /^response_types\.0: must be a non-empty list of code/,
+      ],
       [{ scope: 'admin' }, 'invalid_client_metadata', /^scope: must be service:api/],
       [{ client_name: 42 }, 'invalid_client_metadata', /^client_name: must be a string/],
     ]
