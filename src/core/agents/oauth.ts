@@ -158,8 +158,6 @@ export async function formOf(request: Request): Promise<Map<string, string>> {
   return paramsOf(new URLSearchParams(text))
 }
 
-export { PKCE_TEXT } from './requests.js'
-
 export function clientOf(state: OAuthState, id: string | undefined): OAuthClient {
   // Missing is the request's shape (invalid_request, RFC 6749 §5.2); unknown, the client's (invalid_client).
   if (id === undefined)
