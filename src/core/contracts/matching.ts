@@ -57,7 +57,9 @@ export function shape(body: Json): { example: Json; rules: Rules } {
       if (!value.length) return []
       for (const item of value) nullsOf(item, `${path}[*]`, nulls, empties)
       const fullest = value.reduce((best, item) => (filled(item) > filled(best) ? item : best), value[0])
-      return [walk(fullest, `${path}[*]`, key)]
+      // Where the fullest holds null and another item a value (a draft's number beside a published
+      // one's), the example takes the value: a null example would match nothing else.
+      return [walk(withValues(fullest, value), `${path}[*]`, key)]
     }
     if (isObject(value)) {
       const out: Record<string, Json> = {}
@@ -101,6 +103,21 @@ function nullsOf(value: Json, path: string, out: Set<string>, empty: Set<string>
     if (!value.length) empty.add(path)
     for (const item of value) nullsOf(item, `${path}[*]`, out, empty)
   } else if (isObject(value)) for (const [k, v] of Object.entries(value)) nullsOf(v, member(path, k), out, empty)
+}
+
+/** `item` with each null it holds taken from the first of `items` that holds a value there. */
+function withValues(item: Json, items: readonly Json[]): Json {
+  if (item === null) return items.find((other) => other !== null) ?? null
+  if (!isObject(item)) return item
+  const others = items.filter(isObject)
+  const out: Record<string, Json> = {}
+  // Its own keys only: a key some items leave out is not expected of every item.
+  for (const [key, value] of Object.entries(item))
+    out[key] = withValues(
+      value,
+      others.map((o) => o[key] ?? null),
+    )
+  return out
 }
 
 /** How many values of a JSON are not null: the fullest item of a list is its example. */
