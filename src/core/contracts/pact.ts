@@ -61,8 +61,16 @@ export function buildPact(
   let bytes = 0
   let requests = 0
   let cut = false
+  // The account of each session the journal saw opened: a session signed out or rewound since
+  // still names its caller (a rewind before the sign-in, then the pact; seed 763919179).
+  const owners = new Map<string, string>()
   // Bearer JWTs as received: the caller is named in a state, the token never written.
   for (const entry of s.journal.details(false)) {
+    for (const op of entry.changes?.patch ?? []) {
+      const value = op.value as { userId?: unknown } | undefined
+      if (op.op === 'add' && op.path.startsWith('/sessions/') && typeof value?.userId === 'string')
+        owners.set(op.path.slice('/sessions/'.length), value.userId)
+    }
     const route = match(entry.method === 'HEAD' ? 'GET' : entry.method, entry.path).route
     // What the backend would have answered: API routes the sandbox matched and answered itself.
     if (!route || route.auth.kind === 'control' || entry.status === 0 || !entry.path.startsWith('/api/')) continue
@@ -82,6 +90,7 @@ export function buildPact(
       description,
       scenarios,
       overrides,
+      owners,
     )
     if (scenarios.length && options.scenarios === 'pending') interaction.pending = true
     const size = utf8Length(JSON.stringify(interaction))
@@ -116,6 +125,7 @@ function interactionOf(
   description: string,
   scenarios: string[],
   overrides: string[],
+  owners: ReadonlyMap<string, string>,
 ): Interaction {
   const states: ProviderState[] = []
   const request: Record<string, unknown> = { method: entry.method, path: entry.path }
@@ -130,7 +140,7 @@ function interactionOf(
   }
   // The caller as a state: its token comes from the state's setup, never from the file.
   if (headers.authorization) {
-    const who = caller(s, headers.authorization[0])
+    const who = caller(s, headers.authorization[0], owners)
     if (who) {
       states.push(who)
       headers.authorization = [`Bearer ${NOT_KEPT}`]
@@ -220,7 +230,7 @@ function bodyOf(m: JournalDetail['request']): { content: Json; contentType: stri
 }
 
 /** Who the bearer token stood for, as a state; read without touching the session (a build changes nothing). */
-function caller(s: Sandbox, header: string): ProviderState | undefined {
+function caller(s: Sandbox, header: string, owners: ReadonlyMap<string, string>): ProviderState | undefined {
   const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1]
   if (!token) return undefined
   let userId: string | undefined
@@ -232,7 +242,7 @@ function caller(s: Sandbox, header: string): ProviderState | undefined {
     }
     userId = typeof claims?.sub === 'string' ? claims.sub : undefined
   } else if (token.startsWith('atk_')) userId = s.world.tables.apiTokens.all().find((t) => t.token === token)?.userId
-  else userId = s.sessions.get(token)?.userId
+  else userId = s.sessions.get(token)?.userId ?? owners.get(token)
   const user = userId === undefined ? undefined : s.world.tables.users.get(userId)
   return user ? { name: 'a signed-in user', params: { email: user.email } } : undefined
 }
