@@ -399,12 +399,9 @@ export function openapiDocument(routes: readonly RouteDef[], options: OpenApiOpt
  * scenario: its name, its own options, and the window's bounds.
  */
 function withScenarioNames<T>(value: T, names: readonly string[], optionsOf?: Readonly<Record<string, Json>>): T {
-  if (Array.isArray(value)) return value.map((v) => withScenarioNames(v, names, optionsOf)) as T
-  if (!value || typeof value !== 'object') return value
-  const out: Json = {}
-  for (const [k, v] of Object.entries(value)) out[k] = withScenarioNames(v, names, optionsOf)
-  if (out['x-sandbox-scenario-name']) out.enum = [...names]
-  if (out['x-sandbox-scenario-entry'] && optionsOf && names.length) {
+  return mapObjects(value, (out) => {
+    if (out['x-sandbox-scenario-name']) out.enum = [...names]
+    if (!out['x-sandbox-scenario-entry'] || !optionsOf || !names.length) return out
     const { properties: _named, additionalProperties: _closed, required: _required, type: _type, ...rest } = out
     return {
       ...rest,
@@ -419,9 +416,17 @@ function withScenarioNames<T>(value: T, names: readonly string[], optionsOf?: Re
         },
         additionalProperties: false,
       })),
-    } as T
-  }
-  return out as T
+    }
+  })
+}
+
+/** Every object of a document, innermost first, as `fn` makes it (a copy: the input is left as it is). */
+function mapObjects<T>(value: T, fn: (out: Json) => Json): T {
+  if (Array.isArray(value)) return value.map((v) => mapObjects(v, fn)) as T
+  if (!value || typeof value !== 'object') return value
+  const out: Json = {}
+  for (const [k, v] of Object.entries(value)) out[k] = mapObjects(v, fn)
+  return fn(out) as T
 }
 
 /**
@@ -429,14 +434,12 @@ function withScenarioNames<T>(value: T, names: readonly string[], optionsOf?: Re
  * only enum, and would send any string where one value is taken.
  */
 function withConstEnums<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(withConstEnums) as T
-  if (!value || typeof value !== 'object') return value
-  const out: Json = {}
-  for (const [k, v] of Object.entries(value)) out[k] = withConstEnums(v)
-  // A schema's const is a plain value; a property named "const" would hold a schema.
-  const plain = out.const === null || typeof out.const !== 'object'
-  if ('const' in out && plain && !('enum' in out)) out.enum = [out.const]
-  return out as T
+  return mapObjects(value, (out) => {
+    // A schema's const is a plain value; a property named "const" would hold a schema.
+    const plain = out.const === null || typeof out.const !== 'object'
+    if ('const' in out && plain && !('enum' in out)) out.enum = [out.const]
+    return out
+  })
 }
 
 /** A scenario's options in the document: `routes` as the served operations it may name (ScenarioRoutes). */
@@ -466,10 +469,8 @@ function scenarioRoutes(routes: readonly RouteDef[]): Json {
 
 /** OAuth's `resource` takes this sandbox's own URLs (agents/oauth.ts `checkResource`): stated once the issuer is known. */
 function withIssuer<T>(value: T, issuer: string): T {
-  if (Array.isArray(value)) return value.map((v) => withIssuer(v, issuer)) as T
-  if (!value || typeof value !== 'object') return value
-  const out: Json = {}
-  for (const [k, v] of Object.entries(value)) out[k] = withIssuer(v, issuer)
-  if (out['x-sandbox-issuer-resource']) out.pattern = `^${literal(issuer)}(?:/mcp|/)?$`
-  return out as T
+  return mapObjects(value, (out) => {
+    if (out['x-sandbox-issuer-resource']) out.pattern = `^${literal(issuer)}(?:/mcp|/)?$`
+    return out
+  })
 }
