@@ -349,7 +349,8 @@ async function loadBase(
     if (!carried.some((p) => p.fields.includes(key)))
       throw kit.refuse(400, `base.parts.${key}: not a part a bundle carries (${carried.map((p) => p.key).join(', ')})`)
   const marks = new Map<string, string>()
-  const text = sessionsOpened(
+  const text = await sessionsOpened(
+    kit,
     sandbox,
     JSON.stringify(parts).replace(/\{\{minted:(\d+)\}\}/g, (mark) => {
       if (!marks.has(mark)) marks.set(mark, kit.mint())
@@ -392,29 +393,22 @@ async function loadBase(
  * one a step of that account and number goes on with (`credential`), so a scenario's counters
  * count on; a signed-out one, a token no session has.
  */
-function sessionsOpened(sandbox: Sandbox, text: string, sessions: Map<string, string>): string {
+async function sessionsOpened(
+  kit: ReplayKit,
+  sandbox: Sandbox,
+  text: string,
+  sessions: Map<string, string>,
+): Promise<string> {
   const made = new Map<string, string>()
-  return text.replace(/\{\{session:([^:{}]*):([^:{}]*):(\d{1,6})\}\}/g, (mark, user: string, by: string, n: string) => {
-    let token = made.get(mark)
-    if (token) return token
-    const u = user === '-' ? undefined : sandbox.world.tables.users.get(user)
-    if (!u) token = randomToken('ses_', 24)
-    else {
-      const session = sandbox.sessions.open(
-        u.id,
-        u.clientId,
-        sandbox.clock.now(),
-        undefined,
-        by ? 'impersonation' : 'direct',
-        by || null,
-      )
-      token = session.token
-      sessions.set(`${u.id}\n${by}\n${n}`, token)
-    }
-    made.set(mark, token)
-    return token
-  })
+  for (const [mark, user, by, n] of text.matchAll(SESSION_MARK)) {
+    if (made.has(mark)) continue
+    const known = user !== '-' && sandbox.world.tables.users.get(user) !== undefined
+    const as = { kind: 'session' as const, user, impersonator: by || null, session: Number(n) }
+    made.set(mark, known ? await credential(kit, sandbox, as, 'base', sessions) : randomToken('ses_', 24))
+  }
+  return made.size ? text.replace(SESSION_MARK, (mark) => made.get(mark)!) : text
 }
+const SESSION_MARK = /\{\{session:([^:{}]*):([^:{}]*):(\d{1,6})\}\}/g
 
 async function loadPart(kit: ReplayKit, sandbox: Sandbox, key: string, value: unknown, field: string): Promise<void> {
   const carried = (p: (typeof kit.parts)[number]) => p.bundle === 'value' || p.counted === true
