@@ -83,6 +83,6 @@ describe("the Playwright fixture's pact option", () => {
   it('a value it does not know fails the run, naming the option', async () => {
     const r = await run('sometimes')
     expect(r.status).not.toBe(0)
-    expect(r.out).toMatch(/400 .*scenarios.*include.*pending.*exclude/)
+    expect(r.out).toMatch(/answered 400: .*scenarios.*include.*pending.*exclude/)
   }, 120_000)
 })

@@ -9,12 +9,13 @@ import { joinHandlers } from '../msw/join.js'
 import { type Admin, AdminClient, type OverrideInfo, type OverrideInput, appSend } from '../../core/admin/client.js'
 import type { MswSandboxOptions } from '../msw/options.js'
 import { entryScenarios } from '../../own-scenarios/entry.js'
-import { type PactOptions, pactRecorder } from './pact.js'
+import { type PactOption, pactRecorder } from '../../core/admin/pact.js'
+import { writePactParts } from './pact-files.js'
 import { resetWorlds, useScenarios } from '../../core/admin/life-cycle.js'
-import { type ConductOption, checkOption, findingsText, reportOf } from './conduct.js'
+import { type ConductOption, conductOption, reportOf, worldsFindings } from '../../core/admin/conduct.js'
 import type { ConductReport } from '../../core/conduct/report.js'
 
-export type { ConductOption } from './conduct.js'
+export type { ConductOption } from '../../core/admin/conduct.js'
 export type { ConductReport } from '../../core/conduct/report.js'
 
 export * from '../public.js'
@@ -30,7 +31,7 @@ export interface SandboxServerOptions<S extends readonly NamedScenario[] = reado
    */
   server?: SetupServer
   /** Writes the Pact file of the suite's worlds into `dir` on `close()` (every worker's merged; docs/contracts.md). */
-  pact?: PactOptions
+  pact?: PactOption
   /**
    * The app's conduct (docs/conduct.md), checked at each `reset()`: `fail` throws with the
    * findings of the worlds the test used (the test fails in its `afterEach`), `warn` prints them,
@@ -66,6 +67,8 @@ export interface SandboxServer<S extends readonly NamedScenario[] = readonly []>
   conduct(sandboxId?: string): Promise<ConductReport>
 }
 
+const WHO = 'fleet-sandbox/node'
+
 /**
  * The sandbox as the test double of a vitest or jest suite: `msw/node` answers the API in the
  * test process with the same handlers as the server and the browser worker.
@@ -88,13 +91,12 @@ export function setupSandboxServer<const S extends readonly NamedScenario[] = re
   journalOthers(server.events, claiming, { origins: options.origins })
   let ready: Sandbox | undefined
   const pact = options.pact && pactRecorder(app, options.pact)
-  const conduct = checkOption(options.conduct)
+  const conduct = conductOption(options.conduct, WHO)
 
-  const admin = (sandboxId?: string) =>
-    new AdminClient<ScenarioInput<KnownScenario<S>>>(appSend(app, sandboxId), 'fleet-sandbox/node')
+  const admin = (sandboxId?: string) => new AdminClient<ScenarioInput<KnownScenario<S>>>(appSend(app, sandboxId), WHO)
 
   const current = (): Sandbox => {
-    if (!ready) throw new Error('fleet-sandbox/node: call `await listen()` first (beforeAll(sandbox.listen))')
+    if (!ready) throw new Error(`${WHO}: call \`await listen()\` first (beforeAll(sandbox.listen))`)
     return ready
   }
 
@@ -110,18 +112,18 @@ export function setupSandboxServer<const S extends readonly NamedScenario[] = re
     },
     close() {
       server.close()
-      if (ready) pact?.write(ready)
+      if (ready && pact) writePactParts(pact.dir, pact.all(ready))
     },
     async reset() {
       server.resetHandlers()
       const sandbox = current()
       // A reset clears the journals: what the test did is taken first.
       await pact?.keep(sandbox)
-      const found = conduct === 'off' ? undefined : await findingsText(app, sandbox)
+      const found = conduct === 'off' ? undefined : await worldsFindings(app, sandbox)
       await resetWorlds(app, sandbox, appOptions.seed, scenarios)
       // After the reset: the next test starts in a clean world whatever this one did.
-      if (found && conduct === 'fail') throw new Error(found)
-      if (found) console.warn(found)
+      if (found && conduct === 'fail') throw new Error(`${WHO}: ${found}`)
+      if (found) console.warn(`${WHO}: ${found}`)
     },
     use(...list) {
       useScenarios(app, current(), list)

@@ -2,10 +2,10 @@ import { type APIRequestContext, test as base, expect } from '@playwright/test'
 import { AdminClient } from '../../core/admin/client.js'
 import { SANDBOX_ID_COOKIE, SANDBOX_ID_HEADER, sandboxIdFrom } from '../../core/sandbox/sandbox-id.js'
 import type { ScenarioInput } from '../../own-scenarios/input.js'
-import { type Pact, type PactOption, pactOf, writePactParts } from './pact.js'
-import { type ConductOption, judgeTest } from './conduct.js'
+import { type Pact, type PactOption, pactOf, requestSend, writePactParts } from './pact.js'
+import { type ConductOption, conductOption, findingsText, readConduct } from '../../core/admin/conduct.js'
 
-export type { ConductOption } from './conduct.js'
+export type { ConductOption } from '../../core/admin/conduct.js'
 
 export { type PactOption, pactOf, writePactParts } from './pact.js'
 
@@ -25,14 +25,7 @@ export class SandboxControl extends AdminClient<ScenarioInput> {
     readonly request: APIRequestContext,
     readonly sandboxId: string,
   ) {
-    super(async (method, path, data) => {
-      const res = await request.fetch(path, {
-        method,
-        headers: { [SANDBOX_ID_HEADER]: sandboxId },
-        ...(data === undefined ? {} : { data }),
-      })
-      return { status: res.status(), text: () => res.text(), header: (name) => res.headers()[name] ?? null }
-    }, 'fleet-sandbox/playwright')
+    super(requestSend(request, sandboxId), WHO)
   }
 }
 
@@ -62,6 +55,7 @@ export interface SandboxWorkerOptions {
 }
 
 let next = 0
+const WHO = 'fleet-sandbox/playwright'
 
 export const test = base.extend<
   SandboxFixtures & SandboxOptions & { pactOfTest: void; conductOfTest: void },
@@ -72,14 +66,15 @@ export const test = base.extend<
   conductOfTest: [
     async ({ conduct, sandboxId, playwright, baseURL, sandboxURL }, use, testInfo) => {
       await use()
-      if (conduct === 'off') return
-      if (conduct !== 'fail' && conduct !== 'warn')
-        throw new Error(
-          `fleet-sandbox/playwright: conduct: must be 'fail', 'warn' or 'off' (got ${JSON.stringify(conduct)})`,
-        )
+      if (conductOption(conduct, WHO) === 'off') return
       const request = await playwright.request.newContext({ baseURL: sandboxURL ?? baseURL })
       try {
-        await judgeTest(request, sandboxId, conduct, testInfo)
+        const report = await readConduct(requestSend(request, sandboxId), WHO)
+        const body = JSON.stringify(report, null, 2)
+        await testInfo.attach('conduct.json', { body, contentType: 'application/json' })
+        const text = findingsText([{ findings: report.findings }], ` in ${sandboxId}`)
+        if (text && conduct === 'warn') testInfo.annotations.push({ type: 'warning', description: `${WHO}: ${text}` })
+        else if (text) throw new Error(`${WHO}: ${text}`)
       } finally {
         await request.dispose()
       }

@@ -1,34 +1,24 @@
 import type { APIRequestContext } from '@playwright/test'
+import type { Send } from '../../core/admin/client.js'
+import { type PactOption, readPact } from '../../core/admin/pact.js'
 import type { Pact } from '../../core/contracts/pact.js'
 import { SANDBOX_ID_HEADER } from '../../core/sandbox/sandbox-id.js'
 
 export { writePactParts } from '../node/pact-files.js'
-export type { Pact }
+export type { Pact, PactOption }
 
-/** The `pact` option: where the run's Pact file goes (start the run with the folder empty). */
-export interface PactOption {
-  dir: string
-  consumer?: string
-  provider?: string
-  /** Interactions a sandbox scenario shaped: kept (`include`, the default), `pending: true`, or left out (`exclude`). */
-  scenarios?: 'include' | 'pending' | 'exclude'
-}
+/** Playwright's `request` as the control API's way of sending, to the world `sandboxId` names. */
+export const requestSend =
+  (request: APIRequestContext, sandboxId: string): Send =>
+  async (method, path, data) => {
+    const res = await request.fetch(path, {
+      method,
+      headers: { [SANDBOX_ID_HEADER]: sandboxId },
+      ...(data === undefined ? {} : { data }),
+    })
+    return { status: res.status(), text: () => res.text(), header: (name) => res.headers()[name] ?? null }
+  }
 
 /** The Pact file of one world, or none when the world had no API traffic (its 409). */
-export async function pactOf(
-  request: APIRequestContext,
-  sandboxId: string,
-  option: PactOption,
-): Promise<Pact | undefined> {
-  const query = new URLSearchParams()
-  if (option.consumer) query.set('consumer', option.consumer)
-  if (option.provider) query.set('provider', option.provider)
-  if (option.scenarios) query.set('scenarios', option.scenarios)
-  const res = await request.get(`/__sandbox/contracts/pact${query.size ? `?${query}` : ''}`, {
-    headers: { [SANDBOX_ID_HEADER]: sandboxId },
-  })
-  if (res.status() === 409) return undefined
-  if (!res.ok())
-    throw new Error(`fleet-sandbox/playwright: the pact of ${sandboxId}: ${res.status()} ${await res.text()}`)
-  return (await res.json()) as Pact
-}
+export const pactOf = (request: APIRequestContext, sandboxId: string, option: PactOption): Promise<Pact | undefined> =>
+  readPact(requestSend(request, sandboxId), option, 'fleet-sandbox/playwright')

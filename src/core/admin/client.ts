@@ -47,7 +47,17 @@ export const appSend =
     return { status: res.status, text: () => res.text(), header: (name) => res.headers.get(name) }
   }
 
-const ok = (status: number) => status >= 200 && status < 300
+/**
+ * One call of the control API (`path` under `/__sandbox`) over `send`: its JSON answer. Any other
+ * answer than a 2xx throws naming the call, its status and body, `who` (the entry) first.
+ */
+export async function control<T>(send: Send, who: string, method: string, path: string, data?: unknown): Promise<T> {
+  const res = await send(method, `/__sandbox${path}`, data)
+  const text = await res.text()
+  if (res.status < 200 || res.status > 299)
+    throw new Error(`${who}: ${method} /__sandbox${path} answered ${res.status}: ${text}`)
+  return JSON.parse(text) as T
+}
 
 /**
  * The admin interface (admin.ts) over the control API (`/__sandbox/...`) of one world, over any
@@ -64,11 +74,8 @@ export class AdminClient<Scenario = AnyScenario> implements Admin<Scenario> {
     this.#who = who
   }
 
-  async #call<T>(method: string, path: string, data?: unknown): Promise<T> {
-    const res = await this.#send(method, `/__sandbox${path}`, data)
-    const text = await res.text()
-    if (!ok(res.status)) throw new Error(`${this.#who}: ${method} /__sandbox${path} answered ${res.status}: ${text}`)
-    return JSON.parse(text) as T
+  #call<T>(method: string, path: string, data?: unknown): Promise<T> {
+    return control<T>(this.#send, this.#who, method, path, data)
   }
 
   health(): Promise<Health> {
