@@ -1,4 +1,4 @@
-import type { InPagePanel } from '../adapters/browser/panel.js'
+import type { InPagePanel } from './in-page.js'
 import { mountPanel } from './index.js'
 
 /** Alt+Shift+S (S for sandbox): toggles the panel. */

@@ -27,7 +27,7 @@ import {
 import { ScenarioRegistry } from '../../core/scenarios/registry.js'
 import { type RequestLog, requestLine, showNotice } from './notice.js'
 import { indexedDbBackend } from './store.js'
-import { type InPagePanel, installPanel, panelWanted } from './panel.js'
+import { type InPagePanel, installPanel, panelWanted } from '../../panel/in-page.js'
 import type { OverrideInfo, OverrideInput } from '../../core/admin/client.js'
 import { type Admin, lazyAdmin } from '../../core/admin/admin.js'
 import { resetWorlds, useScenarios } from '../../core/admin/life-cycle.js'

@@ -1,3 +1,6 @@
+// The panel in an app's page, as the browser entry (`startSandbox({ panel })`) installs it: not
+// part of the inspector's bundle, which it loads on first use; shipped with the entry.
+
 /** The inspector inside the app's page: a service worker cannot answer a navigation to `/__sandbox`. */
 export interface InPagePanel {
   readonly isOpen: boolean
@@ -35,7 +38,7 @@ export function panelWanted(search: string): { wanted: boolean; fromUrl: boolean
 export async function installPanel(options: { origins?: string[]; open: boolean }): Promise<InPagePanel> {
   const g = globalThis as { fleetSandboxPanel?: { install(o: typeof options): InPagePanel } }
   if (!g.fleetSandboxPanel?.install) {
-    const { panelScript } = await import('../../../generated/panel-bundle.js')
+    const { panelScript } = await import('../../generated/panel-bundle.js')
     const script = document.createElement('script')
     script.textContent = panelScript
     document.head.append(script)
