@@ -54,6 +54,18 @@ export type ScenarioListText<D extends NamedScenario = BundledScenario> =
 /** The bundled scenarios and those of an entry's `scenarios` option (`S`), as one union. */
 export type KnownScenario<S extends readonly NamedScenario[]> = BundledScenario | S[number]
 
+/** The scenario options of the entries that take your own (`fleet-sandbox/node`, `/browser`, `/storybook`). */
+export interface ScenarioEntryOptions<S extends readonly NamedScenario[] = readonly []> {
+  /**
+   * Scenarios of your own (`defineScenario({...})` each), beside the bundled ones: in the
+   * catalog and every way of switching scenarios, typed in `scenario` and `use()`. A name a
+   * bundled scenario has is refused at start (docs/your-own-answers.md).
+   */
+  scenarios?: S
+  /** Scenarios active at start: `'a,b'` (with `;key=value` options) or a list. */
+  scenario?: ScenarioListText<KnownScenario<S>> | ScenarioInput<KnownScenario<S>>[]
+}
+
 /** Checked at run time too: JavaScript callers and casts reach here untyped. */
 export function scenarioList(
   input: string | readonly unknown[] | undefined,

@@ -5,7 +5,7 @@ import { routes } from '../../apps/route-table.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
 import { type FixtureRows, parseFixtures } from '../../core/store/fixtures.js'
-import { upstreamOption } from '../../core/bridge/upstream.js'
+import { entryAppOptions } from '../../core/options/entry.js'
 import {
   type Resumed,
   durableApp,
@@ -15,15 +15,9 @@ import {
   resumeApp,
   save,
 } from '../../core/persist/resume.js'
-import { createHandlers, journalOthers } from '../msw/handlers.js'
+import { type MswSandboxOptions, createHandlers, journalOthers } from '../msw/handlers.js'
 import { joinHandlers } from '../msw/join.js'
-import {
-  type KnownScenario,
-  type MswSandboxOptions,
-  type NamedScenario,
-  type ScenarioInput,
-  scenarioList,
-} from '../msw/options.js'
+import { type KnownScenario, type NamedScenario, type ScenarioInput, scenarioList } from '../../own-scenarios/input.js'
 import { ScenarioRegistry } from '../../core/scenarios/registry.js'
 import { type RequestLog, requestLine, showNotice } from './notice.js'
 import { indexedDbBackend } from './store.js'
@@ -162,9 +156,8 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
   return (current = handleOf(resumed, installed, front, panel))
 }
 
-/** What the options ask of the app: its options (the entry's own, by hand), the scenarios, and those of the page's URL. */
+/** What the options ask of the app: its options, the scenarios, and those of the page's URL. */
 async function askedOf(options: AnyOptions) {
-  const seed = options.seed ?? 1
   // Your own scenarios: their checks load only when there are some (the entry's gzip budget),
   // and from a module that imports nothing else, so the entry splits into no more chunks.
   const definitions =
@@ -174,24 +167,13 @@ async function askedOf(options: AnyOptions) {
   const known = definitions && new ScenarioRegistry(definitions)
   const scenarios = scenarioList(options.scenario, 'scenario', known)
   const fromUrl = urlScenarios(options, known)
-  // entryAppOptions by hand: the options schema it reads (help texts included) would put the entry
-  // over its gzip budget (bench: `npm run build:browser`; test/browser/sandbox.test.ts; docs/benchmarks-history.md).
-  if (options.fixtures) parseFixtures(options.fixtures)
   const appOptions = {
     routes,
-    seed,
-    now: options.now,
-    size: options.size,
-    notifications: options.notifications,
-    scenarios,
-    strict: options.strict,
-    control: {},
-    fixtures: options.fixtures,
+    ...entryAppOptions(options, scenarios),
     pageOrigin: location.origin,
-    upstream: upstreamOption(options.upstream),
     ...(definitions && { scenarioDefinitions: definitions }),
   } satisfies AppOptions
-  return { seed, scenarios, fromUrl, appOptions }
+  return { scenarios, fromUrl, appOptions }
 }
 
 type Asked = Awaited<ReturnType<typeof askedOf>>
@@ -235,7 +217,7 @@ async function resumedState(options: AnyOptions, asked: Asked, store: Installed[
   const resumed = await resumeApp(
     (seededAt) => createSandboxApp({ ...asked.appOptions, seededAt }),
     store,
-    fingerprintOf({ ...options, seed: asked.seed, scenarios: asked.scenarios }),
+    fingerprintOf({ ...options, seed: asked.appOptions.seed, scenarios: asked.scenarios }),
     options.fixtures,
   )
   if (asked.fromUrl) resumed.sandbox.setScenarios(asked.fromUrl)

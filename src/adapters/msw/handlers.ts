@@ -1,14 +1,23 @@
-import { http, HttpResponse, type HttpHandler } from 'msw'
+import { http, HttpResponse, type HttpHandler, type UnhandledRequestStrategy } from 'msw'
+import type { EntryOptions } from '../../core/options/entry.js'
+import type { NamedScenario, ScenarioEntryOptions } from '../../own-scenarios/input.js'
 import type { SandboxApp } from '../../core/app/app.js'
 import { Places } from '../../core/route/places.js'
 import type { Matcher } from '../../core/route/matcher.js'
 import { type Target, targetOf } from '../../core/http/url.js'
 
 export interface HandlerOptions {
-  /** Origins to answer (`https://api.example.com`, `/backend`); default: any, see `createHandlers`. */
+  /** Origins to answer (`https://api.example.com`, `/backend`); default: `/api/...` and `/__sandbox/...` on any origin. */
   origins?: string[]
   /** Who the caller is when there is no token (the rate-limited key); default `page`. */
   clientAddress?: string
+}
+
+/** What every MSW-based entry (browser worker, msw/node, Storybook) is started with. */
+export interface MswSandboxOptions<S extends readonly NamedScenario[] = readonly []>
+  extends EntryOptions, ScenarioEntryOptions<S>, Pick<HandlerOptions, 'origins'> {
+  /** What MSW does with requests no route matches. */
+  onUnhandledRequest?: UnhandledRequestStrategy
 }
 
 /** What the handlers use of the app: the browser entry passes one whose state is still being prepared. */

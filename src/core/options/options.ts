@@ -1,9 +1,10 @@
 import * as z from 'zod'
 import type { SandboxAppOptions } from '../app/app.js'
 import type { ScenarioRegistry } from '../scenarios/registry.js'
-import { type UpstreamOptions, upstreamOption, upstreamProblem } from '../bridge/upstream.js'
-import { type FixtureRows, parseFixtures } from '../store/fixtures.js'
-import type { ActiveScenario } from '../scenarios/define.js'
+import { upstreamProblem } from '../bridge/upstream.js'
+import { DEFAULT_SEED, type EntryOptions } from './entry.js'
+
+export { type EntryOptions, entryAppOptions } from './entry.js'
 
 /**
  * One option of the sandbox, defined once: its flag, its environment variable, its default,
@@ -87,7 +88,7 @@ export const sandboxOptions = {
     flag: 'seed',
     env: 'SANDBOX_SEED',
     value: 'N',
-    default: '1',
+    default: String(DEFAULT_SEED),
     worker: true,
     help: 'seed of the generated data',
     parse: integer(0, 2 ** 31 - 1),
@@ -371,60 +372,13 @@ export function appOptionsOf(
   }
 }
 
-/**
- * What the entries (`fleet-sandbox/node`, `/browser`, `/storybook`) take that the command line
- * takes too, typed from the schema above (where their defaults and help are).
- */
-export interface EntryOptions {
-  /** Seed of the generated data (default 1). */
-  seed?: OptionValue<'seed'>
-  /** ISO date-time the sandbox clock starts at (default: the real time). */
-  now?: OptionValue<'now'>
-  /** `small`, `medium` or `large` (default `medium`; `small` in `fleet-sandbox/node`). */
-  size?: OptionValue<'size'>
-  /** Exact number of notifications of the demo client, instead of `size`. */
-  notifications?: OptionValue<'notifications'>
-  /** Serve only what the spec documents. */
-  strict?: OptionValue<'strict'>
-  /**
-   * Collections that replace the seeded ones, keyed by collection name (docs/fixtures.md), in
-   * every world: at start, after each reset (any seed) and in each `x-sandbox-id` sandbox.
-   */
-  fixtures?: FixtureRows
-  /**
-   * The real backend (docs/bridge.md): an `/api/...` request no route matches goes to this URL
-   * (with `routes`, also the routes those patterns name), and its answers are checked against
-   * the sandbox's OpenAPI document. In a browser the upstream must allow the page's origin (CORS).
-   */
-  upstream?: string | UpstreamOptions
-}
-
-/**
- * An entry's options as the app takes them, with the schema's defaults (`size`: the entry's
- * own, see TEST_DOUBLE_SIZE); fixtures and the upstream are checked now, so a bad one fails
- * where the entry is set up. The control API is open: the entries serve no network.
- */
-export function entryAppOptions(
-  options: EntryOptions,
-  scenarios: ActiveScenario[],
-  size?: OptionValue<'size'>,
-): Pick<
-  SandboxAppOptions,
-  'seed' | 'now' | 'size' | 'notifications' | 'scenarios' | 'strict' | 'control' | 'fixtures' | 'upstream'
-> {
-  if (options.fixtures) parseFixtures(options.fixtures)
-  return {
-    seed: options.seed ?? sandboxOptions.seed.parse.parse(sandboxOptions.seed.default),
-    now: options.now,
-    size: options.notifications === undefined ? (options.size ?? size) : undefined,
-    notifications: options.notifications,
-    scenarios,
-    strict: options.strict,
-    control: {},
-    fixtures: options.fixtures,
-    upstream: upstreamOption(options.upstream),
-  }
-}
+/** What the entries take, typed as the schema reads it: a type that drifts from its flag's fails here. */
+const entryTyped: {
+  [K in 'seed' | 'now' | 'size' | 'notifications' | 'strict']-?: OptionValue<K>
+} extends Required<Pick<EntryOptions, 'seed' | 'now' | 'size' | 'notifications' | 'strict'>>
+  ? true
+  : never = true
+void entryTyped
 
 /** `--help`'s table and the docs' flag table, in one shape. */
 export const optionRows = (where: 'cli' | 'all') =>
