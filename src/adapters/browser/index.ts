@@ -2,19 +2,9 @@ import { type SetupWorker, setupWorker } from 'msw/browser'
 import type { SandboxApp } from '../../core/app/app.js'
 import { type AppOptions, bundledScenarios, createSandboxApp } from '../../apps/page-app.js'
 import { routes } from '../../apps/route-table.js'
-import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { ActiveScenario } from '../../core/scenarios/define.js'
-import { type FixtureRows, parseFixtures } from '../../core/store/fixtures.js'
 import { entryAppOptions } from '../../core/options/entry.js'
-import {
-  type Resumed,
-  durableApp,
-  fingerprintOf,
-  fixtureDigests,
-  mark,
-  resumeApp,
-  save,
-} from '../../core/persist/resume.js'
+import { type Resumed, durableApp, fingerprintOf, mark, resumeApp, save } from '../../core/persist/resume.js'
 import { type MswSandboxOptions, createHandlers, journalOthers } from '../msw/handlers.js'
 import { joinHandlers } from '../msw/join.js'
 import { type KnownScenario, type NamedScenario, type ScenarioInput, scenarioList } from '../../own-scenarios/input.js'
@@ -22,9 +12,7 @@ import { ScenarioRegistry } from '../../core/scenarios/registry.js'
 import { type RequestLog, requestLine, showNotice } from './notice.js'
 import { indexedDbBackend } from './store.js'
 import { type InPagePanel, installPanel, panelWanted } from '../../panel/in-page.js'
-import type { OverrideInfo, OverrideInput } from '../../core/admin/client.js'
-import { type Admin, lazyAdmin } from '../../core/admin/admin.js'
-import { resetWorlds, useScenarios } from '../../core/admin/life-cycle.js'
+import { type SavedWorld, savedWorld, stateLine } from '../../core/admin/life-cycle.js'
 
 export * from '../public.js'
 
@@ -56,36 +44,18 @@ export interface StartSandboxOptions<S extends readonly NamedScenario[] = readon
   panel?: boolean
 }
 
-export interface SandboxHandle<S extends readonly NamedScenario[] = readonly []> {
+/** The page's world (`SavedWorld`: `sandbox()`, `reset`, `use`, `save`, `override`, `admin`, `replaceFixtures`), and the page's own. */
+export interface SandboxHandle<S extends readonly NamedScenario[] = readonly []> extends SavedWorld<
+  ScenarioInput<KnownScenario<S>>
+> {
   readonly app: SandboxApp
   readonly worker: SetupWorker
   /** Whether this start resumed a state saved by an earlier page. */
   readonly resumed: boolean
-  /** The default sandbox: records, clock, sessions, journal, outbox. */
-  sandbox(): Sandbox
   /** Stops answering requests (the state is saved first). */
   stop(): Promise<void>
-  /** Like `POST /__sandbox/reset`: fresh data for `seed` (default: the current one); scenarios, clock, journal and outbox cleared. */
-  reset(seed?: number): Promise<void>
-  /** Like `PUT /__sandbox/scenarios`: exactly these scenarios are active; none is healthy. */
-  use(...scenarios: ScenarioInput<KnownScenario<S>>[]): Promise<void>
-  /** Saves the state now (every write is saved before its answer; what reads change, within a second and when the page is hidden). */
-  save(): Promise<void>
   /** The in-page inspector, when `panel` or `?sandbox-panel` asked for it. */
   readonly panel: InPagePanel | undefined
-  /** One answer of your own, like `POST /__sandbox/overrides`; `reset()` clears it. */
-  override(override: OverrideInput): Promise<OverrideInfo>
-  /**
-   * The admin interface every entry hands out (docs/control-api.md, "From code"): the control API
-   * of the page's world, in the page; every write saved as the app's are.
-   */
-  readonly admin: Admin<ScenarioInput<KnownScenario<S>>>
-  /**
-   * Replaces these collections in every world, the rest of the state kept (as `--watch` does):
-   * for a fixture module under Vite's hot update (docs/your-own-answers.md). Saved, so a reload
-   * keeps it; a wrong row throws naming the collection, the row and the field, and changes nothing.
-   */
-  replaceFixtures(rows: FixtureRows): Promise<void>
 }
 
 let current: SandboxHandle<readonly NamedScenario[]> | undefined
@@ -147,7 +117,7 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
     installed.store?.close()
     throw error
   }
-  announce(options, resumed, installed.store !== undefined)
+  if (!options.quiet) console.info(`fleet-sandbox: ${stateLine(resumed, installed.store !== undefined)}`)
   const wanted = panelWanted(location.search)
   const panel =
     options.panel || wanted.wanted
@@ -225,19 +195,6 @@ async function resumedState(options: AnyOptions, asked: Asked, store: Installed[
   return resumed
 }
 
-/** One console line: fresh or resumed, the seed, the clock, the scenarios in force. */
-function announce(options: AnyOptions, { sandbox, resumed }: Resumed, persist: boolean): void {
-  if (options.quiet) return
-  const active =
-    sandbox
-      .inForce()
-      .map((a) => a.name)
-      .join(', ') || 'none (healthy)'
-  console.info(
-    `fleet-sandbox: ${resumed ? 'resumed the saved state' : 'fresh state'}, seed ${sandbox.seed}, clock ${sandbox.iso()}, scenarios: ${active}${persist ? '' : ' (not persisted)'}`,
-  )
-}
-
 /** What the page's code holds: the world, its admin, and a stop that saves it first. */
 function handleOf(
   resumed: Resumed,
@@ -245,7 +202,7 @@ function handleOf(
   front: ReturnType<typeof durableApp>,
   panel: InPagePanel | undefined,
 ): SandboxHandle<readonly NamedScenario[]> {
-  const { app, sandbox, persisted } = resumed
+  const { app, persisted } = resumed
   // What reads changed (journal, sliding sessions) waits for its batch: the page going stores it now.
   const onHide = () => void save(persisted)
   const onVisibility = () => document.visibilityState === 'hidden' && onHide()
@@ -254,21 +211,12 @@ function handleOf(
     document.addEventListener('visibilitychange', onVisibility)
   }
   let stopped = false
-  // Through the durable front door, so a write is saved before its answer; the client is loaded
-  // on first use (the entry's gzip budget, test/browser/sandbox.test.ts).
-  const admin = lazyAdmin(async () => {
-    const { AdminClient, appSend } = await import('../../core/admin/client.js')
-    return new AdminClient<ScenarioInput<KnownScenario<readonly NamedScenario[]>>>(
-      appSend(front),
-      'fleet-sandbox/browser',
-    )
-  })
   const handle: SandboxHandle<readonly NamedScenario[]> = {
+    ...savedWorld(resumed, front, 'fleet-sandbox/browser'),
     panel,
     app,
     worker,
     resumed: resumed.resumed,
-    sandbox: () => (persisted?.later(), sandbox),
     async stop() {
       if (stopped) return
       stopped = true
@@ -281,24 +229,6 @@ function handleOf(
       store?.close()
       if (current === handle) current = undefined
     },
-    async reset(nextSeed) {
-      await resetWorlds(app, sandbox, nextSeed ?? sandbox.seed)
-      await save(persisted)
-    },
-    async use(...scenarios) {
-      useScenarios(app, sandbox, scenarios)
-      await save(persisted)
-    },
-    save: () => save(persisted),
-    async replaceFixtures(rows) {
-      parseFixtures(rows)
-      if (persisted)
-        persisted.meta.fixtures = { ...(persisted.meta.fixtures as Record<string, string>), ...fixtureDigests(rows) }
-      await app.sandboxes.replaceFixtures(rows)
-      await save(persisted)
-    },
-    override: (override) => admin.override(override),
-    admin,
   }
   return handle
 }
