@@ -7,7 +7,8 @@ import {
   type StartSandboxOptions,
   startSandbox,
 } from '../browser/index.js'
-import { type Admin, type OverrideInput, fetchSend, signIn } from '../../core/admin/client.js'
+import type { Admin, OverrideInput } from '../../core/admin/client.js'
+import { prepareWorld } from '../../core/admin/story.js'
 
 export * from '../public.js'
 export type { SandboxHandle, StartSandboxOptions } from '../browser/index.js'
@@ -78,33 +79,15 @@ export function sandboxLoader<const S extends readonly NamedScenario[] = readonl
       throw error
     })
     const handle = await started
+    const email = params.signIn === undefined ? 'admin@fleet.test' : params.signIn
+    const asked = {
+      ...params,
+      seed: params.seed ?? options.seed ?? 1,
+      signIn: email ? { email, password: DEMO_PASSWORD, origin: options.origins?.[0] ?? location.origin } : undefined,
+    }
     // Stories of a docs page load together: one world at a time, the last one wins.
-    const run = queue.then(() => prepare(handle, params, options))
+    const run = queue.then(() => prepareWorld(handle, asked, WHO))
     queue = run.catch(() => undefined)
-    return { sandbox: await run }
+    return { sandbox: { handle, admin: handle.admin, ...(await run) } }
   }
-}
-
-async function prepare(handle: AnyHandle, params: AnyParameters, options: AnyOptions): Promise<SandboxLoaded> {
-  await handle.reset(params.seed ?? options.seed ?? 1)
-  const sandbox = handle.sandbox()
-  const email = params.signIn === undefined ? 'admin@fleet.test' : params.signIn
-  // Through the front door, as the app would: the same rules, the same session store.
-  const send = fetchSend(options.origins?.[0] ?? location.origin)
-  const token = email ? await signIn(send, email, DEMO_PASSWORD, WHO) : undefined
-  if (params.advanceBy !== undefined) await handle.admin.advanceClock(params.advanceBy)
-  const scenarios = params.scenario ?? []
-  // Text pieces are checked by use() at run time, as the whole text was by its type.
-  await handle.use(
-    ...(typeof scenarios === 'string'
-      ? (scenarios
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean) as ScenarioInput<NamedScenario>[])
-      : scenarios),
-  )
-  for (const override of params.overrides ?? []) await handle.admin.override(override)
-  // The story's journal starts empty: only what its component asked.
-  sandbox.journal.clear()
-  return { handle, admin: handle.admin, token, seed: sandbox.seed, scenarios: sandbox.inForce().map((a) => a.name) }
 }
