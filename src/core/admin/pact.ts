@@ -42,7 +42,6 @@ export function pactRecorder(app: SandboxApp, option: PactOption) {
     }
   }
   return {
-    dir: option.dir,
     /** The default world and every `x-sandbox-id` world alive. */
     async keep(main: Sandbox) {
       keep([main, ...(await Promise.all(app.sandboxes.ids().map((id) => app.sandboxes.get(id))))])
