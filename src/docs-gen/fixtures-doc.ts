@@ -29,14 +29,11 @@ const schemas: Record<string, z.ZodType> = { notifications: notificationRowSchem
 
 /** One record of each collection (the demo client's first), or none where the seed makes none. */
 export function fixtureExamples(): Record<string, unknown[]> {
-  const world = seedWorld({ seed: 1, now: NOW, size: 'small', accounts }) as unknown as Record<
-    string,
-    { clientId?: string }[]
-  >
+  const world: Record<string, readonly object[] | undefined> = seedWorld({ seed: 1, now: NOW, size: 'small', accounts })
   return Object.fromEntries(
     Object.keys(schemas).map((name) => {
       const rows = world[name] ?? []
-      const first = rows.find((r) => r.clientId === 'cli_acme') ?? rows[0]
+      const first = rows.find((r) => 'clientId' in r && r.clientId === 'cli_acme') ?? rows[0]
       return [name, first ? [first] : []]
     }),
   )

@@ -7,7 +7,6 @@ import type { RouteDef } from '../../core/route/route.js'
 import { Checker } from '../../core/bridge/check.js'
 import { driftWalk } from '../../core/bridge/drift.js'
 import { Recorder } from '../../core/bridge/record.js'
-import type { CollectionName } from '../../core/store/fixtures.js'
 import { createSandboxApp } from '../../apps/page-app.js'
 import { bridgeFlags, upstreamFromFlags } from './bridge-flags.js'
 import { RECORD_REPORT } from '../serve/fixtures-dir.js'
@@ -63,7 +62,7 @@ async function recordInto(argv: string[], env: NodeJS.ProcessEnv): Promise<void>
     : (upstreamFromFlags(values, env, fail) ?? fail('give --upstream URL (with --upstream-token) or --har FILE'))
 
   const app = createSandboxApp({ seed: 1, size: 'small' })
-  const seeded = (await app.ready()).world.rows() as unknown as Record<CollectionName, Record<string, unknown>[]>
+  const seeded: Record<string, readonly Record<string, unknown>[]> = (await app.ready()).world.rows()
   const clientId = accounts.users.find((u) => u.email === 'admin@fleet.test')!.clientId
   const templates = Object.fromEntries(
     Object.entries(seeded).map(([name, rows]) => [name, rows.find((r) => r.clientId === clientId) ?? rows[0]]),
