@@ -24,17 +24,23 @@ const variables = optionRows('all')
  * command line hands workerd, already checked). A wrong variable throws naming it.
  */
 export function deploymentOptions(
-  vars: Record<string, string | undefined>,
+  vars: Readonly<Record<string, unknown>>,
   scenarios: ScenarioRegistry,
 ): DeploymentOptions {
+  // The Worker's env holds its bindings too (the Durable Object namespaces): a variable is text.
+  const text = (name: string | undefined) => {
+    const value = name === undefined ? undefined : vars[name]
+    return typeof value === 'string' && value !== '' ? value : undefined
+  }
   const read = (given: boolean) =>
     readOptions(
       variables,
-      (o) => (given && o.env && vars[o.env]) || undefined,
+      (o) => (given ? text(o.env) : undefined),
       (o) => o.env!,
     )
-  if (vars.SANDBOX_OPTIONS) {
-    const options = JSON.parse(vars.SANDBOX_OPTIONS) as DeploymentOptions
+  const whole = text('SANDBOX_OPTIONS')
+  if (whole) {
+    const options = JSON.parse(whole) as DeploymentOptions
     const defaults = appOptionsOf(read(false), scenarios, 'SANDBOX_SCENARIO')
     return {
       ...options,

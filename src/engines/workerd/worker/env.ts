@@ -51,7 +51,7 @@ const read = new WeakMap<WorkerEnv, WorkerOptions>()
 export function optionsFrom(env: WorkerEnv): WorkerOptions {
   let options = read.get(env)
   if (!options) {
-    const o = deploymentOptions(env as unknown as Record<string, string | undefined>, knownScenarios())
+    const o = deploymentOptions(env, knownScenarios())
     // The app's log (requests, evictions); a deployment's reaches `wrangler tail`.
     read.set(env, (options = { ...o, log: o.logRequests ? (line) => console.log(LOG_MARK + line) : undefined }))
   }
