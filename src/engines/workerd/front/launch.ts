@@ -189,6 +189,24 @@ function miniflareConfig(run: Run): MiniflareOptions {
   }
 }
 
+/**
+ * miniflare types a namespace from @cloudflare/workers-types, which the package does not install
+ * (without it the type reads as a Request): what the front calls of it is checked instead.
+ */
+const isNamespace = (value: unknown): value is ObjectNamespace =>
+  typeof value === 'object' &&
+  value !== null &&
+  'get' in value &&
+  typeof value.get === 'function' &&
+  'idFromName' in value &&
+  typeof value.idFromName === 'function'
+
+function namespace(value: unknown): ObjectNamespace {
+  if (!isNamespace(value))
+    throw new Error('fleet-sandbox: miniflare handed no Durable Object namespace (idFromName, get)')
+  return value
+}
+
 /** The Durable Objects of a run: miniflare's stubs die with the runtime they came from, so they are taken again after a restart (--watch). */
 class Objects {
   #namespaces: { sandbox: ObjectNamespace; directory: ObjectNamespace } | undefined
@@ -197,8 +215,8 @@ class Objects {
 
   async bind(): Promise<void> {
     this.#namespaces = {
-      sandbox: (await this.mf.getDurableObjectNamespace('SANDBOX')) as unknown as ObjectNamespace,
-      directory: (await this.mf.getDurableObjectNamespace('SANDBOX_DIRECTORY')) as unknown as ObjectNamespace,
+      sandbox: namespace(await this.mf.getDurableObjectNamespace('SANDBOX')),
+      directory: namespace(await this.mf.getDurableObjectNamespace('SANDBOX_DIRECTORY')),
     }
   }
 

@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { readFileSync, readdirSync } from 'node:fs'
+import { Socket } from 'node:net'
 
 /**
  * A small Node process that outlives this one only to kill workerd. miniflare starts workerd as
@@ -32,7 +33,8 @@ function started(): ChildProcess {
   watchdog = spawn(process.execPath, ['-e', WATCH], { stdio: ['pipe', 'ignore', 'ignore'] })
   // Neither the watchdog nor its pipe keeps this process running.
   watchdog.unref()
-  ;(watchdog.stdin as unknown as { unref?: () => void }).unref?.()
+  // A child's pipe is a socket, which node:child_process types as a plain Writable.
+  if (watchdog.stdin instanceof Socket) watchdog.stdin.unref()
   watchdog.stdin!.on('error', () => undefined)
   return watchdog
 }
