@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import * as z from 'zod'
 import { callSandbox } from './call-sandbox.js'
 
 const USAGE = [
@@ -18,6 +19,13 @@ const USAGE = [
   "  --control-token T   the sandbox's --control-token (or SANDBOX_CONTROL_TOKEN)",
   '  -h, --help          show this help',
 ].join('\n')
+
+/** What the command reads of a Pact file (written as it came): the names of its file, and its interactions. */
+const PACT_FILE = z.object({
+  consumer: z.object({ name: z.string() }),
+  provider: z.object({ name: z.string() }),
+  interactions: z.array(z.unknown()),
+})
 
 /** `fleet-sandbox pact`: the contract of a running sandbox's world, written where a backend team's CI reads it. */
 export async function pact(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -62,19 +70,20 @@ export async function pact(argv: string[], env: NodeJS.ProcessEnv = process.env)
       throw new Error(
         `fleet-sandbox pact: ${status} from ${path.split('?')[0]}: ${typeof answer?.message === 'string' ? answer.message : JSON.stringify(json).slice(0, 300)}`,
       )
-    return answer as { consumer: { name: string }; provider: { name: string } }
+    return json
   }
   const file = await get(`/__sandbox/contracts/pact${query.size ? `?${query}` : ''}`)
-  if (typeof file?.consumer?.name !== 'string' || !Array.isArray((file as { interactions?: unknown }).interactions))
+  const pact = PACT_FILE.safeParse(file)
+  if (!pact.success)
     throw new Error(
       `fleet-sandbox pact: ${base.origin} answered 200 but not with a Pact file: is --url a fleet-sandbox?`,
     )
   const openapi = await get('/__sandbox/contracts/openapi')
-  const name = `${file.consumer.name}-${file.provider.name}`
+  const name = `${pact.data.consumer.name}-${pact.data.provider.name}`
   mkdirSync(values.out, { recursive: true })
   writeFileSync(join(values.out, `${name}.json`), `${JSON.stringify(file, null, 2)}\n`)
   writeFileSync(join(values.out, `${name}.openapi.json`), `${JSON.stringify(openapi, null, 2)}\n`)
   console.log(
-    `fleet-sandbox pact: wrote ${join(values.out, `${name}.json`)} (${(file as unknown as { interactions: unknown[] }).interactions.length} interactions) and ${name}.openapi.json`,
+    `fleet-sandbox pact: wrote ${join(values.out, `${name}.json`)} (${pact.data.interactions.length} interactions) and ${name}.openapi.json`,
   )
 }
