@@ -45,9 +45,9 @@ export const integer = (min: number, max: number) =>
   })
 
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.string().refine((v): v is T[number] => values.includes(v), {
+  z.enum(values, {
     error: (issue) => `must be ${values.slice(0, -1).join(', ')} or ${values.at(-1)}, got "${issue.input}"`,
-  }) as unknown as z.ZodType<T[number], string>
+  })
 
 /** A switch: the flag alone, or `true`, `1` or `yes` in its variable. */
 const on = z.string().transform((v) => ['true', '1', 'yes'].includes(v))
