@@ -76,7 +76,7 @@ export async function rewind(sandbox: Sandbox, moment: Moment): Promise<void> {
 export function snapshotAt(sandbox: Sandbox, moment: Moment): Snapshot {
   const { undo, clock } = reach(sandbox, moment)
   const snapshot = sandbox.snapshot()
-  undoAll(snapshot as unknown as Record<string, unknown>, undo)
+  undoAll(snapshot, undo)
   const last = 'before' in moment ? moment.before - 1 : moment.after
   snapshot.journal = snapshot.journal.filter((e) => e.id <= last)
   snapshot.clock = { ...snapshot.clock, now: new Date(clock).toISOString() }
