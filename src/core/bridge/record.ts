@@ -116,12 +116,12 @@ export class Recorder {
   }
 }
 
-function rowSchema(name: CollectionName): z.ZodType {
-  return name === 'notifications' ? notificationRowSchema : (tableSchemas as Record<string, z.ZodType>)[name]
+function rowSchema(name: CollectionName): z.ZodObject {
+  return name === 'notifications' ? notificationRowSchema : tableSchemas[name]
 }
 
 function shapeOf(name: CollectionName): Record<string, z.ZodType> {
-  return (rowSchema(name) as unknown as { shape: Record<string, z.ZodType> }).shape
+  return rowSchema(name).shape
 }
 
 const own = (o: object, key: string) => Object.hasOwn(o, key)

@@ -5,17 +5,21 @@ import { SECRET_FIELDS } from '../store/changes.js'
 
 type Shape = Record<string, z.ZodType>
 
-/** A collection's record schema (notifications live in their own index, with their own). */
-const objectOf = (collection: string) =>
-  (collection === 'notifications'
-    ? notificationSchema
-    : tableSchemas[collection as TableName]) as unknown as z.ZodObject<Shape>
+const isTable = (name: string): name is TableName => Object.hasOwn(tableSchemas, name)
 
-const kind = (t: z.ZodType): string => {
-  let def = (t as unknown as { _zod: { def: { type: string; innerType?: z.ZodType } } })._zod.def
-  while (def.innerType && /^(nullable|optional|default)$/.test(def.type))
-    def = (def.innerType as unknown as { _zod: { def: { type: string; innerType?: z.ZodType } } })._zod.def
-  return def.type
+/** A collection's record schema (notifications live in their own index, with their own). */
+function objectOf(collection: string): z.ZodObject<Shape> {
+  if (collection === 'notifications') return notificationSchema
+  if (isTable(collection)) return tableSchemas[collection]
+  throw new Error(`no collection ${collection}`)
+}
+
+/** What a field holds under its nullable, optional and default wrappers. */
+const kind = (t: z.core.$ZodType): string => {
+  let inner = t
+  while (inner instanceof z.ZodNullable || inner instanceof z.ZodOptional || inner instanceof z.ZodDefault)
+    inner = inner.unwrap()
+  return inner._zod.def.type
 }
 
 const cache = new Map<string, string[]>()
@@ -73,6 +77,5 @@ export function recordSchema(collection: string, full = false): z.ZodType {
 
 /** Whether a record's field may hold null (an invoice's number before it is published). */
 export function nullable(collection: string, field: string): boolean {
-  const t = objectOf(collection).shape[field] as unknown as { _zod: { def: { type: string } } } | undefined
-  return t?._zod.def.type === 'nullable'
+  return objectOf(collection).shape[field] instanceof z.ZodNullable
 }
