@@ -4,6 +4,8 @@ import type { RecordCollection } from './collection.js'
 import type { WriteRecorder } from './changes.js'
 
 type Row = { id: string | number }
+/** The schema as @msw/data sees it: the zod schema's standard interface (its check skipped for trusted loads). */
+type Gate = Pick<z.ZodType<Row>, '~standard'>
 
 /** What a table holds: shared by a table and its forks until one of them writes. */
 class Rows {
@@ -13,7 +15,7 @@ class Rows {
    * by updates and removals. Building one on shared rows is safe: every side sees the same rows.
    */
   readonly indexes = new Map<PropertyKey, Map<unknown, Row[]>>()
-  readonly collection: Collection<z.ZodType<Row>>
+  readonly collection: Collection<Gate>
   /** Set while loading rows that already passed the schema (seeded rows, a copy on write). */
   trusted = false
 
@@ -21,10 +23,14 @@ class Rows {
     const standard = schema['~standard']
     // The schema as the library sees it: the zod schema, skipped only for trusted loads. The
     // flag is these rows' own: a copy being made trusts no write to the rows it copies.
-    const gate = {
-      '~standard': { ...standard, validate: (value: unknown) => (this.trusted ? { value } : standard.validate(value)) },
+    const gate: Gate = {
+      '~standard': {
+        ...standard,
+        // Trusted rows passed this schema already (seeded, or copied from a table that checked them).
+        validate: (value: unknown) => (this.trusted ? { value: value as Row } : standard.validate(value)),
+      },
     }
-    this.collection = new Collection({ schema: gate as unknown as z.ZodType<Row> })
+    this.collection = new Collection({ schema: gate })
   }
 
   /** Adds a row at the end: to the collection, by id, and to every index built. */
@@ -76,8 +82,8 @@ export class Table<S extends z.ZodType<Row>> implements RecordCollection<z.infer
   ) {}
 
   /** The library's collection holding the rows: the same object as a fork's until either side writes. */
-  get collection(): Collection<S> {
-    return this.#rows().collection as unknown as Collection<S>
+  get collection(): Collection<Gate> {
+    return this.#rows().collection
   }
 
   /** A table with the same rows whose writes this one never sees, nor this one the fork's. */
