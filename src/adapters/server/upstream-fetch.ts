@@ -1,10 +1,11 @@
 import { type IncomingMessage, type OutgoingHttpHeaders, request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { Readable } from 'node:stream'
+import { Readable, type Transform } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import type { UpstreamAnswer } from '../../core/bridge/passthrough.js'
 
 /** What undici's fetch decodes; any other encoding goes as it came. */
-const DECODERS = new Map<string, () => NodeJS.ReadWriteStream>([
+const DECODERS = new Map<string, () => Transform>([
   ['gzip', createGunzip],
   ['x-gzip', createGunzip],
   ['deflate', createInflate],
@@ -21,7 +22,7 @@ const EMPTY = new Set([204, 205, 304])
  * should see the caller's request, not ours. The answer's body is decoded as fetch decodes it
  * (the bridge drops `content-encoding`), and streamed; aborting the signal ends both ways.
  */
-export function nodeUpstreamFetch(request: Request): Promise<Response> {
+export function nodeUpstreamFetch(request: Request): Promise<UpstreamAnswer> {
   return new Promise((resolve, reject) => {
     const url = new URL(request.url)
     const headers: OutgoingHttpHeaders = {}
@@ -42,14 +43,14 @@ export function nodeUpstreamFetch(request: Request): Promise<Response> {
   })
 }
 
-function toResponse(answer: IncomingMessage, method: string): Response {
+function toResponse(answer: IncomingMessage, method: string): UpstreamAnswer {
   const headers = new Headers()
   for (let i = 0; i < answer.rawHeaders.length; i += 2) headers.append(answer.rawHeaders[i], answer.rawHeaders[i + 1])
   const status = answer.statusCode ?? 502
   // A status no Response can carry is the bridge's to refuse: it gets one it can read.
   if (status < 200 || status > 599) {
     answer.destroy()
-    return { status, statusText: answer.statusMessage ?? '', headers, body: null } as unknown as Response
+    return { status, statusText: answer.statusMessage ?? '', headers, body: null }
   }
   if (method === 'HEAD' || EMPTY.has(status)) {
     answer.resume()
@@ -60,7 +61,7 @@ function toResponse(answer: IncomingMessage, method: string): Response {
       .trim()
       .toLowerCase(),
   )
-  const source: Readable = decode ? answer.pipe(decode() as unknown as NodeJS.WritableStream & Readable) : answer
+  const source: Readable = decode ? answer.pipe(decode()) : answer
   if (decode) answer.once('error', (error) => source.destroy(error))
   return new Response(Readable.toWeb(source) as ReadableStream<Uint8Array>, {
     status,

@@ -127,8 +127,12 @@ export interface RequestMeta {
    * server's tool calls (made from their parts). Otherwise the front door splits it.
    */
   target?: Target
-  /** How this runtime reaches the upstream (msw's runtimes mark the request so they let it pass). */
-  fetch?: (request: Request) => Promise<Response>
+  /**
+   * How this runtime reaches the upstream (msw's runtimes mark the request so they let it pass):
+   * a `Response`, or its head alone when no Response can carry the status (an interim 1xx over
+   * node:http), which the bridge refuses naming it.
+   */
+  fetch?: (request: Request) => Promise<Pick<Response, 'status' | 'statusText' | 'headers' | 'body'>>
   /**
    * `http` (the default): a socket's request, so the front door answers preflights, adds CORS
    * headers and drains an unread body. `msw`: a request MSW intercepted in a page or a process,
