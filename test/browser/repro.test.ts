@@ -82,7 +82,7 @@ describe.skipIf(!chromiumAvailable())('repro bundles in headless Chromium', () =
     const bundle = await downloadRepro()
     expect(bundle.base).toBeUndefined()
     expect(bundle).toMatchObject({
-      version: 1,
+      version: 2,
       seed: 3,
       requests: [
         {
@@ -153,7 +153,7 @@ describe.skipIf(!chromiumAvailable())('repro bundles in headless Chromium', () =
     expect(download.suggestedFilename()).toBe(`fleet-sandbox-${world}.repro.json`)
     const bundle = JSON.parse(readFileSync((await download.path())!, 'utf8'))
     expect(await t.page.locator('.error').count()).toBe(0)
-    expect(bundle).toMatchObject({ version: 1, seed: 3 })
+    expect(bundle).toMatchObject({ version: 2, seed: 3 })
     expect(bundle.base.why).toMatch(/rewound/)
     expect(bundle.requests).toEqual([
       expect.objectContaining({
