@@ -84,6 +84,30 @@ describe.each(runtimes)('changes outside a request as part steps through $name',
     }
   })
 
+  it('a part step a journaled request made (an OAuth client registered) is left out of the moment before it', async () => {
+    const a = await rt.isolated()
+    await ok(a.post(inv(acme.drafts[0], 'publish')))
+    const registered = await a.as(null).post('/oauth/register', {
+      client_name: 'moments',
+      redirect_uris: ['http://127.0.0.1:5173/callback'],
+    })
+    expect(registered.status, await registered.text()).toBe(201)
+    const id = (await a.control.get('/requests')).body.requests.find(
+      (e: { path: string }) => e.path === '/oauth/register',
+    ).id
+    const before = (await a.control.get(`/repro?before=${id}`)).body
+    expect(before.requests.filter((r: { part?: string }) => r.part === 'oauth')).toEqual([])
+    const after = (await a.control.get(`/repro?after=${id}`)).body
+    expect(after.requests.filter((r: { part?: string }) => r.part === 'oauth')).toHaveLength(1)
+    for (const [name, bundle] of [
+      ['before-register', before],
+      ['after-register', after],
+    ] as const) {
+      const res = await rt.fresh(name, ADMIN_TOKEN).control.post('/repro', bundle)
+      expect(res.status, await res.text()).toBe(200)
+    }
+  })
+
   it('a scenario put turns on on replay as it did (session-expired expires the sessions a step signed in)', async () => {
     const a = await rt.isolated()
     await ok(a.post(inv(acme.drafts[0], 'publish')))

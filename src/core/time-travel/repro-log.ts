@@ -226,10 +226,10 @@ export class ReproLog {
     this.budget.used += bytes
   }
 
-  /** Steps a control call made that the journal keeps as its own entry: their `entry` is that call's id, not the next request's. */
+  /** Part steps a journaled call made (an OAuth request, an outbox cleared of entries): their `entry` is that call's id, not the next request's. */
   readonly #own = new WeakSet<Step>()
 
-  /** Whether `step`'s entry is the id of the control call that made it (a moment `?before=` it leaves the step out). */
+  /** Whether `step`'s entry is the id of the call that made it (a moment `?before=` it leaves the step out). */
   ownEntry(step: Step): boolean {
     return step.kind === 'request' || this.#own.has(step)
   }
@@ -272,7 +272,8 @@ export class ReproLog {
       if (part.bundle !== 'value' && !(counted && part.counted)) continue
       const text = canonical(part.read(sandbox))
       if (part.bundle === 'value' && this.#values.get(part.key) === text) continue
-      this.#partStep(sandbox, at, part, text)
+      // Made by the request about to be journaled: its entry is the request's own id.
+      this.#partStep(sandbox, at, part, text, true)
     }
   }
 
