@@ -57,7 +57,7 @@ const CLIMBING: Record<string, number> = {
   'seed -> operations': 1,
   'store -> auth': 1,
   'store -> billing': 1,
-  'store -> notifications': 6,
+  'store -> notifications': 2,
   'store -> operations': 1,
   'store -> sandbox': 1,
   'time-travel -> app': 1,

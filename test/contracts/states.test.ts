@@ -36,7 +36,7 @@ async function hostile(c: Client) {
     ['a password reset exists', { id: 'prt_x' }, /params\.userId: is required/],
     ['a layer exists', { id: '' }, /params\.id: /],
     ['a layer exists', { id: 'x'.repeat(129) }, /params\.id: must be at most 128/],
-    ['a notification does not exist', { id: notification }, /state: a notification is never removed/],
+    ['a notification does not exist', { id: 'x'.repeat(129) }, /params\.id: must be 1 to 128 characters/],
   ] as const
 }
 
@@ -60,6 +60,20 @@ describe.each(runtimes)('provider states through $name: a refused state changes 
     const snapshot = (await c.control.get('/snapshot')).body
     const restored = await c.control.put('/snapshot', snapshot)
     expect(restored.status, await restored.text()).toBe(200)
+  })
+
+  it('a notification that must not exist is taken out, as a record of any collection', async () => {
+    const c = client(rt, { sandbox: freshId('state-gone'), token: ADMIN_TOKEN })
+    // The seeded world's count: the setup after this request begins from the seed.
+    const { notifications, pagination, unreviewedCount } = (await c.get('/api/notifications?status=unreviewed')).body
+      .data
+    const id = notifications[0].id
+    expect((await setup(c, 'a notification does not exist', { id })).status).toBe(200)
+    expect(await note(c, id)).toBeUndefined()
+    expect((await c.send('PATCH', `/api/notifications/${id}`, { status: 'reviewed' })).status).toBe(404)
+    const after = (await c.get('/api/notifications?status=unreviewed')).body.data
+    expect(after.pagination.total).toBe(pagination.total - 1)
+    expect(after.unreviewedCount).toBe(unreviewedCount - 1)
   })
 
   it('params within the rules set the record; the next interaction starts from the seeded world', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { seedWorld } from '../../src/core/seed/seed.js'
 import { pageInfo } from '../../src/core/http/pagination.js'
 import { RawJson } from '../../src/core/http/reply.js'
-import { indexNotifications, toEntry } from '../../src/core/store/world.js'
+import { indexNotifications, toEntry } from '../../src/core/notifications/table.js'
 import { notificationStatuses, notificationTypes } from '../../src/core/notifications/model.js'
 import type {
   NotificationEntry,
@@ -81,6 +81,14 @@ function run(seed: number): void {
       const e = notificationEntry(record, r.pick(clients), t)
       pair.tuned.add(e)
       pair.plain.add(e)
+    } else if (roll < 0.25) {
+      // A removal (a provider state, a rewind of an insert): out of every list, the count follows.
+      const gone = r.pick(pair.plain.all())
+      if (gone) {
+        expect(pair.tuned.remove(gone.n.id)?.n.id, `seed ${seed}, step ${step}: remove`).toBe(gone.n.id)
+        pair.plain.remove(gone.n.id)
+      }
+      expect(pair.tuned.remove('no-such-id')).toBeUndefined()
     } else if (roll < 0.45) {
       // A review, or another type or asset: the same record in other lists.
       const prev = r.pick(pair.plain.all())
@@ -121,7 +129,7 @@ function run(seed: number): void {
 
 describe('the tuned notification index and page writer answer as the plain ones', () => {
   it.each(SEEDS)(
-    'through 3,000 random writes, forks and queries, seed %i',
+    'through 3,000 random writes, removals, forks and queries, seed %i',
     (seed) => {
       run(seed)
     },

@@ -96,7 +96,7 @@ async function write(s: Sandbox, r: Random, n: number): Promise<void> {
       const e = r.pick(s.world.notifications.entries().slice(0, 50))
       return s.world.notifications.replace({
         ...e,
-        n: { ...e.n, status: r.pick(['reviewed', 'unreviewed', 'archived'] as never[]), updatedAt: s.iso() },
+        n: { ...e.n, status: r.pick(['reviewed', 'unreviewed', 'false_positive'] as never[]), updatedAt: s.iso() },
       })
     }
     case 4:

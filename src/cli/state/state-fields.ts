@@ -1,13 +1,12 @@
 import { WORLD_PARTS } from '../../core/sandbox/parts.js'
-import { tableSchemas } from '../../core/store/collections.js'
-import { notificationRowSchema } from '../../core/store/fixtures.js'
+import { rowSchemas } from '../../core/store/world.js'
 
 /** The fields a state file may hold: `version` and every part's (src/core/sandbox/parts.ts). */
 const TOP = new Set(['version', ...WORLD_PARTS.flatMap((p) => p.fields)])
 
 /** Each collection's record fields, where its schema names them (a zod object). */
 const RECORD_FIELDS: Record<string, Set<string> | undefined> = Object.fromEntries(
-  Object.entries({ notifications: notificationRowSchema, ...tableSchemas }).map(([name, schema]) => {
+  Object.entries(rowSchemas).map(([name, schema]) => {
     const shape = (schema as { shape?: object }).shape
     return [name, shape ? new Set(Object.keys(shape)) : undefined]
   }),

@@ -5,7 +5,7 @@ import { JOURNAL_MAX_BYTES, type JournalDetail, utf8Length } from '../sandbox/jo
 import { NOT_KEPT, scrubQuery, scrubText } from '../sandbox/credentials.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import { type Json, shape, withoutCredentials } from './matching.js'
-import { COLLECTIONS, isTable, recordName } from './records.js'
+import { COLLECTIONS, recordName } from './records.js'
 import { fieldsOf, nullable } from './record-fields.js'
 import type { ProviderState } from './states.js'
 
@@ -281,14 +281,8 @@ type Row = Record<string, unknown>
 
 /** A record as it was just before `entry` ran: the world's now, each later change (and the entry's own) undone. */
 function recordAt(s: Sandbox, entry: JournalDetail, collection: string, id: string): Row | undefined {
-  let row: Row | undefined
-  if (collection === 'notifications') {
-    const found = s.world.notifications.get(id)
-    row = found ? { ...found.n } : undefined
-  } else if (isTable(collection)) {
-    const found = s.world.tables[collection].get(id as never) as Row | undefined
-    row = found ? structuredClone({ ...found }) : undefined
-  }
+  const found = s.world.table(collection)?.get(id)
+  let row: Row | undefined = found && structuredClone({ ...found })
   const at = `/${collection}/${id}`
   for (const e of s.journal.since(entry.id - 1).reverse())
     for (const op of [...(e.changes?.patch ?? [])].reverse()) {
@@ -315,11 +309,7 @@ const telling = (collection: string, row: Row): Record<string, unknown> => {
 /** Where an id lives: the route's collection for its `:id`, the world's, or the collection a journaled change put it in. */
 function collectionHolding(s: Sandbox, route: RouteDef | undefined, param: string, id: string): string | undefined {
   if (route?.idOf && param === 'id') return route.idOf
-  if (s.world.notifications.get(id)) return 'notifications'
-  for (const name of COLLECTIONS) {
-    const table = (s.world.tables as unknown as Record<string, { get(id: string): unknown } | undefined>)[name]
-    if (table?.get(id)) return name
-  }
+  for (const name of COLLECTIONS) if (s.world.table(name)?.get(id)) return name
   for (const e of s.journal.list()) {
     const op = e.changes?.patch.find((p) => p.path.split('/')[2] === id)
     if (op) return op.path.split('/')[1]

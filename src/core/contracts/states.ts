@@ -2,11 +2,10 @@ import * as z from 'zod'
 import { HttpError, badRequest, notFound } from '../http/reply.js'
 import { validate } from '../http/validate.js'
 import { portalToken, sendMagicLink } from '../billing/magic-links.js'
-import { notificationEntry } from '../notifications/store.js'
 import { randomToken } from '../clock/random.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { World } from '../store/world.js'
-import { COLLECTIONS, collectionOf, isTable, recordName } from './records.js'
+import { COLLECTIONS, collectionOf, recordName } from './records.js'
 import { fieldsOf, idRule, recordSchema } from './record-fields.js'
 
 /** A provider state: what the world held that an answer relied on. */
@@ -240,10 +239,8 @@ function prepare(s: Sandbox, world: World, state: string, input: unknown, client
   const gone = /^(an? .+) does not exist$/.exec(state)!
   const collection = collectionOf(gone[1])!
   const id = idOf(collection, params(absent, input).id)
-  if (collection === 'notifications')
-    throw badRequest('state: a notification is never removed; no world can be without one it had')
   return async () => {
-    if (isTable(collection)) await s.world.tables[collection].remove(id as never)
+    await s.world.table(collection)?.remove(id)
     return {}
   }
 }
@@ -277,40 +274,17 @@ function planRecord(
   const schema = recordSchema(collection, true)
   // As `params.status: must be one of ...`: the params are the record's fields.
   const check = (row: Record<string, unknown>) => void validate(z.object({ params: schema }), { params: row }, 'body')
-  if (collection === 'notifications') {
-    const entry = world.notifications.get(String(id))
-    const like = entry ?? world.notifications.all().find((e) => !clientId || e.clientId === clientId)
-    const base = like ?? world.notifications.all()[0]
-    const row = { ...(base ? structuredClone({ ...base.n }) : {}), ...fields, id }
-    check(row)
-    const owner = base?.clientId ?? clientId ?? ''
-    const t = base?.t ?? 0
-    return async (live) => {
-      const current = live.notifications.get(String(id))
-      if (current)
-        live.notifications.replace(notificationEntry({ ...current.n, ...fields } as never, current.clientId, current.t))
-      else live.notifications.add(notificationEntry(row as never, owner, t))
-    }
-  }
-  if (!isTable(collection)) return async () => undefined
-  const table = world.tables[collection] as unknown as Table
-  const row = table.get(String(id))
+  const table = world.table(collection)
+  if (!table) return async () => undefined
+  const row = table.get(id)
   const like = row ?? table.all().find((r) => !clientId || r.clientId === clientId) ?? table.all()[0]
   // No record to make it from: the params (and the signed-in account's client) are the record.
   const made = { ...(like ? structuredClone({ ...like }) : clientId ? { clientId } : {}), ...fields, id }
   check(made)
   return async (live) => {
-    const t = live.tables[collection] as unknown as Table
-    if (t.get(String(id))) {
-      if (Object.keys(fields).length) await t.update(String(id), (d) => void Object.assign(d, structuredClone(fields)))
-    } else await t.insert(made as Row)
+    const t = live.table(collection)!
+    if (t.get(id)) {
+      if (Object.keys(fields).length) await t.update(id, (d) => void Object.assign(d, structuredClone(fields)))
+    } else await t.insert(made)
   }
-}
-
-type Row = Record<string, unknown> & { id: string | number }
-interface Table {
-  get(id: string): Row | undefined
-  all(): Row[]
-  update(id: string, change: (d: Row) => void): Promise<unknown>
-  insert(values: Row): Promise<unknown>
 }

@@ -7,8 +7,7 @@ import type { Sandbox } from '../sandbox/sandbox.js'
 /** Every collection of the world: the tables and the notifications. */
 function collectionRows(sandbox: Sandbox): Map<string, () => unknown[]> {
   const out = new Map<string, () => unknown[]>()
-  for (const [name, table] of Object.entries(sandbox.world.tables)) out.set(name, () => table.all())
-  out.set('notifications', () => sandbox.world.notifications.entries().map((e) => ({ ...e.n, clientId: e.clientId })))
+  for (const [name, table] of sandbox.world.collections()) out.set(name, () => table.all())
   return out
 }
 
@@ -22,13 +21,8 @@ function search<R extends { id?: unknown }>(rows: R[], { id, q }: { id?: string;
   return out
 }
 
-function collectionCount(sandbox: Sandbox, name: string): number {
-  if (name === 'notifications') return sandbox.world.notifications.size
-  return (sandbox.world.tables as unknown as Record<string, { size: number }>)[name].size
-}
-
 export function collectionList(sandbox: Sandbox): { name: string; count: number }[] {
-  return [...collectionRows(sandbox).keys()].map((name) => ({ name, count: collectionCount(sandbox, name) }))
+  return sandbox.world.collections().map(([name, table]) => ({ name, count: table.size }))
 }
 
 /** The rows of one collection that match `id` and `q`; undefined when there is no such collection (with the known names). */

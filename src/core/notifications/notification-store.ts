@@ -2,7 +2,6 @@ import type { RecordCollection } from '../store/collection.js'
 import type { Pagination } from '../http/pagination.js'
 import type { RawJson } from '../http/reply.js'
 import type { Notification } from './model.js'
-import type { WriteRecorder } from '../store/changes.js'
 
 /** Records' bytes shared by many entries (page.ts): `bytes` is let go once the page writer drops the block. */
 export interface RecordBlock {
@@ -52,15 +51,15 @@ export interface NotificationStore extends RecordCollection<NotificationEntry> {
   add(e: NotificationEntry): void
   /** Replaces a stored notification's record; its time and client never change. */
   replace(next: NotificationEntry): void
+  /** Takes a notification out (the entry it held), or nothing when no entry has this id. */
+  remove(id: string | number): NotificationEntry | undefined
   /**
    * A client's entries in `[from, to]` of the types, statuses and assets named (none named: all),
    * newest first (as new: the greater id first), `limit` of them from `offset`, and how many match.
    */
   query(clientId: string, q: NotificationQuery): { items: NotificationEntry[]; total: number }
-  /** Told of every added or replaced entry (the Durable Object's storage follows it). */
-  onChange?: (e: NotificationEntry) => void
-  /** Told of every write with the record before and after it (the journal's `changes`). */
-  recorder?: WriteRecorder
+  /** Told of every write: an add (`before` absent), a removal (`after` absent) or a replace (NotificationTable listens). */
+  written?: (before: NotificationEntry | undefined, after: NotificationEntry | undefined) => void
 }
 
 /** Writes a list page of notifications: the tuned `PageWriter` (page.ts) and `plainListPage` answer the same bytes. */

@@ -1,4 +1,3 @@
-import type { WriteRecorder } from '../store/changes.js'
 import type { Pagination } from '../http/pagination.js'
 import { RawJson } from '../http/reply.js'
 import type { ListPages, NotificationEntry, NotificationQuery, NotificationStore } from './notification-store.js'
@@ -14,8 +13,7 @@ const named = (values: readonly string[] | undefined, value: string) => !values?
  */
 export class PlainNotifications implements NotificationStore {
   readonly name = 'notifications'
-  onChange?: (e: NotificationEntry) => void
-  recorder?: WriteRecorder
+  written?: (before: NotificationEntry | undefined, after: NotificationEntry | undefined) => void
 
   constructor(
     private byId = new Map<string, NotificationEntry>(),
@@ -55,16 +53,21 @@ export class PlainNotifications implements NotificationStore {
   add(e: NotificationEntry): void {
     if (!this.clients.includes(e.clientId)) this.clients.push(e.clientId)
     this.byId.set(e.n.id, e)
-    this.onChange?.(e)
-    this.recorder?.row('notifications', e.n.id, undefined, { ...e.n, clientId: e.clientId })
+    this.written?.(undefined, e)
+  }
+
+  remove(id: string | number): NotificationEntry | undefined {
+    const prev = this.byId.get(String(id))
+    if (prev) this.byId.delete(prev.n.id)
+    if (prev) this.written?.(prev, undefined)
+    return prev
   }
 
   replace(next: NotificationEntry): void {
     const prev = this.byId.get(next.n.id)
     if (!prev) throw new Error(`notification ${next.n.id} is not stored`)
     this.byId.set(next.n.id, next)
-    this.onChange?.(next)
-    this.recorder?.row('notifications', next.n.id, prev.n, next.n)
+    this.written?.(prev, next)
   }
 
   query(clientId: string, q: NotificationQuery): { items: NotificationEntry[]; total: number } {

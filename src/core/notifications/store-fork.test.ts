@@ -2,7 +2,7 @@ import * as accounts from '../../../fixtures/accounts.js'
 import { describe, expect, it } from 'vitest'
 import { seedWorld } from '../seed/seed.js'
 import type { NotificationEntry, NotificationIndex, NotificationQuery } from './store.js'
-import { indexNotifications, toEntry } from '../store/world.js'
+import { indexNotifications, toEntry } from './table.js'
 
 const now = Date.parse('2026-11-22T12:00:00Z')
 const rows = seedWorld({ accounts, seed: 5, now, notifications: 1500 }).notifications

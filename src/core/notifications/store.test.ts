@@ -1,7 +1,7 @@
 import * as accounts from '../../../fixtures/accounts.js'
 import { describe, expect, it } from 'vitest'
 import { seedWorld } from '../seed/seed.js'
-import { indexNotifications, toEntry } from '../store/world.js'
+import { indexNotifications, toEntry } from './table.js'
 import type { NotificationQuery } from './store.js'
 
 const now = Date.parse('2026-11-22T12:00:00Z')

@@ -1,4 +1,3 @@
-import type { WriteRecorder } from '../store/changes.js'
 import type { Notification } from './model.js'
 import type { NotificationEntry, NotificationQuery, NotificationStore } from './notification-store.js'
 
@@ -210,9 +209,7 @@ export class NotificationIndex implements NotificationStore {
   #codes: Codes = { types: new Map(), statuses: new Map() }
   /** What this index may change in place; the rest is shared with a fork and copied first. */
   #mine = new Set<object>([this.#byId, this.#clients])
-  /** Told of every added or replaced entry (the Durable Object's storage follows it). */
-  onChange?: (e: NotificationEntry) => void
-  recorder?: WriteRecorder
+  written?: (before: NotificationEntry | undefined, after: NotificationEntry | undefined) => void
 
   static from(entries: Iterable<NotificationEntry>): NotificationIndex {
     const index = new NotificationIndex()
@@ -282,8 +279,18 @@ export class NotificationIndex implements NotificationStore {
     const ci = this.#ownClient(e.clientId)
     for (const [scope, slot] of this.#places(ci, e)) insertSorted(this.#ownList(scope, slot), e)
     if (e.n.status === UNREVIEWED) ci.unreviewed++
-    this.onChange?.(e)
-    this.recorder?.row(this.name, e.n.id, undefined, { ...e.n, clientId: e.clientId })
+    this.written?.(undefined, e)
+  }
+
+  remove(id: string | number): NotificationEntry | undefined {
+    const prev = this.#byId.get(String(id))
+    if (!prev) return undefined
+    this.#ownById().delete(prev.n.id)
+    const ci = this.#ownClient(prev.clientId)
+    for (const [scope, at] of this.#places(ci, prev)) removeSorted(this.#ownList(scope, at), prev)
+    if (prev.n.status === UNREVIEWED) ci.unreviewed--
+    this.written?.(prev, undefined)
+    return prev
   }
 
   /** Replaces a notification's record; its time never changes, so positions hold. */
@@ -302,8 +309,7 @@ export class NotificationIndex implements NotificationStore {
     }
     for (const q of will) if (!was.some((p) => same(p, q))) insertSorted(this.#ownList(q[0], q[1]), next)
     ci.unreviewed += Number(next.n.status === UNREVIEWED) - Number(prev.n.status === UNREVIEWED)
-    this.onChange?.(next)
-    this.recorder?.row(this.name, next.n.id, prev.n, next.n)
+    this.written?.(prev, next)
   }
 
   query(clientId: string, q: NotificationQuery): { items: NotificationEntry[]; total: number } {

@@ -1,13 +1,11 @@
-import type { z } from 'zod'
 import type { Session } from '../auth/sessions.js'
 import type { Clock } from '../clock/clock.js'
 import type { JournalEntry } from '../sandbox/journal.js'
 import { type OutboxEntry, outboxNumber } from '../sandbox/outbox.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import { WORLD_PARTS } from '../sandbox/parts.js'
-import type { TableName } from '../store/collections.js'
-import type { Table } from '../store/table.js'
-import { type World, type WorldRows, toEntry } from '../store/world.js'
+import type { AnyRow } from '../store/collection.js'
+import type { World, WorldRows } from '../store/world.js'
 import type { StateBackend } from './backend.js'
 
 /**
@@ -16,8 +14,8 @@ import type { StateBackend } from './backend.js'
  * Object's 2 MB limit):
  * - `meta`: the seed, `base` (the seed the records derive from, or null when every record is
  *   stored: after a snapshot restore, or always with `whole`), and what the runtime adds;
- * - `r:<collection>:<id>` and `n:<id>`: a record (`{s, v}`: insertion order and the row, null
- *   once removed), from the tables' and the notification index's change events; a backend
+ * - `r:<collection>:<id>` (`n:<id>` for a notification, `recordKey`): a record (`{s, v}`:
+ *   insertion order and the row, null once removed), from every collection's `onChange`; a backend
  *   copies a value when it is put (IndexedDB and Durable Object storage clone it), or keeps the
  *   row itself (the file's store in memory, written out whole at the save);
  * - `j:`, `o:`, `t:`: one journal entry, outbox entry, session each; a journal entry is kept in
@@ -58,7 +56,21 @@ const USED_EVERY_MS = 30_000
 const VALUE_PARTS = WORLD_PARTS.flatMap((part) =>
   'value' in part.store ? [{ part, key: part.store.value, version: part.store.version }] : [],
 )
-type AnyTable = Table<z.ZodType<{ id: string | number }>>
+
+/**
+ * A record's key: `r:<collection>:<id>`; notifications' `n:<id>`, as stored before they were a
+ * table like the others, so a world stored then loads.
+ */
+export const recordKey = (collection: string, id: string | number) =>
+  collection === 'notifications' ? `n:${id}` : `r:${collection}:${id}`
+
+/** The collection and id a record's key names, or undefined for a key of something else. */
+export function keyRecord(key: string): { collection: string; id: string } | undefined {
+  if (key.startsWith('n:')) return { collection: 'notifications', id: key.slice(2) }
+  if (!key.startsWith('r:')) return undefined
+  const at = key.indexOf(':', 2)
+  return { collection: key.slice(2, at), id: key.slice(at + 1) }
+}
 /**
  * Records, sessions and log entries are stored as values, the `k:*` parts as JSON text (they
  * hold Maps and Sets, and are compared as text to see whether they changed). Values as JSON
@@ -231,22 +243,19 @@ export class PersistedSandbox {
     const { sandbox, meta } = this
     // Copies: a backend in memory hands back the very values it was given.
     const copy = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : structuredClone(value))
-    const records = [...all]
-      .filter(([k]) => k.startsWith('r:') || k.startsWith('n:'))
-      .map(([key, value]) => ({ key, ...(copy(value) as { s: number; v: unknown }) }))
+    const records = [...all].flatMap(([key, value]) => {
+      const at = keyRecord(key)
+      return at ? [{ key, ...at, ...(copy(value) as { s: number; v: unknown }) }] : []
+    })
     records.sort((a, b) => a.s - b.s)
     if (meta.base === null) {
-      const rows: Record<string, unknown[]> = { notifications: [] }
-      for (const r of records) {
-        const [kind, table] = r.key.split(':')
-        if (r.v === null) continue
-        if (kind === 'n') rows.notifications.push(r.v)
-        else (rows[table] ??= []).push(r.v)
-      }
+      const rows: Record<string, unknown[]> = {}
+      for (const [name] of sandbox.world.collections()) rows[name] = []
+      for (const r of records) if (r.v !== null) rows[r.collection]?.push(r.v)
       await sandbox.resume({ ...(rows as WorldRows), seed: meta.seed })
     } else {
       if (meta.base !== sandbox.seed || sandbox.recordsBase !== meta.base) await sandbox.reset(meta.base)
-      for (const r of records) await applyRecord(sandbox.world, r.key, r.s, r.v)
+      for (const r of records) await applyRecord(sandbox.world, r)
     }
     for (const r of records) this.#seqs.set(r.key, r.s)
     const values = <T>(prefix: string) => [...all].filter(([k]) => k.startsWith(prefix)).map(([, v]) => copy(v) as T)
@@ -285,9 +294,9 @@ export class PersistedSandbox {
   }
 
   #observe(world: World): void {
-    for (const [name, table] of Object.entries(world.tables) as [TableName, AnyTable][]) {
+    for (const [name, table] of world.collections()) {
       table.onChange = (id, row, inserted) => {
-        const key = `r:${name}:${id}`
+        const key = recordKey(name, id)
         // A row inserted after the base goes to the end on reload; a base row is changed in place.
         let s = this.#seqs.get(key)
         if (inserted || s === undefined) s = inserted ? ++this.meta.seq : 0
@@ -295,23 +304,18 @@ export class PersistedSandbox {
         this.#pending.set(key, { s, v: row ?? null })
       }
     }
-    world.notifications.onChange = (e) => {
-      this.#pending.set(`n:${e.n.id}`, { s: 0, v: { ...e.n, clientId: e.clientId } })
-    }
   }
 
   /** Every record, for a world no seed reproduces (a snapshot restore) or a whole store. */
   #allRecords(puts: Map<string, unknown>): void {
-    for (const [name, table] of Object.entries(this.sandbox.world.tables) as [string, AnyTable][]) {
+    for (const [name, table] of this.sandbox.world.collections()) {
       for (const row of table.rows()) {
-        const key = `r:${name}:${row.id}`
+        const key = recordKey(name, row.id)
         const s = ++this.meta.seq
         this.#seqs.set(key, s)
         puts.set(key, { s, v: row })
       }
     }
-    for (const e of this.sandbox.world.notifications.entries())
-      puts.set(`n:${e.n.id}`, { s: 0, v: { ...e.n, clientId: e.clientId } })
   }
 
   /** The version each versioned part had when last written (a hundred overrides are tens of KB of JSON). */
@@ -416,27 +420,22 @@ const clockMark = (clock: Clock) => ({
 })
 
 /** One stored record onto a world derived from the base seed. */
-async function applyRecord(world: World, key: string, s: number, v: unknown): Promise<void> {
-  if (key.startsWith('n:')) {
-    const entry = toEntry(v as WorldRows['notifications'][number])
-    if (world.notifications.get(entry.n.id)) world.notifications.replace(entry)
-    else world.notifications.add(entry)
-    return
-  }
-  const name = key.slice(2, key.indexOf(':', 2)) as TableName
-  const id = key.slice(key.indexOf(':', 2) + 1)
-  const table = world.tables[name] as unknown as AnyTable
+async function applyRecord(
+  world: World,
+  { collection, id, s, v }: { collection: string; id: string; s: number; v: unknown },
+): Promise<void> {
+  const table = world.table(collection)
   if (!table) return
   if (v === null) {
     await table.remove(id)
-  } else if (s > 0) {
+  } else if (s > 0 || !table.get(id)) {
     // Inserted after the base (perhaps over a removed base row): at the end, as it was.
     await table.remove(id)
-    await table.insert(v as { id: string })
+    await table.insert(v as AnyRow)
   } else {
     await table.update(id, (draft) => {
       const row = v as Record<string, unknown>
-      for (const k of Object.keys(draft)) if (!(k in row)) delete (draft as Record<string, unknown>)[k]
+      for (const k of Object.keys(draft)) if (!(k in row)) delete draft[k]
       Object.assign(draft, row)
     })
   }

@@ -1,6 +1,6 @@
-import { tableSchemas } from '../store/collections.js'
+import { collectionNames } from '../store/fixtures.js'
 import { WORLD_PARTS } from '../sandbox/parts.js'
-import { type StoredMeta, stored } from './persisted.js'
+import { type StoredMeta, keyRecord, stored } from './persisted.js'
 
 /**
  * The values of a whole store (`PersistOptions.whole`) as the snapshot of `GET /__sandbox/snapshot`:
@@ -34,14 +34,14 @@ export function snapshotText(values: Map<string, unknown>, cache: WeakMap<object
 function collect(values: Map<string, unknown>): { head: Record<string, unknown>; rows: [string, unknown[]][] } {
   const meta = values.get('meta') as StoredMeta
   const parse = (key: string) => (values.has(key) ? JSON.parse(values.get(key) as string) : undefined)
-  const records: Record<string, unknown[]> = { notifications: [] }
-  for (const name of Object.keys(tableSchemas)) records[name] = []
+  const records: Record<string, unknown[]> = {}
+  for (const name of collectionNames) records[name] = []
   const sessions: { o: number; s: unknown }[] = []
   const logs: Record<string, [string, unknown][]> = { 'j:': [], 'o:': [] }
   for (const [key, value] of values) {
     const kind = key.slice(0, 2)
-    if (kind === 'r:') records[key.slice(2, key.indexOf(':', 2))]?.push(value)
-    else if (kind === 'n:') records.notifications.push(value)
+    const record = keyRecord(key)
+    if (record) records[record.collection]?.push(value)
     else if (kind === 't:') sessions.push(stored(value))
     else if (kind in logs) logs[kind].push([key, stored(value)])
   }
@@ -53,11 +53,11 @@ function collect(values: Map<string, unknown>): { head: Record<string, unknown>;
     .filter((e) => e.id >= first)
     .sort((a, b) => a.id - b.id)
   const clock = parse('k:clock') as { now: number; frozen: boolean }
-  // Rows in insertion order (`s`); notifications have none (every one is 0), the index orders them.
+  // Rows in insertion order (`s`); the notifications' index orders them by time itself.
   const seq = (value: unknown) => stored(value).s as number
   const rows = Object.entries(records).map(([name, list]): [string, unknown[]] => [
     name,
-    (name === 'notifications' ? list : list.sort((a, b) => seq(a) - seq(b))).filter((r) => stored(r).v !== null),
+    list.sort((a, b) => seq(a) - seq(b)).filter((r) => stored(r).v !== null),
   ])
   const kept: Record<string, unknown> = {}
   for (const part of WORLD_PARTS)

@@ -5,12 +5,11 @@ import { oauthSchema } from '../agents/stored.js'
 import { type OAuthState, emptyOAuth } from '../agents/state.js'
 import { badRequest } from '../http/reply.js'
 import { validate } from '../http/validate.js'
-import { notificationEntry } from '../notifications/store.js'
 import { OVERRIDE_LIMIT } from '../overrides/overrides.js'
 import type { ActiveScenario } from '../scenarios/types.js'
 import { fixWindow } from '../scenarios/window.js'
 import { collectionSchemas } from '../store/fixtures.js'
-import type { TableName } from '../store/collections.js'
+import type { AnyRow } from '../store/collection.js'
 import { World, type WorldRows } from '../store/world.js'
 import { type ChangeOp, NOT_KEPT, SECRET_FIELDS, segments } from '../store/changes.js'
 import { Clock } from '../clock/clock.js'
@@ -152,8 +151,7 @@ export function revealed(
 ): Record<string, unknown> {
   const out = { ...rows }
   for (const [name, fields] of Object.entries(CONCEALED)) {
-    const table = world.tables[name as TableName] as unknown as
-      { get(id: string): Record<string, unknown> | undefined } | undefined
+    const table = world.table(name)
     if (!Array.isArray(out[name]) || !table) continue
     out[name] = (out[name] as Record<string, unknown>[]).map((r) => {
       const row = { ...r }
@@ -189,7 +187,7 @@ const records: WorldPart<World, WorldRows> = {
     // Every collection is required, each record checked by its collection's schema (a 400 naming `collection.index.field`).
     if (!trusted) validate(recordsSchema, Object.fromEntries(records.fields.map((f) => [f, input[f]])), 'body')
     try {
-      return await World.fromRows(input as unknown as WorldRows, undefined, trusted)
+      return await World.fromRows(input as WorldRows, trusted)
     } catch (error) {
       throw badRequest(`body: a record does not match its collection (${(error as Error).message})`)
     }
@@ -203,7 +201,7 @@ const records: WorldPart<World, WorldRows> = {
   reset: () => undefined,
   take: (s, from) => void (s.world = from.world),
   // Credentials aside: a replayed world has the seed's or its own.
-  digest: (s) => concealed(s.world.rows() as unknown as Record<string, unknown>),
+  digest: (s) => concealed(s.world.rows()),
   store: { own: 'records' },
   rewind: { undo: undoRecord },
   bundle: 'base',
@@ -562,22 +560,15 @@ export async function undoOp(s: SandboxParts, op: ChangeOp): Promise<void> {
   await part.rewind.undo(s, op, path)
 }
 
-/** Records: a row put back, taken out or changed field by field (notifications by field only). */
+/** Records: a row put back, taken out or changed field by field. */
 async function undoRecord(s: SandboxParts, op: ChangeOp, [collection, id, field, ...deeper]: string[]): Promise<void> {
   if (deeper.length || id === undefined) throw new Error(`${op.path}: not a record or a field of one`)
-  if (collection === 'notifications') {
-    const index = s.world.notifications
-    const e = index.get(id)
-    if (field === undefined || !e) throw new Error(`${op.path}: notifications are only changed field by field`)
-    index.replace(notificationEntry({ ...e.n, [field]: op.from } as typeof e.n, e.clientId, e.t))
-    return
-  }
-  const table = s.world.tables[collection as TableName] as unknown as AnyTable | undefined
+  const table = s.world.table(collection)
   if (!table) throw new Error(`${op.path}: no collection ${collection}`)
   if (field === undefined) {
     if (op.op === 'add') {
       if (!(await table.remove(id))) throw new Error(`${op.path}: no such record`)
-    } else await table.insert(structuredClone(op.from) as { id: string })
+    } else await table.insert(structuredClone(op.from) as AnyRow)
     return
   }
   // A secret's value was never kept: it stays as it is.
@@ -587,10 +578,4 @@ async function undoRecord(s: SandboxParts, op: ChangeOp, [collection, id, field,
     else draft[field] = structuredClone(op.from)
   })
   if (!done) throw new Error(`${op.path}: no such record`)
-}
-
-type AnyTable = {
-  insert(row: { id: string }): Promise<unknown>
-  update(id: string, change: (draft: Record<string, unknown>) => void): Promise<unknown>
-  remove(id: string): Promise<unknown>
 }

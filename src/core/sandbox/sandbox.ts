@@ -7,7 +7,7 @@ import type { ActiveScenario, ScenarioFacts } from '../scenarios/types.js'
 import { entered, fixWindow, inWindow, timed } from '../scenarios/window.js'
 import type { SandboxConfig } from './types.js'
 import { type FixtureRows, parseFixtures } from '../store/fixtures.js'
-import { type World, indexNotifications } from '../store/world.js'
+import type { World } from '../store/world.js'
 import type { TableName } from '../store/collections.js'
 import type { Clock } from '../clock/clock.js'
 import { Journal } from './journal.js'
@@ -201,8 +201,7 @@ export class Sandbox {
 
   set world(world: World) {
     this.#world = world
-    for (const table of Object.values(world.tables)) table.recorder = this.#recorder
-    world.notifications.recorder = this.#recorder
+    for (const [, table] of world.collections()) table.recorder = this.#recorder
   }
 
   /** Where the stores tell their writes: none with `changes: false`. */
@@ -351,11 +350,8 @@ export class Sandbox {
   async replaceCollections(input: FixtureRows): Promise<void> {
     const fixtures = parseFixtures(input)
     await this.exclusive(async () => {
-      for (const [name, rows] of Object.entries(fixtures.rows))
-        if (name !== 'notifications') await this.world.tables[name as TableName].load(rows as never, true)
-      // Each world its own store: a write in one is never seen in another.
-      if (fixtures.rows.notifications)
-        (this.world.notifications = indexNotifications(fixtures.rows.notifications)).recorder = this.#recorder
+      // Each world its own rows: a write in one is never seen in another.
+      await this.world.load(fixtures.rows)
       // No patch holds the replaced rows: a rewind stops here.
       this.horizon = this.journal.nextId
     })

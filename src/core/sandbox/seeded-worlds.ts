@@ -1,7 +1,6 @@
 import { type Accounts, seedWorld, type Size } from '../seed/seed.js'
 import type { Fixtures } from '../store/fixtures.js'
-import type { TableName } from '../store/collections.js'
-import { indexNotifications, World } from '../store/world.js'
+import { World } from '../store/world.js'
 
 /**
  * Seeded worlds kept per seed, size and start (and fixtures), so new sandboxes fork instead of
@@ -32,7 +31,7 @@ export class SeededWorlds {
     if (!base) {
       const rows = seedWorld({ seed, now, size, notifications, accounts: this.accounts })
       // Seeded rows are already what the schemas output (src/core/seed/seed.test.ts): not checked again.
-      base = World.fromRows(rows, indexNotifications(rows.notifications), true)
+      base = World.fromRows(rows, true)
       if (this.#bases.size >= this.capacity) this.#bases.delete(this.#bases.keys().next().value!)
       this.#bases.set(key, base)
     }
@@ -50,8 +49,6 @@ export class SeededWorlds {
 /** The seeded world with the fixture collections in place of theirs (fixture rows are checked already). */
 async function withFixtures(seeded: Promise<World>, fixtures: Fixtures): Promise<World> {
   const world = (await seeded).fork()
-  for (const [name, rows] of Object.entries(fixtures.rows))
-    if (name !== 'notifications') await world.tables[name as TableName].load(rows as never, true)
-  if (fixtures.notifications) world.notifications = fixtures.notifications
+  await world.load(fixtures.rows)
   return world
 }

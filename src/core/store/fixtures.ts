@@ -1,10 +1,7 @@
 import * as z from 'zod'
 import { badRequest } from '../http/reply.js'
 import { validate } from '../http/validate.js'
-import { notificationSchema } from '../notifications/model.js'
-import type { NotificationStore } from '../notifications/notification-store.js'
-import { tableSchemas, type TableName } from './collections.js'
-import { indexNotifications, type WorldRows } from './world.js'
+import { type CollectionName, rowSchemas, type WorldRows } from './world.js'
 
 /** Records of one collection, each id once. */
 const collection = (row: z.ZodType<{ id: string | number }>) =>
@@ -17,31 +14,21 @@ const collection = (row: z.ZodType<{ id: string | number }>) =>
     })
   })
 
-export const notificationRowSchema = notificationSchema.extend({ clientId: z.string() })
+export const notificationRowSchema = rowSchemas.notifications
 
 /** The schema of every collection of a world (snapshots and fixtures), keyed by collection name. */
-export const collectionSchemas = {
-  notifications: collection(notificationRowSchema),
-  ...(Object.fromEntries(
-    Object.entries(tableSchemas).map(([name, schema]) => [
-      name,
-      collection(schema as z.ZodType<{ id: string | number }>),
-    ]),
-  ) as unknown as Record<TableName, z.ZodType>),
-}
+export const collectionSchemas = {} as Record<CollectionName, z.ZodType>
+for (const name of Object.keys(rowSchemas) as CollectionName[]) collectionSchemas[name] = collection(rowSchemas[name])
 
-export type CollectionName = keyof WorldRows
+export type { CollectionName }
 export const collectionNames = Object.keys(collectionSchemas) as CollectionName[]
 
 /** What a caller gives: some collections, each a list of records (schema input: defaults may be left out). */
-export type FixtureRows = { [K in TableName]?: z.input<(typeof tableSchemas)[K]>[] } & {
-  notifications?: z.input<typeof notificationRowSchema>[]
-}
+export type FixtureRows = { [K in CollectionName]?: z.input<(typeof rowSchemas)[K]>[] }
 
 /** Fixtures checked once: what replaces the seeded collections in every world. */
 export interface Fixtures {
   rows: Partial<WorldRows>
-  notifications?: NotificationStore
 }
 
 const parsed = new WeakMap<object, Fixtures>()
@@ -65,7 +52,6 @@ export function parseFixtures(input: FixtureRows): Fixtures {
     ] as unknown[]
   }
   const fixtures: Fixtures = { rows: rows as Partial<WorldRows> }
-  if (rows.notifications) fixtures.notifications = indexNotifications(rows.notifications as WorldRows['notifications'])
   parsed.set(input, fixtures)
   return fixtures
 }

@@ -60,12 +60,13 @@ class Rows {
  * predicate `where`, the object form and `by`: `by` is the one that does not scan.
  */
 export class Table<S extends z.ZodType<Row>> implements RecordCollection<z.infer<S>> {
+  // A WorldTable too (collection.ts): World holds it as one, which the compiler checks there.
   /** Created on first use: a fork gets its parent's instead. */
   #data?: Rows
   /** Whether this side may change `#data` in place (false once shared with a fork). */
   #owned = true
   /** Told of every insert, update and removal (the Durable Object's storage follows it). */
-  onChange?: (id: string, row: z.infer<S> | undefined, inserted: boolean) => void
+  onChange?(id: string, row: z.infer<S> | undefined, inserted: boolean): void
   /** Told of every write with the row before and after it (the journal's `changes`, changes.ts). */
   recorder?: WriteRecorder
 
