@@ -34,7 +34,12 @@ describe.skipIf(!chromiumAvailable())('repro bundles in headless Chromium', () =
     const made = await call(t.page, 'GET', '/__sandbox/repro')
     expect(made.status, JSON.stringify(made.body)).toBe(200)
     const bundle = made.body
-    expect(bundle.requests.map((r: { kind: string }) => r.kind)).toEqual(['request', 'clock', 'request', 'request'])
+    expect(bundle.requests.map((r: { kind: string; part?: string }) => r.part ?? r.kind)).toEqual([
+      'request',
+      'clock',
+      'request',
+      'request',
+    ])
 
     const replayed = await control('/__sandbox/repro', { method: 'POST', body: JSON.stringify(bundle) })
     expect(replayed).toMatchObject({ replayed: 4, digest: bundle.end.digest })
