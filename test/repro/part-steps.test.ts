@@ -5,6 +5,8 @@ import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 import { INVOICES, acme, inv } from '../billing/seeded.js'
 import { comparable, resigned } from './bundles.js'
+import { CHANGED_PART } from '../../src/core/sandbox/events.js'
+import { WORLD_PARTS } from '../../src/core/sandbox/parts.js'
 
 /**
  * A bundle made by version 1 (before changes outside a request were `part` steps): a publish, the
@@ -35,6 +37,14 @@ async function controlChanges(s: Client): Promise<void> {
   await ok(s.control.send('DELETE', '/outbox'))
   await ok(s.as(null).post('/api/portal/auth/magic-link', { email: 'owner@acme.test' }))
 }
+
+it('every part a change outside a request names is one a step carries (not a credential, not the records)', () => {
+  for (const [change, key] of Object.entries(CHANGED_PART)) {
+    const part = WORLD_PARTS.find((p) => p.key === key)
+    expect(part, change).toBeDefined()
+    expect(typeof part!.bundle === 'string' && !part!.heavy, `${change}: ${key}`).toBe(true)
+  }
+})
 
 describe.each(runtimes)('changes outside a request as part steps through $name', (runtime) => {
   const rt = useSandbox(runtime)
