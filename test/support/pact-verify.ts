@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { seededRandom } from '../../src/core/clock/random.js'
 import { verifyPact } from '../contracts/pact-tools.js'
 import { NOW, runtimes } from './runtimes.js'
 
@@ -29,15 +30,9 @@ async function startDefault(): Promise<{ url: string; close(): Promise<void> }> 
   return { url: running.url!, close: () => running.close() }
 }
 
-/** Seeded Fisher-Yates (mulberry32): the same seed, the same order. */
+/** Seeded Fisher-Yates (the sandbox's own generator): the same seed, the same order. */
 export function shuffled<T>(items: readonly T[], seed: number): T[] {
-  let a = seed >>> 0
-  const random = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), a | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  const random = seededRandom(seed)
   const out = [...items]
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1))
