@@ -12,8 +12,9 @@ import { WORLD_PARTS } from '../../src/core/sandbox/parts.js'
  * A bundle made by version 1 (before changes outside a request were `part` steps): a publish, the
  * clock moved, a magic link, a scenario, an override used once, the outbox cleared, the clock
  * frozen, a magic link numbered again from out_1, a DTE emitted; seed 1, small, at runtimes.ts NOW.
- * Written by version 1's GET /__sandbox/repro (commit a4fa1f5): a change to the seeded world
- * changes its digests, and then it is made again there, never edited by hand.
+ * Written by version 1's GET /__sandbox/repro (commit a4fa1f5). A change to the seeded world
+ * changes its digests: then make it anew from a version 2 bundle of the same flow, each part
+ * step written back as version 1's kind and resealed (`resigned`).
  */
 const V1 = JSON.parse(readFileSync(new URL('./v1-bundle.json', import.meta.url), 'utf8'))
 
