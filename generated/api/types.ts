@@ -9812,11 +9812,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @constant
-                     * @enum {number}
-                     */
-                    version: 1;
+                    /** @enum {number} */
+                    version: 1 | 2;
                 } & {
                     [key: string]: unknown;
                 };
@@ -9832,7 +9829,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Malformed, changed or cut bundle: body: a repro bundle (GET /__sandbox/repro) is required; version: must be the bundle version this sandbox reads */
+            /** @description Malformed, changed or cut bundle: body: a repro bundle (GET /__sandbox/repro) is required; version: must be a bundle version this sandbox reads */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -34,7 +34,12 @@ describe.skipIf(!chromiumAvailable())('repro bundles in headless Chromium', () =
     const made = await call(t.page, 'GET', '/__sandbox/repro')
     expect(made.status, JSON.stringify(made.body)).toBe(200)
     const bundle = made.body
-    expect(bundle.requests.map((r: { kind: string }) => r.kind)).toEqual(['request', 'clock', 'request', 'request'])
+    expect(bundle.requests.map((r: { kind: string; part?: string }) => r.part ?? r.kind)).toEqual([
+      'request',
+      'clock',
+      'request',
+      'request',
+    ])
 
     const replayed = await control('/__sandbox/repro', { method: 'POST', body: JSON.stringify(bundle) })
     expect(replayed).toMatchObject({ replayed: 4, digest: bundle.end.digest })
@@ -82,7 +87,7 @@ describe.skipIf(!chromiumAvailable())('repro bundles in headless Chromium', () =
     const bundle = await downloadRepro()
     expect(bundle.base).toBeUndefined()
     expect(bundle).toMatchObject({
-      version: 1,
+      version: 2,
       seed: 3,
       requests: [
         {
@@ -153,7 +158,7 @@ describe.skipIf(!chromiumAvailable())('repro bundles in headless Chromium', () =
     expect(download.suggestedFilename()).toBe(`fleet-sandbox-${world}.repro.json`)
     const bundle = JSON.parse(readFileSync((await download.path())!, 'utf8'))
     expect(await t.page.locator('.error').count()).toBe(0)
-    expect(bundle).toMatchObject({ version: 1, seed: 3 })
+    expect(bundle).toMatchObject({ version: 2, seed: 3 })
     expect(bundle.base.why).toMatch(/rewound/)
     expect(bundle.requests).toEqual([
       expect.objectContaining({

@@ -1,32 +1,15 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningServer, startServer } from '../../src/adapters/server/index.js'
-import { chromiumAvailable, launch } from './support/chromium.js'
-import { NOW } from './support/page-app.js'
+import { describe, expect, it } from 'vitest'
+import { chromiumAvailable } from './support/chromium.js'
+import { openTab, usePanelPage } from './support/panel.js'
 
 /** The panel's timeline (src/panel/timeline.ts): the schedule drawn on the clock, and a window added by hand. */
 describe.skipIf(!chromiumAvailable())('the scenario timeline in the panel, in headless Chromium', () => {
-  let server: RunningServer
-  let browser: Browser
-  let context: BrowserContext
-  let page: Page
   const world = 'timeline-panel'
-
-  beforeAll(async () => {
-    server = await startServer({ seed: 1, now: NOW, size: 'small', port: 0, host: '127.0.0.1' })
-    browser = await launch()
-    context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
-    page = await context.newPage()
-  })
-  afterAll(async () => {
-    await context?.close()
-    await browser?.close()
-    await server?.close()
-  })
+  const t = usePanelPage(undefined, { viewport: { width: 1280, height: 860 } })
 
   const control = async (method: string, path: string, body?: unknown) =>
     (
-      await fetch(`${server.url}/__sandbox${path}`, {
+      await fetch(`${t.server.url}/__sandbox${path}`, {
         method,
         headers: { 'x-sandbox-id': world, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -41,27 +24,23 @@ describe.skipIf(!chromiumAvailable())('the scenario timeline in the panel, in he
         { name: 'degraded', options: { rate: 1 }, from: '+2m', until: '+7m' },
       ],
     })
-    await page.goto(`${server.url}/__sandbox`)
-    await page.fill('input[name=world]', world)
-    await page.click('button[type=submit]')
-    await page.waitForSelector(`.world[data-world="${world}"]`)
-    await page.click('nav button:has-text("Scenarios")')
-    await page.waitForSelector('.timeline .lane')
+    await openTab(t.page, t.server.url, world, 'Scenarios')
+    await t.page.waitForSelector('.timeline .lane')
     expect(
-      await page
+      await t.page
         .locator('.timeline .lane')
         .evaluateAll((lanes) => lanes.map((l) => [l.getAttribute('data-name'), l.getAttribute('data-active')])),
     ).toEqual([
       ['rate-limited', 'true'],
       ['degraded', 'false'],
     ])
-    expect(await page.textContent('.timeline .lane[data-name=degraded]')).toContain('→')
+    expect(await t.page.textContent('.timeline .lane[data-name=degraded]')).toContain('→')
 
-    await page.selectOption('select[name=window-name]', 'empty')
-    await page.fill('input[name=window-from]', '+10m')
-    await page.fill('input[name=window-until]', '+15m')
-    await page.click('button:has-text("Add window")')
-    await page.waitForSelector('.timeline .lane[data-name=empty]')
+    await t.page.selectOption('select[name=window-name]', 'empty')
+    await t.page.fill('input[name=window-from]', '+10m')
+    await t.page.fill('input[name=window-until]', '+15m')
+    await t.page.click('button:has-text("Add window")')
+    await t.page.waitForSelector('.timeline .lane[data-name=empty]')
     const { schedule } = await control('GET', '/scenarios')
     const start = Date.parse((await control('GET', '/clock')).now)
     expect(schedule.map((e: { name: string }) => e.name)).toEqual(['rate-limited', 'degraded', 'empty'])
@@ -73,16 +52,16 @@ describe.skipIf(!chromiumAvailable())('the scenario timeline in the panel, in he
     })
 
     // A tick in the list above keeps the windows: only entries without one are the checkboxes'.
-    expect(await page.isChecked('.scenario[data-name=rate-limited] input[type=checkbox]')).toBe(false)
-    await page.check('.scenario[data-name=slow] input[type=checkbox]')
+    expect(await t.page.isChecked('.scenario[data-name=rate-limited] input[type=checkbox]')).toBe(false)
+    await t.page.check('.scenario[data-name=slow] input[type=checkbox]')
     await expect
       .poll(async () => (await control('GET', '/scenarios')).schedule.map((e: { name: string }) => e.name))
       .toEqual(['slow', 'rate-limited', 'degraded', 'empty'])
 
     // A bad window is refused by the API and shown; the schedule stays.
-    await page.fill('input[name=window-until]', '+5m')
-    await page.click('button:has-text("Add window")')
-    await expect.poll(() => page.textContent('body')).toContain('until: must be later than from')
+    await t.page.fill('input[name=window-until]', '+5m')
+    await t.page.click('button:has-text("Add window")')
+    await expect.poll(() => t.page.textContent('body')).toContain('until: must be later than from')
     expect((await control('GET', '/scenarios')).schedule).toHaveLength(4)
   })
 })

@@ -15,6 +15,19 @@ export type StateChange =
   | 'rewind'
   | 'replay'
 
+/**
+ * The part of the world (parts.ts, by key) a change made outside a request changed: the repro
+ * log carries its new value as a `part` step, and a replay puts it back the one way it puts any
+ * part (time-travel/replay.ts `loadPart`). A part the control API changes is named here, nothing
+ * more. The other changes begin the log again (restore, fixtures, rewind) or leave the world.
+ */
+export const CHANGED_PART: Partial<Record<StateChange, string>> = {
+  clock: 'clock',
+  scenarios: 'scenarios',
+  overrides: 'overrides',
+  'outbox-cleared': 'outbox',
+}
+
 export interface StateEvent {
   change: StateChange
   seed: number

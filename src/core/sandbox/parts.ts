@@ -41,6 +41,8 @@ export interface WorldPart<T = unknown, F extends object = Record<string, unknow
   check(input: Record<string, unknown>, s: SandboxParts, trusted: boolean): T | Promise<T>
   /** Puts a checked value in place (restore, resume, a replayed bundle's base). */
   write(s: SandboxParts, value: T): void
+  /** Puts a checked value in place as the control API does, with what that sets off (a repro bundle's `part` step); `write` without it. */
+  put?(s: SandboxParts, value: T): void
   /** As in a new world (reset, a new `x-sandbox-id`). */
   reset(s: SandboxParts): void
   /** Takes another world's part as it is (a replay's world put in place of this one). */
@@ -278,6 +280,8 @@ const scenarios = single('scenarios', {
     return list.map((a, i) => fixWindow(s.shared.scenarios.parse(a, `scenarios.${i}`), now, `scenarios.${i}`))
   },
   write: (s, value) => void (s.active = value),
+  // Those in force turn on, as PUT /__sandbox/scenarios turns them (session-expired expires the sessions).
+  put: (s, value) => s.setScenarios(value),
   reset: (s) => void (s.active = []),
   take: (s, from) => void (s.active = from.active),
   digest: (s) => ({ scenarios: s.active }),
@@ -333,7 +337,7 @@ const overrides = single('overrides', {
   // Tens of KB for a hundred: written again only when they changed.
   store: { value: 'k:overrides', version: (s) => s.overrides.version },
   rewind: { kept: 'a rewind keeps the overrides (the control API sets them)' },
-  // Their changes are steps of their own kind (time-travel/repro-log.ts), their uses counted by the requests replayed.
+  // A change through the control API is a `part` step (sandbox/events.ts CHANGED_PART), their uses counted by the requests replayed.
   bundle: 'base',
   counted: true,
   bound: { entries: OVERRIDE_LIMIT },

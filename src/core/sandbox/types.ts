@@ -54,6 +54,8 @@ export interface SandboxParts {
   oauth: OAuthState
   ids: Sequence
   active: ActiveScenario[]
+  /** Replaces the schedule as PUT /__sandbox/scenarios does: those in force turn on. */
+  setScenarios(list: ActiveScenario[]): void
   scenarioState: Map<string, unknown>
   /** The first journal entry a rewind may reach. */
   horizon: number

@@ -9,14 +9,15 @@ import { scrubText } from '../sandbox/credentials.js'
 
 export { canonical }
 
-import { REPRO_VERSION } from './version.js'
+import { REPRO_READS, REPRO_VERSION } from './version.js'
 
-/** The bundle format this sandbox writes and reads (docs/debugging.md "The repro bundle"). */
-export { REPRO_VERSION }
+/** The bundle format this sandbox writes, and those it reads (docs/debugging.md "The repro bundle"). */
+export { REPRO_READS, REPRO_VERSION }
 
 /** `GET /__sandbox/repro`: a world as its seed (or a base), its start and the steps since (docs/debugging.md). */
 export interface ReproBundle {
-  version: typeof REPRO_VERSION
+  /** REPRO_VERSION when this sandbox made it; a bundle read may be an older one (REPRO_READS). */
+  version: (typeof REPRO_READS)[number]
   seed: number
   /** The instant the seeded dates are relative to. */
   seededAt: string
@@ -85,15 +86,9 @@ export function bundleStart(
         `${field}: the repro log begins at request ${first} (${cause}); no bundle reaches request ${id}`,
       )
     }
-    // A request step's entry is its own id (an outbox cleared is journaled too); another control
-    // step's, the id the next request took.
-    steps = steps.filter((s) =>
-      s.kind === 'request' || s.kind === 'outbox-cleared'
-        ? 'before' in moment
-          ? s.entry! < id
-          : s.entry! <= id
-        : s.entry! <= id,
-    )
+    // A request step's entry is its own id (so is a control call's the journal keeps: an outbox
+    // cleared of its entries); another control step's, the id the next request took.
+    steps = steps.filter((s) => ('before' in moment && log.ownEntry(s) ? s.entry! < id : s.entry! <= id))
   }
   return {
     version: REPRO_VERSION,

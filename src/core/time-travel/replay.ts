@@ -11,7 +11,7 @@ import type { Sandbox } from '../sandbox/sandbox.js'
 import {
   type BundleStart,
   type ReproBundle,
-  REPRO_VERSION,
+  REPRO_READS,
   canonical,
   endValues,
   firstDifference,
@@ -106,6 +106,9 @@ function bundleSchema({ maxSteps, bodyLimit }: ReplayKit['limits']) {
         status: z.number().int().min(0).max(599),
         entry,
       }),
+      // A part's new value (a change outside a request, or what one no replay sends changed): checked by the part's own schema when it is put in place.
+      z.strictObject({ kind: z.literal('part'), at: iso, part: z.string().max(64), value: z.unknown(), entry }),
+      // Version 1's steps of a part's own, read as the part they name (asPart).
       z.strictObject({
         kind: z.literal('clock'),
         at: iso,
@@ -115,16 +118,14 @@ function bundleSchema({ maxSteps, bodyLimit }: ReplayKit['limits']) {
       z.strictObject({ kind: z.literal('scenarios'), at: iso, scenarios: z.array(z.unknown()).max(64), entry }),
       z.strictObject({ kind: z.literal('overrides'), at: iso, overrides: z.array(z.unknown()).max(1000), entry }),
       z.strictObject({ kind: z.literal('outbox-cleared'), at: iso, entry }),
-      // A part no request remakes (OAuth), its new value: checked by the part's own schema when it is put in place.
-      z.strictObject({ kind: z.literal('part'), at: iso, part: z.string().max(64), value: z.unknown(), entry }),
     ],
     {
       error:
-        'must be a step {kind: "request" | "clock" | "scenarios" | "overrides" | "outbox-cleared" | "part", at, ...}',
+        'must be a step {kind: "request" | "part", at, ...} (or version 1\'s "clock" | "scenarios" | "overrides" | "outbox-cleared")',
     },
   )
   return z.strictObject({
-    version: z.literal(REPRO_VERSION),
+    version: z.literal(REPRO_READS),
     seed: z
       .number()
       .int()
@@ -178,10 +179,10 @@ export async function checkBundle(kit: ReplayKit, raw: unknown): Promise<ReproBu
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
     throw kit.refuse(400, 'body: must be a repro bundle object, as GET /__sandbox/repro answers')
   const version = (raw as { version?: unknown }).version
-  if (version !== REPRO_VERSION)
+  if (!(REPRO_READS as readonly unknown[]).includes(version))
     throw kit.refuse(
       400,
-      `version: must be ${REPRO_VERSION}, the repro bundle version this sandbox reads (got ${JSON.stringify(version) ?? 'none'})`,
+      `version: must be ${REPRO_READS.join(' or ')}, the repro bundle versions this sandbox reads (got ${JSON.stringify(version) ?? 'none'})`,
     )
   const bundle = kit.validate(bundleSchema(kit.limits), raw, 'body') as ReproBundle
   const { checksum, ...rest } = bundle
@@ -314,15 +315,7 @@ export async function rebuild(
     for (const [i, s] of bundle.requests.entries()) {
       fresh.clock.set(Date.parse(s.at))
       if (s.kind === 'request') await replayRequest(kit, fetch, fresh, s, i, origin, sessions, kindOf, controlToken)
-      else if (s.kind === 'clock') fresh.clock.set(Date.parse(s.clock.now))
-      else if (s.kind === 'scenarios')
-        fresh.setScenarios(parseScenarios(registry, s.scenarios, `requests.${i}.scenarios`))
-      else if (s.kind === 'overrides') {
-        const list = storedOverrides(s.overrides)
-        fresh.overrides.fits(list, `requests.${i}.overrides`)
-        fresh.overrides.load(list)
-      } else if (s.kind === 'part') await loadPart(kit, fresh, s.part, s.value, `requests.${i}`)
-      else fresh.outbox.clear()
+      else await loadPart(kit, fresh, asPart(s), `requests.${i}`, sessions)
     }
     return fresh
   } catch (error) {
@@ -410,18 +403,75 @@ async function sessionsOpened(
 }
 const SESSION_MARK = /\{\{session:([^:{}]*):([^:{}]*):(\d{1,6})\}\}/g
 
-async function loadPart(kit: ReplayKit, sandbox: Sandbox, key: string, value: unknown, field: string): Promise<void> {
-  const carried = (p: (typeof kit.parts)[number]) => p.bundle === 'value' || p.counted === true
+type PartStep = { key: string; value: unknown; field: string }
+
+/** A step that is not a request as the part it puts in place: version 1's kinds as the `part` step version 2 writes for them. */
+function asPart(s: Exclude<Step, { kind: 'request' }>): PartStep {
+  if (s.kind === 'part') return { key: s.part, value: s.value, field: 'value' }
+  if (s.kind === 'clock') return { key: 'clock', value: s.clock, field: 'clock' }
+  if (s.kind === 'scenarios') return { key: 'scenarios', value: s.scenarios, field: 'scenarios' }
+  if (s.kind === 'overrides') return { key: 'overrides', value: s.overrides, field: 'overrides' }
+  // An outbox cleared: empty, numbered from out_1 again, as a clear leaves it.
+  return { key: 'outbox', value: [], field: 'kind' }
+}
+
+/**
+ * A step's part put in place, the one way for every part: its marks made this world's (minted
+ * tokens the replay minted, sessions as a base's are), checked by the part's own schema (a 400
+ * naming the step's field), then put as the control API puts it (`put`) or as a restore writes
+ * it. A replay moves the clock itself, step by step: it stays held.
+ */
+async function loadPart(
+  kit: ReplayKit,
+  sandbox: Sandbox,
+  { key, value, field }: PartStep,
+  step: string,
+  sessions: Map<string, string>,
+): Promise<void> {
+  const carried = (p: (typeof kit.parts)[number]) => typeof p.bundle === 'string' && !p.heavy
   const part = kit.parts.find((p) => p.key === key && carried(p))
   if (!part)
     throw kit.refuse(
       400,
-      `${field}.part: "${key.slice(0, 64)}" is not a part a step carries as a value (${kit.parts
+      `${step}.part: "${key.slice(0, 64)}" is not a part a step carries (${kit.parts
         .filter(carried)
         .map((p) => p.key)
         .join(', ')})`,
     )
-  await kit.writeParts(sandbox, { [key]: value }, false, [part])
+  let text = value === undefined ? undefined : JSON.stringify(value)
+  if (text?.includes('{{')) {
+    const minted = [...sandbox.repro.minted.keys()]
+    text = await sessionsOpened(
+      kit,
+      sandbox,
+      text.replace(/\{\{minted:(\d+)\}\}/g, (_, n: string) => {
+        const found = minted[Number(n) - 1]
+        if (!found)
+          throw kit.refuse(
+            409,
+            `${step}.${field}: quotes the world's minted token ${n} (a reset token or magic link), which the replay has not minted`,
+          )
+        return found
+      }),
+      sessions,
+    )
+  }
+  try {
+    const checked = await part.check({ [key]: text === undefined ? undefined : JSON.parse(text) }, sandbox, false)
+    ;(part.put ?? part.write)(sandbox, checked)
+  } catch (error) {
+    const e = error as Error & { status?: number }
+    if (e.status !== 400 && e.status !== 413) throw error
+    // The part's messages name its snapshot field: here, the step's.
+    throw kit.refuse(
+      e.status,
+      e.message
+        .split('; ')
+        .map((m) => `${step}.${field}${m.replace(/^body\./, '').replace(new RegExp(`^${key}(?=[.:])`), '')}`)
+        .join('; '),
+    )
+  }
+  if (!sandbox.clock.frozen) sandbox.clock = new kit.Clock(sandbox.clock.now(), Date.now, true)
 }
 
 function parseScenarios(registry: Sandbox['shared']['scenarios'], list: unknown[], field: string): ActiveScenario[] {

@@ -72,19 +72,25 @@ describe('the repro log is bounded (docs/bounds.md), and a bundle is always ther
   })
 
   it('all logs of an app share one budget; a log past it begins again, a base past it says why; a released log gives its bytes back', () => {
-    const budget = new ReproBudget(1000)
+    // A clock step's bytes: small (the clock's value), whatever the clock reads.
+    const probe = new ReproLog()
+    probe.begin(s)
+    probe.changed(s, 'clock')
+    const step = probe.bytes
+    expect(step).toBeLessThan(200)
+    const budget = new ReproBudget(10 * step)
     const [a, b] = [new ReproLog(budget), new ReproLog(budget)]
     a.begin(s)
     b.begin(s)
     for (let i = 0; i < 9; i++) a.changed(s, 'clock')
-    expect(budget.used).toBe(900)
+    expect(budget.used).toBe(9 * step)
     b.changed(s, 'clock')
-    expect(budget.used).toBe(1000)
+    expect(budget.used).toBe(10 * step)
     b.changed(s, 'clock')
     // b's second step did not fit: its steps are gone, and its base (the world's parts) does not fit what is left either.
     expect(b.steps).toEqual([])
     expect(b.reason).toMatch(/^the world's parts are past the repro log's bound/)
-    expect(budget.used).toBe(900)
+    expect(budget.used).toBe(9 * step)
     a.release()
     b.release()
     expect(budget.used).toBe(0)

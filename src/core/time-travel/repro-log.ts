@@ -3,10 +3,10 @@ import type { RouteInfo } from '../route/types.js'
 import { base64 } from '../http/bytes.js'
 import type { Reply } from '../http/reply.js'
 import type { ActiveScenario } from '../scenarios/types.js'
-import type { StateChange } from '../sandbox/events.js'
+import { CHANGED_PART, type StateChange } from '../sandbox/events.js'
 import { CREDENTIAL_KINDS, type OutboxEntry } from '../sandbox/outbox.js'
 import type { SandboxParts } from '../sandbox/types.js'
-import { WORLD_PARTS, credentialTokens, readParts } from '../sandbox/parts.js'
+import { WORLD_PARTS, type WorldPart, credentialTokens, readParts } from '../sandbox/parts.js'
 import { canonical } from './canonical.js'
 import { scrubBodyText, scrubQuery } from '../sandbox/credentials.js'
 import { tokenCaller } from '../auth/caller.js'
@@ -22,9 +22,12 @@ export type Actor =
   | { kind: 'portal'; contact: string; roles: string[] }
 
 /**
- * One step of a repro bundle's `requests` (docs/debugging.md): what changed the world, in order.
- * `entry`: the journal id the world's next request took when the step was made (a request's
- * own id), so a bundle can end at a moment of the journal (`?before=`, `?after=`).
+ * One step of a repro bundle's `requests` (docs/debugging.md): what changed the world, in order:
+ * a request, or a part's new value (`part`: a change outside a request, or what a request no
+ * replay sends changed). `entry`: the journal id the world's next request took when the step
+ * was made (a request's own id), so a bundle can end at a moment of the journal (`?before=`,
+ * `?after=`). `clock`, `scenarios`, `overrides` and `outbox-cleared` are version 1's steps of a
+ * part's own: read (as the part they name), never written.
  */
 export type Step = { entry?: number } & (
   | {
@@ -83,7 +86,7 @@ const CREDENTIAL =
 export const mintedMark = (n: number) => `{{minted:${n}}}`
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
-/** Control routes that change records as a request does (the tax authority settling a DTE): replayed as requests. Other control calls that change the world are steps of their own kinds. */
+/** Control routes that change records as a request does (the tax authority settling a DTE): replayed as requests. Other control calls that change the world are `part` steps (Sandbox.changed). */
 export const REPLAYED_CONTROL = new Set(['sandboxResolveDte'])
 /** The Pact verifier's state call: after a setup, the log begins again. */
 const PACT_STATES = 'sandboxPactChangeState'
@@ -206,7 +209,7 @@ export class ReproLog {
    * Keeps a step. Past the log's bound the log begins again from the world as it is once the
    * step is done (`done`: it was a request, journaled next), so a bundle is always there.
    */
-  #push(sandbox: SandboxParts, step: Step, bytes: number, done?: string): void {
+  #push(sandbox: SandboxParts, step: Step, bytes: number, done?: string, own = false): void {
     if (this.reason || this.paused) return
     let past: string | undefined
     if (this.steps.length >= REPRO_MAX_STEPS)
@@ -216,9 +219,19 @@ export class ReproLog {
     else if (this.budget.used + bytes > this.budget.max)
       past = `the repro logs of all sandboxes together reached their bound (${this.budget.max / 1_048_576} MB, docs/bounds.md)`
     if (past) return this.rebase(sandbox, past, done)
-    this.steps.push({ ...step, entry: sandbox.journal.nextId })
+    const kept = { ...step, entry: sandbox.journal.nextId }
+    this.steps.push(kept)
+    if (own) this.#own.add(kept)
     this.bytes += bytes
     this.budget.used += bytes
+  }
+
+  /** Part steps a journaled call made (an OAuth request, an outbox cleared of entries): their `entry` is that call's id, not the next request's. */
+  readonly #own = new WeakSet<Step>()
+
+  /** Whether `step`'s entry is the id of the call that made it (a moment `?before=` it leaves the step out). */
+  ownEntry(step: Step): boolean {
+    return step.kind === 'request' || this.#own.has(step)
   }
 
   /** The outbox added an entry: a token that opens the world is a credential a later request may quote (a DTE's track id is seeded: a replay makes the same). */
@@ -227,23 +240,18 @@ export class ReproLog {
       this.minted.set(entry.token, this.minted.size + 1)
   }
 
-  /** A state change besides requests (Sandbox.changed). */
+  /**
+   * A state change besides requests (Sandbox.changed): the part it changed (events.ts
+   * CHANGED_PART) becomes a `part` step with its new value, when a bundle carries the part.
+   */
   changed(sandbox: SandboxParts, change: StateChange): void {
     if (this.reason || this.paused) return
-    const at = sandbox.iso()
-    if (change === 'clock') this.#push(sandbox, { kind: 'clock', at, clock: sandbox.clock.toJSON() }, 100)
-    else if (change === 'scenarios')
-      this.#push(
-        sandbox,
-        { kind: 'scenarios', at, scenarios: sandbox.active },
-        100 + JSON.stringify(sandbox.active).length,
-      )
-    else if (change === 'overrides') {
-      // A copy: the live ones count their uses on.
-      const text = JSON.stringify(sandbox.overrides.list())
-      this.#push(sandbox, { kind: 'overrides', at, overrides: JSON.parse(text) }, 100 + text.length)
-    } else if (change === 'outbox-cleared') this.#push(sandbox, { kind: 'outbox-cleared', at }, 50)
-    else if (change === 'restore')
+    const part = WORLD_PARTS.find((p) => p.key === CHANGED_PART[change])
+    if (part) {
+      // A control call the journal keeps (it recorded changes: an outbox cleared of its entries) has the step's entry as its own id.
+      if (typeof part.bundle === 'string' && !part.heavy)
+        this.#partStep(sandbox, sandbox.iso(), part, canonical(part.read(sandbox)), sandbox.changes.size > 0)
+    } else if (change === 'restore')
       this.rebase(sandbox, 'the world was restored from a snapshot (PUT /__sandbox/snapshot)')
     else if (change === 'fixtures') this.rebase(sandbox, 'collections were replaced in place (--watch)')
     // A bundle replays writes; a rewind takes some back: the log begins again where the rewind left the world.
@@ -263,12 +271,17 @@ export class ReproLog {
     for (const part of WORLD_PARTS) {
       if (part.bundle !== 'value' && !(counted && part.counted)) continue
       const text = canonical(part.read(sandbox))
-      if (part.bundle === 'value') {
-        if (this.#values.get(part.key) === text) continue
-        this.#values.set(part.key, text)
-      }
-      this.#push(sandbox, { kind: 'part', at, part: part.key, value: JSON.parse(text)[part.key] }, 100 + text.length)
+      if (part.bundle === 'value' && this.#values.get(part.key) === text) continue
+      // Made by the request about to be journaled: its entry is the request's own id.
+      this.#partStep(sandbox, at, part, text, true)
     }
+  }
+
+  /** A part's new value as a step (`text`: its fields as canonical JSON), credentials as a base carries them (`concealed`). */
+  #partStep(sandbox: SandboxParts, at: string, part: WorldPart, text: string, own = false): void {
+    if (part.bundle === 'value') this.#values.set(part.key, text)
+    const value = JSON.parse(this.concealed(text, sandbox))[part.key]
+    this.#push(sandbox, { kind: 'part', at, part: part.key, value }, 100 + text.length, undefined, own)
   }
 
   /**

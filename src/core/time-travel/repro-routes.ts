@@ -12,7 +12,7 @@ import { randomToken } from '../clock/random.js'
 import { WORLD_PARTS, credentialTokens, revealed, writeParts } from '../sandbox/parts.js'
 import { checkBounds } from '../sandbox/snapshot.js'
 import * as z from 'zod'
-import { REPRO_VERSION } from './version.js'
+import { REPRO_READS } from './version.js'
 import type { ReplayKit, StepKind } from './replay.js'
 import type { RouteContext } from '../route/route.js'
 
@@ -135,11 +135,11 @@ export const postRepro = defineRoute({
   // Read by the replay itself (its refusals name the part of the bundle): stated here as a whole.
   reads: {
     json: z
-      .looseObject({ version: z.literal(REPRO_VERSION) })
+      .looseObject({ version: z.literal(REPRO_READS) })
       .meta({ description: 'A repro bundle, as GET /__sandbox/repro answers it (the link from that operation)' }),
   },
   errors: {
-    400: 'Malformed, changed or cut bundle: body: a repro bundle (GET /__sandbox/repro) is required; version: must be the bundle version this sandbox reads',
+    400: 'Malformed, changed or cut bundle: body: a repro bundle (GET /__sandbox/repro) is required; version: must be a bundle version this sandbox reads',
     409: 'The bundle does not rebuild the same world here',
     413: 'Past 16 MB',
   },
