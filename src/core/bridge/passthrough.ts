@@ -1,14 +1,13 @@
 import { errorBody } from '../http/status.js'
 import { UPSTREAM_TIMEOUT_MS, unreachable, upstreamHost, upstreamUrl } from './reach.js'
 import type { UpstreamOptions } from './upstream.js'
-import type { RequestMeta } from '../route/context.js'
 
 export const UPSTREAM_HEADER = 'x-sandbox-upstream'
 
 /** How a runtime reaches the network: msw's runtimes mark the request so they do not answer it themselves. */
-export type UpstreamFetch = NonNullable<RequestMeta['fetch']>
-/** What the bridge reads of an upstream's answer: a `Response`, or its head where no Response can carry the status. */
-export type UpstreamAnswer = Awaited<ReturnType<UpstreamFetch>>
+export type UpstreamFetch = (request: Request) => Promise<UpstreamAnswer>
+/** What the bridge reads of an upstream's answer (`RequestMeta.fetch`): a `Response`, or its head where no Response can carry the status. */
+export type UpstreamAnswer = Pick<Response, 'status' | 'statusText' | 'headers' | 'body'>
 
 /** The control API's credential (CONTROL_TOKEN_HEADER, not imported: the browser entry would load guard.ts in a chunk of its own). */
 const CONTROL_TOKEN = 'x-sandbox-control-token'
