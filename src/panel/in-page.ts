@@ -1,5 +1,6 @@
 // The panel in an app's page, as the browser entry (`startSandbox({ panel })`) installs it: not
-// part of the inspector's bundle, which it loads on first use; shipped with the entry.
+// part of the inspector's bundle; shipped with the entry, which loads install.ts (and the bundle
+// with it) only when the page asks for the panel.
 
 /** The inspector inside the app's page: a service worker cannot answer a navigation to `/__sandbox`. */
 export interface InPagePanel {
@@ -29,24 +30,4 @@ export function panelWanted(search: string): { wanted: boolean; fromUrl: boolean
   } catch {
     return { wanted: fromUrl, fromUrl } // storage off: this page's URL alone decides
   }
-}
-
-/**
- * Installs the panel from the inspector's bundle (src/panel/host.ts), the script the sandbox's
- * own page runs, loaded here: an app that never asks for the panel carries none of it.
- */
-export async function installPanel(options: { origins?: string[]; open: boolean }): Promise<InPagePanel> {
-  const g = globalThis as { fleetSandboxPanel?: { install(o: typeof options): InPagePanel } }
-  if (!g.fleetSandboxPanel?.install) {
-    const { panelScript } = await import('../../generated/panel-bundle.js')
-    const script = document.createElement('script')
-    script.textContent = panelScript
-    document.head.append(script)
-    script.remove()
-  }
-  if (!g.fleetSandboxPanel?.install)
-    throw new Error(
-      'fleet-sandbox: the inspector script did not run (a Content-Security-Policy without unsafe-inline?)',
-    )
-  return g.fleetSandboxPanel.install(options)
 }

@@ -11,7 +11,7 @@ import { type KnownScenario, type NamedScenario, type ScenarioInput, scenarioLis
 import { ScenarioRegistry } from '../../core/scenarios/registry.js'
 import { type RequestLog, requestLine, showNotice } from './notice.js'
 import { indexedDbBackend } from './store.js'
-import { type InPagePanel, installPanel, panelWanted } from '../../panel/in-page.js'
+import { type InPagePanel, panelWanted } from '../../panel/in-page.js'
 import { type SavedWorld, savedWorld, stateLine } from '../../core/admin/life-cycle.js'
 
 export * from '../public.js'
@@ -121,7 +121,9 @@ async function start(options: AnyOptions): Promise<SandboxHandle<readonly NamedS
   const wanted = panelWanted(location.search)
   const panel =
     options.panel || wanted.wanted
-      ? await installPanel({ origins: options.origins, open: wanted.fromUrl }).catch(say(options))
+      ? await import('../../panel/install.js')
+          .then((m) => m.installPanel({ origins: options.origins, open: wanted.fromUrl }))
+          .catch(say(options))
       : undefined
   return (current = handleOf(resumed, installed, front, panel))
 }
