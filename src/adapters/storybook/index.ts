@@ -7,8 +7,8 @@ import {
   type StartSandboxOptions,
   startSandbox,
 } from '../browser/index.js'
-import type { Admin, OverrideInput } from '../../core/admin/client.js'
-import { prepareWorld } from '../../core/admin/story.js'
+import type { Admin } from '../../core/admin/client.js'
+import { type PreparedWorld, type WorldParameters, prepareWorld } from '../../core/admin/story.js'
 
 export * from '../public.js'
 export type { SandboxHandle, StartSandboxOptions } from '../browser/index.js'
@@ -17,30 +17,18 @@ export type { SandboxHandle, StartSandboxOptions } from '../browser/index.js'
  * What a story writes: `parameters: { sandbox: { scenario: 'rate-limited', seed: 7 } }`.
  * `S`: the loader's own scenarios (`typeof myScenarios`), to type their names here too.
  */
-export interface SandboxParameters<S extends readonly NamedScenario[] = readonly []> {
-  /** Seed of the story's world (default: the loader's, else 1). */
-  seed?: number
-  /** Scenarios active for the story: `'a,b'`, `'rate-limited;failures=1'` or a list. */
-  scenario?: ScenarioListText<KnownScenario<S>> | ScenarioInput<KnownScenario<S>>[]
-  /** Demo account signed in before the scenarios turn on (default `admin@fleet.test`); `false` for none. */
-  signIn?: string | false
-  /** Moves the clock before the story renders: `'31d'` or seconds, as `POST /__sandbox/clock`. */
-  advanceBy?: string | number
+export interface SandboxParameters<S extends readonly NamedScenario[] = readonly []> extends WorldParameters<
+  ScenarioListText<KnownScenario<S>> | ScenarioInput<KnownScenario<S>>[]
+> {
   /** No sandbox for this story: requests go to the network. */
   disable?: boolean
-  /** Answers of your own for the story (`POST /__sandbox/overrides` bodies), added after the scenarios. */
-  overrides?: OverrideInput[]
 }
 
-/** What the loader hands the story in `context.loaded.sandbox`. */
-export interface SandboxLoaded {
+/** What the loader hands the story in `context.loaded.sandbox`: the world as prepared, its handle and admin. */
+export interface SandboxLoaded extends PreparedWorld {
   handle: SandboxHandle<readonly NamedScenario[]>
   /** The admin interface every entry hands out (docs/control-api.md, "From code"): the story's world. */
   admin: Admin<ScenarioInput<NamedScenario>>
-  /** Token of the signed-in demo account (send as `Authorization: Bearer <token>`), if any. */
-  token?: string
-  seed: number
-  scenarios: string[]
 }
 
 type AnyParameters = SandboxParameters<readonly NamedScenario[]>
@@ -79,14 +67,10 @@ export function sandboxLoader<const S extends readonly NamedScenario[] = readonl
       throw error
     })
     const handle = await started
-    const email = params.signIn === undefined ? 'admin@fleet.test' : params.signIn
-    const asked = {
-      ...params,
-      seed: params.seed ?? options.seed ?? 1,
-      signIn: email ? { email, password: DEMO_PASSWORD, origin: options.origins?.[0] ?? location.origin } : undefined,
-    }
+    const origin = options.origins?.[0] ?? location.origin
+    const defaults = { seed: options.seed ?? 1, email: 'admin@fleet.test', password: DEMO_PASSWORD, origin }
     // Stories of a docs page load together: one world at a time, the last one wins.
-    const run = queue.then(() => prepareWorld(handle, asked, WHO))
+    const run = queue.then(() => prepareWorld(handle, params, defaults, WHO))
     queue = run.catch(() => undefined)
     return { sandbox: { handle, admin: handle.admin, ...(await run) } }
   }
