@@ -12,25 +12,11 @@ import { root, sourceFiles } from './imports.js'
  */
 const ALLOWED: Record<string, number> = {}
 
-/**
- * Counted apart while another change of issue 54 reworks the world's tables in them; folded into
- * the count above (with whatever they keep) once it is merged.
- */
-const APART = new Set([
-  'src/core/sandbox/parts.ts',
-  'src/core/persist/persisted.ts',
-  'src/core/control/collections.ts',
-  'src/core/store/world.ts',
-  'src/core/store/fixtures.ts',
-  'src/core/contracts/pact.ts',
-  'src/core/contracts/states.ts',
-])
-
 const CAST = /\bas\s+unknown\s+as\b/g
 
 describe('casts', () => {
   it('holds `as unknown as` in src (tests aside) to the places listed, each to its count', () => {
-    const files = sourceFiles('src').filter((f) => !APART.has(f))
+    const files = sourceFiles('src')
     expect(files.length).toBeGreaterThan(100)
     const found = Object.fromEntries(
       files
