@@ -1,8 +1,7 @@
 import * as z from 'zod'
 import * as accounts from '../../fixtures/accounts.js'
 import { seedWorld } from '../core/seed/seed.js'
-import { notificationRowSchema } from '../core/store/fixtures.js'
-import { tableSchemas } from '../core/store/collections.js'
+import { rowSchemas } from '../core/store/world.js'
 
 /**
  * docs/fixtures.md and fixtures/examples/<collection>.json, generated from the collection
@@ -25,7 +24,7 @@ type Json = {
   maximum?: number
 }
 
-const schemas: Record<string, z.ZodType> = { notifications: notificationRowSchema, ...tableSchemas }
+const schemas: Record<string, z.ZodType> = rowSchemas
 
 /** One record of each collection (the demo client's first), or none where the seed makes none. */
 export function fixtureExamples(): Record<string, unknown[]> {

@@ -1,7 +1,7 @@
 import type * as z from 'zod'
 import type { RouteDef } from '../route/route.js'
-import { type CollectionName, collectionNames, notificationRowSchema } from '../store/fixtures.js'
-import { tableSchemas } from '../store/collections.js'
+import { type CollectionName, collectionNames } from '../store/fixtures.js'
+import { rowSchemas } from '../store/world.js'
 import { deeperThan, MAX_JSON_DEPTH } from '../http/json-depth.js'
 
 type Row = Record<string, unknown>
@@ -97,7 +97,7 @@ export class Recorder {
       )
       for (const k of filled) row[k] = template[k]
       if (filled.length) report.filled.push({ id: scalar(row.id), fields: filled })
-      const checked = rowSchema(name).safeParse(row)
+      const checked = rowSchemas[name].safeParse(row)
       if (!checked.success) {
         const issue = checked.error.issues[0]
         report.dropped.push({ id: scalar(row.id), reason: `${issue.path.join('.') || '(record)'}: ${issue.message}` })
@@ -116,12 +116,8 @@ export class Recorder {
   }
 }
 
-function rowSchema(name: CollectionName): z.ZodObject {
-  return name === 'notifications' ? notificationRowSchema : tableSchemas[name]
-}
-
 function shapeOf(name: CollectionName): Record<string, z.ZodType> {
-  return rowSchema(name).shape
+  return rowSchemas[name].shape
 }
 
 const own = (o: object, key: string) => Object.hasOwn(o, key)

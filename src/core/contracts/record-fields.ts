@@ -1,16 +1,14 @@
 import * as z from 'zod'
-import { notificationSchema } from '../notifications/model.js'
-import { tableSchemas, type TableName } from '../store/collections.js'
+import { type CollectionName, rowSchemas } from '../store/world.js'
 import { SECRET_FIELDS } from '../store/changes.js'
 
 type Shape = Record<string, z.ZodType>
 
-const isTable = (name: string): name is TableName => Object.hasOwn(tableSchemas, name)
+const isCollection = (name: string): name is CollectionName => Object.hasOwn(rowSchemas, name)
 
-/** A collection's record schema (notifications live in their own index, with their own). */
+/** A collection's record schema, as a snapshot holds its records. */
 function objectOf(collection: string): z.ZodObject<Shape> {
-  if (collection === 'notifications') return notificationSchema
-  if (isTable(collection)) return tableSchemas[collection]
+  if (isCollection(collection)) return rowSchemas[collection]
   throw new Error(`no collection ${collection}`)
 }
 

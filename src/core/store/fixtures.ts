@@ -14,8 +14,6 @@ const collection = (row: z.ZodType<{ id: string | number }>) =>
     })
   })
 
-export const notificationRowSchema = rowSchemas.notifications
-
 /** The schema of every collection of a world (snapshots and fixtures), keyed by collection name. */
 export const collectionSchemas = {} as Record<CollectionName, z.ZodType>
 for (const name of Object.keys(rowSchemas) as CollectionName[]) collectionSchemas[name] = collection(rowSchemas[name])
