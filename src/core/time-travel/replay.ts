@@ -364,15 +364,7 @@ async function loadBase(
     kit.checkBounds(input, sandbox.journal.capacity)
     await kit.writeParts(sandbox, input, false, carried)
   } catch (error) {
-    const e = error as Error & { status?: number }
-    if (e.status !== 400 && e.status !== 413) throw error
-    throw kit.refuse(
-      e.status,
-      e.message
-        .split('; ')
-        .map((m) => `base.parts.${m.replace(/^body\./, '')}`)
-        .join('; '),
-    )
+    renamed(kit, error, (m) => `base.parts.${m.replace(/^body\./, '')}`)
   }
   // Numbered as the world the bundle came from numbered them when its log began.
   sandbox.repro.minted.clear()
@@ -460,18 +452,17 @@ async function loadPart(
     const checked = await part.check({ [key]: text === undefined ? undefined : JSON.parse(text) }, sandbox, false)
     ;(part.put ?? part.write)(sandbox, checked)
   } catch (error) {
-    const e = error as Error & { status?: number }
-    if (e.status !== 400 && e.status !== 413) throw error
     // The part's messages name its snapshot field: here, the step's.
-    throw kit.refuse(
-      e.status,
-      e.message
-        .split('; ')
-        .map((m) => `${step}.${field}${m.replace(/^body\./, '').replace(new RegExp(`^${key}(?=[.:])`), '')}`)
-        .join('; '),
-    )
+    renamed(kit, error, (m) => `${step}.${field}${m.replace(/^body\./, '').replace(new RegExp(`^${key}(?=[.:])`), '')}`)
   }
   if (!sandbox.clock.frozen) sandbox.clock = new kit.Clock(sandbox.clock.now(), Date.now, true)
+}
+
+/** A part's refusal (400, 413) as the replay's, each of its messages named by `place` (where the bundle holds it); anything else thrown on. */
+function renamed(kit: ReplayKit, error: unknown, place: (message: string) => string): never {
+  const e = error as Error & { status?: number }
+  if (e.status !== 400 && e.status !== 413) throw error
+  throw kit.refuse(e.status, e.message.split('; ').map(place).join('; '))
 }
 
 function parseScenarios(registry: Sandbox['shared']['scenarios'], list: unknown[], field: string): ActiveScenario[] {
