@@ -6,17 +6,25 @@ export { MAX_FINDINGS, MAX_ROWS } from './rules.js'
 
 /** Operations that hand out a new credential: a sign-in ends a loop on 401. */
 const SIGN_INS: ReadonlySet<string> = new Set(['signInEmail', 'portalVerify', 'oauthToken'])
-/** Failures a world keeps while the judge loads (the first milliseconds of a page). */
+/** Failures a world keeps while the judge loads (the first milliseconds of a page), and their bytes. */
 const MAX_WAITING = 256
+const MAX_WAITING_BYTES = 64 * 1024
 
 /** The judge's module, loaded once for every world, at the first world's start (judge.ts). */
 let judgeClass: typeof Judge | undefined
 let loading: Promise<unknown> | undefined
-const load = () =>
-  (loading ??= import('./judge.js').then(
-    (m) => (judgeClass = m.Judge),
-    () => (loading = undefined),
-  ))
+
+/**
+ * A failure as it waits for the judge: what the rules read of it and nothing more (not the
+ * request, whose URL, headers and body the journal may already have let go), and its bytes.
+ */
+function waitingCopy(s: Seen): [Seen, number] {
+  const authorization = s.request.headers.get('authorization')
+  const request = { headers: new Headers(authorization === null ? [] : [['authorization', authorization]]) }
+  const body = s.body?.slice()
+  const bytes = 512 + s.path.length + s.search.length + (body?.byteLength ?? 0) + (authorization?.length ?? 0)
+  return [{ ...s, request, body }, bytes]
+}
 
 /**
  * A world's conduct (docs/conduct.md): which statuses and scenarios each operation met, counted
@@ -31,11 +39,34 @@ export class Conduct {
   #faults = new Map<string, Map<string, number>>()
   readonly #counts: Counts = { signIns: 0, writes: 0 }
   #judge: Judge | undefined
-  /** Failures seen before the judge's module was there, judged when it is. */
+  /** Failures seen before the judge's module was there (bounded: MAX_WAITING, MAX_WAITING_BYTES), judged when it is. */
   #waiting: Seen[] | undefined
+  #waitingBytes = 0
+  /** Worlds holding failures for the judge: judged once it loads, not kept until their next request. */
+  static #worlds = new Set<Conduct>()
 
   constructor() {
-    if (!judgeClass) void load()
+    if (!judgeClass) void Conduct.#load()
+  }
+
+  static #load(): Promise<unknown> {
+    return (loading ??= import('./judge.js').then(
+      (m) => {
+        judgeClass = m.Judge
+        for (const world of Conduct.#worlds) world.#start()
+      },
+      () => (loading = undefined),
+    ))
+  }
+
+  /** The world's judge made, and the failures that waited for it judged in order. */
+  #start(): Judge {
+    const judge = (this.#judge = new judgeClass!(this.#counts))
+    for (const w of this.#waiting ?? []) judge.seen(w)
+    this.#waiting = undefined
+    this.#waitingBytes = 0
+    Conduct.#worlds.delete(this)
+    return judge
   }
 
   clear(): void {
@@ -43,6 +74,8 @@ export class Conduct {
     this.#faults.clear()
     this.#judge = undefined
     this.#waiting = undefined
+    this.#waitingBytes = 0
+    Conduct.#worlds.delete(this)
   }
 
   /** The rules broken, oldest first, as judged (their messages are written by messages.ts `findingOf`). */
@@ -66,7 +99,7 @@ export class Conduct {
 
   /** Resolves once the judge's module is loaded (tests; a request never waits for it). */
   static async ready(): Promise<void> {
-    await load()
+    await Conduct.#load()
   }
 
   /** Counts one request and judges it; answers the rules it broke (its journal entry is marked with them), or none. */
@@ -88,15 +121,17 @@ export class Conduct {
     if (this.#judge) return this.#judge.seen(s)
     // Before a world's first failure, there is nothing to judge.
     if (!failed && !this.#waiting) return undefined
-    if (judgeClass) {
-      this.#judge = new judgeClass(this.#counts)
-      for (const w of this.#waiting ?? []) this.#judge.seen(w)
-      this.#waiting = undefined
-      return this.#judge.seen(s)
+    if (judgeClass) return this.#start().seen(s)
+    // The module is on its way: the request waits for it, judged in order once it is there. Bounded
+    // by count and bytes (a request holds its URL, headers and body): one past either is counted, not judged.
+    const [copy, bytes] = waitingCopy(s)
+    const waiting = (this.#waiting ??= [])
+    if (waiting.length < MAX_WAITING && this.#waitingBytes + bytes <= MAX_WAITING_BYTES) {
+      waiting.push(copy)
+      this.#waitingBytes += bytes
+      Conduct.#worlds.add(this)
     }
-    // The module is on its way: the request waits for it (bounded), judged in order with the next one after it came.
-    if ((this.#waiting ??= []).length < MAX_WAITING) this.#waiting.push(s)
-    void load()
+    void Conduct.#load()
     return undefined
   }
 }

@@ -113,7 +113,10 @@ export class Judge {
       operationId: route.id,
       effect: route.effect === true,
       tag: route.tag,
-      values: Object.values(s.params).filter((v) => v.length <= 64),
+      // Copied: a short id cut from a long URL would hold the whole URL.
+      values: Object.values(s.params)
+        .filter((v) => v.length <= 64)
+        .map((v) => ownText(v, 256)),
       caller,
       first: s.at,
       end: 0,

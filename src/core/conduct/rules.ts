@@ -66,7 +66,8 @@ export interface Seen {
   id: number
   route: RouteInfo
   params: Record<string, string>
-  request: Request
+  /** What the rules read of the request: its headers (the caller's credential). */
+  request: Pick<Request, 'headers'>
   /** The path the route table saw, and the query as sent (`?…` or ''). */
   path: string
   search: string

@@ -192,9 +192,9 @@ export class Sandboxes implements SandboxRegistry {
   /** Forgets a sandbox; its event streams end, so no client keeps listening to a world that is gone. */
   #remove(id: string, entry: Isolated): void {
     this.#isolated.delete(id)
-    // Its journal's and overrides' bytes leave the app's budgets with it.
+    // Its journal's and overrides' bytes leave the app's budgets with it, and its conduct lets go of what waited for the judge.
     entry.pending.then(
-      (s) => (s.events.end(), s.journal.clear(), s.repro.release(), s.overrides.clear()),
+      (s) => (s.events.end(), s.journal.clear(), s.repro.release(), s.overrides.clear(), s.conduct?.clear()),
       () => undefined,
     )
   }
