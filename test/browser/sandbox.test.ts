@@ -10,11 +10,12 @@ import { expectFilled, expectSameParts, fillEveryPart } from '../support/world-p
 
 // The entry's gzip budget: what it measured (228.4 KB at issue 55: faker's class out; issue 54's
 // stages and the credential scrubber in; 232.2 KB with conduct's stage, the document's rules
-// and the bundle's end values, docs/benchmarks-history.md), rounded up. A later feature may raise it by what it
+// and the bundle's end values; 233.1 KB with the notifications' table and conduct's bound on what
+// waits for its judge, docs/benchmarks-history.md), rounded up. A later feature may raise it by what it
 // measured to cost here, at most 2 KB gzip each, with a line in docs/benchmarks-history.md; what
 // costs more loads on first use (a dynamic import), and 250 KB (the goal) is never passed.
 // Bench: `npm run build:browser`, `npm run bench -- --only browser`.
-const GZIP_BUDGET = 233 * 1024
+const GZIP_BUDGET = 234 * 1024
 
 describe.skipIf(!chromiumAvailable())('fleet-sandbox/browser in headless Chromium', () => {
   let app: ReturnType<typeof buildPageApp>

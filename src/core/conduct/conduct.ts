@@ -13,17 +13,26 @@ const MAX_WAITING_BYTES = 64 * 1024
 /** The judge's module, loaded once for every world, at the first world's start (judge.ts). */
 let judgeClass: typeof Judge | undefined
 let loading: Promise<unknown> | undefined
+/** Worlds holding failures for the judge: judged once it loads, not kept until their next request. */
+const waitingWorlds = new Set<Conduct>()
+const load = () =>
+  (loading ??= import('./judge.js').then(
+    (m) => {
+      judgeClass = m.Judge
+      for (const world of waitingWorlds) world.judgeWaiting()
+    },
+    () => (loading = undefined),
+  ))
 
 /**
- * A failure as it waits for the judge: what the rules read of it and nothing more (not the
- * request, whose URL, headers and body the journal may already have let go), and its bytes.
+ * A failure as it waits for the judge: what the rules read of it (its headers, not the request,
+ * which holds its URL and body however the journal cut them), and its bytes.
  */
 function waitingCopy(s: Seen): [Seen, number] {
-  const authorization = s.request.headers.get('authorization')
-  const request = { headers: new Headers(authorization === null ? [] : [['authorization', authorization]]) }
-  const body = s.body?.slice()
-  const bytes = 512 + s.path.length + s.search.length + (body?.byteLength ?? 0) + (authorization?.length ?? 0)
-  return [{ ...s, request, body }, bytes]
+  const { headers } = s.request
+  let bytes = 512 + s.path.length + s.search.length + (s.body?.byteLength ?? 0)
+  for (const [name, value] of headers) bytes += name.length + value.length
+  return [{ ...s, request: { headers }, body: s.body?.slice() }, bytes]
 }
 
 /**
@@ -42,40 +51,30 @@ export class Conduct {
   /** Failures seen before the judge's module was there (bounded: MAX_WAITING, MAX_WAITING_BYTES), judged when it is. */
   #waiting: Seen[] | undefined
   #waitingBytes = 0
-  /** Worlds holding failures for the judge: judged once it loads, not kept until their next request. */
-  static #worlds = new Set<Conduct>()
 
   constructor() {
-    if (!judgeClass) void Conduct.#load()
+    if (!judgeClass) void load()
   }
 
-  static #load(): Promise<unknown> {
-    return (loading ??= import('./judge.js').then(
-      (m) => {
-        judgeClass = m.Judge
-        for (const world of Conduct.#worlds) world.#start()
-      },
-      () => (loading = undefined),
-    ))
-  }
-
-  /** The world's judge made, and the failures that waited for it judged in order. */
-  #start(): Judge {
+  /** The world's judge made once its module is there, and the failures that waited for it judged in order. */
+  judgeWaiting(): Judge {
     const judge = (this.#judge = new judgeClass!(this.#counts))
     for (const w of this.#waiting ?? []) judge.seen(w)
+    this.#forget()
+    return judge
+  }
+
+  #forget(): void {
     this.#waiting = undefined
     this.#waitingBytes = 0
-    Conduct.#worlds.delete(this)
-    return judge
+    waitingWorlds.delete(this)
   }
 
   clear(): void {
     this.#statuses.clear()
     this.#faults.clear()
     this.#judge = undefined
-    this.#waiting = undefined
-    this.#waitingBytes = 0
-    Conduct.#worlds.delete(this)
+    this.#forget()
   }
 
   /** The rules broken, oldest first, as judged (their messages are written by messages.ts `findingOf`). */
@@ -99,7 +98,7 @@ export class Conduct {
 
   /** Resolves once the judge's module is loaded (tests; a request never waits for it). */
   static async ready(): Promise<void> {
-    await Conduct.#load()
+    await load()
   }
 
   /** Counts one request and judges it; answers the rules it broke (its journal entry is marked with them), or none. */
@@ -121,7 +120,7 @@ export class Conduct {
     if (this.#judge) return this.#judge.seen(s)
     // Before a world's first failure, there is nothing to judge.
     if (!failed && !this.#waiting) return undefined
-    if (judgeClass) return this.#start().seen(s)
+    if (judgeClass) return this.judgeWaiting().seen(s)
     // The module is on its way: the request waits for it, judged in order once it is there. Bounded
     // by count and bytes (a request holds its URL, headers and body): one past either is counted, not judged.
     const [copy, bytes] = waitingCopy(s)
@@ -129,9 +128,9 @@ export class Conduct {
     if (waiting.length < MAX_WAITING && this.#waitingBytes + bytes <= MAX_WAITING_BYTES) {
       waiting.push(copy)
       this.#waitingBytes += bytes
-      Conduct.#worlds.add(this)
+      waitingWorlds.add(this)
     }
-    void Conduct.#load()
+    void load()
     return undefined
   }
 }
