@@ -89,8 +89,9 @@ export class NotificationTable implements WorldTable<NotificationRow> {
     return this.all().filter(predicate)
   }
 
+  /** Copies of the rows, sharing their nested values: an entry is never changed in place (a write replaces it). */
   rows(): NotificationRow[] {
-    return this.#index.entries().map((e) => structuredClone(rowOf(e)))
+    return this.all()
   }
 
   async insert(values: NotificationRow): Promise<NotificationRow> {
