@@ -19,7 +19,7 @@ import {
   sha256,
   worldParts,
 } from './bundle.js'
-import { SECRET_MARKS, type Actor, type Step } from './repro-log.js'
+import { SECRET_MARKS, type Actor, type Step, carriedAsValue } from './repro-log.js'
 import type { WORLD_PARTS, credentialTokens, revealed, writeParts } from '../sandbox/parts.js'
 import type { checkBounds } from '../sandbox/snapshot.js'
 
@@ -420,13 +420,12 @@ async function loadPart(
   step: string,
   sessions: Map<string, string>,
 ): Promise<void> {
-  const carried = (p: (typeof kit.parts)[number]) => typeof p.bundle === 'string' && !p.heavy
-  const part = kit.parts.find((p) => p.key === key && carried(p))
+  const part = kit.parts.find((p) => p.key === key && carriedAsValue(p))
   if (!part)
     throw kit.refuse(
       400,
       `${step}.part: "${key.slice(0, 64)}" is not a part a step carries (${kit.parts
-        .filter(carried)
+        .filter(carriedAsValue)
         .map((p) => p.key)
         .join(', ')})`,
     )

@@ -85,6 +85,9 @@ const CREDENTIAL =
 /** A minted credential's place in a bundle: the n-th token the world minted since the log began. */
 export const mintedMark = (n: number) => `{{minted:${n}}}`
 
+/** A part a bundle carries as its value (in its base, or as a `part` step): every one but the records, which the steps remake. */
+export const carriedAsValue = (part: WorldPart): boolean => typeof part.bundle === 'string' && !part.heavy
+
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
 /** Control routes that change records as a request does (the tax authority settling a DTE): replayed as requests. Other control calls that change the world are `part` steps (Sandbox.changed). */
 export const REPLAYED_CONTROL = new Set(['sandboxResolveDte'])
@@ -152,15 +155,7 @@ export class ReproLog {
     this.#owner.clear()
     for (const token of credentialTokens(sandbox)) this.minted.set(token, this.minted.size + 1)
     const from = sandbox.journal.nextId + (after ? 1 : 0)
-    const text = this.concealed(
-      canonical(
-        readParts(
-          sandbox,
-          WORLD_PARTS.filter((p) => typeof p.bundle === 'string' && !p.heavy),
-        ),
-      ),
-      sandbox,
-    )
+    const text = this.concealed(canonical(readParts(sandbox, WORLD_PARTS.filter(carriedAsValue))), sandbox)
     const bytes = text.length
     if (bytes > REPRO_MAX_BYTES || this.budget.used + bytes > this.budget.max) {
       this.base = null
@@ -249,7 +244,7 @@ export class ReproLog {
     const part = WORLD_PARTS.find((p) => p.key === CHANGED_PART[change])
     if (part) {
       // A control call the journal keeps (it recorded changes: an outbox cleared of its entries) has the step's entry as its own id.
-      if (typeof part.bundle === 'string' && !part.heavy)
+      if (carriedAsValue(part))
         this.#partStep(sandbox, sandbox.iso(), part, canonical(part.read(sandbox)), sandbox.changes.size > 0)
     } else if (change === 'restore')
       this.rebase(sandbox, 'the world was restored from a snapshot (PUT /__sandbox/snapshot)')
