@@ -144,6 +144,44 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
       expect(await replay(rt, i, { 'x-sandbox-id': freshId('verify') }), i.description).toBe(i.response.status)
   })
 
+  it('a 401 to a token that stopped working names an ended session, however it ended (seed 1219450491)', async () => {
+    const c = await rt.isolated()
+    const signIn = async (email: string) =>
+      c.as(
+        (await c.as(null).post('/api/session-auth/sign-in/email', { email, password: 'sandbox' })).headers.get(
+          'set-auth-token',
+        )!,
+      )
+    const viewer = await signIn('viewer@fleet.test')
+    const admin = await signIn('admin@fleet.test')
+    // Scoped to one route, the scenario still expires every session as it turns on (docs/your-own-answers.md).
+    const on = await c.control.put('/scenarios', {
+      active: [{ name: 'session-expired', options: { routes: ['listLayers'] } }],
+    })
+    expect(on.status, await on.text()).toBe(200)
+    expect((await admin.get('/api/auth/users/me')).status).toBe(401)
+    expect((await c.control.put('/scenarios', { active: [] })).status).toBe(200)
+    const fresh = await signIn('viewer@fleet.test')
+    expect((await fresh.post('/api/session-auth/sign-out', {})).status).toBe(200)
+    expect((await fresh.get('/api/layers')).status).toBe(401)
+    expect((await viewer.get('/api/notifications')).status).toBe(401)
+    const pact = (await c.control.get('/contracts/pact')).body
+    const ended = (pact.interactions as Interaction[]).filter((i) => i.response.status === 401)
+    expect(ended.map((i) => i.description).sort()).toEqual([
+      'getMe, no scenario, status 401',
+      'listLayers, no scenario, status 401',
+      'listNotifications, no scenario, status 401',
+    ])
+    expect(ended.map((i) => i.providerStates?.[0])).toEqual(
+      ['admin', 'viewer', 'viewer'].map((who) => ({
+        name: 'a signed-in user whose session has ended',
+        params: { email: `${who}@fleet.test` },
+      })),
+    )
+    for (const i of pact.interactions as Interaction[])
+      expect(await replay(rt, i, { 'x-sandbox-id': freshId('verify') }), i.description).toBe(i.response.status)
+  })
+
   it("an override's answer is left out unless ?overrides=include, then marked", async () => {
     const c = client(rt, { sandbox: freshId('ovr'), token: ADMIN_TOKEN })
     const made = await c.control.post('/overrides', {

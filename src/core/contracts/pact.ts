@@ -140,7 +140,12 @@ function interactionOf(
   }
   // The caller as a state: its token comes from the state's setup, never from the file.
   if (headers.authorization) {
-    const who = caller(s, headers.authorization[0], owners)
+    let who = caller(s, headers.authorization[0], owners)
+    // A 401 to a user's token: it had stopped working (expired as a scenario turned on, however
+    // scoped, or as the clock passed its end; signed out; revoked), or a scenario answered as if
+    // it had; an ended session is answered 401 either way (seed 1219450491).
+    if (who?.name === 'a signed-in user' && entry.status === 401)
+      who = { ...who, name: 'a signed-in user whose session has ended' }
     if (who) {
       states.push(who)
       headers.authorization = [`Bearer ${NOT_KEPT}`]

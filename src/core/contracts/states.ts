@@ -72,6 +72,12 @@ export function stateList(s: Sandbox): StateInfo[] {
       returns: ['token'],
     },
     {
+      name: 'a signed-in user whose session has ended',
+      params: { email: "the account's e-mail" },
+      sets: 'a session for that account that has expired: the token the app held when it was answered 401',
+      returns: ['token'],
+    },
+    {
       name: 'a user can sign in',
       params: { email: "the account's e-mail" },
       sets: 'a new password for that account (a disabled one stays disabled: its sign-in answers 403)',
@@ -179,6 +185,19 @@ function prepare(s: Sandbox, world: World, state: string, input: unknown, client
       const u = user(s.world, address)
       i.clientId = u.clientId
       return { token: s.sessions.open(u.id, u.clientId, s.clock.now()).token }
+    }
+  }
+  // The 401 of a token that stopped working (expired, signed out, revoked): a session already over.
+  if (state === 'a signed-in user whose session has ended') {
+    const { email: address } = params(email, input)
+    user(world, address, true)
+    return async (i) => {
+      const u = user(s.world, address, true)
+      i.clientId = u.clientId
+      const now = s.clock.now()
+      const session = s.sessions.open(u.id, u.clientId, now)
+      s.sessions.set(session, 'expiresAt', now)
+      return { token: session.token }
     }
   }
   // A disabled account too: its sign-in with the right password is the 403 an interaction recorded.
