@@ -182,6 +182,29 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
       expect(await replay(rt, i, { 'x-sandbox-id': freshId('verify') }), i.description).toBe(i.response.status)
   })
 
+  it('a world replayed from its bundle still names the callers of signed tokens (seed 166303462)', async () => {
+    const c = await rt.isolated()
+    expect((await c.as(null).post('/api/portal/auth/magic-link', { email: 'owner@acme.test' })).status).toBe(200)
+    const link = (await c.outbox('kind=magic-link')).at(-1)
+    const verified = await c.as(null).post('/api/portal/auth/verify', { token: link.token })
+    const ticket = await c.as(verified.body.data.token).post('/api/portal/support/tickets', {
+      subject: 'Factura',
+      body: 'No veo el DTE',
+    })
+    expect(ticket.status).toBe(201)
+    const bundle = await c.control.get('/repro')
+    const replayed = await c.control.post('/repro', bundle.body)
+    expect(replayed.status, await replayed.text()).toBe(200)
+    const pact = (await c.control.get('/contracts/pact')).body
+    const made = pact.interactions.find((i: Interaction) => i.description.startsWith('portalCreateTicket'))
+    expect(made.providerStates?.[0]).toEqual({
+      name: 'a signed-in portal contact',
+      params: { email: 'owner@acme.test' },
+    })
+    for (const i of pact.interactions as Interaction[])
+      expect(await replay(rt, i, { 'x-sandbox-id': freshId('verify') }), i.description).toBe(i.response.status)
+  })
+
   it("an override's answer is left out unless ?overrides=include, then marked", async () => {
     const c = client(rt, { sandbox: freshId('ovr'), token: ADMIN_TOKEN })
     const made = await c.control.post('/overrides', {
