@@ -4,6 +4,7 @@ import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
 import { expectEach } from '../support/each.js'
 import { type Interaction, replay } from './replay.js'
+import { bytes, form } from '../operations/uploads.js'
 
 /** The app's traffic in a world of its own: a sign-in, a list, a review, a 404, a scenario's 429. */
 async function traffic(c: Client) {
@@ -201,6 +202,21 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
       name: 'a signed-in portal contact',
       params: { email: 'owner@acme.test' },
     })
+    for (const i of pact.interactions as Interaction[])
+      expect(await replay(rt, i, { 'x-sandbox-id': freshId('verify') }), i.description).toBe(i.response.status)
+  })
+
+  it('an upload of bytes no text holds (a PNG) is carried as base64, and verifies (seed 1612661465)', async () => {
+    const c = await rt.isolated()
+    const visit = (await c.get('/api/v1/visit_detail/list')).body.data[0]
+    const sent = await c.upload(`/api/v1/visit_detail/upload/${visit.id}`, form([bytes.png(), 'image/png', 'foto.png']))
+    expect(sent.status).toBe(201)
+    const pact = (await c.control.get('/contracts/pact')).body
+    const upload = pact.interactions.find((i: Interaction) => i.description.startsWith('uploadVisitFile'))
+    expect(upload.request.body.encoded).toBe('base64')
+    const carried = Buffer.from(upload.request.body.content, 'base64')
+    expect(carried.includes(Buffer.from(bytes.png()))).toBe(true)
+    expect(upload.request.body.contentType).toMatch(/^multipart\/form-data; boundary=/)
     for (const i of pact.interactions as Interaction[])
       expect(await replay(rt, i, { 'x-sandbox-id': freshId('verify') }), i.description).toBe(i.response.status)
   })

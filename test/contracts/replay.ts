@@ -9,7 +9,7 @@ export interface Interaction {
     path: string
     query?: Record<string, string[]>
     headers?: Record<string, string[]>
-    body?: { content: unknown }
+    body?: { content: unknown; encoded?: false | 'base64' }
     generators?: { header?: Record<string, { expression: string }>; body?: Record<string, { expression: string }> }
   }
   response: { status: number }
@@ -47,7 +47,14 @@ export async function replay(rt: Fetcher, i: Interaction, headers: Record<string
   const res = await rt.fetch(i.request.path + (query ? `?${query}` : ''), {
     method: i.request.method,
     headers: sent,
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    body:
+      body === undefined
+        ? undefined
+        : i.request.body?.encoded === 'base64'
+          ? Buffer.from(body as string, 'base64')
+          : typeof body === 'string'
+            ? body
+            : JSON.stringify(body),
   })
   await res.arrayBuffer()
   return res.status

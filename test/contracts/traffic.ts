@@ -1,12 +1,13 @@
 import { expect } from 'vitest'
 import { type Client, PASSWORD } from '../support/client.js'
+import { bytes, form } from '../operations/uploads.js'
 
 /**
  * What a team's app does in a day, refusals included: sign-ins that work and one that does not,
  * reads, a review, deletes (the second a 404), an invoice published, emitted, emitted again (409)
  * and published again (409), a payment above the balance, a password reset and a portal magic
  * link redeemed, a reply on a closed thread, a 429 of `rate-limited` followed by ordinary
- * requests, `degraded` reads answered 5xx at random.
+ * requests, `degraded` reads answered 5xx at random, a photo uploaded to a visit (bytes no text holds).
  */
 export async function variedTraffic(c: Client): Promise<void> {
   const anonymous = c.as(null)
@@ -45,6 +46,11 @@ export async function variedTraffic(c: Client): Promise<void> {
   await expectStatus(c.post(`${base}/publish`, {}), 409)
   await expectStatus(c.post(`${base}/register-payment`, { amount: 999_999_999 }), 422)
   await expectStatus(c.get(base), 200)
+  const visit = (await c.get('/api/v1/visit_detail/list')).body.data[0].id
+  await expectStatus(
+    c.upload(`/api/v1/visit_detail/upload/${visit}`, form([bytes.png(), 'image/png', 'rueda.png'])),
+    201,
+  )
   const threads = (await c.control.get('/snapshot')).body.threads as { id: string; status: string; clientId: string }[]
   const closed = threads.find((t) => t.status === 'closed' && t.clientId === 'cli_acme')
   if (closed) await c.post('/api/omnichannel/send', { threadId: closed.id, text: 'hello' })

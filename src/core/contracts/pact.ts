@@ -65,7 +65,7 @@ export function buildPact(
   // still names its caller (a rewind before the sign-in, then the pact; seed 763919179).
   const owners = new Map<string, string>()
   // Bearer JWTs as received: the caller is named in a state, the token never written.
-  for (const entry of s.journal.details(false)) {
+  for (const entry of s.journal.details(false, true)) {
     for (const op of entry.changes?.patch ?? []) {
       const value = op.value as { userId?: unknown } | undefined
       if (op.op === 'add' && op.path.startsWith('/sessions/') && typeof value?.userId === 'string')
@@ -158,10 +158,10 @@ function interactionOf(
   const sent = bodyOf(entry.request)
   if (sent !== undefined) {
     const { body, replaced } =
-      typeof sent.content === 'string'
-        ? { body: scrubText(sent.content), replaced: [] as string[] }
+      typeof sent.content === 'string' || sent.content instanceof Uint8Array
+        ? { body: undefined, replaced: [] as string[] }
         : withoutCredentials(sent.content)
-    request.body = { content: body, contentType: sent.contentType, encoded: false }
+    request.body = written(sent, body)
     // A sign-in's password: the account's, set up by its state.
     const email =
       typeof body === 'object' && body && !Array.isArray(body) && typeof body.email === 'string'
@@ -185,13 +185,13 @@ function interactionOf(
   for (const name of scenarios)
     states.push({ name: `the scenario ${name} is on`, params: scenarioOptions(s, name, entry) })
   const answered = bodyOf(entry.response)
-  states.push(...recordStates(s, route, params, entry, sent?.content, answered?.content))
+  states.push(...recordStates(s, route, params, entry, json(sent), json(answered)))
   const response: Record<string, unknown> = { status: entry.status }
   const contentType = entry.response.headers['content-type']
   if (contentType) response.headers = { 'content-type': [contentType] }
   if (answered !== undefined) {
-    if (typeof answered.content === 'string')
-      response.body = { content: scrubText(answered.content), contentType: answered.contentType, encoded: false }
+    if (typeof answered.content === 'string' || answered.content instanceof Uint8Array)
+      response.body = written(answered)
     else {
       const { example, rules } = shape(answered.content)
       response.body = { content: example, contentType: answered.contentType, encoded: false }
@@ -222,16 +222,45 @@ function queryOf(search: string): Record<string, string[]> | undefined {
   return out
 }
 
-/** A body as a contract carries it: JSON parsed, text as it is; none when absent or cut. */
-function bodyOf(m: JournalDetail['request']): { content: Json; contentType: string } | undefined {
+/** A body as a contract carries it: JSON parsed, text as it is, other bytes (a PNG upload) as base64; none when absent or cut. */
+function bodyOf(m: JournalDetail['request']): Body | undefined {
   if (m.body === null || m.body === '' || m.truncated) return undefined
   const contentType = m.headers['content-type'] ?? 'application/octet-stream'
+  if (m.bytes && !utf8(m.bytes)) return { content: m.bytes, contentType }
   if (/\bjson\b/i.test(contentType)) {
     try {
       return { content: JSON.parse(m.body) as Json, contentType }
     } catch {}
   }
   return { content: m.body, contentType }
+}
+
+type Body = { content: Json | Uint8Array; contentType: string }
+const json = (body: Body | undefined) => (body?.content instanceof Uint8Array ? undefined : body?.content)
+
+const strict = new TextDecoder('utf-8', { fatal: true })
+const utf8 = (bytes: Uint8Array) => {
+  try {
+    return (strict.decode(bytes), true)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * A body as the file writes it: bytes as base64 (V4's `encoded`), the credentials their ASCII
+ * holds scrubbed (a form's token field beside a file); text scrubbed; JSON as `scrubbed` gives it.
+ */
+function written({ content, contentType }: Body, scrubbed?: Json): Record<string, unknown> {
+  if (!(content instanceof Uint8Array))
+    return {
+      content: scrubbed ?? (typeof content === 'string' ? scrubText(content) : content),
+      contentType,
+      encoded: false,
+    }
+  let latin1 = ''
+  for (const b of content) latin1 += String.fromCharCode(b)
+  return { content: btoa(scrubText(latin1)), contentType, encoded: 'base64' }
 }
 
 /** Who the bearer token stood for, as a state; read without touching the session (a build changes nothing). */

@@ -33,6 +33,8 @@ export interface Message {
   truncated: boolean
   /** Bytes of the whole body as sent. */
   size: number
+  /** The body's bytes as kept, when asked for (`details(false, true)`): a contract carries binary bodies as base64. */
+  bytes?: Uint8Array
 }
 
 /** What `GET /__sandbox/requests/{id}` answers: the entry, its absolute URL, and both sides. */
@@ -198,21 +200,21 @@ export class Journal implements BudgetedJournal {
    * An entry with its exchange; entries restored from a snapshot carry no headers or bodies.
    * `shown: false`: a bearer JWT as received, for code that names its caller and never shows it (contracts).
    */
-  get(id: number, shown = true): JournalDetail | undefined {
+  get(id: number, shown = true, bytes = false): JournalDetail | undefined {
     const s = this.#entries.find((x) => x.entry.id === id)
     if (!s) return undefined
-    const request = readable(s.request)
+    const request = readable(s.request, bytes)
     return {
       ...s.entry,
       url: s.origin ? s.origin + s.entry.path + s.entry.query : '',
       request: shown ? shownCredentials(request) : request,
-      response: readable(s.response),
+      response: readable(s.response, bytes),
     }
   }
 
-  /** Every entry with its exchange, oldest first (the HAR export). */
-  details(shown = true): JournalDetail[] {
-    return this.#entries.map((s) => this.get(s.entry.id, shown)!)
+  /** Every entry with its exchange, oldest first (the HAR export; a contract asks for the bodies' bytes too). */
+  details(shown = true, bytes = false): JournalDetail[] {
+    return this.#entries.map((s) => this.get(s.entry.id, shown, bytes)!)
   }
 
   clear(): void {
@@ -267,13 +269,14 @@ export function shownCredentials(m: Message): Message {
   return m
 }
 
-function readable(m: Kept | undefined): Message {
+function readable(m: Kept | undefined, bytes = false): Message {
   if (!m) return { headers: {}, body: null, truncated: false, size: 0 }
   const headers = isPairs(m.headers) ? record(m.headers) : { ...m.headers }
   if (typeof m.body === 'string' || m.body === null) return { ...m, headers, body: m.body }
-  const text = decoder.decode(m.body instanceof Uint8Array ? m.body : m.body.bytes())
+  const kept = m.body instanceof Uint8Array ? m.body : m.body.bytes()
+  const text = decoder.decode(kept)
   // A cut may fall inside a character: its first bytes decode to one replacement character.
-  return { ...m, headers, body: m.truncated ? text.replace(/\uFFFD$/, '') : text }
+  return { ...m, headers, body: m.truncated ? text.replace(/\uFFFD$/, '') : text, ...(bytes ? { bytes: kept } : {}) }
 }
 
 /** Received pairs as a Headers object would list them: names in lower case, repeats joined. */
