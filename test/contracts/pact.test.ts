@@ -221,6 +221,30 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
       expect(await replay(rt, i, { 'x-sandbox-id': freshId('verify') }), i.description).toBe(i.response.status)
   })
 
+  it('requests it could not send again make no interaction: restored entries, a body cut at 64 KB (seed -1405078706)', async () => {
+    const c = await rt.isolated()
+    const signIn = (email: string) => c.as(null).post('/api/session-auth/sign-in/email', { email, password: 'sandbox' })
+    const operator = c.as((await signIn('operator@fleet.test')).headers.get('set-auth-token')!)
+    expect((await operator.post('/api/v1/billing/invoices/inv_acme_0001/publish', {})).status).toBe(403)
+    // A snapshot put back: its journal entries come without their headers and bodies.
+    const restored = await c.control.put('/snapshot', (await c.control.get('/snapshot')).body)
+    expect(restored.status, await restored.text()).toBe(200)
+    expect((await c.control.get('/contracts/pact')).body.message).toMatch(
+      /holds no API answer .*; \d+ without the request as sent/,
+    )
+    expect((await signIn('admin@fleet.test')).status).toBe(200)
+    const big = await signIn('x'.repeat(70_000) + '@fleet.test')
+    expect(big.status).toBeGreaterThanOrEqual(400)
+    const pact = (await c.control.get('/contracts/pact')).body
+    expect(pact.interactions.map((i: Interaction) => i.description)).toEqual(['signInEmail, no scenario, status 200'])
+    expect(pact.interactions[0].providerStates).toEqual([
+      { name: 'a user can sign in', params: { email: 'admin@fleet.test' } },
+    ])
+    expect(pact.metadata['fleet-sandbox'].requests).toBe(1)
+    for (const i of pact.interactions as Interaction[])
+      expect(await replay(rt, i, { 'x-sandbox-id': freshId('verify') }), i.description).toBe(i.response.status)
+  })
+
   it("an override's answer is left out unless ?overrides=include, then marked", async () => {
     const c = client(rt, { sandbox: freshId('ovr'), token: ADMIN_TOKEN })
     const made = await c.control.post('/overrides', {

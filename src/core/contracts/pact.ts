@@ -60,6 +60,7 @@ export function buildPact(
   const seen = new Map<string, Interaction>()
   let bytes = 0
   let requests = 0
+  let unsendable = 0
   let cut = false
   // The account of each session the journal saw opened: a session signed out or rewound since
   // still names its caller (a rewind before the sign-in, then the pact; seed 763919179).
@@ -77,6 +78,12 @@ export function buildPact(
     if (entry.faults.some((f) => NOT_SCENARIOS.has(f))) continue
     const overrides = entry.faults.filter((f) => f.startsWith('override:'))
     if (overrides.length && options.overrides !== 'include') continue
+    // Restored from a snapshot or stored state, an entry kept no headers or bodies (no url either:
+    // docs/inspector.md); a body cut at 64 KB is not the one sent. Neither could be sent again.
+    if (!entry.url || entry.request.truncated) {
+      unsendable++
+      continue
+    }
     requests++
     const scenarios = entry.faults.filter((f) => !f.startsWith('override:')).sort()
     if (scenarios.length && options.scenarios === 'exclude') continue
@@ -105,7 +112,7 @@ export function buildPact(
   if (seen.size === 0)
     throw new HttpError(
       409,
-      `journal: this world's journal holds no API answer to make a contract from (${s.journal.size} entries); the app's requests make it`,
+      `journal: this world's journal holds no API answer to make a contract from (${s.journal.size} entries${unsendable ? `; ${unsendable} without the request as sent: restored without headers and bodies, or a body cut at 64 KB` : ''}); the app's requests make it`,
     )
   const meta: Pact['metadata']['fleet-sandbox'] = { version, requests }
   if (cut) meta.cut = true
