@@ -166,19 +166,27 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
     expect((await fresh.post('/api/session-auth/sign-out', {})).status).toBe(200)
     expect((await fresh.get('/api/layers')).status).toBe(401)
     expect((await viewer.get('/api/notifications')).status).toBe(401)
+    // A portal token past its 12 hours on the sandbox clock.
+    expect((await c.as(null).post('/api/portal/auth/magic-link', { email: 'owner@acme.test' })).status).toBe(200)
+    const link = (await c.outbox('kind=magic-link')).at(-1)
+    const portal = c.as((await c.as(null).post('/api/portal/auth/verify', { token: link.token })).body.data.token)
+    expect((await c.control.post('/clock', { advanceBy: '13h' })).status).toBe(200)
+    expect((await portal.get('/api/portal/invoices')).status).toBe(401)
     const pact = (await c.control.get('/contracts/pact')).body
     const ended = (pact.interactions as Interaction[]).filter((i) => i.response.status === 401)
     expect(ended.map((i) => i.description).sort()).toEqual([
       'getMe, no scenario, status 401',
       'listLayers, no scenario, status 401',
       'listNotifications, no scenario, status 401',
+      'portalListInvoices, no scenario, status 401',
     ])
-    expect(ended.map((i) => i.providerStates?.[0])).toEqual(
-      ['admin', 'viewer', 'viewer'].map((who) => ({
+    expect(ended.map((i) => i.providerStates?.[0])).toEqual([
+      ...['admin', 'viewer', 'viewer'].map((who) => ({
         name: 'a signed-in user whose session has ended',
         params: { email: `${who}@fleet.test` },
       })),
-    )
+      { name: 'a signed-in portal contact whose token has expired', params: { email: 'owner@acme.test' } },
+    ])
     for (const i of pact.interactions as Interaction[])
       expect(await replay(rt, i, { 'x-sandbox-id': freshId('verify') }), i.description).toBe(i.response.status)
   })

@@ -49,8 +49,13 @@ export async function redeemMagicLink(sandbox: Sandbox, token: string): Promise<
 }
 
 /** The portal token: a signed JWT carrying the contact's client and roles. */
-export async function portalToken(sandbox: Sandbox, contact: Contact): Promise<{ token: string; expiresAt: string }> {
-  const nowS = Math.floor(sandbox.clock.now() / 1000)
+export async function portalToken(
+  sandbox: Sandbox,
+  contact: Contact,
+  expired = false,
+): Promise<{ token: string; expiresAt: string }> {
+  // Expired: issued a lifetime and a second ago (a pact's provider state for a 401).
+  const nowS = Math.floor(sandbox.clock.now() / 1000) - (expired ? PORTAL_TOKEN_TTL_S + 1 : 0)
   const token = await signToken(
     sandbox.signingKey,
     { kind: 'portal', sub: contact.id, clientId: contact.clientId, roles: [...contact.roles], exp: 0 },

@@ -44,6 +44,11 @@ export interface Pact {
 
 /** Marks the journal gives answers the sandbox's own rules did not shape. */
 const NOT_SCENARIOS = new Set(['use', 'bad-answer'])
+/** The state of a caller whose token had stopped working (a 401). */
+const ENDED: Record<string, string> = {
+  'a signed-in user': 'a signed-in user whose session has ended',
+  'a signed-in portal contact': 'a signed-in portal contact whose token has expired',
+}
 /** Request headers a backend reads; the rest (the browser's, the sandbox's own) say nothing of the contract. */
 const KEPT_HEADERS = ['content-type', 'accept', 'authorization', 'idempotency-key', 'if-match', 'if-none-match']
 
@@ -148,11 +153,10 @@ function interactionOf(
   // The caller as a state: its token comes from the state's setup, never from the file.
   if (headers.authorization) {
     let who = caller(s, headers.authorization[0], owners)
-    // A 401 to a user's token: it had stopped working (expired as a scenario turned on, however
-    // scoped, or as the clock passed its end; signed out; revoked), or a scenario answered as if
-    // it had; an ended session is answered 401 either way (seed 1219450491).
-    if (who?.name === 'a signed-in user' && entry.status === 401)
-      who = { ...who, name: 'a signed-in user whose session has ended' }
+    // A 401 to a known caller's token: it had stopped working (expired as a scenario turned on,
+    // however scoped, or as the clock passed its end; signed out; revoked), or a scenario
+    // answered as if it had; an ended one is answered 401 either way (seed 1219450491).
+    if (who && entry.status === 401) who = { ...who, name: ENDED[who.name] }
     if (who) {
       states.push(who)
       headers.authorization = [`Bearer ${NOT_KEPT}`]

@@ -90,6 +90,12 @@ export function stateList(s: Sandbox): StateInfo[] {
       returns: ['token'],
     },
     {
+      name: 'a signed-in portal contact whose token has expired',
+      params: { email: "the contact's e-mail" },
+      sets: 'a client portal token for that contact that has expired: the token the app held when it was answered 401',
+      returns: ['token'],
+    },
+    {
       name: 'a password reset was requested',
       params: { email: "the account's e-mail" },
       sets: 'an unused password reset token for that account, valid for an hour',
@@ -228,13 +234,15 @@ function prepare(s: Sandbox, world: World, state: string, input: unknown, client
       return { token }
     }
   }
-  if (state === 'a signed-in portal contact' || state === 'a magic link was sent') {
+  if (state.startsWith('a signed-in portal contact') || state === 'a magic link was sent') {
     const { email: address } = params(email, input)
     contact(world, address)
     return async (i) => {
       i.clientId = contact(s.world, address).clientId
-      if (state === 'a signed-in portal contact')
-        return { token: (await portalToken(s, contact(s.world, address))).token }
+      if (state !== 'a magic link was sent')
+        return {
+          token: (await portalToken(s, contact(s.world, address), state !== 'a signed-in portal contact')).token,
+        }
       await sendMagicLink(s, address.trim().toLowerCase())
       const links = contact(s.world, address).magicLinks ?? []
       return { token: links[links.length - 1].token }
