@@ -191,6 +191,36 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
       expect(await replay(rt, i, { 'x-sandbox-id': freshId('verify') }), i.description).toBe(i.response.status)
   })
 
+  it('the caller is named with the kind of token it sent: service access takes a direct session only (seed 1461660743)', async () => {
+    const kinds = [
+      {
+        token: async () => 'atk_sandbox_admin',
+        state: { name: 'a user with an API token', params: { email: 'admin@fleet.test' } },
+      },
+      {
+        token: async (c: Client) => (await c.control.post('/tokens/agent', { email: 'admin@fleet.test' })).body.token,
+        state: { name: 'an agent acting for a user', params: { email: 'admin@fleet.test' } },
+      },
+      {
+        token: async () => 'ses_impersonation_operator',
+        state: {
+          name: 'a user impersonated by another',
+          params: { email: 'operator@fleet.test', by: 'admin@fleet.test' },
+        },
+      },
+    ]
+    for (const kind of kinds) {
+      const c = await rt.isolated()
+      const res = await c.as(await kind.token(c)).get('/api/auth/service-access')
+      expect(res.status, await res.text()).toBe(403)
+      const pact = (await c.control.get('/contracts/pact')).body
+      const access = pact.interactions.find((i: Interaction) => i.description.startsWith('getServiceAccess'))
+      expect(access.providerStates).toEqual([kind.state])
+      for (const i of pact.interactions as Interaction[])
+        expect(await replay(rt, i, { 'x-sandbox-id': freshId('verify') }), i.description).toBe(i.response.status)
+    }
+  })
+
   it('a world replayed from its bundle still names the callers of signed tokens (seed 166303462)', async () => {
     const c = await rt.isolated()
     expect((await c.as(null).post('/api/portal/auth/magic-link', { email: 'owner@acme.test' })).status).toBe(200)

@@ -47,6 +47,9 @@ const NOT_SCENARIOS = new Set(['use', 'bad-answer'])
 /** The state of a caller whose token had stopped working (a 401). */
 const ENDED: Record<string, string> = {
   'a signed-in user': 'a signed-in user whose session has ended',
+  'a user with an API token': 'a signed-in user whose session has ended',
+  'an agent acting for a user': 'a signed-in user whose session has ended',
+  'a user impersonated by another': 'a signed-in user whose session has ended',
   'a signed-in portal contact': 'a signed-in portal contact whose token has expired',
 }
 /** Request headers a backend reads; the rest (the browser's, the sandbox's own) say nothing of the contract. */
@@ -69,13 +72,16 @@ export function buildPact(
   let cut = false
   // The account of each session the journal saw opened: a session signed out or rewound since
   // still names its caller (a rewind before the sign-in, then the pact; seed 763919179).
-  const owners = new Map<string, string>()
+  const owners = new Map<string, Owner>()
   // Bearer JWTs as received: the caller is named in a state, the token never written.
   for (const entry of s.journal.details(false, true)) {
     for (const op of entry.changes?.patch ?? []) {
-      const value = op.value as { userId?: unknown } | undefined
+      const value = op.value as { userId?: unknown; impersonatorId?: unknown } | undefined
       if (op.op === 'add' && op.path.startsWith('/sessions/') && typeof value?.userId === 'string')
-        owners.set(op.path.slice('/sessions/'.length), value.userId)
+        owners.set(op.path.slice('/sessions/'.length), {
+          userId: value.userId,
+          impersonatorId: typeof value.impersonatorId === 'string' ? value.impersonatorId : null,
+        })
     }
     const route = match(entry.method === 'HEAD' ? 'GET' : entry.method, entry.path).route
     // What the backend would have answered: API routes the sandbox matched and answered itself.
@@ -137,7 +143,7 @@ function interactionOf(
   description: string,
   scenarios: string[],
   overrides: string[],
-  owners: ReadonlyMap<string, string>,
+  owners: ReadonlyMap<string, Owner>,
 ): Interaction {
   const states: ProviderState[] = []
   const request: Record<string, unknown> = { method: entry.method, path: entry.path }
@@ -156,7 +162,7 @@ function interactionOf(
     // A 401 to a known caller's token: it had stopped working (expired as a scenario turned on,
     // however scoped, or as the clock passed its end; signed out; revoked), or a scenario
     // answered as if it had; an ended one is answered 401 either way (seed 1219450491).
-    if (who && entry.status === 401) who = { ...who, name: ENDED[who.name] }
+    if (who && entry.status === 401) who = { name: ENDED[who.name], params: { email: who.params!.email } }
     if (who) {
       states.push(who)
       headers.authorization = [`Bearer ${NOT_KEPT}`]
@@ -274,22 +280,37 @@ function written({ content, contentType }: Body, scrubbed?: Json): Record<string
   return { content: btoa(scrubText(latin1)), contentType, encoded: 'base64' }
 }
 
-/** Who the bearer token stood for, as a state; read without touching the session (a build changes nothing). */
-function caller(s: Sandbox, header: string, owners: ReadonlyMap<string, string>): ProviderState | undefined {
+/** A session's account and who impersonated it, as the journal saw it opened. */
+type Owner = { userId: string; impersonatorId?: string | null }
+
+/**
+ * Who the bearer token stood for, as a state naming the kind of token (a backend's answer can
+ * depend on it: service access takes direct sessions only); read without touching the session
+ * (a build changes nothing).
+ */
+function caller(s: Sandbox, header: string, owners: ReadonlyMap<string, Owner>): ProviderState | undefined {
   const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1]
   if (!token) return undefined
-  let userId: string | undefined
+  const email = (id: unknown) => (typeof id === 'string' ? s.world.tables.users.get(id)?.email : undefined)
+  const as = (name: string, id: unknown, more?: Record<string, string>) => {
+    const address = email(id)
+    return address === undefined ? undefined : { name, params: { email: address, ...more } }
+  }
   if (/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) {
     const claims = jwtClaims(token)
     if (claims?.kind === 'portal') {
       const contact = s.world.tables.portalContacts.get(String(claims.sub))
       return contact ? { name: 'a signed-in portal contact', params: { email: contact.email } } : undefined
     }
-    userId = typeof claims?.sub === 'string' ? claims.sub : undefined
-  } else if (token.startsWith('atk_')) userId = s.world.tables.apiTokens.all().find((t) => t.token === token)?.userId
-  else userId = s.sessions.get(token)?.userId ?? owners.get(token)
-  const user = userId === undefined ? undefined : s.world.tables.users.get(userId)
-  return user ? { name: 'a signed-in user', params: { email: user.email } } : undefined
+    return as(claims?.kind === 'agent' ? 'an agent acting for a user' : 'a signed-in user', claims?.sub)
+  }
+  if (token.startsWith('atk_'))
+    return as('a user with an API token', s.world.tables.apiTokens.all().find((t) => t.token === token)?.userId)
+  const session = s.sessions.get(token) ?? owners.get(token)
+  const by = email(session?.impersonatorId)
+  return by === undefined
+    ? as('a signed-in user', session?.userId)
+    : as('a user impersonated by another', session?.userId, { by })
 }
 
 function jwtClaims(token: string): Record<string, unknown> | undefined {

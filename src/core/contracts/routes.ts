@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { defineRoute } from '../route/route.js'
 import { ok } from '../http/reply.js'
+import { issuerOf } from '../agents/grants.js'
 import { SANDBOX_VERSION } from '../control/inspector.js'
 
 /**
@@ -92,7 +93,7 @@ export const changeStates = defineRoute({
     409: 'The world cannot hold the state',
   },
   handler: async (ctx) =>
-    ok(await (await load()).changeState(ctx.sandbox, ctx.body.state, ctx.body.params, ctx.body.action)),
+    ok(await (await load()).changeState(ctx.sandbox, ctx.body.state, ctx.body.params, ctx.body.action, issuerOf(ctx))),
 })
 
 export const contractRoutes = [getPact, getUsedOpenapi, listStates, changeStates]

@@ -3,6 +3,8 @@ import { HttpError, badRequest, notFound } from '../http/reply.js'
 import { validate } from '../http/validate.js'
 import { portalToken, sendMagicLink } from '../billing/magic-links.js'
 import { randomToken } from '../clock/random.js'
+import { AGENT_SCOPE } from '../auth/tokens.js'
+import { SHORTCUT_CLIENT, openGrant } from '../agents/grants.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import type { World } from '../store/world.js'
 import { COLLECTIONS, collectionOf, recordName } from './records.js'
@@ -27,6 +29,9 @@ export const STATES_PATH = '/__sandbox/pact/states'
 const RESET_TTL_MS = 3_600_000
 
 const email = z.object({ email: z.email('must be an e-mail address') }).strict()
+const impersonated = z
+  .object({ email: z.email('must be an e-mail address'), by: z.email('must be an e-mail address') })
+  .strict()
 const absent = z.object({ id: z.union([z.string(), z.number()]) }).strict()
 const scenario = z
   .object({
@@ -69,6 +74,24 @@ export function stateList(s: Sandbox): StateInfo[] {
       name: 'a signed-in user',
       params: { email: "the account's e-mail" },
       sets: 'a session for that account',
+      returns: ['token'],
+    },
+    {
+      name: 'a user with an API token',
+      params: { email: "the account's e-mail" },
+      sets: 'an API token (atk_) for that account: the caller of a request that sent one',
+      returns: ['token'],
+    },
+    {
+      name: 'an agent acting for a user',
+      params: { email: "the account's e-mail" },
+      sets: `an agent access token (scope ${AGENT_SCOPE}) for that account: the caller of a request an agent sent`,
+      returns: ['token'],
+    },
+    {
+      name: 'a user impersonated by another',
+      params: { email: "the impersonated account's e-mail", by: "the impersonating account's e-mail" },
+      sets: 'an impersonation session: the caller of a request sent in one',
       returns: ['token'],
     },
     {
@@ -144,8 +167,9 @@ export async function changeState(
   state: string,
   input: unknown,
   action: 'setup' | 'teardown',
+  issuer = '',
 ): Promise<Record<string, string>> {
-  const values = action === 'setup' ? await setUp(s, state, input) : tearDown(s, state, input)
+  const values = action === 'setup' ? await setUp(s, state, input, issuer) : tearDown(s, state, input)
   // A repro bundle begins where the state left the world: the repro log rebases after a setup (repro-log.ts).
   const current = interactions.get(s) ?? { mark: 0 }
   interactions.set(s, { ...current, mark: s.journal.nextId, ended: current.ended || action === 'teardown' })
@@ -165,14 +189,21 @@ function tearDown(s: Sandbox, state: string, input: unknown): Record<string, str
   return {}
 }
 
-async function setUp(s: Sandbox, state: string, input: unknown): Promise<Record<string, string>> {
+async function setUp(s: Sandbox, state: string, input: unknown, issuer: string): Promise<Record<string, string>> {
   known(s, state)
   const last = interactions.get(s)
   const fresh =
     !last || last.ended || state === '' || s.journal.since(last.mark - 1).some((e) => e.path !== STATES_PATH)
   // Everything is checked before the world is reset, on the world the state will be set in: a
   // refused state changes nothing.
-  const apply = prepare(s, fresh ? await s.seededWorld() : s.world, state, input, fresh ? undefined : last?.clientId)
+  const apply = prepare(
+    s,
+    fresh ? await s.seededWorld() : s.world,
+    state,
+    input,
+    fresh ? undefined : last?.clientId,
+    issuer,
+  )
   if (fresh) {
     await s.reset(s.seed)
     interactions.set(s, { mark: s.journal.nextId })
@@ -182,7 +213,14 @@ async function setUp(s: Sandbox, state: string, input: unknown): Promise<Record<
 
 type Apply = (i: Interaction) => Promise<Record<string, string>>
 
-function prepare(s: Sandbox, world: World, state: string, input: unknown, clientId: string | undefined): Apply {
+function prepare(
+  s: Sandbox,
+  world: World,
+  state: string,
+  input: unknown,
+  clientId: string | undefined,
+  issuer: string,
+): Apply {
   if (state === '') return async () => ({})
   if (state === 'a signed-in user') {
     const { email: address } = params(email, input)
@@ -191,6 +229,39 @@ function prepare(s: Sandbox, world: World, state: string, input: unknown, client
       const u = user(s.world, address)
       i.clientId = u.clientId
       return { token: s.sessions.open(u.id, u.clientId, s.clock.now()).token }
+    }
+  }
+  if (state === 'a user with an API token' || state === 'an agent acting for a user') {
+    const { email: address } = params(email, input)
+    user(world, address)
+    return async (i) => {
+      const u = user(s.world, address)
+      i.clientId = u.clientId
+      if (state === 'an agent acting for a user')
+        return {
+          token: (await openGrant(s, u, SHORTCUT_CLIENT.client_id, AGENT_SCOPE, null, false, issuer)).issued
+            .access_token,
+        }
+      const token = randomToken('atk_', 16)
+      await s.world.tables.apiTokens.insert({
+        id: randomToken('atk_id_', 6),
+        token,
+        userId: u.id,
+        clientId: u.clientId,
+        revoked: false,
+      })
+      return { token }
+    }
+  }
+  if (state === 'a user impersonated by another') {
+    const { email: address, by } = params(impersonated, input)
+    user(world, address)
+    user(world, by)
+    return async (i) => {
+      const u = user(s.world, address)
+      i.clientId = u.clientId
+      const session = s.sessions.open(u.id, u.clientId, s.clock.now(), undefined, 'impersonation', user(s.world, by).id)
+      return { token: session.token }
     }
   }
   // The 401 of a token that stopped working (expired, signed out, revoked): a session already over.
