@@ -1,7 +1,8 @@
 import * as z from 'zod'
 import { defineRoute } from '../route/route.js'
 import { ok } from '../http/reply.js'
-import { issuerOf } from '../agents/grants.js'
+import { SHORTCUT_CLIENT, issuerOf, openGrant } from '../agents/grants.js'
+import { AGENT_SCOPE } from '../auth/tokens.js'
 import { SANDBOX_VERSION } from '../control/inspector.js'
 
 /**
@@ -93,7 +94,22 @@ export const changeStates = defineRoute({
     409: 'The world cannot hold the state',
   },
   handler: async (ctx) =>
-    ok(await (await load()).changeState(ctx.sandbox, ctx.body.state, ctx.body.params, ctx.body.action, issuerOf(ctx))),
+    ok(
+      await (
+        await load()
+      ).changeState(ctx.sandbox, ctx.body.state, ctx.body.params, ctx.body.action, async (user) => {
+        const { issued } = await openGrant(
+          ctx.sandbox,
+          user,
+          SHORTCUT_CLIENT.client_id,
+          AGENT_SCOPE,
+          null,
+          false,
+          issuerOf(ctx),
+        )
+        return issued.access_token
+      }),
+    ),
 })
 
 export const contractRoutes = [getPact, getUsedOpenapi, listStates, changeStates]

@@ -4,9 +4,8 @@ import { validate } from '../http/validate.js'
 import { portalToken, sendMagicLink } from '../billing/magic-links.js'
 import { randomToken } from '../clock/random.js'
 import { AGENT_SCOPE } from '../auth/tokens.js'
-import { SHORTCUT_CLIENT, openGrant } from '../agents/grants.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
-import type { World } from '../store/world.js'
+import type { RowOf, World } from '../store/world.js'
 import { COLLECTIONS, collectionOf, recordName } from './records.js'
 import { fieldsOf, idRule, recordSchema } from './record-fields.js'
 
@@ -156,6 +155,9 @@ export function stateList(s: Sandbox): StateInfo[] {
   ]
 }
 
+/** An agent's access token for an account: the route mints it (its issuer is the request's origin). */
+export type AgentToken = (user: RowOf<'users'>) => Promise<string>
+
 /**
  * Sets up (or tears down) one state in the world. An interaction's first state starts from the
  * seeded world: the verifier's teardown ended the last one, or a request journaled since the last
@@ -167,9 +169,9 @@ export async function changeState(
   state: string,
   input: unknown,
   action: 'setup' | 'teardown',
-  issuer = '',
+  agentToken: AgentToken,
 ): Promise<Record<string, string>> {
-  const values = action === 'setup' ? await setUp(s, state, input, issuer) : tearDown(s, state, input)
+  const values = action === 'setup' ? await setUp(s, state, input, agentToken) : tearDown(s, state, input)
   // A repro bundle begins where the state left the world: the repro log rebases after a setup (repro-log.ts).
   const current = interactions.get(s) ?? { mark: 0 }
   interactions.set(s, { ...current, mark: s.journal.nextId, ended: current.ended || action === 'teardown' })
@@ -189,7 +191,12 @@ function tearDown(s: Sandbox, state: string, input: unknown): Record<string, str
   return {}
 }
 
-async function setUp(s: Sandbox, state: string, input: unknown, issuer: string): Promise<Record<string, string>> {
+async function setUp(
+  s: Sandbox,
+  state: string,
+  input: unknown,
+  agentToken: AgentToken,
+): Promise<Record<string, string>> {
   known(s, state)
   const last = interactions.get(s)
   const fresh =
@@ -202,7 +209,7 @@ async function setUp(s: Sandbox, state: string, input: unknown, issuer: string):
     state,
     input,
     fresh ? undefined : last?.clientId,
-    issuer,
+    agentToken,
   )
   if (fresh) {
     await s.reset(s.seed)
@@ -219,7 +226,7 @@ function prepare(
   state: string,
   input: unknown,
   clientId: string | undefined,
-  issuer: string,
+  agentToken: AgentToken,
 ): Apply {
   if (state === '') return async () => ({})
   if (state === 'a signed-in user') {
@@ -237,11 +244,7 @@ function prepare(
     return async (i) => {
       const u = user(s.world, address)
       i.clientId = u.clientId
-      if (state === 'an agent acting for a user')
-        return {
-          token: (await openGrant(s, u, SHORTCUT_CLIENT.client_id, AGENT_SCOPE, null, false, issuer)).issued
-            .access_token,
-        }
+      if (state === 'an agent acting for a user') return { token: await agentToken(u) }
       const token = randomToken('atk_', 16)
       await s.world.tables.apiTokens.insert({
         id: randomToken('atk_id_', 6),
