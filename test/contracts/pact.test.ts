@@ -283,6 +283,25 @@ describe.each(runtimes)('contracts from the traffic through $name', (runtime) =>
       expect(await replay(rt, i, { 'x-sandbox-id': freshId('verify') }), i.description).toBe(i.response.status)
   })
 
+  it('a session a replay opened and signed out still names its caller (seed -1621726725)', async () => {
+    const c = await rt.isolated()
+    const signed = await c.as(null).post('/api/session-auth/sign-in/email', {
+      email: 'viewer@fleet.test',
+      password: 'sandbox',
+    })
+    const viewer = c.as(signed.headers.get('set-auth-token')!)
+    // A read a scenario named is a step of the bundle; the replay sends it in a session of its own.
+    expect((await viewer.get('/api/auth/users/me', { 'x-sandbox-scenario': 'commit-then-fail' })).status).toBe(200)
+    expect((await viewer.post('/api/session-auth/sign-out', {})).status).toBe(200)
+    const replayed = await c.control.post('/repro', (await c.control.get('/repro')).body)
+    expect(replayed.status, await replayed.text()).toBe(200)
+    const pact = (await c.control.get('/contracts/pact')).body
+    const me = pact.interactions.find((i: Interaction) => i.description.startsWith('getMe'))
+    expect(me.providerStates).toEqual([{ name: 'a signed-in user', params: { email: 'viewer@fleet.test' } }])
+    for (const i of pact.interactions as Interaction[])
+      expect(await replay(rt, i, { 'x-sandbox-id': freshId('verify') }), i.description).toBe(i.response.status)
+  })
+
   it("an override's answer is left out unless ?overrides=include, then marked", async () => {
     const c = client(rt, { sandbox: freshId('ovr'), token: ADMIN_TOKEN })
     const made = await c.control.post('/overrides', {

@@ -70,19 +70,10 @@ export function buildPact(
   let requests = 0
   let unsendable = 0
   let cut = false
-  // The account of each session the journal saw opened: a session signed out or rewound since
-  // still names its caller (a rewind before the sign-in, then the pact; seed 763919179).
-  const owners = new Map<string, Owner>()
+  const entries = s.journal.details(false, true)
+  const owners = sessionOwners(entries)
   // Bearer JWTs as received: the caller is named in a state, the token never written.
-  for (const entry of s.journal.details(false, true)) {
-    for (const op of entry.changes?.patch ?? []) {
-      const value = op.value as { userId?: unknown; impersonatorId?: unknown } | undefined
-      if (op.op === 'add' && op.path.startsWith('/sessions/') && typeof value?.userId === 'string')
-        owners.set(op.path.slice('/sessions/'.length), {
-          userId: value.userId,
-          impersonatorId: typeof value.impersonatorId === 'string' ? value.impersonatorId : null,
-        })
-    }
+  for (const entry of entries) {
     const route = match(entry.method === 'HEAD' ? 'GET' : entry.method, entry.path).route
     // What the backend would have answered: API routes the sandbox matched and answered itself.
     if (!route || route.auth.kind === 'control' || entry.status === 0 || !entry.path.startsWith('/api/')) continue
@@ -280,8 +271,30 @@ function written({ content, contentType }: Body, scrubbed?: Json): Record<string
   return { content: btoa(scrubText(latin1)), contentType, encoded: 'base64' }
 }
 
-/** A session's account and who impersonated it, as the journal saw it opened. */
+/** A session's account and who impersonated it, as the journal saw it. */
 type Owner = { userId: string; impersonatorId?: string | null }
+
+/**
+ * The account of each session the journal saw opened or closed, read before any interaction: a
+ * session signed out or rewound since still names its caller (a rewind before the sign-in, then
+ * the pact: seed 763919179), and so does one a replay opened, whose sign-out is all the journal
+ * shows of it (seed -1621726725).
+ */
+function sessionOwners(entries: readonly JournalDetail[]): Map<string, Owner> {
+  const owners = new Map<string, Owner>()
+  for (const entry of entries)
+    for (const op of entry.changes?.patch ?? []) {
+      const row = (op.op === 'add' ? op.value : op.from) as { userId?: unknown; impersonatorId?: unknown } | undefined
+      if (!op.path.startsWith('/sessions/') || typeof row?.userId !== 'string') continue
+      const token = op.path.slice('/sessions/'.length)
+      if (token.includes('/') || owners.has(token)) continue
+      owners.set(token, {
+        userId: row.userId,
+        impersonatorId: typeof row.impersonatorId === 'string' ? row.impersonatorId : null,
+      })
+    }
+  return owners
+}
 
 /**
  * Who the bearer token stood for, as a state naming the kind of token (a backend's answer can
