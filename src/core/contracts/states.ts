@@ -220,6 +220,33 @@ async function setUp(
 
 type Apply = (i: Interaction) => Promise<Record<string, string>>
 
+/** The states of an account's caller, by the kind of token each sets up (`token` in the answer). */
+const CALLERS: Record<
+  string,
+  { disabledToo?: boolean; token: (s: Sandbox, u: RowOf<'users'>, agent: AgentToken) => Promise<string> }
+> = {
+  'a signed-in user': { token: async (s, u) => s.sessions.open(u.id, u.clientId, s.clock.now()).token },
+  'a user with an API token': {
+    async token(s, u) {
+      const token = randomToken('atk_', 16)
+      const row = { id: randomToken('atk_id_', 6), token, userId: u.id, clientId: u.clientId, revoked: false }
+      await s.world.tables.apiTokens.insert(row)
+      return token
+    },
+  },
+  'an agent acting for a user': { token: (_s, u, agent) => agent(u) },
+  // The 401 of a token that stopped working (expired, signed out, revoked): a session already over.
+  'a signed-in user whose session has ended': {
+    disabledToo: true,
+    async token(s, u) {
+      const now = s.clock.now()
+      const session = s.sessions.open(u.id, u.clientId, now)
+      s.sessions.set(session, 'expiresAt', now)
+      return session.token
+    },
+  },
+}
+
 function prepare(
   s: Sandbox,
   world: World,
@@ -229,31 +256,14 @@ function prepare(
   agentToken: AgentToken,
 ): Apply {
   if (state === '') return async () => ({})
-  if (state === 'a signed-in user') {
+  const caller = CALLERS[state]
+  if (caller) {
     const { email: address } = params(email, input)
-    user(world, address)
+    user(world, address, caller.disabledToo)
     return async (i) => {
-      const u = user(s.world, address)
+      const u = user(s.world, address, caller.disabledToo)
       i.clientId = u.clientId
-      return { token: s.sessions.open(u.id, u.clientId, s.clock.now()).token }
-    }
-  }
-  if (state === 'a user with an API token' || state === 'an agent acting for a user') {
-    const { email: address } = params(email, input)
-    user(world, address)
-    return async (i) => {
-      const u = user(s.world, address)
-      i.clientId = u.clientId
-      if (state === 'an agent acting for a user') return { token: await agentToken(u) }
-      const token = randomToken('atk_', 16)
-      await s.world.tables.apiTokens.insert({
-        id: randomToken('atk_id_', 6),
-        token,
-        userId: u.id,
-        clientId: u.clientId,
-        revoked: false,
-      })
-      return { token }
+      return { token: await caller.token(s, u, agentToken) }
     }
   }
   if (state === 'a user impersonated by another') {
@@ -264,19 +274,6 @@ function prepare(
       const u = user(s.world, address)
       i.clientId = u.clientId
       const session = s.sessions.open(u.id, u.clientId, s.clock.now(), undefined, 'impersonation', user(s.world, by).id)
-      return { token: session.token }
-    }
-  }
-  // The 401 of a token that stopped working (expired, signed out, revoked): a session already over.
-  if (state === 'a signed-in user whose session has ended') {
-    const { email: address } = params(email, input)
-    user(world, address, true)
-    return async (i) => {
-      const u = user(s.world, address, true)
-      i.clientId = u.clientId
-      const now = s.clock.now()
-      const session = s.sessions.open(u.id, u.clientId, now)
-      s.sessions.set(session, 'expiresAt', now)
       return { token: session.token }
     }
   }
