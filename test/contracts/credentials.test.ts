@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { signIn } from '../support/client.js'
 import { runtimes } from '../support/runtimes.js'
 import { useSandbox } from '../support/sandbox.js'
+import { bytes } from '../operations/uploads.js'
 
 /**
  * Issue 56 item 2: no credential the app put anywhere (a query, a body field of any name, inside
@@ -87,5 +88,48 @@ describe.each(runtimes)('no credential in an export through $name', (runtime) =>
       client_secret: '[not kept]',
       nested: { apiKey: '[not kept]', list: [{ password: '[not kept]' }] },
     })
+  })
+
+  it('a multipart form: a field named as a secret and tokens in text stay out, beside a file of bytes or of text', async () => {
+    const c = await rt.isolated()
+    const other = await signIn(rt, 'operator@fleet.test', { 'x-sandbox-id': c.id! })
+    const visit = (await c.get('/api/v1/visit_detail/list')).body.data[0].id
+    for (const [content, type, name] of [
+      [bytes.png(), 'image/png', 'foto.png'],
+      [bytes.text(), 'text/plain', 'nota.txt'],
+    ] as const) {
+      const form = new FormData()
+      form.append('password', 'hunter2-form')
+      form.append('note', `my session is ${other}`)
+      form.append('file', new Blob([content as Uint8Array<ArrayBuffer>], { type }), name)
+      const res = await c.upload(`/api/v1/visit_detail/upload/${visit}`, form)
+      expect(res.status, await res.text()).toBeLessThan(500)
+    }
+    const { requests } = (await c.control.get('/requests')).body
+    const details = JSON.stringify(
+      await Promise.all(
+        // An entry's changes are the world's (the sign-in's session by its token): what the app sent is the rest.
+        requests.map(async (r: { id: number }) => ({ ...(await c.control.get(`/requests/${r.id}`)).body, changes: 0 })),
+      ),
+    )
+    const pact = (await c.control.get('/contracts/pact')).body
+    const exports = {
+      pact: JSON.stringify(pact),
+      details,
+      har: (await c.control.get('/requests.har')).text,
+      bundle: JSON.stringify((await c.control.get('/repro')).body),
+    }
+    // Bodies of bytes are base64 in the pact and the bundle: read them back too.
+    const decoded = [
+      ...exports.pact.matchAll(/"content":"([A-Za-z0-9+/=]{40,})"/g),
+      ...exports.bundle.matchAll(/"body":"([A-Za-z0-9+/=]{40,})"/g),
+    ]
+      .map((m) => Buffer.from(m[1], 'base64').toString('latin1'))
+      .join('\n')
+    expect(decoded).toContain('[not kept]')
+    expect(decoded).toContain('\x89PNG')
+    for (const [where, text] of Object.entries({ ...exports, decoded }))
+      for (const secret of ['hunter2-form', other])
+        expect(text, `${where} holds ${secret.slice(0, 12)}`).not.toContain(secret)
   })
 })

@@ -2,7 +2,8 @@ import type { RouteDef } from '../route/route.js'
 import type { Match } from '../route/matcher.js'
 import { HttpError } from '../http/reply.js'
 import { JOURNAL_MAX_BYTES, type JournalDetail, utf8Length } from '../sandbox/journal.js'
-import { NOT_KEPT, scrubQuery, scrubText } from '../sandbox/credentials.js'
+import { NOT_KEPT, scrubBytes, scrubForm, scrubQuery, scrubText } from '../sandbox/credentials.js'
+import { base64 } from '../http/bytes.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import { type Json, shape, withoutCredentials } from './matching.js'
 import { COLLECTIONS, recordName } from './records.js'
@@ -257,18 +258,16 @@ const utf8 = (bytes: Uint8Array) => {
 
 /**
  * A body as the file writes it: bytes as base64 (V4's `encoded`), the credentials their ASCII
- * holds scrubbed (a form's token field beside a file); text scrubbed; JSON as `scrubbed` gives it.
+ * holds scrubbed (a form's secret field beside a file); text scrubbed; JSON as `scrubbed` gives it.
  */
 function written({ content, contentType }: Body, scrubbed?: Json): Record<string, unknown> {
   if (!(content instanceof Uint8Array))
     return {
-      content: scrubbed ?? (typeof content === 'string' ? scrubText(content) : content),
+      content: scrubbed ?? (typeof content === 'string' ? scrubForm(content) : content),
       contentType,
       encoded: false,
     }
-  let latin1 = ''
-  for (const b of content) latin1 += String.fromCharCode(b)
-  return { content: btoa(scrubText(latin1)), contentType, encoded: 'base64' }
+  return { content: base64(scrubBytes(content)), contentType, encoded: 'base64' }
 }
 
 /** A session's account and who impersonated it, as the journal saw it. */

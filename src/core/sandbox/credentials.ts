@@ -35,6 +35,33 @@ export const holdsToken = (text: string): boolean => TOKEN.test(text)
 /** A text with every token in it replaced. */
 export const scrubText = (text: string): string => (MAYBE_TOKEN.test(text) ? text.replace(TOKENS, NOT_KEPT) : text)
 
+/** A multipart/form-data part: its headers (the field's name among them), then its value up to the next boundary. */
+const FORM_PART =
+  /(content-disposition:[ \t]*form-data;[^\r\n]*?\bname="([^"\r\n]*)"[^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n)([\s\S]*?)(?=\r\n--)/gi
+
+/**
+ * A multipart/form-data body with its credentials replaced: a part named as a secret whole, tokens
+ * in the rest. Works on text or on bytes read one character per byte (a form with a file), whose
+ * other bytes it leaves as they are.
+ */
+export const scrubForm = (text: string, secret: readonly string[] = []): string =>
+  scrubText(
+    /form-data/i.test(text)
+      ? text.replace(FORM_PART, (part, head: string, name: string) =>
+          secretName(name, secret) ? head + NOT_KEPT : part,
+        )
+      : text,
+  )
+
+/** Bytes that are not UTF-8 (an upload) with the credentials their ASCII holds replaced, a form's secret parts too. */
+export function scrubBytes(bytes: Uint8Array, secret: readonly string[] = []): Uint8Array {
+  let latin1 = ''
+  for (let i = 0; i < bytes.length; i += 8192) latin1 += String.fromCharCode(...bytes.subarray(i, i + 8192))
+  if (!MAYBE.test(latin1)) return bytes
+  const kept = scrubForm(latin1, secret)
+  return kept === latin1 ? bytes : Uint8Array.from(kept, (c) => c.charCodeAt(0))
+}
+
 /** A credential by its field or by what it is: a contract, a journal or a bundle carries `[not kept]` instead. */
 export const isCredential = (key: string, value: unknown, secret: readonly string[] = []): boolean =>
   (typeof value === 'string' || typeof value === 'number') &&
@@ -90,7 +117,7 @@ const encoder = new TextEncoder()
  * A request or answer body as the journal may keep it: JSON with its credentials replaced, a
  * form or text likewise. A route with `secret` fields (a sign-in) keeps a body it cannot search
  * (not a JSON object) not at all (undefined): its password never reaches the journal. Bytes
- * that are not text (an upload) stay as they are.
+ * that are not text (an upload) keep every byte but the credentials their ASCII holds.
  */
 export function scrubBody<B extends Uint8Array | null | undefined>(
   body: B,
@@ -101,7 +128,7 @@ export function scrubBody<B extends Uint8Array | null | undefined>(
   try {
     text = decoder.decode(body)
   } catch {
-    return secret.length ? undefined : body
+    return secret.length ? undefined : (scrubBytes(body) as B)
   }
   const kept = scrubBodyText(text, secret)
   return kept === undefined ? undefined : kept === text ? body : (encoder.encode(kept) as B)
@@ -119,7 +146,7 @@ export function scrubBodyText(
     parsed = JSON.parse(text)
   } catch {
     if (secret.length) return undefined
-    return /^[^\s=&]+=[^\s]*$/.test(text) ? scrubQuery(text, [], keep) : scrubText(text)
+    return /^[^\s=&]+=[^\s]*$/.test(text) ? scrubQuery(text, [], keep) : scrubForm(text)
   }
   // Too deep to write again (the request was refused for it): none of it is kept.
   if (deeperThan(parsed)) return undefined

@@ -8,7 +8,7 @@ import { CREDENTIAL_KINDS, type OutboxEntry } from '../sandbox/outbox.js'
 import type { SandboxParts } from '../sandbox/types.js'
 import { WORLD_PARTS, type WorldPart, credentialTokens, readParts } from '../sandbox/parts.js'
 import { canonical } from './canonical.js'
-import { scrubBodyText, scrubQuery } from '../sandbox/credentials.js'
+import { scrubBodyText, scrubBytes, scrubQuery } from '../sandbox/credentials.js'
 import { tokenCaller } from '../auth/caller.js'
 
 /**
@@ -347,7 +347,8 @@ export class ReproLog {
       try {
         text = decoder.decode(body)
       } catch {
-        text = base64(body)
+        // Bytes no text holds (an upload): every byte kept but the credentials their ASCII holds.
+        text = base64(scrubBytes(body))
         encoding = 'base64'
       }
     }
