@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isCredential, scrubBodyText, scrubJson, scrubQuery, scrubText } from './credentials.js'
+import { isCredential, scrubBody, scrubBodyText, scrubForm, scrubJson, scrubQuery, scrubText } from './credentials.js'
 
 const SES = `ses_${'ab12'.repeat(12)}`
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3IifQ.c2lnbmF0dXJl'
@@ -45,5 +45,30 @@ describe('the credential scrubber', () => {
     expect(scrubBodyText('{"email":"a","password":"p"}', ['password'])).toBe('{"email":"a","password":"[not kept]"}')
     expect(scrubBodyText('"p"', ['password'])).toBeUndefined()
     expect(scrubBodyText('{"status":"reviewed"}')).toBe('{"status":"reviewed"}')
+  })
+
+  it('a multipart form: a part named as a secret whole, tokens in the rest; bytes of a file kept, past 64 KB untouched', () => {
+    const part = (name: string, value: string, type = '') =>
+      `--b\r\nContent-Disposition: form-data; name="${name}"${type ? `; filename="f"\r\nContent-Type: ${type}` : ''}\r\n\r\n${value}\r\n`
+    const form = part('Password', 'hunter2') + part('note', `mine: ${SES}`) + part('status', 'ok') + '--b--\r\n'
+    expect(scrubForm(form)).toBe(
+      part('Password', '[not kept]') + part('note', 'mine: [not kept]') + part('status', 'ok') + '--b--\r\n',
+    )
+    expect(scrubForm('no form here')).toBe('no form here')
+    const latin1 = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0))
+    const png = '\x89PNG\r\n\x1a\n\xff\xfe'
+    // A file past the 64 KB the journal keeps: its head scrubbed, every other byte as sent.
+    const big = latin1(
+      part('api_key', 'k-1') + part('file', png + 'x'.repeat(70_000) + '\xff', 'image/png') + '--b--\r\n',
+    )
+    const kept = scrubBody(big)!
+    const text = String.fromCharCode(...kept.subarray(0, 200))
+    expect(text).toContain('name="api_key"\r\n\r\n[not kept]\r\n')
+    expect(text).toContain(png)
+    expect(kept.byteLength).toBe(big.byteLength - 'k-1'.length + '[not kept]'.length)
+    expect(kept.subarray(kept.byteLength - 20)).toEqual(big.subarray(big.byteLength - 20))
+    // Nothing to scrub: the very bytes.
+    const file = latin1(png + 'y'.repeat(70_000))
+    expect(scrubBody(file)).toBe(file)
   })
 })

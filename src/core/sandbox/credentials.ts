@@ -1,5 +1,6 @@
 import { deeperThan } from '../http/json-depth.js'
 import { NOT_KEPT } from '../store/changes.js'
+import { BODY_LIMIT } from './journal.js'
 
 export { NOT_KEPT }
 
@@ -128,7 +129,16 @@ export function scrubBody<B extends Uint8Array | null | undefined>(
   try {
     text = decoder.decode(body)
   } catch {
-    return secret.length ? undefined : (scrubBytes(body) as B)
+    if (secret.length) return undefined
+    // Of an upload of megabytes only what the journal keeps is read; the rest goes as it came.
+    if (body.byteLength <= BODY_LIMIT) return scrubBytes(body) as B
+    const first = body.subarray(0, BODY_LIMIT)
+    const head = scrubBytes(first)
+    if (head === first) return body
+    const out = new Uint8Array(head.byteLength + body.byteLength - BODY_LIMIT)
+    out.set(head)
+    out.set(body.subarray(BODY_LIMIT), head.byteLength)
+    return out as B
   }
   const kept = scrubBodyText(text, secret)
   return kept === undefined ? undefined : kept === text ? body : (encoder.encode(kept) as B)
