@@ -177,6 +177,21 @@ export class Journal implements BudgetedJournal {
     return this.#entries.map((s) => s.entry)
   }
 
+  /**
+   * Takes over another journal's entries as they are kept (the world a replay built, put in
+   * place): headers as received, bodies as their bytes and cut where they were cut, numbered anew
+   * here; the other is left empty.
+   */
+  takeFrom(other: Journal): void {
+    this.clear()
+    for (const s of other.#entries) {
+      const entry = { ...s.entry, id: this.#next++ }
+      this.#push({ ...s, entry, order: this.budget?.next() ?? 0 })
+      this.onAdd?.(entry)
+    }
+    other.clear()
+  }
+
   /** The oldest entry's id; with none, the id the next one gets. */
   get firstId(): number {
     return this.#entries[0]?.entry.id ?? this.#next

@@ -12,7 +12,7 @@ import type { AnyRow } from '../store/collection.js'
 import { World, type WorldRows } from '../store/world.js'
 import { type ChangeOp, NOT_KEPT, SECRET_FIELDS, segments } from '../store/changes.js'
 import { Clock } from '../clock/clock.js'
-import { type BodyInput, JOURNAL_MAX_ENTRIES, type JournalEntry, type Message } from './journal.js'
+import { JOURNAL_MAX_ENTRIES, type JournalEntry } from './journal.js'
 import { CREDENTIAL_KINDS, OUTBOX_LIMIT, type OutboxEntry, outboxKinds } from './outbox.js'
 import type { SandboxParts } from './types.js'
 
@@ -429,33 +429,14 @@ const journal = single('journal', {
     s.journal.clear()
     s.horizon = 0
   },
-  take(s, from) {
-    s.journal.clear()
-    // As kept, not as shown (a JWT is shown `<redacted>`, and a pact of the world names its
-    // caller), bodies as their bytes (an upload's are no text) and cut where they were cut.
-    for (const d of from.journal.details(false, true)) {
-      const { request, response, url, id: _, ...entry } = d
-      s.journal.add(entry, {
-        origin: url.slice(0, url.length - d.path.length - d.query.length),
-        request: asKept(request),
-        response: asKept(response),
-      })
-    }
-    from.journal.clear()
-  },
+  // As kept, not as shown: a JWT is shown `<redacted>` (a pact of the world names its caller), an upload's bytes as text.
+  take: (s, from) => s.journal.takeFrom(from.journal),
   digest: { skip: "the journal is history: a replay's requests write their own" },
   store: { own: 'journal' },
   rewind: { kept: 'the journal keeps every request, the rewind among them' },
   bundle: { skip: "the journal is history: a bundle's steps are the requests, and a replay journals them anew" },
   bound: { entries: JOURNAL_MAX_ENTRIES },
 })
-
-/** A journal entry's message as `add` takes it again: its bytes, and its whole size when they were cut. */
-const asKept = (m: Message): { headers: Message['headers']; body: BodyInput } => {
-  const bytes = m.bytes
-  if (m.body === null) return { headers: m.headers, body: null }
-  return { headers: m.headers, body: m.truncated && bytes ? { size: m.size, bytes: () => bytes } : (bytes ?? m.body) }
-}
 
 const nextId = single('nextId', {
   get: (s) => s.ids.value,
