@@ -1,4 +1,4 @@
-import { http, HttpResponse, type HttpHandler, type UnhandledRequestStrategy } from 'msw'
+import { HttpHandler, HttpResponse, type UnhandledRequestStrategy } from 'msw'
 import type { EntryOptions } from '../../core/options/entry.js'
 import type { NamedScenario, ScenarioEntryOptions } from '../../own-scenarios/input.js'
 import type { SandboxApp } from '../../core/app/app.js'
@@ -67,13 +67,32 @@ export function createHandlers(app: HandlerApp, options: HandlerOptions = {}): H
   }
   // A cut connection (an override's `{error: "network"}`) is MSW's network error: the fetch fails.
   return [
-    http.all(claims, ({ request, requestId }) => {
+    new ClaimHandler(claims, ({ request, requestId }) => {
       answeredHere.add(requestId)
       return app
         .fetch(request, { ...meta, target: claimed.get(request) })
         .then((r) => (r.status === 0 ? HttpResponse.error() : r))
     }),
   ]
+}
+
+/**
+ * What `http.all(claims, resolver)` is, without the cookies msw reads before every request it
+ * matches (`document.cookie` and its own cookie store, parsed): the sandbox reads the request's
+ * own `cookie` header. A visible share of the page's time in `node bench/profile-browser.mjs`;
+ * test/msw/claim-handler.test.ts compares it with `http.all`.
+ */
+export class ClaimHandler extends HttpHandler {
+  constructor(
+    private readonly claims: (args: { request: Request }) => boolean,
+    resolver: ConstructorParameters<typeof HttpHandler>[2],
+  ) {
+    super(/.+/, claims, resolver)
+  }
+
+  override parse(args: { request: Request }) {
+    return Promise.resolve({ match: { matches: this.claims(args), params: {} }, cookies: {} })
+  }
 }
 
 /**

@@ -1,0 +1,56 @@
+import { getResponse, http } from 'msw'
+import { describe, expect, it } from 'vitest'
+import { ClaimHandler } from './handlers.js'
+
+// ClaimHandler is `http.all(claims, resolver)` without msw's cookie reading: the same requests
+// matched, the same request handed to the resolver, the same answer.
+const claims = ({ request }: { request: Request }) => new URL(request.url).pathname.startsWith('/api/')
+
+async function seen(request: Request) {
+  return {
+    method: request.method,
+    url: request.url,
+    cookie: request.headers.get('cookie'),
+    body: request.body ? await request.text() : null,
+  }
+}
+
+const resolver = async ({ request }: { request: Request }) => Response.json(await seen(request), { status: 201 })
+
+const requests = () => [
+  new Request('http://app.test/api/notifications?page=2', { headers: { cookie: 'sandbox-id=a; theme=dark' } }),
+  new Request('http://app.test/api/notifications/n1', { method: 'PATCH', body: '{"status":"reviewed"}' }),
+  new Request('http://app.test/api/x', { method: 'DELETE' }),
+  new Request('http://app.test/api/x', { method: 'OPTIONS' }),
+  new Request('http://app.test/api/x', { method: 'HEAD' }),
+  new Request('http://app.test/other', { method: 'POST', body: 'x' }),
+  new Request('http://app.test/'),
+]
+
+describe('ClaimHandler', () => {
+  it('matches and answers as http.all with the same predicate', async () => {
+    const plain = requests()
+    const tuned = requests()
+    for (let i = 0; i < plain.length; i++) {
+      const a = await getResponse([http.all(claims, resolver)], plain[i])
+      const b = await getResponse([new ClaimHandler(claims, resolver)], tuned[i])
+      expect(b?.status, plain[i].url).toBe(a?.status)
+      if (a && plain[i].method !== 'HEAD') expect(await b!.json()).toEqual(await a.json())
+    }
+  })
+
+  it('reads no cookies for the resolver: the request keeps its own cookie header', async () => {
+    let cookies: Record<string, string> | undefined
+    const answer = await getResponse(
+      [
+        new ClaimHandler(claims, async (info) => {
+          cookies = info.cookies
+          return resolver(info)
+        }),
+      ],
+      requests()[0],
+    )
+    expect(cookies).toEqual({})
+    expect((await answer!.json()).cookie).toBe('sandbox-id=a; theme=dark')
+  })
+})
