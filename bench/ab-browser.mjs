@@ -1,11 +1,22 @@
 // Interleaved A/B of builds in the browser (issue 20): the varied load through the MSW worker at
 // 100k notifications (bench/browser.mjs), each round every build one after another (order
-// alternating), beside MSW's own ceiling (one handler answering a fixed 20-record page to the
-// same 10 callers, no sandbox). On a shared machine the ratios within a round are what hold.
+// alternating), beside MSW alone twice (one handler answering a fixed 20-record page to the same
+// 10 callers, and one answering the varied load itself from the first build's recorded answers:
+// bench/browser.mjs sameLoadFiles). On a shared machine the ratios within a round are what hold.
 // Usage: node bench/ab-browser.mjs DIR_A DIR_B [...] [--rounds 2] [--seconds 10]
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { CHROMIUM, CHROMIUM_ARGS, bundleEntry, fixedLoad, measureVaried, mswCeiling, serveStatic } from './browser.mjs'
+import {
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  bundleEntry,
+  fixedLoad,
+  measureVaried,
+  mswCeiling,
+  recordVaried,
+  sameLoadFiles,
+  serveStatic,
+} from './browser.mjs'
 import { HOST, target } from './processes.mjs'
 
 const { values: flags, positionals: roots } = parseArgs({
@@ -31,17 +42,24 @@ try {
     servers.push(server)
     builds.push({ root, url: `http://${HOST}:${server.address().port}/`, runs: [] })
   }
+  const sameServer = await serveStatic(await sameLoadFiles(await recordVaried(browser, builds[0].url)))
+  servers.push(sameServer)
   const msw = []
+  const same = []
   for (let round = 0; round < rounds; round++) {
     msw.push(await fixedLoad(browser, `http://${HOST}:${ceilingServer.address().port}/`, seconds))
+    same.push(await measureVaried(browser, `http://${HOST}:${sameServer.address().port}/`, seconds))
     for (const b of round % 2 ? builds.slice().reverse() : builds)
       b.runs.push(await measureVaried(browser, b.url, seconds))
     console.error(
-      `round ${round + 1}: msw ceiling ${msw.at(-1).rps} req/s p99 ${msw.at(-1).p99.toFixed(0)} ms | ${builds.map((b) => `${b.root}: ${b.runs.at(-1).rps} req/s p99 ${b.runs.at(-1).p99.toFixed(0)} ms`).join(' | ')}`,
+      `round ${round + 1}: msw ceiling ${msw.at(-1).rps} req/s p99 ${msw.at(-1).p99.toFixed(0)} ms | msw, same load ${same.at(-1).rps} req/s | ${builds.map((b) => `${b.root}: ${b.runs.at(-1).rps} req/s p99 ${b.runs.at(-1).p99.toFixed(0)} ms (${(b.runs.at(-1).rps / same.at(-1).rps).toFixed(2)}× the same load)`).join(' | ')}`,
     )
   }
   console.log(
     JSON.stringify({ root: 'msw ceiling', rps: median(msw.map((r) => r.rps)), p99: median(msw.map((r) => r.p99)) }),
+  )
+  console.log(
+    JSON.stringify({ root: 'msw, same load', rps: median(same.map((r) => r.rps)), p99: median(same.map((r) => r.p99)) }),
   )
   for (const b of builds)
     console.log(

@@ -23,7 +23,7 @@ export const CHROMIUM_ARGS = [
  * chunks it imports statically, each gzipped at level 6. Chunks loaded only when needed (the
  * in-page panel when opened, the bridge, msw's GraphQL support) are reported beside it.
  */
-export async function bundleEntry() {
+export async function bundleEntry({ names = false } = {}) {
   const ENTRY = join(target.root, 'src/adapters/browser/index.ts')
   if (!existsSync(ENTRY)) return { skipped: 'src/adapters/browser/index.ts does not exist yet' }
   try {
@@ -31,6 +31,7 @@ export async function bundleEntry() {
       root: target.root,
       outdir: join(target.root, '.tmp/bench-browser'),
       entryName: 'sandbox',
+      names,
     })
     const files = Object.fromEntries(Object.entries(bundle.files).map(([path, contents]) => [`/${path}`, contents]))
     return { files, bytes: bundle.bytes, gzipBytes: bundle.gzipBytes, lazy: bundle.lazy }
@@ -121,6 +122,7 @@ export async function measureBrowser(bundle, log, runs = 1, variedSeconds = 0) {
       }
     let varied
     let mswAlone
+    let mswSameLoad
     if (variedSeconds) {
       const failed = (error) => ({ skipped: error.message.split('\n')[0].slice(0, 300) })
       log(`browser: varied load through the worker (${VARIED_NOTIFICATIONS} notifications, ${variedSeconds} s)`)
@@ -131,6 +133,10 @@ export async function measureBrowser(bundle, log, runs = 1, variedSeconds = 0) {
       mswAlone = await fixedLoad(browser, `http://${HOST}:${ceiling.address().port}/`, variedSeconds)
         .catch(failed)
         .finally(() => ceiling.close())
+      // And MSW alone under the varied load itself, answering what the sandbox answered: the
+      // same requests and bytes through the worker, without the sandbox's work.
+      log(`browser: MSW alone, the same load (${variedSeconds} s)`)
+      mswSameLoad = await sameLoad(browser, url, variedSeconds).catch(failed)
     }
     return {
       runs,
@@ -139,6 +145,7 @@ export async function measureBrowser(bundle, log, runs = 1, variedSeconds = 0) {
       samples: { first: firsts, reload: reloads },
       varied,
       mswAlone,
+      mswSameLoad,
     }
   } catch (error) {
     return { skipped: `headless Chromium failed: ${error.message.split('\n')[0]}` }
@@ -237,6 +244,91 @@ export async function startSandbox() {
     outfile: 'sandbox.js',
   })
   return { '/sandbox.js': built.outputFiles[0].contents }
+}
+
+/**
+ * The sandbox's answers to every request of the varied load, read in a fresh page of `url` (the
+ * sandbox at 100k records): each read's body by its path, and one status change's answer. What
+ * `sameLoadFiles` answers from, so MSW alone can be measured under the very same load.
+ */
+export async function recordVaried(browser, url) {
+  const context = await browser.newContext()
+  try {
+    const tab = await context.newPage()
+    await tab.goto(`${url}?n=${VARIED_NOTIFICATIONS}`)
+    await tab.waitForFunction(() => window.__bench, undefined, { timeout: 120_000 })
+    return await tab.evaluate(
+      async ({ token, filtered }) => {
+        const q = await import('/queries.mjs')
+        const auth = { authorization: `Bearer ${token}` }
+        const reads = {}
+        const read = async (path) => {
+          const text = await (await fetch(path, { headers: auth })).text()
+          reads[path] = text
+          return JSON.parse(text)
+        }
+        // The bench page's first request too, which it checks is answered.
+        await read(filtered)
+        const inputs = await q.variedInputs(read)
+        for (const path of q.variedQueries(inputs)) await read(path)
+        const write = await fetch(`/api/notifications/${inputs.ids[0]}`, {
+          method: 'PATCH',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ status: 'reviewed' }),
+        })
+        return { reads, write: await write.text() }
+      },
+      { token: API_TOKEN, filtered: FILTERED },
+    )
+  } finally {
+    await context.close()
+  }
+}
+
+/**
+ * MSW alone under the varied load itself: one handler, written as a team writes a mock by hand,
+ * answering each read with the sandbox's recorded answer (`recordVaried`) and each status
+ * change, after reading its body, with a recorded one. The same requests, headers and bytes
+ * cross the worker as with the sandbox; what differs is the sandbox's own work.
+ */
+export async function sameLoadFiles(recorded) {
+  const contents = `import { setupWorker } from 'msw/browser'
+import { http } from 'msw'
+const json = { 'content-type': 'application/json' }
+export async function startSandbox() {
+  const { reads, write } = await (await fetch('/answers.json')).json()
+  await setupWorker(
+    http.all('*/api/*', async ({ request }) => {
+      if (request.method === 'PATCH') {
+        await request.json()
+        return new Response(write, { headers: json })
+      }
+      const url = new URL(request.url)
+      const body = reads[url.pathname + url.search]
+      return body === undefined ? new Response(null, { status: 404 }) : new Response(body, { headers: json })
+    }),
+  ).start({ quiet: true, onUnhandledRequest: 'bypass' })
+}`
+  const built = await build({
+    stdin: { contents, resolveDir: ROOT, loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    write: false,
+    minify: true,
+    platform: 'browser',
+    outfile: 'sandbox.js',
+  })
+  return { '/sandbox.js': built.outputFiles[0].contents, '/answers.json': JSON.stringify(recorded) }
+}
+
+/** The varied load against MSW alone answering what the sandbox at `url` answers (`recordVaried`, `sameLoadFiles`). */
+export async function sameLoad(browser, url, seconds, options) {
+  const server = await serveStatic(await sameLoadFiles(await recordVaried(browser, url)))
+  try {
+    return await measureVaried(browser, `http://${HOST}:${server.address().port}/`, seconds, options)
+  } finally {
+    server.close()
+  }
 }
 
 /** 10 callers for `seconds` on one path, as the varied load calls (the ceiling has no data to vary). */

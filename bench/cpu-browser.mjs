@@ -6,10 +6,21 @@
 //   [--seconds 10] [--root DIR] [--options JSON] (more startSandbox options, e.g. '{"persist":false}')
 //   [--ceiling-records N] (MSW alone answers N records of 300 characters, not 20: the varied load's
 //   answers average about 15 KB, 2.4 times the 6.5 KB of the usual ceiling's)
+//   [--same-load] (MSW alone under the varied load itself too, from the sandbox's recorded answers)
 import { readFileSync, readdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { CHROMIUM, CHROMIUM_ARGS, bundleEntry, fixedLoad, measureVaried, mswCeiling, serveStatic } from './browser.mjs'
+import {
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  bundleEntry,
+  fixedLoad,
+  measureVaried,
+  mswCeiling,
+  sameLoadFiles,
+  recordVaried,
+  serveStatic,
+} from './browser.mjs'
 import { HOST, target } from './processes.mjs'
 
 const { values: flags } = parseArgs({
@@ -19,6 +30,7 @@ const { values: flags } = parseArgs({
     root: { type: 'string' },
     options: { type: 'string' },
     'ceiling-records': { type: 'string' },
+    'same-load': { type: 'boolean' },
   },
 })
 if (flags.root) target.root = resolve(flags.root)
@@ -73,6 +85,12 @@ if (records !== 20) {
 const servers = [await serveStatic(ceilingFiles), await serveStatic(bundle.files)]
 const [ceilingUrl, sandboxUrl] = servers.map((s) => `http://${HOST}:${s.address().port}/`)
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true })
+let sameLoadUrl
+if (flags['same-load']) {
+  const server = await serveStatic(await sameLoadFiles(await recordVaried(browser, sandboxUrl)))
+  servers.push(server)
+  sameLoadUrl = `http://${HOST}:${server.address().port}/`
+}
 // playwright launches chromium as a child of this process: the browser is the chromium child.
 const rootPid = [...readdirSync('/proc')]
   .filter((n) => /^\d+$/.test(n))
@@ -88,7 +106,7 @@ const rootPid = [...readdirSync('/proc')]
       return false
     }
   })
-const results = { ceiling: [], sandbox: [] }
+const results = { ceiling: [], sandbox: [], ...(sameLoadUrl && { sameLoad: [] }) }
 try {
   const options = flags.options ? JSON.parse(flags.options) : undefined
   // The CPU is read around the load alone: onLoaded runs once the page has started and seeded.
@@ -120,6 +138,7 @@ try {
     const runs = [
       ['ceiling', (onLoaded) => fixedLoad(browser, ceilingUrl, seconds, { onLoaded })],
       ['sandbox', (onLoaded) => measureVaried(browser, sandboxUrl, seconds, { onLoaded, options })],
+      ...(sameLoadUrl ? [['sameLoad', (onLoaded) => measureVaried(browser, sameLoadUrl, seconds, { onLoaded })]] : []),
     ]
     for (const [name, run] of round % 2 ? runs.reverse() : runs) await measured(name, run)
   }
@@ -133,6 +152,11 @@ try {
     rps: Number((summary.sandbox.rps / summary.ceiling.rps).toFixed(2)),
     cpu: Number((summary.ceiling.msPerRequest / summary.sandbox.msPerRequest).toFixed(2)),
   }
+  if (summary.sameLoad)
+    summary.ratioSameLoad = {
+      rps: Number((summary.sandbox.rps / summary.sameLoad.rps).toFixed(2)),
+      cpu: Number((summary.sameLoad.msPerRequest / summary.sandbox.msPerRequest).toFixed(2)),
+    }
   console.log(JSON.stringify({ summary, results }))
 } finally {
   await browser.close()

@@ -1,14 +1,26 @@
 // Profiles the browser runtime under the bench's varied load (issue 20), beside MSW alone in the
 // same run: (a) one MSW handler answering a fixed page (bench/browser.mjs mswCeiling), (b) the
-// sandbox at 100k notifications, both with 10 callers in the page. For each, the CPU profiles of
-// the page and of the service worker (Chrome DevTools protocol; the worker through its target),
-// how busy each thread was, and the hottest functions by self time.
+// sandbox at 100k notifications, (c) MSW alone answering the varied load itself from the
+// sandbox's recorded answers (sameLoadFiles), all with 10 callers in the page. For each, the CPU
+// profiles of the page and of the service worker (Chrome DevTools protocol; the worker through
+// its target), how busy each thread was, and the hottest functions by self time.
 // Usage: node bench/profile-browser.mjs [--seconds 10] [--root DIR] [--out PREFIX] [--top 30]
-//   [--only ceiling|sandbox] [--options JSON] (more startSandbox options: '{"persist":false}' measures the load without IndexedDB)
+//   [--only ceiling|sandbox|same] [--names] (the sandbox's functions by name: identifiers kept)
+//   [--options JSON] (more startSandbox options: '{"persist":false}' measures the load without IndexedDB)
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { CHROMIUM, CHROMIUM_ARGS, bundleEntry, fixedLoad, measureVaried, mswCeiling, serveStatic } from './browser.mjs'
+import {
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  bundleEntry,
+  fixedLoad,
+  measureVaried,
+  mswCeiling,
+  sameLoadFiles,
+  recordVaried,
+  serveStatic,
+} from './browser.mjs'
 import { HOST, target } from './processes.mjs'
 
 const { values: flags } = parseArgs({
@@ -19,16 +31,22 @@ const { values: flags } = parseArgs({
     top: { type: 'string' },
     options: { type: 'string' },
     only: { type: 'string' },
+    names: { type: 'boolean' },
   },
 })
 if (flags.root) target.root = resolve(flags.root)
 const seconds = Number(flags.seconds ?? 10)
-const bundle = await bundleEntry()
+const bundle = await bundleEntry({ names: flags.names })
 if (bundle.skipped) throw new Error(bundle.skipped)
 const { chromium } = await import('playwright-core')
 const servers = [await serveStatic(await mswCeiling()), await serveStatic(bundle.files)]
 const [ceilingUrl, sandboxUrl] = servers.map((s) => `http://${HOST}:${s.address().port}/`)
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true })
+const sameLoad = async () => {
+  const server = await serveStatic(await sameLoadFiles(await recordVaried(browser, sandboxUrl)))
+  servers.push(server)
+  return `http://${HOST}:${server.address().port}/`
+}
 
 /** Starts the profiler in the page and in its service worker; returns what stops both. */
 async function onLoaded(context, tab) {
@@ -99,10 +117,12 @@ try {
         onLoaded,
         options: flags.options ? JSON.parse(flags.options) : undefined,
       }),
+    same: async () => measureVaried(browser, await sameLoad(), seconds, { onLoaded }),
   }
+  const labels = { ceiling: '(a) MSW alone, a fixed page', sandbox: '(b) the sandbox', same: '(c) MSW alone, the same load' }
   for (const name of flags.only ? [flags.only] : Object.keys(runs)) {
     const { profile, ...result } = await runs[name]()
-    console.log(`${name === 'ceiling' ? '(a) MSW alone' : '(b) the sandbox'}: ${JSON.stringify(result)}`)
+    console.log(`${labels[name]}: ${JSON.stringify(result)}`)
     for (const [thread, p] of Object.entries(profile)) {
       if (!p) continue
       summary(`${name}, ${thread}`, p)

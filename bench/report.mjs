@@ -171,6 +171,14 @@ export function targets(r) {
       page?.varied?.skipped ?? page?.skipped ?? 'no varied browser run',
     ),
     row(
+      'browser varied load ≥ 0.9× MSW alone under the same load (issue 55)',
+      page?.mswSameLoad?.rps &&
+        page?.varied?.rps &&
+        `${x(page.varied.rps / page.mswSameLoad.rps)} (${page.varied.rps} against ${page.mswSameLoad.rps} req/s); ${page.mswAlone?.rps ? `${x(page.varied.rps / page.mswAlone.rps)} against MSW alone answering one fixed page (${page.mswAlone.rps} req/s), a lighter load: GETs only, smaller answers` : 'MSW alone on one fixed page not run'}`,
+      has(page?.mswSameLoad?.rps) && has(page?.varied?.rps) ? page.varied.rps / page.mswSameLoad.rps >= 0.9 : undefined,
+      page?.mswSameLoad?.skipped ?? page?.varied?.skipped ?? page?.skipped ?? 'no varied browser run',
+    ),
+    row(
       'workerd ≥ 0.5× node on the varied load with 10% writes, default size (issue 24)',
       r.workerd?.ratio &&
         `${x(r.workerd.ratio.varied)} (${r.workerd.workerd.varied.rps} against ${r.workerd.node.varied.rps} req/s, p99 ${ms(r.workerd.workerd.varied.p99)} ms)`,
@@ -515,7 +523,7 @@ export function markdown(r) {
     if (v?.skipped) out.push(`Varied load through the worker: skipped (${v.skipped}).`, '')
     else if (v) {
       out.push(
-        `The varied load (10% writes) from the page through the MSW worker, ${v.concurrency} callers for ${v.seconds.toFixed(1)} s, in a fresh profile seeded with ${v.notifications.toLocaleString('en')} notifications (first answer ${ms(v.readyMs)} ms after navigation), then the same callers against MSW alone (one handler answering a fixed 20-record page: the worker's messaging without the sandbox; bench/profile-browser.mjs profiles both, page and worker).`,
+        `The varied load (10% writes) from the page through the MSW worker, ${v.concurrency} callers for ${v.seconds.toFixed(1)} s, in a fresh profile seeded with ${v.notifications.toLocaleString('en')} notifications (first answer ${ms(v.readyMs)} ms after navigation), then the same callers against MSW alone twice: one handler answering a fixed 20-record page (GETs only, 6.5 KB answers), and one handler answering the varied load itself from the sandbox's recorded answers (the same requests, writes' bodies read, the same bytes: what crosses the worker without the sandbox's own work). bench/profile-browser.mjs profiles all three, page and worker.`,
         '',
         table(
           ['path', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx'],
@@ -530,6 +538,18 @@ export function markdown(r) {
                     ms(b.mswAlone.p99),
                     b.mswAlone.requests,
                     '–',
+                  ],
+                ]
+              : []),
+            ...(b.mswSameLoad?.rps
+              ? [
+                  [
+                    'MSW alone: page `fetch` → MSW worker → one handler, the same load from recorded answers',
+                    b.mswSameLoad.rps,
+                    ms(b.mswSameLoad.p50),
+                    ms(b.mswSameLoad.p99),
+                    b.mswSameLoad.requests,
+                    b.mswSameLoad.non2xx,
                   ],
                 ]
               : []),
