@@ -59,7 +59,11 @@ try {
     JSON.stringify({ root: 'msw ceiling', rps: median(msw.map((r) => r.rps)), p99: median(msw.map((r) => r.p99)) }),
   )
   console.log(
-    JSON.stringify({ root: 'msw, same load', rps: median(same.map((r) => r.rps)), p99: median(same.map((r) => r.p99)) }),
+    JSON.stringify({
+      root: 'msw, same load',
+      rps: median(same.map((r) => r.rps)),
+      p99: median(same.map((r) => r.p99)),
+    }),
   )
   for (const b of builds)
     console.log(

@@ -119,7 +119,11 @@ try {
       }),
     same: async () => measureVaried(browser, await sameLoad(), seconds, { onLoaded }),
   }
-  const labels = { ceiling: '(a) MSW alone, a fixed page', sandbox: '(b) the sandbox', same: '(c) MSW alone, the same load' }
+  const labels = {
+    ceiling: '(a) MSW alone, a fixed page',
+    sandbox: '(b) the sandbox',
+    same: '(c) MSW alone, the same load',
+  }
   for (const name of flags.only ? [flags.only] : Object.keys(runs)) {
     const { profile, ...result } = await runs[name]()
     console.log(`${labels[name]}: ${JSON.stringify(result)}`)
