@@ -223,6 +223,20 @@ export async function measureVaried(browser, url, seconds, { onLoaded, options }
   }
 }
 
+/** A stand-in for the sandbox's `/sandbox.js` (it exports `startSandbox`), bundled for the page. */
+async function asPage(contents) {
+  const built = await build({
+    stdin: { contents, resolveDir: ROOT, loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    write: false,
+    minify: true,
+    platform: 'browser',
+    outfile: 'sandbox.js',
+  })
+  return built.outputFiles[0].contents
+}
+
 /**
  * MSW alone, the ceiling the browser figures are read against: one handler answering a fixed
  * 20-record page (no sandbox, no IndexedDB), served as `/sandbox.js` to the same bench page.
@@ -234,16 +248,7 @@ const body = JSON.stringify({ status: 'success', data: { notifications: Array.fr
 export async function startSandbox() {
   await setupWorker(http.all('*/api/*', () => new Response(body, { headers: { 'content-type': 'application/json' } }))).start({ quiet: true, onUnhandledRequest: 'bypass' })
 }`
-  const built = await build({
-    stdin: { contents, resolveDir: ROOT, loader: 'js' },
-    bundle: true,
-    format: 'esm',
-    write: false,
-    minify: true,
-    platform: 'browser',
-    outfile: 'sandbox.js',
-  })
-  return { '/sandbox.js': built.outputFiles[0].contents }
+  return { '/sandbox.js': await asPage(contents) }
 }
 
 /**
@@ -309,16 +314,7 @@ export async function startSandbox() {
     }),
   ).start({ quiet: true, onUnhandledRequest: 'bypass' })
 }`
-  const built = await build({
-    stdin: { contents, resolveDir: ROOT, loader: 'js' },
-    bundle: true,
-    format: 'esm',
-    write: false,
-    minify: true,
-    platform: 'browser',
-    outfile: 'sandbox.js',
-  })
-  return { '/sandbox.js': built.outputFiles[0].contents, '/answers.json': JSON.stringify(recorded) }
+  return { '/sandbox.js': await asPage(contents), '/answers.json': JSON.stringify(recorded) }
 }
 
 /** The varied load against MSW alone answering what the sandbox at `url` answers (`recordVaried`, `sameLoadFiles`). */
