@@ -114,8 +114,14 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
 const answerHeaders = (raw: string[]) =>
   pairs(raw, (name) => HOP.has(name) || name === 'transfer-encoding' || name === 'content-length')
 
-function badGateway(res: ServerResponse): void {
-  if (res.writableFinished) return
+/**
+ * The hop to workerd failed: 502, or a cut answer if its head is out. An answer already ended
+ * is whole: workerd resetting its connection after it (a body it would not read) loses nothing,
+ * and the caller's kept-alive connection stays (destroyed while the end was still flushing, the
+ * caller's next request on it was reset: test/http/keep-alive.test.ts on Node 26).
+ */
+export function badGateway(res: ServerResponse): void {
+  if (res.writableEnded) return
   if (res.headersSent) return void res.destroy()
   res.writeHead(502, { 'content-type': 'application/json' })
   res.end(JSON.stringify({ statusCode: 502, message: 'workerd: the engine did not answer', error: 'Bad Gateway' }))
