@@ -1,6 +1,6 @@
 import { getResponse, http } from 'msw'
 import { describe, expect, it } from 'vitest'
-import { ClaimHandler } from './handlers.js'
+import { ClaimHandler, answersWaiting, createHandlers } from './handlers.js'
 
 // ClaimHandler is `http.all(claims, resolver)` without msw's cookie reading: the same requests
 // matched, the same request handed to the resolver, the same answer.
@@ -52,5 +52,23 @@ describe('ClaimHandler', () => {
     )
     expect(cookies).toEqual({})
     expect((await answer!.json()).cookie).toBe('sandbox-id=a; theme=dark')
+  })
+})
+
+describe('the ids of answers the handler waits to see', () => {
+  const app = (answer: () => Response) => ({ fetch: async () => answer(), matcher: { serves: () => true } })
+  const ask = () => new Request('http://app.test/api/notifications')
+
+  it('keeps none for a cut connection, whose answer msw never announces', async () => {
+    const handlers = createHandlers(app(() => Response.error()))
+    const before = answersWaiting()
+    for (let i = 0; i < 3; i++) await expect(getResponse(handlers, ask())).resolves.toMatchObject({ type: 'error' })
+    expect(answersWaiting()).toBe(before)
+  })
+
+  it('stays bounded when no answer is announced (getResponse)', async () => {
+    const handlers = createHandlers(app(() => Response.json({})))
+    for (let i = 0; i < 4200; i++) await getResponse(handlers, ask())
+    expect(answersWaiting()).toBe(4096)
   })
 })

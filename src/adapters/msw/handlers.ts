@@ -48,8 +48,22 @@ export function journalOthers(events: Events, app: HandlerApp, options: HandlerO
   })
 }
 
-/** The ids of requests the sandbox's own handler answered (their journal entry is the pipeline's); each is taken off when its answer is seen. */
+/**
+ * The ids of requests the sandbox's own handler answered (their journal entry is the
+ * pipeline's); each is taken off when its answer is seen. msw announces no answer for a cut
+ * connection, through `getResponse` or to a request aborted first: those would stay, so past
+ * `ANSWERS_KEPT` (far more than answers in flight at once) the oldest go.
+ */
 const answeredHere = new Set<string>()
+const ANSWERS_KEPT = 4096
+
+function answered(requestId: string): void {
+  answeredHere.add(requestId)
+  if (answeredHere.size > ANSWERS_KEPT) answeredHere.delete(answeredHere.values().next().value!)
+}
+
+/** How many answers of the sandbox's handler wait to be seen (tests: the set stays bounded). */
+export const answersWaiting = (): number => answeredHere.size
 
 /**
  * The MSW handler of the browser worker, msw/node and Storybook: one handler that hands the
@@ -68,10 +82,12 @@ export function createHandlers(app: HandlerApp, options: HandlerOptions = {}): H
   // A cut connection (an override's `{error: "network"}`) is MSW's network error: the fetch fails.
   return [
     new ClaimHandler(claims, ({ request, requestId }) => {
-      answeredHere.add(requestId)
-      return app
-        .fetch(request, { ...meta, target: claimed.get(request) })
-        .then((r) => (r.status === 0 ? HttpResponse.error() : r))
+      answered(requestId)
+      return app.fetch(request, { ...meta, target: claimed.get(request) }).then((r) => {
+        if (r.status !== 0) return r
+        answeredHere.delete(requestId)
+        return HttpResponse.error()
+      })
     }),
   ]
 }
