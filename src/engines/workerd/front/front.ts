@@ -7,7 +7,7 @@ import {
   createServer,
   request as forward,
 } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import { buffer } from 'node:stream/consumers'
 import { BATCH_BODY_MAX, type BatchAnswer } from '../core/batch.js'
 import { CUT_HEADER, FRAMED_HEADER, FRONT_REQUEST_HEADER } from '../core/hosted.js'
@@ -324,13 +324,18 @@ function relay(req: IncomingMessage, res: ServerResponse, answer: IncomingMessag
   // or the caller stalled; src/core/http/drain.ts). The connection ends after this answer,
   // and says so, as the Node engine's does.
   const early = !req.complete
-  if (early) headers.push('connection', 'close')
+  if (early) {
+    headers.push('connection', 'close')
+    lingerOnClose(req.socket)
+  }
   if (!headWritten(res, answer.statusCode ?? 502, answer.statusMessage, headers)) return void answer.resume()
+  // The rest of the body is read and dropped while the connection lingers.
   const finish = () =>
     early &&
     answer.once('end', () => {
       req.unpipe(upstream)
       upstream.destroy()
+      req.resume()
     })
   // Server-sent events and the upstream's answers (passthrough: any size, perhaps slow) go
   // out as they come, head first; any other answer is read whole and written with its head
@@ -346,6 +351,25 @@ function relay(req: IncomingMessage, res: ServerResponse, answer: IncomingMessag
   answer.on('data', (chunk: Buffer) => chunks.push(chunk))
   answer.once('end', () => res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
   finish()
+}
+
+/** How long a connection closed after an early answer keeps reading what its caller still sends. */
+const LINGER_MS = 2000
+
+/**
+ * Lingering close, as nginx's `lingering_close`: node:http closes a `connection: close` answer's
+ * connection once the answer is out, and a caller still sending a body nobody reads was then
+ * reset by the kernel (unread bytes on a closed socket), at times before it had read the answer
+ * (test/http/keep-alive.test.ts on Node 26). The connection ends its own side instead, reads
+ * and drops the rest, and closes when the caller does, or after LINGER_MS.
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = () => {
+    socket.end()
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS)
+    timer.unref()
+    socket.once('close', () => clearTimeout(timer))
+  }
 }
 
 /**
