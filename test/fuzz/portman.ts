@@ -127,7 +127,11 @@ export async function portmanPass(doc: Json, pass: PortmanPass): Promise<Portman
     const e = newman.executions.find((x: Json) => x.item.id === f.source?.id || x.item.name === f.source?.name)
     const code = e?.response?.code ?? 'no answer'
     const body = e?.response?.stream?.data ? Buffer.from(e.response.stream.data).toString().slice(0, 200) : ''
-    return `${pass.label}: ${f.source?.name}: ${f.error?.test ?? ''} ${f.error?.message ?? ''} (answered ${code} ${body})`
+    // What was sent, and what came just before: the examples Portman fills in are random each run.
+    const i = newman.executions.indexOf(e)
+    const sent = `${e?.request?.method ?? ''} ${JSON.stringify(e?.request?.header ?? []).slice(0, 300)} ${String(e?.request?.body?.raw ?? '').slice(0, 200)}`
+    const before = i > 0 ? `${newman.executions[i - 1].item.name} → ${newman.executions[i - 1].response?.code}` : 'none'
+    return `${pass.label}: ${f.source?.name}: ${f.error?.test ?? ''} ${f.error?.message ?? ''} (answered ${code} ${body}; sent ${sent}; before it ${before})`
   })
   return {
     requests: newman.stats.requests.total,
