@@ -1,6 +1,6 @@
 import { getResponse, http } from 'msw'
 import { describe, expect, it } from 'vitest'
-import { ClaimHandler, answersWaiting, createHandlers } from './handlers.js'
+import { ClaimHandler, answeredHere, createHandlers } from './handlers.js'
 
 // ClaimHandler is `http.all(claims, resolver)` without msw's cookie reading: the same requests
 // matched, the same request handed to the resolver, the same answer.
@@ -61,14 +61,14 @@ describe('the ids of answers the handler waits to see', () => {
 
   it('keeps none for a cut connection, whose answer msw never announces', async () => {
     const handlers = createHandlers(app(() => Response.error()))
-    const before = answersWaiting()
+    const before = answeredHere.size
     for (let i = 0; i < 3; i++) await expect(getResponse(handlers, ask())).resolves.toMatchObject({ type: 'error' })
-    expect(answersWaiting()).toBe(before)
+    expect(answeredHere.size).toBe(before)
   })
 
   it('stays bounded when no answer is announced (getResponse)', async () => {
     const handlers = createHandlers(app(() => Response.json({})))
     for (let i = 0; i < 4200; i++) await getResponse(handlers, ask())
-    expect(answersWaiting()).toBe(4096)
+    expect(answeredHere.size).toBe(4096)
   })
 })

@@ -5,6 +5,7 @@ import type { SandboxApp } from '../../core/app/app.js'
 import { Places } from '../../core/route/places.js'
 import type { Matcher } from '../../core/route/matcher.js'
 import { type Target, targetOf } from '../../core/http/url.js'
+import { BoundedSet } from '../../core/http/bounded-set.js'
 
 export interface HandlerOptions {
   /** Origins to answer (`https://api.example.com`, `/backend`); default: `/api/...` and `/__sandbox/...` on any origin. */
@@ -49,21 +50,11 @@ export function journalOthers(events: Events, app: HandlerApp, options: HandlerO
 }
 
 /**
- * The ids of requests the sandbox's own handler answered (their journal entry is the
- * pipeline's); each is taken off when its answer is seen. msw announces no answer for a cut
- * connection, through `getResponse` or to a request aborted first: those would stay, so past
- * `ANSWERS_KEPT` (far more than answers in flight at once) the oldest go.
+ * The ids of requests the sandbox's own handler answered (their journal entry is the pipeline's),
+ * taken off when msw announces the answer. It announces none for a cut connection, through
+ * `getResponse` or to a request aborted first: past 4,096 (far more than in flight) the oldest go.
  */
-const answeredHere = new Set<string>()
-const ANSWERS_KEPT = 4096
-
-function answered(requestId: string): void {
-  answeredHere.add(requestId)
-  if (answeredHere.size > ANSWERS_KEPT) answeredHere.delete(answeredHere.values().next().value!)
-}
-
-/** How many answers of the sandbox's handler wait to be seen (tests: the set stays bounded). */
-export const answersWaiting = (): number => answeredHere.size
+export const answeredHere = new BoundedSet<string>(4096)
 
 /**
  * The MSW handler of the browser worker, msw/node and Storybook: one handler that hands the
@@ -82,21 +73,17 @@ export function createHandlers(app: HandlerApp, options: HandlerOptions = {}): H
   // A cut connection (an override's `{error: "network"}`) is MSW's network error: the fetch fails.
   return [
     new ClaimHandler(claims, ({ request, requestId }) => {
-      answered(requestId)
-      return app.fetch(request, { ...meta, target: claimed.get(request) }).then((r) => {
-        if (r.status !== 0) return r
-        answeredHere.delete(requestId)
-        return HttpResponse.error()
-      })
+      answeredHere.add(requestId)
+      const cut = () => (answeredHere.delete(requestId), HttpResponse.error())
+      return app.fetch(request, { ...meta, target: claimed.get(request) }).then((r) => (r.status === 0 ? cut() : r))
     }),
   ]
 }
 
 /**
- * What `http.all(claims, resolver)` is, without the cookies msw reads before every request it
- * matches (`document.cookie` and its own cookie store, parsed): the sandbox reads the request's
- * own `cookie` header. A visible share of the page's time in `node bench/profile-browser.mjs`;
- * test/msw/claim-handler.test.ts compares it with `http.all`.
+ * `http.all(claims, resolver)` without the cookies msw reads for every request it matches (a
+ * share of the page's time: `node bench/profile-browser.mjs`); the sandbox reads the request's
+ * `cookie` header. handlers.test.ts compares the two.
  */
 export class ClaimHandler extends HttpHandler {
   constructor(
