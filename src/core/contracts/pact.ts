@@ -3,7 +3,7 @@ import type { Match } from '../route/matcher.js'
 import { HttpError } from '../http/reply.js'
 import { JOURNAL_MAX_BYTES, type JournalDetail, utf8Length } from '../sandbox/journal.js'
 import { NOT_KEPT, scrubBytes, scrubForm, scrubQuery, scrubText } from '../sandbox/credentials.js'
-import { base64 } from '../http/bytes.js'
+import { base64, fromLatin1 } from '../http/bytes.js'
 import type { Sandbox } from '../sandbox/sandbox.js'
 import { type Json, shape, withoutCredentials } from './matching.js'
 import { COLLECTIONS, recordName } from './records.js'
@@ -329,9 +329,7 @@ function jwtClaims(token: string): Record<string, unknown> | undefined {
   try {
     const part = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')
     return JSON.parse(
-      new TextDecoder().decode(
-        Uint8Array.from(atob(part + '='.repeat((4 - (part.length % 4)) % 4)), (c) => c.charCodeAt(0)),
-      ),
+      new TextDecoder().decode(fromLatin1(atob(part + '='.repeat((4 - (part.length % 4)) % 4)))),
     ) as Record<string, unknown>
   } catch {
     return undefined

@@ -5,12 +5,18 @@ export function hex(bytes: Uint8Array): string {
   return s
 }
 
-/** Bytes as base64 (RFC 4648 §4), in any runtime: `btoa` takes one character per byte. */
-export function base64(bytes: Uint8Array): string {
+/** Bytes as a string of one character per byte (what `btoa` takes), in chunks `fromCharCode` can spread. */
+export function latin1(bytes: Uint8Array): string {
   let s = ''
-  for (const b of bytes) s += String.fromCharCode(b)
-  return btoa(s)
+  for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode(...bytes.subarray(i, i + 8192))
+  return s
 }
+
+/** A string of one character per byte (what `atob` gives) as its bytes. */
+export const fromLatin1 = (text: string): Uint8Array<ArrayBuffer> => Uint8Array.from(text, (c) => c.charCodeAt(0))
+
+/** Bytes as base64 (RFC 4648 §4), in any runtime. */
+export const base64 = (bytes: Uint8Array): string => btoa(latin1(bytes))
 
 /** Bytes as base64url without padding (RFC 4648 §5, as PKCE and JWTs write them). */
 export const base64url = (bytes: Uint8Array) => base64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')

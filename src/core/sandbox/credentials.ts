@@ -1,4 +1,5 @@
 import { deeperThan } from '../http/json-depth.js'
+import { fromLatin1, latin1 } from '../http/bytes.js'
 import { NOT_KEPT } from '../store/changes.js'
 import { BODY_LIMIT } from './journal.js'
 
@@ -56,11 +57,10 @@ export const scrubForm = (text: string, secret: readonly string[] = []): string 
 
 /** Bytes that are not UTF-8 (an upload) with the credentials their ASCII holds replaced, a form's secret parts too. */
 export function scrubBytes(bytes: Uint8Array, secret: readonly string[] = []): Uint8Array {
-  let latin1 = ''
-  for (let i = 0; i < bytes.length; i += 8192) latin1 += String.fromCharCode(...bytes.subarray(i, i + 8192))
-  if (!MAYBE.test(latin1)) return bytes
-  const kept = scrubForm(latin1, secret)
-  return kept === latin1 ? bytes : Uint8Array.from(kept, (c) => c.charCodeAt(0))
+  const text = latin1(bytes)
+  if (!MAYBE.test(text)) return bytes
+  const kept = scrubForm(text, secret)
+  return kept === text ? bytes : fromLatin1(kept)
 }
 
 /** A credential by its field or by what it is: a contract, a journal or a bundle carries `[not kept]` instead. */

@@ -1,4 +1,5 @@
 import { randomToken } from '../clock/random.js'
+import { fromLatin1 } from '../http/bytes.js'
 import * as z from 'zod'
 import type { RequestMeta } from '../app/front-door.js'
 import type { signToken } from '../auth/tokens.js'
@@ -518,11 +519,7 @@ async function replayRequest(
       return found
     })
   let body: BodyInit | null = null
-  if (s.body !== null)
-    body =
-      s.encoding === 'base64'
-        ? Uint8Array.from(atob(s.body), (c) => c.charCodeAt(0))
-        : withSecrets(sandbox, unmark(s.body))
+  if (s.body !== null) body = s.encoding === 'base64' ? fromLatin1(atob(s.body)) : withSecrets(sandbox, unmark(s.body))
   const url = stepUrl(kit, origin + unmark(s.path) + unmark(s.query), i)
   // Judged again as sent (the marks put back), and only a replayed control call gets the token.
   if (judged(kit, kindOf, s.method, url.pathname, i) === 'control' && controlToken)
