@@ -529,30 +529,19 @@ export function markdown(r) {
           ['path', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx'],
           [
             ['browser: page `fetch` → MSW worker → sandbox', v.rps, ms(v.p50), ms(v.p99), v.requests, v.non2xx],
-            ...(b.mswAlone?.rps
-              ? [
-                  [
-                    'MSW alone: page `fetch` → MSW worker → one handler, fixed page',
-                    b.mswAlone.rps,
-                    ms(b.mswAlone.p50),
-                    ms(b.mswAlone.p99),
-                    b.mswAlone.requests,
-                    '–',
-                  ],
-                ]
-              : []),
-            ...(b.mswSameLoad?.rps
-              ? [
-                  [
-                    'MSW alone: page `fetch` → MSW worker → one handler, the same load from recorded answers',
-                    b.mswSameLoad.rps,
-                    ms(b.mswSameLoad.p50),
-                    ms(b.mswSameLoad.p99),
-                    b.mswSameLoad.requests,
-                    b.mswSameLoad.non2xx,
-                  ],
-                ]
-              : []),
+            ...[
+              ['fixed page', b.mswAlone, '–'],
+              ['the same load from recorded answers', b.mswSameLoad, b.mswSameLoad?.non2xx],
+            ]
+              .filter(([, m]) => m?.rps)
+              .map(([what, m, non2xx]) => [
+                `MSW alone: page \`fetch\` → MSW worker → one handler, ${what}`,
+                m.rps,
+                ms(m.p50),
+                ms(m.p99),
+                m.requests,
+                non2xx,
+              ]),
           ],
         ),
         '',
